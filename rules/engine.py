@@ -1,0 +1,122 @@
+"""The interface every game implements, and small helpers all games share.
+
+A game is an object with pure functions over JSON states. ``api/`` calls only what is
+declared here, so a new game plugs in by implementing :class:`Game` and registering it in
+:mod:`rules.registry`; nothing in the HTTP layer changes.
+
+Input contract: states and moves handed to these methods have already passed the game's
+marshmallow schemas (``schemas/``), so their *shape* is right (fields present, of the right JSON
+types). The methods check *meaning*: integrity of a state (:meth:`Game.check_state`) and legality
+of a move (:meth:`Game.violations`).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rules.engine_types import Event, Move, PlayerId, Score, State, View, Violation
+from rules.errors import IllegalMove, InvalidSetup
+
+__all__ = ["Game", "next_seat", "check_players"]
+
+
+class Game(ABC):
+    """One game's rules. Subclasses set the class attributes and implement the methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    move_types: ClassVar[tuple[str, ...]]
+    schema_version: ClassVar[int] = 1
+
+    # -- catalogue -------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        """The GameInfo of ``GET /v1/games``: id, title, player counts, options, move types."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": self.default_options(),
+            "move_types": list(self.move_types),
+        }
+
+    @abstractmethod
+    def default_options(self) -> dict[str, Any]:
+        """Every option with its documented default."""
+
+    @abstractmethod
+    def content(self) -> dict[str, Any]:
+        """The default content (decks, races, units, boards), as data."""
+
+    # -- the game --------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+        """A new game. Raises :class:`~rules.errors.InvalidSetup`."""
+
+    @abstractmethod
+    def check_state(self, state: State) -> None:
+        """Integrity of a client-sent state. Raises :class:`~rules.errors.InvalidState`."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, player: PlayerId | None = None) -> list[Move]:
+        """Every legal move, of ``player`` or of all active players; ``[]`` once finished."""
+
+    @abstractmethod
+    def violations(self, state: State, move: Move) -> list[Violation]:
+        """Why ``move`` is illegal in ``state``; an empty list when it is legal."""
+
+    @abstractmethod
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        """The state after ``move`` and what happened. Never mutates ``state``.
+
+        Raises :class:`~rules.errors.IllegalMove` (and changes nothing) when the move is illegal.
+        """
+
+    @abstractmethod
+    def score(self, state: State) -> Score:
+        """Final or provisional standings with a breakdown."""
+
+    @abstractmethod
+    def view(self, state: State, player: PlayerId | None) -> View:
+        """The state as ``player`` may see it; ``None`` is a spectator."""
+
+    @abstractmethod
+    def view_event(self, event: Event, player: PlayerId | None) -> Event:
+        """``event`` with whatever ``player`` may not see removed."""
+
+    # -- shared behaviour ------------------------------------------------------------------
+    def validate(self, state: State, move: Move) -> list[Violation]:
+        """Alias kept for readability at call sites: ``violations`` of a move."""
+        return self.violations(state, move)
+
+    def require_legal(self, state: State, move: Move) -> None:
+        """Raise :class:`IllegalMove` unless ``move`` is legal."""
+        found = self.violations(state, move)
+        if found:
+            raise IllegalMove(found)
+
+
+def next_seat(players: Sequence[PlayerId], player: PlayerId) -> PlayerId:
+    """The player on ``player``'s left: the next seat clockwise, wrapping."""
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def check_players(game: Game, players: Sequence[PlayerId]) -> None:
+    """Player count within the game's range and no id twice. Raises InvalidSetup."""
+    rule = f"{game.id}#players"
+    found: list[Violation] = []
+    if not game.min_players <= len(players) <= game.max_players:
+        found.append(Violation(
+            "player_count",
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
+            rule))
+    seen: set[str] = set()
+    for player in players:
+        if player in seen:
+            found.append(Violation("duplicate_player", f"Player id {player!r} is given twice.", rule))
+        seen.add(player)
+    if found:
+        raise InvalidSetup(found)

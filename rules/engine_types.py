@@ -1,0 +1,64 @@
+"""Plain data types shared by every game: JSON aliases, Violation, Outcome, Score."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["JSON", "State", "Move", "Event", "View", "PlayerId", "Violation", "Outcome", "Score"]
+
+JSON = Any
+State = dict[str, Any]
+"""A game state: a JSON object holding everything needed to continue the game."""
+Move = dict[str, Any]
+"""A move: ``{"player": id, "type": move type, ...parameters}``."""
+Event = dict[str, Any]
+"""Something that happened: ``{"type": "fighter_destroyed", ...}``."""
+View = dict[str, Any]
+"""A state as one player (or a spectator) may see it."""
+PlayerId = str
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why something is not allowed.
+
+    ``code`` is snake_case and stable; ``message`` is a sentence a player understands;
+    ``rule`` points into the project's rules docs (``docs/rules/<game>.md#<anchor>``), written
+    as ``"<game>#<anchor>"``.
+    """
+
+    code: str
+    message: str
+    rule: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "rule": self.rule}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended. ``draw`` is true when several players share the win."""
+
+    winners: tuple[PlayerId, ...]
+    draw: bool
+    scores: dict[PlayerId, int | float]
+    reason: str = "game_end"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "draw": self.draw, "scores": dict(self.scores),
+                "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Standings, final or provisional, with a game-specific ``breakdown`` explaining them."""
+
+    finished: bool
+    scores: dict[PlayerId, int | float]
+    winners: tuple[PlayerId, ...]
+    draw: bool
+    breakdown: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"finished": self.finished, "scores": dict(self.scores), "winners": list(self.winners),
+                "draw": self.draw, "breakdown": self.breakdown}

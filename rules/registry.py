@@ -1,0 +1,17 @@
+"""The games this service adjudicates. Add a game here and every endpoint serves it."""
+from __future__ import annotations
+
+from rules.engine import Game
+from rules.errors import UnknownGame
+from rules.reign_and_ruin import GAME as REIGN_AND_RUIN
+
+__all__ = ["GAMES", "get_game"]
+
+GAMES: dict[str, Game] = {game.id: game for game in (REIGN_AND_RUIN,)}
+
+
+def get_game(game_id: str) -> Game:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UnknownGame(game_id) from None

@@ -1,0 +1,71 @@
+"""A compact, serializable, seedable random generator (SplitMix64).
+
+All chance in every game comes from one of these, stored in the state as 16 hex digits, so
+``apply`` stays a pure function and a game replays exactly from its seed and moves. Only integer
+arithmetic is used, so results are identical on every Python version (unlike ``random.Random``,
+whose algorithms and state format are not a stable contract).
+"""
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+__all__ = ["Rng", "MAX_SEED"]
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+MAX_SEED = (1 << 63) - 1
+
+
+class Rng:
+    """SplitMix64 (Steele, Lea and Flood, 2014). ``str(rng)`` is its whole state."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: int) -> None:
+        self._state = state & _MASK
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        """A generator for ``seed``; distinct seeds give unrelated streams."""
+        rng = cls(seed)
+        rng._state = rng.next_u64()  # one scramble so small seeds do not start near each other
+        return rng
+
+    @classmethod
+    def parse(cls, text: str) -> Rng:
+        """Read a state written by ``str()``: exactly 16 lowercase hex digits."""
+        if len(text) != 16 or any(c not in "0123456789abcdef" for c in text):
+            raise ValueError("an rng state is 16 lowercase hex digits")
+        return cls(int(text, 16))
+
+    def __str__(self) -> str:
+        return f"{self._state:016x}"
+
+    def next_u64(self) -> int:
+        self._state = (self._state + _GOLDEN) & _MASK
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, without modulo bias (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, seq: MutableSequence[T]) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(seq) - 1, 0, -1):
+            j = self.below(i + 1)
+            seq[i], seq[j] = seq[j], seq[i]
