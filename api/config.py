@@ -1,0 +1,72 @@
+"""Settings from environment variables, each with a documented default.
+
+| variable           | default          | meaning                                                     |
+| ------------------ | ---------------- | ----------------------------------------------------------- |
+| `HOST`             | `127.0.0.1`      | address `reign-referee serve` binds                         |
+| `PORT`             | `8000`           | port `reign-referee serve` binds                            |
+| `WEB_CONCURRENCY`  | `2`              | gunicorn worker processes                                   |
+| `THREADS`          | `8`              | threads per worker (gthread)                                |
+| `MAX_BODY_BYTES`   | `1048576`        | largest accepted request body; larger gets 413              |
+| `REDIS_URL`        | unset            | Redis for sessions; unset starts an embedded server         |
+| `REFEREE_DATA_DIR` | `.referee-data`  | where the embedded Redis keeps its data                     |
+| `LOG_LEVEL`        | `info`           | `debug`, `info`, `warning`, `error`, `critical`             |
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+__all__ = ["Settings", "LOG_LEVELS"]
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _int(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, not {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 2
+    threads: int = 8
+    max_body_bytes: int = 1_048_576
+    redis_url: str | None = None
+    data_dir: str = ".referee-data"
+    log_level: str = "info"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        log_level = (env.get("LOG_LEVEL", "").strip() or "info").lower()
+        if log_level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        return cls(
+            host=env.get("HOST", "").strip() or cls.host,
+            port=_int(env, "PORT", cls.port, 0),
+            workers=_int(env, "WEB_CONCURRENCY", cls.workers, 1),
+            threads=_int(env, "THREADS", cls.threads, 1),
+            max_body_bytes=_int(env, "MAX_BODY_BYTES", cls.max_body_bytes, 1),
+            redis_url=env.get("REDIS_URL", "").strip() or None,
+            data_dir=env.get("REFEREE_DATA_DIR", "").strip() or cls.data_dir,
+            log_level=log_level,
+        )
+
+    def override(self, values: Mapping[str, Any] | None) -> Settings:
+        """A copy with the given fields replaced (unknown names are ignored)."""
+        if not values:
+            return self
+        names = {f.name for f in fields(self)}
+        return replace(self, **{k: v for k, v in values.items() if k in names})

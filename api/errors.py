@@ -1,0 +1,233 @@
+"""Problem details (RFC 9457): every error the service answers, in one format.
+
+``problem()`` builds the one response shape: ``{"type", "title", "status", "detail", "code",
+...}`` served as ``application/problem+json``. The handlers registered by
+``register_error_handlers`` turn every exception that can leave a view into one:
+
+- werkzeug ``HTTPException`` (404 unknown path, 405 with ``Allow``, 413, 415, 400...);
+- marshmallow ``ValidationError`` -> 400 ``invalid_body`` with ``errors`` {"dotted.path": [...]};
+- ``rules.errors.RulesError`` -> 404 ``unknown_game`` / 422 with ``code`` and ``violations``;
+- ``ApiError`` (raised by the API itself, e.g. broken JSON, unknown player);
+- ``RecursionError`` -> 400 (only absurdly deep client JSON gets there);
+- anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask, Response, current_app
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from rules.engine_types import Violation
+from rules.errors import RulesError, UnknownGame
+
+__all__ = ["ApiError", "problem", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
+           "TYPE_BASE", "ROOT_KEY", "MAX_LISTED"]
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "https://reign-referee.dev/problems/"
+ROOT_KEY = "_body"
+"""The ``errors`` key for a problem with the body as a whole (e.g. it is not an object)."""
+
+#: Problem codes of the werkzeug HTTP errors, by status.
+HTTP_CODES: dict[int, str] = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    408: "request_timeout",
+    411: "length_required",
+    413: "payload_too_large",
+    414: "uri_too_long",
+    415: "unsupported_media_type",
+    416: "range_not_satisfiable",
+    417: "expectation_failed",
+    428: "precondition_required",
+    429: "too_many_requests",
+    431: "request_header_fields_too_large",
+    500: "internal_error",
+    501: "not_implemented",
+    503: "service_unavailable",
+}
+
+#: Titles of the problem codes that are not a plain HTTP reason phrase.
+TITLES: dict[str, str] = {
+    "malformed_json": "Malformed JSON",
+    "invalid_body": "Invalid request body",
+    "too_deep": "JSON nested too deeply",
+    "unknown_game": "Unknown game",
+    "invalid_setup": "Invalid setup",
+    "invalid_state": "Invalid state",
+    "illegal_move": "Illegal move",
+    "unknown_player": "Unknown player",
+    "store_unavailable": "Store unavailable",
+    "internal_error": "Internal server error",
+}
+
+_STATUS_OF_RULES = {UnknownGame: 404}
+
+MAX_LISTED = 100
+"""At most this many ``violations`` or ``errors`` entries in one problem (the detail says how
+many there were), so that a 1 MiB body of mistakes cannot produce a 30 MB answer."""
+_IN_DETAIL = 5
+
+
+class ApiError(Exception):
+    """An error the API raises itself; rendered by ``problem``."""
+
+    def __init__(self, status: int, code: str, detail: str, *, title: str | None = None,
+                 headers: Mapping[str, str] | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.title = title
+        self.headers = dict(headers or {})
+        self.extra = extra
+
+    def response(self) -> Response:
+        return problem(self.status, self.code, self.detail, title=self.title, headers=self.headers,
+                       **self.extra)
+
+
+def _title(status: int, code: str) -> str:
+    if code in TITLES:
+        return TITLES[code]
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return code.replace("_", " ").capitalize()
+
+
+def problem(status: int, code: str, detail: str, *, title: str | None = None,
+            headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+            **extra: Any) -> Response:
+    """The one error response: RFC 9457 problem details plus ``code`` (and any ``extra``)."""
+    body: dict[str, Any] = {
+        "type": TYPE_BASE + code.replace("_", "-"),
+        "title": title or _title(status, code),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update(extra)
+    try:
+        provider = current_app.json
+        text = provider.dumps(body, separators=(",", ":"))
+    except RuntimeError:  # outside an app context (only in unit tests of this function)
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    response = Response(text + "\n", status=status, mimetype=PROBLEM_JSON)
+    if headers:
+        items = headers.items() if isinstance(headers, Mapping) else headers
+        for name, value in items:
+            if name.lower() != "content-type":
+                response.headers[name] = value
+    return response
+
+
+def flatten_errors(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested error messages as ``{"dotted.path": [messages]}``.
+
+    ``{"state": {"hands": {"ann": {0: ["Not a valid string."]}}}}`` becomes
+    ``{"state.hands.ann.0": ["Not a valid string."]}``; ``_schema`` (an error about the object
+    itself) is keyed by the object's own path, or ``ROOT_KEY`` for the body.
+    """
+    out: dict[str, list[str]] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                key = str(key)
+                if key == "_schema":
+                    walk(value, path)
+                else:
+                    walk(value, f"{path}.{key}" if path else key)
+        elif isinstance(node, (list, tuple)):
+            for item in node:
+                if isinstance(item, (Mapping, list, tuple)):
+                    walk(item, path)
+                else:
+                    out.setdefault(path or ROOT_KEY, []).append(str(item))
+        else:
+            out.setdefault(path or ROOT_KEY, []).append(str(node))
+
+    walk(messages, prefix)
+    return out
+
+
+def _summary(errors: Mapping[str, list[str]]) -> str:
+    first_path = next(iter(sorted(errors)), ROOT_KEY)
+    first = errors.get(first_path, ["invalid"])[0]
+    more = len(errors) - 1
+    where = "the body" if first_path == ROOT_KEY else first_path
+    text = f"The request body does not match the schema: {where}: {first}"
+    return text + (f" (and {more} more)" if more > 0 else "")
+
+
+def validation_problem(err: ValidationError) -> Response:
+    errors = flatten_errors(err.messages)
+    detail = _summary(errors)
+    if len(errors) > MAX_LISTED:  # a huge malformed body must not give a huger answer
+        errors = dict(list(errors.items())[:MAX_LISTED])
+    return problem(400, "invalid_body", detail, errors=errors)
+
+
+def rules_problem(err: RulesError) -> Response:
+    status = _STATUS_OF_RULES.get(type(err), 404 if isinstance(err, UnknownGame) else 422)
+    found = err.violations
+    detail = "; ".join(v.message for v in found[:_IN_DETAIL])
+    if len(found) > _IN_DETAIL:
+        detail += f" (and {len(found) - _IN_DETAIL} more)"
+    violations = [v.to_dict() for v in found[:MAX_LISTED]]
+    return problem(status, err.code, detail, violations=violations)
+
+
+def violation_problem(status: int, code: str, violation: Violation) -> Response:
+    return problem(status, code, violation.message, violations=[violation.to_dict()])
+
+
+def http_problem(err: HTTPException) -> Response:
+    status = err.code or 500
+    code = HTTP_CODES.get(status, f"http_{status}")
+    detail = err.description or _title(status, code)
+    if isinstance(err, RequestEntityTooLarge):
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        detail = f"The request body is larger than the limit of {limit} bytes."
+    # get_headers() carries e.g. Allow for 405; Content-Type is ours.
+    headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
+    return problem(status, code, detail, headers=headers)
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(err: ApiError):
+        return err.response()
+
+    @app.errorhandler(ValidationError)
+    def _validation_error(err: ValidationError):
+        return validation_problem(err)
+
+    @app.errorhandler(RulesError)
+    def _rules_error(err: RulesError):
+        return rules_problem(err)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):
+        if err.code is None or err.code < 400:  # routing redirects and the like pass through
+            return err
+        return http_problem(err)
+
+    @app.errorhandler(RecursionError)
+    def _too_deep(err: RecursionError):
+        app.logger.warning("RecursionError on a request (deeply nested input?)")
+        return problem(400, "too_deep", "The request body is nested too deeply to process.")
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception):
+        # Last resort: a bug, never the client's fault. Log it, answer in the contract's format.
+        app.logger.exception("Unhandled exception while serving a request")
+        return problem(500, "internal_error", "The server failed to process the request; this is a bug.")

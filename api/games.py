@@ -1,0 +1,199 @@
+"""``/v1/games...``: the stateless endpoints. No storage is involved.
+
+Every body goes through the same pipeline (docs/architecture.md):
+
+1. content type ``application/json`` (415), size within ``MAX_BODY_BYTES`` (413), valid JSON (400);
+2. the envelope schema (400 with ``errors`` keyed by field path);
+3. the game's shape schemas for ``state``/``move``/``options`` (400, keyed from the body root);
+4. ``game.check_state`` (422 ``invalid_state``);
+5. the rules call (422 ``illegal_move`` / ``invalid_setup``).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from flask import Blueprint, current_app, request
+from marshmallow import Schema
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
+
+import schemas
+from api.errors import ApiError
+from rules.engine import Game
+from rules.engine_types import State, Violation
+from rules.errors import IllegalMove
+from rules.registry import GAMES, get_game
+from schemas import requests as envelopes
+from schemas.requests import MAX_SEED
+
+__all__ = ["bp", "read_body"]
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+_catalogue: dict[str, Any] = {}
+_CHUNK = 64 * 1024
+_NO_LIMIT = 1 << 62
+_UNREADABLE = "The request body could not be read in full (client gone, or broken chunked encoding)."
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _is_json(mimetype: str) -> bool:
+    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+
+
+def read_body(schema: Schema) -> dict[str, Any]:
+    """The request's JSON body, checked by ``schema`` (the envelope). Raises the 4xx errors."""
+    if not _is_json(request.mimetype):
+        given = request.mimetype or "no content type"
+        raise ApiError(415, "unsupported_media_type",
+                       f"The request body must be application/json, not {given[:100]}.")
+    data = _read_data()
+    try:
+        body = json.loads(data, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ApiError(400, "too_deep", "The JSON body is nested too deeply.") from None
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError, over-long integers, NaN
+        raise ApiError(400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]) from None
+    return schema.load(body)
+
+
+def _read_data() -> bytes:
+    """The raw body, at most ``MAX_CONTENT_LENGTH`` bytes; 413 beyond that.
+
+    With a ``Content-Length`` werkzeug enforces the limit (413 before reading anything). Without
+    one (chunked transfer), werkzeug's limited stream would silently *truncate* the body at the
+    limit, so the raw stream is read here, one byte past the limit at most.
+    """
+    if request.content_length is not None:
+        try:
+            return request.get_data(cache=False)
+        except HTTPException:  # 413, or werkzeug's ClientDisconnected (400)
+            raise
+        except Exception:  # the server's reader choking on a broken body
+            raise BadRequest(_UNREADABLE) from None
+    environ = request.environ
+    if not environ.get("wsgi.input_terminated"):
+        return b""  # no length and a server that does not terminate the stream: no body
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or _NO_LIMIT
+    stream = environ["wsgi.input"]
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        try:
+            chunk = stream.read(min(_CHUNK, limit + 1 - total))
+        except Exception:  # the client went away, or broke the chunked encoding (the server's
+            raise BadRequest(_UNREADABLE) from None  # own exception types, e.g. gunicorn's)
+        if not chunk:
+            break
+        total += len(chunk)
+        if total > limit:
+            raise RequestEntityTooLarge()
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _game(game_id: str) -> tuple[Game, schemas.GameSchemas]:
+    game = get_game(game_id)  # UnknownGame -> 404
+    return game, schemas.for_game(game.id)
+
+
+def _checked_state(game: Game, shapes: schemas.GameSchemas, state: State) -> State:
+    shapes.load_state(state)  # 400, keyed state.<path>
+    game.check_state(state)  # 422 invalid_state
+    return state
+
+
+def _check_player(game: Game, state: State, player: str | None) -> None:
+    if player is not None and player not in state["players"]:
+        violation = Violation("unknown_player",
+                              f"There is no player {player[:64]!r} in this game; the players are "
+                              f"{', '.join(state['players'])}.", f"{game.id}#players")
+        raise ApiError(422, "unknown_player", violation.message, violations=[violation.to_dict()])
+
+
+# -- catalogue -----------------------------------------------------------------------------------
+@bp.get("")
+def list_games():
+    games = _catalogue.get("__all__")
+    if games is None:
+        games = _catalogue["__all__"] = {"games": [game.info() for game in GAMES.values()]}
+    return games
+
+
+@bp.get("/<game_id>")
+def game_info(game_id: str):
+    game = get_game(game_id)
+    info = _catalogue.get(game.id)
+    if info is None:
+        info = _catalogue[game.id] = dict(game.info(), content=game.content())
+    return info
+
+
+# -- the game ------------------------------------------------------------------------------------
+@bp.post("/<game_id>/setup")
+def setup(game_id: str):
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.SETUP)
+    options = body.get("options") or {}
+    shapes.load_options(options)
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    return {"state": game.setup(list(body["players"]), seed, options)}
+
+
+@bp.post("/<game_id>/legal-moves")
+def legal_moves(game_id: str):
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.STATE_PLAYER)
+    state = _checked_state(game, shapes, body["state"])
+    player = body.get("player")
+    _check_player(game, state, player)
+    return {"moves": game.legal_moves(state, player)}
+
+
+@bp.post("/<game_id>/validate")
+def validate(game_id: str):
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.MOVE)
+    state = _checked_state(game, shapes, body["state"])
+    move = body["move"]
+    shapes.load_move(move)
+    try:
+        found = game.violations(state, move)
+    except IllegalMove as err:
+        found = list(err.violations)
+    return {"legal": not found, "violations": [v.to_dict() for v in found]}
+
+
+@bp.post("/<game_id>/apply")
+def apply(game_id: str):
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.MOVE)
+    state = _checked_state(game, shapes, body["state"])
+    move = body["move"]
+    shapes.load_move(move)
+    new_state, events = game.apply(state, move)  # IllegalMove -> 422
+    return {"state": new_state, "events": events, "outcome": new_state.get("outcome")}
+
+
+@bp.post("/<game_id>/score")
+def score(game_id: str):
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.STATE)
+    state = _checked_state(game, shapes, body["state"])
+    return game.score(state).to_dict()
+
+
+@bp.post("/<game_id>/view")
+def view(game_id: str):
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.STATE_PLAYER)
+    state = _checked_state(game, shapes, body["state"])
+    player = body.get("player")
+    _check_player(game, state, player)
+    return {"view": game.view(state, player)}

@@ -1,0 +1,88 @@
+"""Operations: ``/healthz``, ``/readyz``, ``/openapi.yaml`` and the ``/docs`` Swagger UI."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, current_app
+from flask_swagger_ui import get_swaggerui_blueprint
+
+from api.errors import problem
+from api.store import Store, StoreUnavailable
+
+__all__ = ["bp", "register_docs", "OPENAPI_PATH", "DOCS_URL", "SPEC_URL"]
+
+bp = Blueprint("ops", __name__)
+
+OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+DOCS_URL = "/docs"
+SPEC_URL = "/openapi.yaml"
+
+
+class _SpecCache:
+    """The spec file's bytes, re-read only when its modification time or size changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._key: tuple[int, int] | None = None
+        self._data = b""
+        self._lock = threading.Lock()
+
+    def read(self) -> bytes | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        key = (st.st_mtime_ns, st.st_size)
+        if key != self._key:
+            with self._lock:
+                if key != self._key:
+                    try:
+                        self._data = self.path.read_bytes()
+                    except OSError:
+                        return None
+                    self._key = key
+        return self._data
+
+
+_spec = _SpecCache(OPENAPI_PATH)
+
+
+@bp.get("/healthz")
+def healthz():
+    return {"status": "ok"}
+
+
+@bp.get("/readyz")
+def readyz():
+    store: Store = current_app.extensions["referee_store"]
+    try:
+        store.ping()
+    except StoreUnavailable as err:
+        current_app.logger.warning("readiness check failed: %s unreachable: %s", store.describe(), err)
+        return problem(503, "store_unavailable",
+                       "The session store is unreachable; stateless endpoints keep working.",
+                       store="unreachable", headers={"Retry-After": "5"})
+    return {"status": "ready", "store": "ok"}
+
+
+@bp.get(SPEC_URL)
+def openapi_yaml():
+    data = _spec.read()
+    if data is None:
+        return problem(404, "not_found", "The OpenAPI document is not available on this server.")
+    return Response(data, mimetype="application/yaml")
+
+
+def register_docs(app: Flask) -> None:
+    """Swagger UI at ``/docs/``, every asset served from the flask-swagger-ui package (no CDN),
+    reading the spec from ``/openapi.yaml``. ``validatorUrl: null`` keeps the page from calling
+    the public swagger.io validator; the OAuth redirect is a relative URL, so the page names no
+    host at all."""
+    docs = get_swaggerui_blueprint(DOCS_URL, SPEC_URL, config={
+        "app_name": "Reign Referee API",
+        "validatorUrl": None,
+        "oauth2RedirectUrl": DOCS_URL + "/oauth2-redirect.html",
+    })
+    app.register_blueprint(docs)

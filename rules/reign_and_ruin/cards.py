@@ -1,0 +1,151 @@
+"""The cards: the six factions and their abilities, the default deck, custom decks.
+
+Seed §Card Abilities; rulings R&R 1 (default deck of 54 cards, the six factions with values 1
+to 9 each; a custom deck may be given in ``options``).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from rules.engine_types import Violation
+from rules.reign_and_ruin import rulebook
+
+__all__ = ["FACTIONS", "FACTION_IDS", "ABILITY_FACTION", "FACTION_ABILITY", "MIN_VALUE",
+           "MAX_VALUE", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_deck", "build_deck",
+           "catalogue"]
+
+FACTIONS: tuple[dict[str, str], ...] = (
+    {"id": "alfenghast", "name": "Alfenghast", "colour": "purple", "ability": "destroy",
+     "ability_name": "Destroy a Fighter",
+     "description": "Discard this card to discard an unprotected fighter from any army."},
+    {"id": "hexen", "name": "Hexen", "colour": "blue", "ability": "draw",
+     "ability_name": "Draw a card",
+     "description": "Discard this card to draw the top card of the draw pile into your hand "
+                    "(not when the draw pile is empty)."},
+    {"id": "kurgoz", "name": "Kurgoz", "colour": "red", "ability": "double",
+     "ability_name": "Double a Fighter's value",
+     "description": "Discard this card to put a Kurgoz token on an unprotected fighter in any "
+                    "army; every token doubles its value again."},
+    {"id": "cognitz", "name": "Cognitz", "colour": "orange", "ability": "protect",
+     "ability_name": "Protect a fighter",
+     "description": "Discard this card to put a Cognitz token on an unprotected fighter in any "
+                    "army; that fighter becomes immune to every ability."},
+    {"id": "crou", "name": "Crou", "colour": "teal", "ability": "swap",
+     "ability_name": "Swap with a fighter",
+     "description": "Play this card as a fighter in an opponent's army, then take an unprotected "
+                    "fighter from that army into your army or hand, removing its tokens."},
+    {"id": "nomora", "name": "Nomora", "colour": "green", "ability": "revive",
+     "ability_name": "Revive a fighter",
+     "description": "Discard this card to put any card from the discard pile into any army as a "
+                    "fighter, or into your hand."},
+)
+"""The six factions in the order of the rule text, each with its ability (the move type)."""
+
+FACTION_IDS: frozenset[str] = frozenset(f["id"] for f in FACTIONS)
+FACTION_ABILITY: dict[str, str] = {f["id"]: f["ability"] for f in FACTIONS}
+"""Faction id -> the move type of its ability."""
+ABILITY_FACTION: dict[str, str] = {f["ability"]: f["id"] for f in FACTIONS}
+"""Ability move type -> the only faction whose cards may use it."""
+
+MIN_VALUE = 1
+MAX_VALUE = 99
+"""Card values allowed in a custom deck (the default deck uses 1 to 9)."""
+CARDS_PER_PLAYER = 7
+"""Seed §Setup: seven cards are dealt to each player."""
+
+_CARD_KEYS = frozenset({"id", "faction", "value"})
+
+
+CardSpec = tuple[str, str, int]
+"""A card as ``(id, faction, value)``."""
+
+
+@lru_cache(maxsize=1)
+def default_cards() -> tuple[CardSpec, ...]:
+    """The default deck read once from ``data/deck.json`` (rulings R&R 1: 54 cards, the six
+    factions with values 1 to 9 each)."""
+    text = resources.files("rules.reign_and_ruin").joinpath("data/deck.json").read_text("utf-8")
+    return tuple((c["id"], c["faction"], c["value"]) for c in json.loads(text))
+
+
+def default_deck() -> list[dict[str, Any]]:
+    """The default deck as a fresh list of ``{"id", "faction", "value"}``."""
+    return [{"id": i, "faction": f, "value": v} for i, f, v in default_cards()]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Violation]]:
+    """Read ``options.deck``: a list of ``{"faction", "value"}`` with an optional ``"id"``.
+
+    Explicit ids are kept (they must be unique and non-empty); a missing id becomes
+    ``"<faction>-<value>"``, or ``"<faction>-<value>-2"``, ``-3``... when that id is already
+    taken by an earlier card or by any explicit id. The deck must hold at least seven cards per
+    player (seed §Setup deals seven to each). Returns the cards and the violations found.
+    """
+    found: list[Violation] = []
+    if not isinstance(spec, list):
+        return [], [Violation("bad_deck", "options.deck must be a list of cards.", rulebook.DECK)]
+    explicit: set[str] = set()
+    for i, entry in enumerate(spec):
+        where = f"options.deck.{i}"
+        if not isinstance(entry, dict):
+            found.append(Violation("bad_card", f"{where} must be an object with faction and value.",
+                                   rulebook.DECK))
+            continue
+        unknown = sorted(str(k) for k in entry if k not in _CARD_KEYS)
+        if unknown:
+            found.append(Violation("bad_card", f"{where} has unknown field(s): {', '.join(unknown)}.",
+                                   rulebook.DECK))
+        if entry.get("faction") not in FACTION_IDS:
+            found.append(Violation(
+                "unknown_faction",
+                f"{where}.faction must be one of {', '.join(f['id'] for f in FACTIONS)}.",
+                rulebook.DECK))
+        value = entry.get("value")
+        if not _is_int(value) or not MIN_VALUE <= value <= MAX_VALUE:
+            found.append(Violation("bad_value",
+                                   f"{where}.value must be a whole number from {MIN_VALUE} to {MAX_VALUE}.",
+                                   rulebook.DECK))
+        if "id" in entry:
+            card_id = entry["id"]
+            if not isinstance(card_id, str) or not card_id:
+                found.append(Violation("bad_card_id", f"{where}.id must be a non-empty string.",
+                                       rulebook.DECK))
+            elif card_id in explicit:
+                found.append(Violation("duplicate_card_id",
+                                       f"{where}.id {card_id!r} is used by another card.", rulebook.DECK))
+            else:
+                explicit.add(card_id)
+    needed = CARDS_PER_PLAYER * player_count
+    if len(spec) < needed:
+        found.append(Violation(
+            "deck_too_small",
+            f"A deck for {player_count} players needs at least {needed} cards "
+            f"({CARDS_PER_PLAYER} per player), not {len(spec)}.", rulebook.DECK))
+    if found:
+        return [], found
+    used = set(explicit)
+    deck: list[CardSpec] = []
+    for entry in spec:
+        card_id = entry.get("id")
+        if card_id is None:
+            base = f"{entry['faction']}-{entry['value']}"
+            card_id, n = base, 1
+            while card_id in used:
+                n += 1
+                card_id = f"{base}-{n}"
+            used.add(card_id)
+        deck.append((card_id, entry["faction"], entry["value"]))
+    return deck, []
+
+
+def catalogue(deck: Sequence[CardSpec]) -> dict[str, dict[str, Any]]:
+    """The state's ``cards`` map: card id -> ``{"faction", "value"}``."""
+    return {i: {"faction": f, "value": v} for i, f, v in deck}

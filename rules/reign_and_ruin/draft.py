@@ -1,0 +1,119 @@
+"""The simultaneous secret draft.
+
+Seed §2 Draft your hand of cards; rulings R&R 2: in every draft round each player,
+simultaneously and secretly, keeps 2 cards of the packet in front of them, then the rest passes
+to the next seat once everyone has chosen: 7 → 5 → 3 → 1, and the last single card is kept
+automatically.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.reign_and_ruin import rulebook
+
+__all__ = ["ROUNDS", "PICKS_PER_ROUND", "packet_size", "draft_moves", "draft_violations", "apply_draft"]
+
+ROUNDS = 3
+"""Three rounds of choosing (packets of 7, 5, 3); the single card left is then kept."""
+PICKS_PER_ROUND = 2
+
+
+def packet_size(round_no: int) -> int:
+    """Cards in each packet during draft round ``round_no`` (1, 2, 3 → 7, 5, 3)."""
+    return 9 - 2 * round_no
+
+
+def draft_moves(state: State, player: PlayerId) -> list[Move]:
+    """Every pair of cards ``player`` may keep from their packet, in packet order."""
+    return [{"player": player, "type": "draft", "cards": [a, b]}
+            for a, b in combinations(state["draft"]["packets"][player], 2)]
+
+
+def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
+    """Why ``player`` may not keep ``move["cards"]``; the phase and turn are checked by the caller.
+
+    The move must name exactly two different cards of the player's own packet, and the player
+    must not have chosen already this round.
+    """
+    draft = state["draft"]
+    if draft["picks"][player]:
+        return [Violation("already_picked",
+                          "You have already chosen your two cards this round; wait for the others.",
+                          rulebook.DRAFT)]
+    chosen = move.get("cards")
+    if not isinstance(chosen, list) or len(chosen) != PICKS_PER_ROUND:
+        return [Violation("wrong_pick_count", "Choose exactly two cards from your packet.",
+                          rulebook.DRAFT)]
+    a, b = chosen
+    if not isinstance(a, str) or not isinstance(b, str):
+        return [Violation("card_not_in_packet", "Name the two cards by their ids.", rulebook.DRAFT)]
+    if a == b:
+        return [Violation("duplicate_pick", "Choose two different cards.", rulebook.DRAFT)]
+    packet = draft["packets"][player]
+    if a in packet and b in packet:
+        return []
+    return [Violation("card_not_in_packet", f"Card {c!r} is not in your packet.", rulebook.DRAFT)
+            for c in chosen if c not in packet]
+
+
+def apply_draft(state: State, move: Move, player: PlayerId) -> tuple[State, list[Event]]:
+    """Keep two cards; when the last player has chosen, pass the packets on.
+
+    Picks are stored in packet order, so the order of ``cards`` in the move does not matter.
+    When everyone has chosen, each packet loses its picks, picks join ``kept``, and what is left
+    goes to the next seat (the player on the left). After the third round the single card each
+    player is passed is kept automatically, ``kept`` becomes the hand, and play begins with the
+    starting player (seed §4; rulings R&R 3).
+    """
+    old = state["draft"]
+    packet = old["packets"][player]
+    a, b = move["cards"]
+    picks = [a, b] if packet.index(a) < packet.index(b) else [b, a]
+    new = dict(state)
+    new["move_count"] = state["move_count"] + 1
+    events: list[Event] = [{"type": "draft_pick", "player": player, "cards": list(picks)}]
+    all_picks = dict(old["picks"])
+    all_picks[player] = picks
+    waiting = list(state["active_players"])
+    waiting.remove(player)
+    if waiting:
+        new["draft"] = {"round": old["round"], "packets": old["packets"], "picks": all_picks,
+                        "kept": old["kept"]}
+        new["active_players"] = waiting
+        return new, events
+    _pass_packets(new, old, all_picks, events)
+    return new, events
+
+
+def _pass_packets(new: State, old: dict[str, Any], all_picks: dict[str, list[str]],
+                  events: list[Event]) -> None:
+    """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left."""
+    players = new["players"]
+    n = len(players)
+    round_no = old["round"]
+    kept: dict[str, list[str]] = {}
+    packets: dict[str, list[str]] = {}
+    for i, p in enumerate(players):
+        kept[p] = old["kept"][p] + all_picks[p]
+        chosen = all_picks[p]
+        packets[players[(i + 1) % n]] = [c for c in old["packets"][p] if c not in chosen]
+    events.append({"type": "packets_passed", "round": round_no})
+    if round_no < ROUNDS:
+        new["draft"] = {"round": round_no + 1, "packets": {p: packets[p] for p in players},
+                        "picks": {p: [] for p in players}, "kept": kept}
+        new["active_players"] = list(players)
+        return
+    hands: dict[str, list[str]] = {}
+    for p in players:
+        (last,) = packets[p]
+        hands[p] = kept[p] + [last]
+        events.append({"type": "last_card_kept", "player": p, "card": last})
+    starting = new["starting_player"]
+    new["hands"] = hands
+    new["draft"] = None
+    new["phase"] = "play"
+    new["active_players"] = [starting]
+    events.append({"type": "draft_finished", "starting_player": starting})
+    events.append({"type": "turn_started", "player": starting})

@@ -1,0 +1,57 @@
+"""The :class:`~rules.engine.Game` of Reign & Ruin: the public face of this package.
+
+Each method delegates to the module that owns the concept: ``state`` (setup), ``draft``,
+``abilities`` (plays), ``moves`` (dispatch), ``turns`` (turn order, final round),
+``scoring``, ``views``, ``integrity``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine import Game, check_players
+from rules.engine_types import Event, PlayerId, Score, State, View
+from rules.reign_and_ruin import integrity, moves, scoring, views
+from rules.reign_and_ruin.cards import FACTIONS, default_deck
+from rules.reign_and_ruin.state import DEFAULT_OPTIONS, new_game
+
+__all__ = ["ReignAndRuin"]
+
+
+class ReignAndRuin(Game):
+    """Reign & Ruin: draft a hand of seven, then play it card by card as fighters or abilities;
+    the highest army total wins (seed 000_fe7cba912859082a; rules doc docs/rules/reign-and-ruin.md)."""
+
+    id = "reign-and-ruin"
+    title = "Reign & Ruin"
+    min_players = 2
+    max_players = 4
+    move_types = ("draft", "fighter", "destroy", "draw", "double", "protect", "swap", "revive")
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def content(self) -> dict[str, Any]:
+        return {"deck": default_deck(), "factions": [dict(f) for f in FACTIONS]}
+
+    def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+        check_players(self, players)
+        return new_game(players, seed, options)
+
+    def check_state(self, state: State) -> None:
+        integrity.check_state(state)
+
+    # The three calls of every playout step are the module functions themselves (no extra
+    # frame per call): see rules.reign_and_ruin.moves for their documentation.
+    legal_moves = staticmethod(moves.legal_moves)
+    violations = staticmethod(moves.violations)
+    apply = staticmethod(moves.apply)
+
+    def score(self, state: State) -> Score:
+        return scoring.score(state)
+
+    def view(self, state: State, player: PlayerId | None) -> View:
+        return views.view(state, player)
+
+    def view_event(self, event: Event, player: PlayerId | None) -> Event:
+        return views.view_event(event, player)

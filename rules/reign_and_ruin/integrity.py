@@ -1,0 +1,289 @@
+"""Integrity of a state a client sends back (meaning, not shape).
+
+The schemas have already checked the shape (fields present, JSON types right). This module
+checks that the state could have been reached by playing: known cards with valid factions and
+values, every card in exactly one place, tokens never negative, and phase, status, active
+players, draft, final round and outcome consistent with each other (rules doc §Integrity).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine_types import State, Violation
+from rules.errors import InvalidState
+from rules.reign_and_ruin import rulebook
+from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, FACTION_IDS, MAX_VALUE, MIN_VALUE
+from rules.reign_and_ruin.draft import PICKS_PER_ROUND, ROUNDS, packet_size
+from rules.reign_and_ruin.scoring import outcome
+from rules.reign_and_ruin.state import SCHEMA_VERSION
+
+__all__ = ["check_state", "state_problems"]
+
+_PHASES = ("draft", "play", "final_round", "finished")
+_HEX = frozenset("0123456789abcdef")
+
+
+def _v(code: str, message: str) -> Violation:
+    return Violation(code, message, rulebook.INTEGRITY)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_state(state: State) -> None:
+    """Raise InvalidState listing every problem found; return quietly for a sound state."""
+    found = state_problems(state)
+    if found:
+        raise InvalidState(found)
+
+
+def state_problems(state: State) -> list[Violation]:
+    """Every integrity problem of ``state`` (``[]`` when sound). Never raises on odd input."""
+    try:
+        return _problems(state)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
+        return [_v("malformed_state", f"The state cannot be read ({type(exc).__name__}: {exc}).")]
+
+
+def _problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    if state.get("game") != rulebook.GAME_ID:
+        found.append(_v("wrong_game", f"state.game must be {rulebook.GAME_ID!r}."))
+    if state.get("schema_version") != SCHEMA_VERSION:
+        found.append(_v("schema_version", f"state.schema_version must be {SCHEMA_VERSION}."))
+    players = state.get("players")
+    if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+            or not 2 <= len(players) <= 4 or len(set(players)) != len(players)):
+        found.append(_v("bad_players", "state.players must list 2 to 4 different player ids."))
+        return found
+    found.extend(_check_scalars(state, players))
+    found.extend(_check_cards(state, players))
+    for field in ("hands", "armies"):
+        mapping = state.get(field)
+        if not isinstance(mapping, dict) or set(mapping) != set(players):
+            found.append(_v("bad_players", f"state.{field} must have exactly one entry per player."))
+    if found:
+        return found
+    found.extend(_check_armies(state, players))
+    if found:
+        return found
+    found.extend(_check_places(state, players))
+    if found:
+        return found
+    found.extend(_PHASE_CHECKS[state["phase"]](state, players))
+    return found
+
+
+def _check_scalars(state: State, players: list[str]) -> list[Violation]:
+    found: list[Violation] = []
+    phase, status = state.get("phase"), state.get("status")
+    if phase not in _PHASES:
+        found.append(_v("bad_phase", f"state.phase must be one of {', '.join(_PHASES)}."))
+    if status not in ("in_progress", "finished"):
+        found.append(_v("bad_status", "state.status must be \"in_progress\" or \"finished\"."))
+    elif phase in _PHASES and (status == "finished") != (phase == "finished"):
+        found.append(_v("inconsistent_status",
+                        "state.status is \"finished\" exactly when state.phase is \"finished\"."))
+    count = state.get("move_count")
+    if not _is_int(count) or count < 0:
+        found.append(_v("bad_move_count", "state.move_count must be a whole number of at least 0."))
+    rng = state.get("rng")
+    if not isinstance(rng, str) or len(rng) != 16 or not set(rng) <= _HEX:
+        found.append(_v("bad_rng", "state.rng must be 16 lowercase hexadecimal digits."))
+    if not _is_int(state.get("seed")):
+        found.append(_v("bad_seed", "state.seed must be a whole number."))
+    if state.get("starting_player") not in players:
+        found.append(_v("unknown_player", "state.starting_player must be one of state.players."))
+    active = state.get("active_players")
+    if not isinstance(active, list) or any(p not in players for p in active) or len(set(active)) != len(active):
+        found.append(_v("bad_active_players",
+                        "state.active_players must list players of the game, each at most once."))
+    return found
+
+
+def _check_cards(state: State, players: list[str]) -> list[Violation]:
+    cards = state.get("cards")
+    if not isinstance(cards, dict):
+        return [_v("bad_cards", "state.cards must map card ids to {faction, value}.")]
+    found: list[Violation] = []
+    for cid, card in cards.items():
+        if not isinstance(card, dict) or card.get("faction") not in FACTION_IDS:
+            found.append(_v("bad_card", f"state.cards.{cid}.faction must be one of the six factions."))
+        elif not _is_int(card.get("value")) or not MIN_VALUE <= card["value"] <= MAX_VALUE:
+            found.append(_v("bad_card", f"state.cards.{cid}.value must be a whole number from "
+                                        f"{MIN_VALUE} to {MAX_VALUE}."))
+    if len(cards) < CARDS_PER_PLAYER * len(players):
+        found.append(_v("deck_too_small", f"state.cards must hold at least {CARDS_PER_PLAYER} cards "
+                                          f"per player."))
+    return found
+
+
+def _check_armies(state: State, players: list[str]) -> list[Violation]:
+    found: list[Violation] = []
+    for p in players:
+        for i, f in enumerate(state["armies"][p]):
+            where = f"state.armies.{p}.{i}"
+            if not isinstance(f, dict) or not isinstance(f.get("card"), str):
+                found.append(_v("bad_fighter", f"{where} must be {{card, kurgoz, cognitz}}."))
+                continue
+            if not _is_int(f.get("kurgoz")) or f["kurgoz"] < 0:
+                found.append(_v("negative_tokens", f"{where}.kurgoz must be a whole number of at least 0."))
+            if not isinstance(f.get("cognitz"), bool):
+                found.append(_v("bad_fighter", f"{where}.cognitz must be true or false."))
+    return found
+
+
+def _places(state: State, players: list[str]) -> list[tuple[str, list[Any]]]:
+    """Every place a card can lie, named by its field path, with the ids it holds."""
+    places: list[tuple[str, list[Any]]] = [("state.draw_pile", state["draw_pile"]),
+                                           ("state.discard_pile", state["discard_pile"])]
+    for p in players:
+        places.append((f"state.hands.{p}", state["hands"][p]))
+        places.append((f"state.armies.{p}", [f["card"] for f in state["armies"][p]]))
+    draft = state.get("draft")
+    if isinstance(draft, dict):
+        for part in ("packets", "kept"):
+            mapping = draft.get(part)
+            if isinstance(mapping, dict):
+                for p in players:
+                    if isinstance(mapping.get(p), list):
+                        places.append((f"state.draft.{part}.{p}", mapping[p]))
+    return places
+
+
+def _check_places(state: State, players: list[str]) -> list[Violation]:
+    """Every card of ``cards`` in exactly one place; no unknown card anywhere."""
+    cards = state["cards"]
+    seen: dict[str, str] = {}
+    found: list[Violation] = []
+    for where, ids in _places(state, players):
+        for cid in ids:
+            if not isinstance(cid, str) or cid not in cards:
+                found.append(_v("unknown_card", f"{where} holds {cid!r}, which is not in state.cards."))
+            elif cid in seen:
+                found.append(_v("card_in_two_places", f"Card {cid!r} is in {seen[cid]} and in {where}."))
+            else:
+                seen[cid] = where
+    missing = [cid for cid in cards if cid not in seen]
+    if missing:
+        shown = ", ".join(repr(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        found.append(_v("missing_card", f"state.cards lists {len(missing)} card(s) found nowhere: {shown}."))
+    return found
+
+
+def _check_draft(state: State, players: list[str]) -> list[Violation]:
+    """The draft: round 1 to 3, packets of 7/5/3, 0/2/4 cards kept, picks of 0 or 2 cards from
+    the player's own packet, not everyone picked (the packets would have passed), active =
+    the players yet to pick; nothing in hands, armies or the discard pile yet."""
+    found: list[Violation] = []
+    draft = state.get("draft")
+    if not isinstance(draft, dict):
+        return [_v("inconsistent_draft", "state.draft must be present during the draft.")]
+    round_no = draft.get("round")
+    if not _is_int(round_no) or not 1 <= round_no <= ROUNDS:
+        return [_v("bad_draft_round", f"state.draft.round must be 1 to {ROUNDS}.")]
+    for part in ("packets", "picks", "kept"):
+        if not isinstance(draft.get(part), dict) or set(draft[part]) != set(players):
+            return [_v("bad_players", f"state.draft.{part} must have exactly one entry per player.")]
+    size, kept = packet_size(round_no), PICKS_PER_ROUND * (round_no - 1)
+    for p in players:
+        if len(draft["packets"][p]) != size:
+            found.append(_v("bad_packet_size", f"state.draft.packets.{p} must hold {size} cards in round {round_no}."))
+        if len(draft["kept"][p]) != kept:
+            found.append(_v("bad_kept_size", f"state.draft.kept.{p} must hold {kept} cards in round {round_no}."))
+        picks = draft["picks"][p]
+        if picks and (len(picks) != PICKS_PER_ROUND or len(set(picks)) != PICKS_PER_ROUND
+                      or any(c not in draft["packets"][p] for c in picks)):
+            found.append(_v("bad_picks", f"state.draft.picks.{p} must be empty or two different cards "
+                                         f"of state.draft.packets.{p}."))
+    waiting = [p for p in players if not draft["picks"][p]]
+    if not waiting:
+        found.append(_v("inconsistent_draft", "state.draft.picks: once everyone has chosen, the packets pass."))
+    if state["active_players"] != waiting:
+        found.append(_v("inconsistent_active_players",
+                        "state.active_players must be the players (in seat order) who have not chosen yet."))
+    for p in players:
+        if state["hands"][p] or state["armies"][p]:
+            found.append(_v("inconsistent_phase", f"state.hands.{p} and state.armies.{p} are empty during the draft."))
+    if state["discard_pile"]:
+        found.append(_v("inconsistent_phase", "state.discard_pile is empty during the draft."))
+    found.extend(_nulls(state, "final_round", "outcome"))
+    return found
+
+
+def _nulls(state: State, *fields: str) -> list[Violation]:
+    return [_v("inconsistent_phase", f"state.{f} must be null in phase {state['phase']!r}.")
+            for f in fields if state.get(f) is not None]
+
+
+def _one_active(state: State) -> list[Violation]:
+    if len(state["active_players"]) != 1:
+        return [_v("inconsistent_active_players", "state.active_players must name exactly one player.")]
+    return []
+
+
+def _check_play(state: State, players: list[str]) -> list[Violation]:
+    """Play: one active player, no draft, no final round, no outcome, and every hand holds a
+    card (the first hand to empty starts the final round)."""
+    found = _nulls(state, "draft", "final_round", "outcome") + _one_active(state)
+    for p in players:
+        if not state["hands"][p]:
+            found.append(_v("inconsistent_phase",
+                            f"state.hands.{p} is empty, so the final round should have started."))
+    return found
+
+
+def _check_final_round_field(state: State, players: list[str], finished: bool) -> list[Violation]:
+    final = state.get("final_round")
+    if not isinstance(final, dict) or final.get("ended_by") not in players or not isinstance(final.get("to_play"), list):
+        return [_v("inconsistent_final_round",
+                   "state.final_round must be {ended_by: a player, to_play: [players]}.")]
+    ended_by, to_play = final["ended_by"], final["to_play"]
+    found: list[Violation] = []
+    i, n = players.index(ended_by), len(players)
+    order = [players[(i + k) % n] for k in range(1, n)]
+    if any(p not in order for p in to_play) or to_play != [p for p in order if p in to_play]:
+        found.append(_v("inconsistent_final_round",
+                        "state.final_round.to_play must list other players once each, in seat order "
+                        "from the seat after ended_by."))
+    if finished and to_play:
+        found.append(_v("inconsistent_final_round", "state.final_round.to_play is empty once the game is finished."))
+    if not finished and not to_play:
+        found.append(_v("inconsistent_final_round", "state.final_round.to_play is empty, so the game should be over."))
+    if state["hands"][ended_by]:
+        found.append(_v("inconsistent_final_round",
+                        f"state.hands.{ended_by} must be empty: that player played their last card."))
+    for p in to_play:
+        if p in players and not state["hands"][p]:
+            found.append(_v("inconsistent_final_round",
+                            f"state.hands.{p} is empty, yet state.final_round.to_play lists that player."))
+    return found
+
+
+def _check_final_round(state: State, players: list[str]) -> list[Violation]:
+    """Final round: ``to_play`` in seat order after ``ended_by``, each holding a card; the
+    active player is ``to_play[0]``."""
+    found = _nulls(state, "draft", "outcome") + _check_final_round_field(state, players, finished=False)
+    if not found and state["active_players"] != state["final_round"]["to_play"][:1]:
+        found.append(_v("inconsistent_active_players",
+                        "state.active_players must be [state.final_round.to_play[0]]."))
+    return found
+
+
+def _check_finished(state: State, players: list[str]) -> list[Violation]:
+    """Finished: nobody active, no draft, the final round done, and the outcome the armies give."""
+    found = _nulls(state, "draft") + _check_final_round_field(state, players, finished=True)
+    if state["active_players"]:
+        found.append(_v("inconsistent_active_players", "state.active_players must be empty once finished."))
+    if state.get("outcome") != outcome(state):
+        found.append(_v("inconsistent_outcome", "state.outcome does not match the armies' totals."))
+    return found
+
+
+_PHASE_CHECKS = {
+    "draft": _check_draft,
+    "play": _check_play,
+    "final_round": _check_final_round,
+    "finished": _check_finished,
+}

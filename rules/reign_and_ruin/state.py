@@ -1,0 +1,94 @@
+"""A new game: options, shuffling, the deal and the starting player.
+
+Seed §1 Setup (shuffle, deal seven face down to each player, the rest is the draw pile),
+§3 Determine starting player; rulings R&R 1 (custom deck), R&R 3 (starting player).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine_types import PlayerId, State, Violation
+from rules.errors import InvalidSetup
+from rules.reign_and_ruin import rulebook
+from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, CardSpec, build_deck, catalogue, default_cards
+from rules.rng import Rng
+
+__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "new_game"]
+
+SCHEMA_VERSION = 1
+DEFAULT_OPTIONS: dict[str, Any] = {"starting_player": None, "deck": None}
+"""``starting_player``: the previous game's winner, or None to draw one at random.
+``deck``: a custom deck, or None for the default 54 cards."""
+
+
+def _check_options(players: Sequence[PlayerId], options: dict[str, Any]) -> Sequence[CardSpec]:
+    """Validate ``options`` and return the deck to play with. Raises InvalidSetup."""
+    found: list[Violation] = []
+    for key in options:
+        if key not in DEFAULT_OPTIONS:
+            found.append(Violation("unknown_option",
+                                   f"Reign & Ruin has no option {key!r}; the options are "
+                                   f"{', '.join(DEFAULT_OPTIONS)}.", rulebook.OPTIONS))
+    starting = options.get("starting_player")
+    if starting is not None and (not isinstance(starting, str) or starting not in players):
+        found.append(Violation("unknown_starting_player",
+                               f"options.starting_player must be one of the players "
+                               f"({', '.join(players)}).", rulebook.STARTING_PLAYER))
+    spec = options.get("deck")
+    deck: Sequence[CardSpec] = ()
+    if spec is None:
+        deck = default_cards()
+    else:
+        deck, problems = build_deck(spec, len(players))
+        found.extend(problems)
+    if found:
+        raise InvalidSetup(found)
+    return deck
+
+
+def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+    """The state at the start of the draft.
+
+    The deck is shuffled with ``Rng.from_seed(seed)``; seven cards are dealt to each player in
+    seat order (the first seven to the first seat, and so on) as their first draft packet; the
+    rest, in shuffled order, is the draw pile (``draw_pile[0]`` is the top). The starting player
+    is ``options.starting_player`` or, when absent, drawn with the same generator after the
+    shuffle. Players must already have passed ``check_players``.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidSetup([Violation("bad_seed", "The seed must be a whole number.", rulebook.SETUP)])
+    deck = _check_options(players, options)
+    rng = Rng.from_seed(seed)
+    order = [card[0] for card in deck]
+    rng.shuffle(order)
+    players = list(players)
+    starting = options.get("starting_player")
+    if starting is None:
+        starting = rng.choice(players)
+    packets = {p: order[i * CARDS_PER_PLAYER:(i + 1) * CARDS_PER_PLAYER] for i, p in enumerate(players)}
+    return {
+        "game": rulebook.GAME_ID,
+        "schema_version": SCHEMA_VERSION,
+        "players": players,
+        "status": "in_progress",
+        "phase": "draft",
+        "active_players": list(players),
+        "move_count": 0,
+        "outcome": None,
+        "seed": seed,
+        "rng": str(rng),
+        "cards": catalogue(deck),
+        "starting_player": starting,
+        "draw_pile": order[CARDS_PER_PLAYER * len(players):],
+        "discard_pile": [],
+        "draft": {
+            "round": 1,
+            "packets": packets,
+            "picks": {p: [] for p in players},
+            "kept": {p: [] for p in players},
+        },
+        "hands": {p: [] for p in players},
+        "armies": {p: [] for p in players},
+        "final_round": None,
+    }

@@ -1,0 +1,286 @@
+"""Fast shape fields for marshmallow.
+
+A game state is shape-checked on every request, and marshmallow's ``Nested``/``List``/``Dict``
+fields cost several microseconds per element (a 54-card ``cards`` map alone would take most of
+a millisecond). ``Shape`` is a marshmallow field that runs a *checker* compiled once from a small
+vocabulary (``STR``, ``INT``, ``BOOL``, ``NUMBER``, ``list_of``, ``map_of``, ``record``,
+``nullable``, ``one_of``...). A checker returns ``None`` when the value has the right shape, else
+marshmallow-style error messages: a list of strings, or a dict from key/index to messages. The
+happy path is a handful of ``type(x) is ...`` tests per element; error paths are only walked when
+something is wrong.
+
+These check *shape* only: JSON types, required and unknown keys, fixed vocabularies. Meaning
+(ids known, counts, ranges) belongs to the rules' ``check_state``.
+
+Booleans are never integers here (JSON ``true`` is not ``1``), and integers are never booleans.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+__all__ = ["Checker", "Shape", "StrictBool", "STR", "INT", "BOOL", "NUMBER", "OBJECT", "ANY",
+           "string", "integer", "list_of", "map_of", "record", "nullable", "one_of", "str_list",
+           "MSG", "MAX_ERRORS"]
+
+Errors = list[str] | dict[Any, Any]
+
+MAX_ERRORS = 100
+"""A container reports at most this many bad items (the first ones), so a huge malformed body
+costs no more to describe than a small one."""
+Checker = Callable[[Any], Errors | None]
+
+MSG = {
+    "str": "Not a valid string.",
+    "int": "Not a valid integer.",
+    "bool": "Not a valid boolean.",
+    "number": "Not a valid number.",
+    "list": "Not a valid list.",
+    "object": "Not a valid mapping type.",
+    "null": "Field may not be null.",
+    "required": "Missing data for required field.",
+    "unknown": "Unknown field.",
+}
+
+
+# -- scalars --------------------------------------------------------------------------------------
+def _str(value: Any) -> Errors | None:
+    return None if type(value) is str else [MSG["str"]]
+
+
+def _int(value: Any) -> Errors | None:
+    return None if type(value) is int else [MSG["int"]]
+
+
+def _bool(value: Any) -> Errors | None:
+    return None if value is True or value is False else [MSG["bool"]]
+
+
+def _number(value: Any) -> Errors | None:
+    t = type(value)
+    return None if t is int or t is float else [MSG["number"]]
+
+
+def _object(value: Any) -> Errors | None:
+    return None if type(value) is dict else [MSG["object"]]
+
+
+def _any(value: Any) -> Errors | None:
+    return None
+
+
+STR: Checker = _str
+INT: Checker = _int
+BOOL: Checker = _bool
+NUMBER: Checker = _number
+OBJECT: Checker = _object
+ANY: Checker = _any
+
+_SIMPLE_TYPES: dict[Checker, tuple[type, ...]] = {_str: (str,), _int: (int,), _number: (int, float)}
+_SCALAR_TYPES: dict[Checker, type] = {_str: str, _int: int, _bool: bool}
+
+
+def string(min_len: int | None = None, max_len: int | None = None) -> Checker:
+    """A string, optionally with a length range (in characters)."""
+    lo = 0 if min_len is None else min_len
+    hi = max_len
+
+    def check(value: Any) -> Errors | None:
+        if type(value) is not str:
+            return [MSG["str"]]
+        n = len(value)
+        if n < lo or (hi is not None and n > hi):
+            if hi is None:
+                return [f"Shorter than minimum length {lo}."]
+            return [f"Length must be between {lo} and {hi}."]
+        return None
+
+    return check
+
+
+def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
+    def check(value: Any) -> Errors | None:
+        if type(value) is not int:
+            return [MSG["int"]]
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            return [f"Must be greater than or equal to {minimum} and less than or equal to {maximum}."]
+        return None
+
+    return check
+
+
+def one_of(choices: Iterable[str]) -> Checker:
+    """One string out of a fixed vocabulary."""
+    allowed = frozenset(choices)
+    listed = ", ".join(sorted(allowed))
+
+    def check(value: Any) -> Errors | None:
+        if type(value) is not str:
+            return [MSG["str"]]
+        if value not in allowed:
+            return [f"Must be one of: {listed}."]
+        return None
+
+    return check
+
+
+def nullable(inner: Checker) -> Checker:
+    def check(value: Any) -> Errors | None:
+        return None if value is None else inner(value)
+
+    return check
+
+
+# -- containers -----------------------------------------------------------------------------------
+def list_of(inner: Checker) -> Checker:
+    """A JSON array whose every item passes ``inner``."""
+    simple = _SIMPLE_TYPES.get(inner)
+    if simple is not None and len(simple) == 1:
+        item_type = simple[0]
+
+        def check_simple(value: Any) -> Errors | None:
+            if type(value) is not list:
+                return [MSG["list"]]
+            for item in value:
+                if type(item) is not item_type:
+                    break
+            else:
+                return None
+            errors = {}
+            for i, item in enumerate(value):
+                if type(item) is not item_type:
+                    errors[i] = inner(item)
+                    if len(errors) >= MAX_ERRORS:
+                        break
+            return errors
+
+        return check_simple
+
+    def check(value: Any) -> Errors | None:
+        if type(value) is not list:
+            return [MSG["list"]]
+        errors = None
+        for i, item in enumerate(value):
+            found = inner(item)
+            if found:
+                if errors is None:
+                    errors = {}
+                errors[i] = found
+                if len(errors) >= MAX_ERRORS:
+                    break
+        return errors
+
+    return check
+
+
+def str_list() -> Checker:
+    return list_of(STR)
+
+
+def map_of(inner: Checker, key: Checker | None = None) -> Checker:
+    """A JSON object with arbitrary keys (checked by ``key`` if given), values passing ``inner``."""
+
+    def check(value: Any) -> Errors | None:
+        if type(value) is not dict:
+            return [MSG["object"]]
+        errors = None
+        for k, item in value.items():
+            found = inner(item)
+            if key is not None:
+                bad_key = key(k)
+                if bad_key:
+                    found = [f"Invalid key: {message}" for message in bad_key] if isinstance(bad_key, list) \
+                        else ["Invalid key."]
+            if found:
+                if errors is None:
+                    errors = {}
+                errors[k] = found
+                if len(errors) >= MAX_ERRORS:
+                    break
+        return errors
+
+    return check
+
+
+def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | None = None) -> Checker:
+    """A JSON object with exactly these keys: ``required`` ones present, ``optional`` ones may be,
+    nothing else (unknown keys are an error, like marshmallow's ``RAISE``)."""
+    req = tuple(required.items())
+    opt = dict(optional or {})
+    known = frozenset(required) | frozenset(opt)
+    n_req = len(req)
+
+    def check(value: Any) -> Errors | None:
+        if type(value) is not dict:
+            return [MSG["object"]]
+        errors = None
+        for name, inner in req:
+            if name in value:
+                found = inner(value[name])
+            else:
+                found = [MSG["required"]]
+            if found:
+                if errors is None:
+                    errors = {}
+                errors[name] = found
+        if errors is not None or len(value) != n_req or opt:
+            for name, item in value.items():
+                if name in opt:
+                    found = opt[name](item)
+                elif name not in known:
+                    found = [MSG["unknown"]]
+                else:
+                    continue
+                if found:
+                    if errors is None:
+                        errors = {}
+                    errors[name] = found
+        return errors
+
+    # Fast path for the common small records of scalars ({"faction": str, "value": int}...):
+    # exactly the required keys, each of its one JSON type. Anything else takes the full check.
+    scalar_types = [(name, _SCALAR_TYPES.get(inner)) for name, inner in req]
+    if opt or not req or any(t is None for _, t in scalar_types):
+        return check
+
+    def check_scalars(value: Any) -> Errors | None:
+        if type(value) is dict and len(value) == n_req:
+            try:
+                for name, t in scalar_types:
+                    if type(value[name]) is not t:
+                        break
+                else:
+                    return None
+            except KeyError:
+                pass
+        return check(value)
+
+    return check_scalars
+
+
+# -- marshmallow fields ---------------------------------------------------------------------------
+class Shape(fields.Field):
+    """A marshmallow field checked by a compiled ``Checker``; loads the value unchanged."""
+
+    def __init__(self, checker: Checker, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.checker = checker
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+        errors = self.checker(value)
+        if errors:
+            raise ValidationError(errors)
+        return value
+
+
+class StrictBool(fields.Field):
+    """A JSON boolean: ``true``/``false`` only (not ``1``, ``"true"``...)."""
+
+    default_error_messages = {"invalid": MSG["bool"]}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
+        if value is True or value is False:
+            return value
+        raise self.make_error("invalid")

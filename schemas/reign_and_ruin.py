@@ -1,0 +1,106 @@
+"""Reign & Ruin shapes: the state, each move type and the setup options (docs/architecture.md).
+
+Shape only: JSON types, required fields, no unknown fields, the fixed vocabularies (move
+``type``, ``to``). Whether an id is a known card, a value is in range or a phase is consistent
+is the rules' business (``game.check_state``, ``game.violations``), answered with 422.
+"""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, list_of, map_of, nullable, one_of,
+                            record, string)
+
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
+
+GAME_ID = "reign-and-ruin"
+
+PLAYER_ID = string(1, 64)
+"""A player id: a string of 1 to 64 characters."""
+
+_ids = list_of(STR)
+_ids_by_player = map_of(_ids)
+
+_card = record({"faction": STR, "value": INT})
+_fighter = record({"card": STR, "kurgoz": INT, "cognitz": BOOL})
+_draft = record({"round": INT, "packets": _ids_by_player, "picks": _ids_by_player, "kept": _ids_by_player})
+_final_round = record({"ended_by": STR, "to_play": _ids})
+_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
+
+
+class StateSchema(Schema):
+    """A whole Reign & Ruin state, hidden parts included."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = Shape(STR, required=True)
+    schema_version = Shape(INT, required=True)
+    players = Shape(list_of(PLAYER_ID), required=True)
+    status = Shape(STR, required=True)
+    phase = Shape(STR, required=True)
+    active_players = Shape(_ids, required=True)
+    move_count = Shape(INT, required=True)
+    outcome = Shape(_outcome, required=True, allow_none=True)
+    seed = Shape(INT, required=True)
+    rng = Shape(STR, required=True)
+    cards = Shape(map_of(_card), required=True)
+    starting_player = Shape(STR, required=True, allow_none=True)
+    draw_pile = Shape(_ids, required=True)
+    discard_pile = Shape(_ids, required=True)
+    draft = Shape(_draft, required=True, allow_none=True)
+    hands = Shape(_ids_by_player, required=True)
+    armies = Shape(map_of(list_of(_fighter)), required=True)
+    final_round = Shape(_final_round, required=True, allow_none=True)
+
+
+class OptionsSchema(Schema):
+    """Setup options; each may be omitted or null for its default."""
+
+    class Meta:
+        unknown = RAISE
+
+    starting_player = Shape(STR, allow_none=True)
+    deck = Shape(list_of(record({"faction": STR, "value": INT}, {"id": STR})), allow_none=True)
+
+
+# -- moves ------------------------------------------------------------------------------------------
+def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
+    attrs: dict[str, object] = {
+        "Meta": type("Meta", (), {"unknown": RAISE}),
+        "player": Shape(PLAYER_ID, required=True),
+        "type": fields.String(required=True, validate=validate.Equal(move_type)),
+        **params,
+    }
+    name = "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
+    return type(name, (Schema,), attrs)
+
+
+def _id(**kwargs: object) -> Shape:
+    return Shape(STR, required=True, **kwargs)
+
+
+DraftMoveSchema = _move_schema("draft", cards=Shape(_ids, required=True))
+FighterMoveSchema = _move_schema("fighter", card=_id())
+DestroyMoveSchema = _move_schema("destroy", card=_id(), target=_id())
+DrawMoveSchema = _move_schema("draw", card=_id())
+DoubleMoveSchema = _move_schema("double", card=_id(), target=_id())
+ProtectMoveSchema = _move_schema("protect", card=_id(), target=_id())
+SwapMoveSchema = _move_schema("swap", card=_id(), opponent=Shape(PLAYER_ID, required=True),
+                              take=Shape(STR), to=Shape(one_of(("army", "hand"))))
+ReviveMoveSchema = _move_schema("revive", card=_id(), target=_id(), to=Shape(one_of(("army", "hand")), required=True),
+                                army=Shape(PLAYER_ID))
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {
+    "draft": DraftMoveSchema,
+    "fighter": FighterMoveSchema,
+    "destroy": DestroyMoveSchema,
+    "draw": DrawMoveSchema,
+    "double": DoubleMoveSchema,
+    "protect": ProtectMoveSchema,
+    "swap": SwapMoveSchema,
+    "revive": ReviveMoveSchema,
+}
+"""Move type -> the schema of that move (``player``, ``type`` and its parameters)."""
+
+__all__ += [cls.__name__ for cls in MOVE_SCHEMAS.values()]

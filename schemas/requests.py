@@ -1,0 +1,59 @@
+"""Request envelopes: the body of each stateless endpoint, before any game looks at it.
+
+They check the envelope only (``state`` is an object, ``players`` a list of player ids, ``seed``
+an integer in range...); the game's own schemas (``schemas.for_game``) then check the shape of
+``state``, ``move`` and ``options``. Unknown fields are an error (``RAISE``).
+"""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema
+
+from schemas.fields import OBJECT, Shape, integer, list_of, string
+
+__all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
+           "MoveRequest", "SETUP", "STATE", "STATE_PLAYER", "MOVE"]
+
+MAX_SEED = (1 << 63) - 1
+PLAYER_ID = string(1, 64)
+"""Player ids are strings of 1 to 64 characters."""
+
+
+class _Envelope(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class SetupRequest(_Envelope):
+    """``POST /v1/games/{game}/setup``: ``seed`` and ``options`` may be omitted (or null)."""
+
+    players = Shape(list_of(PLAYER_ID), required=True)
+    seed = Shape(integer(0, MAX_SEED), allow_none=True)
+    options = Shape(OBJECT, allow_none=True)
+
+
+class StateRequest(_Envelope):
+    """``POST .../score``."""
+
+    state = Shape(OBJECT, required=True)
+
+
+class StatePlayerRequest(_Envelope):
+    """``POST .../legal-moves`` and ``.../view``: ``player`` omitted or null means everyone
+    active (legal moves) or a spectator (view)."""
+
+    state = Shape(OBJECT, required=True)
+    player = Shape(PLAYER_ID, allow_none=True)
+
+
+class MoveRequest(_Envelope):
+    """``POST .../validate`` and ``.../apply``."""
+
+    state = Shape(OBJECT, required=True)
+    move = Shape(OBJECT, required=True)
+
+
+# One instance of each, created once (schemas are stateless and thread-safe to load with).
+SETUP = SetupRequest()
+STATE = StateRequest()
+STATE_PLAYER = StatePlayerRequest()
+MOVE = MoveRequest()

@@ -1,0 +1,125 @@
+"""The ``reign-referee`` command: simulate (in-process), its statistics, config and serve."""
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+
+from api import cli
+from api.config import Settings
+
+
+def result(players, moves, scores, winners, draw=False):
+    return {"players": players, "moves": moves, "scores": scores, "winners": winners, "draw": draw}
+
+
+def test_simulation_stats():
+    results = [
+        result(["p1", "p2"], 10, {"p1": 30, "p2": 20}, ["p1"]),
+        result(["p1", "p2"], 20, {"p1": 10, "p2": 14}, ["p2"]),
+        result(["p1", "p2"], 30, {"p1": 25, "p2": 25}, ["p1", "p2"], draw=True),
+        result(["p1", "p2"], 40, {"p1": 40, "p2": 40}, ["p1"]),  # won on a tie-break: margin 0
+    ]
+    stats = cli.simulation_stats(results, seats=2, elapsed=2.0)
+    assert stats["games"] == 4
+    assert stats["moves"] == 100
+    assert stats["length_mean"] == 25
+    assert (stats["length_min"], stats["length_max"]) == (10, 40)
+    assert stats["wins_by_seat"] == [2, 1]
+    assert stats["win_rate_by_seat"] == [0.5, 0.25]
+    assert stats["draws"] == 1 and stats["draw_rate"] == 0.25
+    assert stats["winning_margin_mean"] == pytest.approx((10 + 4 + 0) / 3)
+    scores = [30, 20, 10, 14, 25, 25, 40, 40]
+    assert stats["score_mean"] == pytest.approx(sum(scores) / 8)
+    mean = sum(scores) / 8
+    assert stats["score_stdev"] == pytest.approx(math.sqrt(sum((s - mean) ** 2 for s in scores) / 8))
+    assert stats["moves_per_second"] == 50
+
+
+def test_simulation_stats_of_nothing():
+    stats = cli.simulation_stats([], seats=3, elapsed=0.0)
+    assert stats["games"] == 0 and stats["win_rate_by_seat"] == [0.0, 0.0, 0.0]
+
+
+def test_format_stats_mentions_everything():
+    stats = cli.simulation_stats([result(["p1", "p2"], 12, {"p1": 3, "p2": 1}, ["p1"])], 2, 0.5)
+    text = cli.format_stats("reign-and-ruin", stats)
+    for needle in ("games played:     1", "mean 12.0, min 12, max 12 moves", "seat 1: 100.0% (1)",
+                   "seat 2: 0.0% (0)", "draws:            0", "winning margin:   mean 2.00",
+                   "moves/s"):
+        assert needle in text, text
+
+
+def test_simulate_in_process():
+    out, err = io.StringIO(), io.StringIO()
+    stats = cli.simulate("reign-and-ruin", games=4, players=3, seed=5, out=out, err=err)
+    assert stats["games"] == 4
+    assert len(stats["win_rate_by_seat"]) == 3
+    assert sum(stats["wins_by_seat"]) + stats["draws"] >= 4 - stats["draws"]
+    assert stats["length_min"] > 0
+    text = out.getvalue()
+    assert "games played:     4" in text and "win rate by seat" in text
+    progress = err.getvalue()
+    assert "\r" in progress and "4/4" in progress and progress.endswith("\n")
+    # Same seeds, same games.
+    again = cli.simulate("reign-and-ruin", games=4, players=3, seed=5, out=io.StringIO(), err=io.StringIO())
+    assert {k: v for k, v in again.items() if k not in ("seconds", "moves_per_second")} == \
+        {k: v for k, v in stats.items() if k not in ("seconds", "moves_per_second")}
+
+
+def test_simulate_command(capsys):
+    assert cli.main(["simulate", "reign-and-ruin", "--games", "2", "--players", "2", "--seed", "9"]) == 0
+    captured = capsys.readouterr()
+    assert "games played:     2" in captured.out
+    assert "2/2" in captured.err
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "no-such-game", "--games", "1"],
+    ["simulate", "reign-and-ruin", "--players", "9"],
+    ["simulate", "reign-and-ruin", "--games", "0"],
+])
+def test_simulate_bad_arguments(capsys, argv):
+    assert cli.main(argv) == 2
+    assert "reign-referee simulate:" in capsys.readouterr().err
+
+
+def test_progress_bar():
+    stream = io.StringIO()
+    bar = cli.ProgressBar(200, stream, width=10)
+    for i in range(1, 201):
+        bar.update(i)
+    bar.close()
+    text = stream.getvalue()
+    assert text.count("\r") <= 102  # redrawn about once a percent, not on every game
+    assert "[##########] 200/200 100%" in text
+
+
+def test_settings_defaults_and_environment():
+    assert Settings.from_env({}) == Settings()
+    s = Settings.from_env({"HOST": "0.0.0.0", "PORT": "9000", "WEB_CONCURRENCY": "3", "THREADS": "4",
+                           "MAX_BODY_BYTES": "2048", "REDIS_URL": "redis://h:1/0",
+                           "REFEREE_DATA_DIR": "/data", "LOG_LEVEL": "DEBUG"})
+    assert s == Settings("0.0.0.0", 9000, 3, 4, 2048, "redis://h:1/0", "/data", "debug")
+    for bad in ({"PORT": "x"}, {"THREADS": "0"}, {"LOG_LEVEL": "loud"}, {"MAX_BODY_BYTES": "-1"}):
+        with pytest.raises(ValueError):
+            Settings.from_env(bad)
+
+
+def test_gunicorn_options():
+    opts = cli.gunicorn_options(settings=Settings())
+    assert opts["bind"] == "127.0.0.1:8000"
+    assert opts["workers"] == 2 and opts["threads"] == 8
+    assert opts["worker_class"] == "gthread"
+    opts = cli.gunicorn_options("::1", 9001, 4, 16, settings=Settings())
+    assert opts["bind"] == "[::1]:9001" and opts["workers"] == 4 and opts["threads"] == 16
+
+
+def test_gunicorn_application_takes_the_options():
+    server_cls = cli._base_application()
+    opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings())
+    server = server_cls(opts, lambda: "app")
+    assert server.cfg.worker_class_str == "gthread"
+    assert server.cfg.threads == 2 and server.cfg.workers == 1
+    assert server.load() == "app"

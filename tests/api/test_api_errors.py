@@ -1,0 +1,356 @@
+"""Every error status of the contract that applies to the stateless endpoints, as problem+json."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from helpers_api import BASE, GAME, PLAYERS, assert_problem, post, setup_state
+
+from api import create_app
+from rules.playout import random_steps
+from rules.registry import get_game
+
+POST_ENDPOINTS = ["setup", "legal-moves", "validate", "apply", "score", "view"]
+
+
+def mid_game(seed=11):
+    game = get_game(GAME)
+    chooser = random.Random(seed)
+    history = list(random_steps(game, game.setup(PLAYERS, seed, {}), chooser))
+    step = history[len(history) // 2]
+    return step.before, step.legal
+
+
+def play_state():
+    """A state in the play phase (after the draft) and its legal moves."""
+    game = get_game(GAME)
+    chooser = random.Random(5)
+    for step in random_steps(game, game.setup(PLAYERS, 5, {}), chooser):
+        if step.before["phase"] == "play":
+            return step.before, step.legal
+    raise AssertionError("no play phase")
+
+
+# -- 400 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("endpoint", POST_ENDPOINTS)
+@pytest.mark.parametrize("raw", [b"{not json", b"", b"\xff\xfe\x00", b'{"state": NaN}', b"[1, 2,]",
+                                 b'{"players": ["a", "b"], "seed": Infinity}', b"1" * 5000])
+def test_broken_json_is_400(client, endpoint, raw):
+    body = assert_problem(post(client, f"{BASE}/{endpoint}", raw=raw), 400, "malformed_json")
+    assert "errors" not in body or isinstance(body["errors"], dict)
+
+
+def test_deeply_nested_json_is_400_not_500(client):
+    raw = b"[" * 100_000 + b"]" * 100_000
+    body = assert_problem(post(client, f"{BASE}/apply", raw=raw), 400)
+    assert body["code"] in ("malformed_json", "too_deep")
+    raw = b'{"state": ' + b'{"a": ' * 5000 + b"1" + b"}" * 5000 + b', "move": {}}'
+    assert_problem(post(client, f"{BASE}/apply", raw=raw), 400)
+
+
+@pytest.mark.parametrize("endpoint", POST_ENDPOINTS)
+@pytest.mark.parametrize("body", [[], [1, 2], "text", 3, None, True])
+def test_body_not_an_object_is_400(client, endpoint, body):
+    problem = assert_problem(post(client, f"{BASE}/{endpoint}", body), 400, "invalid_body")
+    assert problem["errors"] == {"_body": ["Invalid input type."]}
+
+
+def test_missing_fields_are_named(client):
+    problem = assert_problem(post(client, f"{BASE}/apply", {"move": {}}), 400, "invalid_body")
+    assert problem["errors"] == {"state": ["Missing data for required field."]}
+    problem = assert_problem(post(client, f"{BASE}/setup", {}), 400, "invalid_body")
+    assert problem["errors"] == {"players": ["Missing data for required field."]}
+
+
+def test_unknown_envelope_field_is_400(client):
+    problem = assert_problem(post(client, f"{BASE}/setup", {"players": ["a", "b"], "sede": 3}), 400)
+    assert problem["errors"] == {"sede": ["Unknown field."]}
+
+
+@pytest.mark.parametrize("body, path", [
+    ({"players": "ab"}, "players"),
+    ({"players": ["a", 2]}, "players.1"),
+    ({"players": ["a", ""]}, "players.1"),
+    ({"players": ["a", "b" * 65]}, "players.1"),
+    ({"players": ["a", "b"], "seed": -1}, "seed"),
+    ({"players": ["a", "b"], "seed": 2**63}, "seed"),
+    ({"players": ["a", "b"], "seed": 1.0}, "seed"),
+    ({"players": ["a", "b"], "seed": True}, "seed"),
+    ({"players": ["a", "b"], "seed": "7"}, "seed"),
+    ({"players": ["a", "b"], "options": []}, "options"),
+    ({"players": ["a", "b"], "options": {"colour": "red"}}, "options.colour"),
+    ({"players": ["a", "b"], "options": {"starting_player": 1}}, "options.starting_player"),
+    ({"players": ["a", "b"], "options": {"deck": {}}}, "options.deck"),
+    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": True}]}},
+     "options.deck.0.value"),
+    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen"}]}}, "options.deck.0.value"),
+])
+def test_setup_shape_errors_name_the_field(client, body, path):
+    problem = assert_problem(post(client, f"{BASE}/setup", body), 400, "invalid_body")
+    assert path in problem["errors"], problem["errors"]
+    assert all(isinstance(m, str) for msgs in problem["errors"].values() for m in msgs)
+
+
+def test_state_shape_errors_are_keyed_from_the_body_root(client):
+    state = setup_state(client)
+    bad = copy.deepcopy(state)
+    bad["hands"]["ann"] = ["hexen-4", 5]
+    bad["cards"]["hexen-4"]["value"] = "4"
+    bad["draft"]["packets"]["bob"] = "nope"
+    bad["move_count"] = True
+    bad["extra"] = 1
+    del bad["rng"]
+    problem = assert_problem(post(client, f"{BASE}/score", {"state": bad}), 400, "invalid_body")
+    assert problem["errors"] == {
+        "state.hands.ann.1": ["Not a valid string."],
+        "state.cards.hexen-4.value": ["Not a valid integer."],
+        "state.draft.packets.bob": ["Not a valid list."],
+        "state.move_count": ["Not a valid integer."],
+        "state.extra": ["Unknown field."],
+        "state.rng": ["Missing data for required field."],
+    }
+
+
+@pytest.mark.parametrize("endpoint", ["legal-moves", "validate", "apply", "score", "view"])
+def test_state_not_an_object_is_400(client, endpoint):
+    body = {"state": [1, 2], "move": {}} if endpoint in ("validate", "apply") else {"state": [1, 2]}
+    problem = assert_problem(post(client, f"{BASE}/{endpoint}", body), 400)
+    assert "state" in problem["errors"]
+
+
+def test_unknown_move_type_is_400(client):
+    state, legal = play_state()
+    move = dict(legal[0], type="teleport")
+    for endpoint in ("apply", "validate"):
+        problem = assert_problem(post(client, f"{BASE}/{endpoint}", {"state": state, "move": move}), 400)
+        assert list(problem["errors"]) == ["move.type"]
+        assert "teleport" in problem["errors"]["move.type"][0]
+
+
+@pytest.mark.parametrize("change, path", [
+    (lambda m: m.pop("card"), "move.card"),
+    (lambda m: m.update(card=3), "move.card"),
+    (lambda m: m.update(card=None), "move.card"),
+    (lambda m: m.update(card=["hexen-4"]), "move.card"),
+    (lambda m: m.update(bonus=1), "move.bonus"),
+    (lambda m: m.pop("player"), "move.player"),
+    (lambda m: m.update(player=7), "move.player"),
+    (lambda m: m.pop("type"), "move.type"),
+    (lambda m: m.update(type=1), "move.type"),
+])
+def test_move_shape_errors_name_the_field(client, change, path):
+    state, legal = play_state()
+    move = copy.deepcopy(next(m for m in legal if m["type"] == "fighter"))
+    change(move)
+    for endpoint in ("apply", "validate"):
+        problem = assert_problem(post(client, f"{BASE}/{endpoint}", {"state": state, "move": move}), 400)
+        assert path in problem["errors"], problem["errors"]
+
+
+def test_move_type_specific_fields(client):
+    state, legal = play_state()
+    base = {"player": state["active_players"][0], "card": "hexen-1"}
+    cases = [
+        ({"type": "destroy"}, "move.target"),
+        ({"type": "draft", "cards": "ab"}, "move.cards"),
+        ({"type": "draft", "cards": ["a", 1]}, "move.cards.1"),
+        ({"type": "swap", "opponent": "bob", "to": "pocket"}, "move.to"),
+        ({"type": "revive", "target": "x"}, "move.to"),
+        ({"type": "revive", "target": "x", "to": "army", "army": 3}, "move.army"),
+    ]
+    for extra, path in cases:
+        move = dict(base, **extra)
+        if extra["type"] == "draft":
+            move.pop("card")
+        problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 400)
+        assert path in problem["errors"], (extra, problem["errors"])
+
+
+# -- 404 / 405 -----------------------------------------------------------------------------------
+def test_unknown_game_is_404(client):
+    problem = assert_problem(post(client, "/v1/games/no-such-game/setup", {"players": ["a", "b"]}), 404,
+                             "unknown_game")
+    assert problem["violations"][0]["code"] == "unknown_game"
+    assert_problem(client.get("/v1/games/no-such-game"), 404, "unknown_game")
+    for endpoint in POST_ENDPOINTS:
+        assert_problem(post(client, f"/v1/games/nope/{endpoint}", {}), 404, "unknown_game")
+
+
+@pytest.mark.parametrize("path", ["/nope", "/v1", "/v1/games/reign-and-ruin/nope", "/v1/sessions",
+                                  "/docs/no-such-asset.js", "/v1/games/reign-and-ruin/apply/x"])
+def test_unknown_path_is_404(client, path):
+    assert_problem(client.get(path), 404, "not_found")
+
+
+@pytest.mark.parametrize("method, path, allowed", [
+    ("GET", f"{BASE}/apply", {"POST", "OPTIONS"}),
+    ("PUT", f"{BASE}/setup", {"POST", "OPTIONS"}),
+    ("DELETE", "/v1/games", {"GET", "HEAD", "OPTIONS"}),
+    ("POST", "/healthz", {"GET", "HEAD", "OPTIONS"}),
+    ("POST", f"/v1/games/{GAME}", {"GET", "HEAD", "OPTIONS"}),
+])
+def test_wrong_method_is_405_with_allow(client, method, path, allowed):
+    resp = client.open(path, method=method)
+    assert_problem(resp, 405, "method_not_allowed")
+    assert {m.strip() for m in resp.headers["Allow"].split(",")} == allowed
+
+
+# -- 413 / 415 -----------------------------------------------------------------------------------
+def test_body_over_limit_is_413(referee_data_dir):
+    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir),
+                      "MAX_BODY_BYTES": 1000})
+    client = app.test_client()
+    body = json.dumps({"players": ["a" * 60] * 50})
+    assert len(body) > 1000
+    problem = assert_problem(post(client, f"{BASE}/setup", raw=body.encode()), 413, "payload_too_large")
+    assert "1000" in problem["detail"]
+    small = post(client, f"{BASE}/setup", {"players": ["a", "b"]})
+    assert small.status_code == 200
+
+
+def test_default_limit_is_one_mebibyte(client):
+    big = b'{"players": ["' + b"a" * (1024 * 1024) + b'"]}'
+    assert_problem(post(client, f"{BASE}/setup", raw=big), 413, "payload_too_large")
+
+
+def test_chunked_body_over_limit_is_413(referee_data_dir):
+    """A body without Content-Length (chunked) is cut off at the limit too."""
+    import io
+    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir),
+                      "MAX_BODY_BYTES": 1000})
+    client = app.test_client()
+    stream = io.BytesIO(b'{"players": ["' + b"a" * 5000 + b'"]}')
+    resp = client.post(f"{BASE}/setup", input_stream=stream, content_type="application/json",
+                       headers={"Transfer-Encoding": "chunked"},
+                       environ_overrides={"wsgi.input_terminated": True})
+    assert_problem(resp, 413, "payload_too_large")
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
+                                          "multipart/form-data; boundary=x", "application/xml", ""])
+@pytest.mark.parametrize("endpoint", POST_ENDPOINTS)
+def test_not_json_is_415(client, endpoint, content_type):
+    resp = client.post(f"{BASE}/{endpoint}", data=b'{"players": ["a", "b"]}',
+                       headers={"Content-Type": content_type} if content_type else {})
+    assert_problem(resp, 415, "unsupported_media_type")
+
+
+def test_no_body_no_content_type_is_415(client):
+    assert_problem(client.post(f"{BASE}/setup"), 415, "unsupported_media_type")
+
+
+# -- 422 -----------------------------------------------------------------------------------------
+def test_illegal_move_is_422_with_violations_naming_a_rule(client):
+    state, legal = play_state()
+    mover = state["active_players"][0]
+    waiting = next(p for p in state["players"] if p != mover)
+    move = dict(next(m for m in legal if m["type"] == "fighter"), player=waiting)
+    problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move")
+    assert problem["violations"]
+    for v in problem["violations"]:
+        assert set(v) == {"code", "message", "rule"}
+        assert v["rule"].startswith(f"{GAME}#")
+    assert problem["violations"][0]["code"] == "not_your_turn"
+    assert problem["detail"] == problem["violations"][0]["message"]
+
+
+def test_card_not_in_hand_is_422(client):
+    state, legal = play_state()
+    mover = state["active_players"][0]
+    foreign = next(c for c in state["cards"] if c not in state["hands"][mover])
+    move = {"player": mover, "type": "fighter", "card": foreign}
+    problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move")
+    assert problem["violations"]
+
+
+def test_player_not_in_game_is_rejected(client):
+    state, legal = play_state()
+    move = dict(legal[0], player="nobody-at-this-table")
+    problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move")
+    assert problem["violations"][0]["code"] == "unknown_player"
+
+
+@pytest.mark.parametrize("endpoint", ["view", "legal-moves"])
+def test_unknown_player_is_422(client, endpoint):
+    state, _ = play_state()
+    problem = assert_problem(post(client, f"{BASE}/{endpoint}", {"state": state, "player": "zed"}), 422,
+                             "unknown_player")
+    assert problem["violations"] == [{"code": "unknown_player", "message": problem["detail"],
+                                      "rule": f"{GAME}#players"}]
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda s: s["hands"][s["players"][0]].append(s["draw_pile"][0]),  # a card in two places
+    lambda s: s["draw_pile"].append("unicorn-12"),  # an unknown card
+    lambda s: s.update(phase="banquet"),
+    lambda s: s.update(game="reign-supreme"),
+    lambda s: s.update(rng="xyz"),
+    lambda s: s.update(move_count=-1),
+    lambda s: s.update(players=["ann"]),
+    lambda s: s.update(status="finished"),
+])
+@pytest.mark.parametrize("endpoint", ["legal-moves", "validate", "apply", "score", "view"])
+def test_integrity_failure_is_422_invalid_state(client, endpoint, mutate):
+    state, legal = mid_game()
+    bad = copy.deepcopy(state)
+    mutate(bad)
+    body = {"state": bad, "move": legal[0]} if endpoint in ("validate", "apply") else {"state": bad}
+    problem = assert_problem(post(client, f"{BASE}/{endpoint}", body), 422, "invalid_state")
+    assert problem["violations"]
+    assert all(v["rule"].startswith(f"{GAME}#") for v in problem["violations"])
+
+
+@pytest.mark.parametrize("body, code", [
+    ({"players": ["solo"]}, "player_count"),
+    ({"players": []}, "player_count"),
+    ({"players": ["a", "b", "c", "d", "e"]}, "player_count"),
+    ({"players": ["a", "a", "b"]}, "duplicate_player"),
+    ({"players": ["a", "b"], "options": {"starting_player": "zed"}}, None),
+    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 1}]}}, None),
+    ({"players": ["a", "b"], "options": {"deck": [{"faction": "pirates", "value": 1}] * 14}}, None),
+    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 0}] * 14}}, None),
+])
+def test_invalid_setup_is_422(client, body, code):
+    problem = assert_problem(post(client, f"{BASE}/setup", body), 422, "invalid_setup")
+    assert problem["violations"]
+    if code:
+        assert code in [v["code"] for v in problem["violations"]]
+
+
+# -- the format ----------------------------------------------------------------------------------
+def test_problem_format(client):
+    resp = post(client, f"{BASE}/setup", {"players": ["solo"]})
+    body = assert_problem(resp, 422, "invalid_setup")
+    assert resp.headers["Content-Type"] == "application/problem+json"
+    assert body["type"] == "https://reign-referee.dev/problems/invalid-setup"
+    assert body["title"] == "Invalid setup"
+    assert set(body) == {"type", "title", "status", "detail", "code", "violations"}
+
+
+def test_unexpected_exception_is_a_500_problem(app, monkeypatch, caplog):
+    """A bug still answers in the contract's format, and its traceback is logged."""
+    game = get_game(GAME)
+
+    def broken(state, player=None):
+        raise ZeroDivisionError("boom")
+
+    state, _ = mid_game()
+    monkeypatch.setattr(game, "legal_moves", broken)
+    client = app.test_client()
+    resp = post(client, f"{BASE}/legal-moves", {"state": state})
+    body = assert_problem(resp, 500, "internal_error")
+    assert "boom" not in body["detail"]
+    assert any("ZeroDivisionError" in (r.exc_text or "") or r.exc_info for r in caplog.records)
+
+
+def test_huge_bodies_of_mistakes_give_bounded_answers(client):
+    resp = post(client, f"{BASE}/setup", {"players": [1] * 200_000})
+    problem = assert_problem(resp, 400, "invalid_body")
+    assert len(problem["errors"]) <= 100 and "more" in problem["detail"]
+    assert len(resp.data) < 20_000
+    resp = post(client, f"{BASE}/setup", {"players": ["a"] * 200_000})
+    problem = assert_problem(resp, 422, "invalid_setup")
+    assert len(problem["violations"]) <= 100 and "more" in problem["detail"]
+    assert len(resp.data) < 50_000

@@ -1,0 +1,138 @@
+"""The marshmallow shapes: they accept everything the rules produce, and name what is wrong."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from marshmallow import ValidationError
+
+import schemas
+from api.errors import flatten_errors
+from rules.playout import random_steps
+from rules.registry import GAMES, get_game
+from schemas.fields import BOOL, INT, NUMBER, STR, list_of, map_of, nullable, one_of, record, string
+
+GAME = "reign-and-ruin"
+
+
+def test_every_game_has_schemas():
+    assert set(GAMES) <= set(schemas.SCHEMAS)
+    assert schemas.for_game(GAME).game_id == GAME
+    with pytest.raises(KeyError):
+        schemas.for_game("nope")
+
+
+def test_every_move_type_has_a_schema():
+    assert set(schemas.for_game(GAME).move.types) == set(get_game(GAME).move_types)
+
+
+@pytest.mark.parametrize("players", [["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"]])
+def test_schemas_accept_every_state_and_move_of_random_games(players):
+    game, shapes = get_game(GAME), schemas.for_game(GAME)
+    seen_types = set()
+    for seed in range(12):
+        chooser = random.Random(seed)
+        state = game.setup(players, seed, {})
+        shapes.load_state(state)
+        for step in random_steps(game, state, chooser):
+            for move in step.legal:
+                shapes.load_move(move)
+                seen_types.add(move["type"])
+            shapes.load_state(step.after)
+    assert seen_types == set(game.move_types)
+
+
+def test_custom_deck_states_pass():
+    deck = [{"faction": "hexen", "value": 99, "id": "x"}] + [{"faction": "crou", "value": 3}] * 20
+    state = get_game(GAME).setup(["a", "b"], 1, {"deck": deck})
+    schemas.for_game(GAME).load_state(state)
+
+
+def messages(fn, value):
+    with pytest.raises(ValidationError) as err:
+        fn(value)
+    return flatten_errors(err.value.messages)
+
+
+def test_state_errors_use_paths_from_the_body_root():
+    shapes = schemas.for_game(GAME)
+    state = get_game(GAME).setup(["a", "b"], 1, {})
+    state["armies"]["a"] = [{"card": "hexen-1", "kurgoz": True, "cognitz": 0, "extra": 1}]
+    state["draft"]["picks"] = {"a": [1]}
+    state["outcome"] = {"winners": ["a"], "draw": False, "scores": {"a": "1"}}
+    assert messages(shapes.load_state, state) == {
+        "state.armies.a.0.kurgoz": ["Not a valid integer."],
+        "state.armies.a.0.cognitz": ["Not a valid boolean."],
+        "state.armies.a.0.extra": ["Unknown field."],
+        "state.draft.picks.a.0": ["Not a valid string."],
+        "state.outcome.scores.a": ["Not a valid number."],
+        "state.outcome.reason": ["Missing data for required field."],
+    }
+
+
+def test_nullable_state_fields():
+    shapes = schemas.for_game(GAME)
+    state = get_game(GAME).setup(["a", "b"], 1, {})
+    for name in ("outcome", "draft", "final_round", "starting_player"):
+        shapes.load_state(dict(state, **{name: None}))
+    assert messages(shapes.load_state, dict(state, players=None)) == {"state.players": ["Field may not be null."]}
+
+
+@pytest.mark.parametrize("move, errors", [
+    ({"player": "a", "type": "jump"}, {"move.type": None}),
+    ({"player": "a"}, {"move.type": ["Missing data for required field."]}),
+    ({"player": "a", "type": None}, {"move.type": ["Not a valid string."]}),
+    ({"player": "a", "type": "fighter"}, {"move.card": ["Missing data for required field."]}),
+    ({"player": "", "type": "fighter", "card": "x"}, {"move.player": ["Length must be between 1 and 64."]}),
+    ({"player": "a", "type": "fighter", "card": "x", "to": "army"}, {"move.to": ["Unknown field."]}),
+    ({"player": "a", "type": "swap", "card": "x", "opponent": "b", "take": None}, {"move.take": ["Field may not be null."]}),
+    ({"player": "a", "type": "revive", "card": "x", "target": "y", "to": "void"},
+     {"move.to": ["Must be one of: army, hand."]}),
+    ({"player": "a", "type": "draft", "cards": [1, "b"]}, {"move.cards.0": ["Not a valid string."]}),
+    ([], {"move": ["Not a valid mapping type."]}),
+])
+def test_move_errors(move, errors):
+    found = messages(schemas.for_game(GAME).load_move, move)
+    assert set(found) == set(errors)
+    for path, expected in errors.items():
+        if expected is not None:
+            assert found[path] == expected
+
+
+def test_unknown_move_type_message_is_bounded():
+    found = messages(schemas.for_game(GAME).load_move, {"player": "a", "type": "x" * 10_000})
+    assert len(found["move.type"][0]) < 300
+
+
+def test_checkers_keep_booleans_and_integers_apart():
+    assert INT(True) and INT(1.0) and not INT(3) and not INT(-(10 ** 100))
+    assert BOOL(1) and BOOL(0) and not BOOL(False)
+    assert NUMBER(True) and not NUMBER(1.5) and not NUMBER(2)
+    assert STR(b"x") and not STR("")
+
+
+def test_container_checkers():
+    ids = list_of(STR)
+    assert ids(["a", "b"]) is None
+    assert ids("ab") == ["Not a valid list."]
+    assert ids(["a", 1, None]) == {1: ["Not a valid string."], 2: ["Not a valid string."]}
+    by_player = map_of(ids, key=string(1, 3))
+    assert by_player({"ann": []}) is None
+    assert by_player({"anne": []}) == {"anne": ["Invalid key: Length must be between 1 and 3."]}
+    card = record({"faction": STR, "value": INT})
+    assert card({"faction": "x", "value": 1}) is None
+    assert card({"faction": "x", "value": True}) == {"value": ["Not a valid integer."]}
+    assert card({"faction": "x", "colour": 1}) == {"value": ["Missing data for required field."],
+                                                   "colour": ["Unknown field."]}
+    assert card({"faction": "x", "value": 1, "id": "y"}) == {"id": ["Unknown field."]}
+    assert card([]) == ["Not a valid mapping type."]
+    optional = record({"a": INT}, {"b": nullable(one_of(["x"]))})
+    assert optional({"a": 1}) is None and optional({"a": 1, "b": None}) is None
+    assert optional({"a": 1, "b": "y"}) == {"b": ["Must be one of: x."]}
+
+
+def test_flatten_errors():
+    assert flatten_errors({"state": {"hands": {"ann": {0: ["bad"]}}, "_schema": ["whole"]}}) == {
+        "state.hands.ann.0": ["bad"], "state": ["whole"]}
+    assert flatten_errors({"_schema": ["Invalid input type."]}) == {"_body": ["Invalid input type."]}
+    assert flatten_errors(["x"]) == {"_body": ["x"]}

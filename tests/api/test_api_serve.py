@@ -1,0 +1,152 @@
+"""``reign-referee serve`` for real: gunicorn, the embedded Redis in the master, body limits
+over a socket (Content-Length and chunked), and a clean stop."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT = 10_000
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    data = tmp_path_factory.mktemp("serve-data")
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(REFEREE_DATA_DIR=str(data), MAX_BODY_BYTES=str(LIMIT), LOG_LEVEL="warning",
+               PYTHONPATH=str(ROOT))
+    log = tmp_path_factory.mktemp("serve-log") / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+                                 "--workers", "2", "--threads", "2"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("serve did not start:\n" + log.read_text())
+    info = {"port": port, "proc": proc, "log": log, "data": data}
+    yield info
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def _request(port, method, path, body=None, headers=None, chunks=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    if chunks is not None:
+        conn.putrequest(method, path)
+        for k, v in (headers or {}).items():
+            conn.putheader(k, v)
+        conn.putheader("Transfer-Encoding", "chunked")
+        conn.endheaders()
+        try:
+            for chunk in chunks:
+                conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            conn.send(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server may answer and stop reading early
+    else:
+        conn.request(method, path, body=body, headers=headers or {})
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, resp.getheader("Content-Type"), data
+
+
+def test_ready_with_one_embedded_redis(server):
+    status, ctype, data = _request(server["port"], "GET", "/readyz")
+    assert status == 200, data
+    assert json.loads(data) == {"status": "ready", "store": "ok"}
+    assert (server["data"] / "referee.rdb.settings").exists()
+
+
+def test_stateless_over_http(server):
+    body = json.dumps({"players": ["a", "b"], "seed": 3}).encode()
+    status, ctype, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup", body,
+                                   {"Content-Type": "application/json"})
+    assert status == 200 and ctype == "application/json"
+    assert json.loads(data)["state"]["seed"] == 3
+
+
+def test_body_over_limit_with_content_length_is_413(server):
+    body = b'{"players": ["' + b"a" * (2 * LIMIT) + b'"]}'
+    status, ctype, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup", body,
+                                   {"Content-Type": "application/json"})
+    assert status == 413 and ctype == "application/problem+json"
+    assert json.loads(data)["code"] == "payload_too_large"
+
+
+def test_chunked_body_over_limit_is_413(server):
+    chunks = [b'{"players": ["'] + [b"a" * 1000] * 30 + [b'"]}']
+    status, ctype, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup",
+                                   headers={"Content-Type": "application/json"}, chunks=chunks)
+    assert status == 413 and ctype == "application/problem+json", data
+
+
+def test_chunked_body_within_limit_is_read_whole(server):
+    text = json.dumps({"players": ["a", "b"], "seed": 4}).encode()
+    chunks = [text[i:i + 5] for i in range(0, len(text), 5)]
+    status, _, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup",
+                               headers={"Content-Type": "application/json"}, chunks=chunks)
+    assert status == 200, data
+    assert json.loads(data)["state"]["seed"] == 4
+
+
+@pytest.mark.parametrize("body", [b"zz\r\nabc\r\n0\r\n\r\n", b"5\r\n{\"pla", b"3\r\nabcdef\r\n0\r\n\r\n"])
+def test_broken_chunked_encoding_is_400_not_500(server, body):
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=10) as sock:
+        sock.sendall(b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+        sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            data = sock.recv(4096)
+            if not data:
+                break
+            answer += data
+    head = answer.split(b"\r\n\r\n")[0].decode()
+    assert head.startswith("HTTP/1.1 400"), head
+    assert "application/problem+json" in head
+
+
+def test_stop_saves_and_stops_the_embedded_redis(server):
+    """Last: SIGTERM stops gunicorn and the embedded Redis it started."""
+    port, proc = server["port"], server["proc"]
+    _request(port, "GET", "/readyz")
+    socket_path = re.search(r"unix://(\S+)", server["log"].read_text()).group(1)
+    client = redis.Redis(unix_socket_path=socket_path)
+    assert client.ping()
+    client.set("referee:serve-test", "kept")
+    client.close()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0, server["log"].read_text()
+    with pytest.raises(redis.ConnectionError):
+        redis.Redis(unix_socket_path=socket_path, socket_connect_timeout=1).ping()
+    assert (server["data"] / "referee.rdb").exists()
+    assert not (server["data"] / "referee.rdb.settings").exists()

@@ -1,0 +1,80 @@
+"""The shared engine: seats, player checks, the Game helpers, errors, value types, registry."""
+from __future__ import annotations
+
+import pytest
+
+from rules.canonical import dumps
+from rules.engine import check_players, next_seat
+from rules.engine_types import Outcome, Score, Violation
+from rules.errors import IllegalMove, InvalidSetup, InvalidState, RulesError, UnknownGame
+from rules.registry import GAMES, get_game
+
+GAME = get_game("reign-and-ruin")
+
+
+def test_next_seat_is_the_next_index_wrapping():
+    players = ["ann", "bob", "cat"]
+    assert [next_seat(players, p) for p in players] == ["bob", "cat", "ann"]
+    assert next_seat(["a", "b"], "b") == "a"
+
+
+@pytest.mark.parametrize("players", [["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"]])
+def test_check_players_accepts_the_range(players):
+    check_players(GAME, players)
+
+
+@pytest.mark.parametrize("players, codes", [
+    ([], ["player_count"]),
+    (["a"], ["player_count"]),
+    (["a", "b", "c", "d", "e"], ["player_count"]),
+    (["a", "a"], ["duplicate_player"]),
+    (["a", "b", "a", "b"], ["duplicate_player", "duplicate_player"]),
+    (["a", "a", "a", "a", "a"], ["player_count"] + ["duplicate_player"] * 4),
+])
+def test_check_players_refuses(players, codes):
+    with pytest.raises(InvalidSetup) as caught:
+        check_players(GAME, players)
+    assert [v.code for v in caught.value.violations] == codes
+    assert all(v.rule == "reign-and-ruin#players" for v in caught.value.violations)
+
+
+def test_require_legal_raises_illegal_move_with_the_violations():
+    state = GAME.setup(["ann", "bob"], 1, {})
+    bad = {"player": "zed", "type": "draft", "cards": []}
+    assert GAME.validate(state, bad) == GAME.violations(state, bad)
+    with pytest.raises(IllegalMove) as caught:
+        GAME.require_legal(state, bad)
+    assert caught.value.violations == tuple(GAME.violations(state, bad))
+    assert caught.value.code == "illegal_move"
+    GAME.require_legal(state, GAME.legal_moves(state)[0])
+
+
+def test_error_tree_and_codes():
+    v = Violation("x", "Because.", "reign-and-ruin#turn")
+    for cls, code in ((InvalidSetup, "invalid_setup"), (InvalidState, "invalid_state"), (IllegalMove, "illegal_move")):
+        err = cls([v])
+        assert isinstance(err, RulesError) and err.code == code and err.violations == (v,)
+        assert str(err) == "Because."
+    with pytest.raises(ValueError):
+        IllegalMove([])
+    unknown = UnknownGame("chess")
+    assert isinstance(unknown, LookupError) and unknown.code == "unknown_game"
+    assert unknown.violations[0].code == "unknown_game"
+
+
+def test_registry():
+    assert GAMES["reign-and-ruin"] is GAME
+    with pytest.raises(UnknownGame):
+        get_game("chess")
+
+
+def test_value_types_serialise():
+    assert Violation("a", "b", "c").to_dict() == {"code": "a", "message": "b", "rule": "c"}
+    assert Outcome(("ann",), False, {"ann": 3}).to_dict() == {"winners": ["ann"], "draw": False,
+                                                              "scores": {"ann": 3}, "reason": "game_end"}
+    assert Score(True, {"ann": 1}, ("ann",), False, {"k": 1}).to_dict() == {
+        "finished": True, "scores": {"ann": 1}, "winners": ["ann"], "draw": False, "breakdown": {"k": 1}}
+
+
+def test_canonical_json_is_sorted_and_compact():
+    assert dumps({"b": 1, "a": [1, {"d": 2, "c": "é"}]}) == '{"a":[1,{"c":"é","d":2}],"b":1}'
