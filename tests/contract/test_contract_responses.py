@@ -356,7 +356,12 @@ def test_spec_catches_wrong_responses(contract, midgame):
     view = contract.post(GAME, "view", {"state": midgame, "player": "ann"}, expect=200).json
     spectator = contract.post(GAME, "view", {"state": midgame}, expect=200).json
     score = contract.post(GAME, "score", {"state": midgame}, expect=200).json
-    assert not _response_errors(f"{P}/apply", applied)
+    start = contract.post(GAME, "setup", {"players": ["ann", "bob"], "seed": 1}, expect=200).json["state"]
+    draft_view = contract.post(GAME, "view", {"state": start, "player": "ann"}, expect=200).json
+    draft_spectator = contract.post(GAME, "view", {"state": start}, expect=200).json
+    for path, body in ((f"{P}/apply", applied), (f"{P}/view", view), (f"{P}/view", spectator),
+                       (f"{P}/view", draft_view), (f"{P}/view", draft_spectator), (f"{P}/score", score)):
+        assert not _response_errors(path, body)
 
     def broken(base: dict, change) -> dict:
         copy_ = copy.deepcopy(base)
@@ -377,6 +382,12 @@ def test_spec_catches_wrong_responses(contract, midgame):
         "view: draw pile leaked": (f"{P}/view", broken(view, lambda b: b["view"].update(draw_pile=[]))),
         "view: hand for a spectator": (f"{P}/view", broken(spectator, lambda b: b["view"].update(hand=[]))),
         "view: no hand for a player": (f"{P}/view", broken(view, lambda b: b["view"].pop("hand"))),
+        "view: spectator sees a packet": (f"{P}/view", broken(draft_spectator, lambda b: b["view"]["draft"].update(
+            packet=[]))),
+        "view: player without packet": (f"{P}/view", broken(draft_view, lambda b: b["view"]["draft"].pop("packet"))),
+        "validate: illegal without violations": (f"{P}/validate", {"legal": False, "violations": []}),
+        "validate: legal with violations": (f"{P}/validate", {"legal": True, "violations": [
+            {"code": "x", "message": "m", "rule": "reign-and-ruin#moves"}]}),
         "score: tie_break unknown": (f"{P}/score", broken(score, lambda b: b["breakdown"].update(tie_break="coin"))),
         "score: fighter without worth": (f"{P}/score", broken(score, lambda b: [
             f.pop("worth") for d in b["breakdown"]["players"].values() for f in d["fighters"]] or
