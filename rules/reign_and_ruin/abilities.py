@@ -17,7 +17,7 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
-from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS
+from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS, MAX_KURGOZ
 from rules.reign_and_ruin.turns import end_turn
 
 __all__ = ["PLAY_TYPES", "play_moves", "play_violations", "check_play", "apply_play"]
@@ -55,6 +55,13 @@ def _unprotected(state: State) -> list[str]:
     return [f["card"] for p in state["players"] for f in armies[p] if not f["cognitz"]]
 
 
+def _doublable(state: State) -> list[str]:
+    """Ids of the unprotected fighters that may take one more Kurgoz token (below MAX_KURGOZ)."""
+    armies = state["armies"]
+    return [f["card"] for p in state["players"] for f in armies[p]
+            if not f["cognitz"] and f["kurgoz"] < MAX_KURGOZ]
+
+
 def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
     """Owner and army index of the fighter ``target``, or None when no army holds it."""
     armies = state["armies"]
@@ -79,12 +86,15 @@ def play_moves(state: State, p: PlayerId) -> list[Move]:
     for c in state["hands"][p]:
         add({"player": p, "type": "fighter", "card": c})
         faction = cards[c]["faction"]
-        if faction == "alfenghast" or faction == "kurgoz" or faction == "cognitz":
+        if faction == "alfenghast" or faction == "cognitz":
             if targets is None:
                 targets = _unprotected(state)
-            kind = "destroy" if faction == "alfenghast" else "double" if faction == "kurgoz" else "protect"
+            kind = "destroy" if faction == "alfenghast" else "protect"
             for t in targets:
                 add({"player": p, "type": kind, "card": c, "target": t})
+        elif faction == "kurgoz":
+            for t in _doublable(state):
+                add({"player": p, "type": "double", "card": c, "target": t})
         elif faction == "hexen":
             if state["draw_pile"]:
                 add({"player": p, "type": "draw", "card": c})
@@ -155,14 +165,20 @@ def _check_fighter_target(state: State, move: Move, p: PlayerId,
     own counts). With no unprotected fighter anywhere the ability cannot be used (rulings R&R 5, 6)."""
     target = move.get("target")
     where = _locate(state, target) if target.__class__ is str else None
-    if where is not None and not state["armies"][where[0]][where[1]]["cognitz"]:
+    doubling = move["type"] == "double"
+    fighter = state["armies"][where[0]][where[1]] if where is not None else None
+    at_limit = doubling and fighter is not None and fighter["kurgoz"] >= MAX_KURGOZ
+    if fighter is not None and not fighter["cognitz"] and not at_limit:
         return _NONE, where
     faction = ABILITY_FACTION[move["type"]]
-    if not _unprotected(state):
+    if not (_doublable(state) if doubling else _unprotected(state)):
         return [Violation(
             "no_target",
             f"There is no unprotected fighter in any army, so {_NAME[faction]}'s ability cannot "
             f"be used; play the card as a fighter.", rulebook.ABILITIES)], None
+    if fighter is not None and not fighter["cognitz"]:  # so, at the token limit
+        return [Violation("token_limit", f"{target} already carries {MAX_KURGOZ} Kurgoz tokens, "
+                          f"the most a fighter can hold.", rulebook.KURGOZ)], None
     if where is not None:
         return [Violation("target_protected",
                           f"{target} has a Cognitz token: it is immune to every ability.",

@@ -15,7 +15,7 @@ from rules.engine_types import Violation
 from rules.reign_and_ruin import rulebook
 
 __all__ = ["FACTIONS", "FACTION_IDS", "ABILITY_FACTION", "FACTION_ABILITY", "MIN_VALUE",
-           "MAX_VALUE", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_deck", "build_deck",
+           "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_deck", "build_deck",
            "catalogue"]
 
 FACTIONS: tuple[dict[str, str], ...] = (
@@ -53,6 +53,9 @@ ABILITY_FACTION: dict[str, str] = {f["ability"]: f["id"] for f in FACTIONS}
 
 MIN_VALUE = 1
 MAX_VALUE = 99
+MAX_KURGOZ = 30
+"""Service limit on Kurgoz tokens per fighter (rules doc, Kurgoz): keeps every worth and total
+exact in JSON consumers with 53-bit numbers, and bounds the work a crafted state can ask for."""
 """Card values allowed in a custom deck (the default deck uses 1 to 9)."""
 CARDS_PER_PLAYER = 7
 """Seed §Setup: seven cards are dealt to each player."""

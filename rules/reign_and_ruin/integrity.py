@@ -12,7 +12,8 @@ from typing import Any
 from rules.engine_types import State, Violation
 from rules.errors import InvalidState
 from rules.reign_and_ruin import rulebook
-from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, FACTION_IDS, MAX_VALUE, MIN_VALUE
+from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, FACTION_IDS, MAX_KURGOZ, MAX_VALUE, MIN_VALUE
+from rules.rng import MAX_SEED
 from rules.reign_and_ruin.draft import PICKS_PER_ROUND, ROUNDS, packet_size
 from rules.reign_and_ruin.scoring import outcome
 from rules.reign_and_ruin.state import SCHEMA_VERSION
@@ -91,8 +92,8 @@ def _check_scalars(state: State, players: list[str]) -> list[Violation]:
     rng = state.get("rng")
     if not isinstance(rng, str) or len(rng) != 16 or not set(rng) <= _HEX:
         found.append(_v("bad_rng", "state.rng must be 16 lowercase hexadecimal digits."))
-    if not _is_int(state.get("seed")):
-        found.append(_v("bad_seed", "state.seed must be a whole number."))
+    if not _is_int(state.get("seed")) or not 0 <= state["seed"] <= MAX_SEED:
+        found.append(_v("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}."))
     if state.get("starting_player") not in players:
         found.append(_v("unknown_player", "state.starting_player must be one of state.players."))
     active = state.get("active_players")
@@ -127,8 +128,8 @@ def _check_armies(state: State, players: list[str]) -> list[Violation]:
             if not isinstance(f, dict) or not isinstance(f.get("card"), str):
                 found.append(_v("bad_fighter", f"{where} must be {{card, kurgoz, cognitz}}."))
                 continue
-            if not _is_int(f.get("kurgoz")) or f["kurgoz"] < 0:
-                found.append(_v("negative_tokens", f"{where}.kurgoz must be a whole number of at least 0."))
+            if not _is_int(f.get("kurgoz")) or not 0 <= f["kurgoz"] <= MAX_KURGOZ:
+                found.append(_v("bad_tokens", f"{where}.kurgoz must be a whole number from 0 to {MAX_KURGOZ}."))
             if not isinstance(f.get("cognitz"), bool):
                 found.append(_v("bad_fighter", f"{where}.cognitz must be true or false."))
     return found

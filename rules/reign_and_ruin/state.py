@@ -12,7 +12,7 @@ from rules.engine_types import PlayerId, State, Violation
 from rules.errors import InvalidSetup
 from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, CardSpec, build_deck, catalogue, default_cards
-from rules.rng import Rng
+from rules.rng import MAX_SEED, Rng
 
 __all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "new_game"]
 
@@ -56,8 +56,9 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     is ``options.starting_player`` or, when absent, drawn with the same generator after the
     shuffle. Players must already have passed ``check_players``.
     """
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidSetup([Violation("bad_seed", "The seed must be a whole number.", rulebook.SETUP)])
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise InvalidSetup([Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.",
+                                      rulebook.SETUP)])
     deck = _check_options(players, options)
     rng = Rng.from_seed(seed)
     order = [card[0] for card in deck]

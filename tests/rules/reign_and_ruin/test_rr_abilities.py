@@ -147,6 +147,22 @@ def test_kurgoz_cannot_double_a_protected_fighter():
     assert codes(state, move("ann", "double", card="kurgoz-1", target="hexen-5")) == ["target_protected"]
 
 
+def test_kurgoz_stops_at_the_token_limit():
+    """Rules doc, Kurgoz: a fighter holds at most 30 tokens (service limit)."""
+    state = play_state({"ann": ["kurgoz-1", "crou-1"], "bob": ["crou-2"]},
+                       {"bob": [fighter("hexen-5", kurgoz=30), fighter("hexen-6", kurgoz=29)]})
+    assert [m["target"] for m in moves_of(state, "double")] == ["hexen-6"]
+    assert codes(state, move("ann", "double", card="kurgoz-1", target="hexen-5")) == ["token_limit"]
+    state, _ = apply(state, move("ann", "double", card="kurgoz-1", target="hexen-6"))
+    assert state["armies"]["bob"][1]["kurgoz"] == 30
+    full = play_state({"ann": ["kurgoz-1", "crou-1"], "bob": ["crou-2"]},
+                      {"bob": [fighter("hexen-5", kurgoz=30)]})
+    assert moves_of(full, "double") == []
+    assert codes(full, move("ann", "double", card="kurgoz-1", target="hexen-5")) == ["no_target"]
+    # Alfenghast and Cognitz still reach a fighter at the limit.
+    assert codes(full, move("ann", "fighter", card="kurgoz-1")) == []
+
+
 # -- Cognitz -----------------------------------------------------------------------------------
 
 def test_cognitz_protects_a_fighter_keeping_its_kurgoz_tokens():

@@ -96,10 +96,13 @@ def test_unknown_starting_player():
     assert setup_codes(["ann", "bob"], {"starting_player": "zed"}) == ["unknown_starting_player"]
 
 
-def test_seed_must_be_an_integer():
+def test_seed_must_be_a_whole_number_in_range():
     assert setup_codes(["ann", "bob"], seed="7") == ["bad_seed"]
     assert setup_codes(["ann", "bob"], seed=True) == ["bad_seed"]
-    assert GAME.setup(["ann", "bob"], -5, {})["seed"] == -5
+    assert setup_codes(["ann", "bob"], seed=-5) == ["bad_seed"]
+    assert setup_codes(["ann", "bob"], seed=2**63) == ["bad_seed"]
+    assert GAME.setup(["ann", "bob"], 2**63 - 1, {})["seed"] == 2**63 - 1
+    assert GAME.setup(["ann", "bob"], 0, {})["seed"] == 0
 
 
 def test_unknown_option():
