@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from api.config import Settings
+from api.jsonio import OrjsonProvider
 
 __all__ = ["create_app"]
 
@@ -31,15 +32,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    app.config["JSON_SORT_KEYS"] = True
     app.config.update(config)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["REFEREE_SETTINGS"] = settings
 
-    # Responses: compact, sorted keys, ASCII-escaped (stdlib json via app.json).
-    app.json.sort_keys = True
-    app.json.compact = True
-    app.json.ensure_ascii = True
+    app.json = OrjsonProvider(app)  # compact, sorted keys
 
     app.logger.setLevel(settings.log_level.upper())
 

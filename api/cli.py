@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
+from gunicorn.app.base import BaseApplication
+
 from api.config import Settings
 
 __all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats",
@@ -49,32 +51,21 @@ def gunicorn_options(host: str | None = None, port: int | None = None, workers: 
     }
 
 
-def _base_application() -> type:
-    from gunicorn.app.base import BaseApplication
+class RefereeServer(BaseApplication):
+    """gunicorn, configured from a dict, serving ``app_factory()`` in each worker."""
 
-    class RefereeServer(BaseApplication):
-        """gunicorn, configured from a dict, serving ``api.create_app()`` in each worker."""
+    def __init__(self, options: dict[str, Any], app_factory: Callable[[], Any]) -> None:
+        self.options = options
+        self.app_factory = app_factory
+        super().__init__()
 
-        def __init__(self, options: dict[str, Any], app_factory: Callable[[], Any]) -> None:
-            self.options = options
-            self.app_factory = app_factory
-            super().__init__()
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            if key in self.cfg.settings and value is not None:
+                self.cfg.set(key.lower(), value)
 
-        def load_config(self) -> None:
-            for key, value in self.options.items():
-                if key in self.cfg.settings and value is not None:
-                    self.cfg.set(key.lower(), value)
-
-        def load(self) -> Any:
-            return self.app_factory()
-
-    return RefereeServer
-
-
-def __getattr__(name: str) -> Any:  # RefereeServer without importing gunicorn at module import
-    if name == "RefereeServer":
-        return _base_application()
-    raise AttributeError(name)
+    def load(self) -> Any:
+        return self.app_factory()
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -96,10 +87,9 @@ def serve(args: argparse.Namespace) -> int:
         options["post_fork"] = post_fork
     print(f"reign-referee: serving on http://{options['bind']} with {options['workers']} worker(s) "
           f"x {options['threads']} thread(s)", file=sys.stderr, flush=True)
-    server_cls = _base_application()
     master = os.getpid()
     try:
-        server_cls(options, create_app).run()
+        RefereeServer(options, create_app).run()
     finally:
         # Workers leave gunicorn by SystemExit through here too: only the master stops Redis.
         if embedded is not None and os.getpid() == master:

@@ -13,12 +13,13 @@
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, current_app
+
+from api import jsonio
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -115,12 +116,7 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None,
         "code": code,
     }
     body.update(extra)
-    try:
-        provider = current_app.json
-        text = provider.dumps(body, separators=(",", ":"))
-    except RuntimeError:  # outside an app context (only in unit tests of this function)
-        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    response = Response(text + "\n", status=status, mimetype=PROBLEM_JSON)
+    response = Response(jsonio.dumps(body) + b"\n", status=status, mimetype=PROBLEM_JSON)
     if headers:
         items = headers.items() if isinstance(headers, Mapping) else headers
         for name, value in items:

@@ -10,7 +10,6 @@ Every body goes through the same pipeline (docs/architecture.md):
 """
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
@@ -19,6 +18,7 @@ from marshmallow import Schema
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 import schemas
+from api import jsonio
 from api.errors import ApiError
 from rules.engine import Game
 from rules.engine_types import State, Violation
@@ -37,10 +37,6 @@ _NO_LIMIT = 1 << 62
 _UNREADABLE = "The request body could not be read in full (client gone, or broken chunked encoding)."
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _is_json(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
@@ -53,12 +49,10 @@ def read_body(schema: Schema) -> dict[str, Any]:
                        f"The request body must be application/json, not {given[:100]}.")
     data = _read_data()
     try:
-        body = json.loads(data, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ApiError(400, "too_deep", "The JSON body is nested too deeply.") from None
-    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError, over-long integers, NaN
+        body = jsonio.loads(data)
+    except jsonio.JSONDecodeError as err:  # also NaN, lone surrogates, nesting past 1024 levels
         raise ApiError(400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]) from None
-    return schema.load(body)
+    return schemas.load(schema, body)
 
 
 def _read_data() -> bytes:

@@ -14,8 +14,9 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 
 from schemas import reign_and_ruin
+from schemas.fields import load
 
-__all__ = ["GameSchemas", "MoveSchema", "for_game", "SCHEMAS", "ValidationError"]
+__all__ = ["GameSchemas", "MoveSchema", "for_game", "load", "SCHEMAS", "ValidationError"]
 
 _MAX_ECHO = 40
 
@@ -44,7 +45,7 @@ class MoveSchema:
             else:
                 message = f"Unknown move type {_short(move_type)}; expected one of: {', '.join(self.types)}."
             raise ValidationError({"type": [message]})
-        return schema.load(move)
+        return load(schema, move)
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class GameSchemas:
 
     def load_state(self, state: Any, prefix: str = "state") -> None:
         try:
-            self.state.load(state)
+            load(self.state, state)
         except ValidationError as err:
             raise ValidationError({prefix: err.messages}) from None
 
@@ -70,7 +71,7 @@ class GameSchemas:
 
     def load_options(self, options: Any, prefix: str = "options") -> None:
         try:
-            self.options.load(options)
+            load(self.options, options)
         except ValidationError as err:
             raise ValidationError({prefix: err.messages}) from None
 

@@ -6,9 +6,10 @@ is the rules' business (``game.check_state``, ``game.violations``), answered wit
 """
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, fields
 
-from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, list_of, map_of, nullable, one_of,
+from rules.reign_and_ruin.cards import default_catalog
+from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, known_or, list_of, map_of, one_of,
                             record, string)
 
 __all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
@@ -44,7 +45,7 @@ class StateSchema(Schema):
     outcome = Shape(_outcome, required=True, allow_none=True)
     seed = Shape(INT, required=True)
     rng = Shape(STR, required=True)
-    cards = Shape(map_of(_card), required=True)
+    cards = Shape(known_or(default_catalog(), map_of(_card)), required=True)
     starting_player = Shape(STR, required=True, allow_none=True)
     draw_pile = Shape(_ids, required=True)
     discard_pile = Shape(_ids, required=True)
@@ -69,7 +70,7 @@ def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
     attrs: dict[str, object] = {
         "Meta": type("Meta", (), {"unknown": RAISE}),
         "player": Shape(PLAYER_ID, required=True),
-        "type": fields.String(required=True, validate=validate.Equal(move_type)),
+        "type": Shape(one_of((move_type,)), required=True),
         **params,
     }
     name = "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"

@@ -15,7 +15,7 @@ from rules.engine_types import Violation
 from rules.reign_and_ruin import rulebook
 
 __all__ = ["FACTIONS", "FACTION_IDS", "ABILITY_FACTION", "FACTION_ABILITY", "MIN_VALUE",
-           "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_deck", "build_deck",
+           "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_catalog", "default_deck", "build_deck",
            "catalogue"]
 
 FACTIONS: tuple[dict[str, str], ...] = (
@@ -73,6 +73,13 @@ def default_cards() -> tuple[CardSpec, ...]:
     factions with values 1 to 9 each)."""
     text = resources.files("rules.reign_and_ruin").joinpath("data/deck.json").read_text("utf-8")
     return tuple((c["id"], c["faction"], c["value"]) for c in json.loads(text))
+
+
+@lru_cache(maxsize=1)
+def default_catalog() -> dict[str, dict[str, Any]]:
+    """The default deck as a state's ``cards`` map. Shared and cached: never modify it; it exists so
+    that checks can recognise the common case with one comparison."""
+    return {i: {"faction": f, "value": v} for i, f, v in default_cards()}
 
 
 def default_deck() -> list[dict[str, Any]]:

@@ -14,9 +14,11 @@ from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, CardSpec, build_deck, catalogue, default_cards
 from rules.rng import MAX_SEED, Rng
 
-__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "new_game"]
+__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "new_game"]
 
 SCHEMA_VERSION = 1
+MAX_MOVE_COUNT = 2**53 - 1
+"""The largest move count a state may carry: an integer every JSON client reads exactly."""
 DEFAULT_OPTIONS: dict[str, Any] = {"starting_player": None, "deck": None}
 """``starting_player``: the previous game's winner, or None to draw one at random.
 ``deck``: a custom deck, or None for the default 54 cards."""

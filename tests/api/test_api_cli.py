@@ -117,9 +117,8 @@ def test_gunicorn_options():
 
 
 def test_gunicorn_application_takes_the_options():
-    server_cls = cli._base_application()
     opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings())
-    server = server_cls(opts, lambda: "app")
+    server = cli.RefereeServer(opts, lambda: "app")
     assert server.cfg.worker_class_str == "gthread"
     assert server.cfg.threads == 2 and server.cfg.workers == 1
     assert server.load() == "app"

@@ -11,7 +11,6 @@ the request examples that carry it.
 """
 from __future__ import annotations
 
-import copy
 import json
 import random
 import sys

@@ -70,6 +70,7 @@ def test_sound_states_pass():
     (lambda s: s.update(status="finished"), "inconsistent_status"),
     (lambda s: s.update(phase="ended"), "bad_phase"),
     (lambda s: s.update(move_count=-1), "bad_move_count"),
+    (lambda s: s.update(move_count=2**53), "bad_move_count"),
     (lambda s: s.update(rng="0123456789ABCDEF"), "bad_rng"),
     (lambda s: s.update(rng="0123"), "bad_rng"),
     (lambda s: s.update(seed="7"), "bad_seed"),
