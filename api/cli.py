@@ -1,7 +1,7 @@
 """The ``reign-referee`` console command.
 
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
-    reign-referee simulate <game> [--games N] [--players K] [--seed S]
+    reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file]
 
 ``serve`` runs the app under gunicorn (gthread workers: ``THREADS`` threads each, so a
 long-lived connection never blocks moves). Without ``REDIS_URL`` it starts ONE embedded Redis
@@ -13,6 +13,7 @@ unix-socket URL in ``REDIS_URL``, and stops it on exit.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -25,7 +26,7 @@ from gunicorn.app.base import BaseApplication
 
 from api.config import Settings
 
-__all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats",
+__all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats", "read_options",
            "ProgressBar", "simulate"]
 
 
@@ -204,11 +205,32 @@ def format_stats(game_id: str, stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def read_options(text: str | None) -> dict[str, Any]:
+    """``--options``: a JSON object, inline or ``@path`` to a file holding one."""
+    if not text:
+        return {}
+    try:
+        if text.startswith("@"):
+            with open(text[1:], encoding="utf-8") as f:
+                text = f.read()
+        options = json.loads(text)
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--options: {err}") from None
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    return options
+
+
 def simulate(game_id: str, games: int, players: int | None, seed: int,
-             out: IO[str] | None = None, err: IO[str] | None = None) -> dict[str, Any]:
-    """Play ``games`` random games of ``game_id`` (seeds ``seed``, ``seed + 1``...), print and
-    return the statistics. Raises ValueError for an unknown game or a bad player count."""
-    from rules.errors import UnknownGame
+             out: IO[str] | None = None, err: IO[str] | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play ``games`` random games of ``game_id`` (seeds ``seed``, ``seed + 1``...) with the setup
+    ``options`` (e.g. a custom deck), print and return the statistics. Raises ValueError for an
+    unknown game, a bad player count or options the game refuses (each reason in the message)."""
+    import schemas
+    from api.errors import flatten_errors
+    from marshmallow import ValidationError
+    from rules.errors import InvalidSetup, UnknownGame
     from rules.playout import play_random_game
     from rules.registry import get_game
 
@@ -225,11 +247,19 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     if games < 1:
         raise ValueError("--games must be at least 1")
     names = [f"p{i + 1}" for i in range(count)]
+    options = options or {}
+    try:
+        schemas.for_game(game.id).load_options(options)
+        game.setup(names, seed, options)
+    except ValidationError as bad:
+        raise ValueError("; ".join(f"{path}: {' '.join(msgs)}" for path, msgs in flatten_errors(bad.messages).items())) from None
+    except InvalidSetup as bad:
+        raise ValueError("; ".join(v.message for v in bad.violations)) from None
     bar = ProgressBar(games, err, label=f"{game_id} ")
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     for i in range(games):
-        playout = play_random_game(game, names, seed + i)
+        playout = play_random_game(game, names, seed + i, options)
         score = playout.score
         results.append({"players": list(playout.players), "moves": len(playout.moves),
                         "scores": dict(score.scores), "winners": list(score.winners), "draw": score.draw})
@@ -255,6 +285,7 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sm.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     sm.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sm.add_argument("--options", help='setup options as JSON, or @file.json (e.g. {"deck": [...]})')
     return ap
 
 
@@ -267,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"reign-referee: {err}", file=sys.stderr)
             return 2
     try:
-        simulate(args.game, args.games, args.players, args.seed)
+        simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options))
     except ValueError as err:
         print(f"reign-referee simulate: {err}", file=sys.stderr)
         return 2

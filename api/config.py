@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass
 
 __all__ = ["Settings", "LOG_LEVELS"]
 
@@ -63,10 +62,3 @@ class Settings:
             data_dir=env.get("REFEREE_DATA_DIR", "").strip() or cls.data_dir,
             log_level=log_level,
         )
-
-    def override(self, values: Mapping[str, Any] | None) -> Settings:
-        """A copy with the given fields replaced (unknown names are ignored)."""
-        if not values:
-            return self
-        names = {f.name for f in fields(self)}
-        return replace(self, **{k: v for k, v in values.items() if k in names})

@@ -23,7 +23,6 @@ from api import jsonio
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from rules.engine_types import Violation
 from rules.errors import RulesError, UnknownGame
 
 __all__ = ["ApiError", "problem", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
@@ -68,8 +67,6 @@ TITLES: dict[str, str] = {
     "store_unavailable": "Store unavailable",
     "internal_error": "Internal server error",
 }
-
-_STATUS_OF_RULES = {UnknownGame: 404}
 
 MAX_LISTED = 100
 """At most this many ``violations`` or ``errors`` entries in one problem (the detail says how
@@ -173,17 +170,13 @@ def validation_problem(err: ValidationError) -> Response:
 
 
 def rules_problem(err: RulesError) -> Response:
-    status = _STATUS_OF_RULES.get(type(err), 404 if isinstance(err, UnknownGame) else 422)
+    status = 404 if isinstance(err, UnknownGame) else 422
     found = err.violations
     detail = "; ".join(v.message for v in found[:_IN_DETAIL])
     if len(found) > _IN_DETAIL:
         detail += f" (and {len(found) - _IN_DETAIL} more)"
     violations = [v.to_dict() for v in found[:MAX_LISTED]]
     return problem(status, err.code, detail, violations=violations)
-
-
-def violation_problem(status: int, code: str, violation: Violation) -> Response:
-    return problem(status, code, violation.message, violations=[violation.to_dict()])
 
 
 def http_problem(err: HTTPException) -> Response:

@@ -21,8 +21,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
-__all__ = ["Checker", "Shape", "STR", "INT", "BOOL", "NUMBER", "OBJECT", "ANY",
-           "string", "integer", "list_of", "map_of", "record", "nullable", "known_or", "one_of", "str_list",
+__all__ = ["Checker", "Shape", "STR", "INT", "BOOL", "NUMBER", "OBJECT",
+           "string", "integer", "list_of", "map_of", "record", "nullable", "known_or", "one_of",
            "MSG", "MAX_ERRORS", "load"]
 
 Errors = list[str] | dict[Any, Any]
@@ -67,16 +67,11 @@ def _object(value: Any) -> Errors | None:
     return None if type(value) is dict else [MSG["object"]]
 
 
-def _any(value: Any) -> Errors | None:
-    return None
-
-
 STR: Checker = _str
 INT: Checker = _int
 BOOL: Checker = _bool
 NUMBER: Checker = _number
 OBJECT: Checker = _object
-ANY: Checker = _any
 
 _SIMPLE_TYPES: dict[Checker, tuple[type, ...]] = {_str: (str,), _int: (int,), _number: (int, float)}
 _SCALAR_TYPES: dict[Checker, type] = {_str: str, _int: int, _bool: bool}
@@ -183,10 +178,6 @@ def list_of(inner: Checker) -> Checker:
         return errors
 
     return check
-
-
-def str_list() -> Checker:
-    return list_of(STR)
 
 
 def map_of(inner: Checker, key: Checker | None = None) -> Checker:

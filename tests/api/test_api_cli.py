@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 
 import pytest
@@ -75,10 +76,35 @@ def test_simulate_command(capsys):
     assert "2/2" in captured.err
 
 
+def test_simulate_with_a_custom_deck(capsys, tmp_path):
+    """Players tuning a custom deck pass it as --options, inline or @file."""
+    deck = [{"faction": f, "value": 5} for f in ("hexen", "crou", "nomora", "kurgoz")] * 4
+    deck_file = tmp_path / "deck.json"
+    deck_file.write_text(json.dumps({"deck": deck}))
+    for options in (json.dumps({"deck": deck}), f"@{deck_file}"):
+        assert cli.main(["simulate", "reign-and-ruin", "--games", "3", "--options", options]) == 0
+        out = capsys.readouterr().out
+        assert "games played:     3" in out
+        # 16 cards for 2 players: 14 dealt, so a game is 6 draft moves and about 14 plays.
+        assert "mean 2" in out
+
+
+def test_custom_deck_changes_the_games():
+    deck = [{"faction": "crou", "value": v} for v in range(1, 17)]
+    stats = cli.simulate("reign-and-ruin", 5, 2, 1, io.StringIO(), io.StringIO(), options={"deck": deck})
+    default = cli.simulate("reign-and-ruin", 5, 2, 1, io.StringIO(), io.StringIO())
+    assert stats["score_mean"] != default["score_mean"]
+
+
 @pytest.mark.parametrize("argv", [
     ["simulate", "no-such-game", "--games", "1"],
     ["simulate", "reign-and-ruin", "--players", "9"],
     ["simulate", "reign-and-ruin", "--games", "0"],
+    ["simulate", "reign-and-ruin", "--options", "{not json"],
+    ["simulate", "reign-and-ruin", "--options", "[1, 2]"],
+    ["simulate", "reign-and-ruin", "--options", '{"deck": 5}'],
+    ["simulate", "reign-and-ruin", "--options", '{"deck": [{"faction": "elves", "value": 1}]}'],
+    ["simulate", "reign-and-ruin", "--options", "@/no/such/file.json"],
 ])
 def test_simulate_bad_arguments(capsys, argv):
     assert cli.main(argv) == 2
