@@ -21,8 +21,7 @@ import schemas
 from api import jsonio
 from api.errors import ApiError
 from rules.engine import Game
-from rules.engine_types import State, Violation
-from rules.errors import IllegalMove
+from rules.engine_types import Move, State, Violation
 from rules.registry import GAMES, get_game
 from schemas import requests as envelopes
 from schemas.requests import MAX_SEED
@@ -140,37 +139,41 @@ def setup(game_id: str):
     return {"state": game.setup(list(body["players"]), seed, options)}
 
 
-@bp.post("/<game_id>/legal-moves")
-def legal_moves(game_id: str):
+def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
+    """Body ``{"state", "player"?}``: the game, the checked state and the player (None: all)."""
     game, shapes = _game(game_id)
     body = read_body(envelopes.STATE_PLAYER)
     state = _checked_state(game, shapes, body["state"])
     player = body.get("player")
     _check_player(game, state, player)
+    return game, state, player
+
+
+def _state_and_move(game_id: str) -> tuple[Game, State, Move]:
+    """Body ``{"state", "move"}``: the game, the checked state and the shape-checked move."""
+    game, shapes = _game(game_id)
+    body = read_body(envelopes.MOVE)
+    state = _checked_state(game, shapes, body["state"])
+    shapes.load_move(body["move"])
+    return game, state, body["move"]
+
+
+@bp.post("/<game_id>/legal-moves")
+def legal_moves(game_id: str):
+    game, state, player = _state_and_player(game_id)
     return {"moves": game.legal_moves(state, player)}
 
 
 @bp.post("/<game_id>/validate")
 def validate(game_id: str):
-    game, shapes = _game(game_id)
-    body = read_body(envelopes.MOVE)
-    state = _checked_state(game, shapes, body["state"])
-    move = body["move"]
-    shapes.load_move(move)
-    try:
-        found = game.violations(state, move)
-    except IllegalMove as err:
-        found = list(err.violations)
+    game, state, move = _state_and_move(game_id)
+    found = game.violations(state, move)
     return {"legal": not found, "violations": [v.to_dict() for v in found]}
 
 
 @bp.post("/<game_id>/apply")
 def apply(game_id: str):
-    game, shapes = _game(game_id)
-    body = read_body(envelopes.MOVE)
-    state = _checked_state(game, shapes, body["state"])
-    move = body["move"]
-    shapes.load_move(move)
+    game, state, move = _state_and_move(game_id)
     new_state, events = game.apply(state, move)  # IllegalMove -> 422
     return {"state": new_state, "events": events, "outcome": new_state.get("outcome")}
 
@@ -178,16 +181,11 @@ def apply(game_id: str):
 @bp.post("/<game_id>/score")
 def score(game_id: str):
     game, shapes = _game(game_id)
-    body = read_body(envelopes.STATE)
-    state = _checked_state(game, shapes, body["state"])
+    state = _checked_state(game, shapes, read_body(envelopes.STATE)["state"])
     return game.score(state).to_dict()
 
 
 @bp.post("/<game_id>/view")
 def view(game_id: str):
-    game, shapes = _game(game_id)
-    body = read_body(envelopes.STATE_PLAYER)
-    state = _checked_state(game, shapes, body["state"])
-    player = body.get("player")
-    _check_player(game, state, player)
+    game, state, player = _state_and_player(game_id)
     return {"view": game.view(state, player)}
