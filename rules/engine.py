@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rules.engine_types import Event, Move, PlayerId, Score, State, View, Violation
-from rules.errors import IllegalMove, InvalidSetup
+from rules.errors import InvalidSetup
 
-__all__ = ["Game", "next_seat", "check_players"]
+__all__ = ["Game", "next_seat", "seats_after", "check_players"]
 
 
 class Game(ABC):
@@ -87,21 +87,17 @@ class Game(ABC):
     def view_event(self, event: Event, player: PlayerId | None) -> Event:
         """``event`` with whatever ``player`` may not see removed."""
 
-    # -- shared behaviour ------------------------------------------------------------------
-    def validate(self, state: State, move: Move) -> list[Violation]:
-        """Alias kept for readability at call sites: ``violations`` of a move."""
-        return self.violations(state, move)
-
-    def require_legal(self, state: State, move: Move) -> None:
-        """Raise :class:`IllegalMove` unless ``move`` is legal."""
-        found = self.violations(state, move)
-        if found:
-            raise IllegalMove(found)
-
 
 def next_seat(players: Sequence[PlayerId], player: PlayerId) -> PlayerId:
     """The player on ``player``'s left: the next seat clockwise, wrapping."""
     return players[(players.index(player) + 1) % len(players)]
+
+
+def seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId]:
+    """Every other player, in seat order starting from the next seat ("each other player, in
+    seat order from the next seat", as the rulings put it)."""
+    i = players.index(player)
+    return [players[(i + k) % len(players)] for k in range(1, len(players))]
 
 
 def check_players(game: Game, players: Sequence[PlayerId]) -> None:

@@ -18,31 +18,8 @@ __all__ = ["FACTIONS", "FACTION_IDS", "ABILITY_FACTION", "FACTION_ABILITY", "MIN
            "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_catalog", "default_deck", "build_deck",
            "catalogue"]
 
-FACTIONS: tuple[dict[str, str], ...] = (
-    {"id": "alfenghast", "name": "Alfenghast", "colour": "purple", "ability": "destroy",
-     "ability_name": "Destroy a Fighter",
-     "description": "Discard this card to discard an unprotected fighter from any army."},
-    {"id": "hexen", "name": "Hexen", "colour": "blue", "ability": "draw",
-     "ability_name": "Draw a card",
-     "description": "Discard this card to draw the top card of the draw pile into your hand "
-                    "(not when the draw pile is empty)."},
-    {"id": "kurgoz", "name": "Kurgoz", "colour": "red", "ability": "double",
-     "ability_name": "Double a Fighter's value",
-     "description": "Discard this card to put a Kurgoz token on an unprotected fighter in any "
-                    "army; every token doubles its value again."},
-    {"id": "cognitz", "name": "Cognitz", "colour": "orange", "ability": "protect",
-     "ability_name": "Protect a fighter",
-     "description": "Discard this card to put a Cognitz token on an unprotected fighter in any "
-                    "army; that fighter becomes immune to every ability."},
-    {"id": "crou", "name": "Crou", "colour": "teal", "ability": "swap",
-     "ability_name": "Swap with a fighter",
-     "description": "Play this card as a fighter in an opponent's army, then take an unprotected "
-                    "fighter from that army into your army or hand, removing its tokens."},
-    {"id": "nomora", "name": "Nomora", "colour": "green", "ability": "revive",
-     "ability_name": "Revive a fighter",
-     "description": "Discard this card to put any card from the discard pile into any army as a "
-                    "fighter, or into your hand."},
-)
+FACTIONS: tuple[dict[str, str], ...] = tuple(
+    json.loads(resources.files("rules.reign_and_ruin").joinpath("data/factions.json").read_text("utf-8")))
 """The six factions in the order of the rule text, each with its ability (the move type)."""
 
 FACTION_IDS: frozenset[str] = frozenset(f["id"] for f in FACTIONS)
@@ -53,10 +30,10 @@ ABILITY_FACTION: dict[str, str] = {f["ability"]: f["id"] for f in FACTIONS}
 
 MIN_VALUE = 1
 MAX_VALUE = 99
+"""Card values allowed in a custom deck (the default deck uses 1 to 9)."""
 MAX_KURGOZ = 30
 """Service limit on Kurgoz tokens per fighter (rules doc, Kurgoz): keeps every worth and total
 exact in JSON consumers with 53-bit numbers, and bounds the work a crafted state can ask for."""
-"""Card values allowed in a custom deck (the default deck uses 1 to 9)."""
 CARDS_PER_PLAYER = 7
 """Seed §Setup: seven cards are dealt to each player."""
 

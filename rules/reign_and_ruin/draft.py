@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from rules.engine import next_seat
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
 
@@ -91,14 +92,13 @@ def _pass_packets(new: State, old: dict[str, Any], all_picks: dict[str, list[str
                   events: list[Event]) -> None:
     """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left."""
     players = new["players"]
-    n = len(players)
     round_no = old["round"]
     kept: dict[str, list[str]] = {}
     packets: dict[str, list[str]] = {}
-    for i, p in enumerate(players):
+    for p in players:
         kept[p] = old["kept"][p] + all_picks[p]
         chosen = all_picks[p]
-        packets[players[(i + 1) % n]] = [c for c in old["packets"][p] if c not in chosen]
+        packets[next_seat(players, p)] = [c for c in old["packets"][p] if c not in chosen]
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
         new["draft"] = {"round": round_no + 1, "packets": {p: packets[p] for p in players},

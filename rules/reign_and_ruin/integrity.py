@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import seats_after
 from rules.engine_types import State, Violation
 from rules.errors import InvalidState
 from rules.reign_and_ruin import rulebook
@@ -245,8 +246,7 @@ def _check_final_round_field(state: State, players: list[str], finished: bool) -
                    "state.final_round must be {ended_by: a player, to_play: [players]}.")]
     ended_by, to_play = final["ended_by"], final["to_play"]
     found: list[Violation] = []
-    i, n = players.index(ended_by), len(players)
-    order = [players[(i + k) % n] for k in range(1, n)]
+    order = seats_after(players, ended_by)
     if any(p not in order for p in to_play) or to_play != [p for p in order if p in to_play]:
         found.append(_v("inconsistent_final_round",
                         "state.final_round.to_play must list other players once each, in seat order "

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine_types import PlayerId, Score, State
+from rules.engine_types import Outcome, PlayerId, Score, State
 from rules.reign_and_ruin.cards import FACTIONS
 
-__all__ = ["SERIES_MIN", "army_breakdown", "army_key", "rank", "standings", "score", "outcome"]
+__all__ = ["SERIES_MIN", "army_breakdown", "rank", "standings", "score", "outcome"]
 
 SERIES_MIN = 3
 """Seed §5: three or more fighters of the same faction form a faction series."""
@@ -51,27 +51,6 @@ def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]])
     return {"fighters": fighters, "series": series, "total": total,
             "best_series": max((s["value"] for s in series), default=0),
             "fighter_count": len(army)}
-
-
-def army_key(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]) -> tuple[int, int, int]:
-    """``(total, best_series, fighter_count)`` of an army, as :func:`army_breakdown` computes
-    them, without building the breakdown (used when the game ends)."""
-    sums: dict[str, int] = {}
-    counts: dict[str, int] = {}
-    total = 0
-    for fighter in army:
-        info = cards[fighter["card"]]
-        worth = info["value"] << fighter["kurgoz"]
-        total += worth
-        faction = info["faction"]
-        sums[faction] = sums.get(faction, 0) + worth
-        counts[faction] = counts.get(faction, 0) + 1
-    best = 0
-    for faction, n in counts.items():
-        if n >= SERIES_MIN:
-            total += sums[faction]
-            best = max(best, 2 * sums[faction])
-    return total, best, len(army)
 
 
 def rank(players: list[PlayerId], keys: dict[PlayerId, tuple[int, int, int]]
@@ -120,9 +99,6 @@ def score(state: State) -> Score:
 
 def outcome(state: State) -> dict[str, Any]:
     """The ``outcome`` object of a finished game (``reason: "game_end"``)."""
-    players = state["players"]
-    cards = state["cards"]
-    keys = {p: army_key(cards, state["armies"][p]) for p in players}
-    _, winners, _ = rank(players, keys)
-    return {"winners": winners, "draw": len(winners) > 1, "scores": {p: keys[p][0] for p in players},
-            "reason": "game_end"}
+    breakdown, winners, draw = standings(state)
+    totals = {p: breakdown["players"][p]["total"] for p in state["players"]}
+    return Outcome(tuple(winners), draw, totals).to_dict()

@@ -6,6 +6,7 @@ card after which the game ends"); rulings R&R 4 (one card per turn, no passing) 
 """
 from __future__ import annotations
 
+from rules.engine import next_seat, seats_after
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_and_ruin.scoring import outcome
 
@@ -28,13 +29,11 @@ def end_turn(new: State, player: PlayerId, events: list[Event]) -> None:
     if new["phase"] == "play":
         hands = new["hands"]
         if hands[player]:
-            nxt = players[(players.index(player) + 1) % len(players)]
+            nxt = next_seat(players, player)
             new["active_players"] = [nxt]
             events.append({"type": "turn_started", "player": nxt})
             return
-        i = players.index(player)
-        n = len(players)
-        to_play = [q for q in (players[(i + k) % n] for k in range(1, n)) if hands[q]]
+        to_play = [q for q in seats_after(players, player) if hands[q]]
         events.append({"type": "final_round_started", "ended_by": player, "to_play": list(to_play)})
         new["final_round"] = {"ended_by": player, "to_play": to_play}
         if to_play:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.canonical import dumps
-from rules.engine import check_players, next_seat
+from rules.engine import check_players, next_seat, seats_after
 from rules.engine_types import Outcome, Score, Violation
 from rules.errors import IllegalMove, InvalidSetup, InvalidState, RulesError, UnknownGame
 from rules.registry import GAMES, get_game
@@ -16,6 +16,8 @@ def test_next_seat_is_the_next_index_wrapping():
     players = ["ann", "bob", "cat"]
     assert [next_seat(players, p) for p in players] == ["bob", "cat", "ann"]
     assert next_seat(["a", "b"], "b") == "a"
+    assert seats_after(players, "bob") == ["cat", "ann"]
+    assert seats_after(["a", "b"], "b") == ["a"]
 
 
 @pytest.mark.parametrize("players", [["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"]])
@@ -36,17 +38,6 @@ def test_check_players_refuses(players, codes):
         check_players(GAME, players)
     assert [v.code for v in caught.value.violations] == codes
     assert all(v.rule == "reign-and-ruin#players" for v in caught.value.violations)
-
-
-def test_require_legal_raises_illegal_move_with_the_violations():
-    state = GAME.setup(["ann", "bob"], 1, {})
-    bad = {"player": "zed", "type": "draft", "cards": []}
-    assert GAME.validate(state, bad) == GAME.violations(state, bad)
-    with pytest.raises(IllegalMove) as caught:
-        GAME.require_legal(state, bad)
-    assert caught.value.violations == tuple(GAME.violations(state, bad))
-    assert caught.value.code == "illegal_move"
-    GAME.require_legal(state, GAME.legal_moves(state)[0])
 
 
 def test_error_tree_and_codes():
