@@ -21,7 +21,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``app.config`` (so ``{"TESTING": True}`` works as usual).
     """
     import schemas
-    from api import errors, games, ops
+    from api import errors, games, ops, sessions
+    from api.session_store import SessionStore
     from api.store import Store
     from rules.registry import GAMES
 
@@ -46,7 +47,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     errors.register_error_handlers(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(sessions.bp)
     app.register_blueprint(ops.bp)
     ops.register_docs(app)
-    app.extensions["referee_store"] = Store(settings.redis_url, settings.data_dir)
+    store = Store(settings.redis_url, settings.data_dir)
+    app.extensions["referee_store"] = store
+    app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl)
+    sessions.configure_streams(settings.max_streams)
     return app

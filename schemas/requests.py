@@ -11,7 +11,8 @@ from marshmallow import RAISE, Schema
 from schemas.fields import OBJECT, Shape, integer, list_of, string
 
 __all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
-           "MoveRequest", "SETUP", "STATE", "STATE_PLAYER", "MOVE"]
+           "MoveRequest", "CreateSessionRequest", "SessionMoveRequest", "SETUP", "STATE",
+           "STATE_PLAYER", "MOVE", "CREATE_SESSION", "SESSION_MOVE", "MAX_VERSION"]
 
 MAX_SEED = (1 << 63) - 1
 PLAYER_ID = string(1, 64)
@@ -52,8 +53,27 @@ class MoveRequest(_Envelope):
     move = Shape(OBJECT, required=True)
 
 
+MAX_VERSION = (1 << 53) - 1
+"""Session versions count moves; they stay exact integers for JavaScript clients."""
+
+
+class CreateSessionRequest(SetupRequest):
+    """``POST /v1/sessions``: the setup body plus the ``game``."""
+
+    game = Shape(string(1, 64), required=True)
+
+
+class SessionMoveRequest(_Envelope):
+    """``POST /v1/sessions/{id}/moves``: the move, and optionally the version it was made on."""
+
+    move = Shape(OBJECT, required=True)
+    expected_version = Shape(integer(0, MAX_VERSION), allow_none=True)
+
+
 # One instance of each, created once (schemas are stateless and thread-safe to load with).
 SETUP = SetupRequest()
 STATE = StateRequest()
 STATE_PLAYER = StatePlayerRequest()
 MOVE = MoveRequest()
+CREATE_SESSION = CreateSessionRequest()
+SESSION_MOVE = SessionMoveRequest()

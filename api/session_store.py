@@ -1,0 +1,271 @@
+"""Sessions in Redis: the data model and its atomic operations. No Flask here.
+
+Every key of one session carries the session id as a Redis Cluster hash tag, so a session lives
+on one slot and a Lua script may touch all of its keys:
+
+| key                                   | type   | holds                                                  |
+| ------------------------------------- | ------ | ------------------------------------------------------ |
+| ``referee:{<id>}:session``            | hash   | ``game``, ``players``, ``seats`` (player -> token hash), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at`` |
+| ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
+| ``referee:{<id>}:idem:<seat>:<hash>`` | string | the first answer to a request with that Idempotency-Key |
+
+and the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
+``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
+move.
+
+A move is committed by one Lua script: it checks that the version is still the one the move was
+computed on (compare-and-set), and that the Idempotency-Key has not been answered meanwhile,
+then writes state, version, history entry and remembered answer and publishes the entry. So two
+racing moves can never both land, and a retried request never applies twice.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import redis
+
+from api import jsonio
+from api.store import Store, StoreUnavailable
+
+__all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "new_token", "token_hash",
+           "valid_session_id", "KEY_PREFIX"]
+
+KEY_PREFIX = "referee:"
+_T = TypeVar("_T")
+
+_COMMIT = """
+if ARGV[6] == '1' then
+  local prior = redis.call('GET', KEYS[3])
+  if prior then return {'replay', prior} end
+end
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return {'missing', ''} end
+if version ~= ARGV[1] then return {'conflict', version} end
+local ttl = tonumber(ARGV[5])
+redis.call('HSET', KEYS[1], 'version', tostring(tonumber(version) + 1), 'state', ARGV[2],
+           'updated_at', ARGV[3])
+redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[7], 'EX', ttl) end
+redis.call('PUBLISH', ARGV[8], ARGV[4])
+return {'ok', tostring(tonumber(version) + 1)}
+"""
+
+
+def new_token() -> str:
+    """An unguessable bearer token (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What is stored instead of a token. Tokens carry 256 random bits, so a plain SHA-256
+    (no salt, no stretching) cannot be reversed or guessed."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def valid_session_id(session_id: str) -> bool:
+    return 1 <= len(session_id) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in session_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One session as read from Redis (the state already parsed)."""
+
+    id: str
+    game: str
+    players: list[str]
+    seat_hashes: dict[str, str]
+    admin_hash: str
+    version: int
+    state: dict[str, Any]
+
+    def seat_of(self, token: str) -> str | None:
+        """The player whose seat ``token`` opens, compared in constant time; None if none."""
+        presented = token_hash(token)
+        found = None
+        for player, stored in self.seat_hashes.items():
+            if hmac.compare_digest(presented, stored):  # no early exit: every seat is compared
+                found = player
+        return found
+
+    def is_admin(self, token: str) -> bool:
+        return hmac.compare_digest(token_hash(token), self.admin_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    current: int | None
+    """The version the session is at now; None when the session is gone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    answer: dict[str, Any]
+    """The remembered first answer to this Idempotency-Key."""
+
+
+def _guarded(call: Callable[[], _T]) -> _T:
+    """Run a Redis call; connection trouble becomes StoreUnavailable (a 503)."""
+    try:
+        return call()
+    except (redis.ConnectionError, redis.TimeoutError, OSError) as err:
+        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+    except redis.RedisError as err:
+        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+
+
+class SessionStore:
+    """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client)."""
+
+    def __init__(self, store: Store, ttl_seconds: int) -> None:
+        self.store = store
+        self.ttl = ttl_seconds
+        self._commit_script: Any = None
+
+    # -- keys -----------------------------------------------------------------------------
+    @staticmethod
+    def key(session_id: str, part: str) -> str:
+        return f"{KEY_PREFIX}{{{session_id}}}:{part}"
+
+    def channel(self, session_id: str) -> str:
+        return self.key(session_id, "events")
+
+    def idem_key(self, session_id: str, player: str, idempotency_key: str) -> str:
+        digest = hashlib.sha256(f"{player}\0{idempotency_key}".encode("utf-8", "surrogatepass")).hexdigest()
+        return self.key(session_id, f"idem:{digest}")
+
+    def _client(self) -> redis.Redis:
+        return self.store.client()
+
+    # -- create, read, delete ------------------------------------------------------------------
+    def create(self, game: str, players: list[str], state: dict[str, Any], now: str
+               ) -> tuple[str, dict[str, str], str]:
+        """A new session at version 0: its id, a token per seat and the admin token."""
+        seats = {player: new_token() for player in players}
+        admin = new_token()
+        session_id = secrets.token_urlsafe(16)  # 128 random bits: ids never collide
+        key = self.key(session_id, "session")
+        fields = {
+            "game": game,
+            "players": jsonio.dumps(players),
+            "seats": jsonio.dumps({p: token_hash(t) for p, t in seats.items()}),
+            "admin": token_hash(admin),
+            "version": "0",
+            "state": jsonio.dumps(state),
+            "created_at": now,
+            "updated_at": now,
+        }
+        client = self._client()
+
+        def write() -> None:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.hset(key, mapping=fields)
+                pipe.expire(key, self.ttl)
+                pipe.execute()
+
+        _guarded(write)
+        return session_id, seats, admin
+
+    def load(self, session_id: str) -> Session | None:
+        """The session, or None when there is none (never created, expired or deleted)."""
+        if not valid_session_id(session_id):
+            return None
+        client = self._client()
+        names = ("game", "players", "seats", "admin", "version", "state")
+        values = _guarded(lambda: client.hmget(self.key(session_id, "session"), names))
+        if values[4] is None:
+            return None
+        game, players, seats, admin, version, state = values
+        return Session(session_id, game.decode(), jsonio.loads(players), jsonio.loads(seats),
+                       admin.decode(), int(version), jsonio.loads(state))
+
+    def delete(self, session_id: str) -> None:
+        client = self._client()
+
+        def drop() -> None:
+            keys = [self.key(session_id, "session"), self.key(session_id, "history")]
+            idem = list(client.scan_iter(match=self.key(session_id, "idem:*"), count=1000))
+            with client.pipeline(transaction=True) as pipe:
+                pipe.delete(*keys, *idem)
+                pipe.publish(self.channel(session_id), jsonio.dumps({"deleted": True}))
+                pipe.execute()
+
+        _guarded(drop)
+
+    # -- history ---------------------------------------------------------------------------
+    def history(self, session_id: str, after: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """The current version and up to ``limit`` history entries of versions after ``after``."""
+        client = self._client()
+
+        def read() -> tuple[Any, Any]:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.hget(self.key(session_id, "session"), "version")
+                pipe.lrange(self.key(session_id, "history"), after, after + limit - 1)
+                version, entries = pipe.execute()
+                return version, entries
+
+        version, entries = _guarded(read)
+        return int(version or 0), [jsonio.loads(e) for e in entries]
+
+    # -- moves -----------------------------------------------------------------------------
+    def remembered(self, session_id: str, player: str, idempotency_key: str) -> dict[str, Any] | None:
+        client = self._client()
+        raw = _guarded(lambda: client.get(self.idem_key(session_id, player, idempotency_key)))
+        return None if raw is None else jsonio.loads(raw)
+
+    def commit(self, session_id: str, base_version: int, state: dict[str, Any], entry: dict[str, Any],
+               now: str, idem: tuple[str, str] | None, answer: dict[str, Any] | None
+               ) -> Committed | Conflict | Replay:
+        """Write the move made on ``base_version``, atomically, unless the session moved on
+        (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
+        (``Replay``)."""
+        client = self._client()
+        if self._commit_script is None:
+            self._commit_script = client.register_script(_COMMIT)
+        idem_key = self.idem_key(session_id, *idem) if idem else self.key(session_id, "idem:-")
+        keys = [self.key(session_id, "session"), self.key(session_id, "history"), idem_key]
+        args = [str(base_version), jsonio.dumps(state), now, jsonio.dumps(entry), str(self.ttl),
+                "1" if idem else "0", jsonio.dumps(answer) if idem else "", self.channel(session_id)]
+        status, value = _guarded(lambda: self._commit_script(keys=keys, args=args, client=client))
+        status = status.decode()
+        if status == "ok":
+            return Committed(int(value))
+        if status == "replay":
+            return Replay(jsonio.loads(value))
+        if status == "missing":
+            return Conflict(None)
+        return Conflict(int(value))
+
+    # -- live events -----------------------------------------------------------------------
+    def subscribe(self, session_id: str) -> Any:
+        """A pub/sub connection subscribed to the session's channel (the caller closes it)."""
+        client = self._client()
+
+        def open_() -> Any:
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            pubsub.subscribe(self.channel(session_id))
+            return pubsub
+
+        return _guarded(open_)
+
+    @staticmethod
+    def messages(pubsub: Any, timeout: float) -> Iterator[dict[str, Any] | None]:
+        """Messages from ``pubsub`` as parsed JSON; None after ``timeout`` seconds of silence.
+        Raises StoreUnavailable when the connection breaks."""
+        while True:
+            message = _guarded(lambda: pubsub.get_message(timeout=timeout))
+            if message is None:
+                yield None
+            elif message.get("type") == "message":
+                yield jsonio.loads(message["data"])

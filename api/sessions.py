@@ -1,0 +1,389 @@
+"""``/v1/sessions...``: games the service holds for front ends that keep no state.
+
+Thin, like the stateless endpoints: parse, authenticate, call ``rules``, commit through
+``api.session_store`` (one atomic compare-and-set per move), serialise. Every answer a seat or a
+spectator gets is redacted for them by the game's ``view``, ``view_event`` and ``view_move``.
+
+Auth: ``Authorization: Bearer <token>``. A seat token opens that seat; the admin token only
+deletes. Without a token the caller is a spectator. ``/events`` also accepts ``?token=``,
+because a browser's ``EventSource`` cannot send headers.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+
+import schemas
+from api import jsonio
+from api.errors import ApiError
+from api.games import read_body
+from api.session_store import Committed, Conflict, Replay, Session, SessionStore
+from api.store import StoreUnavailable
+from rules.engine import Game
+from rules.registry import get_game
+from schemas import requests as envelopes
+from schemas.requests import MAX_SEED, MAX_VERSION
+
+__all__ = ["bp", "STOPPING"]
+
+bp = Blueprint("sessions", __name__, url_prefix="/v1/sessions")
+
+HISTORY_PAGE = 500
+"""History entries per page of ``/history`` (and per read when a stream catches up)."""
+MOVE_ATTEMPTS = 20
+"""A move sent without ``If-Match`` or ``expected_version`` is checked against the current
+version; when another move lands first it is checked again, this many times at most."""
+POLL_SECONDS = 1.0
+MAX_IDEMPOTENCY_KEY = 255
+
+STOPPING = threading.Event()
+"""Set when this worker is shutting down: open streams end so the worker can exit."""
+
+_streams = threading.Semaphore(64)
+_streams_limit = 64
+_streams_lock = threading.Lock()
+
+_ETAG = re.compile(r'\s*(?:W/)?"(\d{1,16})"\s*')
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _sessions() -> SessionStore:
+    return current_app.extensions["referee_sessions"]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _session(session_id: str) -> Session:
+    session = _sessions().load(session_id)
+    if session is None:
+        raise ApiError(404, "unknown_session",
+                       "There is no such session (never created, expired, or deleted).")
+    return session
+
+
+def _bearer(allow_query: bool = False) -> str | None:
+    """The bearer token of the request, or None when it carries none. 401 when malformed."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        token = request.args.get("token") if allow_query else None
+        return token or None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise _unauthorized("The Authorization header must be 'Bearer <token>'.")
+    return token
+
+
+def _unauthorized(detail: str) -> ApiError:
+    return ApiError(401, "unauthorized", detail,
+                    headers={"WWW-Authenticate": 'Bearer realm="reign-referee"'})
+
+
+def _viewer(session: Session, allow_query: bool = False) -> str | None:
+    """The seat the request's token opens; None (a spectator) without a token. 401 for a token
+    that opens no seat, 403 for the admin token (it deletes; it does not sit at the table)."""
+    token = _bearer(allow_query)
+    if token is None:
+        return None
+    seat = session.seat_of(token)
+    if seat is not None:
+        return seat
+    if session.is_admin(token):
+        raise ApiError(403, "forbidden", "The admin token only deletes the session; use a seat token.")
+    raise _unauthorized("The token does not open any seat of this session.")
+
+
+def _seat(session: Session) -> str:
+    seat = _viewer(session)
+    if seat is None:
+        raise _unauthorized("This needs a seat token: 'Authorization: Bearer <seat token>'.")
+    return seat
+
+
+def _etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def _versions(header: str, name: str) -> set[int] | None:
+    """The versions an ``If-Match``/``If-None-Match`` header names; None for ``*``."""
+    if header.strip() == "*":
+        return None
+    versions = set()
+    for part in header.split(","):
+        match = _ETAG.fullmatch(part)
+        if match is None:
+            raise ApiError(400, "invalid_header",
+                           f'{name} must list entity tags of session versions, like "3".',
+                           errors={name: ['Expected entity tags like "3".']})
+        versions.add(int(match.group(1)))
+    return versions
+
+
+def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    return {
+        "version": entry["version"],
+        "player": entry["player"],
+        "move": game.view_move(entry["move"], viewer),
+        "events": [game.view_event(event, viewer) for event in entry["events"]],
+        "at": entry["at"],
+    }
+
+
+def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or not minimum <= int(raw) <= maximum:
+        raise ApiError(400, "invalid_query", f"The query parameter {name} must be an integer from "
+                       f"{minimum} to {maximum}.", errors={name: [f"Not an integer from {minimum} to {maximum}."]})
+    return int(raw)
+
+
+# -- create, read, delete ----------------------------------------------------------------------------
+@bp.post("")
+def create_session():
+    body = read_body(envelopes.CREATE_SESSION)
+    game = get_game(body["game"])  # 404 unknown_game
+    options = body.get("options") or {}
+    schemas.for_game(game.id).load_options(options)
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    players = list(body["players"])
+    state = game.setup(players, seed, options)  # 422 invalid_setup
+    session_id, seats, admin = _sessions().create(game.id, players, state, _now())
+    location = f"/v1/sessions/{session_id}"
+    payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats,
+               "admin_token": admin, "view": game.view(state, None)}
+    return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
+
+
+@bp.get("/<session_id>")
+def read_session(session_id: str):
+    session = _session(session_id)
+    viewer = _viewer(session)
+    headers = {"ETag": _etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
+    wanted = request.headers.get("If-None-Match")
+    if wanted is not None:
+        versions = _versions(wanted, "If-None-Match")
+        if versions is None or session.version in versions:  # None: "*"
+            return Response(status=304, headers=headers)
+    game = get_game(session.game)
+    return {"session_id": session.id, "game": session.game, "version": session.version,
+            "players": session.players, "seat": viewer, "status": session.state["status"],
+            "view": game.view(session.state, viewer)}, 200, headers
+
+
+@bp.delete("/<session_id>")
+def delete_session(session_id: str):
+    session = _session(session_id)
+    token = _bearer()
+    if token is None:
+        raise _unauthorized("Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'.")
+    if not session.is_admin(token):
+        raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
+    _sessions().delete(session.id)
+    return Response(status=204)
+
+
+# -- a seat's moves ------------------------------------------------------------------------------------
+@bp.get("/<session_id>/legal-moves")
+def session_legal_moves(session_id: str):
+    session = _session(session_id)
+    seat = _seat(session)
+    game = get_game(session.game)
+    return ({"session_id": session.id, "version": session.version, "player": seat,
+             "moves": game.legal_moves(session.state, seat)}, 200,
+            {"ETag": _etag(session.version), "Cache-Control": "no-store"})
+
+
+def _move_answer(game: Game, version: int, entry: dict[str, Any], state: dict[str, Any], seat: str) -> dict[str, Any]:
+    return {"version": version, "events": [game.view_event(e, seat) for e in entry["events"]],
+            "view": game.view(state, seat), "outcome": state.get("outcome")}
+
+
+def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
+    """What makes two requests with one Idempotency-Key the same request."""
+    return hashlib.sha256(jsonio.dumps([move, expected, if_match])).hexdigest()
+
+
+@bp.post("/<session_id>/moves")
+def submit_move(session_id: str):
+    store = _sessions()
+    session = _session(session_id)
+    seat = _seat(session)
+    body = read_body(envelopes.SESSION_MOVE)
+    move = body["move"]
+    expected = body.get("expected_version")
+    if_match_header = request.headers.get("If-Match")
+    if_match = _versions(if_match_header, "If-Match") if if_match_header is not None else None
+    game = get_game(session.game)
+    schemas.for_game(game.id).load_move(move)  # 400, keyed move.<field>
+    if move["player"] != seat:
+        raise ApiError(403, "forbidden", f"This seat token is {seat!r}'s; it cannot move for "
+                       f"{move['player'][:64]!r}.")
+    key = request.headers.get("Idempotency-Key")
+    idem = None
+    if key is not None:
+        if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+            raise ApiError(400, "invalid_header", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
+                           errors={"Idempotency-Key": ["Not 1 to 255 characters."]})
+        idem = (seat, key)
+    fingerprint = _fingerprint(move, expected, if_match_header)
+
+    for _ in range(MOVE_ATTEMPTS):
+        if idem is not None:
+            prior = store.remembered(session.id, *idem)
+            if prior is not None:
+                return _replay(prior, fingerprint)
+        _check_preconditions(session.version, if_match, expected)
+        state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
+        version = session.version + 1
+        entry = {"version": version, "player": seat, "move": move, "events": events, "at": _now()}
+        answer = _move_answer(game, version, entry, state, seat)
+        result = store.commit(session.id, session.version, state, entry, entry["at"], idem,
+                              {"fingerprint": fingerprint, "body": answer})
+        if isinstance(result, Committed):
+            return answer, 200, {"ETag": _etag(result.version), "Cache-Control": "no-store"}
+        if isinstance(result, Replay):
+            return _replay(result.answer, fingerprint)
+        assert isinstance(result, Conflict)
+        if result.current is None:
+            raise ApiError(404, "unknown_session", "The session was deleted or expired.")
+        _check_preconditions(result.current, if_match, expected)
+        session = _session(session.id)  # no precondition: check the move again on the new version
+    raise ApiError(409, "version_conflict", "Other moves kept landing first; send the move again.",
+                   current_version=session.version)
+
+
+def _check_preconditions(current: int, if_match: set[int] | None, expected: int | None) -> None:
+    """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
+    ``if_match`` None: no If-Match, or ``*`` (any current version)."""
+    if if_match is not None and current not in if_match:
+        raise ApiError(412, "precondition_failed",
+                       f"If-Match names a version that is no longer current; the session is at version {current}.",
+                       current_version=current, headers={"ETag": _etag(current)})
+    if expected is not None and expected != current:
+        raise ApiError(409, "version_conflict",
+                       f"expected_version is {expected}, but the session is at version {current}.",
+                       current_version=current, headers={"ETag": _etag(current)})
+
+
+def _replay(prior: dict[str, Any], fingerprint: str) -> Any:
+    if prior.get("fingerprint") != fingerprint:
+        raise ApiError(422, "idempotency_key_reused",
+                       "This Idempotency-Key was already used for a different request.")
+    body = prior["body"]
+    return body, 200, {"ETag": _etag(body["version"]), "Idempotent-Replayed": "true",
+                       "Cache-Control": "no-store"}
+
+
+# -- history and live events ----------------------------------------------------------------------------
+@bp.get("/<session_id>/history")
+def history(session_id: str):
+    session = _session(session_id)
+    viewer = _viewer(session)
+    after = _int_arg("after", 0, 0, MAX_VERSION)
+    limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE)
+    version, entries = _sessions().history(session.id, after, limit)
+    game = get_game(session.game)
+    return {"session_id": session.id, "version": version, "seat": viewer,
+            "entries": [_view_entry(game, e, viewer) for e in entries],
+            "more": bool(entries) and entries[-1]["version"] < version}, 200, {"Vary": "Authorization"}
+
+
+def configure_streams(limit: int) -> None:
+    """At most ``limit`` open streams in this process (each holds a worker thread)."""
+    global _streams, _streams_limit
+    with _streams_lock:
+        if limit != _streams_limit:
+            _streams, _streams_limit = threading.Semaphore(limit), limit
+
+
+@bp.get("/<session_id>/events")
+def events(session_id: str):
+    session = _session(session_id)
+    viewer = _viewer(session, allow_query=True)
+    last = request.headers.get("Last-Event-ID")
+    if last is not None and last.strip().isdigit() and len(last.strip()) <= 16:
+        after = int(last.strip())
+    else:
+        after = _int_arg("after", session.version, 0, MAX_VERSION)
+    settings = current_app.config["REFEREE_SETTINGS"]
+    slots = _streams
+    if not slots.acquire(blocking=False):
+        raise ApiError(503, "too_many_streams", "This server holds as many live streams as it can; retry soon.",
+                       headers={"Retry-After": "5"})
+    store = _sessions()
+    try:
+        pubsub = store.subscribe(session.id)  # before reading the backlog, so nothing falls between
+    except StoreUnavailable:
+        slots.release()
+        raise
+    game = get_game(session.game)
+    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat)
+    response = Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    def close() -> None:
+        try:
+            pubsub.close()
+        finally:
+            slots.release()
+
+    response.call_on_close(close)
+    return response
+
+
+def _sse(entry: dict[str, Any]) -> bytes:
+    return b"id: %d\nevent: move\ndata: %s\n\n" % (entry["version"], jsonio.dumps(entry))
+
+
+def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None, after: int,
+            pubsub: Any, heartbeat: int):
+    """The event stream: history after ``after``, then each new version as it lands; a comment
+    line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes."""
+    last = after
+    yield b"retry: 2000\n: connected\n\n"
+    try:
+        while True:  # the backlog, page by page
+            _, entries = store.history(session_id, last, HISTORY_PAGE)
+            for entry in entries:
+                yield _sse(_view_entry(game, entry, viewer))
+                last = entry["version"]
+            if len(entries) < HISTORY_PAGE:
+                break
+        quiet_since = time.monotonic()
+        for message in store.messages(pubsub, POLL_SECONDS):
+            if STOPPING.is_set():
+                return
+            if message is None:
+                if time.monotonic() - quiet_since >= heartbeat:
+                    quiet_since = time.monotonic()
+                    yield b": heartbeat\n\n"
+                continue
+            quiet_since = time.monotonic()
+            if message.get("deleted"):
+                yield b"event: deleted\ndata: {}\n\n"
+                return
+            version = message["version"]
+            if version <= last:
+                continue
+            if version > last + 1:  # missed some (a reconnect of the pub/sub link): fill in
+                _, missing = store.history(session_id, last, version - 1 - last)
+                for entry in missing:
+                    yield _sse(_view_entry(game, entry, viewer))
+                    last = entry["version"]
+            yield _sse(_view_entry(game, message, viewer))
+            last = version
+    except StoreUnavailable:
+        return  # the client reconnects with Last-Event-ID once the store is back
