@@ -1,0 +1,55 @@
+"""The :class:`~rules.engine.Game` of Reign Absolute: the public face of this package.
+
+Each method delegates to the module that owns the concept: ``state`` (setup), ``moves``
+(legal moves, violations, apply), ``combat``, ``flow`` (turns, eradication, victory),
+``scoring``, ``views``, ``integrity``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine import Game, check_players
+from rules.engine_types import Event, PlayerId, Score, State, View
+from rules.reign_absolute import integrity, moves, scoring, views
+from rules.reign_absolute.content import default_cards, default_races
+from rules.reign_absolute.state import DEFAULT_OPTIONS, new_game
+
+__all__ = ["ReignAbsolute"]
+
+
+class ReignAbsolute(Game):
+    """Reign Absolute: hidden units on a grid; find and defeat every enemy Liege
+    (seeds 001_652be7af15affa1b and 002_f9840845574dba9b; rules doc docs/rules/reign-absolute.md)."""
+
+    id = "reign-absolute"
+    title = "Reign Absolute"
+    min_players = 2
+    max_players = 4
+    move_types = moves.MOVE_TYPES
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def content(self) -> dict[str, Any]:
+        return {"races": default_races(), "reinforcements": default_cards()}
+
+    def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+        check_players(self, players)
+        return new_game(players, seed, options)
+
+    def check_state(self, state: State) -> None:
+        integrity.check_state(state)
+
+    legal_moves = staticmethod(moves.legal_moves)
+    violations = staticmethod(moves.violations)
+    apply = staticmethod(moves.apply)
+
+    def score(self, state: State) -> Score:
+        return scoring.score(state)
+
+    def view(self, state: State, player: PlayerId | None) -> View:
+        return views.view(state, player)
+
+    def view_event(self, event: Event, player: PlayerId | None) -> Event:
+        return views.view_event(event, player)

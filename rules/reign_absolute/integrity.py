@@ -1,0 +1,348 @@
+"""Integrity of a state a client sends back (meaning, not shape).
+
+The schemas have already checked the shape. This module checks that the state could have been
+reached by playing (rules doc, "Integrity"): valid catalogues, every unit and every card in
+exactly one place, units only in their owner's places, one unit per cell, cells in range,
+eradicated players without units and everyone else with a Liege in play, and phase, turn,
+Doom, bonus, active players and outcome consistent with each other.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine_types import State, Violation
+from rules.errors import InvalidState
+from rules.reign_absolute import rulebook
+from rules.reign_absolute.content import build_cards, build_races, default_catalogs
+from rules.reign_absolute.flow import bonus_cells
+from rules.reign_absolute.grid import COORD_LIMIT, neighbours, occupancy
+from rules.reign_absolute.state import MAX_MOVE_COUNT, MAX_TURN_LIMIT, MIN_TURN_LIMIT, SCHEMA_VERSION
+from rules.rng import MAX_SEED
+
+__all__ = ["check_state", "state_problems"]
+
+_PHASES = ("race_selection", "placement", "play", "finished")
+_HEX = frozenset("0123456789abcdef")
+_DEFAULT = default_catalogs()
+
+
+def _v(code: str, message: str) -> Violation:
+    return Violation(code, message, rulebook.INTEGRITY)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_state(state: State) -> None:
+    """Raise InvalidState listing the problems found; return quietly for a sound state."""
+    found = state_problems(state)
+    if found:
+        raise InvalidState(found)
+
+
+def state_problems(state: State) -> list[Violation]:
+    """Every integrity problem of ``state`` (``[]`` when sound). Never raises on odd input."""
+    try:
+        return _problems(state)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as exc:
+        return [_v("malformed_state", f"The state cannot be read ({type(exc).__name__}).")]
+
+
+def _problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    if state.get("game") != rulebook.GAME_ID:
+        found.append(_v("wrong_game", f"state.game must be {rulebook.GAME_ID!r}."))
+    if state.get("schema_version") != SCHEMA_VERSION:
+        found.append(_v("schema_version", f"state.schema_version must be {SCHEMA_VERSION}."))
+    players = state.get("players")
+    if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+            or not 2 <= len(players) <= 4 or len(set(players)) != len(players)):
+        return found + [_v("bad_players", "state.players must list 2 to 4 different player ids.")]
+    found.extend(_scalars(state, players))
+    for field in ("race_of", "unit_decks", "unit_discards"):
+        if not isinstance(state.get(field), dict) or set(state[field]) != set(players):
+            found.append(_v("bad_players", f"state.{field} must have exactly one entry per player."))
+    if found:
+        return found
+    found.extend(_catalogues(state, players))
+    if found:
+        return found
+    found.extend(_places(state, players))
+    if found:
+        return found
+    return _phase(state, players)
+
+
+def _scalars(state: State, players: list[str]) -> list[Violation]:
+    found: list[Violation] = []
+    phase, status = state.get("phase"), state.get("status")
+    if phase not in _PHASES:
+        found.append(_v("bad_phase", f"state.phase must be one of {', '.join(_PHASES)}."))
+    if status not in ("in_progress", "finished") or (phase in _PHASES and (status == "finished") != (phase == "finished")):
+        found.append(_v("inconsistent_status", "state.status is \"finished\" exactly when state.phase is."))
+    count = state.get("move_count")
+    if not _is_int(count) or not 0 <= count <= MAX_MOVE_COUNT:
+        found.append(_v("bad_move_count", f"state.move_count must be a whole number from 0 to {MAX_MOVE_COUNT}."))
+    rng = state.get("rng")
+    if not isinstance(rng, str) or len(rng) != 16 or not set(rng) <= _HEX:
+        found.append(_v("bad_rng", "state.rng must be 16 lowercase hexadecimal digits."))
+    if not _is_int(state.get("seed")) or not 0 <= state["seed"] <= MAX_SEED:
+        found.append(_v("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}."))
+    limit = state.get("turn_limit")
+    if not _is_int(limit) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:
+        found.append(_v("bad_turn_limit", f"state.turn_limit must be a whole number from {MIN_TURN_LIMIT} "
+                                          f"to {MAX_TURN_LIMIT}."))
+    active = state.get("active_players")
+    if not isinstance(active, list) or any(p not in players for p in active) or len(active) > 1:
+        found.append(_v("bad_active_players", "state.active_players must list at most one player of the game."))
+    eradicated = state.get("eradicated")
+    if (not isinstance(eradicated, list) or any(p not in players for p in eradicated)
+            or len(set(eradicated)) != len(eradicated)):
+        found.append(_v("bad_eradicated", "state.eradicated must list players of the game, each at most once."))
+    return found
+
+
+def _catalogues(state: State, players: list[str]) -> list[Violation]:
+    """The races, units and cards are a valid content set (the default, or custom content that
+    passes the same checks as ``options``)."""
+    races, units, cards = state.get("races"), state.get("units"), state.get("cards")
+    if races == _DEFAULT["races"] and units == _DEFAULT["units"] and cards == _DEFAULT["cards"]:
+        return []
+    if not isinstance(races, dict) or not isinstance(units, dict) or not isinstance(cards, dict):
+        return [_v("bad_catalogue", "state.races, state.units and state.cards must be objects.")]
+    spec = []
+    for rid, race in races.items():
+        if not isinstance(race, dict) or not isinstance(race.get("units"), list):
+            return [_v("bad_catalogue", f"state.races.{rid} must be {{name, units}}.")]
+        members = []
+        for uid in race["units"]:
+            unit = units.get(uid) if isinstance(uid, str) else None
+            if not isinstance(unit, dict) or unit.get("race") != rid:
+                return [_v("bad_catalogue", f"state.races.{rid}.units lists {uid!r}, which is not a unit of "
+                                            f"that race in state.units.")]
+            members.append({"id": uid, **{k: v for k, v in unit.items() if k != "race"}})
+        spec.append({"id": rid, "name": race.get("name"), "units": members})
+    listed = sum(len(r["units"]) for r in spec)
+    if listed != len(units):
+        return [_v("bad_catalogue", "Every unit of state.units must be listed by exactly one race.")]
+    _, problems = build_races(spec, len(players))
+    _, card_problems = build_cards([{"id": cid, **c} if isinstance(c, dict) else c for cid, c in cards.items()])
+    return [_v("bad_catalogue", f"state content: {v.message}") for v in problems + card_problems]
+
+
+def _places(state: State, players: list[str]) -> list[Violation]:
+    """Every unit and card in exactly one place; units only where their owner's are; one unit
+    per cell; cells in range."""
+    found: list[Violation] = []
+    units, cards = state["units"], state["cards"]
+    race_of = state["race_of"]
+    races = state["races"]
+    owner_of_race = {}
+    for p in players:
+        r = race_of[p]
+        if r is not None:
+            if r not in races:
+                return [_v("unknown_race", f"state.race_of.{p} is {r!r}, which is not a race of the game.")]
+            if r in owner_of_race:
+                return [_v("race_twice", f"Race {r!r} is played by two players.")]
+            owner_of_race[r] = p
+    seen_units: dict[str, str] = {}
+    seen_cards: dict[str, str] = {}
+
+    def unit_at(uid: Any, where: str, owner: str) -> None:
+        if not isinstance(uid, str) or uid not in units:
+            found.append(_v("unknown_unit", f"{where} holds {uid!r}, which is not in state.units."))
+        elif uid in seen_units:
+            found.append(_v("unit_in_two_places", f"Unit {uid!r} is in {seen_units[uid]} and in {where}."))
+        else:
+            seen_units[uid] = where
+            if owner_of_race.get(units[uid]["race"]) != owner:
+                found.append(_v("wrong_owner", f"{where} holds {uid!r}, which is not a unit of {owner}'s race."))
+
+    def card_at(cid: Any, where: str) -> None:
+        if not isinstance(cid, str) or cid not in cards:
+            found.append(_v("unknown_card", f"{where} holds {cid!r}, which is not in state.cards."))
+        elif cid in seen_cards:
+            found.append(_v("card_in_two_places", f"Card {cid!r} is in {seen_cards[cid]} and in {where}."))
+        else:
+            seen_cards[cid] = where
+
+    for p in players:
+        for uid in state["unit_decks"][p]:
+            unit_at(uid, f"state.unit_decks.{p}", p)
+        for uid in state["unit_discards"][p]:
+            unit_at(uid, f"state.unit_discards.{p}", p)
+    cells: dict[tuple[int, int], str] = {}
+    battlefield = state["battlefield"]
+    if not isinstance(battlefield, dict):
+        return [_v("bad_battlefield", "state.battlefield must map unit ids to cells.")]
+    for uid, entry in battlefield.items():
+        where = f"state.battlefield.{uid}"
+        owner = entry.get("owner")
+        if owner not in players:
+            found.append(_v("unknown_player", f"{where}.owner must be a player of the game."))
+            continue
+        unit_at(uid, where, owner)
+        x, y = entry.get("x"), entry.get("y")
+        if not _is_int(x) or not _is_int(y) or abs(x) > COORD_LIMIT or abs(y) > COORD_LIMIT:
+            found.append(_v("bad_cell", f"{where} must have whole-number x and y within {COORD_LIMIT} of the middle."))
+            continue
+        if (x, y) in cells:
+            found.append(_v("cell_twice", f"Cell ({x}, {y}) holds both {cells[(x, y)]!r} and {uid!r}."))
+        cells[(x, y)] = uid
+        for cid in entry["reinforcements"]:
+            card_at(cid, f"{where}.reinforcements")
+    for cid in state["deck"]:
+        card_at(cid, "state.deck")
+    for cid in state["discard"]:
+        card_at(cid, "state.discard")
+    turn = state.get("turn")
+    if isinstance(turn, dict) and turn.get("drawn") is not None:
+        card_at(turn["drawn"], "state.turn.drawn")
+    if found:
+        return found
+    for p in players:
+        r = race_of[p]
+        if r is None or state["phase"] == "race_selection":
+            continue
+        missing = [u for u in races[r]["units"] if u not in seen_units]
+        if missing:
+            found.append(_v("missing_unit", f"{len(missing)} unit(s) of {p}'s race are nowhere: {missing[0]!r}..."))
+    missing_cards = [c for c in cards if c not in seen_cards]
+    if missing_cards:
+        found.append(_v("missing_card", f"{len(missing_cards)} card(s) of state.cards are nowhere: "
+                                        f"{missing_cards[0]!r}..."))
+    return found
+
+
+def _phase(state: State, players: list[str]) -> list[Violation]:
+    phase = state["phase"]
+    race_of = state["race_of"]
+    active = state["active_players"]
+    battlefield = state["battlefield"]
+    eradicated = state["eradicated"]
+    found: list[Violation] = []
+    if phase == "race_selection":
+        waiting = [p for p in players if race_of[p] is None]
+        if not waiting or active != waiting[:1]:
+            found.append(_v("inconsistent_phase", "During race selection the first player (seat order) "
+                                                  "without a race is the only active player."))
+        if battlefield or state["eradicated"] or state["first_player"] is not None or state["discard"]:
+            found.append(_v("inconsistent_phase", "Nothing is drawn or placed before every race is chosen."))
+        if any(state["unit_decks"][p] or state["unit_discards"][p] for p in players):
+            found.append(_v("inconsistent_phase", "The race decks are shuffled only once every race is chosen."))
+        return found + _nulls(state, "placer", "turn", "doom", "outcome") + _empty(state, "bonus_owed")
+    if any(race_of[p] is None for p in players) or state["first_player"] not in players:
+        return [_v("inconsistent_phase", "Every player has a race and the first player is known after race selection.")]
+    if phase == "placement":
+        placer = state["placer"]
+        if placer not in players or not state["unit_decks"][placer] or active != [placer]:
+            found.append(_v("inconsistent_phase", "During placement the placer, whose deck holds a unit, is active."))
+        if eradicated or any(state["unit_discards"][p] for p in players):
+            found.append(_v("inconsistent_phase", "Nothing is defeated during placement."))
+        return found + _nulls(state, "turn", "doom", "outcome") + _empty(state, "bonus_owed")
+    if any(state["unit_decks"][p] for p in players):
+        found.append(_v("inconsistent_phase", "Every unit is placed once placement is over."))
+    found.extend(_nulls(state, "placer"))
+    for p in players:
+        mine = [u for u, e in battlefield.items() if e["owner"] == p]
+        has_liege = any(state["units"][u]["liege"] for u in mine)
+        if p in eradicated and mine:
+            found.append(_v("inconsistent_eradication", f"{p} is eradicated but still has units in play."))
+        if p not in eradicated and not has_liege:
+            found.append(_v("inconsistent_eradication", f"{p} has no Liege in play, so must be eradicated."))
+    if found:
+        return found
+    left = [p for p in players if p not in eradicated]
+    if phase == "finished":
+        outcome = state.get("outcome")
+        if active or not isinstance(outcome, dict) or not isinstance(outcome.get("winners"), list):
+            return [_v("inconsistent_outcome", "A finished game has an outcome and nobody active.")]
+        if any(w not in players for w in outcome["winners"]) or not outcome["winners"]:
+            return [_v("inconsistent_outcome", "state.outcome.winners must name players of the game.")]
+        if len(left) > 1 and outcome.get("reason") != "turn_limit":
+            return [_v("inconsistent_outcome", "The game ends early only when at most one Liege is left.")]
+        return []
+    found.extend(_nulls(state, "outcome"))
+    if len(left) < 2:
+        found.append(_v("inconsistent_outcome", "With at most one Liege left the game is over."))
+    turn = state.get("turn")
+    if not isinstance(turn, dict) or turn.get("player") not in players:
+        return found + [_v("bad_turn", "state.turn must name the player whose turn it is.")]
+    if not _is_int(turn.get("number")) or not 1 <= turn["number"] <= state["turn_limit"]:
+        found.append(_v("bad_turn", "state.turn.number must be from 1 to state.turn_limit."))
+    stage = turn.get("stage")
+    if stage not in ("action", "reinforcement", "doom"):
+        found.append(_v("bad_turn", "state.turn.stage must be action, reinforcement or doom."))
+    for key in ("draws_left", "extra_turns"):
+        if not _is_int(turn.get(key)) or not 0 <= turn[key] <= 1000:
+            found.append(_v("bad_turn", f"state.turn.{key} must be a whole number from 0 to 1000."))
+    if not isinstance(turn.get("marching"), bool):
+        found.append(_v("bad_turn", "state.turn.marching must be true or false."))
+    if found:
+        return found
+    return _decision(state, players, turn)
+
+
+def _decision(state: State, players: list[str], turn: dict[str, Any]) -> list[Violation]:
+    """The pending decision (bonus, Doom, turn stage) and the active player agree."""
+    active = state["active_players"]
+    eradicated = state["eradicated"]
+    owed = state["bonus_owed"]
+    doom = state["doom"]
+    current = turn["player"]
+    drawn = turn["drawn"]
+    if current in eradicated and not owed:
+        return [_v("bad_turn", "The player whose turn it is must still be in the game (unless the bonus "
+                               "for eradicating them is still to be placed).")]
+    if not isinstance(owed, list) or any(p not in players or p in eradicated for p in owed):
+        return [_v("bad_bonus", "state.bonus_owed must list players still in the game.")]
+    if doom is not None:
+        order = doom.get("to_discard") if isinstance(doom, dict) else None
+        if (not isinstance(order, list) or doom.get("caller") != current or not order
+                or any(p not in players or p in eradicated for p in order) or turn["stage"] != "doom"):
+            return [_v("bad_doom", "state.doom must be {caller: the current player, to_discard: players still "
+                                   "in the game} during the Doom stage.")]
+    elif turn["stage"] == "doom":
+        return [_v("bad_doom", "The Doom stage needs state.doom.")]
+    if owed:
+        if not state["unit_discards"][owed[0]]:
+            return [_v("bad_bonus", "A bonus is owed only to a player with a unit in their discard pile.")]
+        if not bonus_cells(state, owed[0]):
+            return [_v("bad_bonus", "A bonus is owed only to a player with a free cell next to their units.")]
+        expected = owed[:1]
+    elif doom is not None:
+        expected = doom["to_discard"][:1]
+    else:
+        expected = [current]
+        if turn["stage"] == "action":
+            if drawn is not None or turn["marching"] or turn["draws_left"]:
+                return [_v("bad_turn", "Nothing is drawn during the Action Phase.")]
+        elif drawn is None and not turn["marching"]:
+            return [_v("bad_turn", "In the Reinforcement Phase a card is being dealt with or a Forced March is due.")]
+        elif drawn is not None and turn["marching"]:
+            return [_v("bad_turn", "A Forced March is made before the next card is drawn.")]
+        elif turn["marching"] and not any(steps_of(state, current)):
+            return [_v("bad_turn", "A Forced March is due only when one of the player's units can move.")]
+    if active != expected:
+        return [_v("inconsistent_active_players", f"state.active_players must be {expected}.")]
+    return []
+
+
+def steps_of(state: State, player: str):
+    """Whether each of ``player``'s units has an empty neighbour (a Move is possible)."""
+    occupied = occupancy(state["battlefield"])
+    for e in state["battlefield"].values():
+        if e["owner"] == player:
+            yield any(n not in occupied for n in neighbours((e["x"], e["y"])))
+
+
+def _nulls(state: State, *fields: str) -> list[Violation]:
+    return [_v("inconsistent_phase", f"state.{f} must be null in phase {state['phase']!r}.")
+            for f in fields if state.get(f) is not None]
+
+
+def _empty(state: State, *fields: str) -> list[Violation]:
+    return [_v("inconsistent_phase", f"state.{f} must be empty in phase {state['phase']!r}.")
+            for f in fields if state.get(f)]

@@ -1,0 +1,109 @@
+"""Reign Absolute shapes: the state, each move type and the setup options (docs/architecture.md).
+
+Shape only: JSON types, required fields, no unknown fields, the move ``type``. Whether an id is
+a known unit, a cell is free or a phase is consistent is the rules' business
+(``game.check_state``, ``game.violations``), answered with 422. Custom races and reinforcement
+decks in ``options`` are checked by the rules too (422 ``invalid_setup`` naming the problem).
+"""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema
+
+from rules.reign_absolute.content import default_catalogs
+from rules.reign_absolute.moves import MOVE_FIELDS
+from schemas.fields import (BOOL, INT, NUMBER, OBJECT, STR, Shape, known_or, list_of, map_of, nullable,
+                            one_of, record, string)
+
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
+
+GAME_ID = "reign-absolute"
+
+PLAYER_ID = string(1, 64)
+_DEFAULT = default_catalogs()
+
+_ids = list_of(STR)
+_ids_by_player = map_of(_ids)
+
+
+def _str_or_int(value: object) -> list[str] | None:
+    """An effect parameter: a string (``effect``, ``when``) or an integer (``amount``, ``count``)."""
+    return None if type(value) in (str, int) else ["Not a valid string or integer."]
+
+
+_effect = map_of(_str_or_int)
+_unit = record({"race": STR, "name": STR, "strength": INT, "liege": BOOL, "abilities": list_of(_effect)})
+_race = record({"name": STR, "units": _ids})
+_card = record({"name": STR, "kind": STR, "number": INT, "effect": _effect})
+_entry = record({"x": INT, "y": INT, "owner": STR, "reinforcements": _ids})
+_turn = record({"player": STR, "number": INT, "stage": STR, "draws_left": INT, "drawn": nullable(STR),
+                "marching": BOOL, "extra_turns": INT})
+_doom = record({"caller": STR, "to_discard": _ids})
+_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
+
+
+class StateSchema(Schema):
+    """A whole Reign Absolute state, hidden parts included."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = Shape(STR, required=True)
+    schema_version = Shape(INT, required=True)
+    players = Shape(list_of(PLAYER_ID), required=True)
+    status = Shape(STR, required=True)
+    phase = Shape(STR, required=True)
+    active_players = Shape(_ids, required=True)
+    move_count = Shape(INT, required=True)
+    outcome = Shape(_outcome, required=True, allow_none=True)
+    seed = Shape(INT, required=True)
+    rng = Shape(STR, required=True)
+    turn_limit = Shape(INT, required=True)
+    races = Shape(known_or(_DEFAULT["races"], map_of(_race)), required=True)
+    units = Shape(known_or(_DEFAULT["units"], map_of(_unit)), required=True)
+    cards = Shape(known_or(_DEFAULT["cards"], map_of(_card)), required=True)
+    race_of = Shape(map_of(nullable(STR)), required=True)
+    first_player = Shape(STR, required=True, allow_none=True)
+    first_player_draws = Shape(list_of(map_of(STR)), required=True)
+    unit_decks = Shape(_ids_by_player, required=True)
+    battlefield = Shape(map_of(_entry), required=True)
+    unit_discards = Shape(_ids_by_player, required=True)
+    deck = Shape(_ids, required=True)
+    discard = Shape(_ids, required=True)
+    eradicated = Shape(_ids, required=True)
+    placer = Shape(STR, required=True, allow_none=True)
+    turn = Shape(_turn, required=True, allow_none=True)
+    doom = Shape(_doom, required=True, allow_none=True)
+    bonus_owed = Shape(_ids, required=True)
+
+
+class OptionsSchema(Schema):
+    """Setup options; each may be omitted or null for its default. The content of ``races`` and
+    ``reinforcements`` is validated by the rules (422 ``invalid_setup``)."""
+
+    class Meta:
+        unknown = RAISE
+
+    races = Shape(list_of(OBJECT), allow_none=True)
+    reinforcements = Shape(list_of(OBJECT), allow_none=True)
+    races_by_player = Shape(map_of(STR), allow_none=True)
+    turn_limit = Shape(INT, allow_none=True)
+
+
+# -- moves ------------------------------------------------------------------------------------------
+_PARAMS = {"race": STR, "unit": STR, "x": INT, "y": INT}
+
+
+def _move_schema(move_type: str) -> type[Schema]:
+    attrs: dict[str, object] = {
+        "Meta": type("Meta", (), {"unknown": RAISE}),
+        "player": Shape(PLAYER_ID, required=True),
+        "type": Shape(one_of((move_type,)), required=True),
+    }
+    for name in MOVE_FIELDS[move_type]:
+        attrs[name] = Shape(_PARAMS[name], required=True)
+    cls_name = "RA" + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
+    return type(cls_name, (Schema,), attrs)
+
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {kind: _move_schema(kind) for kind in MOVE_FIELDS}
+"""Move type -> the schema of that move (``player``, ``type`` and its parameters)."""
