@@ -1,0 +1,135 @@
+"""A new game: options, the first Monarch, and the first reign's setup.
+
+Seed 004 §Game setup; rulings RtC 1 (3 to 4 players; the first Monarch is
+``options.first_monarch`` or drawn by the generator), RtC 3 (custom deck), RtC 8
+(``options.story_point``).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine_types import Event, PlayerId, State, Violation
+from rules.errors import InvalidSetup
+from rules.reigns_the_council import reign, rulebook
+from rules.reigns_the_council.content import PILLARS, build_deck, default_catalog
+from rules.rng import MAX_SEED, Rng
+
+__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "STORY_MODES", "new_game", "clone"]
+
+SCHEMA_VERSION = 1
+MAX_MOVE_COUNT = 2**53 - 1
+"""The largest move count a state may carry: an integer every JSON client reads exactly."""
+STORY_MODES = ("auto", "vote")
+DEFAULT_OPTIONS: dict[str, Any] = {"first_monarch": None, "story_point": "auto", "deck": None}
+"""``first_monarch``: a player id, or None to draw one. ``story_point``: ``"auto"`` (the
+storyteller always scores) or ``"vote"`` (the other players approve or refuse it).
+``deck``: a custom list of proposal cards, or None for the default 72."""
+
+
+def _check_options(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Validate ``options``; return the card catalogue to play with. Raises InvalidSetup."""
+    found: list[Violation] = []
+    for key in options:
+        if key not in DEFAULT_OPTIONS:
+            found.append(Violation("unknown_option", f"Reigns: The Council has no option {key!r}; the "
+                                                     f"options are {', '.join(DEFAULT_OPTIONS)}.", rulebook.OPTIONS))
+    first = options.get("first_monarch")
+    if first is not None and (not isinstance(first, str) or first not in players):
+        found.append(Violation("unknown_first_monarch", f"options.first_monarch must be one of the players "
+                                                        f"({', '.join(players)}).", rulebook.FIRST_MONARCH))
+    story = options.get("story_point")
+    if story is not None and story not in STORY_MODES:
+        found.append(Violation("bad_story_point", 'options.story_point must be "auto" or "vote".',
+                               rulebook.STORY_POINT))
+    spec = options.get("deck")
+    cards = default_catalog()
+    if spec is not None:
+        cards, problems = build_deck(spec, len(players))
+        found.extend(problems)
+    if found:
+        raise InvalidSetup(found)
+    return cards
+
+
+def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+    """The state at the start of the first reign: the first Monarch chosen, goals dealt, the
+    proposals shuffled into three decks, and the first advisor to draw active.
+
+    The first Monarch is ``options.first_monarch`` or drawn with ``Rng.from_seed(seed)``; then
+    the first reign is set up with the same generator (see :func:`reign.start_reign`).
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise InvalidSetup([Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.",
+                                      rulebook.REIGN_SETUP)])
+    cards = _check_options(players, options)
+    rng = Rng.from_seed(seed)
+    players = list(players)
+    first = options.get("first_monarch")
+    if first is None:
+        first = rng.choice(players)
+    state: State = {
+        "game": rulebook.GAME_ID,
+        "schema_version": SCHEMA_VERSION,
+        "players": players,
+        "status": "in_progress",
+        "phase": "deal",
+        "active_players": [],
+        "move_count": 0,
+        "outcome": None,
+        "seed": seed,
+        "rng": str(rng),
+        "story_point": options.get("story_point") or "auto",
+        "cards": cards,
+        "tracks": {p: 0 for p in PILLARS},
+        "decks": [[], [], []],
+        "discard": list(cards),
+        "hands": {p: [] for p in players},
+        "pile": [],
+        "goals": {},
+        "draw_queue": [],
+        "exchange": None,
+        "round": None,
+        "votes": None,
+        "story": None,
+        "reigns": [],
+    }
+    events: list[Event] = []
+    reign.start_reign(state, first, rng, events)
+    state["rng"] = str(rng)
+    return state
+
+
+def clone(state: State) -> State:
+    """A copy of ``state`` that a move can change freely.
+
+    Every container a move may change is new; what no move changes is shared: the card
+    catalogue ``cards``, ``players``, ``outcome`` (only ever replaced) and the records of past
+    reigns (only the current reign's record, the last, ever changes)."""
+    new = dict(state)
+    new["tracks"] = dict(state["tracks"])
+    new["decks"] = [list(d) for d in state["decks"]]
+    new["discard"] = list(state["discard"])
+    new["hands"] = {p: list(h) for p, h in state["hands"].items()}
+    new["pile"] = list(state["pile"])
+    new["goals"] = dict(state["goals"])
+    new["draw_queue"] = list(state["draw_queue"])
+    new["active_players"] = list(state["active_players"])
+    exchange = state["exchange"]
+    if exchange is not None:
+        new["exchange"] = {p: (None if v is None else list(v)) for p, v in exchange.items()}
+    rnd = state["round"]
+    if rnd is not None:  # pitches and table are changed in place, revealed is appended to
+        new["round"] = dict(rnd, pitches=None if rnd["pitches"] is None else dict(rnd["pitches"]),
+                            table=dict(rnd["table"]), revealed=list(rnd["revealed"]))
+    if state["votes"] is not None:
+        new["votes"] = dict(state["votes"])
+    if state["story"] is not None:
+        new["story"] = dict(state["story"])
+    reigns = state["reigns"]
+    if reigns:  # each player's points are changed in place; the rest of a record is replaced
+        last = reigns[-1]
+        record = dict(last, points={p: dict(v) for p, v in last["points"].items()})
+        new["reigns"] = reigns[:-1] + [record]
+    return new
+
