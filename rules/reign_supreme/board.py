@@ -1,0 +1,159 @@
+"""The battlefield: which spaces exist, who stands where, Kingdoms, Castles, Thrones, melee and
+movement (seed: Battlefield, Kingdom, Midfield, Movement, Melee; ruling RS 2).
+
+Units stand one to a space. A unit "on the board" has ``at = [q, r]``; a unit waiting to be set
+up or deployed has ``at = null``.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from rules.engine_types import PlayerId, State
+from rules.reign_supreme.content import default_roster
+from rules.reign_supreme.hexes import Hex, neighbours
+
+__all__ = ["Geometry", "geometry", "occupancy", "stats", "unit_hex", "enemies_adjacent", "in_melee",
+           "reachable", "path_to", "units_of", "on_board"]
+
+
+class Geometry:
+    """The static spaces of a game: the board, each player's Kingdom, Castles and Thrones."""
+
+    __slots__ = ("board", "kingdom_of", "kingdoms", "castles", "castle_owner", "thrones", "mines", "ruins")
+
+    def __init__(self, state: State) -> None:
+        scenario = state["scenario"]
+        board: set[Hex] = {(h[0], h[1]) for h in scenario["midfield"]}
+        self.kingdoms: dict[PlayerId, frozenset[Hex]] = {}
+        self.kingdom_of: dict[Hex, PlayerId] = {}
+        self.castles: dict[PlayerId, frozenset[Hex]] = {}
+        self.castle_owner: dict[Hex, PlayerId] = {}
+        self.thrones: dict[Hex, PlayerId] = {}
+        for p, k in state["kingdoms"].items():
+            hexes = frozenset((h[0], h[1]) for h in k["hexes"])
+            self.kingdoms[p] = hexes
+            board |= hexes
+            for h in hexes:
+                self.kingdom_of[h] = p
+            if k["castle"] is not None:
+                castle = frozenset((h[0], h[1]) for h in k["castle"])
+                self.castles[p] = castle
+                for h in castle:
+                    self.castle_owner[h] = p
+            if k["throne"] is not None:
+                self.thrones[(k["throne"][0], k["throne"][1])] = p
+        self.board: frozenset[Hex] = frozenset(board)
+        self.mines: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["mines"])
+        self.ruins: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["ruins"])
+
+
+_CACHE: dict[int, tuple[Any, Geometry]] = {}
+
+
+def geometry(state: State) -> Geometry:
+    """The Geometry of ``state`` (cached per scenario/kingdoms object, which apply never changes)."""
+    key = id(state["kingdoms"])
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is state["kingdoms"]:
+        return hit[1]
+    geo = Geometry(state)
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    _CACHE[key] = (state["kingdoms"], geo)
+    return geo
+
+
+def stats(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+    """The statistics of ``unit``: its owner's army roster entry for its type."""
+    army = state["armies"][unit["owner"]]
+    roster = state["rosters"].get(army)
+    if roster is None:
+        return default_roster(army)[unit["type"]]
+    return roster["units"][unit["type"]]
+
+
+def unit_hex(unit: dict[str, Any]) -> Hex | None:
+    at = unit["at"]
+    return None if at is None else (at[0], at[1])
+
+
+def on_board(state: State) -> dict[str, dict[str, Any]]:
+    """Units standing on the board, by id."""
+    return {uid: u for uid, u in state["units"].items() if u["at"] is not None}
+
+
+def units_of(state: State, player: PlayerId) -> list[tuple[str, dict[str, Any]]]:
+    """``player``'s units (board and reserve), in id order."""
+    return [(uid, u) for uid, u in state["units"].items() if u["owner"] == player]
+
+
+def occupancy(state: State) -> dict[Hex, str]:
+    """Space -> id of the unit on it."""
+    return {(u["at"][0], u["at"][1]): uid for uid, u in state["units"].items() if u["at"] is not None}
+
+
+def enemies_adjacent(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> list[str]:
+    """Ids of enemy units (any other player's) adjacent to space ``h``."""
+    units = state["units"]
+    return [occ[n] for n in neighbours(h) if n in occ and units[occ[n]]["owner"] != owner]
+
+
+def in_melee(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> bool:
+    """Seed, Special Rule Terminology, Melee: units of opposing sides that are adjacent are in melee."""
+    units = state["units"]
+    for n in neighbours(h):
+        uid = occ.get(n)
+        if uid is not None and units[uid]["owner"] != owner:
+            return True
+    return False
+
+
+def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str,
+              speed: int) -> tuple[list[Hex], dict[Hex, Hex | None]]:
+    """Every space ``uid`` may end its movement on, with the breadth-first parent links.
+
+    Seed, Movement: a unit moves up to as many spaces as its movement. Ruling (rules doc
+    §Movement): a step goes to an adjacent space of the board; a unit may pass through spaces
+    of its own side's units but never through an enemy unit, and ends on an empty space.
+    Seed, Melee: "a unit in Melee cannot move to another space and still be in melee" - a unit
+    that starts adjacent to an enemy may only end where no enemy is adjacent. Returns the
+    destinations (in search order; never the start) and the search tree ``{space: parent}``.
+    """
+    units = state["units"]
+    unit = units[uid]
+    owner = unit["owner"]
+    start = (unit["at"][0], unit["at"][1])
+    parents: dict[Hex, Hex | None] = {start: None}
+    frontier = deque([(start, 0)])
+    board = geo.board
+    while frontier:
+        h, d = frontier.popleft()
+        if d >= speed:
+            continue
+        for n in neighbours(h):
+            if n in parents or n not in board:
+                continue
+            other = occ.get(n)
+            if other is not None and units[other]["owner"] != owner:
+                continue
+            parents[n] = h
+            frontier.append((n, d + 1))
+    locked = in_melee(state, occ, start, owner)
+    out: list[Hex] = []
+    for h in parents:
+        if h == start or h in occ:
+            continue
+        if locked and in_melee(state, occ, h, owner):
+            continue
+        out.append(h)
+    return out, parents
+
+
+def path_to(tree: dict[Hex, Hex | None], dest: Hex) -> list[Hex]:
+    """The shortest path (start first) through the search tree of :func:`reachable`."""
+    path = [dest]
+    while tree[path[-1]] is not None:
+        path.append(tree[path[-1]])  # type: ignore[arg-type]
+    path.reverse()
+    return path

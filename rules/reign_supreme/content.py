@@ -1,0 +1,291 @@
+"""Default content as data (``data/*.json``) and the validation of custom content.
+
+Seed: "Units ... contain stats which signify the capabilities of the unit"; ruling RS 1 and 3:
+the text leaves statistics, boards and cards to the players, so the service ships a documented
+standard scenario, a skirmish scenario, four armies (Resistance, Greenskin, Undead, Demon) of all
+nineteen unit types, and a card set, and accepts custom scenarios, rosters and army lists in
+``options``. Every problem with custom content is a Violation naming it (422 invalid_setup).
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rules.engine_types import Violation
+from rules.reign_supreme import rulebook
+from rules.reign_supreme.hexes import distance, neighbours
+
+__all__ = ["UNIT_TYPES", "KINDS", "ABILITIES", "SPELLS", "ARMY_IDS", "default_armies", "default_scenarios",
+           "default_cards", "spell_table", "check_roster", "check_scenario", "check_army_list", "MAX_COORD",
+           "MAX_STAT", "MAX_LIST", "ARMY_LIST_KEYS"]
+
+_DATA = Path(__file__).resolve().parent / "data"
+
+UNIT_TYPES: tuple[str, ...] = (
+    "infantry", "footman", "knight", "cavalry", "skirmisher", "archer", "wizard", "battlemage", "priest",
+    "provisioner", "general", "enchanter", "trebuchet", "mangonel", "assassin", "assault", "shock_trooper",
+    "engineer", "warder")
+"""The nineteen unit types of the seed's Units section, in its order."""
+KINDS = ("shooting", "siege", "mechanical", "packed", "stealth")
+"""Kind flags: how the rules treat a unit (Shooting, Siege, Mechanical, Packed, Stealth)."""
+ABILITIES = ("counterattack", "ensnare", "charging", "flanking", "double_attack", "knockback", "command",
+             "supply", "enchant", "silence", "volley", "construction")
+"""Special abilities and auras of the seed (their effects are part 2 of the game)."""
+SPELLS = ("teleport", "healing", "counterspell", "blast", "cone", "arc")
+"""Field spells of the seed (their effects are part 2 of the game)."""
+ARMY_IDS = ("resistance", "greenskin", "undead", "demon")
+ARMY_LIST_KEYS = ("standard", "skirmish")
+STATS = ("movement", "hp", "attack", "defence", "range")
+MAX_STAT = 99
+MAX_COORD = 50
+MAX_LIST = 20
+MAX_HEXES = 1000
+_VICTORY = ("last_standing", "throne")
+
+
+def _load(name: str) -> Any:
+    return json.loads((_DATA / name).read_text("utf-8"))
+
+
+_ARMIES: dict[str, Any] = _load("armies.json")
+_SCENARIOS: dict[str, Any] = _load("scenarios.json")
+_CARDS: list[dict[str, Any]] = _load("cards.json")
+_SPELLS: dict[str, Any] = _load("spells.json")
+
+
+def default_armies() -> dict[str, Any]:
+    """The four default armies: ``{army: {"title", "units": {type: stats}, "lists": {...}}}`` (a copy)."""
+    return json.loads(json.dumps(_ARMIES))
+
+
+def default_scenarios() -> dict[str, Any]:
+    """The shipped scenarios, ``standard`` and ``skirmish`` (a copy)."""
+    return json.loads(json.dumps(_SCENARIOS))
+
+
+def default_cards() -> list[dict[str, Any]]:
+    """The default card set: 6 spell and 6 tactics cards, two copies each (a copy)."""
+    return json.loads(json.dumps(_CARDS))
+
+
+def spell_table() -> dict[str, Any]:
+    """Each field spell's range and cooldown (Spells section of the seed; a copy)."""
+    return json.loads(json.dumps(_SPELLS))
+
+
+@lru_cache(maxsize=None)
+def default_roster(army: str) -> dict[str, Any]:
+    """The unit statistics of a default army, by unit type (shared; never mutate)."""
+    return _ARMIES[army]["units"]
+
+
+def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
+    return Violation(code, message, rule)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+# -- rosters ---------------------------------------------------------------------------------------
+def check_roster(army: str, roster: Any) -> list[Violation]:
+    """Problems of a custom roster ``{"title": str, "units": {type: stats}}`` for ``army``.
+
+    Each unit gives ``name``, ``movement`` (0..99), ``hp`` (1..99), ``attack``, ``defence``, ``range``
+    (0..99, range at least 1), ``kinds``, ``abilities`` and ``spells`` from the fixed vocabularies.
+    The roster must define the Assault (one Assault per army, ruling RS 3).
+    """
+    rule = rulebook.ROSTERS
+    where = f"options.rosters.{army}"
+    if type(roster) is not dict or type(roster.get("units")) is not dict or not roster["units"]:
+        return [_v("bad_roster", f"{where} must be an object with a non-empty 'units' object.", rule)]
+    found: list[Violation] = []
+    for key in roster:
+        if key not in ("title", "units"):
+            found.append(_v("bad_roster", f"{where} has an unknown field {key!r}.", rule))
+    if "title" in roster and type(roster["title"]) is not str:
+        found.append(_v("bad_roster", f"{where}.title must be a string.", rule))
+    if "assault" not in roster["units"]:
+        found.append(_v("bad_roster", f"{where} must define its one Assault unit.", rule))
+    for utype, stats in roster["units"].items():
+        at = f"{where}.units.{utype}"
+        if utype not in UNIT_TYPES:
+            found.append(_v("unknown_unit_type", f"{at}: there is no unit type {utype!r}; the types are "
+                            f"{', '.join(UNIT_TYPES)}.", rule))
+            continue
+        found.extend(_check_stats(at, stats, rule))
+    return found
+
+
+def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
+    if type(stats) is not dict:
+        return [_v("bad_unit_stats", f"{at} must be an object.", rule)]
+    found: list[Violation] = []
+    allowed = set(STATS) | {"name", "kinds", "abilities", "spells"}
+    for key in stats:
+        if key not in allowed:
+            found.append(_v("bad_unit_stats", f"{at} has an unknown field {key!r}.", rule))
+    if type(stats.get("name")) is not str or not stats.get("name"):
+        found.append(_v("bad_unit_stats", f"{at}.name must be a non-empty string.", rule))
+    for stat in STATS:
+        value = stats.get(stat)
+        low = 1 if stat in ("hp", "range") else 0
+        if not _is_int(value) or not low <= value <= MAX_STAT:
+            found.append(_v("bad_unit_stats", f"{at}.{stat} must be a whole number from {low} to {MAX_STAT}.", rule))
+    for field, vocabulary in (("kinds", KINDS), ("abilities", ABILITIES), ("spells", SPELLS)):
+        value = stats.get(field)
+        if type(value) is not list or any(type(x) is not str or x not in vocabulary for x in value) \
+                or len(set(value)) != len(value):
+            found.append(_v("bad_unit_stats", f"{at}.{field} must be a list of distinct values from: "
+                            f"{', '.join(vocabulary)}.", rule))
+    return found
+
+
+def check_army_list(player: str, units: Any, roster: dict[str, Any]) -> list[Violation]:
+    """Problems of an army list: 1 to 20 unit types of the army's roster, at most one Assault."""
+    rule = rulebook.ARMY_LISTS
+    at = f"options.army_lists.{player}"
+    if type(units) is not list or not 1 <= len(units) <= MAX_LIST or any(type(u) is not str for u in units):
+        return [_v("bad_army_list", f"{at} must be a list of 1 to {MAX_LIST} unit types.", rule)]
+    found = [_v("unknown_unit_type", f"{at}: the army has no unit type {u!r}.", rule)
+             for u in sorted(set(units)) if u not in roster]
+    if units.count("assault") > 1:
+        found.append(_v("too_many_assaults", f"{at}: an army fields only one Assault.", rule))
+    return found
+
+
+# -- scenarios -------------------------------------------------------------------------------------
+def _hex_ok(value: Any) -> bool:
+    return (type(value) is list and len(value) == 2 and _is_int(value[0]) and _is_int(value[1])
+            and abs(value[0]) <= MAX_COORD and abs(value[1]) <= MAX_COORD)
+
+
+def _hex_list(value: Any, at: str, found: list[Violation], allow_empty: bool = True) -> list[tuple[int, int]]:
+    rule = rulebook.SCENARIOS
+    if type(value) is not list or len(value) > MAX_HEXES or (not allow_empty and not value):
+        found.append(_v("bad_scenario", f"{at} must be a list of [q, r] hexes"
+                        f"{'' if allow_empty else ' (at least one)'}.", rule))
+        return []
+    out = []
+    for item in value:
+        if not _hex_ok(item):
+            found.append(_v("bad_scenario", f"{at}: {item!r} is not a hex [q, r] with coordinates "
+                            f"from -{MAX_COORD} to {MAX_COORD}.", rule))
+            return []
+        out.append((item[0], item[1]))
+    if len(set(out)) != len(out):
+        found.append(_v("bad_scenario", f"{at} lists a hex twice.", rule))
+    return out
+
+
+_SCENARIO_FIELDS = ("id", "name", "description", "midfield", "kingdoms", "seating", "mines", "ruins", "castles",
+                    "cards", "deployment", "initial_units", "army_list", "victory")
+
+
+def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
+    """Problems of a scenario object (the format of ``data/scenarios.json``) for ``n_players``.
+
+    The Midfield and every Kingdom are lists of distinct hexes, pairwise disjoint; there is a
+    Kingdom for every seat (``seating[n]`` names them, else the first ``n``); Mines and Ruins lie
+    in the Midfield; with castles, every seated Kingdom holds a Castle of 7 spaces (its Throne and
+    the 6 around it) and a Gate from a Castle space to a space outside it; deployment needs
+    castles and ``initial_units``; the victory condition is ``last_standing`` or ``throne``
+    (which needs castles).
+    """
+    rule = rulebook.SCENARIOS
+    if type(scenario) is not dict:
+        return [_v("bad_scenario", "options.scenario must be 'standard', 'skirmish' or a scenario object.", rule)]
+    found: list[Violation] = []
+    for key in scenario:
+        if key not in _SCENARIO_FIELDS:
+            found.append(_v("bad_scenario", f"options.scenario has an unknown field {key!r}.", rule))
+    for key in ("id", "name", "description"):
+        if key in scenario and type(scenario[key]) is not str:
+            found.append(_v("bad_scenario", f"options.scenario.{key} must be a string.", rule))
+    for key in ("castles", "cards", "deployment"):
+        if type(scenario.get(key)) is not bool:
+            found.append(_v("bad_scenario", f"options.scenario.{key} must be true or false.", rule))
+    if scenario.get("army_list") not in ARMY_LIST_KEYS:
+        found.append(_v("bad_scenario", "options.scenario.army_list must be 'standard' or 'skirmish' "
+                        "(which default army list each army fields).", rule))
+    if scenario.get("victory") not in _VICTORY:
+        found.append(_v("bad_scenario", "options.scenario.victory must be 'last_standing' or 'throne'.", rule))
+    castles = scenario.get("castles") is True
+    if scenario.get("victory") == "throne" and not castles:
+        found.append(_v("bad_scenario", "A Throne victory needs castles.", rule))
+    initial = scenario.get("initial_units")
+    if scenario.get("deployment") is True:
+        if not castles:
+            found.append(_v("bad_scenario", "Deployment needs castles: the Castle is the deployment zone.", rule))
+        if not _is_int(initial) or not 1 <= initial <= MAX_LIST:
+            found.append(_v("bad_scenario", f"options.scenario.initial_units must be 1 to {MAX_LIST} "
+                            "with deployment.", rule))
+    elif initial is not None:
+        found.append(_v("bad_scenario", "options.scenario.initial_units must be null without deployment.", rule))
+    midfield = _hex_list(scenario.get("midfield"), "options.scenario.midfield", found, allow_empty=False)
+    taken = set(midfield)
+    kingdoms = scenario.get("kingdoms")
+    ids: list[str] = []
+    if type(kingdoms) is not list or not kingdoms or len(kingdoms) > 12:
+        found.append(_v("bad_scenario", "options.scenario.kingdoms must be a list of 1 to 12 kingdoms.", rule))
+        kingdoms = []
+    for i, kingdom in enumerate(kingdoms):
+        at = f"options.scenario.kingdoms.{i}"
+        if type(kingdom) is not dict or type(kingdom.get("id")) is not str:
+            found.append(_v("bad_scenario", f"{at} must be an object with a string id.", rule))
+            continue
+        for key in kingdom:
+            if key not in ("id", "hexes", "castle", "throne", "gate"):
+                found.append(_v("bad_scenario", f"{at} has an unknown field {key!r}.", rule))
+        ids.append(kingdom["id"])
+        hexes = _hex_list(kingdom.get("hexes"), f"{at}.hexes", found, allow_empty=False)
+        if taken & set(hexes):
+            found.append(_v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule))
+        taken |= set(hexes)
+        if castles:
+            found.extend(_check_castle(kingdom, set(hexes), at))
+    if len(set(ids)) != len(ids):
+        found.append(_v("bad_scenario", "Two kingdoms share an id.", rule))
+    seating = scenario.get("seating")
+    if seating is not None:
+        seats = seating.get(str(n_players)) if type(seating) is dict else None
+        if type(seats) is not list or len(seats) != n_players or len(set(map(str, seats))) != n_players \
+                or any(s not in ids for s in seats):
+            found.append(_v("bad_scenario", f"options.scenario.seating[\"{n_players}\"] must name {n_players} "
+                            "distinct kingdoms.", rule))
+    elif len(ids) < n_players:
+        found.append(_v("bad_scenario", f"The scenario has {len(ids)} kingdoms for {n_players} players.", rule))
+    mid = set(midfield)
+    for key in ("mines", "ruins"):
+        spots = _hex_list(scenario.get(key), f"options.scenario.{key}", found)
+        if any(s not in mid for s in spots):
+            found.append(_v("bad_scenario", f"Every one of options.scenario.{key} must lie in the Midfield.", rule))
+    if "mines" in scenario and "ruins" in scenario and _hex_list(scenario["mines"], "", []) and \
+            set(_hex_list(scenario["mines"], "", [])) & set(_hex_list(scenario["ruins"], "", [])):
+        found.append(_v("bad_scenario", "A space cannot be both a Mine and a Ruin.", rule))
+    return found
+
+
+def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], at: str) -> list[Violation]:
+    rule = rulebook.SCENARIOS
+    found: list[Violation] = []
+    castle = _hex_list(kingdom.get("castle"), f"{at}.castle", found)
+    throne = kingdom.get("throne")
+    if not _hex_ok(throne):
+        return found + [_v("bad_scenario", f"{at}.throne must be a hex [q, r].", rule)]
+    t = (throne[0], throne[1])
+    if set(castle) != {t, *neighbours(t)} or not set(castle) <= hexes:
+        found.append(_v("bad_scenario", f"{at}.castle must be the 7 spaces of the Throne and the 6 around it, "
+                        "all inside the Kingdom.", rule))
+    gate = kingdom.get("gate")
+    if type(gate) is not list or len(gate) != 2 or not all(_hex_ok(g) for g in gate):
+        found.append(_v("bad_scenario", f"{at}.gate must be two hexes: a Castle space and the space outside "
+                        "it that the Gate faces.", rule))
+    else:
+        inside, outside = (gate[0][0], gate[0][1]), (gate[1][0], gate[1][1])
+        if inside not in castle or inside == t or outside in castle or distance(inside, outside) != 1:
+            found.append(_v("bad_scenario", f"{at}.gate must join an outer Castle space to a space outside "
+                            "the Castle.", rule))
+    return found

@@ -1,0 +1,56 @@
+"""The :class:`~rules.engine.Game` of Reign Supreme: the public face of this package.
+
+Each method delegates to the module that owns the concept: ``state`` (setup), ``moves``
+(dispatch), ``board`` (spaces, movement, melee), ``combat`` (attacks, damage), ``cooldown``
+(Action Board), ``turns`` (phases, defeat, the end), ``scoring``, ``views``, ``integrity``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine import Game, check_players
+from rules.engine_types import Event, PlayerId, Score, State, View
+from rules.reign_supreme import integrity, moves, scoring, views
+from rules.reign_supreme.content import default_armies, default_cards, default_scenarios, spell_table
+from rules.reign_supreme.state import DEFAULT_OPTIONS, new_game
+
+__all__ = ["ReignSupreme"]
+
+
+class ReignSupreme(Game):
+    """Reign Supreme: hex-board wargame of four armies; move, fight, hold Mines and Ruins, take
+    Thrones (seed 003_03e2ba03e336101c; rules doc docs/rules/reign-supreme.md)."""
+
+    id = "reign-supreme"
+    title = "Reign Supreme"
+    min_players = 2
+    max_players = 4
+    move_types = moves.MOVE_TYPES
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def content(self) -> dict[str, Any]:
+        return {"armies": default_armies(), "scenarios": default_scenarios(), "cards": default_cards(),
+                "spells": spell_table()}
+
+    def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+        check_players(self, players)
+        return new_game(players, seed, options)
+
+    def check_state(self, state: State) -> None:
+        integrity.check_state(state)
+
+    legal_moves = staticmethod(moves.legal_moves)
+    violations = staticmethod(moves.violations)
+    apply = staticmethod(moves.apply)
+
+    def score(self, state: State) -> Score:
+        return scoring.score(state)
+
+    def view(self, state: State, player: PlayerId | None) -> View:
+        return views.view(state, player)
+
+    def view_event(self, event: Event, player: PlayerId | None) -> Event:
+        return views.view_event(event, player)

@@ -1,0 +1,40 @@
+"""Hex geometry in axial coordinates (ruling RS 2: "hex grid, axial coordinates").
+
+A hex is ``(q, r)``; in JSON it is the two-item list ``[q, r]``. The six neighbours differ by
+the six axial directions; the distance between two hexes is the number of steps between them.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+__all__ = ["Hex", "DIRECTIONS", "neighbours", "distance", "as_hex", "as_json"]
+
+Hex = tuple[int, int]
+
+DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+"""The six axial directions, counter-clockwise from "east"."""
+
+
+def neighbours(h: Hex) -> Iterator[Hex]:
+    """The six hexes adjacent to ``h`` (whether on the board or not)."""
+    q, r = h
+    for dq, dr in DIRECTIONS:
+        yield (q + dq, r + dr)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Steps from ``a`` to ``b`` on an unobstructed hex grid."""
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def as_hex(value: Iterable[int]) -> Hex:
+    """A JSON ``[q, r]`` as a hex tuple."""
+    q, r = value
+    return (q, r)
+
+
+def as_json(h: Hex) -> list[int]:
+    """A hex as its JSON ``[q, r]``."""
+    return [h[0], h[1]]

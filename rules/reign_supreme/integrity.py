@@ -1,0 +1,311 @@
+"""Integrity of a state a client sends back (meaning, not shape): rules doc §Integrity.
+
+The schemas have already checked the shape. This checks that the state could have been reached
+by playing: known players, armies and unit types; units on board spaces, one per space, pins
+below hit points; Action Board pins in range; every card in exactly one place; Mines and Ruins
+owned by players; phase, turn, active players, status and outcome consistent.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine_types import State, Violation
+from rules.errors import InvalidState
+from rules.reign_supreme import rulebook
+from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, check_roster, default_roster
+from rules.reign_supreme.hexes import neighbours
+from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
+                                       card_catalog)
+from rules.rng import MAX_SEED
+
+__all__ = ["check_state", "state_problems"]
+
+_HEX = frozenset("0123456789abcdef")
+_PHASES = ("setup", "deployment", "combat", "finished")
+_PACKING = ("packed", "unpacked", "packing", "unpacking")
+_MAX_DEPLOYS = 99
+_MAX_LEFT = 99
+
+
+def _v(code: str, message: str) -> Violation:
+    return Violation(code, message, rulebook.INTEGRITY)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _hex(value: Any) -> tuple[int, int] | None:
+    if type(value) is list and len(value) == 2 and all(_is_int(x) and abs(x) <= MAX_COORD for x in value):
+        return (value[0], value[1])
+    return None
+
+
+def check_state(state: State) -> None:
+    """Raise InvalidState listing every problem found; return quietly for a sound state."""
+    found = state_problems(state)
+    if found:
+        raise InvalidState(found)
+
+
+def state_problems(state: State) -> list[Violation]:
+    """Every integrity problem of ``state`` (``[]`` when sound). Never raises on odd input."""
+    try:
+        return _problems(state)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as exc:
+        return [_v("malformed_state", f"The state cannot be read ({type(exc).__name__}).")]
+
+
+def _problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    if state.get("game") != rulebook.GAME_ID:
+        found.append(_v("wrong_game", f"state.game must be {rulebook.GAME_ID!r}."))
+    if state.get("schema_version") != SCHEMA_VERSION:
+        found.append(_v("schema_version", f"state.schema_version must be {SCHEMA_VERSION}."))
+    players = state["players"]
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        return found + [_v("bad_players", "state.players must be 2 to 4 distinct player ids.")]
+    pset = set(players)
+    if not _is_int(state["move_count"]) or not 0 <= state["move_count"] <= MAX_MOVE_COUNT:
+        found.append(_v("bad_move_count", "state.move_count is out of range."))
+    if not _is_int(state["seed"]) or not 0 <= state["seed"] <= MAX_SEED:
+        found.append(_v("bad_seed", "state.seed is out of range."))
+    rng = state["rng"]
+    if len(rng) != 16 or not set(rng) <= _HEX:
+        found.append(_v("bad_rng", "state.rng must be 16 lowercase hex digits."))
+    for key in ("kingdoms", "armies", "boards", "kills", "zones", "hands"):
+        if set(state[key]) != pset:
+            found.append(_v("bad_player_keys", f"state.{key} must have exactly one entry per player."))
+    if found:
+        return found
+    found.extend(_scenario_problems(state))
+    if found:
+        return found
+    found.extend(_army_problems(state))
+    if found:
+        return found
+    found.extend(_unit_problems(state))
+    found.extend(_board_problems(state))
+    found.extend(_card_problems(state))
+    found.extend(_turn_problems(state))
+    return found
+
+
+def _scenario_problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    sc = state["scenario"]
+    if sc["victory"] not in ("last_standing", "throne") or (sc["victory"] == "throne" and not sc["castles"]):
+        found.append(_v("bad_scenario", "state.scenario.victory must be 'last_standing' or 'throne' (with castles)."))
+    if not _is_int(sc["round_limit"]) or not 1 <= sc["round_limit"] <= MAX_ROUND_LIMIT:
+        found.append(_v("bad_scenario", f"state.scenario.round_limit must be 1 to {MAX_ROUND_LIMIT}."))
+    if sc["deployment"]:
+        if not sc["castles"] or not _is_int(sc["initial_units"]) or not 1 <= sc["initial_units"] <= MAX_LIST:
+            found.append(_v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20."))
+    elif sc["initial_units"] is not None:
+        found.append(_v("bad_scenario", "state.scenario.initial_units must be null without deployment."))
+    mid = [_hex(h) for h in sc["midfield"]]
+    if not mid or None in mid or len(set(mid)) != len(mid):
+        return found + [_v("bad_board", "state.scenario.midfield must be distinct hexes [q, r].")]
+    taken = set(mid)
+    for key in ("mines", "ruins"):
+        spots = [_hex(h) for h in sc[key]]
+        if None in spots or len(set(spots)) != len(spots) or not set(spots) <= taken:
+            found.append(_v("bad_board", f"state.scenario.{key} must be distinct Midfield spaces."))
+        if len(state["control"][key]) != len(spots):
+            found.append(_v("bad_control", f"state.control.{key} must have one entry per {key[:-1]}."))
+        elif any(o is not None and o not in state["players"] for o in state["control"][key]):
+            found.append(_v("bad_control", f"state.control.{key} names someone not in the game."))
+    for p, k in state["kingdoms"].items():
+        hexes = [_hex(h) for h in k["hexes"]]
+        if not hexes or None in hexes or len(set(hexes)) != len(hexes) or taken & set(hexes):
+            found.append(_v("bad_board", f"{p}'s Kingdom must be distinct spaces apart from the Midfield and "
+                            "other Kingdoms."))
+            continue
+        taken |= set(hexes)
+        has_castle = k["castle"] is not None
+        if has_castle != bool(sc["castles"]) or (k["throne"] is None) == has_castle or \
+                (k["gate"] is None) == has_castle:
+            found.append(_v("bad_board", f"{p}'s Kingdom must have a castle, throne and gate exactly when the "
+                            "scenario uses castles."))
+            continue
+        if has_castle:
+            throne = _hex(k["throne"])
+            castle = {_hex(h) for h in k["castle"]}
+            if throne is None or castle != {throne, *neighbours(throne)} or not castle <= set(hexes) \
+                    or len(k["gate"]) != 2 or _hex(k["gate"][0]) not in castle:
+                found.append(_v("bad_board", f"{p}'s Castle must be its Throne and the 6 spaces around it, in "
+                                "the Kingdom, with a Gate on a Castle space."))
+    return found
+
+
+def _roster(state: State, army: str) -> dict[str, Any]:
+    custom = state["rosters"].get(army)
+    return custom["units"] if custom is not None else default_roster(army)
+
+
+def _army_problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    for army, roster in state["rosters"].items():
+        if check_roster(army, roster):
+            found.append(_v("bad_roster", f"state.rosters.{army} is not a valid roster."))
+    for p, army in state["armies"].items():
+        if army not in ARMY_IDS and army not in state["rosters"]:
+            found.append(_v("unknown_army", f"{p}'s army {army!r} is not known."))
+    return found
+
+
+def _unit_problems(state: State) -> list[Violation]:
+    from rules.reign_supreme.board import geometry
+
+    found: list[Violation] = []
+    geo = geometry(state)
+    seen: dict[tuple[int, int], str] = {}
+    defeated = set(state["defeated"])
+    for uid, u in state["units"].items():
+        if not (uid[:1] == "u" and uid[1:].isdigit() and uid[1:2] != "0"):
+            found.append(_v("bad_unit_id", f"Unit id {uid[:20]!r} is not of the form u<number>."))
+            continue
+        owner = u["owner"]
+        if owner not in state["armies"]:
+            found.append(_v("unknown_owner", f"Unit {uid} belongs to nobody in the game."))
+            continue
+        if owner in defeated:
+            found.append(_v("defeated_units", f"Unit {uid} belongs to a defeated player."))
+        roster = _roster(state, state["armies"][owner])
+        stats = roster.get(u["type"])
+        if stats is None:
+            found.append(_v("unknown_unit_type", f"Unit {uid}'s type {u['type'][:30]!r} is not in its army."))
+            continue
+        if not _is_int(u["pins"]) or not 0 <= u["pins"] < stats["hp"]:
+            found.append(_v("bad_pins", f"Unit {uid} has {u['pins']} pins; a living unit has 0 to "
+                            f"{stats['hp'] - 1}."))
+        packed = "packed" in stats["kinds"]
+        if packed != ("packing" in u) or (packed and u["packing"] not in _PACKING):
+            found.append(_v("bad_packing", f"Unit {uid}'s packing state does not fit its kind."))
+        if u["at"] is not None:
+            h = _hex(u["at"])
+            if h is None or h not in geo.board:
+                found.append(_v("off_board", f"Unit {uid} stands off the board."))
+            elif h in seen:
+                found.append(_v("two_units_one_space", f"Units {seen[h]} and {uid} stand on the same space."))
+            else:
+                seen[h] = uid
+            if state["phase"] == "setup" and h is not None and h not in geo.kingdoms.get(owner, ()):
+                found.append(_v("bad_setup", f"Unit {uid} is set up outside its owner's Kingdom."))
+    return found
+
+
+def _board_problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    sc = state["scenario"]
+    units = state["units"]
+    for p, b in state["boards"].items():
+        for key, used in (("spell_pin", sc["cards"]), ("tactics_pin", sc["cards"]),
+                          ("reinforcement_pin", sc["deployment"])):
+            pin = b[key]
+            if (pin is None) == bool(used) or (pin is not None and (not _is_int(pin) or not 1 <= pin <= PIN_RESET)):
+                found.append(_v("bad_pin", f"{p}'s {key} must be 1 to {PIN_RESET} when used, else null."))
+        if not _is_int(b["deploys"]) or not 0 <= b["deploys"] <= _MAX_DEPLOYS:
+            found.append(_v("bad_pin", f"{p}'s deploys must be 0 to {_MAX_DEPLOYS}."))
+        pinned = set()
+        for pin in b["packing"]:
+            u = units.get(pin["unit"])
+            if u is None or u["owner"] != p or pin["unit"] in pinned or pin["to"] not in ("packed", "unpacked") \
+                    or not _is_int(pin["notch"]) or not 0 <= pin["notch"] < PACKING_NOTCHES \
+                    or u.get("packing") != ("packing" if pin["to"] == "packed" else "unpacking"):
+                found.append(_v("bad_packing_pin", f"{p} has a Packing pin that fits no packing unit."))
+            pinned.add(pin["unit"])
+        transit = {uid for uid, u in units.items() if u["owner"] == p and u.get("packing") in ("packing", "unpacking")}
+        if transit != pinned:
+            found.append(_v("bad_packing_pin", f"Every packing or unpacking unit of {p} needs one Packing pin."))
+        for entry in b["spells"]:
+            u = units.get(entry["unit"])
+            if u is None or u["owner"] != p or not _is_int(entry["left"]) or not 1 <= entry["left"] <= _MAX_LEFT \
+                    or entry["spell"] not in _roster(state, state["armies"][p])[u["type"]]["spells"]:
+                found.append(_v("bad_spell_pin", f"{p} has a spell cooldown that fits no unit's spell."))
+        for entry in b["effects"]:
+            if (entry["unit"] is not None and entry["unit"] not in units) or not _is_int(entry["left"]) \
+                    or not 1 <= entry["left"] <= _MAX_LEFT:
+                found.append(_v("bad_effect", f"{p} has an effect with a bad unit or duration."))
+    for p, n in state["kills"].items():
+        if not _is_int(n) or not 0 <= n <= 10_000:
+            found.append(_v("bad_kills", f"{p}'s kills must be 0 or more."))
+    return found
+
+
+def _card_problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    catalog = card_catalog()
+    places: dict[str, str] = {}
+    for where, cards in ([(f"decks.{k}", v) for k, v in state["decks"].items()]
+                         + [(f"discards.{k}", v) for k, v in state["discards"].items()]
+                         + [(f"hands.{p}", h) for p, h in state["hands"].items()]):
+        for card in cards:
+            if card not in catalog:
+                found.append(_v("unknown_card", f"There is no card {card[:40]!r} in state.{where}."))
+            elif card in places:
+                found.append(_v("card_in_two_places", f"A card is both in state.{places[card]} and state.{where}."))
+            else:
+                places[card] = where
+            if where.startswith(("decks", "discards")) and card in catalog and catalog[card]["deck"] != where[-5:] \
+                    and not (where.endswith("tactics") and catalog[card]["deck"] == "tactics"):
+                found.append(_v("card_in_wrong_deck", f"A card in state.{where} belongs to the other deck."))
+    if set(state["decks"]) != {"spell", "tactics"} or set(state["discards"]) != {"spell", "tactics"}:
+        found.append(_v("bad_decks", "There are exactly two decks and two discard piles: spell and tactics."))
+    if state["scenario"]["cards"]:
+        if not found and len(places) != len(catalog):
+            found.append(_v("missing_cards", "Some cards are missing from the decks, discard piles and hands."))
+    elif places:
+        found.append(_v("cards_without_cards", "This scenario is played without cards."))
+    for p in state["defeated"]:
+        if p in state["hands"] and state["hands"][p]:
+            found.append(_v("defeated_hand", f"{p} is out of the game and holds no cards."))
+    return found
+
+
+def _turn_problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    players = state["players"]
+    defeated = state["defeated"]
+    if len(set(defeated)) != len(defeated) or not set(defeated) <= set(players):
+        return [_v("bad_defeated", "state.defeated must list distinct players of the game.")]
+    for p, zones in state["zones"].items():
+        if len(set(zones)) != len(zones) or any(z not in defeated or z == p for z in zones):
+            found.append(_v("bad_zones", f"{p}'s captured zones must be distinct defeated players."))
+    if state["pending"] is not None:
+        found.append(_v("bad_pending", "No response is pending in this version of the rules."))
+    if state["first_player"] not in players:
+        found.append(_v("bad_first_player", "state.first_player must be a player."))
+    sc = state["scenario"]
+    if not _is_int(state["round"]) or not 1 <= state["round"] <= sc["round_limit"]:
+        found.append(_v("bad_round", f"state.round must be 1 to {sc['round_limit']}."))
+    phase, status = state["phase"], state["status"]
+    if phase not in _PHASES or status not in ("in_progress", "finished") or \
+            (status == "finished") != (phase == "finished"):
+        return found + [_v("bad_phase", "state.phase and state.status do not agree.")]
+    alive = [p for p in players if p not in defeated]
+    if status == "finished":
+        if state["active_players"] or state["turn"] is not None or not isinstance(state["outcome"], dict):
+            found.append(_v("bad_finish", "A finished game has an outcome and nobody active."))
+        elif not set(state["outcome"]["winners"]) <= set(alive) or set(state["outcome"]["scores"]) != set(players):
+            found.append(_v("bad_outcome", "The outcome's winners must be players still in the game."))
+        return found
+    if state["outcome"] is not None:
+        found.append(_v("bad_outcome", "A game in progress has no outcome."))
+    turn = state["turn"]
+    if len(alive) < 2 or turn not in alive or state["active_players"] != [turn]:
+        return found + [_v("bad_turn", "Exactly the player whose turn it is (still in the game) is active, "
+                           "and at least two players are in the game.")]
+    from rules.reign_supreme.turns import can_deploy, to_place
+    from rules.reign_supreme.board import geometry
+
+    if phase == "setup":
+        if to_place(state, turn) == 0:
+            found.append(_v("bad_setup", "The player setting up has nothing left to place."))
+    else:
+        standing = {u["owner"] for u in state["units"].values() if u["at"] is not None}
+        if any(p not in standing for p in alive):
+            found.append(_v("no_units", "Every player still in the game has a unit on the board after set-up."))
+        if phase == "deployment" and not can_deploy(state, geometry(state), turn):
+            found.append(_v("bad_phase", "The Deployment phase needs a unit that can deploy."))
+    return found

@@ -1,0 +1,258 @@
+"""A new game: options, scenario, armies, cards and the first decisions.
+
+Seed, Starting the Game: each player sets up their units on their side of the board (in a game
+with a deployment phase, 5 units of their choice); shuffle the Tactics and Spell cards, each
+player draws two of each; Spell pin at 5 and Tactics pin at 10 when cards are used, and a
+Reinforcement pin at 10 with a deployment phase. "Decide randomly who goes first."
+Rulings RS 1-3, 7, 8.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine_types import PlayerId, State, Violation
+from rules.errors import InvalidSetup
+from rules.reign_supreme import rulebook
+from rules.reign_supreme.content import (ARMY_IDS, check_army_list, check_roster, check_scenario,
+                                         default_armies, default_cards, default_roster, default_scenarios)
+from rules.rng import MAX_SEED, Rng
+
+__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_START",
+           "TACTICS_PIN_START", "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "DEPLOYS_PER_PIN",
+           "THRONE_CAPTURE_DEPLOYS", "CARDS_PER_DECK_AT_START", "new_game", "clone", "card_catalog"]
+
+SCHEMA_VERSION = 1
+MAX_MOVE_COUNT = 2**53 - 1
+MAX_ROUND_LIMIT = 200
+SPELL_PIN_START = 5
+TACTICS_PIN_START = 10
+REINFORCEMENT_PIN_START = 10
+PIN_RESET = 10
+PACKING_NOTCHES = 5
+DEPLOYS_PER_PIN = 2
+THRONE_CAPTURE_DEPLOYS = 3
+CARDS_PER_DECK_AT_START = 2
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "scenario": "standard",
+    "armies": None,
+    "army_lists": None,
+    "rosters": None,
+    "round_limit": 30,
+    "first_player": None,
+    "setup": "manual",
+}
+"""``scenario``: ``"standard"``, ``"skirmish"`` or a custom scenario object. ``armies``: player ->
+army id (default: Resistance, Greenskin, Undead, Demon in seat order). ``army_lists``: player ->
+list of unit types (default: the army's list for the scenario). ``rosters``: army id -> custom
+roster (replaces or adds an army). ``round_limit``: rounds before the game ends (1 to 200).
+``first_player``: who goes first (default: drawn). ``setup``: ``"manual"`` (players place
+their units, one move each) or ``"auto"`` (units are placed in list order on the Kingdom's
+spaces nearest the Throne/centre)."""
+
+
+def card_catalog() -> dict[str, dict[str, Any]]:
+    """Card instance id (``<card>-<copy>``) -> the card, for the default set."""
+    out = {}
+    for card in default_cards():
+        for n in range(1, card["copies"] + 1):
+            out[f"{card['id']}-{n}"] = {"deck": card["deck"], "name": card["name"]}
+    return out
+
+
+def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
+    return Violation(code, message, rule)
+
+
+def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, Any]:
+    """Validated options, with every default filled in. Raises InvalidSetup."""
+    found: list[Violation] = []
+    for key in options:
+        if key not in DEFAULT_OPTIONS:
+            found.append(_v("unknown_option", f"Reign Supreme has no option {key!r}; the options are "
+                            f"{', '.join(DEFAULT_OPTIONS)}."))
+    opts = {**DEFAULT_OPTIONS, **{k: v for k, v in options.items() if v is not None}}
+    n = len(players)
+    scenario = opts["scenario"]
+    if isinstance(scenario, str):
+        shipped = default_scenarios()
+        if scenario not in shipped:
+            found.append(_v("unknown_scenario", f"There is no scenario {scenario!r}; the scenarios are "
+                            f"{', '.join(shipped)}, or give a scenario object.", rulebook.SCENARIOS))
+            scenario = shipped["standard"]
+        else:
+            scenario = shipped[scenario]
+    else:
+        found.extend(check_scenario(scenario, n))
+    rosters: dict[str, Any] = {}
+    custom = opts["rosters"] or {}
+    if not isinstance(custom, dict):
+        found.append(_v("bad_roster", "options.rosters must map army ids to rosters.", rulebook.ROSTERS))
+        custom = {}
+    for army, roster in custom.items():
+        problems = check_roster(army, roster)
+        found.extend(problems)
+        if not problems:
+            rosters[army] = {"title": roster.get("title", army), "units": roster["units"]}
+    known_armies = set(ARMY_IDS) | set(rosters)
+    armies = opts["armies"]
+    if armies is None:
+        armies = {p: ARMY_IDS[i % len(ARMY_IDS)] for i, p in enumerate(players)}
+    elif not isinstance(armies, dict) or set(armies) != set(players) or \
+            any(not isinstance(a, str) or a not in known_armies for a in armies.values()):
+        found.append(_v("bad_armies", "options.armies must give every player one army: "
+                        f"{', '.join(sorted(known_armies))}.", rulebook.ROSTERS))
+        armies = {p: ARMY_IDS[i % len(ARMY_IDS)] for i, p in enumerate(players)}
+    lists = opts["army_lists"] or {}
+    if not isinstance(lists, dict) or any(p not in players for p in lists):
+        found.append(_v("bad_army_list", "options.army_lists must map players of this game to lists.",
+                        rulebook.ARMY_LISTS))
+        lists = {}
+    key = scenario.get("army_list", "standard") if isinstance(scenario, dict) else "standard"
+    army_lists: dict[str, list[str]] = {}
+    for p in players:
+        army = armies[p]
+        roster = rosters[army]["units"] if army in rosters else default_roster(army)
+        if p in lists:
+            found.extend(check_army_list(p, lists[p], roster))
+            army_lists[p] = list(lists[p]) if isinstance(lists[p], list) else []
+        elif army in rosters:
+            army_lists[p] = [t for t in rosters[army]["units"]][:10]
+        else:
+            army_lists[p] = list(default_armies()[army]["lists"].get(key, []))
+    limit = opts["round_limit"]
+    if type(limit) is not int or not 1 <= limit <= MAX_ROUND_LIMIT:
+        found.append(_v("bad_round_limit", f"options.round_limit must be a whole number from 1 to "
+                        f"{MAX_ROUND_LIMIT}.", rulebook.ROUND_LIMIT))
+    first = opts["first_player"]
+    if first is not None and first not in players:
+        found.append(_v("unknown_first_player", f"options.first_player must be one of the players "
+                        f"({', '.join(players)}).", rulebook.TURN))
+    if opts["setup"] not in ("manual", "auto"):
+        found.append(_v("bad_setup_option", "options.setup must be 'manual' or 'auto'.", rulebook.SETUP))
+    if found:
+        raise InvalidSetup(found)
+    kingdoms = _seat(scenario, players)
+    for p in players:
+        if len(army_lists[p]) > len(kingdoms[p]["hexes"]):
+            found.append(_v("army_too_big", f"{p}'s army of {len(army_lists[p])} units does not fit in a "
+                            f"Kingdom of {len(kingdoms[p]['hexes'])} spaces.", rulebook.ARMY_LISTS))
+    if found:
+        raise InvalidSetup(found)
+    return {"scenario": scenario, "rosters": rosters, "armies": armies, "army_lists": army_lists,
+            "round_limit": limit, "first_player": first, "setup": opts["setup"], "kingdoms": kingdoms}
+
+
+def _seat(scenario: dict[str, Any], players: Sequence[PlayerId]) -> dict[PlayerId, dict[str, Any]]:
+    """Each player's Kingdom: ``seating[n]`` of the scenario, else its first n kingdoms."""
+    by_id = {k["id"]: k for k in scenario["kingdoms"]}
+    seating = scenario.get("seating")
+    ids = seating[str(len(players))] if seating else [k["id"] for k in scenario["kingdoms"]][:len(players)]
+    out = {}
+    for p, kid in zip(players, ids):
+        k = by_id[kid]
+        castles = scenario["castles"]
+        out[p] = {"id": kid, "hexes": [list(h) for h in k["hexes"]],
+                  "castle": [list(h) for h in k["castle"]] if castles else None,
+                  "throne": list(k["throne"]) if castles else None,
+                  "gate": [list(h) for h in k["gate"]] if castles else None}
+    return out
+
+
+def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+    """The state at the start of set-up (or, with ``setup: "auto"``, of the first turn)."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise InvalidSetup([_v("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.", rulebook.SETUP)])
+    if not isinstance(options, dict):
+        raise InvalidSetup([_v("bad_options", "options must be an object.")])
+    o = _resolve(players, options)
+    players = list(players)
+    rng = Rng.from_seed(seed)
+    first = o["first_player"] if o["first_player"] is not None else rng.choice(players)
+    sc = o["scenario"]
+    cards = sc["cards"]
+    units: dict[str, dict[str, Any]] = {}
+    n = 0
+    for p in players:
+        army = o["armies"][p]
+        roster = o["rosters"][army]["units"] if army in o["rosters"] else default_roster(army)
+        for utype in o["army_lists"][p]:
+            n += 1
+            unit: dict[str, Any] = {"owner": p, "type": utype, "at": None, "pins": 0,
+                                    "moved": False, "attacked": False, "done": False}
+            if "packed" in roster[utype]["kinds"]:
+                unit["packing"] = "packed"
+            units[f"u{n}"] = unit
+    decks: dict[str, list[str]] = {"spell": [], "tactics": []}
+    hands: dict[str, list[str]] = {p: [] for p in players}
+    if cards:
+        for cid, card in card_catalog().items():
+            decks[card["deck"]].append(cid)
+        rng.shuffle(decks["spell"])
+        rng.shuffle(decks["tactics"])
+        for p in players:
+            for deck in ("spell", "tactics"):
+                hands[p].extend(decks[deck][:CARDS_PER_DECK_AT_START])
+                del decks[deck][:CARDS_PER_DECK_AT_START]
+    state: State = {
+        "game": rulebook.GAME_ID,
+        "schema_version": SCHEMA_VERSION,
+        "players": players,
+        "status": "in_progress",
+        "active_players": [first],
+        "move_count": 0,
+        "outcome": None,
+        "seed": seed,
+        "rng": "",
+        "scenario": {
+            "id": sc.get("id", "custom"), "castles": sc["castles"], "cards": cards,
+            "deployment": sc["deployment"], "initial_units": sc["initial_units"], "victory": sc["victory"],
+            "round_limit": o["round_limit"], "midfield": [list(h) for h in sc["midfield"]],
+            "mines": [list(h) for h in sc["mines"]], "ruins": [list(h) for h in sc["ruins"]],
+        },
+        "kingdoms": o["kingdoms"],
+        "armies": dict(o["armies"]),
+        "rosters": o["rosters"],
+        "units": units,
+        "first_player": first,
+        "round": 1,
+        "phase": "setup",
+        "turn": first,
+        "pending": None,
+        "boards": {p: {"spell_pin": SPELL_PIN_START if cards else None,
+                       "tactics_pin": TACTICS_PIN_START if cards else None,
+                       "reinforcement_pin": REINFORCEMENT_PIN_START if sc["deployment"] else None,
+                       "deploys": 0, "packing": [], "spells": [], "effects": []} for p in players},
+        "control": {"mines": [None] * len(sc["mines"]), "ruins": [None] * len(sc["ruins"])},
+        "kills": {p: 0 for p in players},
+        "defeated": [],
+        "zones": {p: [] for p in players},
+        "decks": decks,
+        "discards": {"spell": [], "tactics": []},
+        "hands": hands,
+    }
+    state["rng"] = str(rng)
+    if o["setup"] == "auto":
+        from rules.reign_supreme.turns import auto_setup
+        state, _ = auto_setup(state)
+    return state
+
+
+def clone(state: State) -> State:
+    """A copy of ``state`` whose changing parts can be edited freely. The scenario, kingdoms,
+    armies and rosters never change during a game and are shared."""
+    new = dict(state)
+    new["players"] = list(state["players"])
+    new["active_players"] = list(state["active_players"])
+    new["units"] = {uid: dict(u) for uid, u in state["units"].items()}
+    new["boards"] = {p: {**b, "packing": [dict(x) for x in b["packing"]], "spells": [dict(x) for x in b["spells"]],
+                         "effects": [dict(x) for x in b["effects"]]} for p, b in state["boards"].items()}
+    new["control"] = {k: list(v) for k, v in state["control"].items()}
+    new["kills"] = dict(state["kills"])
+    new["defeated"] = list(state["defeated"])
+    new["zones"] = {p: list(z) for p, z in state["zones"].items()}
+    new["decks"] = {k: list(v) for k, v in state["decks"].items()}
+    new["discards"] = {k: list(v) for k, v in state["discards"].items()}
+    new["hands"] = {p: list(h) for p, h in state["hands"].items()}
+    return new

@@ -1,0 +1,71 @@
+"""What each player (or a spectator) may see (ruling RS 9: hands and deck order are hidden; the
+board is public).
+
+A view is built from the public parts only (never "copy and delete"). Shown to everyone: the
+scenario, kingdoms, armies, custom rosters, every unit with its position and pins, whose turn
+and phase, round, every Action Board, control of Mines and Ruins, kills, defeated players,
+captured deployment zones, the number of cards in each deck, the discard piles and each hand's
+size. Shown only to the viewer: their own hand. Never shown: ``rng``, ``seed``, deck order,
+other players' hands.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rules.engine_types import Event, PlayerId, State, View
+from rules.errors import InvalidState
+from rules.engine_types import Violation
+from rules.reign_supreme import rulebook
+
+__all__ = ["view", "view_event"]
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def view(state: State, player: PlayerId | None) -> View:
+    """The state as ``player`` sees it; ``None`` is a spectator. Unknown players are refused."""
+    players = state["players"]
+    if player is not None and player not in players:
+        raise InvalidState([Violation("unknown_player", f"There is no player {player!r} in this game; "
+                                      f"the players are {', '.join(players)}.", rulebook.PLAYERS)])
+    result: View = {
+        "game": state["game"],
+        "schema_version": state["schema_version"],
+        "viewer": player,
+        "players": list(players),
+        "status": state["status"],
+        "active_players": list(state["active_players"]),
+        "move_count": state["move_count"],
+        "outcome": _copy(state["outcome"]),
+        "scenario": _copy(state["scenario"]),
+        "kingdoms": _copy(state["kingdoms"]),
+        "armies": dict(state["armies"]),
+        "rosters": _copy(state["rosters"]),
+        "units": _copy(state["units"]),
+        "first_player": state["first_player"],
+        "round": state["round"],
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "pending": _copy(state["pending"]),
+        "boards": _copy(state["boards"]),
+        "control": _copy(state["control"]),
+        "kills": dict(state["kills"]),
+        "defeated": list(state["defeated"]),
+        "zones": _copy(state["zones"]),
+        "deck_counts": {k: len(v) for k, v in state["decks"].items()},
+        "discards": _copy(state["discards"]),
+        "hand_counts": {p: len(h) for p, h in state["hands"].items()},
+    }
+    if player is not None:
+        result["hand"] = list(state["hands"][player])
+    return result
+
+
+def view_event(event: Event, player: PlayerId | None) -> Event:
+    """A drawn card is seen only by the player who drew it."""
+    if event.get("type") == "card_drawn" and event.get("player") != player:
+        return {k: v for k, v in event.items() if k != "card"}
+    return dict(event)

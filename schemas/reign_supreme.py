@@ -1,0 +1,145 @@
+"""Reign Supreme shapes: the state, each move type and the setup options (docs/architecture.md).
+
+Shape only: JSON types, required fields, no unknown fields, fixed vocabularies (move ``type``,
+attack ``mode``). Whether a unit id exists, a space is on the board or a phase is consistent is
+the rules' business (``game.check_state``, ``game.violations``), answered with 422.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, fields
+
+from schemas.fields import (BOOL, INT, NUMBER, OBJECT, STR, Checker, Errors, Shape, list_of, map_of, nullable,
+                            one_of, record, string)
+
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
+
+GAME_ID = "reign-supreme"
+
+PLAYER_ID = string(1, 64)
+"""A player id: a string of 1 to 64 characters."""
+
+
+def _pair(value: Any) -> Errors | None:
+    """A hex ``[q, r]``: a list of exactly two integers."""
+    if type(value) is not list or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
+        return ["Not a hex: a list of two integers [q, r]."]
+    return None
+
+
+HEX: Checker = _pair
+_hexes = list_of(HEX)
+_ids = list_of(STR)
+_nullable_str = nullable(STR)
+_nullable_int = nullable(INT)
+
+_scenario = record({
+    "id": STR, "castles": BOOL, "cards": BOOL, "deployment": BOOL, "initial_units": _nullable_int,
+    "victory": STR, "round_limit": INT, "midfield": _hexes, "mines": _hexes, "ruins": _hexes,
+})
+_kingdom = record({"id": STR, "hexes": _hexes, "castle": nullable(_hexes), "throne": nullable(HEX),
+                   "gate": nullable(_hexes)})
+_unit_stats = record({"name": STR, "movement": INT, "hp": INT, "attack": INT, "defence": INT, "range": INT,
+                      "kinds": _ids, "abilities": _ids, "spells": _ids})
+_roster = record({"title": STR, "units": map_of(_unit_stats)})
+_unit = record({"owner": STR, "type": STR, "at": nullable(HEX), "pins": INT, "moved": BOOL, "attacked": BOOL,
+                "done": BOOL}, {"packing": STR})
+_board = record({
+    "spell_pin": _nullable_int, "tactics_pin": _nullable_int, "reinforcement_pin": _nullable_int, "deploys": INT,
+    "packing": list_of(record({"unit": STR, "to": STR, "notch": INT})),
+    "spells": list_of(record({"unit": STR, "spell": STR, "left": INT})),
+    "effects": list_of(record({"effect": STR, "unit": _nullable_str, "left": INT})),
+})
+_control = record({"mines": list_of(_nullable_str), "ruins": list_of(_nullable_str)})
+_piles = record({"spell": _ids, "tactics": _ids})
+_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
+
+
+class StateSchema(Schema):
+    """A whole Reign Supreme state, hidden parts included."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = Shape(STR, required=True)
+    schema_version = Shape(INT, required=True)
+    players = Shape(list_of(PLAYER_ID), required=True)
+    status = Shape(STR, required=True)
+    active_players = Shape(_ids, required=True)
+    move_count = Shape(INT, required=True)
+    outcome = Shape(_outcome, required=True, allow_none=True)
+    seed = Shape(INT, required=True)
+    rng = Shape(STR, required=True)
+    scenario = Shape(_scenario, required=True)
+    kingdoms = Shape(map_of(_kingdom), required=True)
+    armies = Shape(map_of(STR), required=True)
+    rosters = Shape(map_of(_roster), required=True)
+    units = Shape(map_of(_unit), required=True)
+    first_player = Shape(STR, required=True)
+    round = Shape(INT, required=True)
+    phase = Shape(STR, required=True)
+    turn = Shape(STR, required=True, allow_none=True)
+    pending = Shape(OBJECT, required=True, allow_none=True)
+    boards = Shape(map_of(_board), required=True)
+    control = Shape(_control, required=True)
+    kills = Shape(map_of(INT), required=True)
+    defeated = Shape(_ids, required=True)
+    zones = Shape(map_of(_ids), required=True)
+    decks = Shape(_piles, required=True)
+    discards = Shape(_piles, required=True)
+    hands = Shape(map_of(_ids), required=True)
+
+
+def _any(value: Any) -> Errors | None:
+    return None
+
+
+class OptionsSchema(Schema):
+    """Setup options; each may be omitted or null for its default. Custom content (a scenario
+    object, rosters, army lists) is validated by the rules (422 invalid_setup)."""
+
+    class Meta:
+        unknown = RAISE
+
+    scenario = Shape(_any, allow_none=True)
+    armies = Shape(map_of(STR), allow_none=True)
+    army_lists = Shape(map_of(_ids), allow_none=True)
+    rosters = Shape(map_of(OBJECT), allow_none=True)
+    round_limit = Shape(INT, allow_none=True)
+    first_player = Shape(STR, allow_none=True)
+    setup = Shape(one_of(("manual", "auto")), allow_none=True)
+
+
+# -- moves ------------------------------------------------------------------------------------------
+def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
+    attrs: dict[str, object] = {
+        "Meta": type("Meta", (), {"unknown": RAISE}),
+        "player": Shape(PLAYER_ID, required=True),
+        "type": Shape(one_of((move_type,)), required=True),
+        **params,
+    }
+    name = "RS" + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
+    return type(name, (Schema,), attrs)
+
+
+def _id() -> Shape:
+    return Shape(STR, required=True)
+
+
+def _to() -> Shape:
+    return Shape(HEX, required=True)
+
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {
+    "place": _move_schema("place", unit=_id(), to=_to()),
+    "deploy": _move_schema("deploy", unit=_id(), to=_to()),
+    "end_deployment": _move_schema("end_deployment"),
+    "move": _move_schema("move", unit=_id(), to=_to()),
+    "attack": _move_schema("attack", unit=_id(), target=_id(), mode=Shape(one_of(("melee", "shoot")), required=True)),
+    "pack": _move_schema("pack", unit=_id()),
+    "unpack": _move_schema("unpack", unit=_id()),
+    "end_turn": _move_schema("end_turn"),
+    "concede": _move_schema("concede"),
+}
+"""Move type -> the schema of that move (``player``, ``type`` and its parameters)."""
