@@ -30,13 +30,18 @@ from rules.rng import Rng
 __all__ = ["resolve_attack", "applies", "ability_modifier"]
 
 
+_WHEN_OF_ROLE = {"attacker": "attacking", "defender": "defending"}
+
+
 def applies(when: str, role: str) -> bool:
-    """A bonus marked ``when`` counts for a unit in ``role`` ("attacking"/"defending")."""
-    return when == "always" or when == role
+    """A bonus marked ``when`` (always, attacking, defending) counts for the unit in ``role``
+    ("attacker" or "defender")."""
+    return when == "always" or when == _WHEN_OF_ROLE[role]
 
 
 def ability_modifier(state: State, uid: str, role: str, cell: tuple[int, int]) -> tuple[int, list[dict[str, Any]]]:
-    """The strength the unit's own abilities add in ``role``, and each ability's part.
+    """The strength the unit's own abilities add in ``role`` ("attacker"/"defender"), and each
+    ability's part.
 
     ``strength``: a fixed amount; ``strength_per_adjacent_friend``: the amount times the
     friendly units orthogonally next to ``cell`` (the unit's own cell when combat starts).
