@@ -136,15 +136,24 @@ def test_settings_defaults_and_environment():
 def test_gunicorn_options():
     opts = cli.gunicorn_options(settings=Settings())
     assert opts["bind"] == "127.0.0.1:8000"
-    assert opts["workers"] == 2 and opts["threads"] == 8
+    # THREADS request threads plus one per stream a worker may hold (MAX_STREAMS).
+    assert opts["workers"] == 2 and opts["threads"] == 8 + 64
     assert opts["worker_class"] == "gthread"
-    opts = cli.gunicorn_options("::1", 9001, 4, 16, settings=Settings())
-    assert opts["bind"] == "[::1]:9001" and opts["workers"] == 4 and opts["threads"] == 16
+    opts = cli.gunicorn_options("::1", 9001, 4, 16, settings=Settings(max_streams=10))
+    assert opts["bind"] == "[::1]:9001" and opts["workers"] == 4 and opts["threads"] == 26
 
 
 def test_gunicorn_application_takes_the_options():
-    opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings())
+    opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings(max_streams=0))
     server = cli.RefereeServer(opts, lambda: "app")
     assert server.cfg.worker_class_str == "gthread"
     assert server.cfg.threads == 2 and server.cfg.workers == 1
     assert server.load() == "app"
+
+
+def test_session_settings_from_environment():
+    s = Settings.from_env({"SESSION_TTL_SECONDS": "60", "MAX_STREAMS": "5", "HEARTBEAT_SECONDS": "2"})
+    assert (s.session_ttl, s.max_streams, s.heartbeat) == (60, 5, 2)
+    for bad in ({"SESSION_TTL_SECONDS": "0"}, {"MAX_STREAMS": "-1"}, {"HEARTBEAT_SECONDS": "x"}):
+        with pytest.raises(ValueError):
+            Settings.from_env(bad)

@@ -178,7 +178,7 @@ def test_unknown_game_is_404(client):
         assert_problem(post(client, f"/v1/games/nope/{endpoint}", {}), 404, "unknown_game")
 
 
-@pytest.mark.parametrize("path", ["/nope", "/v1", "/v1/games/reign-and-ruin/nope", "/v1/sessions",
+@pytest.mark.parametrize("path", ["/nope", "/v1", "/v1/games/reign-and-ruin/nope", "/v1/sessions/x/nope",
                                   "/docs/no-such-asset.js", "/v1/games/reign-and-ruin/apply/x"])
 def test_unknown_path_is_404(client, path):
     assert_problem(client.get(path), 404, "not_found")

