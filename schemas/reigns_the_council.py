@@ -1,0 +1,106 @@
+"""Reigns: The Council shapes: the state, each move type and the setup options
+(docs/architecture.md, Reigns: The Council section).
+
+Shape only: JSON types, required fields, no unknown fields, fixed vocabularies (move ``type``).
+Whether an id is a known card, a value is in range or a phase is consistent is the rules'
+business (``game.check_state``, ``game.violations``), answered with 422.
+"""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields
+
+from rules.reigns_the_council.content import default_catalog
+from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, known_or, list_of, map_of, nullable,
+                            one_of, record, string)
+
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
+
+GAME_ID = "reigns-the-council"
+
+PLAYER_ID = string(1, 64)
+"""A player id: a string of 1 to 64 characters."""
+
+_ids = list_of(STR)
+_changes = map_of(INT)
+_card = record({"title": STR, "back": _ids, "accept": _changes, "reject": _changes})
+_points = record({"acceptance": INT, "story": INT, "pile": INT, "goal": map_of(INT)})
+_reign = record({"number": INT, "monarch": STR, "end": nullable(STR), "goals": nullable(map_of(STR)),
+                 "tracks": nullable(map_of(INT)), "points": map_of(_points)})
+_revealed = record({"advisor": STR, "card": STR, "decision": STR, "changed": BOOL})
+_pending = record({"advisor": STR, "card": STR, "decision": STR})
+_round = record({"number": INT, "pitches": nullable(map_of(nullable(STR))), "table": map_of(STR),
+                 "accepted": nullable(_ids), "revealed": list_of(_revealed), "pending": nullable(_pending),
+                 "mind_changed": BOOL, "discarded": _ids})
+_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
+
+
+class StateSchema(Schema):
+    """A whole Reigns: The Council state, hidden parts included."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = Shape(STR, required=True)
+    schema_version = Shape(INT, required=True)
+    players = Shape(list_of(PLAYER_ID), required=True)
+    status = Shape(STR, required=True)
+    phase = Shape(STR, required=True)
+    active_players = Shape(_ids, required=True)
+    move_count = Shape(INT, required=True)
+    outcome = Shape(_outcome, required=True, allow_none=True)
+    seed = Shape(INT, required=True)
+    rng = Shape(STR, required=True)
+    story_point = Shape(STR, required=True)
+    cards = Shape(known_or(default_catalog(), map_of(_card)), required=True)
+    tracks = Shape(map_of(INT), required=True)
+    decks = Shape(list_of(_ids), required=True)
+    discard = Shape(_ids, required=True)
+    hands = Shape(map_of(_ids), required=True)
+    pile = Shape(_ids, required=True)
+    goals = Shape(map_of(STR), required=True)
+    draw_queue = Shape(_ids, required=True)
+    exchange = Shape(map_of(nullable(_ids)), required=True, allow_none=True)
+    round = Shape(_round, required=True, allow_none=True)
+    votes = Shape(map_of(nullable(BOOL)), required=True, allow_none=True)
+    story = Shape(record({"advisor": STR}), required=True, allow_none=True)
+    reigns = Shape(list_of(_reign), required=True)
+
+
+class OptionsSchema(Schema):
+    """Setup options; each may be omitted or null for its default."""
+
+    class Meta:
+        unknown = RAISE
+
+    first_monarch = Shape(STR, allow_none=True)
+    story_point = Shape(one_of(("auto", "vote")), allow_none=True)
+    deck = Shape(list_of(record({"back": _ids, "accept": _changes, "reject": _changes},
+                                {"id": STR, "title": STR})), allow_none=True)
+
+
+# -- moves ------------------------------------------------------------------------------------------
+def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
+    attrs: dict[str, object] = {
+        "Meta": type("Meta", (), {"unknown": RAISE}),
+        "player": Shape(PLAYER_ID, required=True),
+        "type": Shape(one_of((move_type,)), required=True),
+        **params,
+    }
+    name = "Rtc" + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
+    return type(name, (Schema,), attrs)
+
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {
+    "draw": _move_schema("draw", deck=Shape(INT, required=True)),
+    "exchange": _move_schema("exchange", cards=Shape(_ids, required=True)),
+    "pitch": _move_schema("pitch", card=Shape(STR, required=True)),
+    "decide": _move_schema("decide", accept=Shape(_ids, required=True)),
+    "reveal": _move_schema("reveal", advisor=Shape(STR, required=True)),
+    "change_mind": _move_schema("change_mind"),
+    "keep_decision": _move_schema("keep_decision"),
+    "story_vote": _move_schema("story_vote", approve=Shape(BOOL, required=True)),
+    "end_vote": _move_schema("end_vote", end=Shape(BOOL, required=True)),
+    "name_monarch": _move_schema("name_monarch", monarch=Shape(STR, required=True)),
+}
+"""Move type -> the schema of that move (``player``, ``type`` and its parameters)."""
+
