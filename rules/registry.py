@@ -4,10 +4,11 @@ from __future__ import annotations
 from rules.engine import Game
 from rules.errors import UnknownGame
 from rules.reign_and_ruin import GAME as REIGN_AND_RUIN
+from rules.reign_supreme import GAME as REIGN_SUPREME
 
 __all__ = ["GAMES", "get_game"]
 
-GAMES: dict[str, Game] = {game.id: game for game in (REIGN_AND_RUIN,)}
+GAMES: dict[str, Game] = {game.id: game for game in (REIGN_AND_RUIN, REIGN_SUPREME)}
 
 
 def get_game(game_id: str) -> Game:

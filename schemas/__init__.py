@@ -13,7 +13,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from schemas import reign_and_ruin
+from schemas import reign_and_ruin, reign_supreme
 from schemas.fields import load
 
 __all__ = ["GameSchemas", "MoveSchema", "for_game", "load", "SCHEMAS", "ValidationError"]
@@ -82,6 +82,12 @@ SCHEMAS: dict[str, GameSchemas] = {
         reign_and_ruin.StateSchema(),
         MoveSchema(reign_and_ruin.MOVE_SCHEMAS),
         reign_and_ruin.OptionsSchema(),
+    ),
+    reign_supreme.GAME_ID: GameSchemas(
+        reign_supreme.GAME_ID,
+        reign_supreme.StateSchema(),
+        MoveSchema(reign_supreme.MOVE_SCHEMAS),
+        reign_supreme.OptionsSchema(),
     ),
 }
 """Game id -> its schemas, created once."""

@@ -24,7 +24,7 @@ from rules.reign_supreme.board import Geometry, geometry, occupancy, reachable, 
 from rules.reign_supreme.combat import attack_modes, can_attack, resolve_attack
 from rules.reign_supreme.hexes import Hex, as_json
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
-from rules.reign_supreme.turns import (after_placement, begin_turn, check_end, defeat, deploy_spaces, end_turn,
+from rules.reign_supreme.turns import (after_placement, check_end, defeat, deploy_spaces, end_turn,
                                        placement_spaces, to_place)
 from rules.rng import Rng
 
