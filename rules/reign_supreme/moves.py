@@ -308,7 +308,8 @@ def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violatio
     if unit.get("packing") is None:
         return [_v("not_packed_unit", "Only Packed units pack and unpack.", rule)], None
     if _packing_move(unit) != move["type"]:
-        return [_v("cannot_" + move["type"], f"This unit cannot {move['type']} now (it is "
+        code = "cannot_pack" if move["type"] == "pack" else "cannot_unpack"
+        return [_v(code, f"This unit cannot {move['type']} now (it is "
                    f"{unit['packing']}{', and has acted' if unit['done'] else ''}).", rule)], None
     return [], None
 
