@@ -1,0 +1,77 @@
+"""Write the golden playthroughs replayed by ``test_ra_golden.py``.
+
+Each golden file holds one seeded game: its setup arguments, the state after setup, and for
+every move (chosen by ``random.Random(chooser_seed)`` among the legal moves) the move, the
+events and the resulting state. The test replays the moves and compares every state and event
+list byte for byte (canonical JSON), so any change in the rules' behaviour shows up as a diff.
+
+Regenerate ONLY after an intended rule change, and review the diff:
+
+    cd /work/main && .venv/bin/python tests/rules/reign_absolute/make_golden.py
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+
+from rules.reign_absolute import GAME  # noqa: E402
+
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+
+GAMES = {
+    "two_players": {"players": ["ann", "bob"], "seed": 2024, "options": {}, "chooser_seed": 1},
+    "three_players_assigned_races": {"players": ["ann", "bob", "cat"], "seed": 7, "chooser_seed": 2,
+                                     "options": {"races_by_player": {"ann": "orcs", "bob": "empire",
+                                                                     "cat": "elves"}, "turn_limit": 40}},
+    "four_players": {"players": ["ann", "bob", "cat", "dan"], "seed": 987654321, "options": {"turn_limit": 24},
+                     "chooser_seed": 3},
+}
+
+
+CATALOGUES = ("races", "units", "cards")
+
+
+def slim(state: dict) -> dict:
+    """The state without its catalogues (which never change after setup), to keep files small."""
+    return {k: v for k, v in state.items() if k not in CATALOGUES}
+
+
+def play(spec: dict) -> dict:
+    """Play one game with the spec's chooser and record every step."""
+    state = GAME.setup(spec["players"], spec["seed"], spec["options"])
+    chooser = random.Random(spec["chooser_seed"])
+    record = {**spec, "setup": state, "steps": []}
+    while state["status"] != "finished":
+        move = chooser.choice(GAME.legal_moves(state))
+        state, events = GAME.apply(state, move)
+        record["steps"].append({"move": move, "events": events, "state": slim(state)})
+    return record
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def render(record: dict) -> str:
+    """JSON with one line per top-level field and per step, so a change diffs to the steps it touches."""
+    head = [f" {json.dumps(k)}: {_compact(v)}" for k, v in sorted(record.items()) if k != "steps"]
+    steps = ",\n".join(f"  {_compact(step)}" for step in record["steps"])
+    return "{\n" + ",\n".join(head) + ',\n "steps": [\n' + steps + "\n ]\n}\n"
+
+
+def main() -> None:
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    for name, spec in GAMES.items():
+        path = GOLDEN_DIR / f"{name}.json"
+        record = play(spec)
+        path.write_text(render(record), "utf-8")
+        print(f"{path}: {len(record['steps'])} moves")
+
+
+if __name__ == "__main__":
+    main()
