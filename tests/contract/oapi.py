@@ -110,14 +110,14 @@ class Contract:
 
     def call(self, method: str, path: str, body: Any = None, *, raw: bytes | None = None,
              content_type: str | None = "application/json", valid_request: bool = True,
-             expect: int | set[int] | None = None) -> Exchange:
+             expect: int | set[int] | None = None, headers: dict[str, str] | None = None) -> Exchange:
         """Send a request and validate it (when ``valid_request``) and its response.
 
         An exchange on an undocumented path or method (unknown path, 405) can only be checked
         for being a ``Problem``.
         """
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        headers = {}
+        headers = dict(headers or {})
         if data is not None and content_type is not None:
             headers["Content-Type"] = content_type
         response = self.client.open(path, method=method, data=data, headers=headers)

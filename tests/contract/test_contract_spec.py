@@ -28,8 +28,6 @@ def _app_routes(app) -> set[tuple[str, str]]:
             continue
         if rule.rule.startswith("/docs/") and rule.rule != "/docs/":
             continue  # Swagger UI assets (JS, CSS) served under /docs/
-        if rule.rule.startswith("/v1/sessions"):
-            continue  # sessions are documented when their issue lands
         for method in sorted((rule.methods or set()) - IGNORED_METHODS):
             routes.add((method.lower(), _template(rule.rule)))
             if rule.rule.endswith("/") and rule.strict_slashes and len(rule.rule) > 1:
@@ -104,7 +102,25 @@ def test_post_operations_document_every_error_status():
             codes = set(op["responses"])
             assert "500" in codes, f"{method} {path} lacks 500"
             if method == "post":
-                assert {"200", "400", "404", "413", "415", "422"} <= codes, f"{method} {path}: {codes}"
+                assert codes & {"200", "201"}, f"{method} {path}: {codes}"
+                assert {"400", "404", "413", "415", "422"} <= codes, f"{method} {path}: {codes}"
+            if path.startswith("/v1/sessions"):
+                assert "503" in codes, f"{method} {path}: the store may be down"
+                if path != "/v1/sessions":
+                    assert "404" in codes, f"{method} {path}: unknown session"
+
+
+def test_session_operations_document_auth_and_concurrency():
+    paths = spec_dict()["paths"]
+    for path, method in [("/v1/sessions/{session_id}", "get"), ("/v1/sessions/{session_id}", "delete"),
+                         ("/v1/sessions/{session_id}/legal-moves", "get"),
+                         ("/v1/sessions/{session_id}/moves", "post")]:
+        assert {"401", "403"} <= set(paths[path][method]["responses"]), (method, path)
+    moves = paths["/v1/sessions/{session_id}/moves"]["post"]
+    assert {"409", "412"} <= set(moves["responses"])
+    assert {p["name"] for p in moves["parameters"]} == {"If-Match", "Idempotency-Key"}
+    assert "304" in paths["/v1/sessions/{session_id}"]["get"]["responses"]
+    assert "text/event-stream" in paths["/v1/sessions/{session_id}/events"]["get"]["responses"]["200"]["content"]
 
 
 @pytest.mark.parametrize("name", ["SetupRequest", "StateRequest", "MoveRequest", "LegalMovesRequest",
