@@ -76,11 +76,14 @@ def after_placement(state: State, geo: Geometry, rng: Rng) -> list[Event]:
 
 
 def _auto_spaces(geo: Geometry, state: State, player: PlayerId) -> list[Hex]:
-    """Kingdom spaces in auto set-up order: nearest the Throne (or the Kingdom's first space)
-    first, then by coordinates."""
+    """Kingdom spaces in auto set-up order: nearest the Throne (without castles, the Kingdom's
+    central space: the one nearest all its others) first, then by coordinates."""
     kingdom = geo.kingdoms[player]
     throne = state["kingdoms"][player]["throne"]
-    centre = (throne[0], throne[1]) if throne is not None else min(kingdom)
+    if throne is not None:
+        centre = (throne[0], throne[1])
+    else:
+        centre = min(kingdom, key=lambda h: (sum(distance(h, o) for o in kingdom), h))
     return sorted(kingdom, key=lambda h: (distance(h, centre), h))
 
 

@@ -1,0 +1,156 @@
+"""Attacks, shooting restrictions, damage and death (rules doc §Attacks, §Shooting, §Damage)."""
+from __future__ import annotations
+
+from rs_helpers import attacks, codes, move, of_type, play, position
+
+from rules.reign_supreme import GAME
+from rules.reign_supreme.state import clone
+
+# ann = Resistance: knight atk 4 def 2 hp 8; archer atk 3 range 6; priest atk 1; infantry def 3.
+# bob = Greenskin: infantry atk 4 def 1 hp 10; trebuchet atk 6 range 8 (Siege, Packed); mangonel atk 4 range 5.
+
+
+def atk(unit: str, target: str, mode: str = "melee", player: str = "ann") -> dict:
+    return move(player, "attack", unit=unit, target=target, mode=mode)
+
+
+def test_melee_needs_an_adjacent_enemy():
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    assert attacks(s, "u1") == {("u2", "melee")}
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [2, 0]})
+    assert attacks(s, "u1") == set()
+    assert codes(s, atk("u1", "u2")) == ["not_adjacent"]
+    assert codes(s, atk("u1", "u2", "shoot")) == ["cannot_shoot"]
+
+
+def test_melee_damage_is_attack_minus_armour_and_pins_are_kept():
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    s, events = play(s, atk("u1", "u2"))
+    [e] = of_type(events, "attacked")
+    assert e == {"type": "attacked", "player": "ann", "unit": "u1", "target": "u2", "owner": "bob", "mode": "melee",
+                 "attack": 4, "offence": [], "defence": [{"source": "armour", "value": 1}], "damage": 3,
+                 "pins": 3, "hp": 10}
+    assert s["units"]["u2"]["pins"] == 3 and s["units"]["u1"]["attacked"] is True
+
+
+def test_one_attack_per_turn_and_no_move_after_attacking():
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    s, _ = play(s, atk("u1", "u2"))
+    assert codes(s, atk("u1", "u2")) == ["attacked_already"]
+    assert codes(s, move("ann", "move", unit="u1", to=[-1, 0])) == ["attacked_already"]
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == []
+
+
+def test_move_then_attack():
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [1, 0]})
+    s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2"))
+    assert s["units"]["u2"]["pins"] == 3
+
+
+def test_damage_never_below_zero():
+    s = position({"ann": ["priest"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    s, events = play(s, atk("u1", "u2"))
+    assert of_type(events, "attacked")[0]["damage"] == 0 and s["units"]["u2"]["pins"] == 0
+
+
+def test_a_unit_whose_pins_reach_its_hit_points_is_destroyed_and_the_kill_counts():
+    s = position({"ann": ["knight", "knight"], "bob": ["infantry", "archer"]},
+                 {"u1": [0, 0], "u3": [1, 0], "u4": [-3, 3]})
+    s = clone(s)
+    s["units"]["u3"]["pins"] = 7
+    s, events = play(s, atk("u1", "u3"))
+    assert "u3" not in s["units"]
+    assert of_type(events, "unit_destroyed") == [{"type": "unit_destroyed", "player": "ann", "unit": "u3",
+                                                  "owner": "bob", "unit_type": "infantry", "at": [1, 0]}]
+    assert s["kills"] == {"ann": 1, "bob": 0}
+    assert s["status"] == "in_progress"
+
+
+def test_shooting_at_range_but_not_adjacent_and_not_beyond_range():
+    s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [3, 0]})
+    assert attacks(s, "u1") == {("u2", "shoot")}
+    s, events = play(s, atk("u1", "u2", "shoot"))
+    assert of_type(events, "attacked")[0]["damage"] == 2
+    s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [4, 0]})  # distance 7 > range 6
+    assert codes(s, atk("u1", "u2", "shoot")) == ["out_of_range"]
+    s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    assert attacks(s, "u1") == {("u2", "melee")}
+    assert codes(s, atk("u1", "u2", "shoot")) == ["adjacent_target"]
+
+
+def test_no_shooting_after_moving():
+    s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [3, 0]})
+    s, _ = play(s, move("ann", "move", unit="u1", to=[-1, 0]))
+    assert attacks(s, "u1") == set()
+    assert codes(s, atk("u1", "u2", "shoot")) == ["moved_this_turn"]
+
+
+def test_no_shooting_while_in_melee_unless_siege():
+    s = position({"ann": ["archer"], "bob": ["infantry", "infantry"]}, {"u1": [0, 0], "u2": [0, 1], "u3": [3, 0]})
+    assert attacks(s, "u1") == {("u2", "melee")}
+    assert codes(s, atk("u1", "u3", "shoot")) == ["shooter_in_melee"]
+    # bob's unpacked Trebuchet (Siege) shoots while in melee, but not at the adjacent unit
+    s = position({"ann": ["infantry", "infantry"], "bob": ["trebuchet"]}, {"u1": [0, 1], "u2": [3, 0], "u3": [0, 0]},
+                 first="bob")
+    s = clone(s)
+    s["units"]["u3"]["packing"] = "unpacked"
+    assert attacks(s, "u3") == {("u2", "shoot")}
+    assert codes(s, atk("u3", "u1", "melee", "bob")) == ["siege_no_melee"]
+    assert codes(s, atk("u3", "u1", "shoot", "bob")) == ["adjacent_target"]
+
+
+def test_a_packed_trebuchet_cannot_attack_and_an_unpacked_one_cannot_move():
+    s = position({"ann": ["infantry"], "bob": ["trebuchet"]}, {"u1": [3, 0], "u2": [0, 0]}, first="bob")
+    assert attacks(s, "u2") == set()
+    assert codes(s, atk("u2", "u1", "shoot", "bob")) == ["not_unpacked"]
+    s = clone(s)
+    s["units"]["u2"]["packing"] = "unpacked"
+    assert codes(s, move("bob", "move", unit="u2", to=[-1, 0])) == ["not_packed"]
+    assert attacks(s, "u2") == {("u1", "shoot")}
+
+
+def test_you_cannot_attack_your_own_units():
+    s = position({"ann": ["knight", "infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    assert codes(s, atk("u1", "u2")) == ["own_unit"]
+    assert codes(s, atk("u1", "u9")) == ["unknown_target"]
+
+
+CASTLE_GAME = dict(scenario="standard")
+
+
+def test_worked_example_castle_defence():
+    """Rules doc §Damage: a Resistance Human Knight (attack 4) against Greenskin Orc Spearmen
+    (defence 1) standing in a Castle: 4 - 1 - 1 = 2 pins."""
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [-5, 0], "u2": [-6, 0]}, **CASTLE_GAME)
+    assert [-6, 0] in s["kingdoms"]["bob"]["castle"]
+    s, events = play(s, atk("u1", "u2"))
+    e = of_type(events, "attacked")[0]
+    assert e["defence"] == [{"source": "armour", "value": 1}, {"source": "castle", "value": 1}]
+    assert e["damage"] == 2
+
+
+def test_a_unit_on_a_throne_gets_plus_one_attack():
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [7, 0], "u2": [6, 0]}, **CASTLE_GAME)
+    assert s["kingdoms"]["ann"]["throne"] == [7, 0]
+    s, events = play(s, atk("u1", "u2"))
+    e = of_type(events, "attacked")[0]
+    assert e["offence"] == [{"source": "throne", "value": 1}]
+    assert e["damage"] == 4 + 1 - 1 - 1
+
+
+def test_siege_targets_take_no_defence_modifiers():
+    s = position({"ann": ["knight"], "bob": ["trebuchet"]}, {"u1": [-5, 0], "u2": [-6, 0]}, **CASTLE_GAME)
+    s, events = play(s, atk("u1", "u2"))
+    e = of_type(events, "attacked")[0]
+    assert e["defence"] == [] and e["damage"] == 4
+
+
+def test_a_kill_moves_the_reinforcement_pin():
+    s = position({"ann": ["knight"], "bob": ["infantry", "archer"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-2, 3]},
+                 **CASTLE_GAME)
+    s = clone(s)
+    s["units"]["u2"]["pins"] = 9
+    before = s["boards"]["ann"]["reinforcement_pin"]
+    s, events = play(s, atk("u1", "u2"))
+    assert s["boards"]["ann"]["reinforcement_pin"] == before - 1
+    assert of_type(events, "reinforcement_pin_moved")[0]["reinforcement_pin"] == before - 1

@@ -1,0 +1,84 @@
+"""Movement ranges, blocking and the melee lock (rules doc §Movement, §Melee, §Board)."""
+from __future__ import annotations
+
+from rs_helpers import codes, destinations, move, play, position
+
+from rules.reign_supreme import GAME
+from rules.reign_supreme.hexes import distance
+
+# Resistance (ann): infantry movement 2, knight 5, footman 3. Greenskin (bob): infantry 2.
+LINE = {
+    "id": "line", "castles": False, "cards": False, "deployment": False, "initial_units": None,
+    "army_list": "skirmish", "victory": "last_standing", "mines": [], "ruins": [],
+    "midfield": [[q, 0] for q in range(0, 8)],
+    "kingdoms": [{"id": "west", "hexes": [[-2, 0], [-1, 0]]}, {"id": "east", "hexes": [[8, 0], [9, 0]]}],
+}
+
+
+def test_a_unit_reaches_every_space_within_its_movement_on_open_ground():
+    s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]})
+    expected = {h for h in [(q, r) for q in range(-3, 4) for r in range(-3, 4)] if 1 <= distance(h, (0, 0)) <= 2}
+    assert destinations(s, "u1") == expected
+    assert len(expected) == 18
+
+
+def test_movement_is_limited_by_speed():
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0]})
+    assert max(distance(h, (0, 0)) for h in destinations(s, "u1")) == 5
+    assert codes(s, move("ann", "move", unit="u1", to=[-3, 3])) == []
+    s2 = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]})
+    assert codes(s2, move("ann", "move", unit="u1", to=[3, 0])) == ["out_of_reach"]
+
+
+def test_enemy_units_block_the_way_and_friends_do_not():
+    s = position({"ann": ["infantry", "footman"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [5, 0]},
+                 scenario=LINE)
+    # friend on [1,0]: the infantry passes through it to [2,0] but cannot stop on it
+    assert destinations(s, "u1") == {(2, 0), (-1, 0), (-2, 0)}
+    assert codes(s, move("ann", "move", unit="u1", to=[1, 0])) == ["space_taken"]
+    # enemy on [3,0]: the footman (movement 3) from [1,0] cannot pass it to [4,0]
+    s = position({"ann": ["infantry", "footman"], "bob": ["infantry"]}, {"u1": [-2, 0], "u2": [1, 0], "u3": [3, 0]},
+                 scenario=LINE)
+    assert destinations(s, "u2") == {(0, 0), (-1, 0), (2, 0)}
+    assert codes(s, move("ann", "move", unit="u2", to=[4, 0])) == ["out_of_reach"]
+
+
+def test_off_board_spaces_are_refused():
+    s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}, scenario=LINE)
+    assert codes(s, move("ann", "move", unit="u1", to=[0, 1])) == ["off_board"]
+    assert codes(s, move("ann", "move", unit="u1", to=[0])) == ["bad_space"]
+
+
+def test_a_unit_moves_once_and_the_event_gives_its_path():
+    s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}, scenario=LINE)
+    s, events = play(s, move("ann", "move", unit="u1", to=[2, 0]))
+    assert events == [{"type": "unit_moved", "player": "ann", "unit": "u1", "from": [0, 0], "to": [2, 0],
+                       "path": [[0, 0], [1, 0], [2, 0]]}]
+    assert s["units"]["u1"]["at"] == [2, 0] and s["units"]["u1"]["moved"] is True
+    assert destinations(s, "u1") == set()
+    assert codes(s, move("ann", "move", unit="u1", to=[3, 0])) == ["already_moved"]
+
+
+def test_a_unit_in_melee_cannot_end_its_move_in_melee():
+    s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    dests = destinations(s, "u1")
+    assert dests, "it may still leave the melee"
+    for h in dests:
+        assert distance(h, (1, 0)) > 1
+    assert codes(s, move("ann", "move", unit="u1", to=[0, 1])) == ["melee_lock"]
+    assert codes(s, move("ann", "move", unit="u1", to=[-1, 0])) == []
+
+
+def test_a_unit_not_in_melee_may_move_into_melee():
+    s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [-2, 0], "u2": [1, 0]})
+    assert (0, 0) in destinations(s, "u1")
+    s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]))
+    assert s["units"]["u1"]["at"] == [0, 0]
+
+
+def test_only_your_units_in_your_turn():
+    s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [2, 0]})
+    assert codes(s, move("ann", "move", unit="u2", to=[2, 1])) == ["not_your_unit"]
+    assert codes(s, move("bob", "move", unit="u2", to=[2, 1])) == ["not_your_turn"]
+    assert codes(s, move("ann", "move", unit="u99", to=[2, 1])) == ["unknown_unit"]
+    assert GAME.legal_moves(s, "bob") == []
