@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.engine import Game, check_players
-from rules.engine_types import Event, PlayerId, Score, State, View
+from rules.engine_types import Event, Move, PlayerId, Score, State, View
 from rules.reigns_the_council import integrity, moves, scoring, views
 from rules.reigns_the_council.content import GOALS, PILLAR_INFO, TRACK_MAX, TRACK_MIN, default_deck
 from rules.reigns_the_council.state import DEFAULT_OPTIONS, new_game
@@ -58,3 +58,6 @@ class ReignsTheCouncil(Game):
 
     def view_event(self, event: Event, player: PlayerId | None) -> Event:
         return views.view_event(event, player)
+
+    def view_move(self, move: Move, player: PlayerId | None) -> Move:
+        return views.view_move(move, player)

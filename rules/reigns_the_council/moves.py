@@ -74,10 +74,16 @@ def _is_int(value: Any) -> bool:
 
 
 # -- legal moves ----------------------------------------------------------------------------------
+_MASKS: dict[int, list[tuple[int, ...]]] = {}
+
+
 def _subsets(items: list[str]) -> list[list[str]]:
     """Every subset of ``items`` (in their order), by increasing bit mask: [], [a], [b], [a, b]..."""
     n = len(items)
-    return [[items[i] for i in range(n) if mask >> i & 1] for mask in range(1 << n)]
+    masks = _MASKS.get(n)
+    if masks is None:
+        masks = _MASKS[n] = [tuple(i for i in range(n) if mask >> i & 1) for mask in range(1 << n)]
+    return [[items[i] for i in mask] for mask in masks]
 
 
 def _moves_of(state: State, p: PlayerId) -> list[Move]:
@@ -270,27 +276,38 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove(found)
     new = clone(state)
     new["move_count"] = state["move_count"] + 1
-    rng = Rng.parse(state["rng"])
     events: list[Event] = []
     p = move["player"]
     kind = move["type"]
+    if kind not in _CHANCE:
+        _apply_certain(new, move, p, kind, events)
+        return new, events
+    rng = Rng.parse(state["rng"])
     if kind == "draw":
         reign.apply_draw(new, p, move["deck"], rng, events)
     elif kind == "exchange":
         reign.apply_exchange(new, p, move["cards"], rng, events)
-    elif kind == "pitch":
-        rounds.apply_pitch(new, p, move["card"], events)
-    elif kind == "decide":
-        rounds.apply_decide(new, move["accept"], events)
     elif kind == "reveal":
         rounds.apply_reveal(new, move["advisor"], rng, events)
     elif kind == "change_mind" or kind == "keep_decision":
         rounds.apply_mind(new, kind == "change_mind", rng, events)
-    elif kind == "story_vote":
-        ending.apply_story_vote(new, p, move["approve"], events)
-    elif kind == "end_vote":
-        ending.apply_end_vote(new, p, move["end"], events)
     else:
         ending.apply_name(new, move["monarch"], rng, events)
     new["rng"] = str(rng)
     return new, events
+
+
+_CHANCE = frozenset({"draw", "exchange", "reveal", "change_mind", "keep_decision", "name_monarch"})
+"""Moves that may shuffle (a deck rebuilt, a new reign): only these read and write the generator."""
+
+
+def _apply_certain(new: State, move: Move, p: PlayerId, kind: str, events: list[Event]) -> None:
+    """The moves that involve no chance: pitching, deciding, voting."""
+    if kind == "pitch":
+        rounds.apply_pitch(new, p, move["card"], events)
+    elif kind == "decide":
+        rounds.apply_decide(new, move["accept"], events)
+    elif kind == "story_vote":
+        ending.apply_story_vote(new, p, move["approve"], events)
+    else:
+        ending.apply_end_vote(new, p, move["end"], events)

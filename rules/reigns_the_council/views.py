@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine_types import Event, PlayerId, State, View
+from rules.engine_types import Event, Move, PlayerId, State, View
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
 from rules.reigns_the_council.reign import advisors
 
-__all__ = ["view", "view_event", "card_face"]
+__all__ = ["view", "view_event", "view_move", "card_face"]
 
 _PRIVATE_EVENT_FIELDS = {
     "card_drawn": "card",
@@ -137,6 +137,20 @@ def view_event(event: Event, player: PlayerId | None) -> Event:
     if private is not None and (player is None or player != event.get("player")):
         shown.pop(private, None)
     return shown
+
+
+_PUBLIC_MOVES = frozenset({"draw", "decide", "reveal", "change_mind", "keep_decision", "name_monarch"})
+"""Moves made in the open at the table: the deck drawn from, the Monarch's decisions, the
+successor named. Exchanges, pitches and votes are secret choices."""
+
+
+def view_move(move: Move, player: PlayerId | None) -> Move:
+    """``move`` as ``player`` may see it in a session's history: a public move whole; a secret
+    one (exchange, pitch, vote) whole only to its own player, otherwise just who moved and the
+    move's type (what becomes public later is told by the events)."""
+    if move.get("type") in _PUBLIC_MOVES or (player is not None and move.get("player") == player):
+        return dict(move)
+    return {"player": move.get("player"), "type": move.get("type")}
 
 
 def _copy(value: Any) -> Any:

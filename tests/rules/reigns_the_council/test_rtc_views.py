@@ -1,0 +1,165 @@
+"""Hidden information, for every role: an advisor, the Monarch, a spectator (rulings RtC 11).
+
+An advisor sees their hand's fronts and goal; everyone sees hand backs, the top back of each
+deck, pitched backs, revealed cards, tracks and scores; the Monarch never sees pitched fronts
+before the reveal. Card ids are only shown with their fronts, so an id of a hidden card must
+never appear where it is hidden. Secret simultaneous choices leak through no view, event or
+error message."""
+from __future__ import annotations
+
+import json
+import random
+
+from rules.playout import random_steps
+from rules.reigns_the_council import GAME
+
+from rtc_helpers import apply, draw_all, fresh, give, move, pitch, to_pitch
+
+
+def text(obj) -> str:
+    return json.dumps(obj)
+
+
+def hidden_ids(state: dict, viewer: str | None) -> set[str]:
+    """Card ids ``viewer`` may not see: decks, discard, other hands, face-down table cards
+    (their own pitch excepted)."""
+    ids = {c for d in state["decks"] for c in d} | set(state["discard"])
+    for p, hand in state["hands"].items():
+        if p != viewer:
+            ids |= set(hand)
+    rnd = state["round"]
+    if rnd is not None:
+        ids |= {c for p, c in rnd["table"].items() if p != viewer}
+    # a revealed card that went to the discard pile is public knowledge
+    if rnd is not None:
+        ids -= {r["card"] for r in rnd["revealed"]}
+    return ids
+
+
+def assert_hides(state: dict, viewer: str | None) -> dict:
+    shown = GAME.view(state, viewer)
+    dumped = text(shown)
+    leaked = [c for c in hidden_ids(state, viewer) if f'"{c}"' in dumped]
+    assert not leaked, (viewer, leaked)
+    assert "rng" not in shown and "seed" not in shown and "draw_queue" in shown
+    current = text({k: v for k, v in shown.items() if k != "reigns"})  # past reigns show revealed goals
+    for p, goal in state["goals"].items():
+        if p != viewer and state["reigns"][-1]["goals"] is None:
+            assert goal not in current, (viewer, p)
+            assert all(goal not in text(r) for r in shown["reigns"] if r["goals"] is None)
+    return shown
+
+
+def test_advisor_sees_own_fronts_and_goal_and_only_backs_of_others():
+    state = to_pitch(fresh(4))
+    bob = GAME.view(state, "bob")
+    assert bob["role"] == "advisor" and bob["viewer"] == "bob"
+    assert [c["id"] for c in bob["hand"]] == state["hands"]["bob"]
+    assert bob["hand"][0]["accept"] == state["cards"][state["hands"]["bob"][0]]["accept"]
+    assert bob["goal"]["id"] == state["goals"]["bob"]
+    assert bob["hands"]["cat"] == {"count": 7, "backs": [state["cards"][c]["back"] for c in state["hands"]["cat"]]}
+    assert "ann" not in bob["hands"]
+    assert bob["decks"] == [{"count": len(d), "top": state["cards"][d[0]]["back"]} for d in state["decks"]]
+    assert_hides(state, "bob")
+
+
+def test_monarch_and_spectator_see_no_hand_and_no_goal():
+    state = to_pitch(fresh(3))
+    for viewer, role in (("ann", "monarch"), (None, None)):
+        shown = assert_hides(state, viewer)
+        assert shown["role"] == role and "hand" not in shown and "goal" not in shown
+
+
+def test_pitches_stay_secret_until_everyone_has_pitched():
+    state = give(to_pitch(fresh(4)), "bob", ["p01"])
+    state, events = apply(state, move("bob", "pitch", card="p01"))
+    for viewer in ("ann", "cat", "dan", None):
+        shown = assert_hides(state, viewer)
+        assert shown["round"]["pitched"] == {"bob": True, "cat": False, "dan": False}
+        assert shown["hands"]["bob"]["count"] == 7, "the pitched card still counts in the hand"
+        assert "p01" not in text(shown)
+        assert GAME.view_event(events[0], viewer) == {"type": "proposal_pitched", "player": "bob"}
+    mine = GAME.view(state, "bob")
+    assert mine["round"]["mine"]["id"] == "p01"
+    assert GAME.view_event(events[0], "bob")["card"] == "p01"
+    assert GAME.view_move(move("bob", "pitch", card="p01"), "cat") == {"player": "bob", "type": "pitch"}
+    assert GAME.view_move(move("bob", "pitch", card="p01"), "bob")["card"] == "p01"
+
+
+def test_the_monarch_sees_pitched_backs_never_fronts_before_the_reveal():
+    state = pitch(to_pitch(fresh(3)), {"bob": "p01", "cat": "p29"})
+    shown = assert_hides(state, "ann")
+    assert shown["round"]["table"] == {"bob": ["church"], "cat": ["church", "army"]}
+    assert "p01" not in text(shown) and "p29" not in text(shown)
+    state, _ = apply(state, move("ann", "decide", accept=["bob"]))
+    state, _ = apply(state, move("ann", "reveal", advisor="cat"))
+    shown = assert_hides(state, "ann")
+    assert shown["round"]["pending"]["card"]["id"] == "p29" and "p01" not in text(shown)
+    state, _ = apply(state, move("ann", "keep_decision"))
+    for viewer in ("ann", "bob", "cat", None):
+        shown = assert_hides(state, viewer)
+        assert shown["round"]["revealed"][0]["card"]["id"] == "p29"
+
+
+def test_exchange_choices_are_secret_until_everyone_has_chosen():
+    state = draw_all(fresh(3))
+    card = state["hands"]["bob"][0]
+    state, events = apply(state, move("bob", "exchange", cards=[card]))
+    for viewer in ("ann", "cat", None):
+        shown = assert_hides(state, viewer)
+        assert shown["exchange"] == {"chosen": {"bob": True, "cat": False}}
+        assert GAME.view_event(events[0], viewer) == {"type": "exchange_chosen", "player": "bob"}
+    assert GAME.view(state, "bob")["exchange"]["mine"] == [card]
+    state, events = apply(state, move("cat", "exchange", cards=[]))
+    done = [e for e in events if e["type"] == "cards_exchanged"]
+    assert [GAME.view_event(e, "cat") for e in done][0] == {"type": "cards_exchanged", "player": "bob", "count": 1}
+
+
+def test_votes_are_secret_until_everyone_has_voted():
+    from test_rtc_endings import ended_reign
+    state = ended_reign()
+    state, events = apply(state, move("bob", "end_vote", end=True))
+    assert GAME.view(state, "cat")["votes"] == {"voted": {"ann": False, "bob": True, "cat": False}}
+    assert GAME.view(state, "bob")["votes"]["mine"] is True
+    assert GAME.view_event(events[0], "cat") == {"type": "end_vote_cast", "player": "bob"}
+
+
+def test_drawn_cards_and_dealt_goals_are_private_in_events():
+    state = fresh(3)
+    state, events = apply(state, move("bob", "draw", deck=1))
+    assert GAME.view_event(events[0], "cat") == {"type": "card_drawn", "player": "bob", "deck": 1,
+                                                 "back": events[0]["back"]}
+    setup_events = []
+    from rules.reigns_the_council.reign import start_reign
+    from rules.rng import Rng
+    import copy
+    start_reign(copy.deepcopy(state), "bob", Rng(1), setup_events)
+    dealt = [e for e in setup_events if e["type"] == "goal_dealt"]
+    assert dealt and all("goal" not in GAME.view_event(e, "bob") for e in dealt if e["player"] != "bob")
+
+
+def test_error_messages_never_name_another_players_cards():
+    state = to_pitch(fresh(3))
+    bob_card = state["hands"]["bob"][0]
+    for m in (move("cat", "pitch", card=bob_card), move("cat", "exchange", cards=[bob_card]),
+              move("ann", "pitch", card=bob_card)):
+        for v in GAME.violations(state, m):
+            assert bob_card not in v.message
+    state, _ = apply(state, move("bob", "pitch", card=bob_card))
+    for v in GAME.violations(state, move("cat", "pitch", card=bob_card)):
+        assert bob_card not in v.message and "bob" not in v.message
+
+
+def test_views_hide_what_they_must_throughout_random_games():
+    for seed in range(12):
+        state = GAME.setup(["ann", "bob", "cat", "dan"][: 3 + seed % 2], seed, {"story_point": "vote"})
+        for i, step in enumerate(random_steps(GAME, state, random.Random(seed))):
+            if i % 7:
+                continue
+            for viewer in step.after["players"] + [None]:
+                assert_hides(step.after, viewer)
+                for e in step.events:
+                    shown = GAME.view_event(e, viewer)
+                    if e["type"] in ("proposal_pitched", "exchange_chosen", "end_vote_cast", "story_vote_cast",
+                                     "card_drawn", "goal_dealt", "cards_exchanged") and e["player"] != viewer:
+                        assert len(shown) < len(e)
