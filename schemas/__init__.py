@@ -13,7 +13,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from schemas import reign_and_ruin, reign_supreme
+from schemas import reign_and_ruin, reign_supreme, reigns_the_council
 from schemas.fields import load
 
 __all__ = ["GameSchemas", "MoveSchema", "for_game", "load", "SCHEMAS", "ValidationError"]
@@ -88,6 +88,12 @@ SCHEMAS: dict[str, GameSchemas] = {
         reign_supreme.StateSchema(),
         MoveSchema(reign_supreme.MOVE_SCHEMAS),
         reign_supreme.OptionsSchema(),
+    ),
+    reigns_the_council.GAME_ID: GameSchemas(
+        reigns_the_council.GAME_ID,
+        reigns_the_council.StateSchema(),
+        MoveSchema(reigns_the_council.MOVE_SCHEMAS),
+        reigns_the_council.OptionsSchema(),
     ),
 }
 """Game id -> its schemas, created once."""

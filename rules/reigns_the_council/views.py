@@ -110,7 +110,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "round": _round(state, viewer),
         "votes": None if votes is None else {"voted": {p: v is not None for p, v in votes.items()}},
         "story": None if state["story"] is None else {"advisor": state["story"]["advisor"]},
-        "reigns": [{"reign": r["number"], "monarch": r["monarch"], "end": r["end"],
+        "reigns": [{"number": r["number"], "monarch": r["monarch"], "end": r["end"],
                     "goals": None if r["goals"] is None else dict(r["goals"]),
                     "tracks": None if r["tracks"] is None else dict(r["tracks"]),
                     "points": {p: {"acceptance": v["acceptance"], "story": v["story"], "pile": v["pile"],
