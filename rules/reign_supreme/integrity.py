@@ -7,6 +7,7 @@ owned by players; phase, turn, active players, status and outcome consistent.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rules.engine_types import State, Violation
@@ -36,8 +37,10 @@ def _is_int(value: Any) -> bool:
 
 
 def _hex(value: Any) -> tuple[int, int] | None:
-    if type(value) is list and len(value) == 2 and all(_is_int(x) and abs(x) <= MAX_COORD for x in value):
-        return (value[0], value[1])
+    if type(value) is list and len(value) == 2:
+        q, r = value
+        if type(q) is int and type(r) is int and -MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD:
+            return (q, r)
     return None
 
 
@@ -78,7 +81,8 @@ def _problems(state: State) -> list[Violation]:
             found.append(_v("bad_player_keys", f"state.{key} must have exactly one entry per player."))
     if found:
         return found
-    found.extend(_scenario_problems(state))
+    found.extend(_board_layout_problems(state))
+    found.extend(_control_problems(state))
     if found:
         return found
     found.extend(_army_problems(state))
@@ -88,6 +92,33 @@ def _problems(state: State) -> list[Violation]:
     found.extend(_board_problems(state))
     found.extend(_card_problems(state))
     found.extend(_turn_problems(state))
+    return found
+
+
+_LAYOUT_MEMO: dict[str, list[Violation]] = {}
+
+
+def _board_layout_problems(state: State) -> list[Violation]:
+    """The scenario and Kingdom checks, remembered per layout: they depend only on the scenario
+    and the Kingdoms, which never change during a game (the key is their canonical JSON)."""
+    key = json.dumps([state["scenario"], state["kingdoms"]], sort_keys=True)
+    found = _LAYOUT_MEMO.get(key)
+    if found is None:
+        found = _scenario_problems(state)
+        if len(_LAYOUT_MEMO) > 64:
+            _LAYOUT_MEMO.clear()
+        _LAYOUT_MEMO[key] = found
+    return list(found)
+
+
+def _control_problems(state: State) -> list[Violation]:
+    found: list[Violation] = []
+    sc = state["scenario"]
+    for key in ("mines", "ruins"):
+        if len(state["control"][key]) != len(sc[key]):
+            found.append(_v("bad_control", f"state.control.{key} must have one entry per {key[:-1]}."))
+        elif any(o is not None and o not in state["players"] for o in state["control"][key]):
+            found.append(_v("bad_control", f"state.control.{key} names someone not in the game."))
     return found
 
 
@@ -111,10 +142,6 @@ def _scenario_problems(state: State) -> list[Violation]:
         spots = [_hex(h) for h in sc[key]]
         if None in spots or len(set(spots)) != len(spots) or not set(spots) <= taken:
             found.append(_v("bad_board", f"state.scenario.{key} must be distinct Midfield spaces."))
-        if len(state["control"][key]) != len(spots):
-            found.append(_v("bad_control", f"state.control.{key} must have one entry per {key[:-1]}."))
-        elif any(o is not None and o not in state["players"] for o in state["control"][key]):
-            found.append(_v("bad_control", f"state.control.{key} names someone not in the game."))
     for p, k in state["kingdoms"].items():
         hexes = [_hex(h) for h in k["hexes"]]
         if not hexes or None in hexes or len(set(hexes)) != len(hexes) or taken & set(hexes):

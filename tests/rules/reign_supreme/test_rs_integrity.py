@@ -1,0 +1,117 @@
+"""Integrity: corrupted states are refused with 422 reasons, never a crash (rules doc §Integrity)."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from rs_helpers import position
+
+from rules.errors import InvalidState
+from rules.playout import random_steps
+from rules.reign_supreme import GAME
+from rules.reign_supreme.integrity import state_problems
+
+
+def problems(state):
+    return [v.code for v in state_problems(state)]
+
+
+@pytest.fixture(scope="module")
+def mid():
+    s = GAME.setup(["ann", "bob", "cat"], 9, {"setup": "auto"})
+    chooser = random.Random(2)
+    for _ in range(40):
+        legal = [m for m in GAME.legal_moves(s) if m["type"] != "concede"]
+        s, _ = GAME.apply(s, chooser.choice(legal))
+    return s
+
+
+def corrupt(state, fn):
+    s = copy.deepcopy(state)
+    fn(s)
+    return problems(s)
+
+
+def test_a_sound_state_passes(mid):
+    assert problems(mid) == []
+    GAME.check_state(mid)
+
+
+@pytest.mark.parametrize("fn,code", [
+    (lambda s: s.update(game="chess"), "wrong_game"),
+    (lambda s: s.update(rng="xyz"), "bad_rng"),
+    (lambda s: s.update(seed=-1), "bad_seed"),
+    (lambda s: s.update(players=["ann"]), "bad_players"),
+    (lambda s: s["units"]["u1"].update(at=[99, 0]), "off_board"),
+    (lambda s: s["units"]["u1"].update(pins=99), "bad_pins"),
+    (lambda s: s["units"]["u1"].update(pins=-1), "bad_pins"),
+    (lambda s: s["units"]["u1"].update(type="dragon"), "unknown_unit_type"),
+    (lambda s: s["units"]["u1"].update(owner="zed"), "unknown_owner"),
+    (lambda s: s["units"].update(x9=dict(s["units"]["u1"])), "bad_unit_id"),
+    (lambda s: s["units"]["u2"].update(at=list(s["units"]["u1"]["at"])), "two_units_one_space"),
+    (lambda s: s["boards"]["ann"].update(spell_pin=0), "bad_pin"),
+    (lambda s: s["boards"]["ann"].update(deploys=-1), "bad_pin"),
+    (lambda s: s["boards"]["ann"]["packing"].append({"unit": "u1", "to": "packed", "notch": 1}), "bad_packing_pin"),
+    (lambda s: s["boards"]["ann"]["spells"].append({"unit": "u1", "spell": "cone", "left": 9}), "bad_spell_pin"),
+    (lambda s: s["control"].update(mines=["zed", None, None]), "bad_control"),
+    (lambda s: s["control"].update(mines=[None]), "bad_control"),
+    (lambda s: s["hands"]["ann"].append(s["hands"]["bob"][0]), "card_in_two_places"),
+    (lambda s: s["hands"]["ann"].append("joker-1"), "unknown_card"),
+    (lambda s: s["decks"]["spell"].pop(), "missing_cards"),
+    (lambda s: s.update(pending={"attack": 1}), "bad_pending"),
+    (lambda s: s.update(round=0), "bad_round"),
+    (lambda s: s.update(phase="finished"), "bad_phase"),
+    (lambda s: s.update(active_players=["bob", "ann"]), "bad_turn"),
+    (lambda s: s.update(defeated=["zed"]), "bad_defeated"),
+    (lambda s: s["kingdoms"]["ann"].update(castle=None), "bad_board"),
+    (lambda s: s["scenario"].update(round_limit=0), "bad_scenario"),
+    (lambda s: s["armies"].update(ann="elves"), "unknown_army"),
+    (lambda s: s["zones"].update(ann=["bob"]), "bad_zones"),
+    (lambda s: s.update(outcome={"winners": [], "draw": True, "scores": {}, "reason": "x"}), "bad_outcome"),
+    (lambda s: [s["units"].pop(u) for u in [k for k, v in s["units"].items() if v["owner"] == "bob"]], "no_units"),
+])
+def test_corruptions_are_named(mid, fn, code):
+    found = corrupt(mid, fn)
+    assert code in found, found
+
+
+def test_packed_state_must_fit_the_kind():
+    s = position({"ann": ["trebuchet"], "bob": ["infantry"]})
+    assert corrupt(s, lambda x: x["units"]["u1"].pop("packing")) == ["bad_packing"]
+    assert corrupt(s, lambda x: x["units"]["u2"].update(packing="packed")) == ["bad_packing"]
+    assert "bad_packing_pin" in corrupt(s, lambda x: x["units"]["u1"].update(packing="packing"))
+
+
+def test_odd_values_never_crash():
+    s = position({"ann": ["knight"], "bob": ["infantry"]})
+    rng = random.Random(1)
+    paths = []
+
+    def walk(node, path):
+        paths.append(path)
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, path + [k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node[:3]):
+                walk(v, path + [i])
+    walk(s, [])
+    odd = [None, 0, -5, 10**20, "", "u1", [], {}, [1, 2], True, "ann"]
+    for path in paths[1:]:
+        for value in rng.sample(odd, 4):
+            t = copy.deepcopy(s)
+            node = t
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+            assert isinstance(state_problems(t), list)
+
+
+def test_finished_games_pass():
+    s = GAME.setup(["ann", "bob"], 5, {"scenario": "skirmish"})
+    for step in random_steps(GAME, s, random.Random(5)):
+        pass
+    GAME.check_state(step.after)
+    with pytest.raises(InvalidState):
+        GAME.check_state(dict(step.after, status="in_progress"))

@@ -1,0 +1,137 @@
+"""Random playouts: 500 games on each shipped scenario, with the contract's invariants checked at
+every step (one unit per space, pins below hit points on living units, only active players move,
+listed moves apply, integrity holds, every game ends).
+
+To fit the time budget the 500-game runs use a short round limit (``round_limit`` 3 or 4) and
+a chooser that concedes rarely (a uniform chooser concedes within a few dozen moves); full-length
+games under the default options (round limit 30) are played by
+``test_full_length_default_games_end``. contract_check plays uniformly random games over HTTP.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.errors import IllegalMove
+from rules.reign_supreme import GAME
+from rules.reign_supreme.board import stats
+
+NAMES = ["ann", "bob", "cat", "dan"]
+
+
+def choose(legal: list[dict], chooser: random.Random) -> dict:
+    """Uniform among the moves, conceding only rarely."""
+    if chooser.random() < 0.002:
+        return chooser.choice(legal)
+    return chooser.choice([m for m in legal if m["type"] != "concede"])
+
+
+def invariants(state: dict) -> None:
+    seen = set()
+    for uid, u in state["units"].items():
+        assert u["pins"] < stats(state, u)["hp"], (uid, u)
+        if u["at"] is not None:
+            h = tuple(u["at"])
+            assert h not in seen, f"two units on {h}"
+            seen.add(h)
+    if state["status"] == "finished":
+        assert state["active_players"] == [] and GAME.legal_moves(state) == []
+    else:
+        assert len(state["active_players"]) == 1
+
+
+def near(move: dict, state: dict, rng: random.Random) -> list[dict]:
+    """Moves near a legal one: another player, another unit or target, another space, another mode."""
+    out = [{**move, "player": p} for p in state["players"] if p != move["player"]]
+    ids = list(state["units"])
+    if "unit" in move:
+        out.append({**move, "unit": rng.choice(ids)})
+        out.append({**move, "unit": "u999"})
+    if "target" in move:
+        out.append({**move, "target": rng.choice(ids)})
+        out.append({**move, "mode": "shoot" if move["mode"] == "melee" else "melee"})
+    if "to" in move:
+        q, r = move["to"]
+        out += [{**move, "to": [q + dq, r + dr]} for dq, dr in ((3, 0), (0, -4), (1, 1))]
+    return out
+
+
+def run(scenario: str, games: int, round_limit: int | None, offset: int) -> dict:
+    lengths, reasons = [], {}
+    rng = random.Random(offset)
+    for i in range(games):
+        players = NAMES[:2 + i % 3]
+        seed = offset + i * 7919
+        options = {"scenario": scenario, "setup": "manual" if i % 4 == 0 else "auto"}
+        if round_limit is not None:
+            options["round_limit"] = round_limit
+        state = GAME.setup(players, seed, options)
+        GAME.check_state(state)
+        chooser = random.Random(seed)
+        steps = 0
+        while state["status"] != "finished":
+            invariants(state)
+            legal = GAME.legal_moves(state)
+            assert legal and {m["player"] for m in legal} == set(state["active_players"])
+            move = choose(legal, chooser)
+            assert GAME.violations(state, move) == []
+            if steps % 25 == 0:
+                listed = legal
+                for other in near(move, state, rng):
+                    if other not in listed:
+                        assert GAME.violations(state, other), other
+                        with pytest.raises(IllegalMove):
+                            GAME.apply(state, other)
+            after, events = GAME.apply(state, move)
+            assert events and after["move_count"] == state["move_count"] + 1
+            GAME.check_state(after)
+            state = after
+            steps += 1
+            assert steps < 4000
+        invariants(state)
+        assert state["outcome"]["scores"] == GAME.score(state).scores
+        assert state["outcome"]["winners"] or state["outcome"]["draw"]
+        reasons[state["outcome"]["reason"]] = reasons.get(state["outcome"]["reason"], 0) + 1
+        lengths.append(steps)
+    return {"lengths": lengths, "reasons": reasons}
+
+
+def test_five_hundred_standard_games_keep_every_invariant():
+    result = run("standard", 500, 3, 11)
+    assert len(result["lengths"]) == 500
+    assert result["reasons"].get("round_limit", 0) > 100
+
+
+def test_five_hundred_skirmish_games_keep_every_invariant():
+    result = run("skirmish", 500, 4, 23)
+    assert len(result["lengths"]) == 500
+    assert result["reasons"].get("last_standing", 0) > 0
+
+
+def test_full_length_default_games_end():
+    """Default options (round limit 30): standard with 2, 3, 4 players and a skirmish."""
+    for players, options in ((NAMES[:2], {}), (NAMES[:3], {}), (NAMES[:4], {}), (NAMES[:2], {"scenario": "skirmish"})):
+        state = GAME.setup(players, 99, options)
+        chooser = random.Random(99)
+        steps = 0
+        while state["status"] != "finished":
+            state, _ = GAME.apply(state, choose(GAME.legal_moves(state), chooser))
+            steps += 1
+            if steps % 50 == 0:
+                invariants(state)
+                GAME.check_state(state)
+        assert steps < 4000
+        invariants(state)
+
+
+def test_uniformly_random_games_end_quickly():
+    """Every listed move equally likely, concede included (as contract_check plays)."""
+    for seed in range(60):
+        state = GAME.setup(NAMES[:2 + seed % 3], seed, {"scenario": ("standard", "skirmish")[seed % 2]})
+        chooser = random.Random(seed)
+        steps = 0
+        while state["status"] != "finished":
+            state, _ = GAME.apply(state, chooser.choice(GAME.legal_moves(state)))
+            steps += 1
+        assert steps < 4000
