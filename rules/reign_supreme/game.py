@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.engine import Game, check_players
-from rules.engine_types import Event, PlayerId, Score, State, View
+from rules.engine_types import Event, Move, PlayerId, Score, State, View
 from rules.reign_supreme import integrity, moves, scoring, views
 from rules.reign_supreme.content import default_armies, default_cards, default_scenarios, spell_table
 from rules.reign_supreme.state import DEFAULT_OPTIONS, new_game
@@ -54,3 +54,7 @@ class ReignSupreme(Game):
 
     def view_event(self, event: Event, player: PlayerId | None) -> Event:
         return views.view_event(event, player)
+
+    def view_move(self, move: Move, player: PlayerId | None) -> Move:
+        """Every Reign Supreme move is public (the board is public, RS 9): shown whole."""
+        return dict(move)
