@@ -13,7 +13,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from schemas import reign_and_ruin, reign_supreme, reigns_the_council
+from schemas import reign_absolute, reign_and_ruin, reign_supreme, reigns_the_council
 from schemas.fields import load
 
 __all__ = ["GameSchemas", "MoveSchema", "for_game", "load", "SCHEMAS", "ValidationError"]
@@ -77,6 +77,12 @@ class GameSchemas:
 
 
 SCHEMAS: dict[str, GameSchemas] = {
+    reign_absolute.GAME_ID: GameSchemas(
+        reign_absolute.GAME_ID,
+        reign_absolute.StateSchema(),
+        MoveSchema(reign_absolute.MOVE_SCHEMAS),
+        reign_absolute.OptionsSchema(),
+    ),
     reign_and_ruin.GAME_ID: GameSchemas(
         reign_and_ruin.GAME_ID,
         reign_and_ruin.StateSchema(),
