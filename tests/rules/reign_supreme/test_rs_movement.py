@@ -82,3 +82,29 @@ def test_only_your_units_in_your_turn():
     assert codes(s, move("bob", "move", unit="u2", to=[2, 1])) == ["not_your_turn"]
     assert codes(s, move("ann", "move", unit="u99", to=[2, 1])) == ["unknown_unit"]
     assert GAME.legal_moves(s, "bob") == []
+
+
+def test_mines_and_ruins_change_hands_when_a_unit_ends_its_move_on_them():
+    s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-3, 2]})
+    assert s["scenario"]["mines"][0] == [2, -1] and s["control"] == {"mines": [None, None], "ruins": [None, None]}
+    s, events = play(s, move("ann", "move", unit="u1", to=[2, -1]))
+    assert s["control"]["mines"] == ["ann", None]
+    assert [e for e in events if e["type"] == "mine_taken"] == [{"type": "mine_taken", "player": "ann",
+                                                                  "at": [2, -1], "from": None}]
+    s, _ = play(s, move("ann", "end_turn"))
+    s, events = play(s, move("bob", "move", unit="u2", to=[1, -1]))  # adjacent, not on it
+    assert s["control"]["mines"] == ["ann", None]
+    s, _ = play(s, move("bob", "end_turn"), move("ann", "move", unit="u1", to=[1, 1]))
+    assert s["control"] == {"mines": ["ann", None], "ruins": [None, "ann"]}  # a Mine stays taken after leaving
+    s, _ = play(s, move("ann", "end_turn"))
+    s, events = play(s, move("bob", "move", unit="u2", to=[2, -1]))
+    assert s["control"]["mines"] == ["bob", None]
+    assert [e for e in events if e["type"] == "mine_taken"][0]["from"] == "ann"
+
+
+def test_passing_over_a_mine_does_not_take_it():
+    line = dict(LINE, mines=[[3, 0]])
+    s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [2, 0], "u2": [7, 0]}, scenario=line)
+    s, events = play(s, move("ann", "move", unit="u1", to=[4, 0]))
+    assert events[0]["path"] == [[2, 0], [3, 0], [4, 0]]
+    assert s["control"]["mines"] == [None]
