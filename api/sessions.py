@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import select
+import socket
 import threading
 import time
 from datetime import datetime, timezone
@@ -330,7 +332,8 @@ def events(session_id: str):
         slots.release()
         raise
     game = get_game(session.game)
-    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat)
+    client_gone = _hangup_detector(request.environ.get("gunicorn.socket"))
+    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat, client_gone)
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -348,8 +351,25 @@ def _sse(entry: dict[str, Any]) -> bytes:
     return b"id: %d\nevent: move\ndata: %s\n\n" % (entry["version"], jsonio.dumps(entry))
 
 
+def _hangup_detector(sock: Any):
+    """A function telling whether the client of ``sock`` has hung up (its end of the connection
+    reads as closed). Without it a dead stream would hold its thread until the next heartbeat
+    write fails. Servers that do not expose the socket get a function that always says no."""
+    if sock is None:
+        return lambda: False
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
+
+    return gone
+
+
 def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None, after: int,
-            pubsub: Any, heartbeat: int):
+            pubsub: Any, heartbeat: int, client_gone=lambda: False):
     """The event stream: history after ``after``, then each new version as it lands; a comment
     line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes."""
     last = after
@@ -364,7 +384,7 @@ def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None
                 break
         quiet_since = time.monotonic()
         for message in store.messages(pubsub, POLL_SECONDS):
-            if STOPPING.is_set():
+            if STOPPING.is_set() or client_gone():
                 return
             if message is None:
                 if time.monotonic() - quiet_since >= heartbeat:

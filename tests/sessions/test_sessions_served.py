@@ -214,5 +214,14 @@ def test_too_many_streams_is_a_503(tmp_path):
         assert status == 503 and body["code"] == "too_many_streams" and "retry-after" in headers
         assert move_once(server.base, session, "ann")["version"] == 1
         first.close()
+        # A client that hangs up frees its stream slot within about a second (no need to wait
+        # for a heartbeat write to fail).
+        deadline = time.time() + 10
+        second = EventReader(server.base, path).start()
+        while second.status == 503 and time.time() < deadline:
+            time.sleep(0.2)
+            second = EventReader(server.base, path).start()
+        assert second.status == 200
+        second.close()
     finally:
         server.stop()
