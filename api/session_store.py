@@ -7,7 +7,7 @@ on one slot and a Lua script may touch all of its keys:
 | ------------------------------------- | ------ | ------------------------------------------------------ |
 | ``referee:{<id>}:session``            | hash   | ``game``, ``players``, ``seats`` (player -> token hash), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at`` |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
-| ``referee:{<id>}:idem:<seat>:<hash>`` | string | the first answer to a request with that Idempotency-Key |
+| ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 
 and the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
@@ -39,8 +39,8 @@ KEY_PREFIX = "referee:"
 _T = TypeVar("_T")
 
 _COMMIT = """
-if ARGV[6] == '1' then
-  local prior = redis.call('GET', KEYS[3])
+if ARGV[6] ~= '' then
+  local prior = redis.call('HGET', KEYS[3], ARGV[6])
   if prior then return {'replay', prior} end
 end
 local version = redis.call('HGET', KEYS[1], 'version')
@@ -52,9 +52,18 @@ redis.call('HSET', KEYS[1], 'version', tostring(tonumber(version) + 1), 'state',
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
-if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[7], 'EX', ttl) end
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
 redis.call('PUBLISH', ARGV[8], ARGV[4])
 return {'ok', tostring(tonumber(version) + 1)}
+"""
+
+_DELETE = """
+local gone = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return gone
 """
 
 
@@ -131,7 +140,7 @@ class SessionStore:
     def __init__(self, store: Store, ttl_seconds: int) -> None:
         self.store = store
         self.ttl = ttl_seconds
-        self._commit_script: Any = None
+        self._scripts: dict[str, Any] = {}
 
     # -- keys -----------------------------------------------------------------------------
     @staticmethod
@@ -141,9 +150,20 @@ class SessionStore:
     def channel(self, session_id: str) -> str:
         return self.key(session_id, "events")
 
-    def idem_key(self, session_id: str, player: str, idempotency_key: str) -> str:
-        digest = hashlib.sha256(f"{player}\0{idempotency_key}".encode("utf-8", "surrogatepass")).hexdigest()
-        return self.key(session_id, f"idem:{digest}")
+    def keys(self, session_id: str) -> list[str]:
+        """Every key of a session, in the order the scripts take them."""
+        return [self.key(session_id, "session"), self.key(session_id, "history"),
+                self.key(session_id, "answers")]
+
+    @staticmethod
+    def answer_field(player: str, idempotency_key: str) -> str:
+        return hashlib.sha256(f"{player}\0{idempotency_key}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _script(self, name: str, source: str) -> Any:
+        script = self._scripts.get(name)
+        if script is None:
+            script = self._scripts[name] = self._client().register_script(source)
+        return script
 
     def _client(self) -> redis.Redis:
         return self.store.client()
@@ -193,15 +213,9 @@ class SessionStore:
     def delete(self, session_id: str) -> None:
         client = self._client()
 
-        def drop() -> None:
-            keys = [self.key(session_id, "session"), self.key(session_id, "history")]
-            idem = list(client.scan_iter(match=self.key(session_id, "idem:*"), count=1000))
-            with client.pipeline(transaction=True) as pipe:
-                pipe.delete(*keys, *idem)
-                pipe.publish(self.channel(session_id), jsonio.dumps({"deleted": True}))
-                pipe.execute()
-
-        _guarded(drop)
+        script = self._script("delete", _DELETE)
+        args = [self.channel(session_id), jsonio.dumps({"deleted": True})]
+        _guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
 
     # -- history ---------------------------------------------------------------------------
     def history(self, session_id: str, after: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
@@ -221,7 +235,7 @@ class SessionStore:
     # -- moves -----------------------------------------------------------------------------
     def remembered(self, session_id: str, player: str, idempotency_key: str) -> dict[str, Any] | None:
         client = self._client()
-        raw = _guarded(lambda: client.get(self.idem_key(session_id, player, idempotency_key)))
+        raw = _guarded(lambda: client.hget(self.key(session_id, "answers"), self.answer_field(player, idempotency_key)))
         return None if raw is None else jsonio.loads(raw)
 
     def commit(self, session_id: str, base_version: int, state: dict[str, Any], entry: dict[str, Any],
@@ -231,13 +245,11 @@ class SessionStore:
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
         (``Replay``)."""
         client = self._client()
-        if self._commit_script is None:
-            self._commit_script = client.register_script(_COMMIT)
-        idem_key = self.idem_key(session_id, *idem) if idem else self.key(session_id, "idem:-")
-        keys = [self.key(session_id, "session"), self.key(session_id, "history"), idem_key]
+        script = self._script("commit", _COMMIT)
         args = [str(base_version), jsonio.dumps(state), now, jsonio.dumps(entry), str(self.ttl),
-                "1" if idem else "0", jsonio.dumps(answer) if idem else "", self.channel(session_id)]
-        status, value = _guarded(lambda: self._commit_script(keys=keys, args=args, client=client))
+                self.answer_field(*idem) if idem else "", jsonio.dumps(answer) if idem else "",
+                self.channel(session_id)]
+        status, value = _guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
         status = status.decode()
         if status == "ok":
             return Committed(int(value))

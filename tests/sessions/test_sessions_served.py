@@ -8,7 +8,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from itertools import chain
 
-import pytest
 from sessions_served import EventReader, Served, bearer, http, racer
 
 from api import jsonio
