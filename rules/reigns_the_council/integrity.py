@@ -387,9 +387,9 @@ def _round_robin(order: list[str], owed: dict[str, int]) -> list[str]:
 
 def _check_votes(state: State, voters: list[str], found: list[Violation]) -> None:
     votes = state["votes"]
-    _need(isinstance(votes, dict) and list(votes) == voters
+    _need(isinstance(votes, dict) and set(votes) == set(voters)
           and all(v is None or isinstance(v, bool) for v in votes.values()), found, "bad_votes",
-          "state.votes must map each voter, in seat order, to null or a boolean.")
+          "state.votes must map each voter to null or a boolean.")
     _active(state, [p for p in voters if votes[p] is None], found, "the voters who have not voted yet")
     _need(bool(state["active_players"]), found, "bad_votes", "Once everyone has voted, the vote is counted.")
 
@@ -406,8 +406,8 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
     pending = rnd["pending"]
     if phase == "pitch":
         pitches = rnd["pitches"]
-        _need(isinstance(pitches, dict) and list(pitches) == order, found, "bad_round",
-              "state.round.pitches must have one entry per advisor, in seat order from the Monarch's left.")
+        _need(isinstance(pitches, dict) and set(pitches) == set(order), found, "bad_round",
+              "state.round.pitches must have one entry per advisor.")
         _need(all(c is None or (isinstance(c, str) and c in hands[p]) for p, c in pitches.items()), found,
               "bad_round", "A pitched card stays in its advisor's hand until everyone has pitched.")
         _need(not table and accepted is None and not revealed and pending is None and not rnd["discarded"]

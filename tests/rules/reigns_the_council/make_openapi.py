@@ -150,8 +150,6 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "mind_changed": BOOL, "discarded": PLAYERS}, description="The current (or last) round.")
     out["CouncilRound"] = rnd
     outcome_ref = nullable(ref("Outcome"))
-    common_required = ["game", "schema_version", "players", "status", "phase", "active_players", "move_count",
-                       "outcome"]
     state_props = {
         "game": {"type": "string", "const": "reigns-the-council"},
         "schema_version": {"type": "integer", "const": 1},

@@ -4,6 +4,7 @@ player reigns at most once, only active players have moves, and every game ends 
 legal moves complete and exact; rulings RtC 2, 10)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -55,7 +56,7 @@ def test_two_thousand_random_games_keep_every_invariant():
         state = GAME.setup(players, seed, options)
         GAME.check_state(state)
         chooser = random.Random(seed)
-        full = g % 20 == 0  # one game in twenty: check_state and every player's moves at every step
+        full = g % 20 == 0  # one game in twenty: check_state, JSON round trip, every player's moves
         steps = 0
         while state["status"] != "finished":
             active = state["active_players"]
@@ -69,7 +70,8 @@ def test_two_thousand_random_games_keep_every_invariant():
             after, events = GAME.apply(state, m)
             assert events and after["move_count"] == state["move_count"] + 1
             invariants(after)
-            if full:
+            if full:  # as a client would send it back: JSON with sorted keys (dict order is not kept)
+                after = json.loads(dumps(after))
                 GAME.check_state(after)
             state = after
             steps += 1
@@ -124,7 +126,7 @@ def canonical(m: dict) -> str:
 def test_listed_moves_all_apply_and_unlisted_moves_are_refused():
     rng = random.Random(5)
     refused = 0
-    for players, seed, options in game_setups(40, offset=1):
+    for players, seed, options in game_setups(20, offset=1):
         state = GAME.setup(players, seed, options)
         chooser = random.Random(seed)
         while state["status"] != "finished":
@@ -146,4 +148,4 @@ def test_listed_moves_all_apply_and_unlisted_moves_are_refused():
                         GAME.apply(state, near)
                     refused += 1
             state, _ = GAME.apply(state, chooser.choice(legal))
-    assert refused > 5000
+    assert refused > 2500
