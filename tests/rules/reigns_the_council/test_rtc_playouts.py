@@ -34,16 +34,19 @@ def game_setups(count: int, offset: int = 0):
 
 def invariants(state: dict) -> None:
     """The cheap invariants, checked at every step (check_state checks them all, and more)."""
-    cards = state["cards"]
-    places = [c for d in state["decks"] for c in d] + state["discard"] + state["pile"]
-    for hand in state["hands"].values():
-        places += hand
+    places = [*state["decks"], state["discard"], state["pile"], *state["hands"].values()]
+    count = sum(map(len, places))
+    seen = set().union(*places)
     rnd = state["round"]
     if rnd is not None:
-        places += rnd["table"].values()
+        table = rnd["table"].values()
+        count += len(table)
+        seen.update(table)
         if rnd["pending"] is not None:
-            places.append(rnd["pending"]["card"])
-    assert len(places) == len(cards) and set(places) == set(cards), "every card in exactly one place"
+            count += 1
+            seen.add(rnd["pending"]["card"])
+    cards = state["cards"]
+    assert count == len(seen) == len(cards) and seen <= cards.keys(), "every card in exactly one place"
     assert all(TRACK_MIN <= v <= TRACK_MAX for v in state["tracks"].values())
     monarchs = [r["monarch"] for r in state["reigns"]]
     assert len(set(monarchs)) == len(monarchs), "each player reigns at most once"
@@ -56,7 +59,7 @@ def test_two_thousand_random_games_keep_every_invariant():
         state = GAME.setup(players, seed, options)
         GAME.check_state(state)
         chooser = random.Random(seed)
-        full = g % 20 == 0  # one game in twenty: check_state, JSON round trip, every player's moves
+        full = g % 25 == 0  # one game in 25: check_state, JSON round trips, every player's moves
         steps = 0
         while state["status"] != "finished":
             active = state["active_players"]
@@ -70,8 +73,9 @@ def test_two_thousand_random_games_keep_every_invariant():
             after, events = GAME.apply(state, m)
             assert events and after["move_count"] == state["move_count"] + 1
             invariants(after)
-            if full:  # as a client would send it back: JSON with sorted keys (dict order is not kept)
-                after = json.loads(dumps(after))
+            if full:
+                if steps % 10 == 0:  # as a client would send it back: sorted keys, dict order lost
+                    after = json.loads(dumps(after))
                 GAME.check_state(after)
             state = after
             steps += 1
