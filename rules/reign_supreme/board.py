@@ -6,7 +6,6 @@ up or deployed has ``at = null``.
 """
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from rules.engine_types import PlayerId, State
@@ -20,7 +19,8 @@ __all__ = ["Geometry", "geometry", "occupancy", "stats", "unit_hex", "enemies_ad
 class Geometry:
     """The static spaces of a game: the board, each player's Kingdom, Castles and Thrones."""
 
-    __slots__ = ("board", "kingdom_of", "kingdoms", "castles", "castle_owner", "thrones", "mines", "ruins")
+    __slots__ = ("board", "adjacent", "kingdom_of", "kingdoms", "castles", "castle_owner", "thrones", "mines",
+                 "ruins")
 
     def __init__(self, state: State) -> None:
         scenario = state["scenario"]
@@ -44,6 +44,8 @@ class Geometry:
             if k["throne"] is not None:
                 self.thrones[(k["throne"][0], k["throne"][1])] = p
         self.board: frozenset[Hex] = frozenset(board)
+        self.adjacent: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in neighbours(h) if n in board) for h in board}
+        """Each board space's neighbours on the board."""
         self.mines: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["mines"])
         self.ruins: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["ruins"])
 
@@ -124,29 +126,26 @@ def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str,
     unit = units[uid]
     owner = unit["owner"]
     start = (unit["at"][0], unit["at"][1])
+    enemies = {h for h, other in occ.items() if units[other]["owner"] != owner}
+    adjacent = geo.adjacent
     parents: dict[Hex, Hex | None] = {start: None}
-    frontier = deque([(start, 0)])
-    board = geo.board
-    while frontier:
-        h, d = frontier.popleft()
-        if d >= speed:
-            continue
-        for n in neighbours(h):
-            if n in parents or n not in board:
-                continue
-            other = occ.get(n)
-            if other is not None and units[other]["owner"] != owner:
-                continue
-            parents[n] = h
-            frontier.append((n, d + 1))
-    locked = in_melee(state, occ, start, owner)
-    out: list[Hex] = []
-    for h in parents:
-        if h == start or h in occ:
-            continue
-        if locked and in_melee(state, occ, h, owner):
-            continue
-        out.append(h)
+    frontier = [start]
+    for _ in range(speed):
+        nxt = []
+        for h in frontier:
+            for n in adjacent.get(h, ()):
+                if n not in parents and n not in enemies:
+                    parents[n] = h
+                    nxt.append(n)
+        if not nxt:
+            break
+        frontier = nxt
+    locked = any(n in enemies for n in neighbours(start))
+    engaged: set[Hex] = set()
+    if locked:
+        for e in enemies:
+            engaged.update(neighbours(e))
+    out = [h for h in parents if h != start and h not in occ and h not in engaged]
     return out, parents
 
 

@@ -20,7 +20,7 @@ from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme.board import Geometry, in_melee, stats
 from rules.reign_supreme.hexes import Hex, distance
 
-__all__ = ["attack_modes", "damage", "can_attack", "MELEE_RANGE"]
+__all__ = ["attack_options", "attack_modes", "damage", "can_attack", "resolve_attack", "MELEE_RANGE"]
 
 MELEE_RANGE = 1
 
@@ -33,22 +33,33 @@ def can_attack(state: State, unit: dict[str, Any]) -> bool:
     return unit.get("packing", "unpacked") == "unpacked"
 
 
-def attack_modes(state: State, occ: dict[Hex, str], unit: dict[str, Any], target: dict[str, Any]) -> list[str]:
-    """The attacks ``unit`` may make on ``target`` now: a sub-list of ["melee", "shoot"]."""
-    if target["owner"] == unit["owner"] or target["at"] is None:
-        return []
+def attack_options(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every attack ``unit`` may make now, as (target id, mode), targets in id order. The unit
+    must be able to attack (:func:`can_attack`)."""
     s = stats(state, unit)
     here = (unit["at"][0], unit["at"][1])
-    d = distance(here, (target["at"][0], target["at"][1]))
     kinds = s["kinds"]
     siege = "siege" in kinds
-    modes = []
-    if d <= MELEE_RANGE and not siege:
-        modes.append("melee")
-    if ("shooting" in kinds and 2 <= d <= s["range"] and not unit["moved"]
-            and (siege or not in_melee(state, occ, here, unit["owner"]))):
-        modes.append("shoot")
-    return modes
+    melee_ok = not siege
+    shoot_ok = ("shooting" in kinds and not unit["moved"]
+                and (siege or not in_melee(state, occ, here, unit["owner"])))
+    reach = s["range"]
+    owner = unit["owner"]
+    out: list[tuple[str, str]] = []
+    for tid, target in state["units"].items():
+        if target["owner"] == owner or target["at"] is None:
+            continue
+        d = distance(here, (target["at"][0], target["at"][1]))
+        if d <= MELEE_RANGE and melee_ok:
+            out.append((tid, "melee"))
+        if shoot_ok and 2 <= d <= reach:
+            out.append((tid, "shoot"))
+    return out
+
+
+def attack_modes(state: State, occ: dict[Hex, str], unit: dict[str, Any], target_id: str) -> list[str]:
+    """The attacks ``unit`` may make on ``target_id`` now: a sub-list of ["melee", "shoot"]."""
+    return [mode for tid, mode in attack_options(state, occ, unit) if tid == target_id]
 
 
 def damage(state: State, geo: Geometry, attacker: dict[str, Any], target: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.board import Geometry, geometry, occupancy, reachable, path_to, stats
-from rules.reign_supreme.combat import attack_modes, can_attack, resolve_attack
+from rules.reign_supreme.combat import attack_modes, attack_options, can_attack, resolve_attack
 from rules.reign_supreme.hexes import Hex, as_json
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
 from rules.reign_supreme.turns import (after_placement, check_end, defeat, deploy_spaces, end_turn,
@@ -76,10 +76,8 @@ def _unit_moves(state: State, geo: Geometry, occ: dict[Hex, str], player: Player
             dests, _ = reachable(state, geo, occ, uid, speed)
             out.extend({"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests))
     if can_attack(state, unit):
-        for tid, target in units.items():
-            if target["owner"] != player and target["at"] is not None:
-                for mode in attack_modes(state, occ, unit, target):
-                    out.append({"player": player, "type": "attack", "unit": uid, "target": tid, "mode": mode})
+        out.extend({"player": player, "type": "attack", "unit": uid, "target": tid, "mode": mode}
+                   for tid, mode in attack_options(state, occ, unit))
     kind = _packing_move(unit)
     if kind is not None:
         out.append({"player": player, "type": kind, "unit": uid})
@@ -269,7 +267,7 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
             return [_v("unit_done", "This unit cannot attack this turn.", rulebook.COMBAT)], None
         return [_v("not_unpacked", "A Packed unit attacks only once unpacked.", rulebook.PACKED)], None
     occ = occupancy(state)
-    if mode in attack_modes(state, occ, unit, target):
+    if mode in attack_modes(state, occ, unit, move["target"]):
         return [], None
     return [_attack_refusal(state, occ, unit, target, mode)], None
 

@@ -85,7 +85,8 @@ def run(scenario: str, games: int, round_limit: int | None, offset: int) -> dict
                             GAME.apply(state, other)
             after, events = GAME.apply(state, move)
             assert events and after["move_count"] == state["move_count"] + 1
-            GAME.check_state(after)
+            if steps % 3 == 0 or after["status"] == "finished":
+                GAME.check_state(after)  # full integrity every third step (invariants() every step)
             state = after
             steps += 1
             assert steps < 4000
