@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,5 +54,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     store = Store(settings.redis_url, settings.data_dir)
     app.extensions["referee_store"] = store
     app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl)
-    sessions.configure_streams(settings.max_streams)
+    # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.
+    app.extensions["referee_stream_slots"] = threading.BoundedSemaphore(settings.max_streams)
     return app

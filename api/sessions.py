@@ -48,10 +48,6 @@ MAX_IDEMPOTENCY_KEY = 255
 STOPPING = threading.Event()
 """Set when this worker is shutting down: open streams end so the worker can exit."""
 
-_streams = threading.Semaphore(64)
-_streams_limit = 64
-_streams_lock = threading.Lock()
-
 _ETAG = re.compile(r'\s*(?:W/)?"(\d{1,16})"\s*')
 
 
@@ -303,14 +299,6 @@ def history(session_id: str):
             "more": bool(entries) and entries[-1]["version"] < version}, 200, {"Vary": "Authorization"}
 
 
-def configure_streams(limit: int) -> None:
-    """At most ``limit`` open streams in this process (each holds a worker thread)."""
-    global _streams, _streams_limit
-    with _streams_lock:
-        if limit != _streams_limit:
-            _streams, _streams_limit = threading.Semaphore(limit), limit
-
-
 @bp.get("/<session_id>/events")
 def events(session_id: str):
     session = _session(session_id)
@@ -321,7 +309,7 @@ def events(session_id: str):
     else:
         after = _int_arg("after", session.version, 0, MAX_VERSION)
     settings = current_app.config["REFEREE_SETTINGS"]
-    slots = _streams
+    slots: threading.BoundedSemaphore = current_app.extensions["referee_stream_slots"]
     if not slots.acquire(blocking=False):
         raise ApiError(503, "too_many_streams", "This server holds as many live streams as it can; retry soon.",
                        headers={"Retry-After": "5"})
