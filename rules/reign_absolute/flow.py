@@ -59,11 +59,13 @@ def strength_in_play(state: State) -> dict[PlayerId, int]:
 
 
 def finish(state: State, winners: list[PlayerId], reason: str, events: list[Event]) -> None:
-    """End the game: ``outcome`` set, nobody active."""
+    """End the game: ``outcome`` set, nobody active, no Doom or bonus pending any more."""
     draw = len(winners) != 1
     state["status"] = "finished"
     state["phase"] = "finished"
     state["active_players"] = []
+    state["doom"] = None
+    state["bonus_owed"] = []
     state["outcome"] = Outcome(tuple(winners), draw, scores(state), reason).to_dict()
     events.append({"type": "game_over", "winners": list(winners), "draw": draw, "reason": reason})
 

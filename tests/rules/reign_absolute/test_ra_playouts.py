@@ -30,15 +30,16 @@ def invariants(state) -> None:
         places.extend(entry["reinforcements"])
     if state["turn"] is not None and state["turn"]["drawn"] is not None:
         places.append(state["turn"]["drawn"])
-    assert sorted(places) == sorted(state["cards"]), "a card is missing or in two places"
+    assert len(places) == len(state["cards"]) and set(places) == state["cards"].keys(), \
+        "a card is missing or in two places"
     cells = {(e["x"], e["y"]) for e in state["battlefield"].values()}
     assert len(cells) == len(state["battlefield"]), "two units on one cell"
     units = list(state["battlefield"])
     for p in state["players"]:
         units += state["unit_decks"][p] + state["unit_discards"][p]
     if state["phase"] != "race_selection":
-        chosen = [u for p in state["players"] for u in state["races"][state["race_of"][p]]["units"]]
-        assert sorted(units) == sorted(chosen), "a unit is missing or in two places"
+        chosen = {u for p in state["players"] for u in state["races"][state["race_of"][p]]["units"]}
+        assert len(units) == len(chosen) and set(units) == chosen, "a unit is missing or in two places"
 
 
 def test_a_thousand_random_games_keep_every_invariant():
@@ -51,7 +52,7 @@ def test_a_thousand_random_games_keep_every_invariant():
             assert m["player"] in before["active_players"] and len(before["active_players"]) == 1
             assert after["move_count"] == before["move_count"] + 1 and step.events
             invariants(after)
-            if i % 25 == 0:
+            if i % 40 == 0:
                 GAME.check_state(after)  # the full integrity check, on a sample of steps
                 for p in players:
                     assert bool(GAME.legal_moves(before, p)) == (p in before["active_players"])
@@ -89,7 +90,7 @@ def mutations(state, m, rng):
 def test_listed_moves_apply_and_unlisted_moves_are_refused():
     rng = random.Random(5)
     refused = 0
-    for players, seed in setups(16, offset=1):
+    for players, seed in setups(10, offset=1):
         state = GAME.setup(players, seed, {})
         chooser = random.Random(seed)
         while state["status"] != "finished":
@@ -108,4 +109,4 @@ def test_listed_moves_apply_and_unlisted_moves_are_refused():
                             GAME.apply(state, near)
                         refused += 1
             state, _ = GAME.apply(state, chooser.choice(legal))
-    assert refused > 2000
+    assert refused > 1200

@@ -5,7 +5,7 @@ from ra_helpers import apply, battle, first, mv, play, types, unit
 from rules.reign_absolute import GAME
 
 
-def test_eradication_bonus_after_a_defensive_win():
+def test_eradication_bonus_after_a_defensive_tie():
     state = battle({"ann": "raiders", "bob": "empire", "cat": "elves"}, {
         "ann": [unit("raiders-warlord", 0, 0), unit("raiders-scout-1", 5, 5)],
         "bob": [unit("empire-knight-1", 1, 0, "defence-plus-6-1"), unit("empire-king", 2, 0)],
@@ -37,8 +37,17 @@ def test_defender_wins_and_takes_the_bonus():
         "cat": [unit("elves-queen", -9, 0)],
     })
     state, events = apply(state, mv("ann", "attack", unit="raiders-warlord", x=1, y=0))
-    assert first(events, "combat_totals")["winner"] == "defender"
+    assert first(events, "combat_totals")["winner"] == "defender"  # King 5 + 10 against Warlord 12
+    assert first(events, "player_eradicated")["by"] == "bob"
     assert state["active_players"] == ["bob"] and state["bonus_owed"] == ["bob"]
+    assert state["battlefield"]["empire-king"]["reinforcements"] == []  # the winner's cards are discarded too
+    pick = GAME.legal_moves(state)[0]
+    assert pick["type"] == "bonus_unit" and pick["unit"] in state["unit_discards"]["bob"]
+    state, events = apply(state, pick)
+    assert state["battlefield"][pick["unit"]] == {"x": pick["x"], "y": pick["y"], "owner": "bob",
+                                                  "reinforcements": []}
+    assert abs(pick["x"] - 1) + abs(pick["y"]) == 1
+    assert state["turn"]["player"] == "bob"  # ann's turn ended when she was eradicated
 
 
 def test_the_last_liege_wins():
