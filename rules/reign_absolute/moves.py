@@ -250,6 +250,8 @@ def violations(state: State, move: Move) -> list[Violation]:
     if set(move) != expected:
         wanted = ", ".join(MOVE_FIELDS[kind]) or "no parameters"
         return [Violation("bad_move_fields", f"A {kind} move takes {wanted}.", rulebook.MOVES)]
+    if "x" in expected and not (_is_int(move["x"]) and _is_int(move["y"])):
+        return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
     if move in _moves_for(state, p):
         return []
     return _specific(state, move, p) or [Violation("not_allowed", "That move is not allowed now.", rulebook.MOVES)]

@@ -82,6 +82,7 @@ def mutations(state, m, rng):
         out += [{**m, "x": m["x"] + dx, "y": m["y"] + dy} for dx, dy in ((1, 0), (0, 1), (-1, -1), (2, 0))]
         out.append({**m, "x": m["x"] + 9973})
         out.append({**m, "x": str(m["x"])})
+        out.append({**m, "x": m["x"] == 1 or m["x"] == 0})  # a boolean is never a coordinate
     if "race" in m:
         out += [{**m, "race": r} for r in list(state["races"]) + ["gnomes"]]
     return out
