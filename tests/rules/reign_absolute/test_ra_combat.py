@@ -38,6 +38,17 @@ def test_seed_attack_example_archers_8_against_enchantress_12():
     for card in ("another-turn-1", "plus-3-1", "defence-plus-6-1", "plus-2-1", "plus-2-2", "draw-2-1",
                  "plus-4-1", "cancel-1"):
         assert card in after["discard"], card
+    # 4 + 2 + 2 + 4: the Draw 2 and the Cancel add nothing themselves.
+    defender = totals["defender"]
+    assert (defender["base"], defender["ability_bonus"], defender["card_bonus"]) == (4, 0, 8)
+    assert {c["card"]: c["status"] for c in defender["cards"]} == {
+        "plus-2-1": "counted", "plus-2-2": "counted", "draw-2-1": "no_strength", "plus-4-1": "counted",
+        "cancel-1": "no_strength"}
+    assert {c["card"]: c["status"] for c in totals["attacker"]["cards"]} == {
+        "plus-3-1": "cancelled", "defence-plus-6-1": "cancelled"}
+    # Another Turn was ignored: nobody gets an extra turn; ann goes on to her reinforcement.
+    assert after["turn"]["player"] == "ann" and after["turn"]["extra_turns"] == 0
+    assert "turn_card_played" not in types(events)
 
 
 def test_without_the_draws_the_archers_would_win_11_to_8():
@@ -145,3 +156,50 @@ def test_attack_needs_an_adjacent_enemy():
     assert codes(state, mv("ann", "attack", unit="empire-archers-1", x=0, y=1)) == ["no_enemy_there"]
     assert codes(state, mv("ann", "attack", unit="empire-archers-1", x=2, y=0)) == ["not_adjacent"]
     assert codes(state, mv("ann", "attack", unit="empire-archers-1", x=-1, y=0)) == ["no_enemy_there"]
+
+
+def test_an_attack_only_bonus_does_not_count_for_the_defender():
+    state = battle(EMPIRE_ELVES, {
+        "ann": [unit("empire-soldier-1", 0, 0), unit("empire-king", -5, 0)],
+        "bob": [unit("elves-warden-1", 1, 0, "attack-plus-4-1"), unit("elves-queen", 6, 0)],
+    })
+    after, events = apply(state, mv("ann", "attack", unit="empire-soldier-1", x=1, y=0))
+    totals = first(events, "combat_totals")
+    assert totals["defender"]["cards"] == [{"card": "attack-plus-4-1", "value": 0, "status": "wrong_role"}]
+    # Warden 5 (the +4 when attacking does not count) against Soldier 4: the Warden still wins.
+    assert (totals["attacker"]["total"], totals["defender"]["total"]) == (4, 5)
+    assert totals["winner"] == "defender" and "attack-plus-4-1" in after["discard"]
+
+
+def test_start_of_combat_abilities_resolve_attacker_first():
+    # Raiders Shaman (3, draws 1) attacks the Elf Druid (3, draws 1): the attacker draws the top card.
+    state = battle({"ann": "raiders", "bob": "elves"}, {
+        "ann": [unit("raiders-shaman", 0, 0), unit("raiders-warlord", -5, 0)],
+        "bob": [unit("elves-druid-1", 1, 0), unit("elves-queen", 6, 0)],
+    }, deck=["plus-1-1", "plus-6-1"])
+    _, events = apply(state, mv("ann", "attack", unit="raiders-shaman", x=1, y=0))
+    assert [e["side"] for e in all_of(events, "ability_triggered")] == ["attacker", "defender"]
+    assert [(e["side"], e["card"]) for e in all_of(events, "combat_card_drawn")] == [
+        ("attacker", "plus-1-1"), ("defender", "plus-6-1")]
+    totals = first(events, "combat_totals")
+    assert (totals["attacker"]["total"], totals["defender"]["total"]) == (4, 9)
+
+
+def test_a_draw_ability_acts_only_in_its_role():
+    # The Elf Queen draws 1 only when defending: attacking, she draws nothing.
+    state = battle({"ann": "elves", "bob": "empire"}, {
+        "ann": [unit("elves-queen", 0, 0)],
+        "bob": [unit("empire-soldier-1", 1, 0), unit("empire-king", 6, 0)],
+    }, deck=["plus-6-1"])
+    after, events = apply(state, mv("ann", "attack", unit="elves-queen", x=1, y=0))
+    assert "ability_triggered" not in types(events) and "combat_card_drawn" not in types(events)
+    assert first(events, "combat_totals")["attacker"]["total"] == 6
+    assert first(events, "reinforcement_drawn")["card"] == "plus-6-1"  # still on top for her own draw
+    # Defending, she draws it into the combat.
+    state = battle({"ann": "empire", "bob": "elves"}, {
+        "ann": [unit("empire-soldier-1", 0, 0), unit("empire-king", -6, 0)],
+        "bob": [unit("elves-queen", 1, 0)],
+    }, deck=["plus-6-1"])
+    _, events = apply(state, mv("ann", "attack", unit="empire-soldier-1", x=1, y=0))
+    assert first(events, "ability_triggered")["unit"] == "elves-queen"
+    assert first(events, "combat_totals")["defender"]["total"] == 12

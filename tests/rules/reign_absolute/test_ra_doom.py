@@ -21,6 +21,8 @@ def test_seed_doom_example_a():
     assert state["active_players"] == ["ann"]
     state, events = apply(state, mv("ann", "doom_discard", unit="empire-soldier-1"))
     # B is left with only the Liege, A with 2 units; A drew no reinforcement.
+    owners = sorted(e["owner"] for e in state["battlefield"].values())
+    assert owners == ["ann", "ann", "bob"] and state["battlefield"]["raiders-warlord"]["owner"] == "bob"
     assert len(state["deck"]) == deck_before
     assert "reinforcement_drawn" not in types(events)
     assert state["turn"]["player"] == "bob" and state["active_players"] == ["bob"]

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from ra_helpers import apply, codes, first, mv, types
+from ra_helpers import apply, codes, first, mv
 from rules.errors import InvalidSetup
 from rules.reign_absolute import GAME
 from rules.reign_absolute.content import default_cards, default_races
+from rules.reign_absolute.flow import new_turn
 
 
 def test_four_default_races_of_8_to_12_units_with_one_liege():
@@ -122,15 +123,43 @@ def test_bad_options_are_refused_with_the_problem_named(options, code):
     assert all(v.rule.startswith("reign-absolute#") for v in err.value.violations)
 
 
+CUSTOM_RACES = [
+    {"id": "gnomes", "name": "Gnomes", "units": [
+        {"id": "g-king", "name": "Gnome King", "strength": 3, "liege": True,
+         "abilities": [{"effect": "draw", "count": 1, "when": "defending"}]},
+        {"id": "g-1", "name": "Tinker", "strength": 2, "liege": False,
+         "abilities": [{"effect": "strength", "amount": 5, "when": "attacking"}]}]},
+    {"id": "trolls", "name": "Trolls", "units": [
+        {"id": "t-king", "name": "Troll King", "strength": 9, "liege": True},
+        {"id": "t-1", "name": "Troll", "strength": 5, "liege": False,
+         "abilities": [{"effect": "strength_per_adjacent_friend", "amount": 1, "when": "always"}]}]}]
+
+
+def custom_battle(cells, turn_player="ann"):
+    """A play-phase state of the custom content: ``cells`` maps unit id -> (x, y)."""
+    state = GAME.setup(["ann", "bob"], 1, {"races": CUSTOM_RACES, "reinforcements": custom_deck(range(10, 20)),
+                                           "races_by_player": {"ann": "gnomes", "bob": "trolls"}})
+    owner = {"g-king": "ann", "g-1": "ann", "t-king": "bob", "t-1": "bob"}
+    state["battlefield"] = {u: {"x": x, "y": y, "owner": owner[u], "reinforcements": []} for u, (x, y) in cells.items()}
+    state["unit_decks"] = {"ann": [], "bob": []}
+    state.update(phase="play", placer=None, active_players=[turn_player], turn=new_turn(turn_player, 1))
+    GAME.check_state(state)
+    return state
+
+
 def test_custom_races_use_the_effect_primitives():
-    races = [{"id": "gnomes", "name": "Gnomes", "units": [
-                {"id": "g-king", "name": "Gnome King", "strength": 3, "liege": True,
-                 "abilities": [{"effect": "draw", "count": 1, "when": "defending"}]},
-                {"id": "g-1", "name": "Tinker", "strength": 2, "liege": False,
-                 "abilities": [{"effect": "strength", "amount": 5, "when": "attacking"}]}]},
-             {"id": "trolls", "name": "Trolls", "units": [
-                {"id": "t-king", "name": "Troll King", "strength": 9, "liege": True}]}]
-    state = GAME.setup(["ann", "bob"], 1, {"races": races})
-    assert set(state["races"]) == {"gnomes", "trolls"}
-    assert state["units"]["g-1"]["abilities"][0]["amount"] == 5
-    assert "race_chosen" not in types([])
+    state = custom_battle({"g-1": (0, 0), "g-king": (-5, 0), "t-1": (1, 0), "t-king": (2, 0)})
+    assert set(state["races"]) == {"gnomes", "trolls"} and len(state["cards"]) == 10
+    after, events = apply(state, mv("ann", "attack", unit="g-1", x=1, y=0))
+    totals = first(events, "combat_totals")
+    # Tinker 2 + 5 (attacking) against Troll 5 + 1 (one friend next to it).
+    assert (totals["attacker"]["ability_bonus"], totals["defender"]["ability_bonus"]) == (5, 1)
+    assert (totals["attacker"]["total"], totals["defender"]["total"]) == (7, 6)
+    assert after["battlefield"]["g-1"]["x"] == 1
+    # The Gnome King draws one card into the combat when defending (a +1 card of the custom deck).
+    state = custom_battle({"g-1": (-5, 0), "g-king": (1, 0), "t-1": (-9, 0), "t-king": (0, 0)}, turn_player="bob")
+    top = state["deck"][0]
+    _, events = apply(state, mv("bob", "attack", unit="t-king", x=1, y=0))
+    assert first(events, "ability_triggered")["unit"] == "g-king"
+    assert first(events, "combat_card_drawn")["card"] == top
+    assert first(events, "combat_totals")["defender"]["total"] == 4

@@ -102,3 +102,54 @@ def test_score_mid_game_is_provisional():
     assert score.finished is False and score.scores == {"ann": 1, "bob": 2}
     assert score.breakdown["players"]["ann"]["strength_in_play"] == 12
     assert score.winners == ("bob",)
+
+
+def test_an_eradicated_player_loses_every_unit_and_their_reinforcements_are_discarded():
+    state = battle({"ann": "raiders", "bob": "empire", "cat": "elves"}, {
+        "ann": [unit("raiders-warlord", 0, 0)],
+        "bob": [unit("empire-king", 1, 0), unit("empire-soldier-1", 9, 9, "plus-3-1", "cancel-1"),
+                unit("empire-knight-1", -9, 9, "draw-2-1")],
+        "cat": [unit("elves-queen", -9, 0)],
+    })
+    state, events = apply(state, mv("ann", "attack", unit="raiders-warlord", x=1, y=0))
+    erad = first(events, "player_eradicated")
+    assert erad == {"type": "player_eradicated", "player": "bob", "by": "ann",
+                    "units": ["empire-knight-1", "empire-soldier-1"], "cards": ["draw-2-1", "plus-3-1", "cancel-1"]}
+    assert not any(e["owner"] == "bob" for e in state["battlefield"].values())
+    assert {"empire-king", "empire-knight-1", "empire-soldier-1"} <= set(state["unit_discards"]["bob"])
+    assert {"draw-2-1", "plus-3-1", "cancel-1"} <= set(state["discard"])
+    assert state["status"] == "in_progress" and state["bonus_owed"] == ["ann"]
+
+
+def test_the_bonus_is_skipped_when_the_unit_discard_pile_is_empty():
+    raiders = ["raiders-warlord", "raiders-berserker-1", "raiders-berserker-2", "raiders-raider-1",
+               "raiders-raider-2", "raiders-raider-3", "raiders-scout-1", "raiders-scout-2", "raiders-shaman"]
+    state = battle({"ann": "raiders", "bob": "empire", "cat": "elves"}, {
+        "ann": [unit(u, 0, -i) for i, u in enumerate(raiders)],
+        "bob": [unit("empire-king", 1, 0)],
+        "cat": [unit("elves-queen", -9, 0)],
+    }, deck=["plus-1-1"])
+    assert state["unit_discards"]["ann"] == []
+    state, events = apply(state, mv("ann", "attack", unit="raiders-warlord", x=1, y=0))
+    assert first(events, "player_eradicated")["by"] == "ann"
+    assert first(events, "bonus_skipped") == {"type": "bonus_skipped", "player": "ann",
+                                              "reason": "no_unit_in_discard"}
+    assert state["bonus_owed"] == [] and "bonus_unit" not in {m["type"] for m in GAME.legal_moves(state)}
+    # ann goes on with her reinforcement phase.
+    assert state["active_players"] == ["ann"] and state["turn"]["drawn"] == "plus-1-1"
+
+
+def test_eradicated_players_get_no_more_turns():
+    # bob's Warlord (12) eradicates cat (Queen 6, drawing +1 when defending); cat sits after bob.
+    state = battle({"ann": "empire", "bob": "raiders", "cat": "elves"}, {
+        "ann": [unit("empire-king", -9, 0)],
+        "bob": [unit("raiders-warlord", 0, 0)],
+        "cat": [unit("elves-queen", 1, 0)],
+    }, turn_player="bob", number=7, deck=["plus-1-1", "plus-2-1"])
+    state, events = apply(state, mv("bob", "attack", unit="raiders-warlord", x=1, y=0))
+    assert first(events, "player_eradicated")["player"] == "cat"
+    bonus = GAME.legal_moves(state)[0]
+    state, _ = apply(state, bonus)
+    state, events = apply(state, mv("bob", "reinforce", unit="raiders-warlord"))
+    assert [(e["player"], e["number"]) for e in events if e["type"] == "turn_started"] == [("ann", 8)]
+    assert state["turn"]["player"] == "ann" and state["turn"]["number"] == 8
