@@ -108,3 +108,46 @@ def test_views_over_http_hide_enemy_units(contract):
         assert ("unit" in unit) == (unit["owner"] == "ann")
     problem = contract.post(GAME, "view", {"state": state, "player": "zed"}, expect=422).json
     assert problem["code"] == "unknown_player"
+
+
+def _corruptions(state: dict) -> list[dict]:
+    """Shape-valid states that fail integrity: a card in two places, a unit in two places, the
+    wrong active player, two units on one cell, an unknown card, a player without a Liege."""
+    import copy
+    units = sorted(state["battlefield"])
+    out = []
+    s = copy.deepcopy(state)
+    s["deck"].append(s["discard"][0] if s["discard"] else s["deck"][0])
+    out.append(s)
+    s = copy.deepcopy(state)
+    s["unit_discards"][s["players"][0]].append(units[0])
+    out.append(s)
+    s = copy.deepcopy(state)
+    s["active_players"] = [p for p in s["players"] if p not in s["active_players"]][:1]
+    out.append(s)
+    s = copy.deepcopy(state)
+    s["battlefield"][units[1]].update(x=s["battlefield"][units[0]]["x"], y=s["battlefield"][units[0]]["y"])
+    out.append(s)
+    s = copy.deepcopy(state)
+    s["deck"][0] = "ace-of-spades"
+    out.append(s)
+    s = copy.deepcopy(state)
+    liege = next(u for u in units if s["units"][u]["liege"])
+    s["unit_discards"][s["battlefield"][liege]["owner"]].append(liege)
+    s["discard"].extend(s["battlefield"].pop(liege)["reinforcements"])
+    out.append(s)
+    return out
+
+
+def test_corrupted_states_are_422_over_http(contract):
+    state = RULES.setup(["ann", "bob"], 12, {"races_by_player": {"ann": "empire", "bob": "orcs"}})
+    rng = random.Random(4)
+    while state["phase"] != "play" or state["turn"]["number"] < 6:
+        state, _ = RULES.apply(state, rng.choice(RULES.legal_moves(state)))
+    move = RULES.legal_moves(state)[0]
+    endpoints = (("legal-moves", {}), ("validate", {"move": move}), ("apply", {"move": move}), ("score", {}),
+                 ("view", {"player": "ann"}))
+    for i, broken in enumerate(_corruptions(state)):
+        for endpoint, extra in (endpoints[i % 5], endpoints[(i + 2) % 5]):  # each endpoint, twice or more
+            problem = contract.post(GAME, endpoint, {"state": broken, **extra}, expect=422).json
+            assert problem["code"] == "invalid_state" and problem["violations"], (endpoint, problem)

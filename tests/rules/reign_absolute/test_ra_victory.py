@@ -91,6 +91,14 @@ def test_turn_limit_tie_on_units_goes_to_strength_then_draw():
     state, _ = play(state, mv("ann", "pass"), mv("ann", "reinforce", unit="raiders-warlord"))
     # One unit each: the Warlord's strength 12 beats the King's 5.
     assert state["outcome"]["winners"] == ["ann"] and state["outcome"]["reason"] == "turn_limit"
+    # Two units each and 9 base strength each (Chieftain 8 + Goblin 1, King 5 + Soldier 4): a draw.
+    state = battle({"ann": "orcs", "bob": "empire"}, {
+        "ann": [unit("orcs-chieftain", 0, 0), unit("orcs-goblin-1", 0, 1)],
+        "bob": [unit("empire-king", 5, 0, "plus-6-1"), unit("empire-soldier-1", 5, 1)],
+    }, number=3, turn_limit=3, deck=["plus-1-1"])
+    state, _ = play(state, mv("ann", "pass"), mv("ann", "reinforce", unit="orcs-goblin-1"))
+    assert state["outcome"] == {"winners": ["ann", "bob"], "draw": True, "scores": {"ann": 2, "bob": 2},
+                                "reason": "turn_limit"}
 
 
 def test_score_mid_game_is_provisional():

@@ -80,8 +80,11 @@ def test_moves_and_placements_hide_the_unit_from_others():
 def test_combat_reveals_are_public():
     state = state_with_secrets()
     _, events = apply(state, mv("ann", "attack", unit="empire-archers-1", x=2, y=0))
-    for e in events:
-        assert GAME.view_event(e, None) == e or e["type"] in ("reinforcement_drawn", "unit_moved")
+    combat = [e for e in events if e["type"] != "reinforcement_drawn"]
+    assert [e["type"] for e in combat][:2] == ["combat_started", "units_revealed"]
+    assert "combat_totals" in [e["type"] for e in combat] and "unit_defeated" in [e["type"] for e in combat]
+    for e in combat:
+        assert GAME.view_event(e, None) == e and GAME.view_event(e, "bob") == e
 
 
 def test_error_messages_do_not_reveal_enemy_units():
