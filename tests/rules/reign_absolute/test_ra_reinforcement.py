@@ -102,3 +102,17 @@ def test_combat_draws_reshuffle_the_discard_too():
     _, events = apply(state, mv("ann", "attack", unit="empire-knight-1", x=2, y=0))
     assert len(all_of(events, "combat_card_drawn")) == 2
     assert "deck_reshuffled" in types(events)
+
+
+def test_forced_march_cannot_be_played_when_no_unit_can_move():
+    state = battle({"ann": "empire", "bob": "elves"}, {
+        "ann": [unit("empire-king", 0, 0)],
+        "bob": [unit("elves-queen", 1, 0), unit("elves-warden-1", -1, 0), unit("elves-warden-2", 0, 1),
+                unit("elves-druid-1", 0, -1)],
+    }, deck=["forced-march-1"])
+    state, _ = apply(state, mv("ann", "pass"))
+    assert GAME.legal_moves(state) == [mv("ann", "discard_turn_card")]
+    assert codes(state, mv("ann", "play_turn_card")) == ["cannot_resolve"]
+    state, events = apply(state, mv("ann", "discard_turn_card"))
+    assert first(events, "turn_card_discarded")["card"] == "forced-march-1"
+    assert state["turn"]["player"] == "bob"

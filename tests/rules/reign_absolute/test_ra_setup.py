@@ -163,3 +163,12 @@ def test_custom_races_use_the_effect_primitives():
     assert first(events, "ability_triggered")["unit"] == "g-king"
     assert first(events, "combat_card_drawn")["card"] == top
     assert first(events, "combat_totals")["defender"]["total"] == 4
+
+
+def test_an_attacker_counts_friends_next_to_the_cell_it_attacks_from():
+    # The Troll (5, +1 per adjacent friend, always) attacks the Tinker at (1, 0).
+    beside_origin = custom_battle({"t-1": (0, 0), "t-king": (-1, 0), "g-1": (1, 0), "g-king": (9, 9)}, "bob")
+    beside_target = custom_battle({"t-1": (0, 0), "t-king": (1, 1), "g-1": (1, 0), "g-king": (9, 9)}, "bob")
+    for state, bonus in ((beside_origin, 1), (beside_target, 0)):
+        _, events = apply(state, mv("bob", "attack", unit="t-1", x=1, y=0))
+        assert first(events, "combat_totals")["attacker"]["ability_bonus"] == bonus
