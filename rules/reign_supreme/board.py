@@ -111,41 +111,47 @@ def in_melee(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> bool
     return False
 
 
-def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str,
-              speed: int) -> tuple[list[Hex], dict[Hex, Hex | None]]:
+def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed: int,
+              move_freely: bool = False) -> tuple[list[Hex], dict[Hex, Hex | None]]:
     """Every space ``uid`` may end its movement on, with the breadth-first parent links.
 
     Seed, Movement: a unit moves up to as many spaces as its movement. Ruling (rules doc
     §Movement): a step goes to an adjacent space of the board; a unit may pass through spaces
     of its own side's units but never through an enemy unit, and ends on an empty space.
-    Seed, Melee: "a unit in Melee cannot move to another space and still be in melee" - a unit
-    that starts adjacent to an enemy may only end where no enemy is adjacent. Returns the
-    destinations (in search order; never the start) and the search tree ``{space: parent}``.
+    Seed, Melee: "a unit in Melee cannot move to another space and still be in melee", which
+    holds for every step (rules doc §Melee: the seed's Stealth lets enemies "move around it
+    without the Melee restrictions", so moving around a unit is restricted otherwise): from a
+    space next to an enemy a unit may only step to a space next to no enemy, so a unit that
+    comes into melee stops there or breaks away; and a unit that starts in melee may not end in
+    melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely; part 2 gives it to
+    Flanking and Stealth units). Returns the destinations (in search order; never the start) and
+    the search tree ``{space: parent}``.
     """
     units = state["units"]
     unit = units[uid]
     owner = unit["owner"]
     start = (unit["at"][0], unit["at"][1])
     enemies = {h for h, other in occ.items() if units[other]["owner"] != owner}
+    engaged: set[Hex] = set()
+    if not move_freely:
+        for e in enemies:
+            engaged.update(neighbours(e))
     adjacent = geo.adjacent
     parents: dict[Hex, Hex | None] = {start: None}
     frontier = [start]
     for _ in range(speed):
         nxt = []
         for h in frontier:
+            held = h in engaged
             for n in adjacent.get(h, ()):
-                if n not in parents and n not in enemies:
+                if n not in parents and n not in enemies and not (held and n in engaged):
                     parents[n] = h
                     nxt.append(n)
         if not nxt:
             break
         frontier = nxt
-    locked = any(n in enemies for n in neighbours(start))
-    engaged: set[Hex] = set()
-    if locked:
-        for e in enemies:
-            engaged.update(neighbours(e))
-    out = [h for h in parents if h != start and h not in occ and h not in engaged]
+    locked = start in engaged
+    out = [h for h in parents if h != start and h not in occ and not (locked and h in engaged)]
     return out, parents
 
 

@@ -8,6 +8,7 @@ owned by players; phase, turn, active players, status and outcome consistent.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from rules.engine_types import State, Violation
@@ -22,6 +23,8 @@ from rules.rng import MAX_SEED
 __all__ = ["check_state", "state_problems"]
 
 _HEX = frozenset("0123456789abcdef")
+_UNIT_ID = re.compile(r"u[1-9][0-9]{0,5}", re.ASCII)
+"""Unit ids as the rules give them: ``u`` and a number in ASCII digits (``"u²"`` is not one)."""
 _PHASES = ("setup", "deployment", "combat", "finished")
 _PACKING = ("packed", "unpacked", "packing", "unpacking")
 _MAX_DEPLOYS = 99
@@ -189,8 +192,8 @@ def _unit_problems(state: State) -> list[Violation]:
     seen: dict[tuple[int, int], str] = {}
     defeated = set(state["defeated"])
     for uid, u in state["units"].items():
-        if not (uid[:1] == "u" and uid[1:].isdigit() and uid[1:2] != "0"):
-            found.append(_v("bad_unit_id", f"Unit id {uid[:20]!r} is not of the form u<number>."))
+        if _UNIT_ID.fullmatch(uid) is None:
+            found.append(_v("bad_unit_id", f"Unit id {uid[:20]!r} is not of the form u<number> (u1 to u999999)."))
             continue
         owner = u["owner"]
         if owner not in state["armies"]:

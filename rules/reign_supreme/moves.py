@@ -235,13 +235,15 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     occ = occupancy(state)
     if h in occ:
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
-    dests, tree = reachable(state, geo, occ, move["unit"], stats(state, unit)["movement"])
+    speed = stats(state, unit)["movement"]
+    dests, tree = reachable(state, geo, occ, move["unit"], speed)
     if h not in dests:
-        if h in tree:
-            return [_v("melee_lock", "A unit in melee cannot move to another space and still be in melee.",
+        if h in reachable(state, geo, occ, move["unit"], speed, move_freely=True)[0]:
+            return [_v("melee_lock", "A unit in melee cannot move to another space and still be in melee: "
+                       "it stops when it comes next to an enemy, or steps away from every enemy.",
                        rulebook.MELEE)], None
-        return [_v("out_of_reach", f"That space is beyond this unit's movement of "
-                   f"{stats(state, unit)['movement']} (enemy units block the way).", rule)], None
+        return [_v("out_of_reach", f"That space is beyond this unit's movement of {speed} "
+                   "(enemy units block the way).", rule)], None
     return [], path_to(tree, h)
 
 
@@ -263,6 +265,9 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
             return [_v("not_on_board", f"Unit {move['unit']} is not on the board.", rule)], None
         if unit["attacked"]:
             return [_v("attacked_already", "A unit attacks at most once per turn.", rule)], None
+        if unit["moved"] and unit.get("packing") is None:
+            return [_v("switched_units", "A unit moves and then attacks before you switch to another unit; this "
+                       "unit's turn ended when another of your units acted.", rulebook.COMBAT)], None
         if unit["done"]:
             return [_v("unit_done", "This unit cannot attack this turn.", rulebook.COMBAT)], None
         return [_v("not_unpacked", "A Packed unit attacks only once unpacked.", rulebook.PACKED)], None
@@ -352,16 +357,27 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     elif kind == "end_deployment":
         events.extend(_to_combat(new, p))
     elif kind == "move":
+        _switch_to(new, p, move["unit"])
         events.extend(_move(new, geo, p, move["unit"], where))
     elif kind == "attack":
+        _switch_to(new, p, move["unit"])
         events.extend(resolve_attack(new, geo, p, move["unit"], move["target"], move["mode"]))
         events.extend(check_end(new, geo))
     elif kind in ("pack", "unpack"):
+        _switch_to(new, p, move["unit"])
         events.extend(_packing(new, p, move["unit"], kind))
     elif kind == "end_turn":
         events.extend(end_turn(new, geo, rng))
     new["rng"] = str(rng)
     return new, events
+
+
+def _switch_to(state: State, p: PlayerId, uid: str) -> None:
+    """Seed, Combat Phase: "Players must move and then attack before switching units". When
+    ``uid`` acts, every other unit of ``p`` that has already acted this turn is done."""
+    for other_id, other in state["units"].items():
+        if other_id != uid and other["owner"] == p and (other["moved"] or other["attacked"]):
+            other["done"] = True
 
 
 def _still_deploying(state: State, geo: Geometry, p: PlayerId) -> bool:

@@ -231,7 +231,8 @@ def _card_deck(card: str) -> str:
 
 
 def _id_key(uid: str) -> int:
-    return int(uid[1:]) if uid[1:].isdigit() else 0
+    digits = uid[1:]
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0
 
 
 def check_end(state: State, geo: Geometry) -> list[Event]:

@@ -125,6 +125,12 @@ def test_broken_states_are_422(contract, combat):
     broken = copy.deepcopy(combat)
     broken["units"]["u1"]["at"] = "here"
     contract.post(GAME, "score", {"state": broken}, expect=400, valid_request=False)
+    # "u²" is a digit to str.isdigit() but not to int(): refused as a bad unit id, never a 500
+    broken = copy.deepcopy(combat)
+    broken["units"] = {("u\u00b2" if k == "u1" else k): v for k, v in broken["units"].items()}
+    problem = contract.post(GAME, "apply", {"state": broken, "move": {"player": "ann", "type": "concede"}},
+                            expect=422, valid_request=False).json
+    assert problem["code"] == "invalid_state" and "bad_unit_id" in {v["code"] for v in problem["violations"]}
 
 
 def test_bad_setup_is_422(contract):

@@ -122,8 +122,9 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "pins": {"type": "integer", "minimum": 0, "description": "Damage taken; always below the unit's hp."},
         "moved": {"type": "boolean", "description": "Moved this turn (no shooting, no second move)."},
         "attacked": {"type": "boolean", "description": "Attacked this turn."},
-        "done": {"type": "boolean", "description": "Cannot act any more this turn (freshly deployed, or "
-                                                    "started packing/unpacking)."},
+        "done": {"type": "boolean", "description": "Cannot act any more this turn (freshly deployed, "
+                                                    "started packing/unpacking, or another unit acted after "
+                                                    "it had moved or attacked)."},
         "packing": {"type": "string", "enum": ["packed", "unpacked", "packing", "unpacking"],
                     "description": "Packed units only: packed units move, unpacked units attack, units in "
                                    "between do neither."},
@@ -221,7 +222,8 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
                        "enemy is in that Kingdom); it cannot act this turn.", unit=UNIT_ID, to=HEX),
         "end_deployment": move("end_deployment", "Stop deploying; the Combat phase starts."),
         "move": move("move", "Combat phase: move a unit up to its movement (passing friends, not enemies; a unit "
-                     "in melee may not end in melee).", unit=UNIT_ID, to=HEX),
+                     "next to an enemy steps only away from every enemy, and a unit in melee may not end in "
+                     "melee).", unit=UNIT_ID, to=HEX),
         "attack": move("attack", "Combat phase: the unit's one attack, melee (adjacent) or shoot (Shooting units, "
                        "distance 2 to range, not after moving, not while in melee unless Siege).",
                        unit=UNIT_ID, target=UNIT_ID, mode={"type": "string", "enum": ["melee", "shoot"]}),

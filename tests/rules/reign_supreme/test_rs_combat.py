@@ -7,7 +7,7 @@ from rules.reign_supreme import GAME
 from rules.reign_supreme.state import clone
 
 # ann = Resistance: knight atk 4 def 2 hp 8; archer atk 3 range 6; priest atk 1; infantry def 3.
-# bob = Greenskin: infantry atk 4 def 1 hp 10; trebuchet atk 6 range 8 (Siege, Packed); mangonel atk 4 range 5.
+# bob = Greenskin: infantry atk 4 def 2 hp 10; trebuchet atk 6 range 8 (Siege, Packed); mangonel atk 4 range 5.
 
 
 def atk(unit: str, target: str, mode: str = "melee", player: str = "ann") -> dict:
@@ -28,9 +28,9 @@ def test_melee_damage_is_attack_minus_armour_and_pins_are_kept():
     s, events = play(s, atk("u1", "u2"))
     [e] = of_type(events, "attacked")
     assert e == {"type": "attacked", "player": "ann", "unit": "u1", "target": "u2", "owner": "bob", "mode": "melee",
-                 "attack": 4, "offence": [], "defence": [{"source": "armour", "value": 1}], "damage": 3,
-                 "pins": 3, "hp": 10}
-    assert s["units"]["u2"]["pins"] == 3 and s["units"]["u1"]["attacked"] is True
+                 "attack": 4, "offence": [], "defence": [{"source": "armour", "value": 2}], "damage": 2,
+                 "pins": 2, "hp": 10}
+    assert s["units"]["u2"]["pins"] == 2 and s["units"]["u1"]["attacked"] is True
 
 
 def test_one_attack_per_turn_and_no_move_after_attacking():
@@ -44,20 +44,50 @@ def test_one_attack_per_turn_and_no_move_after_attacking():
 def test_move_then_attack():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [1, 0]})
     s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2"))
-    assert s["units"]["u2"]["pins"] == 3
+    assert s["units"]["u2"]["pins"] == 2
+
+
+def test_a_unit_moves_and_attacks_before_you_switch_to_another():
+    """Seed, Combat Phase: "Players must move and then attack before switching units"."""
+    s = position({"ann": ["knight", "knight", "trebuchet"], "bob": ["infantry", "infantry"]},
+                 {"u1": [-2, 0], "u2": [-2, 2], "u3": [-1, -2], "u4": [1, 0], "u5": [1, 2]})
+    s = clone(s)
+    s["units"]["u3"]["packing"] = "unpacked"
+    s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]))
+    assert ("u4", "melee") in attacks(s, "u1")
+    s, _ = play(s, move("ann", "move", unit="u2", to=[0, 2]))
+    assert s["units"]["u1"]["done"] is True and attacks(s, "u1") == set()
+    assert codes(s, atk("u1", "u4")) == ["switched_units"]
+    s, _ = play(s, atk("u2", "u5"))
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") in ("u1", "u2")] == []
+    s, _ = play(s, atk("u3", "u4", "shoot"))  # attack and pack in the same turn
+    assert [m["unit"] for m in GAME.legal_moves(s) if "unit" in m] == ["u3"]
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u3"] == [move("ann", "pack", unit="u3")]
+    s = position({"ann": ["trebuchet", "knight"], "bob": ["infantry"]}, {"u1": [-1, -2], "u2": [-2, 2], "u3": [1, 0]})
+    s = clone(s)
+    s["units"]["u1"]["packing"] = "unpacked"
+    s, _ = play(s, atk("u1", "u3", "shoot"), move("ann", "move", unit="u2", to=[-1, 2]))
+    assert codes(s, move("ann", "pack", unit="u1")) == ["cannot_pack"]
 
 
 def test_damage_never_below_zero():
-    s = position({"ann": ["priest"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    """A Cleric (attack 1) against Pikemen (defence 3): 1 - 3 = -2, so 0 damage, and the pins the
+    target already carries are not taken away."""
+    s = position({"ann": ["priest"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]},
+                 armies={"ann": "resistance", "bob": "resistance"})
+    s = clone(s)
+    s["units"]["u2"]["pins"] = 4
     s, events = play(s, atk("u1", "u2"))
-    assert of_type(events, "attacked")[0]["damage"] == 0 and s["units"]["u2"]["pins"] == 0
+    e = of_type(events, "attacked")[0]
+    assert (e["attack"], e["defence"], e["damage"]) == (1, [{"source": "armour", "value": 3}], 0)
+    assert e["pins"] == 4 and s["units"]["u2"]["pins"] == 4
 
 
 def test_a_unit_whose_pins_reach_its_hit_points_is_destroyed_and_the_kill_counts():
     s = position({"ann": ["knight", "knight"], "bob": ["infantry", "archer"]},
                  {"u1": [0, 0], "u3": [1, 0], "u4": [-3, 3]})
     s = clone(s)
-    s["units"]["u3"]["pins"] = 7
+    s["units"]["u3"]["pins"] = 8  # 8 + (4 - 2) = 10 = hit points
     s, events = play(s, atk("u1", "u3"))
     assert "u3" not in s["units"]
     assert of_type(events, "unit_destroyed") == [{"type": "unit_destroyed", "player": "ann", "unit": "u3",
@@ -70,7 +100,7 @@ def test_shooting_at_range_but_not_adjacent_and_not_beyond_range():
     s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [3, 0]})
     assert attacks(s, "u1") == {("u2", "shoot")}
     s, events = play(s, atk("u1", "u2", "shoot"))
-    assert of_type(events, "attacked")[0]["damage"] == 2
+    assert of_type(events, "attacked")[0]["damage"] == 3 - 2
     s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [4, 0]})  # distance 7 > range 6
     assert codes(s, atk("u1", "u2", "shoot")) == ["out_of_range"]
     s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
@@ -120,13 +150,13 @@ CASTLE_GAME = dict(scenario="standard")
 
 def test_worked_example_castle_defence():
     """Rules doc §Damage: a Resistance Human Knight (attack 4) against Greenskin Orc Spearmen
-    (defence 1) standing in a Castle: 4 - 1 - 1 = 2 pins."""
+    (defence 2) standing in a Castle: 4 - 2 - 1 = 1 pin."""
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [-5, 0], "u2": [-6, 0]}, **CASTLE_GAME)
     assert [-6, 0] in s["kingdoms"]["bob"]["castle"]
     s, events = play(s, atk("u1", "u2"))
     e = of_type(events, "attacked")[0]
-    assert e["defence"] == [{"source": "armour", "value": 1}, {"source": "castle", "value": 1}]
-    assert e["damage"] == 2
+    assert e["defence"] == [{"source": "armour", "value": 2}, {"source": "castle", "value": 1}]
+    assert e["damage"] == 1
 
 
 def test_a_unit_on_a_throne_gets_plus_one_attack():
@@ -135,7 +165,7 @@ def test_a_unit_on_a_throne_gets_plus_one_attack():
     s, events = play(s, atk("u1", "u2"))
     e = of_type(events, "attacked")[0]
     assert e["offence"] == [{"source": "throne", "value": 1}]
-    assert e["damage"] == 4 + 1 - 1 - 1
+    assert e["damage"] == 4 + 1 - 2 - 1
 
 
 def test_siege_targets_take_no_defence_modifiers():

@@ -69,6 +69,33 @@ def test_a_unit_in_melee_cannot_end_its_move_in_melee():
     assert codes(s, move("ann", "move", unit="u1", to=[-1, 0])) == []
 
 
+def test_a_unit_in_melee_cannot_leave_it_for_another_melee():
+    """Locked by bob's u2 on [1,0], ann's infantry may not end next to bob's u3 on [-2,0] either."""
+    s = position({"ann": ["infantry"], "bob": ["infantry", "infantry"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-2, 0]})
+    dests = destinations(s, "u1")
+    assert dests and (-1, 1) in dests
+    for h in dests:
+        assert distance(h, (1, 0)) > 1 and distance(h, (-2, 0)) > 1, h
+    assert codes(s, move("ann", "move", unit="u1", to=[-1, 0])) == ["melee_lock"]
+    assert codes(s, move("ann", "move", unit="u1", to=[-1, 1])) == []
+
+
+def test_a_unit_that_comes_into_melee_stops_or_breaks_away():
+    """Melee holds at every step: from a space next to an enemy a unit steps only to a space next
+    to no enemy, so it cannot slide along the enemy's side to get past it (rules doc §Melee)."""
+    s = position({"ann": ["infantry", "knight"], "bob": ["infantry"]}, {"u1": [-1, 0], "u2": [-2, 0], "u3": [1, 0]})
+    dests = destinations(s, "u2")
+    assert {(0, 0), (0, 1), (1, -1)} <= dests  # the knight may come into melee ...
+    assert (2, 0) not in dests  # ... but not slide round the enemy to the space behind it (5 steps)
+    assert codes(s, move("ann", "move", unit="u2", to=[2, 0])) == ["melee_lock"]
+    for h in sorted(dests):
+        _, events = play(s, move("ann", "move", unit="u2", to=list(h)))
+        path = [tuple(x) for x in events[0]["path"]]
+        assert len(path) - 1 <= 5
+        for a, b in zip(path, path[1:]):
+            assert not (distance(a, (1, 0)) == 1 and distance(b, (1, 0)) == 1), path
+
+
 def test_a_unit_not_in_melee_may_move_into_melee():
     s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [-2, 0], "u2": [1, 0]})
     assert (0, 0) in destinations(s, "u1")

@@ -44,6 +44,28 @@ def test_mines_ruins_and_an_enemy_kingdom_move_pins_further():
     assert (b["spell_pin"], b["tactics_pin"], b["reinforcement_pin"]) == (4 - 2, 9 - 1, 9 - 2)
 
 
+def test_the_enemy_kingdom_extra_is_one_notch_however_many_units_are_there():
+    s = position({"ann": ["infantry", "knight", "knight"], "bob": ["infantry"]}, {"u2": [-5, 0], "u3": [-6, 1]},
+                 first="bob", **STANDARD)
+    kingdom = s["kingdoms"]["bob"]["hexes"]
+    assert [-5, 0] in kingdom and [-6, 1] in kingdom
+    s, events = end(s)
+    assert cooldown_of(events, "ann")["in_enemy_kingdom"] is True
+    assert s["boards"]["ann"]["tactics_pin"] == 9 - (1 + 1)
+    assert cooldown_of(events, "bob")["in_enemy_kingdom"] is False and s["boards"]["bob"]["tactics_pin"] == 9 - 1
+
+
+def test_a_defeated_players_pins_stay_put():
+    s = position({"ann": ["infantry"], "bob": ["infantry"], "cat": ["infantry"]}, **STANDARD)
+    before = s["boards"]["ann"]
+    s, events = play(s, move("ann", "concede"))
+    assert s["turn"] == "bob"
+    assert [e["player"] for e in of_type(events, "cooldown")] == ["bob", "cat"]
+    assert s["boards"]["ann"]["spell_pin"] == before["spell_pin"]
+    assert s["boards"]["ann"]["tactics_pin"] == before["tactics_pin"]
+    assert s["boards"]["ann"]["reinforcement_pin"] == before["reinforcement_pin"]
+
+
 def test_duration_control_draws_a_card_and_resets_to_ten_at_zero():
     s = position({"ann": ["infantry"], "bob": ["infantry"]}, first="bob", **STANDARD)
     s = clone(s)
@@ -111,8 +133,8 @@ def test_packing_takes_five_cooldown_phases_and_blocks_the_unit_meanwhile():
     for _ in range(4):
         s, _ = end(s)
         assert s["units"]["u1"]["packing"] == "unpacking"
-    if s["turn"] == "ann":
-        assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [move("ann", "pack", unit="u1")]
+    assert s["turn"] == "ann"  # four Cooldown phases later: still unpacking, it may only reverse
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [move("ann", "pack", unit="u1")]
     s, events = end(s)
     assert of_type(events, "packing_done") == [{"type": "packing_done", "player": "ann", "unit": "u1", "now": "unpacked"}]
     assert s["units"]["u1"]["packing"] == "unpacked" and s["boards"]["ann"]["packing"] == []
@@ -128,6 +150,19 @@ def test_packing_can_be_reversed():
     s, events = play(s, move("ann", "pack", unit="u1"))
     assert s["boards"]["ann"]["packing"] == [{"unit": "u1", "to": "packed", "notch": 3}]
     assert s["units"]["u1"]["packing"] == "packing"
+
+
+def test_attack_and_pack_in_the_same_turn():
+    s = position({"ann": ["trebuchet"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [3, 0]})
+    s = clone(s)
+    s["units"]["u1"]["packing"] = "unpacked"
+    s, _ = play(s, move("ann", "attack", unit="u1", target="u2", mode="shoot"))
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [move("ann", "pack", unit="u1")]
+    s, events = play(s, move("ann", "pack", unit="u1"))
+    assert of_type(events, "packing_started") == [{"type": "packing_started", "player": "ann", "unit": "u1",
+                                                   "to": "packed", "notch": 0}]
+    assert s["units"]["u1"]["packing"] == "packing"
+    assert codes(s, move("ann", "unpack", unit="u1")) == ["cannot_unpack"]  # starting either ends its turn
 
 
 def test_only_packed_units_pack():

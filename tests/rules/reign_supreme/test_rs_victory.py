@@ -45,6 +45,36 @@ def test_a_captured_throne_passes_cards_mines_and_ruins_and_gives_three_deployme
     assert s["turn"] == "ann" and s["active_players"] == ["ann"]
 
 
+def capture_with_a_unit_waiting(cat_at=None):
+    """3 players (ann k1, bob k3, cat k5): ann's knight takes bob's Throne while ann's infantry
+    waits to deploy; then cat's turn, then ann's."""
+    at = {"u1": [0, -5], "u2": None, "u3": [1, -9]}
+    if cat_at is not None:
+        at["u4"] = cat_at
+    s = position({"ann": ["knight", "infantry"], "bob": ["infantry"], "cat": ["infantry"]}, at, **STANDARD)
+    s, _ = play(s, move("ann", "move", unit="u1", to=[0, -7]), move("ann", "end_turn"), move("cat", "end_turn"))
+    return s
+
+
+def test_the_capturer_deploys_into_the_captured_castle():
+    s = capture_with_a_unit_waiting()
+    assert s["turn"] == "ann" and s["phase"] == "deployment" and s["boards"]["ann"]["deploys"] == 3
+    spaces = {tuple(m["to"]) for m in GAME.legal_moves(s) if m["type"] == "deploy"}
+    own = {tuple(h) for h in s["kingdoms"]["ann"]["castle"]}
+    captured = {tuple(h) for h in s["kingdoms"]["bob"]["castle"]} - {(0, -7)}  # ann's knight is on the Throne
+    assert spaces == own | captured
+    s, _ = play(s, move("ann", "deploy", unit="u2", to=[0, -8]))
+    assert s["units"]["u2"]["at"] == [0, -8]
+
+
+def test_a_captured_castle_is_no_deployment_zone_while_another_player_is_in_that_kingdom():
+    s = capture_with_a_unit_waiting(cat_at=[0, -9])
+    assert [0, -9] in s["kingdoms"]["bob"]["hexes"] and s["phase"] == "deployment"
+    spaces = {tuple(m["to"]) for m in GAME.legal_moves(s) if m["type"] == "deploy"}
+    assert spaces == {tuple(h) for h in s["kingdoms"]["ann"]["castle"]}
+    assert codes(s, move("ann", "deploy", unit="u2", to=[0, -8])) == ["not_a_deployment_space"]
+
+
 def test_own_throne_is_not_a_capture():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [6, 0]}, **STANDARD)
     s, events = play(s, move("ann", "move", unit="u1", to=[7, 0]))
@@ -92,6 +122,26 @@ def test_round_limit_tie_break_kills_then_draw():
     s, _ = play(s, move("ann", "end_turn"), move("bob", "end_turn"))
     assert s["outcome"]["winners"] == ["ann", "bob"] and s["outcome"]["draw"] is True
     assert GAME.score(s).breakdown["tie_break"] == "draw"
+
+
+def test_strength_counts_units_waiting_to_deploy():
+    s = position({"ann": ["knight", "knight"], "bob": ["infantry"]}, {"u2": None}, round_limit=1, **STANDARD)
+    assert GAME.score(s).breakdown["players"]["ann"]["units_waiting"] == 1
+    s, _ = play(s, move("ann", "end_turn"), move("bob", "end_turn"))
+    assert s["outcome"]["reason"] == "round_limit"
+    assert s["outcome"]["scores"] == {"ann": 8 + 8, "bob": 10} and s["outcome"]["winners"] == ["ann"]
+
+
+def test_a_conceding_player_loses_mines_ruins_and_cards():
+    s = position({"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]}, **STANDARD)
+    s = clone(s)
+    s["control"]["mines"] = ["ann", "bob", None]
+    s["control"]["ruins"] = [None, "ann", None, None]
+    hand = list(s["hands"]["ann"])
+    s, events = play(s, move("ann", "concede"))
+    assert of_type(events, "player_defeated")[0]["reason"] == "concede"
+    assert s["control"] == {"mines": [None, "bob", None], "ruins": [None, None, None, None]}
+    assert s["hands"]["ann"] == [] and set(hand) <= set(s["discards"]["spell"] + s["discards"]["tactics"])
 
 
 def test_the_default_round_limit_is_thirty():
