@@ -423,7 +423,8 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
     _need(sorted(placed) == sorted(order), found, "bad_round",
           "Each advisor's proposal is face down, revealed, awaiting the Monarch's mind or discarded unrevealed.")
     if phase == "decide":
-        _need(accepted is None and not revealed and pending is None and len(table) == len(order), found,
+        _need(accepted is None and not revealed and pending is None and len(table) == len(order)
+              and not rnd["mind_changed"], found,
               "bad_round", "While the Monarch decides, every proposal lies face down and nothing is decided.")
         _active(state, [ruler], found, "[the Monarch]")
         _need(all(len(hands[p]) == HAND_SIZE - 1 for p in order), found, "bad_hand_size",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import Score, State
+from rules.reigns_the_council.content import PILLARS
 from rules.reigns_the_council.ending import totals
 
 __all__ = ["breakdown", "score"]
@@ -29,19 +30,27 @@ def _player_line(points: dict[str, Any]) -> dict[str, Any]:
 def breakdown(state: State) -> dict[str, Any]:
     """``reigns``: per reign, its Monarch, how it ended (None while it goes on), the goals
     revealed (after a death, else None) and per player acceptance, story, pile and goal points
-    (goal points per pillar). ``totals``: the same summed over reigns. ``ranking``: players by
-    total, then seat order; ``winners`` share the highest total."""
+    (goal points per pillar). ``totals``: the same summed over reigns (goal points per pillar
+    summed over the reigns' goals). ``ranking``: players by total, then seat order; ``winners``
+    share the highest total."""
     players = state["players"]
     reigns = []
-    sums = {p: {"acceptance": 0, "story": 0, "pile": 0, "goal_total": 0, "total": 0} for p in players}
+    sums: dict[str, dict[str, Any]] = {
+        p: {"acceptance": 0, "story": 0, "pile": 0, "goal": {}, "goal_total": 0, "total": 0} for p in players}
     for record in state["reigns"]:
         lines = {p: _player_line(record["points"][p]) for p in players}
         for p in players:
             for k in sums[p]:
-                sums[p][k] += lines[p][k]
+                if k == "goal":
+                    for pillar, n in lines[p]["goal"].items():
+                        sums[p]["goal"][pillar] = sums[p]["goal"].get(pillar, 0) + n
+                else:
+                    sums[p][k] += lines[p][k]
         reigns.append({"reign": record["number"], "monarch": record["monarch"], "end": record["end"],
                        "goals": None if record["goals"] is None else dict(record["goals"]),
                        "players": lines})
+    for p in players:  # pillars in board order
+        sums[p]["goal"] = {pillar: sums[p]["goal"][pillar] for pillar in PILLARS if pillar in sums[p]["goal"]}
     ranking = sorted(players, key=lambda p: -sums[p]["total"])
     return {"reigns": reigns, "totals": sums, "ranking": ranking}
 

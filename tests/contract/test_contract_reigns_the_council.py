@@ -192,10 +192,153 @@ def test_broken_states_are_422(contract, pitching):
 
 
 def test_bad_setup_is_422(contract):
-    for options in ({"story_point": "sometimes"}, {"first_monarch": "zed"}, {"deck": [{"back": ["church"],
-                                                                                         "accept": {}, "reject": {}}]}):
+    """A value outside an option's vocabulary is a shape error (400); a value of the right shape
+    that the rules refuse is 422 ``invalid_setup`` naming each problem."""
+    problem = contract.post(GAME, "setup", {"players": ["a", "b", "c"], "options": {"story_point": "sometimes"}},
+                            expect=400, valid_request=False).json
+    assert "options.story_point" in str(problem["errors"])
+    for options, codes in (({"first_monarch": "zed"}, {"unknown_first_monarch"}),
+                           ({"deck": [{"back": ["church"], "accept": {}, "reject": {}}]}, {"deck_size", "bad_card"})):
         problem = contract.post(GAME, "setup", {"players": ["a", "b", "c"], "options": options},
-                                expect={400, 422}, valid_request=False).json
-        assert problem["status"] in (400, 422)
+                                expect=422, valid_request=False).json
+        assert problem["code"] == "invalid_setup"
+        assert {v["code"] for v in problem["violations"]} == codes
     problem = contract.post(GAME, "setup", {"players": ["a", "b"]}, expect=422).json
     assert problem["violations"][0]["code"] == "player_count"
+
+
+def _strings(obj) -> set[str]:
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        return set().union(set(map(str, obj)), *(_strings(v) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(_strings(v) for v in obj))
+    return set()
+
+
+def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
+    """A whole session game (story point by vote) played through seat tokens; then each seat's
+    and the spectator's history holds no card id or goal id that reader may not know (their own
+    draws, revealed cards, their own goal, goals revealed after a death), and another player's
+    exchange, pitch or vote shows only who moved and the move's type."""
+    from rules.reigns_the_council.content import GOALS
+
+    game = get_game(GAME)
+    client = contract_app.test_client()
+    players = ["ann", "bob", "cat"]
+    created = client.post("/v1/sessions", json={"game": GAME, "players": players, "seed": 21,
+                                                "options": {"story_point": "vote"}}).get_json()
+    path, seats = f"/v1/sessions/{created['session_id']}", created["seats"]
+    state = game.setup(players, 21, {"story_point": "vote"})
+    card_ids, goal_ids = set(state["cards"]), set(GOALS)
+    known = {p: set() for p in [*players, None]}
+    goals = {p: {state["goals"][p]} if p in state["goals"] else set() for p in [*players, None]}
+    rng = random.Random(21)
+    knowledge: dict[int, tuple[dict, dict]] = {}  # version -> what each reader may know by then
+    while state["status"] != "finished":
+        move = rng.choice(game.legal_moves(state))
+        seat = {"Authorization": f"Bearer {seats[move['player']]}"}
+        answer = client.post(path + "/moves", json={"move": move}, headers=seat)
+        assert answer.status_code == 200, answer.get_data()[:300]
+        state, events = game.apply(state, move)
+        assert answer.get_json()["events"] == [game.view_event(e, move["player"]) for e in events]
+        for e in events:
+            if e["type"] == "card_drawn":
+                known[e["player"]].add(e["card"])
+            elif e["type"] == "proposal_revealed":
+                for p in known:
+                    known[p].add(e["card"])
+            elif e["type"] == "goal_dealt":
+                goals[e["player"]].add(e["goal"])
+            elif e["type"] == "goals_revealed":
+                for p in goals:
+                    goals[p].update(e["goals"].values())
+        knowledge[state["move_count"]] = ({p: set(v) for p, v in known.items()},
+                                          {p: set(v) for p, v in goals.items()})
+    assert {r["end"] for r in state["reigns"]} & {"death"}, "a death, so goals and story votes are seen"
+    for reader in [*players, None]:
+        headers = {} if reader is None else {"Authorization": f"Bearer {seats[reader]}"}
+        entries, after = [], 0
+        while True:
+            page = client.get(f"{path}/history?after={after}", headers=headers).get_json()
+            entries += page["entries"]
+            if not page["more"]:
+                break
+            after = page["entries"][-1]["version"]
+        assert len(entries) == state["move_count"] > 100
+        for entry in entries:
+            found = _strings(entry)
+            cards_known, goals_known = knowledge[entry["version"]]
+            assert not (found & card_ids) - cards_known[reader], (reader, entry["version"])
+            assert not (found & goal_ids) - goals_known[reader], (reader, entry["version"])
+            move = entry["move"]
+            if move["type"] in ("exchange", "pitch", "story_vote", "end_vote") and move["player"] != reader:
+                assert move == {"player": move["player"], "type": move["type"]}
+            for e in entry["events"]:
+                if e["type"] in ("story_vote_cast", "end_vote_cast") and e["player"] != reader:
+                    assert set(e) == {"type", "player"}
+        view = client.get(path, headers=headers).get_json()["view"]
+        assert view == game.view(state, reader)
+
+
+def _corrupt(value, rng: random.Random):
+    """One random change deep inside JSON data: a value replaced, an entry dropped or doubled."""
+    if isinstance(value, dict) and value:
+        key = rng.choice(list(value))
+        r = rng.random()
+        if r < 0.6:
+            value[key] = _corrupt(value[key], rng)
+        elif r < 0.7:
+            value.pop(key)
+        else:
+            value[key] = rng.choice([None, 0, -3, 99, "x", [], {}, True, 1.5, 2**64, "bob", "p01"])
+    elif isinstance(value, list) and value:
+        i = rng.randrange(len(value))
+        r = rng.random()
+        if r < 0.2:
+            value.append(copy.deepcopy(value[i]))
+        elif r < 0.4:
+            value.pop(i)
+        else:
+            value[i] = _corrupt(value[i], rng)
+    elif isinstance(value, bool):
+        return not value
+    elif isinstance(value, int):
+        return value + rng.choice([-7, -1, 1, 7, 2**63])
+    elif isinstance(value, str):
+        return rng.choice([value + "x", "", "bob", "p01", "mind"])
+    return value
+
+
+def test_corrupted_requests_are_4xx_never_5xx(contract_app):
+    """States and moves of every phase with random parts changed, sent to every stateless
+    endpoint: a 2xx or a 4xx problem, never a crash."""
+    import json
+
+    from rules.playout import random_steps
+
+    game = get_game(GAME)
+    client = contract_app.test_client()
+    samples = []
+    for seed in range(4):
+        state = game.setup(["ann", "bob", "cat", "dan"][: 3 + seed % 2], seed, {"story_point": "vote"})
+        for i, step in enumerate(random_steps(game, state, random.Random(seed))):
+            if i % 20 == 0 or step.before["phase"] in ("mind", "story_vote", "succession"):
+                samples.append((step.before, step.legal))
+    rng = random.Random(8)
+    statuses: dict[int, int] = {}
+    for _ in range(400):
+        state, legal = rng.choice(samples)
+        action = rng.choice(["legal-moves", "validate", "apply", "score", "view"])
+        body: dict = {"state": copy.deepcopy(state)}
+        if action in ("validate", "apply"):
+            body["move"] = dict(rng.choice(legal))
+        elif action in ("legal-moves", "view"):
+            body["player"] = rng.choice(state["players"])
+        for _ in range(rng.randint(1, 2)):
+            _corrupt(body, rng)
+        response = client.post(f"{P}/{action}", data=json.dumps(body), content_type="application/json")
+        assert response.status_code < 500, (action, response.get_data()[:300])
+        statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+    assert statuses.get(400, 0) > 50 and statuses.get(422, 0) > 20 and statuses.get(200, 0) > 20, statuses

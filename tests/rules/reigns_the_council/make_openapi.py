@@ -344,7 +344,9 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     line = obj({"acceptance": INT0, "story": INT0, "pile": INT0,
                 "goal": {"type": "object", "propertyNames": PILLAR, "additionalProperties": INT0},
                 "goal_total": INT0, "total": INT0})
-    total = obj({"acceptance": INT0, "story": INT0, "pile": INT0, "goal_total": INT0, "total": INT0})
+    total = obj({"acceptance": INT0, "story": INT0, "pile": INT0,
+                 "goal": {"type": "object", "propertyNames": PILLAR, "additionalProperties": INT0},
+                 "goal_total": INT0, "total": INT0})
     out["ReignsTheCouncilScoreBreakdown"] = obj({
         "reigns": {"type": "array", "items": obj({
             "reign": {"type": "integer", "minimum": 1}, "monarch": PLAYER,
@@ -352,7 +354,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
             "goals": nullable(mapping(GOAL_ID)), "players": mapping(line)})},
         "totals": mapping(total), "ranking": PLAYERS,
     }, description="Per reign and in total: acceptance points, story points, pile points and goal points "
-                   "(per pillar in each reign).", examples=[s["score"]["breakdown"]])
+                   "(per pillar, in each reign and summed over the reigns).", examples=[s["score"]["breakdown"]])
     out["ReignsTheCouncilContent"] = obj({
         "pillars": {"type": "array", "items": obj({"id": PILLAR, "name": {"type": "string"}})},
         "track": obj({"min": {"type": "integer"}, "max": {"type": "integer"}, "start": {"type": "integer"}}),

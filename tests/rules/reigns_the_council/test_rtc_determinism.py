@@ -7,6 +7,7 @@ import random
 
 from rules.canonical import dumps
 from rules.reigns_the_council import GAME
+from rules.reigns_the_council.content import PILLARS
 
 
 def test_apply_is_deterministic_and_replays_from_seed_and_moves():
@@ -49,6 +50,13 @@ def test_score_is_provisional_mid_game_and_explains_itself():
         assert score.finished is False
         lines = score.breakdown["totals"]
         assert {p: lines[p]["total"] for p in state["players"]} == score.scores
+        for p in state["players"]:  # totals sum the reigns, goal points pillar by pillar
+            reigns = [r["players"][p] for r in score.breakdown["reigns"]]
+            for key in ("acceptance", "story", "pile", "goal_total"):
+                assert lines[p][key] == sum(line[key] for line in reigns)
+            assert lines[p]["goal"] == {pillar: sum(line["goal"].get(pillar, 0) for line in reigns)
+                                        for pillar in PILLARS if any(pillar in line["goal"] for line in reigns)}
+            assert list(lines[p]["goal"]) == [x for x in PILLARS if x in lines[p]["goal"]]
         for record in score.breakdown["reigns"]:
             for line in record["players"].values():
                 assert line["total"] == line["acceptance"] + line["story"] + line["pile"] + line["goal_total"]

@@ -77,7 +77,8 @@ def test_the_seeds_scoring_example_five_plus_two_is_seven():
     bob = breakdown["reigns"][0]["players"]["bob"]
     assert bob["goal"] == {"church": 5, "army": 2} and bob["goal_total"] == 7
     assert bob["story"] == 1 and bob["total"] == 8
-    assert breakdown["totals"]["bob"] == {"acceptance": 0, "story": 1, "pile": 0, "goal_total": 7, "total": 8}
+    assert breakdown["totals"]["bob"] == {"acceptance": 0, "story": 1, "pile": 0, "goal": {"church": 5, "army": 2},
+                                          "goal_total": 7, "total": 8}
 
 
 def test_the_card_that_kills_may_be_an_accepted_one_and_its_advisor_tells_the_story():
@@ -131,6 +132,53 @@ def test_abdication_at_twelve_at_the_end_of_the_round_without_goal_points():
     assert all(record["points"][p]["goal"] == {} for p in ("bob", "cat", "dan"))
     assert GAME.score(state).scores == {"ann": 13, "bob": 1, "cat": 1, "dan": 1}
     assert state["phase"] == "end_vote"
+
+
+def test_exactly_twelve_in_the_pile_at_the_end_of_the_round_abdicates():
+    state = to_pitch(fresh(3))
+    state = with_pile(state, 11)
+    state = pitch(state, {"bob": "p01", "cat": "p07"})
+    state, _ = apply(state, move("ann", "decide", accept=["bob"]))
+    for adv in ("cat", "bob"):
+        state, _ = apply(state, move("ann", "reveal", advisor=adv))
+        state, events = apply(state, move("ann", "keep_decision"))
+    assert first(events, "monarch_abdicated") == {"type": "monarch_abdicated", "monarch": "ann", "pile": 12}
+    assert state["reigns"][0]["end"] == "abdication" and state["reigns"][0]["points"]["ann"]["pile"] == 12
+    assert state["phase"] == "end_vote"
+
+
+def test_a_death_on_the_card_that_reaches_twelve_is_a_death_not_an_abdication():
+    """The death ends the reign at once, before the end of the round: goals score, the Monarch
+    scores the 12 cards of the pile, the storyteller their point."""
+    state = to_pitch(fresh(3))
+    state = with_pile(state, 11)
+    state = pitch(state, {"bob": "p01", "cat": "p07"})
+    state = set_tracks(state, church=4)
+    state = with_goals(state, bob="strong-church-weak-army", cat="weak-church-weak-army")
+    state, _ = apply(state, move("ann", "decide", accept=["bob"]))
+    state, _ = apply(state, move("ann", "reveal", advisor="cat"))
+    state, _ = apply(state, move("ann", "keep_decision"))
+    state, _ = apply(state, move("ann", "reveal", advisor="bob"))
+    state, events = apply(state, move("ann", "keep_decision"))
+    assert "monarch_died" in types(events) and "monarch_abdicated" not in types(events)
+    record = state["reigns"][0]
+    assert record["end"] == "death" and record["tracks"] == {"church": 5, "army": -1, "people": 0, "wealth": 0}
+    assert record["points"]["ann"]["pile"] == 12
+    assert record["points"]["bob"] == {"acceptance": 1, "story": 1, "pile": 0, "goal": {"church": 5, "army": 1}}
+    assert record["points"]["cat"] == {"acceptance": 0, "story": 0, "pile": 0, "goal": {"church": 0, "army": 1}}
+
+
+def test_a_change_of_mind_can_kill_and_its_advisor_tells_the_story():
+    state = to_pitch(fresh(3))
+    state = pitch(state, {"bob": "p01", "cat": "p07"})
+    state = set_tracks(state, church=4)
+    state, _ = apply(state, move("ann", "decide", accept=["cat"]))
+    state, _ = apply(state, move("ann", "reveal", advisor="bob"))
+    state, events = apply(state, move("ann", "change_mind"))  # rejected -> accepted: church +1 = 5
+    assert first(events, "monarch_died")["advisor"] == "bob"
+    assert first(events, "proposals_discarded") == {"type": "proposals_discarded", "advisors": ["cat"]}
+    assert state["reigns"][0]["points"]["bob"]["story"] == 1
+    assert state["reigns"][0]["points"]["ann"]["pile"] == 1 and state["pile"] == ["p01"]
 
 
 def test_below_twelve_the_reign_goes_on():
@@ -202,11 +250,15 @@ def test_the_game_ends_when_everyone_has_reigned_and_ties_share_the_win():
         while state["phase"] in ("reveal", "mind"):
             state, events = apply(state, GAME.legal_moves(state)[-1])
     assert state["status"] == "finished" and state["outcome"]["reason"] == "game_end"
-    assert first(events, "game_over")["scores"] == state["outcome"]["scores"]
-    scores = state["outcome"]["scores"]
-    best = max(scores.values())
-    assert state["outcome"]["winners"] == [p for p in ("ann", "bob", "cat") if scores[p] == best]
-    assert state["outcome"]["draw"] == (len(state["outcome"]["winners"]) > 1)
+    assert [r["monarch"] for r in state["reigns"]] == ["ann", "bob", "cat"]
+    # Each reign: the Monarch abdicates with 11 + 2 = 13 cards, each advisor scores 1 acceptance
+    # point; so everyone ends on 13 + 1 + 1 = 15 and all three share the win.
+    assert state["outcome"] == {"winners": ["ann", "bob", "cat"], "draw": True,
+                                "scores": {"ann": 15, "bob": 15, "cat": 15}, "reason": "game_end"}
+    assert first(events, "game_over") == {"type": "game_over", "winners": ["ann", "bob", "cat"], "draw": True,
+                                          "scores": {"ann": 15, "bob": 15, "cat": 15}, "reason": "game_end"}
+    score = GAME.score(state)
+    assert score.finished and list(score.winners) == ["ann", "bob", "cat"] and score.draw is True
 
 
 def test_tied_scores_share_the_win():
@@ -218,3 +270,18 @@ def test_tied_scores_share_the_win():
     state["reigns"][0]["points"]["ann"]["pile"] = 7
     result = outcome(state, "game_end")
     assert result["winners"] == ["ann", "bob", "cat"] and result["draw"] is True
+    score = GAME.score(state)
+    assert list(score.winners) == ["ann", "bob", "cat"] and score.draw is True
+    # Two tied on the most share the win; the third does not.
+    state["reigns"][0]["points"]["cat"]["acceptance"] = 6
+    result = outcome(state, "game_end")
+    assert result["winners"] == ["ann", "bob"] and result["draw"] is True
+    score = GAME.score(state)
+    assert list(score.winners) == ["ann", "bob"] and score.draw is True
+    # A single best score wins alone: no draw.
+    state["reigns"][0]["points"]["bob"]["acceptance"] = 8
+    result = outcome(state, "game_end")
+    assert result["winners"] == ["bob"] and result["draw"] is False
+    score = GAME.score(state)
+    assert list(score.winners) == ["bob"] and score.draw is False
+    assert score.breakdown["ranking"][0] == "bob"

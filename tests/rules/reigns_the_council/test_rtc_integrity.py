@@ -166,3 +166,43 @@ def test_random_corruptions_never_crash():
                 refused += 1
                 assert all(v.rule == "reigns-the-council#integrity" for v in found)
     assert refused > 500
+
+
+def test_mind_changed_is_refused_before_the_monarch_has_decided():
+    state = pitch(to_pitch(fresh(3)), {"bob": "p01", "cat": "p07"})
+    GAME.check_state(state)
+    assert "bad_round" in problem_codes(broken(state, lambda s: s["round"].update(mind_changed=True)))
+
+
+def test_states_that_pass_the_checks_never_crash_the_rules():
+    """Randomly corrupted states of every phase that keep the schema's shape: either the
+    integrity check refuses them, or every player's legal moves, views and the score work, every
+    listed move applies, and its result passes the check too (so a state accepted once never
+    leads to a crash or a stuck game later)."""
+    from marshmallow import ValidationError
+
+    from schemas.reigns_the_council import StateSchema
+
+    rng = random.Random(12)
+    accepted = 0
+    for _ in range(1500):
+        bad = copy.deepcopy(rng.choice(STATES))
+        for _ in range(rng.randint(1, 2)):
+            _shake(bad, rng)
+        try:
+            StateSchema().load(bad)
+        except ValidationError:
+            continue
+        if state_problems(bad):
+            continue
+        accepted += 1
+        legal = GAME.legal_moves(bad)
+        assert {m["player"] for m in legal} == set(bad["active_players"])
+        assert bool(legal) == (bad["status"] == "in_progress")
+        for p in [*bad["players"], None]:
+            GAME.view(bad, p)
+        GAME.score(bad)
+        for m in legal[:8]:
+            after, _ = GAME.apply(bad, m)
+            GAME.check_state(after)
+    assert accepted > 100

@@ -84,10 +84,16 @@ def test_custom_deck_gets_ids_and_plays():
 
 
 def test_minimum_deck_size_depends_on_player_count():
-    deck = [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(25)]
-    GAME.setup(NAMES[:3], 1, {"deck": deck})
-    with pytest.raises(InvalidSetup):
-        GAME.setup(NAMES[:4], 1, {"deck": deck})
+    """7 per advisor plus 11: 25 cards for three players, 32 for four."""
+    card = {"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}}
+    for n, smallest in ((3, 25), (4, 32)):
+        assert len(GAME.setup(NAMES[:n], 1, {"deck": [card] * smallest})["cards"]) == smallest
+        with pytest.raises(InvalidSetup) as exc:
+            GAME.setup(NAMES[:n], 1, {"deck": [card] * (smallest - 1)})
+        assert vcodes(exc) == ["deck_size"]
+    with pytest.raises(InvalidSetup) as exc:
+        GAME.setup(NAMES[:3], 1, {"deck": [card] * 301})
+    assert vcodes(exc) == ["deck_size"]
 
 
 def test_info_lists_options_and_move_types():

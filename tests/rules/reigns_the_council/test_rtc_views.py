@@ -12,6 +12,7 @@ import random
 
 from rules.playout import random_steps
 from rules.reigns_the_council import GAME
+from rules.reigns_the_council.content import GOALS
 
 from rtc_helpers import apply, draw_all, fresh, give, move, pitch, to_pitch
 
@@ -163,3 +164,65 @@ def test_views_hide_what_they_must_throughout_random_games():
                     if e["type"] in ("proposal_pitched", "exchange_chosen", "end_vote_cast", "story_vote_cast",
                                      "card_drawn", "goal_dealt", "cards_exchanged") and e["player"] != viewer:
                         assert len(shown) < len(e)
+
+
+def _strings(obj) -> set[str]:
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        return set().union(set(map(str, obj)), *(_strings(v) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(_strings(v) for v in obj))
+    return set()
+
+
+def test_nobody_learns_a_card_goal_or_vote_they_may_not_know_in_views_histories_and_errors():
+    """Whole games, every role: each player's knowledge is tracked from what they may see (the
+    cards they drew, every revealed card, their own goal, revealed goals); no view, redacted event,
+    redacted move (a session's history) or violation message addressed to them holds a card id or
+    goal id outside it, nor another player's secret vote before the result."""
+    goal_ids = set(GOALS)
+    for seed in range(6):
+        players = ["ann", "bob", "cat", "dan"][: 3 + seed % 2]
+        state = GAME.setup(players, seed, {"story_point": "vote"})
+        card_ids = set(state["cards"])
+        known = {p: set() for p in [*players, None]}
+        goals_known = {p: {state["goals"][p]} if p in state["goals"] else set() for p in [*players, None]}
+        chooser = random.Random(seed)
+        for i, step in enumerate(random_steps(GAME, state, chooser)):
+            for e in step.events:  # learn first: what an event reveals, it reveals to its reader
+                if e["type"] == "card_drawn":
+                    known[e["player"]].add(e["card"])
+                elif e["type"] == "proposal_revealed":
+                    for p in known:
+                        known[p].add(e["card"])
+                elif e["type"] == "goal_dealt":
+                    goals_known[e["player"]].add(e["goal"])
+                elif e["type"] == "goals_revealed":
+                    for p in goals_known:
+                        goals_known[p].update(e["goals"].values())
+            for viewer in [*players, None]:
+                seen = [GAME.view_move(step.move, viewer)] + [GAME.view_event(e, viewer) for e in step.events]
+                if i % 5 == 0 or step.after["phase"] in ("decide", "mind", "story_vote", "end_vote"):
+                    seen.append(GAME.view(step.after, viewer))
+                found = set().union(*map(_strings, seen))
+                assert not (found & card_ids) - known[viewer], (viewer, step.move, (found & card_ids) - known[viewer])
+                assert not (found & goal_ids) - goals_known[viewer], (viewer, step.move)
+                for e in step.events:
+                    if e["type"] in ("story_vote_cast", "end_vote_cast") and e["player"] != viewer:
+                        assert set(GAME.view_event(e, viewer)) == {"type", "player"}
+                if step.move["type"] in ("pitch", "exchange", "story_vote", "end_vote") \
+                        and step.move["player"] != viewer:
+                    assert GAME.view_move(step.move, viewer) == {"player": step.move["player"],
+                                                                 "type": step.move["type"]}
+            # Errors: another player's cards named in a move by someone else are never echoed.
+            if step.after["status"] == "in_progress":
+                for p in players:
+                    for other, hand in step.after["hands"].items():
+                        if other == p or not hand:
+                            continue
+                        for m in ({"player": p, "type": "pitch", "card": hand[0]},
+                                  {"player": p, "type": "exchange", "cards": hand[:2]}):
+                            for v in GAME.violations(step.after, m):
+                                assert not _strings(v.message.split()) & card_ids - known[p], v
+                                assert not any(c in v.message for c in hand if c not in known[p]), v
