@@ -447,6 +447,11 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
         _need(all(a in accepted for a in table) and all(a in accepted for a in shown[shown.index(
             next(a for a in shown if a in accepted)):]), found, "bad_round",
             "The rejected proposals are revealed before the accepted ones.")
+    cards = [r["card"] for r in revealed]
+    _need(len(set(cards)) == len(cards) and all(c in state["cards"] for c in cards)
+          and all((c in state["pile"]) == (r["decision"] == "accepted") for c, r in zip(cards, revealed)), found,
+          "bad_round", "Each revealed proposal is a different known card; the accepted ones are in the "
+                       "Monarch's pile, the rejected ones are not.")
     _need((pending is not None) == (phase == "mind"), found, "bad_round",
           "A revealed card awaits the Monarch's mind exactly in the mind phase.")
     if phase == "mind":

@@ -206,3 +206,16 @@ def test_states_that_pass_the_checks_never_crash_the_rules():
             after, _ = GAME.apply(bad, m)
             GAME.check_state(after)
     assert accepted > 100
+
+
+@pytest.mark.parametrize("phase", ["refill", "story_vote", "end_vote", "succession", "finished"])
+def test_revealed_cards_of_the_last_round_are_checked_in_every_phase(phase):
+    """The view shows the last round's revealed cards with their fronts: an unknown or misplaced
+    card id there is a 422, not a crash."""
+    state = next((s for s in STATES if s["phase"] == phase and s["round"]["revealed"]), None)
+    assert state is not None, phase
+    GAME.check_state(state)
+    assert "bad_round" in problem_codes(broken(state, lambda s: s["round"]["revealed"][0].update(card="cat")))
+    assert "bad_round" in problem_codes(broken(state, lambda s: s["round"]["revealed"][0].update(
+        card=next(c for c in s["cards"] if c not in s["pile"] and c != s["round"]["revealed"][0]["card"]),
+        decision="accepted")))
