@@ -11,14 +11,14 @@ from marshmallow import RAISE, Schema
 
 from rules.reign_absolute.content import default_catalogs
 from rules.reign_absolute.moves import MOVE_FIELDS
-from schemas.fields import (BOOL, INT, NUMBER, OBJECT, STR, Shape, known_or, list_of, map_of, nullable,
-                            one_of, record, string)
+from schemas.common import CommonStateSchema, move_schema
+from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, known_or, list_of, map_of, nullable,
+                            record)
 
 __all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reign-absolute"
 
-PLAYER_ID = string(1, 64)
 _DEFAULT = default_catalogs()
 
 _ids = list_of(STR)
@@ -38,25 +38,12 @@ _entry = record({"x": INT, "y": INT, "owner": STR, "reinforcements": _ids})
 _turn = record({"player": STR, "number": INT, "stage": STR, "draws_left": INT, "drawn": nullable(STR),
                 "marching": BOOL, "extra_turns": INT})
 _doom = record({"caller": STR, "to_discard": _ids})
-_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
 
 
-class StateSchema(Schema):
+class StateSchema(CommonStateSchema):
     """A whole Reign Absolute state, hidden parts included."""
 
-    class Meta:
-        unknown = RAISE
-
-    game = Shape(STR, required=True)
-    schema_version = Shape(INT, required=True)
-    players = Shape(list_of(PLAYER_ID), required=True)
-    status = Shape(STR, required=True)
     phase = Shape(STR, required=True)
-    active_players = Shape(_ids, required=True)
-    move_count = Shape(INT, required=True)
-    outcome = Shape(_outcome, required=True, allow_none=True)
-    seed = Shape(INT, required=True)
-    rng = Shape(STR, required=True)
     turn_limit = Shape(INT, required=True)
     races = Shape(known_or(_DEFAULT["races"], map_of(_race)), required=True)
     units = Shape(known_or(_DEFAULT["units"], map_of(_unit)), required=True)
@@ -94,15 +81,8 @@ _PARAMS = {"race": STR, "unit": STR, "x": INT, "y": INT}
 
 
 def _move_schema(move_type: str) -> type[Schema]:
-    attrs: dict[str, object] = {
-        "Meta": type("Meta", (), {"unknown": RAISE}),
-        "player": Shape(PLAYER_ID, required=True),
-        "type": Shape(one_of((move_type,)), required=True),
-    }
-    for name in MOVE_FIELDS[move_type]:
-        attrs[name] = Shape(_PARAMS[name], required=True)
-    cls_name = "RA" + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
-    return type(cls_name, (Schema,), attrs)
+    params = {name: Shape(_PARAMS[name], required=True) for name in MOVE_FIELDS[move_type]}
+    return move_schema("RA", move_type, **params)
 
 
 MOVE_SCHEMAS: dict[str, type[Schema]] = {kind: _move_schema(kind) for kind in MOVE_FIELDS}

@@ -9,15 +9,13 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields
 
 from rules.reign_and_ruin.cards import default_catalog
-from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, known_or, list_of, map_of, one_of,
-                            record, string)
+from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
+from schemas.fields import (BOOL, INT, STR, Shape, known_or, list_of, map_of, one_of, record)
 
-__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reign-and-ruin"
 
-PLAYER_ID = string(1, 64)
-"""A player id: a string of 1 to 64 characters."""
 
 _ids = list_of(STR)
 _ids_by_player = map_of(_ids)
@@ -26,25 +24,12 @@ _card = record({"faction": STR, "value": INT})
 _fighter = record({"card": STR, "kurgoz": INT, "cognitz": BOOL})
 _draft = record({"round": INT, "packets": _ids_by_player, "picks": _ids_by_player, "kept": _ids_by_player})
 _final_round = record({"ended_by": STR, "to_play": _ids})
-_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
 
 
-class StateSchema(Schema):
+class StateSchema(CommonStateSchema):
     """A whole Reign & Ruin state, hidden parts included."""
 
-    class Meta:
-        unknown = RAISE
-
-    game = Shape(STR, required=True)
-    schema_version = Shape(INT, required=True)
-    players = Shape(list_of(PLAYER_ID), required=True)
-    status = Shape(STR, required=True)
     phase = Shape(STR, required=True)
-    active_players = Shape(_ids, required=True)
-    move_count = Shape(INT, required=True)
-    outcome = Shape(_outcome, required=True, allow_none=True)
-    seed = Shape(INT, required=True)
-    rng = Shape(STR, required=True)
     cards = Shape(known_or(default_catalog(), map_of(_card)), required=True)
     starting_player = Shape(STR, required=True, allow_none=True)
     draw_pile = Shape(_ids, required=True)
@@ -67,14 +52,7 @@ class OptionsSchema(Schema):
 
 # -- moves ------------------------------------------------------------------------------------------
 def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
-    attrs: dict[str, object] = {
-        "Meta": type("Meta", (), {"unknown": RAISE}),
-        "player": Shape(PLAYER_ID, required=True),
-        "type": Shape(one_of((move_type,)), required=True),
-        **params,
-    }
-    name = "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
-    return type(name, (Schema,), attrs)
+    return move_schema('', move_type, **params)
 
 
 def _id(**kwargs: object) -> Shape:

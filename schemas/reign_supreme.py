@@ -10,15 +10,14 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields
 
-from schemas.fields import (BOOL, INT, NUMBER, OBJECT, STR, Checker, Errors, Shape, list_of, map_of, nullable,
-                            one_of, record, string)
+from schemas.common import CommonStateSchema, move_schema
+from schemas.fields import (BOOL, INT, OBJECT, STR, Checker, Errors, Shape, list_of, map_of,
+                            nullable, one_of, record)
 
-__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reign-supreme"
 
-PLAYER_ID = string(1, 64)
-"""A player id: a string of 1 to 64 characters."""
 
 
 def _pair(value: Any) -> Errors | None:
@@ -53,24 +52,11 @@ _board = record({
 })
 _control = record({"mines": list_of(_nullable_str), "ruins": list_of(_nullable_str)})
 _piles = record({"spell": _ids, "tactics": _ids})
-_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
 
 
-class StateSchema(Schema):
+class StateSchema(CommonStateSchema):
     """A whole Reign Supreme state, hidden parts included."""
 
-    class Meta:
-        unknown = RAISE
-
-    game = Shape(STR, required=True)
-    schema_version = Shape(INT, required=True)
-    players = Shape(list_of(PLAYER_ID), required=True)
-    status = Shape(STR, required=True)
-    active_players = Shape(_ids, required=True)
-    move_count = Shape(INT, required=True)
-    outcome = Shape(_outcome, required=True, allow_none=True)
-    seed = Shape(INT, required=True)
-    rng = Shape(STR, required=True)
     scenario = Shape(_scenario, required=True)
     kingdoms = Shape(map_of(_kingdom), required=True)
     armies = Shape(map_of(STR), required=True)
@@ -113,14 +99,7 @@ class OptionsSchema(Schema):
 
 # -- moves ------------------------------------------------------------------------------------------
 def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
-    attrs: dict[str, object] = {
-        "Meta": type("Meta", (), {"unknown": RAISE}),
-        "player": Shape(PLAYER_ID, required=True),
-        "type": Shape(one_of((move_type,)), required=True),
-        **params,
-    }
-    name = "RS" + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
-    return type(name, (Schema,), attrs)
+    return move_schema('RS', move_type, **params)
 
 
 def _id() -> Shape:

@@ -10,15 +10,14 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields
 
 from rules.reigns_the_council.content import default_catalog
-from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, known_or, list_of, map_of, nullable,
-                            one_of, record, string)
+from schemas.common import CommonStateSchema, move_schema
+from schemas.fields import (BOOL, INT, STR, Shape, known_or, list_of, map_of, nullable, one_of,
+                            record)
 
-__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS", "PLAYER_ID"]
+__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reigns-the-council"
 
-PLAYER_ID = string(1, 64)
-"""A player id: a string of 1 to 64 characters."""
 
 _ids = list_of(STR)
 _changes = map_of(INT)
@@ -31,25 +30,12 @@ _pending = record({"advisor": STR, "card": STR, "decision": STR})
 _round = record({"number": INT, "pitches": nullable(map_of(nullable(STR))), "table": map_of(STR),
                  "accepted": nullable(_ids), "revealed": list_of(_revealed), "pending": nullable(_pending),
                  "mind_changed": BOOL, "discarded": _ids})
-_outcome = record({"winners": _ids, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
 
 
-class StateSchema(Schema):
+class StateSchema(CommonStateSchema):
     """A whole Reigns: The Council state, hidden parts included."""
 
-    class Meta:
-        unknown = RAISE
-
-    game = Shape(STR, required=True)
-    schema_version = Shape(INT, required=True)
-    players = Shape(list_of(PLAYER_ID), required=True)
-    status = Shape(STR, required=True)
     phase = Shape(STR, required=True)
-    active_players = Shape(_ids, required=True)
-    move_count = Shape(INT, required=True)
-    outcome = Shape(_outcome, required=True, allow_none=True)
-    seed = Shape(INT, required=True)
-    rng = Shape(STR, required=True)
     story_point = Shape(STR, required=True)
     cards = Shape(known_or(default_catalog(), map_of(_card)), required=True)
     tracks = Shape(map_of(INT), required=True)
@@ -80,14 +66,7 @@ class OptionsSchema(Schema):
 
 # -- moves ------------------------------------------------------------------------------------------
 def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
-    attrs: dict[str, object] = {
-        "Meta": type("Meta", (), {"unknown": RAISE}),
-        "player": Shape(PLAYER_ID, required=True),
-        "type": Shape(one_of((move_type,)), required=True),
-        **params,
-    }
-    name = "Rtc" + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
-    return type(name, (Schema,), attrs)
+    return move_schema('Rtc', move_type, **params)
 
 
 MOVE_SCHEMAS: dict[str, type[Schema]] = {

@@ -11,18 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import State, Violation
-from rules.errors import InvalidState
+from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.content import build_cards, build_races, default_catalogs
 from rules.reign_absolute.flow import bonus_cells
 from rules.reign_absolute.grid import COORD_LIMIT, neighbours, occupancy
 from rules.reign_absolute.state import MAX_MOVE_COUNT, MAX_TURN_LIMIT, MIN_TURN_LIMIT, SCHEMA_VERSION
-from rules.rng import MAX_SEED
 
 __all__ = ["check_state", "state_problems"]
 
 _PHASES = ("race_selection", "placement", "play", "finished")
-_HEX = frozenset("0123456789abcdef")
 _DEFAULT = default_catalogs()
 
 
@@ -30,35 +28,18 @@ def _v(code: str, message: str) -> Violation:
     return Violation(code, message, rulebook.INTEGRITY)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_state(state: State) -> None:
     """Raise InvalidState listing the problems found; return quietly for a sound state."""
-    found = state_problems(state)
-    if found:
-        raise InvalidState(found)
-
-
-def state_problems(state: State) -> list[Violation]:
-    """Every integrity problem of ``state`` (``[]`` when sound). Never raises on odd input."""
-    try:
-        return _problems(state)
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as exc:
-        return [_v("malformed_state", f"The state cannot be read ({type(exc).__name__}).")]
+    raise_problems(state_problems(state))
 
 
 def _problems(state: State) -> list[Violation]:
-    found: list[Violation] = []
-    if state.get("game") != rulebook.GAME_ID:
-        found.append(_v("wrong_game", f"state.game must be {rulebook.GAME_ID!r}."))
-    if state.get("schema_version") != SCHEMA_VERSION:
-        found.append(_v("schema_version", f"state.schema_version must be {SCHEMA_VERSION}."))
-    players = state.get("players")
-    if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
-            or not 2 <= len(players) <= 4 or len(set(players)) != len(players)):
-        return found + [_v("bad_players", "state.players must list 2 to 4 different player ids.")]
+    found, players_ok = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
+                                        min_players=2, max_players=4, max_move_count=MAX_MOVE_COUNT,
+                                        rule=rulebook.INTEGRITY)
+    if not players_ok:
+        return found
+    players = state["players"]
     found.extend(_scalars(state, players))
     for field in ("race_of", "unit_decks", "unit_discards"):
         if not isinstance(state.get(field), dict) or set(state[field]) != set(players):
@@ -81,16 +62,8 @@ def _scalars(state: State, players: list[str]) -> list[Violation]:
         found.append(_v("bad_phase", f"state.phase must be one of {', '.join(_PHASES)}."))
     if status not in ("in_progress", "finished") or (phase in _PHASES and (status == "finished") != (phase == "finished")):
         found.append(_v("inconsistent_status", "state.status is \"finished\" exactly when state.phase is."))
-    count = state.get("move_count")
-    if not _is_int(count) or not 0 <= count <= MAX_MOVE_COUNT:
-        found.append(_v("bad_move_count", f"state.move_count must be a whole number from 0 to {MAX_MOVE_COUNT}."))
-    rng = state.get("rng")
-    if not isinstance(rng, str) or len(rng) != 16 or not set(rng) <= _HEX:
-        found.append(_v("bad_rng", "state.rng must be 16 lowercase hexadecimal digits."))
-    if not _is_int(state.get("seed")) or not 0 <= state["seed"] <= MAX_SEED:
-        found.append(_v("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}."))
     limit = state.get("turn_limit")
-    if not _is_int(limit) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:
+    if not is_int(limit) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:
         found.append(_v("bad_turn_limit", f"state.turn_limit must be a whole number from {MIN_TURN_LIMIT} "
                                           f"to {MAX_TURN_LIMIT}."))
     active = state.get("active_players")
@@ -185,7 +158,7 @@ def _places(state: State, players: list[str]) -> list[Violation]:
             continue
         unit_at(uid, where, owner)
         x, y = entry.get("x"), entry.get("y")
-        if not _is_int(x) or not _is_int(y) or abs(x) > COORD_LIMIT or abs(y) > COORD_LIMIT:
+        if not is_int(x) or not is_int(y) or abs(x) > COORD_LIMIT or abs(y) > COORD_LIMIT:
             found.append(_v("bad_cell", f"{where} must have whole-number x and y within {COORD_LIMIT} of the middle."))
             continue
         if (x, y) in cells:
@@ -270,13 +243,13 @@ def _phase(state: State, players: list[str]) -> list[Violation]:
     turn = state.get("turn")
     if not isinstance(turn, dict) or turn.get("player") not in players:
         return found + [_v("bad_turn", "state.turn must name the player whose turn it is.")]
-    if not _is_int(turn.get("number")) or not 1 <= turn["number"] <= state["turn_limit"]:
+    if not is_int(turn.get("number")) or not 1 <= turn["number"] <= state["turn_limit"]:
         found.append(_v("bad_turn", "state.turn.number must be from 1 to state.turn_limit."))
     stage = turn.get("stage")
     if stage not in ("action", "reinforcement", "doom"):
         found.append(_v("bad_turn", "state.turn.stage must be action, reinforcement or doom."))
     for key in ("draws_left", "extra_turns"):
-        if not _is_int(turn.get(key)) or not 0 <= turn[key] <= 1000:
+        if not is_int(turn.get(key)) or not 0 <= turn[key] <= 1000:
             found.append(_v("bad_turn", f"state.turn.{key} must be a whole number from 0 to 1000."))
     if not isinstance(turn.get("marching"), bool):
         found.append(_v("bad_turn", "state.turn.marching must be true or false."))
@@ -346,3 +319,6 @@ def _nulls(state: State, *fields: str) -> list[Violation]:
 def _empty(state: State, *fields: str) -> list[Violation]:
     return [_v("inconsistent_phase", f"state.{f} must be empty in phase {state['phase']!r}.")
             for f in fields if state.get(f)]
+
+
+state_problems = guarded(_problems, rulebook.INTEGRITY)

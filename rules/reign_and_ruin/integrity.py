@@ -11,55 +11,35 @@ from typing import Any
 
 from rules.engine import seats_after
 from rules.engine_types import State, Violation
-from rules.errors import InvalidState
+from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import (CARDS_PER_PLAYER, FACTION_IDS, MAX_KURGOZ, MAX_VALUE, MIN_VALUE,
                                         default_catalog)
 from rules.reign_and_ruin.draft import PICKS_PER_ROUND, ROUNDS, packet_size
 from rules.reign_and_ruin.scoring import outcome
 from rules.reign_and_ruin.state import MAX_MOVE_COUNT, SCHEMA_VERSION
-from rules.rng import MAX_SEED
 
 __all__ = ["check_state", "state_problems"]
 
 _PHASES = ("draft", "play", "final_round", "finished")
-_HEX = frozenset("0123456789abcdef")
 
 
 def _v(code: str, message: str) -> Violation:
     return Violation(code, message, rulebook.INTEGRITY)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_state(state: State) -> None:
     """Raise InvalidState listing every problem found; return quietly for a sound state."""
-    found = state_problems(state)
-    if found:
-        raise InvalidState(found)
-
-
-def state_problems(state: State) -> list[Violation]:
-    """Every integrity problem of ``state`` (``[]`` when sound). Never raises on odd input."""
-    try:
-        return _problems(state)
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
-        return [_v("malformed_state", f"The state cannot be read ({type(exc).__name__}: {exc}).")]
+    raise_problems(state_problems(state))
 
 
 def _problems(state: State) -> list[Violation]:
-    found: list[Violation] = []
-    if state.get("game") != rulebook.GAME_ID:
-        found.append(_v("wrong_game", f"state.game must be {rulebook.GAME_ID!r}."))
-    if state.get("schema_version") != SCHEMA_VERSION:
-        found.append(_v("schema_version", f"state.schema_version must be {SCHEMA_VERSION}."))
-    players = state.get("players")
-    if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
-            or not 2 <= len(players) <= 4 or len(set(players)) != len(players)):
-        found.append(_v("bad_players", "state.players must list 2 to 4 different player ids."))
+    found, players_ok = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
+                                        min_players=2, max_players=4, max_move_count=MAX_MOVE_COUNT,
+                                        rule=rulebook.INTEGRITY)
+    if not players_ok:
         return found
+    players = state["players"]
     found.extend(_check_scalars(state, players))
     found.extend(_check_cards(state, players))
     for field in ("hands", "armies"):
@@ -88,14 +68,6 @@ def _check_scalars(state: State, players: list[str]) -> list[Violation]:
     elif phase in _PHASES and (status == "finished") != (phase == "finished"):
         found.append(_v("inconsistent_status",
                         "state.status is \"finished\" exactly when state.phase is \"finished\"."))
-    count = state.get("move_count")
-    if not _is_int(count) or not 0 <= count <= MAX_MOVE_COUNT:
-        found.append(_v("bad_move_count", f"state.move_count must be a whole number from 0 to {MAX_MOVE_COUNT}."))
-    rng = state.get("rng")
-    if not isinstance(rng, str) or len(rng) != 16 or not set(rng) <= _HEX:
-        found.append(_v("bad_rng", "state.rng must be 16 lowercase hexadecimal digits."))
-    if not _is_int(state.get("seed")) or not 0 <= state["seed"] <= MAX_SEED:
-        found.append(_v("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}."))
     if state.get("starting_player") not in players:
         found.append(_v("unknown_player", "state.starting_player must be one of state.players."))
     active = state.get("active_players")
@@ -115,7 +87,7 @@ def _check_cards(state: State, players: list[str]) -> list[Violation]:
     for cid, card in cards.items():
         if not isinstance(card, dict) or card.get("faction") not in FACTION_IDS:
             found.append(_v("bad_card", f"state.cards.{cid}.faction must be one of the six factions."))
-        elif not _is_int(card.get("value")) or not MIN_VALUE <= card["value"] <= MAX_VALUE:
+        elif not is_int(card.get("value")) or not MIN_VALUE <= card["value"] <= MAX_VALUE:
             found.append(_v("bad_card", f"state.cards.{cid}.value must be a whole number from "
                                         f"{MIN_VALUE} to {MAX_VALUE}."))
     if len(cards) < CARDS_PER_PLAYER * len(players):
@@ -132,7 +104,7 @@ def _check_armies(state: State, players: list[str]) -> list[Violation]:
             if not isinstance(f, dict) or not isinstance(f.get("card"), str):
                 found.append(_v("bad_fighter", f"{where} must be {{card, kurgoz, cognitz}}."))
                 continue
-            if not _is_int(f.get("kurgoz")) or not 0 <= f["kurgoz"] <= MAX_KURGOZ:
+            if not is_int(f.get("kurgoz")) or not 0 <= f["kurgoz"] <= MAX_KURGOZ:
                 found.append(_v("bad_tokens", f"{where}.kurgoz must be a whole number from 0 to {MAX_KURGOZ}."))
             if not isinstance(f.get("cognitz"), bool):
                 found.append(_v("bad_fighter", f"{where}.cognitz must be true or false."))
@@ -186,7 +158,7 @@ def _check_draft(state: State, players: list[str]) -> list[Violation]:
     if not isinstance(draft, dict):
         return [_v("inconsistent_draft", "state.draft must be present during the draft.")]
     round_no = draft.get("round")
-    if not _is_int(round_no) or not 1 <= round_no <= ROUNDS:
+    if not is_int(round_no) or not 1 <= round_no <= ROUNDS:
         return [_v("bad_draft_round", f"state.draft.round must be 1 to {ROUNDS}.")]
     for part in ("packets", "picks", "kept"):
         if not isinstance(draft.get(part), dict) or set(draft[part]) != set(players):
@@ -291,3 +263,6 @@ _PHASE_CHECKS = {
     "final_round": _check_final_round,
     "finished": _check_finished,
 }
+
+
+state_problems = guarded(_problems, rulebook.INTEGRITY)

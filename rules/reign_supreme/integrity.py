@@ -12,17 +12,15 @@ import re
 from typing import Any
 
 from rules.engine_types import State, Violation
-from rules.errors import InvalidState
+from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, check_roster, default_roster
 from rules.reign_supreme.hexes import neighbours
 from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
                                        card_catalog)
-from rules.rng import MAX_SEED
 
 __all__ = ["check_state", "state_problems"]
 
-_HEX = frozenset("0123456789abcdef")
 _UNIT_ID = re.compile(r"u[1-9][0-9]{0,5}", re.ASCII)
 """Unit ids as the rules give them: ``u`` and a number in ASCII digits (``"u²"`` is not one)."""
 _PHASES = ("setup", "deployment", "combat", "finished")
@@ -35,10 +33,6 @@ def _v(code: str, message: str) -> Violation:
     return Violation(code, message, rulebook.INTEGRITY)
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 def _hex(value: Any) -> tuple[int, int] | None:
     if type(value) is list and len(value) == 2:
         q, r = value
@@ -49,36 +43,17 @@ def _hex(value: Any) -> tuple[int, int] | None:
 
 def check_state(state: State) -> None:
     """Raise InvalidState listing every problem found; return quietly for a sound state."""
-    found = state_problems(state)
-    if found:
-        raise InvalidState(found)
-
-
-def state_problems(state: State) -> list[Violation]:
-    """Every integrity problem of ``state`` (``[]`` when sound). Never raises on odd input."""
-    try:
-        return _problems(state)
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as exc:
-        return [_v("malformed_state", f"The state cannot be read ({type(exc).__name__}).")]
+    raise_problems(state_problems(state))
 
 
 def _problems(state: State) -> list[Violation]:
-    found: list[Violation] = []
-    if state.get("game") != rulebook.GAME_ID:
-        found.append(_v("wrong_game", f"state.game must be {rulebook.GAME_ID!r}."))
-    if state.get("schema_version") != SCHEMA_VERSION:
-        found.append(_v("schema_version", f"state.schema_version must be {SCHEMA_VERSION}."))
+    found, players_ok = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
+                                        min_players=2, max_players=4, max_move_count=MAX_MOVE_COUNT,
+                                        rule=rulebook.INTEGRITY)
+    if not players_ok:
+        return found
     players = state["players"]
-    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        return found + [_v("bad_players", "state.players must be 2 to 4 distinct player ids.")]
     pset = set(players)
-    if not _is_int(state["move_count"]) or not 0 <= state["move_count"] <= MAX_MOVE_COUNT:
-        found.append(_v("bad_move_count", "state.move_count is out of range."))
-    if not _is_int(state["seed"]) or not 0 <= state["seed"] <= MAX_SEED:
-        found.append(_v("bad_seed", "state.seed is out of range."))
-    rng = state["rng"]
-    if len(rng) != 16 or not set(rng) <= _HEX:
-        found.append(_v("bad_rng", "state.rng must be 16 lowercase hex digits."))
     for key in ("kingdoms", "armies", "boards", "kills", "zones", "hands"):
         if set(state[key]) != pset:
             found.append(_v("bad_player_keys", f"state.{key} must have exactly one entry per player."))
@@ -130,10 +105,10 @@ def _scenario_problems(state: State) -> list[Violation]:
     sc = state["scenario"]
     if sc["victory"] not in ("last_standing", "throne") or (sc["victory"] == "throne" and not sc["castles"]):
         found.append(_v("bad_scenario", "state.scenario.victory must be 'last_standing' or 'throne' (with castles)."))
-    if not _is_int(sc["round_limit"]) or not 1 <= sc["round_limit"] <= MAX_ROUND_LIMIT:
+    if not is_int(sc["round_limit"]) or not 1 <= sc["round_limit"] <= MAX_ROUND_LIMIT:
         found.append(_v("bad_scenario", f"state.scenario.round_limit must be 1 to {MAX_ROUND_LIMIT}."))
     if sc["deployment"]:
-        if not sc["castles"] or not _is_int(sc["initial_units"]) or not 1 <= sc["initial_units"] <= MAX_LIST:
+        if not sc["castles"] or not is_int(sc["initial_units"]) or not 1 <= sc["initial_units"] <= MAX_LIST:
             found.append(_v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20."))
     elif sc["initial_units"] is not None:
         found.append(_v("bad_scenario", "state.scenario.initial_units must be null without deployment."))
@@ -206,7 +181,7 @@ def _unit_problems(state: State) -> list[Violation]:
         if stats is None:
             found.append(_v("unknown_unit_type", f"Unit {uid}'s type {u['type'][:30]!r} is not in its army."))
             continue
-        if not _is_int(u["pins"]) or not 0 <= u["pins"] < stats["hp"]:
+        if not is_int(u["pins"]) or not 0 <= u["pins"] < stats["hp"]:
             found.append(_v("bad_pins", f"Unit {uid} has {u['pins']} pins; a living unit has 0 to "
                             f"{stats['hp'] - 1}."))
         packed = "packed" in stats["kinds"]
@@ -233,15 +208,15 @@ def _board_problems(state: State) -> list[Violation]:
         for key, used in (("spell_pin", sc["cards"]), ("tactics_pin", sc["cards"]),
                           ("reinforcement_pin", sc["deployment"])):
             pin = b[key]
-            if (pin is None) == bool(used) or (pin is not None and (not _is_int(pin) or not 1 <= pin <= PIN_RESET)):
+            if (pin is None) == bool(used) or (pin is not None and (not is_int(pin) or not 1 <= pin <= PIN_RESET)):
                 found.append(_v("bad_pin", f"{p}'s {key} must be 1 to {PIN_RESET} when used, else null."))
-        if not _is_int(b["deploys"]) or not 0 <= b["deploys"] <= _MAX_DEPLOYS:
+        if not is_int(b["deploys"]) or not 0 <= b["deploys"] <= _MAX_DEPLOYS:
             found.append(_v("bad_pin", f"{p}'s deploys must be 0 to {_MAX_DEPLOYS}."))
         pinned = set()
         for pin in b["packing"]:
             u = units.get(pin["unit"])
             if u is None or u["owner"] != p or pin["unit"] in pinned or pin["to"] not in ("packed", "unpacked") \
-                    or not _is_int(pin["notch"]) or not 0 <= pin["notch"] < PACKING_NOTCHES \
+                    or not is_int(pin["notch"]) or not 0 <= pin["notch"] < PACKING_NOTCHES \
                     or u.get("packing") != ("packing" if pin["to"] == "packed" else "unpacking"):
                 found.append(_v("bad_packing_pin", f"{p} has a Packing pin that fits no packing unit."))
             pinned.add(pin["unit"])
@@ -250,15 +225,15 @@ def _board_problems(state: State) -> list[Violation]:
             found.append(_v("bad_packing_pin", f"Every packing or unpacking unit of {p} needs one Packing pin."))
         for entry in b["spells"]:
             u = units.get(entry["unit"])
-            if u is None or u["owner"] != p or not _is_int(entry["left"]) or not 1 <= entry["left"] <= _MAX_LEFT \
+            if u is None or u["owner"] != p or not is_int(entry["left"]) or not 1 <= entry["left"] <= _MAX_LEFT \
                     or entry["spell"] not in _roster(state, state["armies"][p])[u["type"]]["spells"]:
                 found.append(_v("bad_spell_pin", f"{p} has a spell cooldown that fits no unit's spell."))
         for entry in b["effects"]:
-            if (entry["unit"] is not None and entry["unit"] not in units) or not _is_int(entry["left"]) \
+            if (entry["unit"] is not None and entry["unit"] not in units) or not is_int(entry["left"]) \
                     or not 1 <= entry["left"] <= _MAX_LEFT:
                 found.append(_v("bad_effect", f"{p} has an effect with a bad unit or duration."))
     for p, n in state["kills"].items():
-        if not _is_int(n) or not 0 <= n <= 10_000:
+        if not is_int(n) or not 0 <= n <= 10_000:
             found.append(_v("bad_kills", f"{p}'s kills must be 0 or more."))
     return found
 
@@ -307,7 +282,7 @@ def _turn_problems(state: State) -> list[Violation]:
     if state["first_player"] not in players:
         found.append(_v("bad_first_player", "state.first_player must be a player."))
     sc = state["scenario"]
-    if not _is_int(state["round"]) or not 1 <= state["round"] <= sc["round_limit"]:
+    if not is_int(state["round"]) or not 1 <= state["round"] <= sc["round_limit"]:
         found.append(_v("bad_round", f"state.round must be 1 to {sc['round_limit']}."))
     phase, status = state["phase"], state["status"]
     if phase not in _PHASES or status not in ("in_progress", "finished") or \
@@ -339,3 +314,6 @@ def _turn_problems(state: State) -> list[Violation]:
         if phase == "deployment" and not can_deploy(state, geometry(state), turn):
             found.append(_v("bad_phase", "The Deployment phase needs a unit that can deploy."))
     return found
+
+
+state_problems = guarded(_problems, rulebook.INTEGRITY)

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.engine import seats_after
 from rules.engine_types import State, Violation
-from rules.errors import InvalidState
+from rules.integrity import common_problems, is_int, raise_problems
 from rules.reigns_the_council import rulebook
 from rules.reigns_the_council.content import (DECK_COUNT, GOALS, HAND_SIZE, MAX_DECK, PILLARS, TRACK_MAX,
                                               TRACK_MIN, card_problems, default_catalog, goal_points,
@@ -20,7 +20,6 @@ from rules.reigns_the_council.content import (DECK_COUNT, GOALS, HAND_SIZE, MAX_
 from rules.reigns_the_council.ending import outcome
 from rules.reigns_the_council.rounds import ABDICATION_PILE
 from rules.reigns_the_council.state import MAX_MOVE_COUNT, SCHEMA_VERSION, STORY_MODES
-from rules.rng import MAX_SEED
 
 __all__ = ["check_state", "state_problems", "PHASES"]
 
@@ -29,7 +28,6 @@ PHASES = ("deal", "exchange", "redraw", "pitch", "decide", "reveal", "mind", "re
 _DRAW_PHASES = ("deal", "redraw", "refill")
 _ROUND_PHASES = ("pitch", "decide", "reveal", "mind", "refill", "story_vote", "end_vote", "succession",
                  "finished")
-_HEX = frozenset("0123456789abcdef")
 _MAX_POINTS = 1000
 _RECORD_KEYS = {"number", "monarch", "end", "goals", "tracks", "points"}
 _POINT_KEYS = {"acceptance", "story", "pile", "goal"}
@@ -44,15 +42,9 @@ def _v(code: str, message: str) -> Violation:
     return Violation(code, message, rulebook.INTEGRITY)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_state(state: State) -> None:
     """Raise InvalidState listing the problems found; return quietly for a sound state."""
-    found = state_problems(state)
-    if found:
-        raise InvalidState(found)
+    raise_problems(state_problems(state))
 
 
 def state_problems(state: State) -> list[Violation]:
@@ -76,13 +68,13 @@ def _need(ok: bool, found: list[Violation], code: str, message: str) -> None:
 
 def _problems(state: State, found: list[Violation]) -> None:
     _need(isinstance(state, dict), found, "malformed_state", "The state must be an object.")
-    _need(state.get("game") == rulebook.GAME_ID, found, "wrong_game", f"state.game must be {rulebook.GAME_ID!r}.")
-    _need(state.get("schema_version") == SCHEMA_VERSION, found, "schema_version",
-          f"state.schema_version must be {SCHEMA_VERSION}.")
-    players = state.get("players")
-    _need(isinstance(players, list) and all(isinstance(p, str) for p in players) and 3 <= len(players) <= 4
-          and len(set(players)) == len(players), found, "bad_players",
-          "state.players must list 3 to 4 different player ids.")
+    common, _ = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
+                                min_players=3, max_players=4, max_move_count=MAX_MOVE_COUNT,
+                                rule=rulebook.INTEGRITY)
+    found.extend(common)
+    if common:
+        raise _Bad
+    players = state["players"]
     _check_scalars(state, players, found)
     _check_cards(state, players, found)
     _check_tracks(state, found)
@@ -97,14 +89,6 @@ def _check_scalars(state: State, players: list[str], found: list[Violation]) -> 
     _need(phase in PHASES, found, "bad_phase", f"state.phase must be one of {', '.join(PHASES)}.")
     _need(status in ("in_progress", "finished") and (status == "finished") == (phase == "finished"), found,
           "inconsistent_status", 'state.status is "finished" exactly when state.phase is "finished".')
-    count = state.get("move_count")
-    _need(_is_int(count) and 0 <= count <= MAX_MOVE_COUNT, found, "bad_move_count",
-          f"state.move_count must be a whole number from 0 to {MAX_MOVE_COUNT}.")
-    rng = state.get("rng")
-    _need(isinstance(rng, str) and len(rng) == 16 and set(rng) <= _HEX, found, "bad_rng",
-          "state.rng must be 16 lowercase hexadecimal digits.")
-    _need(_is_int(state.get("seed")) and 0 <= state["seed"] <= MAX_SEED, found, "bad_seed",
-          f"state.seed must be a whole number from 0 to {MAX_SEED}.")
     _need(state.get("story_point") in STORY_MODES, found, "bad_story_point",
           'state.story_point must be "auto" or "vote".')
     active = state.get("active_players")
@@ -132,7 +116,7 @@ def _check_cards(state: State, players: list[str], found: list[Violation]) -> No
 def _check_tracks(state: State, found: list[Violation]) -> None:
     tracks = state.get("tracks")
     _need(isinstance(tracks, dict) and set(tracks) == set(PILLARS)
-          and all(_is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()), found, "bad_tracks",
+          and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()), found, "bad_tracks",
           f"state.tracks must give each pillar ({', '.join(PILLARS)}) a whole number from {TRACK_MIN} to {TRACK_MAX}.")
 
 
@@ -140,10 +124,10 @@ def _check_points(where: str, points: Any, found: list[Violation]) -> None:
     _need(isinstance(points, dict) and set(points) == _POINT_KEYS, found, "bad_points",
           f"{where} must be {{acceptance, story, pile, goal}}.")
     for k in ("acceptance", "story", "pile"):
-        _need(_is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS, found, "bad_points",
+        _need(is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS, found, "bad_points",
               f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.")
     goal = points["goal"]
-    _need(isinstance(goal, dict) and all(p in PILLARS and _is_int(v) and 0 <= v <= TRACK_MAX
+    _need(isinstance(goal, dict) and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX
                                          for p, v in goal.items()), found, "bad_points",
           f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.")
 
@@ -185,7 +169,7 @@ def _check_reigns(state: State, players: list[str], found: list[Violation]) -> N
             continue
         tracks = record["tracks"]
         _need(isinstance(tracks, dict) and set(tracks) == set(PILLARS)
-              and all(_is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()), found, "bad_reigns",
+              and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()), found, "bad_reigns",
               f"{where}.tracks must give each pillar a whole number from {TRACK_MIN} to {TRACK_MAX}.")
         at_end = any(v in (TRACK_MIN, TRACK_MAX) for v in tracks.values())
         if end == "abdication":
@@ -238,7 +222,7 @@ def _check_containers(state: State, players: list[str], found: list[Violation]) 
         _need(isinstance(rnd, dict) and set(rnd) == _ROUND_KEYS, found, "bad_round",
               "state.round must be null or {number, pitches, table, accepted, revealed, pending, "
               "mind_changed, discarded}.")
-        _need(_is_int(rnd["number"]) and 1 <= rnd["number"] <= _MAX_POINTS, found, "bad_round",
+        _need(is_int(rnd["number"]) and 1 <= rnd["number"] <= _MAX_POINTS, found, "bad_round",
               "state.round.number must be a whole number from 1.")
         _need(isinstance(rnd["table"], dict) and all(p in order and isinstance(c, str) for p, c in rnd["table"].items()),
               found, "bad_round", "state.round.table must map advisors to card ids.")
