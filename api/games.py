@@ -26,7 +26,7 @@ from rules.registry import GAMES, get_game
 from schemas import requests as envelopes
 from schemas.requests import MAX_SEED
 
-__all__ = ["bp", "read_body"]
+__all__ = ["bp", "read_body", "new_game"]
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -127,16 +127,22 @@ def game_info(game_id: str):
 
 
 # -- the game ------------------------------------------------------------------------------------
-@bp.post("/<game_id>/setup")
-def setup(game_id: str):
-    game, shapes = _game(game_id)
-    body = read_body(envelopes.SETUP)
+def new_game(game: Game, body: dict[str, Any]) -> State:
+    """The state a setup body ``{"players", "seed"?, "options"?}`` asks for: options shape-checked
+    (400), a random seed when none is given, then the game's own setup (422 ``invalid_setup``).
+    Shared by ``POST /v1/games/{game}/setup`` and ``POST /v1/sessions``."""
     options = body.get("options") or {}
-    shapes.load_options(options)
+    schemas.for_game(game.id).load_options(options)
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
-    return {"state": game.setup(list(body["players"]), seed, options)}
+    return game.setup(list(body["players"]), seed, options)
+
+
+@bp.post("/<game_id>/setup")
+def setup(game_id: str):
+    game = get_game(game_id)
+    return {"state": new_game(game, read_body(envelopes.SETUP))}
 
 
 def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:

@@ -23,20 +23,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import redis
 
 from api import jsonio
-from api.store import Store, StoreUnavailable
+from api.store import Store, guarded
 
 __all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "new_token", "token_hash",
            "valid_session_id", "KEY_PREFIX"]
 
 KEY_PREFIX = "referee:"
-_T = TypeVar("_T")
 
 _COMMIT = """
 if ARGV[6] ~= '' then
@@ -124,16 +123,6 @@ class Replay:
     """The remembered first answer to this Idempotency-Key."""
 
 
-def _guarded(call: Callable[[], _T]) -> _T:
-    """Run a Redis call; connection trouble becomes StoreUnavailable (a 503)."""
-    try:
-        return call()
-    except (redis.ConnectionError, redis.TimeoutError, OSError) as err:
-        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
-    except redis.RedisError as err:
-        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
-
-
 class SessionStore:
     """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client)."""
 
@@ -194,7 +183,7 @@ class SessionStore:
                 pipe.expire(key, self.ttl)
                 pipe.execute()
 
-        _guarded(write)
+        guarded(write)
         return session_id, seats, admin
 
     def load(self, session_id: str) -> Session | None:
@@ -203,7 +192,7 @@ class SessionStore:
             return None
         client = self._client()
         names = ("game", "players", "seats", "admin", "version", "state")
-        values = _guarded(lambda: client.hmget(self.key(session_id, "session"), names))
+        values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
         if values[4] is None:
             return None
         game, players, seats, admin, version, state = values
@@ -215,7 +204,7 @@ class SessionStore:
 
         script = self._script("delete", _DELETE)
         args = [self.channel(session_id), jsonio.dumps({"deleted": True})]
-        _guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
+        guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
 
     # -- history ---------------------------------------------------------------------------
     def history(self, session_id: str, after: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
@@ -229,13 +218,13 @@ class SessionStore:
                 version, entries = pipe.execute()
                 return version, entries
 
-        version, entries = _guarded(read)
+        version, entries = guarded(read)
         return int(version or 0), [jsonio.loads(e) for e in entries]
 
     # -- moves -----------------------------------------------------------------------------
     def remembered(self, session_id: str, player: str, idempotency_key: str) -> dict[str, Any] | None:
         client = self._client()
-        raw = _guarded(lambda: client.hget(self.key(session_id, "answers"), self.answer_field(player, idempotency_key)))
+        raw = guarded(lambda: client.hget(self.key(session_id, "answers"), self.answer_field(player, idempotency_key)))
         return None if raw is None else jsonio.loads(raw)
 
     def commit(self, session_id: str, base_version: int, state: dict[str, Any], entry: dict[str, Any],
@@ -249,7 +238,7 @@ class SessionStore:
         args = [str(base_version), jsonio.dumps(state), now, jsonio.dumps(entry), str(self.ttl),
                 self.answer_field(*idem) if idem else "", jsonio.dumps(answer) if idem else "",
                 self.channel(session_id)]
-        status, value = _guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
+        status, value = guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
         status = status.decode()
         if status == "ok":
             return Committed(int(value))
@@ -269,14 +258,14 @@ class SessionStore:
             pubsub.subscribe(self.channel(session_id))
             return pubsub
 
-        return _guarded(open_)
+        return guarded(open_)
 
     @staticmethod
     def messages(pubsub: Any, timeout: float) -> Iterator[dict[str, Any] | None]:
         """Messages from ``pubsub`` as parsed JSON; None after ``timeout`` seconds of silence.
         Raises StoreUnavailable when the connection breaks."""
         while True:
-            message = _guarded(lambda: pubsub.get_message(timeout=timeout))
+            message = guarded(lambda: pubsub.get_message(timeout=timeout))
             if message is None:
                 yield None
             elif message.get("type") == "message":

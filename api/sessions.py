@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 import select
 import socket
 import threading
 import time
 from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -25,13 +25,13 @@ from flask import Blueprint, Response, current_app, request
 import schemas
 from api import jsonio
 from api.errors import ApiError
-from api.games import read_body
+from api.games import new_game, read_body
 from api.session_store import Committed, Conflict, Replay, Session, SessionStore
 from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import MAX_SEED, MAX_VERSION
+from schemas.requests import MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -151,14 +151,8 @@ def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
 def create_session():
     body = read_body(envelopes.CREATE_SESSION)
     game = get_game(body["game"])  # 404 unknown_game
-    options = body.get("options") or {}
-    schemas.for_game(game.id).load_options(options)
-    seed = body.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    players = list(body["players"])
-    state = game.setup(players, seed, options)  # 422 invalid_setup
-    session_id, seats, admin = _sessions().create(game.id, players, state, _now())
+    state = new_game(game, body)
+    session_id, seats, admin = _sessions().create(game.id, state["players"], state, _now())
     location = f"/v1/sessions/{session_id}"
     payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats,
                "admin_token": admin, "view": game.view(state, None)}
@@ -357,7 +351,7 @@ def _hangup_detector(sock: Any):
 
 
 def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None, after: int,
-            pubsub: Any, heartbeat: int, client_gone=lambda: False):
+            pubsub: Any, heartbeat: int, client_gone: Callable[[], bool]):
     """The event stream: history after ``after``, then each new version as it lands; a comment
     line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes."""
     last = after

