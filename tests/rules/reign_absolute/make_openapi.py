@@ -9,18 +9,18 @@ builds and that every example validates.
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from tests.contract import spec_blocks  # noqa: E402
+from tests.contract.spec_blocks import REF, ref  # noqa: E402
 from rules.reign_absolute import GAME  # noqa: E402
 from rules.reign_absolute.content import ABILITY_EFFECTS, COMBAT_EFFECTS, TURN_EFFECTS, WHEN  # noqa: E402
 from rules.reign_absolute.moves import MOVE_FIELDS  # noqa: E402
@@ -28,13 +28,6 @@ from rules.reign_absolute.moves import MOVE_FIELDS  # noqa: E402
 SPEC = ROOT / "openapi.yaml"
 BEGIN = "    # BEGIN REIGN ABSOLUTE SCHEMAS (tests/rules/reign_absolute/make_openapi.py)\n"
 END = "    # END REIGN ABSOLUTE SCHEMAS\n"
-REF = "#/components/schemas/"
-
-
-def ref(name: str) -> dict[str, str]:
-    return {"$ref": REF + name}
-
-
 def obj(description: str, props: dict[str, Any], required: list[str] | None = None,
         closed: bool = True) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "description": description,
@@ -361,22 +354,13 @@ def build() -> dict[str, Any]:
     return s
 
 
-def render(schemas: dict[str, Any]) -> str:
-    """The YAML block, indented under ``components.schemas``."""
-    text = yaml.safe_dump(json.loads(json.dumps(schemas)), sort_keys=False, width=120, default_flow_style=None,
-                          allow_unicode=True)
-    body = "".join("    " + line if line.strip() else line for line in text.splitlines(True))
-    return BEGIN + body + END
+def render(schemas_: dict[str, Any]) -> str:
+    """This game's block, between its BEGIN/END lines."""
+    return spec_blocks.render(schemas_, BEGIN, END)
 
 
-def splice(spec: str, block: str) -> str:
-    """Put ``block`` in place of the old one, or right before ``  examples:`` the first time."""
-    if BEGIN in spec:
-        start = spec.index(BEGIN)
-        end = spec.index(END) + len(END)
-        return spec[:start] + block + spec[end:]
-    at = spec.index("\n  examples:\n") + 1
-    return spec[:at] + block + spec[at:]
+def splice(text: str, block: str) -> str:
+    return spec_blocks.splice(text, block, BEGIN, END)
 
 
 def main() -> None:

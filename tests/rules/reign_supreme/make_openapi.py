@@ -9,34 +9,23 @@ markers below; ``test_rs_openapi.py`` checks it is up to date.
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
+from tests.contract import spec_blocks  # noqa: E402
+from tests.contract.spec_blocks import REF, nullable, ref  # noqa: E402
 from rules.reign_supreme import GAME  # noqa: E402
 from rules.reign_supreme.content import ABILITIES, ARMY_IDS, KINDS, SPELLS, UNIT_TYPES  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
 BEGIN = "    # BEGIN REIGN SUPREME SCHEMAS (tests/rules/reign_supreme/make_openapi.py)\n"
 END = "    # END REIGN SUPREME SCHEMAS\n"
-REF = "#/components/schemas/"
-
-
-def ref(name: str) -> dict[str, str]:
-    return {"$ref": REF + name}
-
-
-def nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"oneOf": [{"type": "null"}, schema]}
-
-
 def obj(props: dict[str, Any], required: list[str] | None = None, description: str | None = None,
         examples: list[Any] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "object"}
@@ -362,42 +351,13 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _Flow(list):
-    """A list written in YAML flow style (the examples: compact, one JSON-like block each)."""
-
-
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:  # no &anchors: every schema is written out
-        return True
-
-
-_Dumper.add_representer(_Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
-
-
-def _flow_examples(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: (_Flow(json.loads(json.dumps(v))) if k == "examples" else _flow_examples(v))
-                for k, v in node.items()}
-    if isinstance(node, list):
-        return [_flow_examples(v) for v in node]
-    return node
-
-
-def render(block: dict[str, Any]) -> str:
-    text = yaml.dump(_flow_examples(block), Dumper=_Dumper, sort_keys=False, default_flow_style=None, width=110,
-                     allow_unicode=True)
-    body = "".join("    " + line + "\n" if line else "\n" for line in text.splitlines())
-    return BEGIN + body + END
+def render(schemas_: dict[str, Any]) -> str:
+    """This game's block, between its BEGIN/END lines."""
+    return spec_blocks.render(schemas_, BEGIN, END)
 
 
 def splice(text: str, block: str) -> str:
-    if BEGIN in text:
-        start = text.index(BEGIN)
-        end = text.index(END) + len(END)
-        return text[:start] + block + text[end:]
-    anchor = "\n  examples:\n"
-    i = text.index(anchor)
-    return text[:i + 1] + "\n" + block + text[i + 1:]
+    return spec_blocks.splice(text, block, BEGIN, END)
 
 
 def main() -> int:
