@@ -11,7 +11,6 @@ Regenerate ONLY after an intended rule change, and review the diff:
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
 from rules.reign_and_ruin import GAME  # noqa: E402
+from tests.rules.golden_files import write_golden  # noqa: E402
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
@@ -47,24 +47,8 @@ def play(spec: dict) -> dict:
     return record
 
 
-def _compact(value: object) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def render(record: dict) -> str:
-    """JSON with one line per top-level field and per step, so a change diffs to the steps it touches."""
-    head = [f" {json.dumps(k)}: {_compact(v)}" for k, v in sorted(record.items()) if k != "steps"]
-    steps = ",\n".join(f"  {_compact(step)}" for step in record["steps"])
-    return "{\n" + ",\n".join(head) + ',\n "steps": [\n' + steps + "\n ]\n}\n"
-
-
 def main() -> None:
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name, spec in GAMES.items():
-        path = GOLDEN_DIR / f"{name}.json"
-        record = play(spec)
-        path.write_text(render(record), "utf-8")
-        print(f"{path}: {len(record['steps'])} moves")
+    write_golden(GOLDEN_DIR, GAMES, play)
 
 
 if __name__ == "__main__":

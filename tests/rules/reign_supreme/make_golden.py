@@ -13,7 +13,6 @@ Regenerate ONLY after an intended rule change, and review the diff:
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
 from rules.reign_supreme import GAME  # noqa: E402
+from tests.rules.golden_files import compact, write_golden  # noqa: E402
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
@@ -52,27 +52,11 @@ def play(spec: dict) -> dict:
 
 
 def digest(state: dict) -> str:
-    return hashlib.sha256(_compact(state).encode("utf-8")).hexdigest()
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def render(record: dict) -> str:
-    """JSON with one line per top-level field and per step, so a change diffs to the steps it touches."""
-    head = [f" {json.dumps(k)}: {_compact(v)}" for k, v in sorted(record.items()) if k != "steps"]
-    steps = ",\n".join(f"  {_compact(step)}" for step in record["steps"])
-    return "{\n" + ",\n".join(head) + ',\n "steps": [\n' + steps + "\n ]\n}\n"
+    return hashlib.sha256(compact(state).encode("utf-8")).hexdigest()
 
 
 def main() -> None:
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name, spec in GAMES.items():
-        path = GOLDEN_DIR / f"{name}.json"
-        record = play(spec)
-        path.write_text(render(record), "utf-8")
-        print(f"{path}: {len(record['steps'])} moves")
+    write_golden(GOLDEN_DIR, GAMES, play)
 
 
 if __name__ == "__main__":
