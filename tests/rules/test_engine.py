@@ -69,3 +69,12 @@ def test_value_types_serialise():
 
 def test_canonical_json_is_sorted_and_compact():
     assert dumps({"b": 1, "a": [1, {"d": 2, "c": "é"}]}) == '{"a":[1,{"c":"é","d":2}],"b":1}'
+
+
+def test_default_view_move_shows_a_move_whole_only_to_its_own_player():
+    from rules.reign_and_ruin import GAME
+
+    move = {"player": "ann", "type": "draft", "cards": ["hexen-4", "crou-2"]}
+    assert GAME.view_move(move, "ann") == move
+    assert GAME.view_move(move, "bob") == {"player": "ann", "type": "draft"}
+    assert GAME.view_move(move, None) == {"player": "ann", "type": "draft"}

@@ -67,3 +67,12 @@ def test_drawn_cards_are_redacted_for_others():
     assert GAME.view_event(event, None) == {"type": "card_drawn", "player": "ann", "deck": "spell"}
     moved = {"type": "unit_moved", "player": "ann", "unit": "u1", "from": [0, 0], "to": [1, 0], "path": []}
     assert GAME.view_event(moved, "bob") == moved
+
+
+def test_session_histories_show_every_move_whole():
+    """RS 9: the board is public, so nobody's move is hidden from anyone (rules doc, Hidden information)."""
+    from rules.reign_supreme import GAME
+
+    move = {"player": "ann", "type": "move", "unit": "u3", "to": [1, -2]}
+    for viewer in ("ann", "bob", None):
+        assert GAME.view_move(move, viewer) == move
