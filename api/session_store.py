@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``game``, ``players``, ``seats`` (player -> token hash), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at`` |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at`` |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 
@@ -86,12 +86,18 @@ class Session:
     """One session as read from Redis (the state already parsed)."""
 
     id: str
-    game: str
-    players: list[str]
     seat_hashes: dict[str, str]
     admin_hash: str
     version: int
     state: dict[str, Any]
+
+    @property
+    def game(self) -> str:
+        return self.state["game"]
+
+    @property
+    def players(self) -> list[str]:
+        return self.state["players"]
 
     def seat_of(self, token: str) -> str | None:
         """The player whose seat ``token`` opens, compared in constant time; None if none."""
@@ -158,16 +164,14 @@ class SessionStore:
         return self.store.client()
 
     # -- create, read, delete ------------------------------------------------------------------
-    def create(self, game: str, players: list[str], state: dict[str, Any], now: str
+    def create(self, state: dict[str, Any], now: str
                ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per seat and the admin token."""
-        seats = {player: new_token() for player in players}
+        seats = {player: new_token() for player in state["players"]}
         admin = new_token()
         session_id = secrets.token_urlsafe(16)  # 128 random bits: ids never collide
         key = self.key(session_id, "session")
         fields = {
-            "game": game,
-            "players": jsonio.dumps(players),
             "seats": jsonio.dumps({p: token_hash(t) for p, t in seats.items()}),
             "admin": token_hash(admin),
             "version": "0",
@@ -191,13 +195,12 @@ class SessionStore:
         if not valid_session_id(session_id):
             return None
         client = self._client()
-        names = ("game", "players", "seats", "admin", "version", "state")
+        names = ("seats", "admin", "version", "state")
         values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
-        if values[4] is None:
+        seats, admin, version, state = values
+        if version is None:
             return None
-        game, players, seats, admin, version, state = values
-        return Session(session_id, game.decode(), jsonio.loads(players), jsonio.loads(seats),
-                       admin.decode(), int(version), jsonio.loads(state))
+        return Session(session_id, jsonio.loads(seats), admin.decode(), int(version), jsonio.loads(state))
 
     def delete(self, session_id: str) -> None:
         client = self._client()

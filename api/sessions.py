@@ -152,7 +152,7 @@ def create_session():
     body = read_body(envelopes.CREATE_SESSION)
     game = get_game(body["game"])  # 404 unknown_game
     state = new_game(game, body)
-    session_id, seats, admin = _sessions().create(game.id, state["players"], state, _now())
+    session_id, seats, admin = _sessions().create(state, _now())
     location = f"/v1/sessions/{session_id}"
     payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats,
                "admin_token": admin, "view": game.view(state, None)}
