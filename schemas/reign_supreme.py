@@ -42,13 +42,16 @@ _kingdom = record({"id": STR, "hexes": _hexes, "castle": nullable(_hexes), "thro
 _unit_stats = record({"name": STR, "movement": INT, "hp": INT, "attack": INT, "defence": INT, "range": INT,
                       "kinds": _ids, "abilities": _ids, "spells": _ids})
 _roster = record({"title": STR, "units": map_of(_unit_stats)})
-_unit = record({"owner": STR, "type": STR, "at": nullable(HEX), "pins": INT, "moved": BOOL, "attacked": BOOL,
-                "done": BOOL}, {"packing": STR})
+_unit = record({"owner": STR, "army": STR, "type": STR, "at": nullable(HEX), "pins": INT, "moved": BOOL,
+                "steps": INT, "charge": BOOL, "bonus": INT, "attacked": BOOL, "attacks": INT,
+                "mode": nullable(STR), "on_the_move": BOOL, "knocked": BOOL, "acted": BOOL, "done": BOOL,
+                "ensnared": BOOL, "countered": BOOL}, {"packing": STR})
+_wall = record({"id": STR, "kind": STR, "owner": STR, "edge": list_of(HEX), "hp": INT})
 _board = record({
     "spell_pin": _nullable_int, "tactics_pin": _nullable_int, "reinforcement_pin": _nullable_int, "deploys": INT,
     "packing": list_of(record({"unit": STR, "to": STR, "notch": INT})),
     "spells": list_of(record({"unit": STR, "spell": STR, "left": INT})),
-    "effects": list_of(record({"effect": STR, "unit": _nullable_str, "left": INT})),
+    "effects": list_of(record({"effect": STR, "unit": _nullable_str, "left": INT, "value": INT})),
 })
 _control = record({"mines": list_of(_nullable_str), "ruins": list_of(_nullable_str)})
 _piles = record({"spell": _ids, "tactics": _ids})
@@ -67,6 +70,10 @@ class StateSchema(CommonStateSchema):
     phase = Shape(STR, required=True)
     turn = Shape(STR, required=True, allow_none=True)
     pending = Shape(OBJECT, required=True, allow_none=True)
+    walls = Shape(list_of(_wall), required=True)
+    wall_serial = Shape(INT, required=True)
+    engaged = Shape(list_of(_ids), required=True)
+    cards = Shape(list_of(OBJECT), required=True)
     boards = Shape(map_of(_board), required=True)
     control = Shape(_control, required=True)
     kills = Shape(map_of(INT), required=True)
@@ -95,6 +102,7 @@ class OptionsSchema(Schema):
     round_limit = Shape(INT, allow_none=True)
     first_player = Shape(STR, allow_none=True)
     setup = Shape(one_of(("manual", "auto")), allow_none=True)
+    cards = Shape(list_of(OBJECT), allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------
@@ -110,14 +118,33 @@ def _to() -> Shape:
     return Shape(HEX, required=True)
 
 
+def _target(value: Any) -> Errors | None:
+    """A unit or wall id, a space [q, r], or null (a card or Counterspell without one)."""
+    if value is None or type(value) is str or _pair(value) is None:
+        return None
+    return ["Not a target: a unit or wall id, a hex [q, r], or null."]
+
+
+def _flag() -> Shape:
+    return Shape(BOOL)
+
+
 MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "place": _move_schema("place", unit=_id(), to=_to()),
     "deploy": _move_schema("deploy", unit=_id(), to=_to()),
     "end_deployment": _move_schema("end_deployment"),
     "move": _move_schema("move", unit=_id(), to=_to()),
-    "attack": _move_schema("attack", unit=_id(), target=_id(), mode=Shape(one_of(("melee", "shoot")), required=True)),
+    "attack": _move_schema("attack", unit=_id(), target=_id(), mode=Shape(one_of(("melee", "shoot")), required=True),
+                           knockback=_flag(), volley=_flag(), on_the_move=_flag()),
     "pack": _move_schema("pack", unit=_id()),
     "unpack": _move_schema("unpack", unit=_id()),
+    "cast": _move_schema("cast", unit=_id(), spell=Shape(STR, required=True),
+                         target=Shape(_target, required=True, allow_none=True), cure=_flag()),
+    "construct": _move_schema("construct", unit=_id(), action=Shape(STR, required=True),
+                              target=Shape(_target, required=True)),
+    "play": _move_schema("play", card=_id(), target=Shape(_target, required=True, allow_none=True)),
+    "counterattack": _move_schema("counterattack", unit=_id()),
+    "pass": _move_schema("pass"),
     "end_turn": _move_schema("end_turn"),
     "concede": _move_schema("concede"),
 }

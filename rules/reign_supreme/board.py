@@ -67,8 +67,9 @@ def geometry(state: State) -> Geometry:
 
 
 def stats(state: State, unit: dict[str, Any]) -> dict[str, Any]:
-    """The statistics of ``unit``: its owner's army roster entry for its type."""
-    army = state["armies"][unit["owner"]]
+    """The statistics of ``unit``: its army's roster entry for its type (a unit handed over to
+    another player keeps its army)."""
+    army = unit["army"]
     roster = state["rosters"].get(army)
     if roster is None:
         return default_roster(army)[unit["type"]]
@@ -123,10 +124,14 @@ def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed:
     without the Melee restrictions", so moving around a unit is restricted otherwise): from a
     space next to an enemy a unit may only step to a space next to no enemy, so a unit that
     comes into melee stops there or breaks away; and a unit that starts in melee may not end in
-    melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely; part 2 gives it to
-    Flanking and Stealth units). Returns the destinations (in search order; never the start) and
+    melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely: Flanking and Stealth
+    units); a Stealth enemy not in melee since the start of the turn imposes none. Another
+    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in search order; never the start) and
     the search tree ``{space: parent}``.
     """
+    from rules.reign_supreme.auras import stealthy
+    from rules.reign_supreme.walls import blocked_edges, edge_key
+
     units = state["units"]
     unit = units[uid]
     owner = unit["owner"]
@@ -134,8 +139,13 @@ def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed:
     enemies = {h for h, other in occ.items() if units[other]["owner"] != owner}
     engaged: set[Hex] = set()
     if not move_freely:
+        in_melee_at_start = {uid for pair in state["engaged"] for uid in pair}
         for e in enemies:
-            engaged.update(neighbours(e))
+            # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move
+            # around it without the Melee restrictions."
+            if occ[e] in in_melee_at_start or not stealthy(state, geo, units[occ[e]]):
+                engaged.update(neighbours(e))
+    blocked = blocked_edges(state, owner)
     adjacent = geo.adjacent
     parents: dict[Hex, Hex | None] = {start: None}
     frontier = [start]
@@ -144,7 +154,8 @@ def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed:
         for h in frontier:
             held = h in engaged
             for n in adjacent.get(h, ()):
-                if n not in parents and n not in enemies and not (held and n in engaged):
+                if n not in parents and n not in enemies and not (held and n in engaged) \
+                        and (not blocked or edge_key(h, n) not in blocked):
                     parents[n] = h
                     nxt.append(n)
         if not nxt:

@@ -1,112 +1,417 @@
-"""Attacks and damage (seed: Combat Phase - Attack, Melee, Shooting, Siege; ruling RS 4).
+"""Attacks, damage and the offensive and defensive abilities (seed: Combat Phase - Attack; Special
+Rule Terminology - Melee, Shooting, Shot; Special Abilities; Units - Gates, Palisades; ruling RS 4).
 
-A unit makes at most one attack per turn, after its movement:
+A unit makes one type of attack per turn (melee, shooting or a combat spell), once, or twice
+with **Double Attack** ("add an attack of the same type; attacks can target different units"):
 
-- **melee** against an adjacent enemy (distance 1), by any unit except Siege units;
-- **shoot** (Shooting units) against an enemy at distance 2 up to the unit's range, only if
-  the unit has not moved this turn, never at an adjacent unit, and not while the shooter is in
-  melee unless it is a Siege unit.
+- **melee** against an enemy within 1 space (2 in an Enchant aura), by any unit except Siege;
+- **shoot** (Shooting units) against an enemy at 2 up to the unit's range (+1 with Enchant),
+  only if the unit has not moved this turn (unless Flanking: then it is an attack while
+  moving), never while in melee unless Siege.
 
-Damage is the attacker's attack plus its offence modifiers minus the target's defence
-modifiers, never below 0, kept as pins on the target; a unit whose pins reach its hit points
-is destroyed. Part 1 modifiers: the target's defence, +1 defence in any Castle, +1 attack on
-any Throne; a Siege target takes no defence modifiers.
+A Stealth unit "may not be directly attacked unless previously engaged in Melee": only an enemy
+unit that has stood next to it since the start of the turn may attack it.
+
+Damage is attack plus offence modifiers minus defence modifiers, never below 0, kept as pins.
+Offence: +1 on a Throne, +1 in a Command aura, +1 **Charging** (melee after moving up to the
+target, not having started the move in melee; Stealth units get it too), −1 for a **Flanking**
+attack while moving, +2/+3 **Knockback** against a Mechanical/Siege target, and card effects.
+Defence: armour, +1 in a Castle, +1 in a Supply aura, card effects; a Siege target takes only
+the aura's.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
-from rules.reign_supreme.board import Geometry, in_melee, stats
-from rules.reign_supreme.hexes import Hex, distance
+from rules.reign_supreme import effects
+from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
+from rules.reign_supreme.hexes import DIRECTIONS, Hex, distance, neighbours
+from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
 
-__all__ = ["attack_options", "attack_modes", "damage", "can_attack", "resolve_attack", "MELEE_RANGE"]
+__all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
+           "counterattack_possible", "counterattack", "hit", "push_space", "MELEE_RANGE", "KNOCKBACK_DAMAGE",
+           "remove_unit"]
 
 MELEE_RANGE = 1
+KNOCKBACK_DAMAGE = {"siege": 3, "mechanical": 2}
+"""Knockback "does not move Siege or Mechanical units, but instead deals 2 additional damage";
+the Siege section: "If a Siege unit is hit with Knockback, it takes 3 damage" (its own rule
+wins for Siege)."""
+_FLAGS = ("knockback", "volley", "on_the_move")
+
+
+def _at(unit: dict[str, Any]) -> Hex:
+    return (unit["at"][0], unit["at"][1])
+
+
+def max_attacks(state: State, unit: dict[str, Any]) -> int:
+    return 2 if has(state, unit, "double_attack") else 1
 
 
 def can_attack(state: State, unit: dict[str, Any]) -> bool:
-    """Whether ``unit`` may still attack this turn: on the board, not yet attacked, not freshly
-    deployed or busy packing, and (Packed units) unpacked."""
-    if unit["at"] is None or unit["attacked"] or unit["done"]:
+    """Whether ``unit`` may still attack this turn: on the board, its activation not over, attacks
+    left (two with Double Attack), and (Packed units) unpacked."""
+    if unit["at"] is None or unit["done"] or unit["attacks"] >= max_attacks(state, unit):
         return False
     return unit.get("packing", "unpacked") == "unpacked"
 
 
-def attack_options(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every attack ``unit`` may make now, as (target id, mode), targets in id order. The unit
-    must be able to attack (:func:`can_attack`)."""
+def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -> list[dict[str, Any]]:
+    """Every attack ``uid`` may make now: ``{"target", "mode"}`` plus each optional declaration
+    (``knockback``, ``volley``, ``on_the_move``) that is true. Targets in id order, units then
+    walls. The unit must be able to attack (:func:`can_attack`)."""
+    units = state["units"]
+    unit = units[uid]
     s = stats(state, unit)
-    here = (unit["at"][0], unit["at"][1])
+    here = _at(unit)
     kinds = s["kinds"]
     siege = "siege" in kinds
-    melee_ok = not siege
-    shoot_ok = ("shooting" in kinds and not unit["moved"]
+    flanking = "flanking" in s["abilities"]
+    fixed = unit["mode"]
+    reach = range_bonus(state, occ, unit)
+    melee_ok = not siege and fixed in (None, "melee")
+    shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not unit["moved"] or flanking)
                 and (siege or not in_melee(state, occ, here, unit["owner"])))
-    reach = s["range"]
     owner = unit["owner"]
-    out: list[tuple[str, str]] = []
-    for tid, target in state["units"].items():
+    out: list[dict[str, Any]] = []
+    for tid, target in units.items():
         if target["owner"] == owner or target["at"] is None:
             continue
-        d = distance(here, (target["at"][0], target["at"][1]))
-        if d <= MELEE_RANGE and melee_ok:
-            out.append((tid, "melee"))
-        if shoot_ok and 2 <= d <= reach:
-            out.append((tid, "shoot"))
+        if stealthy(state, geo, target) and not engaged(state, uid, tid):
+            continue
+        d = distance(here, _at(target))
+        modes = []
+        if melee_ok and d <= MELEE_RANGE + reach:
+            modes.append("melee")
+        if shoot_ok and 2 <= d <= s["range"] + reach:
+            modes.append("shoot")
+        for mode in modes:
+            out.extend(_with_flags(state, geo, unit, target, tid, mode))
+    for wall in state["walls"]:
+        if wall["owner"] == owner:
+            continue
+        d = wall_distance(here, wall)
+        if melee_ok and d <= MELEE_RANGE + reach:
+            out.extend(_with_flags(state, geo, unit, None, wall["id"], "melee"))
+        if shoot_ok and 2 <= d <= s["range"] + reach:
+            out.extend(_with_flags(state, geo, unit, None, wall["id"], "shoot"))
     return out
 
 
-def attack_modes(state: State, occ: dict[Hex, str], unit: dict[str, Any], target_id: str) -> list[str]:
-    """The attacks ``unit`` may make on ``target_id`` now: a sub-list of ["melee", "shoot"]."""
-    return [mode for tid, mode in attack_options(state, occ, unit) if tid == target_id]
+def _with_flags(state: State, geo: Geometry, unit: dict[str, Any], target: dict[str, Any] | None, tid: str,
+                mode: str) -> list[dict[str, Any]]:
+    """The declarations possible for one attack: each flag that may be true doubles the choices;
+    a Flanking unit that has moved can only shoot while moving."""
+    s = stats(state, unit)
+    hidden = target is not None and stealthy(state, geo, target)
+    choices: dict[str, tuple[bool, ...]] = {}
+    if target is not None and "knockback" in s["abilities"] and not unit["knocked"] and not hidden:
+        choices["knockback"] = (False, True)
+    if target is not None and mode == "shoot" and "volley" in s["abilities"]:
+        choices["volley"] = (False, True)
+    if "flanking" in s["abilities"] and not hidden:
+        choices["on_the_move"] = (True,) if (mode == "shoot" and unit["moved"]) else (False, True)
+    elif mode == "shoot" and unit["moved"]:
+        return []
+    out: list[dict[str, Any]] = [{"target": tid, "mode": mode}]
+    for flag in _FLAGS:
+        values = choices.get(flag)
+        if values is None:
+            continue
+        out = [{**o, flag: True} if v else dict(o) for o in out for v in values]
+    return out
 
 
-def damage(state: State, geo: Geometry, attacker: dict[str, Any], target: dict[str, Any]) -> dict[str, Any]:
-    """The damage ``attacker`` deals to ``target``, with the modifiers that made it.
+# -- damage ------------------------------------------------------------------------------------------
+def offence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, target: dict[str, Any] | None,
+                      mode: str, *, on_the_move: bool = False, counter: bool = False) -> list[dict[str, Any]]:
+    """The attacker's offence modifiers, each ``{"source", "value"}``."""
+    unit = state["units"][uid]
+    out = []
+    if _at(unit) in geo.thrones:
+        out.append({"source": "throne", "value": 1})
+    if in_aura(state, occ, unit, "command"):
+        out.append({"source": "command", "value": 1})
+    if mode == "melee" and not counter and unit["steps"] > 0 and unit["charge"] \
+            and (has(state, unit, "charging") or stealthy(state, geo, unit)) \
+            and target is not None and not stealthy(state, geo, target):
+        out.append({"source": "charging", "value": 1})
+    if on_the_move:
+        out.append({"source": "flanking", "value": -1})
+    out.extend(effects.offence_modifiers(state, uid))
+    return out
 
-    ``{"attack", "offence": [{"source", "value"}], "defence": [...], "damage"}``.
-    """
-    a = stats(state, attacker)
+
+def defence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], tid: str) -> list[dict[str, Any]]:
+    """The target's defence modifiers. "Siege units have no armor modifications ... Siege units
+    do gain bonuses from auras": a Siege target keeps only Supply."""
+    target = state["units"][tid]
     t = stats(state, target)
-    offence = []
-    if (attacker["at"][0], attacker["at"][1]) in geo.thrones:
-        offence.append({"source": "throne", "value": 1})
-    defence = []
-    if "siege" not in t["kinds"]:
+    out = []
+    siege = "siege" in t["kinds"]
+    if not siege:
         if t["defence"]:
-            defence.append({"source": "armour", "value": t["defence"]})
-        if (target["at"][0], target["at"][1]) in geo.castle_owner:
-            defence.append({"source": "castle", "value": 1})
-    total = a["attack"] + sum(m["value"] for m in offence) - sum(m["value"] for m in defence)
-    return {"attack": a["attack"], "offence": offence, "defence": defence, "damage": max(0, total)}
+            out.append({"source": "armour", "value": t["defence"]})
+        if _at(target) in geo.castle_owner:
+            out.append({"source": "castle", "value": 1})
+    if in_aura(state, occ, target, "supply"):
+        out.append({"source": "supply", "value": 1})
+    if not siege:
+        out.extend(effects.defence_modifiers(state, tid))
+    return out
 
 
-def resolve_attack(state: State, geo: Geometry, player: PlayerId, uid: str, tid: str, mode: str) -> list[Event]:
-    """Carry out a legal attack (mutates ``state``): pins on the target, death, the kill."""
-    from rules.reign_supreme.cooldown import advance_reinforcement
-
+def damage(state: State, geo: Geometry, uid: str, tid: str, mode: str, *, base: int | None = None,
+           knockback: bool = False, on_the_move: bool = False, counter: bool = False) -> dict[str, Any]:
+    """The damage unit ``uid`` deals to unit ``tid``: ``{"attack", "offence", "defence", "damage"}``.
+    ``base`` replaces the attack statistic (a combat spell's damage)."""
+    occ = occupancy(state)
     units = state["units"]
     attacker, target = units[uid], units[tid]
-    result = damage(state, geo, attacker, target)
-    attacker["attacked"] = True
+    attack = stats(state, attacker)["attack"] if base is None else base
+    offence = offence_modifiers(state, geo, occ, uid, target, mode, on_the_move=on_the_move, counter=counter)
+    if knockback:
+        kinds = stats(state, target)["kinds"]
+        extra = max((v for k, v in KNOCKBACK_DAMAGE.items() if k in kinds), default=0)
+        if extra:
+            offence.append({"source": "knockback", "value": extra})
+    defence = defence_modifiers(state, geo, occ, tid)
+    total = attack + sum(m["value"] for m in offence) - sum(m["value"] for m in defence)
+    return {"attack": attack, "offence": offence, "defence": defence, "damage": max(0, total)}
+
+
+def wall_damage(state: State, geo: Geometry, uid: str, wall: dict[str, Any], mode: str, on_the_move: bool) -> int:
+    """Gates: "no modifiers when taking damage except for +1 damage from Artillery" (Siege).
+    Palisades are "considered to be Siege": the attacker's offence modifiers, no defence."""
+    attacker = state["units"][uid]
+    s = stats(state, attacker)
+    if wall["kind"] == "gate":
+        return s["attack"] + (1 if "siege" in s["kinds"] else 0)
+    offence = offence_modifiers(state, geo, occupancy(state), uid, None, mode, on_the_move=on_the_move)
+    return max(0, s["attack"] + sum(m["value"] for m in offence))
+
+
+# -- pins and death ------------------------------------------------------------------------------------
+def remove_unit(state: State, uid: str) -> None:
+    """Take a unit off the game with its Action Board pins and effects."""
+    owner = state["units"][uid]["owner"]
+    del state["units"][uid]
+    b = state["boards"][owner]
+    b["packing"] = [x for x in b["packing"] if x["unit"] != uid]
+    b["spells"] = [x for x in b["spells"] if x["unit"] != uid]
+    effects.remove_unit_effects(state, uid)
+    prune_engaged(state)
+
+
+def hit(state: State, player: PlayerId, tid: str, amount: int, source: str) -> list[Event]:
+    """Put ``amount`` pins on unit ``tid`` (dealt by ``player``); a unit whose pins reach its hit
+    points is destroyed, and ``player`` scores the kill if it was an enemy's (a killing blow
+    also moves their Reinforcement pin). Returns ``unit_destroyed`` events (none if it lives)."""
+    from rules.reign_supreme.cooldown import advance_reinforcement
+
+    target = state["units"][tid]
     hp = stats(state, target)["hp"]
-    pins = min(hp, target["pins"] + result["damage"])
-    target["pins"] = pins
-    events: list[Event] = [{"type": "attacked", "player": player, "unit": uid, "target": tid,
-                            "owner": target["owner"], "mode": mode, **result, "pins": pins, "hp": hp}]
-    if pins >= hp:
-        at = target["at"]
-        del units[tid]
+    target["pins"] = min(hp, target["pins"] + amount)
+    if target["pins"] < hp:
+        return []
+    at, owner = target["at"], target["owner"]
+    remove_unit(state, tid)
+    events: list[Event] = [{"type": "unit_destroyed", "player": player, "unit": tid, "owner": owner,
+                            "unit_type": target["type"], "at": at, "by": source}]
+    if owner != player:
         state["kills"][player] += 1
-        events.append({"type": "unit_destroyed", "player": player, "unit": tid, "owner": target["owner"],
-                       "unit_type": target["type"], "at": at})
         board = state["boards"][player]
-        for pin_list in ("packing", "spells", "effects"):
-            b = state["boards"][target["owner"]]
-            b[pin_list] = [x for x in b[pin_list] if x.get("unit") != tid]
         gained = advance_reinforcement(board, 1)
         if board["reinforcement_pin"] is not None:
             events.append({"type": "reinforcement_pin_moved", "player": player,
                            "reinforcement_pin": board["reinforcement_pin"], "deploys_gained": gained})
     return events
+
+
+# -- declaring and resolving ---------------------------------------------------------------------------
+def declare_attack(state: State, p: PlayerId, move: dict[str, Any]) -> dict[str, Any]:
+    """The attacker commits: the attack is used (and its type fixed for a second one), Knockback is
+    used for the turn, a Flanking unit attacking while moving may move on. Returns the pending
+    entry to resolve (answers may come first)."""
+    unit = state["units"][move["unit"]]
+    unit["attacked"] = True
+    unit["attacks"] += 1
+    unit["mode"] = move["mode"]
+    unit["acted"] = True
+    if move.get("knockback"):
+        unit["knocked"] = True
+    unit["on_the_move"] = bool(move.get("on_the_move"))
+    declared = {k: v for k, v in move.items() if k not in _FLAGS or v}
+    return {"kind": "attack", "player": p, "move": declared, "asked": []}
+
+
+def counterattack_possible(state: State, geo: Geometry, entry: dict[str, Any]) -> str | None:
+    """The unit that may counterattack this declared attack, or None. Seed, Counterattack: a melee
+    attack only; the attacked unit has Counterattack, has not counterattacked this turn, is not
+    packed or in transit, and the attacker is within its melee range; Stealth attackers cannot
+    be counterattacked."""
+    move = entry["move"]
+    if entry["kind"] != "attack" or move["mode"] != "melee" or entry.get("evaded"):
+        return None
+    units = state["units"]
+    attacker, target = units.get(move["unit"]), units.get(move["target"])
+    if attacker is None or target is None or attacker["at"] is None or target["at"] is None:
+        return None
+    if not has(state, target, "counterattack") or target["countered"] or "siege" in stats(state, target)["kinds"]:
+        return None
+    if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker):
+        return None
+    occ = occupancy(state)
+    if distance(_at(target), _at(attacker)) > MELEE_RANGE + range_bonus(state, occ, target):
+        return None
+    return move["target"]
+
+
+def counterattack(state: State, geo: Geometry, entry: dict[str, Any]) -> tuple[list[Event], bool]:
+    """"The Counterattack is worked out before the initial attack, and no damage is done by the
+    original attacker if the unit is killed." Returns the events and whether the attacker died."""
+    move = entry["move"]
+    tid, aid = move["target"], move["unit"]
+    units = state["units"]
+    defender = units[tid]
+    defender["countered"] = True
+    result = damage(state, geo, tid, aid, "melee", counter=True)
+    events: list[Event] = [{"type": "counterattacked", "player": defender["owner"], "unit": tid, "target": aid,
+                            "owner": units[aid]["owner"], **result}]
+    hp = stats(state, units[aid])["hp"]
+    events[0]["pins"] = min(hp, units[aid]["pins"] + result["damage"])
+    events[0]["hp"] = hp
+    dead = events[0]["pins"] >= hp
+    events.extend(hit(state, defender["owner"], aid, result["damage"], "counterattack"))
+    return events, dead
+
+
+def push_space(state: State, geo: Geometry, attacker: Hex, target: Hex) -> Hex | None:
+    """Knockback: the space "back one space" from the attacker: the neighbour of the target in
+    the hex direction closest to the attacker-to-target line (ties: the first in the direction
+    order east, north-east, north-west, west, south-west, south-east). None when there is no
+    room: off the board, taken, or across a wall."""
+    dq, dr = target[0] - attacker[0], target[1] - attacker[1]
+    ds = -dq - dr
+
+    def score(d: Hex) -> int:
+        return d[0] * dq + d[1] * dr + (-d[0] - d[1]) * ds
+
+    best = max(DIRECTIONS, key=score)
+    space = (target[0] + best[0], target[1] + best[1])
+    if space not in geo.board or space in occupancy(state) or crosses_wall(state, target, space) is not None:
+        return None
+    return space
+
+
+def _splash(state: State, player: PlayerId, centre: Hex, skip: set[str], amount_for: Any, source: str) -> list[Event]:
+    """Damage every unit on a space next to ``centre`` (allies included), but not ``skip``."""
+    occ = occupancy(state)
+    events: list[Event] = []
+    for n in neighbours(centre):
+        vid = occ.get(n)
+        if vid is None or vid in skip or vid not in state["units"]:
+            continue
+        amount = amount_for(vid)
+        events.append({"type": "splashed", "player": player, "unit": vid, "owner": state["units"][vid]["owner"],
+                       "source": source, "damage": amount})
+        events.extend(hit(state, player, vid, amount, source))
+    return events
+
+
+def resolve_attack(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
+    """Carry out a declared attack once every answer is in (mutates ``state``)."""
+    move = entry["move"]
+    p = entry["player"]
+    uid, tid = move["unit"], move["target"]
+    units = state["units"]
+    attacker = units.get(uid)
+    base = {"type": "attack_cancelled", "player": p, "unit": uid, "target": tid}
+    if attacker is None or attacker["at"] is None:
+        return [{**base, "reason": "attacker_gone"}]
+    if entry.get("evaded"):
+        return [{**base, "reason": "evaded"}]
+    if tid in units:
+        if units[tid]["at"] is None:
+            return [{**base, "reason": "target_gone"}]
+        return _attack_unit(state, geo, entry)
+    wall = wall_by_id(state, tid)
+    if wall is None:
+        return [{**base, "reason": "target_gone"}]
+    return _attack_wall(state, geo, entry, wall)
+
+
+def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
+    move = entry["move"]
+    p = entry["player"]
+    uid, tid, mode = move["unit"], move["target"], move["mode"]
+    units = state["units"]
+    attacker, target = units[uid], units[tid]
+    knock = bool(move.get("knockback"))
+    result = damage(state, geo, uid, tid, mode, knockback=knock, on_the_move=bool(move.get("on_the_move")))
+    hp = stats(state, target)["hp"]
+    owner = target["owner"]
+    centre = _at(target)
+    hidden = stealthy(state, geo, target)
+    events: list[Event] = [{"type": "attacked", "player": p, "unit": uid, "target": tid, "owner": owner,
+                            "mode": mode, **result, "pins": min(hp, target["pins"] + result["damage"]), "hp": hp}]
+    events.extend(hit(state, p, tid, result["damage"], mode))
+    alive = tid in units
+    oil = effects.oil_splash(state, uid) if mode == "shoot" else 0
+    if move.get("volley"):
+        # Seed, Volley: "all adjacent units to the target take damage as well, including allies".
+        events.extend(_splash(state, p, centre, {uid, tid},
+                              lambda vid: damage(state, geo, uid, vid, mode)["damage"], "volley"))
+    elif oil:
+        events.extend(_splash(state, p, centre, {uid, tid}, lambda vid: oil, "flaming_oil"))
+    effects.after_attack(state, uid, mode)
+    if alive and tid in units:
+        if knock and not any(k in stats(state, target)["kinds"] for k in KNOCKBACK_DAMAGE):
+            space = push_space(state, geo, _at(attacker), centre) if uid in units else None
+            if space is None:
+                events.append({"type": "knockback_blocked", "player": p, "unit": tid})
+            else:
+                target["at"] = [space[0], space[1]]
+                target["ensnared"] = False
+                prune_engaged(state)
+                events.append({"type": "knocked_back", "player": p, "unit": tid, "from": list(centre),
+                               "to": list(space)})
+        if has(state, attacker, "ensnare") and not hidden:
+            target["ensnared"] = True
+            events.append({"type": "ensnared", "player": p, "unit": tid, "owner": owner})
+    return events
+
+
+def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[str, Any]) -> list[Event]:
+    move = entry["move"]
+    p = entry["player"]
+    uid = move["unit"]
+    attacker = state["units"][uid]
+    amount = wall_damage(state, geo, uid, wall, move["mode"], bool(move.get("on_the_move")))
+    before = wall["hp"]
+    wall["hp"] = max(0, before - amount)
+    events: list[Event] = [{"type": "wall_attacked", "player": p, "unit": uid, "wall": wall["id"],
+                            "kind": wall["kind"], "mode": move["mode"], "damage": amount, "hp": wall["hp"]}]
+    effects.after_attack(state, uid, move["mode"])
+    if wall["hp"] > 0:
+        return events
+    state["walls"].remove(wall)
+    events.append({"type": "wall_destroyed", "player": p, "wall": wall["id"], "kind": wall["kind"],
+                   "owner": wall["owner"], "edge": wall["edge"]})
+    rest = amount - before
+    if wall["kind"] == "palisade" and rest > 0:
+        # Seed, Palisades: "the remaining damage reach[es] through and damage[s] an enemy unit on
+        # the other side"; it still meets that unit's defence.
+        space = far_side(wall, _at(attacker))
+        occ = occupancy(state)
+        vid = occ.get(space) if space is not None else None
+        if vid is not None and state["units"][vid]["owner"] != p:
+            defence = defence_modifiers(state, geo, occ, vid)
+            through = max(0, rest - sum(m["value"] for m in defence))
+            events.append({"type": "reached_through", "player": p, "unit": vid, "owner": state["units"][vid]["owner"],
+                           "rest": rest, "defence": defence, "damage": through})
+            events.extend(hit(state, p, vid, through, "reach_through"))
+    return events
+

@@ -16,6 +16,7 @@ from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, check_roster, default_roster
 from rules.reign_supreme.hexes import neighbours
+from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
                                        card_catalog)
 
@@ -67,8 +68,12 @@ def _problems(state: State) -> list[Violation]:
     if found:
         return found
     found.extend(_unit_problems(state))
+    found.extend(_wall_problems(state))
     found.extend(_board_problems(state))
     found.extend(_card_problems(state))
+    if found:
+        return found
+    found.extend(_engaged_problems(state))
     found.extend(_turn_problems(state))
     return found
 
@@ -176,7 +181,10 @@ def _unit_problems(state: State) -> list[Violation]:
             continue
         if owner in defeated:
             found.append(_v("defeated_units", f"Unit {uid} belongs to a defeated player."))
-        roster = _roster(state, state["armies"][owner])
+        if u["army"] not in ARMY_IDS and u["army"] not in state["rosters"]:
+            found.append(_v("unknown_army", f"Unit {uid}'s army is not known."))
+            continue
+        roster = _roster(state, u["army"])
         stats = roster.get(u["type"])
         if stats is None:
             found.append(_v("unknown_unit_type", f"Unit {uid}'s type {u['type'][:30]!r} is not in its army."))
@@ -184,6 +192,12 @@ def _unit_problems(state: State) -> list[Violation]:
         if not is_int(u["pins"]) or not 0 <= u["pins"] < stats["hp"]:
             found.append(_v("bad_pins", f"Unit {uid} has {u['pins']} pins; a living unit has 0 to "
                             f"{stats['hp'] - 1}."))
+        if not all(is_int(u[k]) and 0 <= u[k] <= _MAX_LEFT for k in ("steps", "bonus")) \
+                or not is_int(u["attacks"]) or not 0 <= u["attacks"] <= 2 \
+                or u["mode"] not in (None, "melee", "shoot", "spell") or (u["attacks"] == 0) != (u["mode"] is None) \
+                or u["attacked"] != (u["attacks"] > 0):
+            found.append(_v("bad_unit_turn", f"Unit {uid}'s record of this turn (steps, attacks, mode) is not "
+                            "consistent."))
         packed = "packed" in stats["kinds"]
         if packed != ("packing" in u) or (packed and u["packing"] not in _PACKING):
             found.append(_v("bad_packing", f"Unit {uid}'s packing state does not fit its kind."))
@@ -226,11 +240,12 @@ def _board_problems(state: State) -> list[Violation]:
         for entry in b["spells"]:
             u = units.get(entry["unit"])
             if u is None or u["owner"] != p or not is_int(entry["left"]) or not 1 <= entry["left"] <= _MAX_LEFT \
-                    or entry["spell"] not in _roster(state, state["armies"][p])[u["type"]]["spells"]:
+                    or entry["spell"] not in _roster(state, u["army"])[u["type"]]["spells"]:
                 found.append(_v("bad_spell_pin", f"{p} has a spell cooldown that fits no unit's spell."))
         for entry in b["effects"]:
             if (entry["unit"] is not None and entry["unit"] not in units) or not is_int(entry["left"]) \
-                    or not 1 <= entry["left"] <= _MAX_LEFT:
+                    or not 1 <= entry["left"] <= _MAX_LEFT or not is_int(entry["value"]) \
+                    or not -_MAX_LEFT <= entry["value"] <= _MAX_LEFT or entry["effect"] not in EFFECT_KINDS:
                 found.append(_v("bad_effect", f"{p} has an effect with a bad unit or duration."))
     for p, n in state["kills"].items():
         if not is_int(n) or not 0 <= n <= 10_000:
@@ -239,8 +254,13 @@ def _board_problems(state: State) -> list[Violation]:
 
 
 def _card_problems(state: State) -> list[Violation]:
+    from rules.reign_supreme.cards import check_cards
+
+    if type(state["cards"]) is not list or (state["cards"] and check_cards(state["cards"])) \
+            or (not state["scenario"]["cards"] and state["cards"]):
+        return [_v("bad_cards", "state.cards must be a valid card set (empty without cards).")]
     found: list[Violation] = []
-    catalog = card_catalog()
+    catalog = card_catalog(state["cards"])
     places: dict[str, str] = {}
     for where, cards in ([(f"decks.{k}", v) for k, v in state["decks"].items()]
                          + [(f"discards.{k}", v) for k, v in state["discards"].items()]
@@ -277,8 +297,6 @@ def _turn_problems(state: State) -> list[Violation]:
     for p, zones in state["zones"].items():
         if len(set(zones)) != len(zones) or any(z not in defeated or z == p for z in zones):
             found.append(_v("bad_zones", f"{p}'s captured zones must be distinct defeated players."))
-    if state["pending"] is not None:
-        found.append(_v("bad_pending", "No response is pending in this version of the rules."))
     if state["first_player"] not in players:
         found.append(_v("bad_first_player", "state.first_player must be a player."))
     sc = state["scenario"]
@@ -298,6 +316,8 @@ def _turn_problems(state: State) -> list[Violation]:
     if state["outcome"] is not None:
         found.append(_v("bad_outcome", "A game in progress has no outcome."))
     turn = state["turn"]
+    if state["pending"] is not None:
+        return found + _pending_problems(state)
     if len(alive) < 2 or turn not in alive or state["active_players"] != [turn]:
         return found + [_v("bad_turn", "Exactly the player whose turn it is (still in the game) is active, "
                            "and at least two players are in the game.")]
@@ -314,6 +334,117 @@ def _turn_problems(state: State) -> list[Violation]:
         if phase == "deployment" and not can_deploy(state, geometry(state), turn):
             found.append(_v("bad_phase", "The Deployment phase needs a unit that can deploy."))
     return found
+
+
+_WALL_ID = re.compile(r"w[1-9][0-9]{0,5}", re.ASCII)
+_ENTRY_KEYS = {"attack": {"kind", "player", "move", "asked", "evaded"},
+               "spell": {"kind", "player", "move", "asked", "unit", "at", "evaded"},
+               "card": {"kind", "player", "move", "asked", "spell", "at", "target_unit", "evaded"}}
+_MOVE_KEYS = {"attack": ({"player", "type", "unit", "target", "mode"}, {"knockback", "volley", "on_the_move"}),
+              "spell": ({"player", "type", "unit", "spell", "target"}, {"cure"}),
+              "card": ({"player", "type", "card", "target"}, set())}
+_MOVE_TYPE = {"attack": "attack", "spell": "cast", "card": "play"}
+
+
+def _wall_problems(state: State) -> list[Violation]:
+    from rules.reign_supreme.board import geometry
+    from rules.reign_supreme.hexes import distance
+    from rules.reign_supreme.walls import GATE_HP, PALISADE_LIMIT, PALISADE_MAX, edge_key
+
+    found: list[Violation] = []
+    geo = geometry(state)
+    ids, edges = set(), set()
+    serial = state["wall_serial"]
+    palisades: dict[str, int] = {}
+    if not is_int(serial) or not 0 <= serial <= 999_999:
+        return [_v("bad_walls", "state.wall_serial must be 0 to 999999.")]
+    for w in state["walls"]:
+        a, b = (_hex(h) for h in w["edge"]) if len(w["edge"]) == 2 else (None, None)
+        limit = GATE_HP if w["kind"] == "gate" else PALISADE_MAX
+        if _WALL_ID.fullmatch(w["id"]) is None or w["id"] in ids or int(w["id"][1:]) > serial \
+                or w["kind"] not in ("gate", "palisade") or w["owner"] not in state["players"] \
+                or a is None or b is None or a not in geo.board or b not in geo.board or distance(a, b) != 1 \
+                or edge_key(a, b) in edges or not is_int(w["hp"]) or not 1 <= w["hp"] <= limit \
+                or (w["kind"] == "gate" and not state["scenario"]["castles"]):
+            found.append(_v("bad_walls", f"Wall {w['id'][:20]!r} is not a Gate or Palisade with an owner, an edge "
+                            "between two adjacent board spaces, a unique id and 1 to its most hit points."))
+            continue
+        ids.add(w["id"])
+        edges.add(edge_key(a, b))
+        if w["kind"] == "palisade":
+            palisades[w["owner"]] = palisades.get(w["owner"], 0) + 1
+    if any(n > PALISADE_LIMIT for n in palisades.values()):
+        found.append(_v("bad_walls", f"A player has more than {PALISADE_LIMIT} Palisades."))
+    return found
+
+
+def _engaged_problems(state: State) -> list[Violation]:
+    from rules.reign_supreme.hexes import distance
+
+    units = state["units"]
+    for pair in state["engaged"]:
+        if len(pair) != 2 or pair[0] >= pair[1] or any(uid not in units or units[uid]["at"] is None for uid in pair):
+            return [_v("bad_engaged", "state.engaged lists pairs [a, b] (a < b) of units on the board.")]
+        a, b = units[pair[0]], units[pair[1]]
+        if a["owner"] == b["owner"] or distance(_hex(a["at"]), _hex(b["at"])) != 1:
+            return [_v("bad_engaged", "state.engaged pairs are enemy units next to each other.")]
+    return []
+
+
+def _pending_problems(state: State) -> list[Violation]:
+    """A pending stack: well-formed declarations by players in the game, and the active player is
+    the one who must answer the top of it."""
+    from rules.reign_supreme.board import geometry
+    from rules.reign_supreme.responses import responder
+
+    bad = [_v("bad_pending", "state.pending must be {'stack': [declarations]} with the player who must answer "
+              "active, during a Combat phase.")]
+    pending = state["pending"]
+    if state["phase"] != "combat" or set(pending) != {"stack"} or type(pending["stack"]) is not list \
+            or not 1 <= len(pending["stack"]) <= 64:
+        return bad
+    players = state["players"]
+    for entry in pending["stack"]:
+        if type(entry) is not dict or entry.get("kind") not in _ENTRY_KEYS:
+            return bad
+        kind = entry["kind"]
+        if not {"kind", "player", "move", "asked"} <= set(entry) <= _ENTRY_KEYS[kind]:
+            return bad
+        move, asked = entry["move"], entry["asked"]
+        if entry["player"] not in players or type(asked) is not list or len(set(map(str, asked))) != len(asked) \
+                or any(p not in players for p in asked) or type(move) is not dict:
+            return bad
+        required, optional = _MOVE_KEYS[kind]
+        if not required <= set(move) <= required | optional or move["type"] != _MOVE_TYPE[kind] \
+                or move["player"] != entry["player"] or any(type(move[k]) is not bool for k in optional if k in move):
+            return bad
+        if not _entry_values_ok(state, entry):
+            return bad
+    if state["turn"] not in players or len([p for p in players if p not in state["defeated"]]) < 2:
+        return bad
+    who = responder(state, geometry(state))
+    if who is None or state["active_players"] != [who]:
+        return bad
+    return []
+
+
+def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
+    from rules.reign_supreme.content import SPELLS
+
+    move = entry["move"]
+    kind = entry["kind"]
+    if "evaded" in entry and type(entry["evaded"]) not in (bool, str):
+        return False
+    if kind == "attack":
+        return type(move["unit"]) is str and type(move["target"]) is str and move["mode"] in ("melee", "shoot")
+    target = move["target"]
+    target_ok = target is None or type(target) is str or _hex(target) is not None
+    at_ok = entry.get("at") is None or _hex(entry["at"]) is not None
+    if kind == "spell":
+        return type(move["unit"]) is str and entry.get("unit") == move["unit"] and move["spell"] in SPELLS \
+            and target_ok and at_ok and "at" in entry
+    return type(move["card"]) is str and move["card"] in card_catalog(state["cards"]) and target_ok and at_ok \
+        and type(entry.get("spell")) is bool and (entry.get("target_unit") is None or type(entry["target_unit"]) is str)
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)

@@ -8,6 +8,10 @@ Moves (every move also has ``player`` and ``type``):
 - ``move`` ``{unit, to}``: Combat phase, a unit moves up to its movement;
 - ``attack`` ``{unit, target, mode}``: Combat phase, ``mode`` ``"melee"`` or ``"shoot"``;
 - ``pack`` / ``unpack`` ``{unit}``: a Packed unit starts packing or unpacking (or reverses);
+- ``cast`` ``{unit, spell, target, cure?}``: a field spell (or, answering, Teleport or Counterspell);
+- ``construct`` ``{unit, action, target}``: a Construction unit's action;
+- ``play`` ``{card, target}``: play a card from your hand;
+- ``counterattack`` ``{unit}`` and ``pass``: answers to a pending declaration;
 - ``end_turn``: end your Combat phase and your turn;
 - ``concede``: leave the game (ruling RS 8).
 
@@ -19,10 +23,13 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
-from rules.reign_supreme import rulebook
-from rules.reign_supreme.board import Geometry, geometry, occupancy, reachable, path_to, stats
-from rules.reign_supreme.combat import attack_modes, attack_options, can_attack, resolve_attack
+from rules.reign_supreme import cards, effects, responses, rulebook
+from rules.reign_supreme.auras import moves_freely, prune_engaged
+from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, reachable, path_to, stats
+from rules.reign_supreme.combat import attack_options, can_attack, declare_attack
+from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json
+from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
 from rules.reign_supreme.turns import (after_placement, check_end, defeat, deploy_spaces, end_turn,
                                        placement_spaces, to_place)
@@ -30,13 +37,19 @@ from rules.rng import Rng
 
 __all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
 
-MOVE_TYPES = ("place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "end_turn", "concede")
+MOVE_TYPES = ("place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "cast", "construct", "play",
+              "counterattack", "pass", "end_turn", "concede")
 _FIELDS = {
     "place": ("unit", "to"), "deploy": ("unit", "to"), "end_deployment": (), "move": ("unit", "to"),
-    "attack": ("unit", "target", "mode"), "pack": ("unit",), "unpack": ("unit",), "end_turn": (), "concede": (),
+    "attack": ("unit", "target", "mode"), "pack": ("unit",), "unpack": ("unit",),
+    "cast": ("unit", "spell", "target"), "construct": ("unit", "action", "target"), "play": ("card", "target"),
+    "counterattack": ("unit",), "pass": (), "end_turn": (), "concede": (),
 }
+_OPTIONAL = {"attack": ("knockback", "volley", "on_the_move"), "cast": ("cure",)}
+_ANSWERS = ("counterattack", "pass", "cast")
 _PHASE_OF = {"place": "setup", "deploy": "deployment", "end_deployment": "deployment", "move": "combat",
-             "attack": "combat", "pack": "combat", "unpack": "combat", "end_turn": "combat"}
+             "attack": "combat", "pack": "combat", "unpack": "combat", "cast": "combat", "construct": "combat",
+             "play": "combat", "counterattack": "combat", "pass": "combat", "end_turn": "combat"}
 _PHASE_RULE = {"setup": rulebook.SETUP, "deployment": rulebook.DEPLOYMENT, "combat": rulebook.COMBAT}
 _PHASE_WORDS = {"setup": "set-up", "deployment": "the Deployment phase", "combat": "the Combat phase"}
 
@@ -46,12 +59,25 @@ def _v(code: str, message: str, rule: str) -> Violation:
 
 
 # -- what a unit may do ------------------------------------------------------------------------------
-def _can_move(state: State, unit: dict[str, Any]) -> bool:
-    """Movement comes first: a unit on the board that has not moved, attacked or otherwise acted
-    this turn, and (Packed units) is packed."""
-    if unit["at"] is None or unit["moved"] or unit["attacked"] or unit["done"]:
+def speed_left(state: State, uid: str) -> int:
+    """Spaces ``uid`` may still move this turn: its movement, plus Construction and card bonuses,
+    minus the spaces already moved."""
+    unit = state["units"][uid]
+    return stats(state, unit)["movement"] + unit["bonus"] + effects.movement_bonus(state, uid) - unit["steps"]
+
+
+def _can_move(state: State, uid: str) -> bool:
+    """Movement comes first: a unit on the board whose activation is not over, not Ensnared,
+    (Packed units) packed, that has not moved or attacked yet, or (Flanking) attacked while
+    moving with movement left."""
+    unit = state["units"][uid]
+    if unit["at"] is None or unit["done"] or unit["ensnared"]:
         return False
-    return unit.get("packing", "packed") == "packed"
+    if unit.get("packing", "packed") != "packed":
+        return False
+    if unit["attacked"]:
+        return unit["on_the_move"] and speed_left(state, uid) > 0
+    return not unit["moved"] and speed_left(state, uid) > 0
 
 
 def _packing_move(unit: dict[str, Any]) -> str | None:
@@ -70,17 +96,17 @@ def _unit_moves(state: State, geo: Geometry, occ: dict[Hex, str], player: Player
     units = state["units"]
     unit = units[uid]
     out: list[Move] = []
-    if _can_move(state, unit):
-        speed = stats(state, unit)["movement"]
-        if speed > 0:
-            dests, _ = reachable(state, geo, occ, uid, speed)
-            out.extend({"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests))
+    if _can_move(state, uid):
+        dests, _ = reachable(state, geo, occ, uid, speed_left(state, uid), moves_freely(state, geo, unit))
+        out.extend({"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests))
     if can_attack(state, unit):
-        out.extend({"player": player, "type": "attack", "unit": uid, "target": tid, "mode": mode}
-                   for tid, mode in attack_options(state, occ, unit))
+        out.extend({"player": player, "type": "attack", "unit": uid, **option}
+                   for option in attack_options(state, geo, occ, uid))
     kind = _packing_move(unit)
     if kind is not None:
         out.append({"player": player, "type": kind, "unit": uid})
+    out.extend(cast_moves(state, geo, player, uid))
+    out.extend(construct_moves(state, geo, player, uid))
     return out
 
 
@@ -102,7 +128,10 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
     phase = state["phase"]
     out: list[Move] = []
     units = state["units"]
-    if phase == "setup":
+    if state["pending"] is not None:
+        out.extend(responses.answers(state, geo, state["pending"]["stack"][-1], p))
+        out.append({"player": p, "type": "pass"})
+    elif phase == "setup":
         spaces = placement_spaces(state, geo, p)
         for uid, u in units.items():
             if u["owner"] == p and u["at"] is None:
@@ -118,6 +147,7 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
         for uid, u in units.items():
             if u["owner"] == p and u["at"] is not None:
                 out.extend(_unit_moves(state, geo, occ, p, uid))
+        out.extend(cards.card_moves(state, p))
         out.append({"player": p, "type": "end_turn"})
     out.append({"player": p, "type": "concede"})
     return out
@@ -143,11 +173,13 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     kind = move.get("type")
     if kind.__class__ is not str or kind not in _FIELDS:
         return [_v("unknown_move_type", f"Reign Supreme has no move type {kind!r}.", rulebook.MOVES)], None
-    allowed = ("player", "type", *_FIELDS[kind])
+    allowed = ("player", "type", *_FIELDS[kind], *_OPTIONAL.get(kind, ()))
     found = [_v("unexpected_field", f"A {kind} move takes no {key!r}.", rulebook.MOVES) for key in move
              if key not in allowed]
     found += [_v("missing_field", f"A {kind} move needs {key!r}.", rulebook.MOVES) for key in _FIELDS[kind]
               if key not in move]
+    found += [_v("bad_flag", f"{key!r} must be true or false.", rulebook.MOVES)
+              for key in _OPTIONAL.get(kind, ()) if key in move and move[key].__class__ is not bool]
     if found:
         return found, None
     if p in state["defeated"]:
@@ -156,6 +188,10 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
         return [_v("not_your_turn", f"It is {state['turn']}'s turn.", rulebook.TURN)], None
     if kind == "concede":
         return [], None
+    if state["pending"] is not None:
+        return _check_answer(state, move, p)
+    if kind in ("counterattack", "pass"):
+        return [_v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)], None
     phase = state["phase"]
     needed = _PHASE_OF[kind]
     if phase != needed:
@@ -214,17 +250,24 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     unit, found = _own_unit(state, move["unit"], p, rule)
     if found:
         return found, None
+    uid = move["unit"]
     if unit["at"] is None:
-        return [_v("not_on_board", f"Unit {move['unit']} is not on the board.", rule)], None
-    if unit["done"] and not unit["moved"] and not unit["attacked"] and unit.get("packing") in (None, "packed"):
-        return [_v("freshly_deployed", "A unit cannot act in the turn it is deployed.", rulebook.DEPLOYMENT)], None
-    if unit["moved"]:
+        return [_v("not_on_board", f"Unit {uid} is not on the board.", rule)], None
+    if unit["done"] and not unit["acted"]:
+        return [_v("freshly_deployed", "A unit cannot act in the turn it is deployed (or handed over).",
+                   rulebook.DEPLOYMENT)], None
+    if unit["ensnared"]:
+        return [_v("ensnared", "An Ensnared unit cannot move this turn.", rulebook.ABILITIES)], None
+    if unit["attacked"] and not unit["on_the_move"]:
+        return [_v("attacked_already", "A unit moves before it attacks, not after (unless it has Flanking and "
+                   "attacked while moving).", rulebook.COMBAT)], None
+    if unit["moved"] and not unit["attacked"]:
         return [_v("already_moved", "This unit has already moved this turn.", rule)], None
-    if unit["attacked"]:
-        return [_v("attacked_already", "A unit moves before it attacks, not after.", rulebook.COMBAT)], None
-    if not _can_move(state, unit):
-        if unit.get("packing") is not None:
+    if not _can_move(state, uid):
+        if unit.get("packing") not in (None, "packed"):
             return [_v("not_packed", "A Packed unit moves only while packed.", rulebook.PACKED)], None
+        if not unit["done"] and speed_left(state, uid) <= 0:
+            return [_v("out_of_reach", "This unit has no movement left this turn.", rule)], None
         return [_v("unit_done", "This unit has already acted this turn.", rulebook.COMBAT)], None
     h = _hex_of(move["to"])
     if h is None:
@@ -235,69 +278,104 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     occ = occupancy(state)
     if h in occ:
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
-    speed = stats(state, unit)["movement"]
-    dests, tree = reachable(state, geo, occ, move["unit"], speed)
+    speed = speed_left(state, uid)
+    free = moves_freely(state, geo, unit)
+    dests, tree = reachable(state, geo, occ, uid, speed, free)
     if h not in dests:
-        if h in reachable(state, geo, occ, move["unit"], speed, move_freely=True)[0]:
+        if not free and h in reachable(state, geo, occ, uid, speed, move_freely=True)[0]:
             return [_v("melee_lock", "A unit in melee cannot move to another space and still be in melee: "
                        "it stops when it comes next to an enemy, or steps away from every enemy.",
                        rulebook.MELEE)], None
-        return [_v("out_of_reach", f"That space is beyond this unit's movement of {speed} "
-                   "(enemy units block the way).", rule)], None
+        return [_v("out_of_reach", f"That space is beyond this unit's {speed} spaces of movement left "
+                   "(enemy units and other players' walls block the way).", rule)], None
     return [], path_to(tree, h)
 
 
 def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+    from rules.reign_supreme.walls import wall_by_id
+
     rule = rulebook.ATTACKS
     unit, found = _own_unit(state, move["unit"], p, rule)
     if found:
         return found, None
-    target = state["units"].get(move["target"]) if move["target"].__class__ is str else None
-    if target is None or target["at"] is None:
-        return [_v("unknown_target", f"There is no unit {move['target']!r} on the board.", rule)], None
-    if target["owner"] == p:
-        return [_v("own_unit", "You cannot attack your own units.", rule)], None
+    tid = move["target"]
+    target = state["units"].get(tid) if tid.__class__ is str else None
+    wall = wall_by_id(state, tid) if target is None else None
+    if (target is None or target["at"] is None) and wall is None:
+        return [_v("unknown_target", f"There is no unit or wall {tid!r} on the board.", rule)], None
+    if (target or wall)["owner"] == p:
+        return [_v("own_unit", "You cannot attack your own units or walls.", rule)], None
     mode = move["mode"]
     if mode not in ("melee", "shoot"):
         return [_v("bad_mode", "mode must be 'melee' or 'shoot'.", rule)], None
     if not can_attack(state, unit):
+        from rules.reign_supreme.combat import max_attacks
+
         if unit["at"] is None:
             return [_v("not_on_board", f"Unit {move['unit']} is not on the board.", rule)], None
-        if unit["attacked"]:
-            return [_v("attacked_already", "A unit attacks at most once per turn.", rule)], None
-        if unit["moved"] and unit.get("packing") is None:
+        if unit["attacks"] >= max_attacks(state, unit):
+            return [_v("attacked_already", "A unit attacks once per turn (twice with Double Attack).", rule)], None
+        if unit["done"] and unit["acted"] and unit.get("packing") is None:
             return [_v("switched_units", "A unit moves and then attacks before you switch to another unit; this "
                        "unit's turn ended when another of your units acted.", rulebook.COMBAT)], None
         if unit["done"]:
             return [_v("unit_done", "This unit cannot attack this turn.", rulebook.COMBAT)], None
         return [_v("not_unpacked", "A Packed unit attacks only once unpacked.", rulebook.PACKED)], None
+    if unit["mode"] is not None and unit["mode"] != mode:
+        return [_v("one_attack_type", f"This unit already made a {unit['mode']} attack this turn: one type of "
+                   "attack per turn.", rule)], None
+    geo = geometry(state)
     occ = occupancy(state)
-    if mode in attack_modes(state, occ, unit, move["target"]):
+    options = [o for o in attack_options(state, geo, occ, move["unit"]) if o["target"] == tid and o["mode"] == mode]
+    if not options:
+        return [_attack_refusal(state, geo, occ, unit, move["unit"], tid, target, wall, mode)], None
+    wanted = {k: True for k in ("knockback", "volley", "on_the_move") if move.get(k)}
+    if any({k: True for k in o if k not in ("target", "mode")} == wanted for o in options):
         return [], None
-    return [_attack_refusal(state, occ, unit, target, mode)], None
+    return [_flag_refusal(options, wanted)], None
 
 
-def _attack_refusal(state: State, occ: dict[Hex, str], unit: dict[str, Any], target: dict[str, Any],
-                    mode: str) -> Violation:
-    from rules.reign_supreme.board import in_melee
+def _flag_refusal(options: list[dict[str, Any]], wanted: dict[str, bool]) -> Violation:
+    possible = {k for o in options for k in o if k not in ("target", "mode")}
+    for flag, code, message in (
+            ("knockback", "no_knockback", "Knockback needs the Knockback ability, once per turn, and not against "
+             "a Stealth unit."),
+            ("volley", "no_volley", "Volley is declared only by a Volley unit's shot at a unit."),
+            ("on_the_move", "not_flanking", "Only a Flanking unit attacks while moving, and not a Stealth unit.")):
+        if wanted.get(flag) and flag not in possible:
+            return _v(code, message, rulebook.ABILITIES)
+    return _v("must_attack_on_the_move", "A Flanking unit that has moved can shoot only while moving "
+              "(on_the_move: true).", rulebook.ABILITIES)
+
+
+def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict[str, Any], uid: str, tid: str,
+                    target: dict[str, Any] | None, wall: dict[str, Any] | None, mode: str) -> Violation:
+    from rules.reign_supreme.auras import engaged, range_bonus, stealthy
     from rules.reign_supreme.hexes import distance
+    from rules.reign_supreme.walls import wall_distance
 
     s = stats(state, unit)
-    d = distance((unit["at"][0], unit["at"][1]), (target["at"][0], target["at"][1]))
+    here = (unit["at"][0], unit["at"][1])
+    if target is not None and stealthy(state, geo, target) and not engaged(state, uid, tid):
+        return _v("stealth_target", "A Stealth unit may be attacked only by an enemy engaged in melee with it "
+                  "since the start of the turn.", rulebook.AURAS)
+    d = distance(here, (target["at"][0], target["at"][1])) if target is not None else wall_distance(here, wall)
+    bonus = range_bonus(state, occ, unit)
     if mode == "melee":
         if "siege" in s["kinds"]:
             return _v("siege_no_melee", "Siege units have no melee attack.", rulebook.ATTACKS)
-        return _v("not_adjacent", "A melee attack needs the target next to the attacker.", rulebook.ATTACKS)
+        return _v("not_adjacent", "A melee attack needs the target next to the attacker (2 spaces in an Enchant "
+                  "aura; a wall: standing on one of its spaces).", rulebook.ATTACKS)
     if "shooting" not in s["kinds"]:
         return _v("cannot_shoot", "Only Shooting units shoot.", rulebook.SHOOTING)
     if d <= 1:
         return _v("adjacent_target", "Shooting units may not shoot at adjacent units.", rulebook.SHOOTING)
-    if d > s["range"]:
-        return _v("out_of_range", f"The target is {d} spaces away; this unit's range is {s['range']}.",
+    if d > s["range"] + bonus:
+        return _v("out_of_range", f"The target is {d} spaces away; this unit's range is {s['range'] + bonus}.",
                   rulebook.SHOOTING)
     if unit["moved"]:
         return _v("moved_this_turn", "A Shooting unit cannot shoot after moving this turn.", rulebook.SHOOTING)
-    if in_melee(state, occ, (unit["at"][0], unit["at"][1]), unit["owner"]):
+    if in_melee(state, occ, here, unit["owner"]):
         return _v("shooter_in_melee", "A Shooting unit in melee cannot shoot (unless it is Siege).",
                   rulebook.SHOOTING)
     return _v("cannot_attack", "This attack is not possible.", rulebook.ATTACKS)
@@ -317,8 +395,47 @@ def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violatio
     return [], None
 
 
+def _check_answer(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+    """While a declaration waits for answers, the player asked may only answer it or pass."""
+    kind = move["type"]
+    if kind not in _ANSWERS:
+        return [_v("answer_pending", "A declaration is waiting for your answer: counterattack, cast Teleport "
+                   "or Counterspell, or pass.", rulebook.RESPONSES)], None
+    if kind == "pass":
+        return [], None
+    geo = geometry(state)
+    listed = responses.answers(state, geo, state["pending"]["stack"][-1], p)
+    if _canon(move) in [_canon(m) for m in listed]:
+        return [], None
+    return [_v("bad_answer", "That is not an answer you can give now (the unit must be the one attacked for "
+               "Counterattack and Teleport, or a ready Counterspell in range).", rulebook.RESPONSES)], None
+
+
+def _canon(move: Move) -> Move:
+    return {k: v for k, v in move.items() if v is not False}
+
+
+def _check_cast(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+    unit, found = _own_unit(state, move["unit"], p, rulebook.SPELLS)
+    if found:
+        return found, None
+    return check_cast(state, geometry(state), move), None
+
+
+def _check_construct(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+    unit, found = _own_unit(state, move["unit"], p, rulebook.CONSTRUCTION)
+    if found:
+        return found, None
+    return check_construct(state, geometry(state), move), None
+
+
+def _check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+    return cards.check_play(state, move), None
+
+
 _CHECKS = {"place": _check_place, "deploy": _check_place, "move": _check_move, "attack": _check_attack,
-           "pack": _check_packing, "unpack": _check_packing}
+           "pack": _check_packing, "unpack": _check_packing, "cast": _check_cast, "construct": _check_construct,
+           "play": _check_play}
 
 
 # -- apply ---------------------------------------------------------------------------------------------
@@ -361,11 +478,28 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         events.extend(_move(new, geo, p, move["unit"], where))
     elif kind == "attack":
         _switch_to(new, p, move["unit"])
-        events.extend(resolve_attack(new, geo, p, move["unit"], move["target"], move["mode"]))
-        events.extend(check_end(new, geo))
+        events.extend(responses.start(new, geo, declare_attack(new, p, move)))
+        events.extend(_settle(new, geo, rng))
     elif kind in ("pack", "unpack"):
         _switch_to(new, p, move["unit"])
         events.extend(_packing(new, p, move["unit"], kind))
+    elif kind == "construct":
+        _switch_to(new, p, move["unit"])
+        events.extend(apply_construct(new, geo, move))
+    elif kind == "cast" and new["pending"] is None:
+        _switch_to(new, p, move["unit"])
+        entry, declared = declare_cast(new, move)
+        events.extend(declared)
+        events.extend(responses.start(new, geo, entry))
+        events.extend(_settle(new, geo, rng))
+    elif kind == "play":
+        entry, declared = cards.declare(new, geo, move)
+        events.extend(declared)
+        events.extend(responses.start(new, geo, entry))
+        events.extend(_settle(new, geo, rng))
+    elif kind in _ANSWERS:
+        events.extend(responses.answer(new, geo, move))
+        events.extend(_settle(new, geo, rng))
     elif kind == "end_turn":
         events.extend(end_turn(new, geo, rng))
     new["rng"] = str(rng)
@@ -376,8 +510,19 @@ def _switch_to(state: State, p: PlayerId, uid: str) -> None:
     """Seed, Combat Phase: "Players must move and then attack before switching units". When
     ``uid`` acts, every other unit of ``p`` that has already acted this turn is done."""
     for other_id, other in state["units"].items():
-        if other_id != uid and other["owner"] == p and (other["moved"] or other["attacked"]):
+        if other_id != uid and other["owner"] == p and other["acted"]:
             other["done"] = True
+
+
+def _settle(state: State, geo: Geometry, rng: Rng) -> list[Event]:
+    """After anything that may destroy units: players left without units are out, the game may
+    end, and a turn player who is out hands the turn on once nothing waits for an answer."""
+    events = check_end(state, geo)
+    if state["status"] == "finished" or state["pending"] is not None:
+        return events
+    if state["turn"] in state["defeated"]:
+        events.extend(end_turn(state, geo, rng))
+    return events
 
 
 def _still_deploying(state: State, geo: Geometry, p: PlayerId) -> bool:
@@ -401,7 +546,10 @@ def _concede(state: State, geo: Geometry, rng: Rng, p: PlayerId) -> list[Event]:
             events.extend(after_placement(state, geo, rng))
         return events
     events.extend(check_end(state, geo))
-    if state["status"] != "finished" and was_turn:
+    if state["status"] != "finished" and state["pending"] is not None:
+        events.extend(responses.advance(state, geo))
+        events.extend(_settle(state, geo, rng))
+    elif state["status"] != "finished" and was_turn:
         events.extend(end_turn(state, geo, rng))
     return events
 
@@ -410,8 +558,13 @@ def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -
     """Move along ``path``; take a Mine or Ruin ended on; take a Throne ended on."""
     unit = state["units"][uid]
     dest = path[-1]
+    if not unit["moved"]:
+        unit["charge"] = not in_melee(state, occupancy(state), path[0], p)
     unit["at"] = as_json(dest)
     unit["moved"] = True
+    unit["acted"] = True
+    unit["steps"] += len(path) - 1
+    prune_engaged(state)
     events: list[Event] = [{"type": "unit_moved", "player": p, "unit": uid, "from": as_json(path[0]),
                             "to": as_json(dest), "path": [as_json(h) for h in path]}]
     for key, spots in (("mines", geo.mines), ("ruins", geo.ruins)):
@@ -446,4 +599,5 @@ def _packing(state: State, p: PlayerId, uid: str, kind: str) -> list[Event]:
         notch = pin["notch"]
     unit["packing"] = "unpacking" if to == "unpacked" else "packing"
     unit["done"] = True
+    unit["acted"] = True
     return [{"type": "packing_started", "player": p, "unit": uid, "to": to, "notch": notch}]

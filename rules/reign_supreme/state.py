@@ -16,13 +16,24 @@ from rules.errors import InvalidSetup
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.content import (ARMY_IDS, check_army_list, check_roster, check_scenario,
                                          default_armies, default_cards, default_roster, default_scenarios)
+from rules.reign_supreme.walls import GATE_HP
 from rules.rng import MAX_SEED, Rng
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON value (lists, dicts, scalars)."""
+    if type(value) is dict:
+        return {k: json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [json_copy(v) for v in value]
+    return value
 
 __all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_START",
            "TACTICS_PIN_START", "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "DEPLOYS_PER_PIN",
-           "THRONE_CAPTURE_DEPLOYS", "CARDS_PER_DECK_AT_START", "new_game", "clone", "card_catalog"]
+           "THRONE_CAPTURE_DEPLOYS", "CARDS_PER_DECK_AT_START", "new_game", "clone", "card_catalog",
+           "fresh_turn_flags", "json_copy"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_MOVE_COUNT = 2**53 - 1
 MAX_ROUND_LIMIT = 200
 SPELL_PIN_START = 5
@@ -42,6 +53,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "round_limit": 30,
     "first_player": None,
     "setup": "manual",
+    "cards": None,
 }
 """``scenario``: ``"standard"``, ``"skirmish"`` or a custom scenario object. ``armies``: player ->
 army id (default: Resistance, Greenskin, Undead, Demon in seat order). ``army_lists``: player ->
@@ -49,15 +61,17 @@ list of unit types (default: the army's list for the scenario). ``rosters``: arm
 roster (replaces or adds an army). ``round_limit``: rounds before the game ends (1 to 200).
 ``first_player``: who goes first (default: drawn). ``setup``: ``"manual"`` (players place
 their units, one move each) or ``"auto"`` (units are placed in list order on the Kingdom's
-spaces nearest the Throne/centre)."""
+spaces nearest the Throne/centre). ``cards``: a custom card set replacing the default one
+(rules doc §Cards)."""
 
 
-def card_catalog() -> dict[str, dict[str, Any]]:
-    """Card instance id (``<card>-<copy>``) -> the card, for the default set."""
+def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """Card instance id (``<card>-<copy>``) -> the card definition, for ``cards`` (a game's card
+    set, ``state["cards"]``; the default set when None)."""
     out = {}
-    for card in default_cards():
+    for card in default_cards() if cards is None else cards:
         for n in range(1, card["copies"] + 1):
-            out[f"{card['id']}-{n}"] = {"deck": card["deck"], "name": card["name"]}
+            out[f"{card['id']}-{n}"] = card
     return out
 
 
@@ -131,6 +145,12 @@ def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, 
                         f"({', '.join(players)}).", rulebook.TURN))
     if opts["setup"] not in ("manual", "auto"):
         found.append(_v("bad_setup_option", "options.setup must be 'manual' or 'auto'.", rulebook.SETUP))
+    card_set = opts["cards"]
+    if card_set is None:
+        card_set = default_cards()
+    else:
+        from rules.reign_supreme.cards import check_cards
+        found.extend(check_cards(card_set))
     if found:
         raise InvalidSetup(found)
     kingdoms = _seat(scenario, players)
@@ -141,7 +161,8 @@ def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, 
     if found:
         raise InvalidSetup(found)
     return {"scenario": scenario, "rosters": rosters, "armies": armies, "army_lists": army_lists,
-            "round_limit": limit, "first_player": first, "setup": opts["setup"], "kingdoms": kingdoms}
+            "round_limit": limit, "first_player": first, "setup": opts["setup"], "kingdoms": kingdoms,
+            "cards": card_set}
 
 
 def _seat(scenario: dict[str, Any], players: Sequence[PlayerId]) -> dict[PlayerId, dict[str, Any]]:
@@ -179,15 +200,15 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         roster = o["rosters"][army]["units"] if army in o["rosters"] else default_roster(army)
         for utype in o["army_lists"][p]:
             n += 1
-            unit: dict[str, Any] = {"owner": p, "type": utype, "at": None, "pins": 0,
-                                    "moved": False, "attacked": False, "done": False}
+            unit: dict[str, Any] = {"owner": p, "army": army, "type": utype, "at": None, "pins": 0,
+                                    **fresh_turn_flags(), "ensnared": False, "countered": False}
             if "packed" in roster[utype]["kinds"]:
                 unit["packing"] = "packed"
             units[f"u{n}"] = unit
     decks: dict[str, list[str]] = {"spell": [], "tactics": []}
     hands: dict[str, list[str]] = {p: [] for p in players}
     if cards:
-        for cid, card in card_catalog().items():
+        for cid, card in card_catalog(o["cards"]).items():
             decks[card["deck"]].append(cid)
         rng.shuffle(decks["spell"])
         rng.shuffle(decks["tactics"])
@@ -220,6 +241,9 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "phase": "setup",
         "turn": first,
         "pending": None,
+        "walls": _gates(o["kingdoms"]) if sc["castles"] else [],
+        "wall_serial": len(players) if sc["castles"] else 0,
+        "engaged": [],
         "boards": {p: {"spell_pin": SPELL_PIN_START if cards else None,
                        "tactics_pin": TACTICS_PIN_START if cards else None,
                        "reinforcement_pin": REINFORCEMENT_PIN_START if sc["deployment"] else None,
@@ -228,6 +252,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "kills": {p: 0 for p in players},
         "defeated": [],
         "zones": {p: [] for p in players},
+        "cards": json_copy(o["cards"]) if cards else [],
         "decks": decks,
         "discards": {"spell": [], "tactics": []},
         "hands": hands,
@@ -239,6 +264,28 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     return state
 
 
+def fresh_turn_flags() -> dict[str, Any]:
+    """A unit's per-turn record at the start of its owner's turn: nothing done yet.
+
+    ``moved`` (has moved), ``steps`` (spaces moved), ``charge`` (started its movement out of
+    melee: Charging may apply), ``bonus`` (extra movement this turn: Construction, cards),
+    ``attacked``/``attacks``/``mode`` (attacks made and their type), ``on_the_move`` (its last
+    attack was a Flanking attack while moving), ``knocked`` (Knockback used), ``acted`` (did
+    anything: the unit-switching rule), ``done`` (its activation is over)."""
+    return {"moved": False, "steps": 0, "charge": False, "bonus": 0, "attacked": False, "attacks": 0,
+            "mode": None, "on_the_move": False, "knocked": False, "acted": False, "done": False}
+
+
+def _gates(kingdoms: dict[PlayerId, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Seed, Castle and Gates: each Castle's Gate, on the edge the scenario gives, 20 hit points,
+    owned by the Kingdom's player. Ids ``w1``, ``w2``... in seat order."""
+    out = []
+    for n, (p, k) in enumerate(kingdoms.items(), start=1):
+        out.append({"id": f"w{n}", "kind": "gate", "owner": p, "edge": [list(h) for h in k["gate"]],
+                    "hp": GATE_HP})
+    return out
+
+
 def clone(state: State) -> State:
     """A copy of ``state`` whose changing parts can be edited freely. The scenario, kingdoms,
     armies and rosters never change during a game and are shared."""
@@ -246,6 +293,9 @@ def clone(state: State) -> State:
     new["players"] = list(state["players"])
     new["active_players"] = list(state["active_players"])
     new["units"] = {uid: dict(u) for uid, u in state["units"].items()}
+    new["walls"] = [dict(w) for w in state["walls"]]
+    new["engaged"] = [list(pair) for pair in state["engaged"]]
+    new["pending"] = None if state["pending"] is None else json_copy(state["pending"])
     new["boards"] = {p: {**b, "packing": [dict(x) for x in b["packing"]], "spells": [dict(x) for x in b["spells"]],
                          "effects": [dict(x) for x in b["effects"]]} for p, b in state["boards"].items()}
     new["control"] = {k: list(v) for k, v in state["control"].items()}

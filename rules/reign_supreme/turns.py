@@ -15,7 +15,7 @@ from rules.reign_supreme.board import Geometry, geometry, occupancy
 from rules.reign_supreme.cooldown import cooldown_phase
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.scoring import outcome
-from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, clone
+from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, clone, fresh_turn_flags
 from rules.rng import Rng
 
 __all__ = ["to_place", "placement_spaces", "after_placement", "auto_setup", "begin_turn", "deploy_spaces",
@@ -132,11 +132,15 @@ def _offset(state: State, player: PlayerId) -> int:
 def begin_turn(state: State, geo: Geometry, rng: Rng, player: PlayerId) -> list[Event]:
     """Start ``player``'s turn: their units are ready to act again, every player's Cooldown
     phase, then the Deployment phase if they can deploy, else the Combat phase."""
+    from rules.reign_supreme.auras import engaged_pairs
+
     state["turn"] = player
     state["active_players"] = [player]
     for u in state["units"].values():
+        u["countered"] = False
         if u["owner"] == player:
-            u["moved"] = u["attacked"] = u["done"] = False
+            u.update(fresh_turn_flags())
+    state["engaged"] = engaged_pairs(state, occupancy(state))
     events: list[Event] = [{"type": "turn_started", "player": player, "round": state["round"]}]
     events.extend(cooldown_phase(state, geo, rng))
     if can_deploy(state, geo, player):
@@ -183,6 +187,11 @@ def end_turn(state: State, geo: Geometry, rng: Rng) -> list[Event]:
     ends (round limit)."""
     current = state["turn"]
     events: list[Event] = [{"type": "turn_ended", "player": current}]
+    for uid, u in state["units"].items():
+        if u["owner"] == current and u["ensnared"]:
+            # Seed, Ensnare: "immobilize a unit it attacks for their next turn" - that turn is over.
+            u["ensnared"] = False
+            events.append({"type": "ensnare_ended", "player": current, "unit": uid})
     nxt = _next_seat(state, current)
     if _offset(state, nxt) <= _offset(state, current):
         if state["round"] >= state["scenario"]["round_limit"]:
@@ -195,16 +204,42 @@ def end_turn(state: State, geo: Geometry, rng: Rng) -> list[Event]:
 
 # -- defeat and the end ------------------------------------------------------------------------------
 def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = None) -> list[Event]:
-    """``loser`` is out of the game: their units leave the board. After a Throne capture their
-    cards and Mines and Ruins pass to the capturer, who may deploy 3 free units in the captured
-    Castle (seed, Castle); otherwise their cards go to the discard piles and their Mines and Ruins
-    become unowned."""
+    """``loser`` is out of the game. After a Throne capture their cards and Mines and Ruins pass
+    to the capturer, who may deploy 3 free units in the captured Castle (seed, Castle); in a game
+    of three or more players the capturer also "assumes control over all remaining units of the
+    opponent they have defeated" (seed, Victory Conditions), with their Action Board pins and
+    walls. Otherwise the loser's units leave the board, their cards go to the discard piles and
+    their Mines and Ruins become unowned."""
+    from rules.reign_supreme.combat import remove_unit
+
     state["defeated"].append(loser)
-    removed = sorted((uid for uid, u in state["units"].items() if u["owner"] == loser), key=_id_key)
-    for uid in removed:
-        del state["units"][uid]
+    theirs = sorted((uid for uid, u in state["units"].items() if u["owner"] == loser), key=_id_key)
     board = state["boards"][loser]
-    board["packing"], board["spells"], board["effects"] = [], [], []
+    hand_over = by is not None and len(state["players"]) >= 3
+    if hand_over:
+        gainer = state["boards"][by]
+        for uid in theirs:
+            unit = state["units"][uid]
+            unit["owner"] = by
+            unit.update(fresh_turn_flags())
+            unit["done"] = True
+        gainer["packing"].extend(board["packing"])
+        gainer["spells"].extend(board["spells"])
+        for w in state["walls"]:
+            if w["owner"] == loser:
+                w["owner"] = by
+        from rules.reign_supreme.auras import prune_engaged
+
+        prune_engaged(state)
+    else:
+        for uid in theirs:
+            remove_unit(state, uid)
+    board["packing"], board["spells"] = [], []
+    for e in board["effects"]:
+        if not hand_over or e["unit"] is None or e["unit"] not in state["units"]:
+            continue
+        state["boards"][by]["effects"].append(e)
+    board["effects"] = []
     hand = state["hands"][loser]
     state["hands"][loser] = []
     for key in ("mines", "ruins"):
@@ -216,18 +251,21 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
         state["zones"][loser] = []
     else:
         for card in hand:
-            state["discards"][_card_deck(card)].append(card)
-    event: dict[str, Any] = {"type": "player_defeated", "player": loser, "reason": reason, "units_removed": removed}
+            state["discards"][_card_deck(state, card)].append(card)
+    event: dict[str, Any] = {"type": "player_defeated", "player": loser, "reason": reason,
+                             "units_removed": [] if hand_over else theirs}
     if by is not None:
         event["by"] = by
         event["cards_passed"] = len(hand)
+    if hand_over:
+        event["units_handed_over"] = theirs
     return [event]
 
 
-def _card_deck(card: str) -> str:
+def _card_deck(state: State, card: str) -> str:
     from rules.reign_supreme.state import card_catalog
 
-    return card_catalog()[card]["deck"]
+    return card_catalog(state["cards"])[card]["deck"]
 
 
 def _id_key(uid: str) -> int:

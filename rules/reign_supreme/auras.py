@@ -1,0 +1,122 @@
+"""Auras and the qualities a unit has from where it stands (seed: Special Rule Terminology, Aura,
+Move Freely; Special Abilities: Command, Supply, Enchant, Silence, Stealth; Castle and Gates).
+
+"This ability is considered on all the time ... It may (and often does) effect more than one
+unit. The aura is consistent; if a unit moves out of the aura at any time, they lose the bonus."
+So nothing here is stored: every aura is read off the board when it matters.
+
+- **Command**: the unit and all adjacent allied units get +1 to offence.
+- **Supply**: the unit and all adjacent allied units get +1 to defence.
+- **Enchant**: the unit and all adjacent allied units get +1 range (melee at 2 spaces); it
+  does not change spells.
+- **Silence**: no enemy spell can be cast within 3 spaces of the unit; two or more Silence
+  units within 3 spaces of each other cancel each other.
+- **Stealth**: Move Freely; may not be directly attacked unless engaged in melee since the start
+  of the turn; immune to Knockback, Flanking, Charge, Ensnare and Counterattack. Units directly
+  next to a Gate have Stealth while the Gate stands.
+
+**Decision:** auras of the same kind do not stack (two Commanders still give +1). "Allied" means
+the same player's units.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine_types import PlayerId, State
+from rules.reign_supreme.board import Geometry, stats
+from rules.reign_supreme.hexes import Hex, distance, neighbours
+
+__all__ = ["has", "in_aura", "range_bonus", "silence_sources", "silenced", "stealthy", "moves_freely",
+           "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS"]
+
+SILENCE_RADIUS = 3
+
+
+def has(state: State, unit: dict[str, Any], ability: str) -> bool:
+    """Whether ``unit``'s statistics give it ``ability`` (an ability, a kind or a spell)."""
+    s = stats(state, unit)
+    return ability in s["abilities"] or ability in s["kinds"] or ability in s["spells"]
+
+
+def _at(unit: dict[str, Any]) -> Hex:
+    return (unit["at"][0], unit["at"][1])
+
+
+def in_aura(state: State, occ: dict[Hex, str], unit: dict[str, Any], ability: str) -> bool:
+    """Whether ``unit`` stands in an allied ``ability`` aura: it has the aura itself or an
+    adjacent unit of the same player has it (Command, Supply, Enchant)."""
+    if has(state, unit, ability):
+        return True
+    units = state["units"]
+    for n in neighbours(_at(unit)):
+        other = occ.get(n)
+        if other is not None and units[other]["owner"] == unit["owner"] and has(state, units[other], ability):
+            return True
+    return False
+
+
+def range_bonus(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> int:
+    """Enchant: +1 range to melee and shooting (not to spells)."""
+    return 1 if in_aura(state, occ, unit, "enchant") else 0
+
+
+def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
+    """Active Silence auras as (space, owner): Silence units on the board with no other Silence
+    unit (of any side) within 3 spaces ("their effect cancel and the aura is lost")."""
+    found = [(_at(u), u["owner"]) for u in state["units"].values()
+             if u["at"] is not None and has(state, u, "silence")]
+    return [(h, p) for h, p in found
+            if not any(o != h and distance(h, o) <= SILENCE_RADIUS for o, _ in found)]
+
+
+def silenced(state: State, h: Hex, player: PlayerId) -> bool:
+    """Whether ``player`` may not cast a spell from or into space ``h``: it lies within 3 spaces
+    of an active Silence aura of another player."""
+    return any(owner != player and distance(h, src) <= SILENCE_RADIUS for src, owner in silence_sources(state))
+
+
+def stealthy(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
+    """Stealth: the unit has it, or it stands directly next to a standing Gate (either side)."""
+    if "stealth" in stats(state, unit)["kinds"]:
+        return True
+    if unit["at"] is None:
+        return False
+    here = _at(unit)
+    return any(w["kind"] == "gate" and here in ((w["edge"][0][0], w["edge"][0][1]), (w["edge"][1][0], w["edge"][1][1]))
+               for w in state["walls"])
+
+
+def moves_freely(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
+    """Move Freely: Flanking and Stealth units ignore the movement restrictions of melee."""
+    return "flanking" in stats(state, unit)["abilities"] or stealthy(state, geo, unit)
+
+
+def engaged_pairs(state: State, occ: dict[Hex, str]) -> list[list[str]]:
+    """Every pair of enemy units standing next to each other, each pair ``[a, b]`` with
+    ``a < b`` by id, sorted: who is engaged in melee now (kept from the start of each turn)."""
+    units = state["units"]
+    pairs = set()
+    for h, uid in occ.items():
+        for n in neighbours(h):
+            other = occ.get(n)
+            if other is not None and units[other]["owner"] != units[uid]["owner"]:
+                pairs.add((min(uid, other), max(uid, other)))
+    return [list(p) for p in sorted(pairs)]
+
+
+def engaged(state: State, a: str, b: str) -> bool:
+    """Whether units ``a`` and ``b`` have been engaged in melee since the start of the turn."""
+    return [min(a, b), max(a, b)] in state["engaged"]
+
+
+def prune_engaged(state: State) -> None:
+    """Drop the pairs that are no longer next to each other ("remained engaged in Melee since
+    the beginning of the turn"): call after any unit changes space or leaves the board."""
+    units = state["units"]
+    keep = []
+    for a, b in state["engaged"]:
+        ua, ub = units.get(a), units.get(b)
+        if ua is not None and ub is not None and ua["at"] is not None and ub["at"] is not None \
+                and distance(_at(ua), _at(ub)) == 1 and ua["owner"] != ub["owner"]:
+            keep.append([a, b])
+    state["engaged"] = keep

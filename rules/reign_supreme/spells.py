@@ -1,0 +1,328 @@
+"""Field spells (seed: Spells - Field Spells, Spell Cooldowns; Special Rule Terminology - Area of
+Effect; Special Abilities - Silence; Castle).
+
+"Field Spells are Special Abilities that have cooldowns ... When a Field Spell is cast, pull the
+Pin from the unit and place it on the Action Board. When it has completed its cooldown, return
+the Pin to the unit." A spell is ready when its unit has no pin for it on the Action Board.
+
+| spell | range | cooldown | what it does |
+| --- | --- | --- | --- |
+| Teleport | 4 | 5 | the caster moves itself up to 4 spaces to an empty space; also an answer to an attack |
+| Healing | 1 | 2 | removes 2 pins from the caster or an adjacent non-Mechanical, non-Siege unit, or instead removes its afflictions |
+| Counterspell | 4 | 5 | an answer: stops a spell cast in range; the countered caster still eats the cooldown |
+| Blast | 1 | 4 | 5 damage to every unit within 3 spaces of the caster in a straight line |
+| Cone | 1 | 4 | 4 damage to the target space and the 3 spaces behind it |
+| Arc | 1 | 4 | 4 damage to the target space and the 2 spaces next to both it and the caster |
+
+Blast, Cone and Arc are Combat Field Spells: the unit's attack for the turn ("a unit can only do
+one type of attack per turn"), cast "during the casting unit's move" (its activation in its own
+Combat phase); their damage meets each unit's defence like any attack. "Spells cannot be cast
+from or into a silence aura": not from a space, nor at a target, within an enemy's active
+Silence; the Area of Effect reaches in. "Area of Effect spells cannot be cast from the outside
+into the Castle": a caster outside a Castle cannot target a space in it, and the area stops at
+its walls.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.reign_supreme import effects, rulebook
+from rules.reign_supreme.auras import has, prune_engaged, silenced, stealthy
+from rules.reign_supreme.board import Geometry, occupancy, stats
+from rules.reign_supreme.combat import can_attack, damage, hit
+from rules.reign_supreme.content import spell_table
+from rules.reign_supreme.hexes import Hex, as_json, distance, neighbours
+
+__all__ = ["ready", "cast_moves", "check_cast", "declare_cast", "resolve_cast", "area", "teleport_spaces",
+           "counterspell_answers", "teleport_answers", "COMBAT_SPELLS", "FIELD_SPELLS"]
+
+COMBAT_SPELLS = ("blast", "cone", "arc")
+FIELD_SPELLS = ("teleport", "healing")
+_TABLE = spell_table()
+
+
+def _v(code: str, message: str, rule: str = rulebook.SPELLS) -> Violation:
+    return Violation(code, message, rule)
+
+
+def _at(unit: dict[str, Any]) -> Hex:
+    return (unit["at"][0], unit["at"][1])
+
+
+def ready(state: State, uid: str, spell: str) -> bool:
+    """The unit has the spell and its pin is not on the Action Board (cooling down)."""
+    unit = state["units"][uid]
+    if spell not in stats(state, unit)["spells"]:
+        return False
+    return not any(e["unit"] == uid and e["spell"] == spell for e in state["boards"][unit["owner"]]["spells"])
+
+
+def area(geo: Geometry, spell: str, caster: Hex, target: Hex) -> list[Hex]:
+    """The spaces a combat spell aimed at adjacent space ``target`` affects (board spaces, the
+    target first), before the Castle rule."""
+    d = (target[0] - caster[0], target[1] - caster[1])
+    if spell == "blast":
+        spaces = [(caster[0] + k * d[0], caster[1] + k * d[1]) for k in (1, 2, 3)]
+    elif spell == "cone":
+        spaces = [target] + [n for n in neighbours(target) if distance(n, caster) == 2]
+    else:
+        spaces = [target] + [n for n in neighbours(target) if distance(n, caster) == 1]
+    return [h for h in spaces if h in geo.board]
+
+
+def _outside_castle(geo: Geometry, caster: Hex, h: Hex) -> bool:
+    """Space ``h`` is in a Castle the caster does not stand in."""
+    owner = geo.castle_owner.get(h)
+    return owner is not None and geo.castle_owner.get(caster) != owner
+
+
+def affected(geo: Geometry, spell: str, caster: Hex, target: Hex) -> list[Hex]:
+    return [h for h in area(geo, spell, caster, target) if not _outside_castle(geo, caster, h)]
+
+
+def teleport_spaces(state: State, geo: Geometry, uid: str) -> list[Hex]:
+    """Where ``uid`` may teleport: an empty board space 1 to 4 spaces away, not within an enemy
+    Silence, not another player's Throne (**Decision**: a Throne is captured by moving onto it,
+    and "Teleport is not considered to be movement"). Sorted."""
+    unit = state["units"][uid]
+    here = _at(unit)
+    reach = _TABLE["teleport"]["range"]
+    occ = occupancy(state)
+    owner = unit["owner"]
+    return sorted(h for h in geo.board
+                  if 1 <= distance(here, h) <= reach and h not in occ
+                  and geo.thrones.get(h, owner) == owner and not silenced(state, h, owner))
+
+
+def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
+    """(target, cure) pairs for Healing by ``uid``: itself or an adjacent unit of any side that is
+    not Mechanical or Siege ("cannot be healed"); healing needs pins to remove, a cure an
+    affliction."""
+    units = state["units"]
+    unit = units[uid]
+    here = _at(unit)
+    out = []
+    for tid, t in units.items():
+        if t["at"] is None or distance(here, _at(t)) > _TABLE["healing"]["range"]:
+            continue
+        if any(k in stats(state, t)["kinds"] for k in ("mechanical", "siege")):
+            continue
+        if silenced(state, _at(t), unit["owner"]):
+            continue
+        if t["pins"] > 0:
+            out.append((tid, False))
+        if t["ensnared"] or effects.afflicted(state, tid):
+            out.append((tid, True))
+    return out
+
+
+def _combat_targets(state: State, geo: Geometry, uid: str) -> list[Hex]:
+    unit = state["units"][uid]
+    here = _at(unit)
+    occ = occupancy(state)
+    owner = unit["owner"]
+    out = []
+    for h in neighbours(here):
+        if h not in geo.board or silenced(state, h, owner) or _outside_castle(geo, here, h):
+            continue
+        other = occ.get(h)
+        if other is not None and state["units"][other]["owner"] != owner \
+                and stealthy(state, geo, state["units"][other]):
+            continue
+        out.append(h)
+    return sorted(out)
+
+
+def cast_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]:
+    """Every spell ``uid`` may cast now in its player's Combat phase."""
+    unit = state["units"][uid]
+    if unit["at"] is None or unit["done"] or silenced(state, _at(unit), p):
+        return []
+    out: list[Move] = []
+    for spell in stats(state, unit)["spells"]:
+        if not ready(state, uid, spell):
+            continue
+        if spell == "teleport":
+            out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
+                       for h in teleport_spaces(state, geo, uid))
+        elif spell == "healing":
+            for tid, cure in _heal_targets(state, uid):
+                m = {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": tid}
+                out.append({**m, "cure": True} if cure else m)
+        elif spell in COMBAT_SPELLS and can_attack(state, unit) and unit["mode"] in (None, "spell"):
+            out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
+                       for h in _combat_targets(state, geo, uid))
+    return out
+
+
+def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
+    """Why a ``cast`` in the player's own Combat phase is illegal ([] when it is legal)."""
+    p = move["player"]
+    uid, spell = move["unit"], move["spell"]
+    unit = state["units"][uid]
+    if spell not in _TABLE:
+        return [_v("unknown_spell", f"There is no field spell {spell!r}.")]
+    if spell not in stats(state, unit)["spells"]:
+        return [_v("no_such_spell", f"Unit {uid} cannot cast {spell}.")]
+    if spell == "counterspell":
+        return [_v("counterspell_is_an_answer", "Counterspell is cast only as an answer to a spell.",
+                   rulebook.RESPONSES)]
+    if unit["at"] is None:
+        return [_v("not_on_board", f"Unit {uid} is not on the board.")]
+    if unit["done"]:
+        return [_v("unit_done", "This unit's activation is over this turn.", rulebook.COMBAT)]
+    if not ready(state, uid, spell):
+        return [_v("spell_cooling_down", f"{spell} is cooling down on the Action Board.")]
+    if silenced(state, _at(unit), p):
+        return [_v("silenced", "No spell can be cast from within an enemy Silence aura.", rulebook.SILENCE)]
+    if spell in COMBAT_SPELLS and (not can_attack(state, unit) or unit["mode"] not in (None, "spell")):
+        return [_v("cannot_attack", "A combat spell is the unit's attack: one type of attack per turn.",
+                   rulebook.ATTACKS)]
+    if move.get("cure") and spell != "healing":
+        return [_v("unexpected_field", "Only Healing takes 'cure'.", rulebook.MOVES)]
+    listed = {_key(m) for m in cast_moves(state, geo, p, uid) if m["spell"] == spell}
+    if _key(move) not in listed:
+        return [_v("bad_spell_target", f"{spell} cannot be cast at {move['target']!r} "
+                   f"{'(to remove an affliction) ' if move.get('cure') else ''}from here.")]
+    return []
+
+
+def _key(move: Move) -> tuple[Any, ...]:
+    t = move["target"]
+    return (move["spell"], tuple(t) if type(t) is list else t, bool(move.get("cure")))
+
+
+def _cool(state: State, uid: str, spell: str) -> None:
+    unit = state["units"][uid]
+    state["boards"][unit["owner"]]["spells"].append({"unit": uid, "spell": spell, "left": _TABLE[spell]["cooldown"]})
+
+
+def declare_cast(state: State, move: Move, answer: bool = False) -> tuple[dict[str, Any], list[Event]]:
+    """The caster commits: the pin goes on the Action Board (even if the spell is then countered:
+    "the player must eat the cooldown"); a combat spell uses the unit's attack. Returns the
+    pending entry and the ``spell_cast`` event."""
+    uid, spell = move["unit"], move["spell"]
+    unit = state["units"][uid]
+    _cool(state, uid, spell)
+    if not answer:
+        unit["acted"] = True
+    if spell in COMBAT_SPELLS:
+        unit["attacked"] = True
+        unit["attacks"] += 1
+        unit["mode"] = "spell"
+    target = move["target"]
+    if spell == "teleport":
+        at = list(unit["at"])
+    elif spell == "healing":
+        at = list(state["units"][target]["at"])
+    elif spell == "counterspell":
+        at = target
+    else:
+        at = list(target)
+    entry = {"kind": "spell", "player": move["player"], "move": dict(move), "asked": [], "unit": uid, "at": at}
+    event = {"type": "spell_cast", "player": move["player"], "unit": uid, "spell": spell, "target": target}
+    if move.get("cure"):
+        event["cure"] = True
+    return entry, [event]
+
+
+def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict[str, Any] | None) -> list[Event]:
+    """Carry out a spell nobody countered. ``below`` is the entry this one answers, if any (a
+    Teleport in answer to an attack voids it; a Counterspell cancels it, done by the caller)."""
+    move = entry["move"]
+    p = entry["player"]
+    uid, spell, target = move["unit"], move["spell"], move["target"]
+    units = state["units"]
+    caster = units.get(uid)
+    if caster is None or caster["at"] is None:
+        return [{"type": "spell_fizzled", "player": p, "unit": uid, "spell": spell, "reason": "caster_gone"}]
+    if spell == "teleport":
+        dest = (target[0], target[1])
+        if dest in occupancy(state):
+            return [{"type": "spell_fizzled", "player": p, "unit": uid, "spell": spell, "reason": "space_taken"}]
+        start = caster["at"]
+        caster["at"] = [dest[0], dest[1]]
+        caster["ensnared"] = False
+        prune_engaged(state)
+        if below is not None and below["kind"] == "attack" and below["move"]["target"] == uid:
+            below["evaded"] = True
+        elif below is not None and below["kind"] in ("spell", "card"):
+            below["evaded"] = uid
+        return [{"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]}]
+    if spell == "healing":
+        t = units.get(target)
+        if t is None or t["at"] is None:
+            return [{"type": "spell_fizzled", "player": p, "unit": uid, "spell": spell, "reason": "target_gone"}]
+        if move.get("cure"):
+            t["ensnared"] = False
+            return [{"type": "cured", "player": p, "unit": target, "owner": t["owner"]}, *effects.cure(state, target)]
+        healed = min(t["pins"], _TABLE["healing"]["heals"])
+        t["pins"] -= healed
+        return [{"type": "healed", "player": p, "unit": target, "owner": t["owner"], "pins_removed": healed,
+                 "pins": t["pins"]}]
+    here = _at(caster)
+    events: list[Event] = []
+    occ = occupancy(state)
+    for h in affected(geo, spell, here, (target[0], target[1])):
+        vid = occ.get(h)
+        if vid is None or vid not in units:
+            continue
+        result = damage(state, geo, uid, vid, "spell", base=_TABLE[spell]["damage"])
+        events.append({"type": "spell_hit", "player": p, "unit": uid, "spell": spell, "target": vid,
+                       "owner": units[vid]["owner"], "at": as_json(h), **result})
+        events.extend(hit(state, p, vid, result["damage"], spell))
+    if not events:
+        events.append({"type": "spell_hit_nothing", "player": p, "unit": uid, "spell": spell})
+    return events
+
+
+# -- answers -------------------------------------------------------------------------------------------
+def teleport_answers(state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId) -> list[Move]:
+    """Teleport as a defensive answer: "after another ability or attack has been declared against
+    him ... but before the attack or ability can affect the unit". The unit attacked (or standing
+    on a combat spell's target space) belongs to ``responder`` and has Teleport ready, outside
+    enemy Silence."""
+    move = entry["move"]
+    uid = None
+    if entry["kind"] == "attack":
+        uid = move["target"]
+    elif entry["kind"] == "spell" and move["spell"] in COMBAT_SPELLS:
+        uid = occupancy(state).get((move["target"][0], move["target"][1]))
+    elif entry["kind"] == "card" and entry.get("target_unit") is not None:
+        uid = entry["target_unit"]
+    if uid is None or uid not in state["units"]:
+        return []
+    unit = state["units"][uid]
+    if unit["owner"] != responder or unit["at"] is None or not ready(state, uid, "teleport") \
+            or silenced(state, _at(unit), responder):
+        return []
+    return [{"player": responder, "type": "cast", "unit": uid, "spell": "teleport", "target": as_json(h)}
+            for h in teleport_spaces(state, geo, uid)]
+
+
+def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId) -> list[Move]:
+    """Counterspell: "can be cast at any direct spell cast in range of the caster, or the caster
+    itself": a ready Counterspell unit of ``responder`` within 4 spaces of the spell's caster or
+    of its target, not inside an enemy Silence ("it can still be cast in the vicinity of another
+    Warder": two Silences cancel). Spells only (field spells, spell cards, counterspells), not
+    another player's own."""
+    if entry["kind"] not in ("spell", "card") or entry["player"] == responder:
+        return []
+    if entry["kind"] == "card" and not entry.get("spell"):
+        return []
+    caster = state["units"].get(entry.get("unit")) if entry.get("unit") else None
+    places = [_at(caster)] if caster is not None and caster["at"] is not None else []
+    if entry.get("at") is not None:
+        places.append((entry["at"][0], entry["at"][1]))
+    reach = _TABLE["counterspell"]["range"]
+    out: list[Move] = []
+    for wid, w in state["units"].items():
+        if w["owner"] != responder or w["at"] is None or not has(state, w, "counterspell") \
+                or not ready(state, wid, "counterspell") or silenced(state, _at(w), responder):
+            continue
+        if places and not any(distance(_at(w), h) <= reach for h in places):
+            continue
+        out.append({"player": responder, "type": "cast", "unit": wid, "spell": "counterspell",
+                    "target": entry["at"]})
+    return out

@@ -1,0 +1,85 @@
+"""Walls: Gates and Palisades, and the Construction ability (seed: Units - Gates, Palisades;
+Special Abilities - Construction; Castle).
+
+A wall stands on the edge between two spaces (``edge``: the two spaces), not on a space. It
+belongs to a player (``owner``: the Castle's player for a Gate, the builder for a Palisade) and
+has hit points (``hp``). "Enemy units cannot move past gates until they are destroyed, but a
+player can move freely past his own gate"; Palisades "work just like Gates".
+
+- **Gate**: 20 hit points; "no modifiers when taking damage except for +1 damage from
+  Artillery" (Siege attackers); units directly next to it (on either of its two spaces) have
+  Stealth while it stands; Construction repairs it by 3, up to 20.
+- **Palisade**: built by a Construction unit with 4 hit points on an edge of its own space, or
+  given 4 more (at most 6); "considered to be Siege" (no defence modifiers); at most 10 per
+  player on the board; destroyed, the rest of the damage reaches through to an enemy unit on the
+  other side.
+
+**Decisions:** attacking a wall: "at a range of 1, you must be directly next to it" (standing on
+one of its two spaces); "at a range of 2 and up, you only have to hit one of the spaces adjacent
+to it", so a wall counts as one space farther than the nearer of its two spaces. Walls block
+movement only, not attacks or spells (the game has no line of sight), and Teleport, not being
+movement, ignores them. Knockback cannot push a unit across a wall.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine_types import PlayerId, State
+from rules.reign_supreme.hexes import Hex, distance
+
+__all__ = ["edge_key", "wall_spaces", "blocked_edges", "crosses_wall", "wall_distance", "wall_by_id",
+           "GATE_HP", "PALISADE_BUILD", "PALISADE_MAX", "PALISADE_LIMIT", "REPAIR", "far_side"]
+
+GATE_HP = 20
+PALISADE_BUILD = 4
+PALISADE_MAX = 6
+PALISADE_LIMIT = 10
+REPAIR = 3
+
+
+def edge_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The edge between two adjacent spaces, the same whichever way round."""
+    return (a, b) if a <= b else (b, a)
+
+
+def wall_spaces(wall: dict[str, Any]) -> tuple[Hex, Hex]:
+    (q1, r1), (q2, r2) = wall["edge"]
+    return (q1, r1), (q2, r2)
+
+
+def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
+    for w in state["walls"]:
+        if w["id"] == wid:
+            return w
+    return None
+
+
+def blocked_edges(state: State, player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
+    """Edges ``player``'s units may not cross: every wall of another player."""
+    return frozenset(edge_key(*wall_spaces(w)) for w in state["walls"] if w["owner"] != player)
+
+
+def crosses_wall(state: State, a: Hex, b: Hex) -> dict[str, Any] | None:
+    """The wall on the edge between ``a`` and ``b``, if any."""
+    key = edge_key(a, b)
+    for w in state["walls"]:
+        if edge_key(*wall_spaces(w)) == key:
+            return w
+    return None
+
+
+def wall_distance(h: Hex, wall: dict[str, Any]) -> int:
+    """How far a wall is from space ``h`` for attacking it: 1 from either of its two spaces, one
+    more than the nearer of them from anywhere else."""
+    a, b = wall_spaces(wall)
+    return min(distance(h, a), distance(h, b)) + 1
+
+
+def far_side(wall: dict[str, Any], attacker: Hex) -> Hex | None:
+    """The space on the other side of a wall from ``attacker``: the farther of its two spaces;
+    None when both are as far (nothing "on the other side")."""
+    a, b = wall_spaces(wall)
+    da, db = distance(attacker, a), distance(attacker, b)
+    if da == db:
+        return None
+    return a if da > db else b
