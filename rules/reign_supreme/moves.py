@@ -478,7 +478,9 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         events.extend(_move(new, geo, p, move["unit"], where))
     elif kind == "attack":
         _switch_to(new, p, move["unit"])
-        events.extend(responses.start(new, geo, declare_attack(new, p, move)))
+        entry = declare_attack(new, p, move)
+        events.append({"type": "attack_declared", **{k: v for k, v in entry["move"].items() if k != "type"}})
+        events.extend(responses.start(new, geo, entry))
         events.extend(_settle(new, geo, rng))
     elif kind in ("pack", "unpack"):
         _switch_to(new, p, move["unit"])

@@ -10,6 +10,8 @@ from typing import Any
 
 from rules.engine_types import Event, Move, State
 from rules.reign_supreme import GAME
+from rules.reign_supreme.auras import engaged_pairs
+from rules.reign_supreme.board import occupancy
 from rules.reign_supreme.state import clone
 
 PLAYERS = ["ann", "bob"]
@@ -28,6 +30,7 @@ def position(lists: dict[str, list[str]], at: dict[str, Any] | None = None, *, s
     state = clone(state)
     for uid, h in (at or {}).items():
         state["units"][uid]["at"] = None if h is None else list(h)
+    state["engaged"] = engaged_pairs(state, occupancy(state))  # as if the turn started with them there
     GAME.check_state(state)
     return state
 
@@ -68,4 +71,5 @@ def destinations(state: State, uid: str) -> set[tuple[int, int]]:
 
 
 def attacks(state: State, uid: str) -> set[tuple[str, str]]:
+    """(target, mode) of every attack ``uid`` may make, whatever it declares with it."""
     return {(m["target"], m["mode"]) for m in GAME.legal_moves(state) if m["type"] == "attack" and m["unit"] == uid}

@@ -14,6 +14,10 @@ def atk(unit: str, target: str, mode: str = "melee", player: str = "ann") -> dic
     return move(player, "attack", unit=unit, target=target, mode=mode)
 
 
+PASS = move("bob", "pass")
+"""bob's Infantry have Counterattack: after a melee attack on one, bob answers (here: passes)."""
+
+
 def test_melee_needs_an_adjacent_enemy():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
     assert attacks(s, "u1") == {("u2", "melee")}
@@ -25,7 +29,7 @@ def test_melee_needs_an_adjacent_enemy():
 
 def test_melee_damage_is_attack_minus_armour_and_pins_are_kept():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
-    s, events = play(s, atk("u1", "u2"))
+    s, events = play(s, atk("u1", "u2"), PASS)
     [e] = of_type(events, "attacked")
     assert e == {"type": "attacked", "player": "ann", "unit": "u1", "target": "u2", "owner": "bob", "mode": "melee",
                  "attack": 4, "offence": [], "defence": [{"source": "armour", "value": 2}], "damage": 2,
@@ -35,16 +39,17 @@ def test_melee_damage_is_attack_minus_armour_and_pins_are_kept():
 
 def test_one_attack_per_turn_and_no_move_after_attacking():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
-    s, _ = play(s, atk("u1", "u2"))
+    s, _ = play(s, atk("u1", "u2"), PASS)
     assert codes(s, atk("u1", "u2")) == ["attacked_already"]
     assert codes(s, move("ann", "move", unit="u1", to=[-1, 0])) == ["attacked_already"]
     assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == []
 
 
 def test_move_then_attack():
+    """The Knight moved up to the Spearmen and attacks: 4 + 1 (Charging) - 2 = 3."""
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [1, 0]})
-    s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2"))
-    assert s["units"]["u2"]["pins"] == 2
+    s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2"), PASS)
+    assert s["units"]["u2"]["pins"] == 3
 
 
 def test_a_unit_moves_and_attacks_before_you_switch_to_another():
@@ -58,7 +63,7 @@ def test_a_unit_moves_and_attacks_before_you_switch_to_another():
     s, _ = play(s, move("ann", "move", unit="u2", to=[0, 2]))
     assert s["units"]["u1"]["done"] is True and attacks(s, "u1") == set()
     assert codes(s, atk("u1", "u4")) == ["switched_units"]
-    s, _ = play(s, atk("u2", "u5"))
+    s, _ = play(s, atk("u2", "u5"), PASS)
     assert [m for m in GAME.legal_moves(s) if m.get("unit") in ("u1", "u2")] == []
     s, _ = play(s, atk("u3", "u4", "shoot"))  # attack and pack in the same turn
     assert [m["unit"] for m in GAME.legal_moves(s) if "unit" in m] == ["u3"]
@@ -77,7 +82,7 @@ def test_damage_never_below_zero():
                  armies={"ann": "resistance", "bob": "resistance"})
     s = clone(s)
     s["units"]["u2"]["pins"] = 4
-    s, events = play(s, atk("u1", "u2"))
+    s, events = play(s, atk("u1", "u2"), PASS)
     e = of_type(events, "attacked")[0]
     assert (e["attack"], e["defence"], e["damage"]) == (1, [{"source": "armour", "value": 3}], 0)
     assert e["pins"] == 4 and s["units"]["u2"]["pins"] == 4
@@ -88,10 +93,11 @@ def test_a_unit_whose_pins_reach_its_hit_points_is_destroyed_and_the_kill_counts
                  {"u1": [0, 0], "u3": [1, 0], "u4": [-3, 3]})
     s = clone(s)
     s["units"]["u3"]["pins"] = 8  # 8 + (4 - 2) = 10 = hit points
-    s, events = play(s, atk("u1", "u3"))
+    s, events = play(s, atk("u1", "u3"), PASS)
     assert "u3" not in s["units"]
     assert of_type(events, "unit_destroyed") == [{"type": "unit_destroyed", "player": "ann", "unit": "u3",
-                                                  "owner": "bob", "unit_type": "infantry", "at": [1, 0]}]
+                                                  "owner": "bob", "unit_type": "infantry", "at": [1, 0],
+                                                  "by": "melee"}]
     assert s["kills"] == {"ann": 1, "bob": 0}
     assert s["status"] == "in_progress"
 
@@ -153,6 +159,7 @@ def test_worked_example_castle_defence():
     (defence 2) standing in a Castle: 4 - 2 - 1 = 1 pin."""
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [-5, 0], "u2": [-6, 0]}, **CASTLE_GAME)
     assert [-6, 0] in s["kingdoms"]["bob"]["castle"]
+    # The Knight stands next to bob's Gate, so it has Stealth: no Counterattack is possible.
     s, events = play(s, atk("u1", "u2"))
     e = of_type(events, "attacked")[0]
     assert e["defence"] == [{"source": "armour", "value": 2}, {"source": "castle", "value": 1}]
@@ -162,7 +169,7 @@ def test_worked_example_castle_defence():
 def test_a_unit_on_a_throne_gets_plus_one_attack():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [7, 0], "u2": [6, 0]}, **CASTLE_GAME)
     assert s["kingdoms"]["ann"]["throne"] == [7, 0]
-    s, events = play(s, atk("u1", "u2"))
+    s, events = play(s, atk("u1", "u2"), PASS)
     e = of_type(events, "attacked")[0]
     assert e["offence"] == [{"source": "throne", "value": 1}]
     assert e["damage"] == 4 + 1 - 2 - 1
@@ -181,6 +188,6 @@ def test_a_kill_moves_the_reinforcement_pin():
     s = clone(s)
     s["units"]["u2"]["pins"] = 9
     before = s["boards"]["ann"]["reinforcement_pin"]
-    s, events = play(s, atk("u1", "u2"))
+    s, events = play(s, atk("u1", "u2"), PASS)
     assert s["boards"]["ann"]["reinforcement_pin"] == before - 1
     assert of_type(events, "reinforcement_pin_moved")[0]["reinforcement_pin"] == before - 1

@@ -2,7 +2,7 @@
 every step (one unit per space, pins below hit points on living units, only active players move,
 listed moves apply, integrity holds, every game ends).
 
-To fit the time budget the 500-game runs use a short round limit (``round_limit`` 3 or 4) and
+To fit the time budget the 500-game runs use a short round limit (``round_limit`` 6 standard, 4 skirmish) and
 a chooser that concedes rarely (a uniform chooser concedes within a few dozen moves); full-length
 games under the default options (round limit 30) are played by
 ``test_full_length_default_games_end``. contract_check plays uniformly random games over HTTP.
@@ -16,6 +16,7 @@ import pytest
 from rules.errors import IllegalMove
 from rules.reign_supreme import GAME
 from rules.reign_supreme.board import stats
+from rules.reign_supreme.content import UNIT_TYPES
 
 NAMES = ["ann", "bob", "cat", "dan"]
 
@@ -50,6 +51,7 @@ def near(move: dict, state: dict, rng: random.Random) -> list[dict]:
         out.append({**move, "unit": "u999"})
     if "target" in move:
         out.append({**move, "target": rng.choice(ids)})
+    if "mode" in move:
         out.append({**move, "mode": "shoot" if move["mode"] == "melee" else "melee"})
     if "to" in move:
         q, r = move["to"]
@@ -57,13 +59,23 @@ def near(move: dict, state: dict, rng: random.Random) -> list[dict]:
     return out
 
 
-def run(scenario: str, games: int, round_limit: int | None, offset: int) -> dict:
+def mixed_lists(players: list[str], seed: int) -> dict[str, list[str]]:
+    """Ten unit types per player drawn from all nineteen, so that across games every ability,
+    aura, kind and spell takes part (the default lists have no Engineer, for one)."""
+    r = random.Random(seed)
+    return {p: r.sample(UNIT_TYPES, 10) for p in players}
+
+
+def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: bool = False) -> dict:
     lengths, reasons = [], {}
+    seen: set[str] = set()
     rng = random.Random(offset)
     for i in range(games):
         players = NAMES[:2 + i % 3]
         seed = offset + i * 7919
         options = {"scenario": scenario, "setup": "manual" if i % 4 == 0 else "auto"}
+        if mixed and i % 5:
+            options["army_lists"] = mixed_lists(players, seed)
         if round_limit is not None:
             options["round_limit"] = round_limit
         state = GAME.setup(players, seed, options)
@@ -85,6 +97,7 @@ def run(scenario: str, games: int, round_limit: int | None, offset: int) -> dict
                             GAME.apply(state, other)
             after, events = GAME.apply(state, move)
             assert events and after["move_count"] == state["move_count"] + 1
+            seen.update(e["type"] for e in events)
             if steps % 3 == 0 or after["status"] == "finished":
                 GAME.check_state(after)  # full integrity every third step (invariants() every step)
             state = after
@@ -95,13 +108,22 @@ def run(scenario: str, games: int, round_limit: int | None, offset: int) -> dict
         assert state["outcome"]["winners"] or state["outcome"]["draw"]
         reasons[state["outcome"]["reason"]] = reasons.get(state["outcome"]["reason"], 0) + 1
         lengths.append(steps)
-    return {"lengths": lengths, "reasons": reasons}
+    return {"lengths": lengths, "reasons": reasons, "seen": seen}
+
+
+PART_TWO_EVENTS = {"attacked", "counterattacked", "attack_cancelled", "ensnared", "knocked_back", "splashed",
+                   "spell_cast", "spell_hit", "teleported", "healed", "spell_countered", "constructed",
+                   "wall_attacked", "passed", "packing_done", "unit_deployed", "card_played"}
+"""Events the 500 standard games must produce between them: every part of the rules takes part."""
 
 
 def test_five_hundred_standard_games_keep_every_invariant():
-    result = run("standard", 500, 3, 11)
+    """The standard scenario with everything enabled (castles, Gates, cards, deployment), armies
+    of ten unit types drawn from all nineteen in four games of five."""
+    result = run("standard", 500, 6, 11, mixed=True)
     assert len(result["lengths"]) == 500
     assert result["reasons"].get("round_limit", 0) > 100
+    assert PART_TWO_EVENTS <= result["seen"], PART_TWO_EVENTS - result["seen"]
 
 
 def test_five_hundred_skirmish_games_keep_every_invariant():

@@ -115,13 +115,13 @@ def test_spell_cooldowns_and_effects_run_down_in_the_cooldown_phase():
     s = position({"ann": ["wizard"], "bob": ["infantry"]}, first="bob", **STANDARD)
     s = clone(s)
     s["boards"]["ann"]["spells"] = [{"unit": "u1", "spell": "teleport", "left": 1}]
-    s["boards"]["ann"]["effects"] = [{"effect": "haste", "unit": "u1", "left": 2}]
+    s["boards"]["ann"]["effects"] = [{"effect": "haste", "unit": "u1", "left": 2, "value": 2}]
     GAME.check_state(s)
     s, events = end(s)
     assert of_type(events, "spell_ready") == [{"type": "spell_ready", "player": "ann", "unit": "u1",
                                                "spell": "teleport"}]
     assert s["boards"]["ann"]["spells"] == []
-    assert s["boards"]["ann"]["effects"] == [{"effect": "haste", "unit": "u1", "left": 1}]
+    assert s["boards"]["ann"]["effects"] == [{"effect": "haste", "unit": "u1", "left": 1, "value": 2}]
 
 
 def test_packing_takes_five_cooldown_phases_and_blocks_the_unit_meanwhile():

@@ -85,7 +85,7 @@ def test_the_last_player_with_units_on_the_board_wins():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
     s = clone(s)
     s["units"]["u2"]["pins"] = 9
-    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
+    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"), move("bob", "pass"))
     assert of_type(events, "player_defeated")[0]["reason"] == "no_units"
     assert events[-1]["type"] == "game_over"
     assert s["outcome"]["winners"] == ["ann"] and s["outcome"]["draw"] is False
@@ -97,7 +97,7 @@ def test_units_waiting_to_deploy_do_not_keep_a_player_in():
                  **STANDARD)
     s = clone(s)
     s["units"]["u2"]["pins"] = 9
-    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
+    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"), move("bob", "pass"))
     assert s["status"] == "finished" and s["outcome"]["winners"] == ["ann"]
 
 
