@@ -435,8 +435,17 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
     kind = entry["kind"]
     if "evaded" in entry and type(entry["evaded"]) not in (bool, str):
         return False
+    units = state["units"]
     if kind == "attack":
-        return type(move["unit"]) is str and type(move["target"]) is str and move["mode"] in ("melee", "shoot")
+        if type(move["unit"]) is not str or type(move["target"]) is not str or move["mode"] not in ("melee", "shoot"):
+            return False
+        attacker = units.get(move["unit"])
+        target = units.get(move["target"]) or next((w for w in state["walls"] if w["id"] == move["target"]), None)
+        return attacker is not None and attacker["owner"] == entry["player"] and target is not None \
+            and target["owner"] != entry["player"]
+    if kind == "spell" and (type(move["unit"]) is not str or move["unit"] not in units
+                            or units[move["unit"]]["owner"] != entry["player"]):
+        return False
     target = move["target"]
     target_ok = target is None or type(target) is str or _hex(target) is not None
     at_ok = entry.get("at") is None or _hex(entry["at"]) is not None

@@ -3,7 +3,8 @@ board is public).
 
 A view is built from the public parts only (never "copy and delete"). Shown to everyone: the
 scenario, kingdoms, armies, custom rosters, every unit with its position and pins, whose turn
-and phase, round, every Action Board, control of Mines and Ruins, kills, defeated players,
+and phase, round, the pending declarations, walls, who is engaged in melee, the card set in
+play, every Action Board, control of Mines and Ruins, kills, defeated players,
 captured deployment zones, the number of cards in each deck, the discard piles and each hand's
 size. Shown only to the viewer: their own hand. Never shown: ``rng``, ``seed``, deck order,
 other players' hands.
@@ -50,6 +51,10 @@ def view(state: State, player: PlayerId | None) -> View:
         "phase": state["phase"],
         "turn": state["turn"],
         "pending": _copy(state["pending"]),
+        "walls": _copy(state["walls"]),
+        "wall_serial": state["wall_serial"],
+        "engaged": _copy(state["engaged"]),
+        "cards": _copy(state["cards"]),
         "boards": _copy(state["boards"]),
         "control": _copy(state["control"]),
         "kills": dict(state["kills"]),

@@ -76,6 +76,19 @@ def sample() -> dict[str, Any]:
         std, evs = GAME.apply(std, chooser.choice([m for m in legal if m["type"] != "concede"]))
         for e in evs:
             events.setdefault(e["type"], e)
+    lists = {"ann": ["engineer", "warder", "general", "mangonel", "cavalry", "wizard", "priest", "battlemage",
+                     "trebuchet", "assault"],
+             "bob": ["infantry", "footman", "knight", "archer", "enchanter", "provisioner", "assassin", "shock_trooper",
+                     "skirmisher", "warder"]}
+    mixed = GAME.setup(["ann", "bob"], 3, {"setup": "auto", "army_lists": lists, "round_limit": 10})
+    chooser = random.Random(8)
+    while mixed["status"] != "finished":
+        legal = GAME.legal_moves(mixed)
+        for m in legal:
+            moves.setdefault(m["type"], m)
+        mixed, evs = GAME.apply(mixed, chooser.choice([m for m in legal if m["type"] != "concede"]))
+        for e in evs:
+            events.setdefault(e["type"], e)
     conceded, evs = GAME.apply(mid, {"player": mid["turn"], "type": "concede"})
     for e in evs:
         events.setdefault(e["type"], e)
@@ -98,26 +111,57 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "spells": {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(SPELLS)}},
     }, description="The statistics of one unit type in one army: movement (spaces), hit points, attack, "
                    "defence (subtracted from damage taken), range (shooting), kind flags, and the abilities "
-                   "and spells the seed gives the type (their effects are part 2 of the rules).")
+                   "and spells the seed gives the type (rules doc: Special abilities, Auras, Kinds, Field spells).")
     roster = obj({"title": {"type": "string"},
                   "units": {"type": "object", "description": "Unit type to its statistics.",
                             "propertyNames": {"enum": list(UNIT_TYPES)}, "additionalProperties": ref("RSUnitStats")}},
                  required=["units"], description="A custom army: its title and its unit types (must include the "
                                                   "one Assault).")
+    flag = {"type": "boolean"}
     unit = obj({
-        "owner": PLAYER, "type": ref("RSUnitType"),
+        "owner": {"description": "Who controls it now (a Throne capture in a game of 3+ hands units over).", **PLAYER},
+        "army": {"type": "string", "description": "Its army (its statistics come from this army's roster)."},
+        "type": ref("RSUnitType"),
         "at": {"description": "The space it stands on; null while waiting to be set up or deployed.",
                **nullable(HEX)},
         "pins": {"type": "integer", "minimum": 0, "description": "Damage taken; always below the unit's hp."},
         "moved": {"type": "boolean", "description": "Moved this turn (no shooting, no second move)."},
+        "steps": {"type": "integer", "minimum": 0, "description": "Spaces moved this turn."},
+        "charge": {"type": "boolean", "description": "Began its movement out of melee (Charging may apply)."},
+        "bonus": {"type": "integer", "minimum": 0, "description": "Extra movement this turn (Construction)."},
         "attacked": {"type": "boolean", "description": "Attacked this turn."},
-        "done": {"type": "boolean", "description": "Cannot act any more this turn (freshly deployed, "
-                                                    "started packing/unpacking, or another unit acted after "
-                                                    "it had moved or attacked)."},
+        "attacks": {"type": "integer", "minimum": 0, "maximum": 2, "description": "Attacks made this turn "
+                                                                                  "(two with Double Attack)."},
+        "mode": {"description": "The type of attack made this turn (one type per turn).",
+                 **nullable({"type": "string", "enum": ["melee", "shoot", "spell"]})},
+        "on_the_move": {"type": "boolean", "description": "Its last attack was a Flanking attack while moving."},
+        "knocked": {"type": "boolean", "description": "Used Knockback this turn."},
+        "acted": {"type": "boolean", "description": "Did anything this turn (the unit-switching rule)."},
+        "done": {"type": "boolean", "description": "Cannot act any more this turn (freshly deployed or handed "
+                                                    "over, started packing/unpacking, built, or another unit "
+                                                    "acted after it had)."},
+        "ensnared": {"type": "boolean", "description": "Cannot move during its owner's next (or current) turn."},
+        "countered": {"type": "boolean", "description": "Has counterattacked this turn."},
         "packing": {"type": "string", "enum": ["packed", "unpacked", "packing", "unpacking"],
                     "description": "Packed units only: packed units move, unpacked units attack, units in "
                                    "between do neither."},
-    }, required=["owner", "type", "at", "pins", "moved", "attacked", "done"], description="A unit in play.")
+    }, required=["owner", "army", "type", "at", "pins", "moved", "steps", "charge", "bonus", "attacked", "attacks",
+                 "mode", "on_the_move", "knocked", "acted", "done", "ensnared", "countered"],
+        description="A unit in play.")
+    wall = obj({"id": {"type": "string", "pattern": "^w[1-9][0-9]*$"},
+                "kind": {"type": "string", "enum": ["gate", "palisade"]}, "owner": PLAYER,
+                "edge": {**HEXES, "minItems": 2, "maxItems": 2, "description": "The two spaces it stands between."},
+                "hp": {"type": "integer", "minimum": 1, "maximum": 20}},
+               description="A Gate (20 hit points) or Palisade (at most 6) on the edge between two spaces; other "
+                           "players' units cannot cross it.")
+    entry = obj({
+        "kind": {"type": "string", "enum": ["attack", "spell", "card"]}, "player": PLAYER,
+        "move": {"type": "object", "description": "The declaring move."},
+        "asked": {**PLAYERS, "description": "Players who have answered or passed."},
+        "unit": UNIT_ID, "at": nullable(HEX), "spell": {"type": "boolean"}, "target_unit": nullable(UNIT_ID),
+        "evaded": {"description": "The target teleported away.", "oneOf": [{"type": "boolean"}, UNIT_ID]},
+    }, required=["kind", "player", "move", "asked"], description="A declared attack, spell or card waiting for "
+                                                                 "answers.")
     board = obj({
         "spell_pin": {"description": "Duration Control Spell pin (cards only): 1 to 10, at 0 reset to 10 "
                                      "and draw a Spell card.", **nullable({"type": "integer", "minimum": 1, "maximum": 10})},
@@ -130,12 +174,13 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "packing": {"type": "array", "description": "Packing pins on the board (5 notches).", "items": obj(
             {"unit": UNIT_ID, "to": {"type": "string", "enum": ["packed", "unpacked"]},
              "notch": {"type": "integer", "minimum": 0, "maximum": 4}})},
-        "spells": {"type": "array", "description": "Spell pins on cooldown (part 2 casts spells).", "items": obj(
+        "spells": {"type": "array", "description": "Spell pins on cooldown.", "items": obj(
             {"unit": UNIT_ID, "spell": {"type": "string", "enum": list(SPELLS)},
              "left": {"type": "integer", "minimum": 1, "maximum": 99}})},
-        "effects": {"type": "array", "description": "Effect durations (part 2).", "items": obj(
-            {"effect": {"type": "string"}, "unit": nullable(UNIT_ID),
-             "left": {"type": "integer", "minimum": 1, "maximum": 99}})},
+        "effects": {"type": "array", "description": "Card effects with a duration (Cooldown phases left).",
+                    "items": obj({"effect": {"type": "string"}, "unit": nullable(UNIT_ID),
+                                  "left": {"type": "integer", "minimum": 1, "maximum": 99},
+                                  "value": {"type": "integer"}})},
     }, description="A player's Action Board.")
     scenario = obj({
         "id": {"type": "string"}, "castles": {"type": "boolean"}, "cards": {"type": "boolean"},
@@ -152,10 +197,11 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     piles = obj({"spell": STR_LIST, "tactics": STR_LIST})
     common = {
         "game": {"type": "string", "const": "reign-supreme"},
-        "schema_version": {"type": "integer", "const": 1},
+        "schema_version": {"type": "integer", "const": 2},
         "players": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True, "items": PLAYER},
         "status": {"type": "string", "enum": ["in_progress", "finished"]},
-        "active_players": {**PLAYERS, "description": "The player whose turn (or set-up) it is; [] once finished."},
+        "active_players": {**PLAYERS, "description": "The player whose turn (or set-up) it is, or who must answer "
+                                                     "the pending declaration; [] once finished."},
         "move_count": {"type": "integer", "minimum": 0, "maximum": 9007199254740991},
         "outcome": nullable(ref("Outcome")),
         "scenario": ref("RSScenarioInPlay"),
@@ -169,8 +215,16 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "round": {"type": "integer", "minimum": 1, "maximum": 200},
         "phase": {"type": "string", "enum": ["setup", "deployment", "combat", "finished"]},
         "turn": {"description": "Whose turn (or set-up) it is; null once finished.", **nullable(PLAYER)},
-        "pending": {"description": "A declared action waiting for a response (part 2: Counterattack, Teleport, "
-                                   "Counterspell); always null in this version.", **nullable({"type": "object"})},
+        "pending": {"description": "Declarations waiting for answers (Counterattack, Teleport, Counterspell); "
+                                   "null when nothing waits.",
+                    **nullable(obj({"stack": {"type": "array", "minItems": 1, "items": ref("RSPendingEntry")}}))},
+        "walls": {"type": "array", "items": ref("RSWall")},
+        "wall_serial": {"type": "integer", "minimum": 0, "description": "Walls made so far (the last wall id)."},
+        "engaged": {"type": "array", "description": "Pairs of enemy units engaged in melee since the start of the "
+                                                    "turn (who may attack a Stealth unit).",
+                    "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": UNIT_ID}},
+        "cards": {"type": "array", "description": "The card set in play ([] without cards).",
+                  "items": ref("RSCard")},
         "boards": {"type": "object", "additionalProperties": ref("RSActionBoard")},
         "control": obj({"mines": {"type": "array", "items": nullable(PLAYER)},
                         "ruins": {"type": "array", "items": nullable(PLAYER)}},
@@ -201,9 +255,13 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     view["then"] = {"required": ["hand"]}
     view["else"] = {"not": {"required": ["hand"]}}
 
-    def move(kind: str, description: str, **params: Any) -> dict[str, Any]:
+    def move(kind: str, description: str, optional: tuple[str, ...] = (), **params: Any) -> dict[str, Any]:
         props = {"player": PLAYER, "type": {"type": "string", "const": kind}, **params}
-        return obj(props, description=description, examples=[mv[kind]] if kind in mv else None)
+        required = [k for k in props if k not in optional]
+        return obj(props, required=required, description=description, examples=[mv[kind]] if kind in mv else None)
+
+    target_id = {"type": "string", "pattern": "^[uw][1-9][0-9]*$", "description": "A unit id or a wall id."}
+    any_target = {"oneOf": [{"type": "null"}, {"type": "string"}, HEX]}
 
     moves = {
         "place": move("place", "Set-up: put a waiting unit on an empty space of your Kingdom.", unit=UNIT_ID, to=HEX),
@@ -213,9 +271,28 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "move": move("move", "Combat phase: move a unit up to its movement (passing friends, not enemies; a unit "
                      "next to an enemy steps only away from every enemy, and a unit in melee may not end in "
                      "melee).", unit=UNIT_ID, to=HEX),
-        "attack": move("attack", "Combat phase: the unit's one attack, melee (adjacent) or shoot (Shooting units, "
-                       "distance 2 to range, not after moving, not while in melee unless Siege).",
-                       unit=UNIT_ID, target=UNIT_ID, mode={"type": "string", "enum": ["melee", "shoot"]}),
+        "attack": move("attack", "Combat phase: the unit's attack (two with Double Attack), melee (adjacent; 2 in an "
+                       "Enchant aura) or shoot (Shooting units, distance 2 to range, not after moving unless "
+                       "Flanking, not while in melee unless Siege), at an enemy unit or wall. Declarations: "
+                       "knockback, volley, on_the_move (Flanking, -1 damage, may move on).",
+                       ("knockback", "volley", "on_the_move"),
+                       unit=UNIT_ID, target=target_id, mode={"type": "string", "enum": ["melee", "shoot"]},
+                       knockback=flag, volley=flag, on_the_move=flag),
+        "cast": move("cast", "Cast a field spell: Teleport (target: a space), Healing (target: a unit; cure: true "
+                     "removes afflictions instead), Blast/Cone/Arc (target: an adjacent space; the unit's attack). "
+                     "Answering: Teleport with the attacked unit, or Counterspell (target: the countered "
+                     "spell's target space).", ("cure",),
+                     unit=UNIT_ID, spell={"type": "string", "enum": list(SPELLS)}, target=any_target, cure=flag),
+        "construct": move("construct", "A Construction unit's action instead of attacking: repair (a unit or wall "
+                          "id), build (a Palisade towards an adjacent space), hasten (a unit id), speed_packing "
+                          "(a unit id).", unit=UNIT_ID,
+                          action={"type": "string", "enum": ["repair", "build", "hasten", "speed_packing"]},
+                          target={"oneOf": [{"type": "string"}, HEX]}),
+        "play": move("play", "Your Combat phase: play a card from your hand (target: a unit id, a space or null, "
+                     "as the card says).", card={"type": "string"}, target=any_target),
+        "counterattack": move("counterattack", "Answer a melee attack on this unit: it attacks back first.",
+                              unit=UNIT_ID),
+        "pass": move("pass", "Give no answer to the pending declaration."),
         "pack": move("pack", "A Packed unit starts packing (or reverses unpacking).", unit=UNIT_ID),
         "unpack": move("unpack", "A Packed unit starts unpacking (or reverses packing).", unit=UNIT_ID),
         "end_turn": move("end_turn", "End your turn."),
@@ -233,6 +310,9 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "RSActionBoard": board,
         "RSScenarioInPlay": scenario,
         "RSKingdom": kingdom,
+        "RSWall": wall,
+        "RSPendingEntry": entry,
+        "RSCard": card_schema(),
         "ReignSupremeState": state,
         "ReignSupremeView": view,
         "ReignSupremeMove": {"description": "A Reign Supreme move; `type` selects the parameters.",
@@ -249,8 +329,11 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         return obj(full, required=req, description=description, examples=[ev[kind]] if kind in ev else None)
 
     pins = nullable({"type": "integer"})
-    mod = {"type": "array", "items": obj({"source": {"type": "string", "enum": ["throne", "armour", "castle"]},
+    mod = {"type": "array", "items": obj({"source": {"type": "string", "description": "throne, command, charging, "
+                                                                          "flanking, knockback, armour, castle, "
+                                                                          "supply or a card effect"},
                                           "value": {"type": "integer"}})}
+    hit = {"attack": INT0, "offence": mod, "defence": mod, "damage": INT0}
     events = {
         "unit_placed": event("unit_placed", "A unit was set up.", {"player": PLAYER, "unit": UNIT_ID, "at": HEX}),
         "setup_finished": event("setup_finished", "Every player has set up.", {}),
@@ -283,14 +366,67 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
             "player": PLAYER, "loser": PLAYER, "at": HEX}),
         "player_defeated": event("player_defeated", "A player is out of the game.", {
             "player": PLAYER, "reason": {"type": "string", "enum": ["concede", "no_units", "throne_captured"]},
-            "units_removed": {"type": "array", "items": UNIT_ID}, "by": PLAYER, "cards_passed": INT0},
+            "units_removed": {"type": "array", "items": UNIT_ID}, "by": PLAYER, "cards_passed": INT0,
+            "units_handed_over": {"type": "array", "items": UNIT_ID}},
             required=["player", "reason", "units_removed"]),
         "attacked": event("attacked", "An attack and the damage it dealt.", {
             "player": PLAYER, "unit": UNIT_ID, "target": UNIT_ID, "owner": PLAYER,
             "mode": {"type": "string", "enum": ["melee", "shoot"]}, "attack": INT0, "offence": mod, "defence": mod,
             "damage": INT0, "pins": INT0, "hp": {"type": "integer", "minimum": 1}}),
         "unit_destroyed": event("unit_destroyed", "A unit's pins reached its hit points.", {
-            "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER, "unit_type": ref("RSUnitType"), "at": HEX}),
+            "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER, "unit_type": ref("RSUnitType"), "at": HEX,
+            "by": {"type": "string", "description": "What dealt the blow: melee, shoot, a spell, counterattack, "
+                                                   "volley, flaming_oil, reach_through or a card."}}),
+        "attack_declared": event("attack_declared", "An attack was declared (answers may come before it lands).", {
+            "player": PLAYER, "unit": UNIT_ID, "target": target_id, "mode": {"type": "string", "enum": ["melee", "shoot"]},
+            "knockback": flag, "volley": flag, "on_the_move": flag}, required=["player", "unit", "target", "mode"]),
+        "attack_cancelled": event("attack_cancelled", "A declared attack did nothing.", {
+            "player": PLAYER, "unit": UNIT_ID, "target": target_id,
+            "reason": {"type": "string", "enum": ["attacker_gone", "evaded", "target_gone"]}}),
+        "counterattacked": event("counterattacked", "A unit attacked back before the attack on it landed.", {
+            "player": PLAYER, "unit": UNIT_ID, "target": UNIT_ID, "owner": PLAYER, **hit, "pins": INT0,
+            "hp": {"type": "integer", "minimum": 1}}),
+        "splashed": event("splashed", "A unit next to a target was hit too.", {
+            "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER, "source": {"type": "string"}, "damage": INT0}),
+        "knocked_back": event("knocked_back", "Knockback pushed the target.", {
+            "player": PLAYER, "unit": UNIT_ID, "from": HEX, "to": HEX}),
+        "knockback_blocked": event("knockback_blocked", "Knockback found no room.", {"player": PLAYER, "unit": UNIT_ID}),
+        "ensnared": event("ensnared", "The target cannot move during its owner's next turn.", {
+            "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER}),
+        "ensnare_ended": event("ensnare_ended", "An Ensnare ended with its turn.", {"player": PLAYER, "unit": UNIT_ID}),
+        "wall_attacked": event("wall_attacked", "An attack on a Gate or Palisade.", {
+            "player": PLAYER, "unit": UNIT_ID, "wall": {"type": "string"},
+            "kind": {"type": "string", "enum": ["gate", "palisade"]}, "mode": {"type": "string"}, "damage": INT0,
+            "hp": INT0}),
+        "wall_destroyed": event("wall_destroyed", "A wall fell.", {
+            "player": PLAYER, "wall": {"type": "string"}, "kind": {"type": "string", "enum": ["gate", "palisade"]},
+            "owner": PLAYER, "edge": HEXES}),
+        "reached_through": event("reached_through", "Damage beyond a destroyed Palisade hit the enemy behind it.", {
+            "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER, "rest": INT0, "defence": mod, "damage": INT0}),
+        "spell_cast": event("spell_cast", "A field spell was cast (its pin is on the Action Board).", {
+            "player": PLAYER, "unit": UNIT_ID, "spell": {"type": "string", "enum": list(SPELLS)},
+            "target": any_target, "cure": flag}, required=["player", "unit", "spell", "target"]),
+        "spell_fizzled": event("spell_fizzled", "A spell found nothing to act on.", {
+            "player": PLAYER, "unit": UNIT_ID, "spell": {"type": "string"}, "reason": {"type": "string"}}),
+        "spell_countered": event("spell_countered", "A Counterspell stopped a declaration.", {
+            "player": PLAYER, "unit": UNIT_ID, "countered": {"type": "object"}}),
+        "teleported": event("teleported", "A unit teleported.", {"player": PLAYER, "unit": UNIT_ID, "from": HEX,
+                                                                  "to": HEX}),
+        "healed": event("healed", "Healing removed pins.", {"player": PLAYER, "unit": UNIT_ID, "owner": PLAYER,
+                                                             "pins_removed": INT0, "pins": INT0}),
+        "cured": event("cured", "Healing removed a unit's afflictions.", {"player": PLAYER, "unit": UNIT_ID,
+                                                                           "owner": PLAYER}),
+        "spell_hit": event("spell_hit", "A combat spell hit a unit in its area.", {
+            "player": PLAYER, "unit": UNIT_ID, "spell": {"type": "string"}, "target": UNIT_ID, "owner": PLAYER,
+            "at": HEX, **hit}),
+        "spell_hit_nothing": event("spell_hit_nothing", "A combat spell's area held no unit.", {
+            "player": PLAYER, "unit": UNIT_ID, "spell": {"type": "string"}}),
+        "passed": event("passed", "A player gave no answer.", {"player": PLAYER}),
+        "constructed": event("constructed", "A Construction action.", {
+            "player": PLAYER, "unit": UNIT_ID, "action": {"type": "string"}, "target": {"oneOf": [{"type": "string"},
+                                                                                              HEX]},
+            "hp": INT0, "gained": INT0, "pins_removed": INT0, "pins": INT0, "wall": {"type": "string"},
+            "edge": HEXES, "bonus": INT0, "notch": INT0}, required=["player", "unit", "action", "target"]),
         "reinforcement_pin_moved": event("reinforcement_pin_moved", "A kill moved the Reinforcement pin.", {
             "player": PLAYER, "reinforcement_pin": {"type": "integer"}, "deploys_gained": INT0}),
         "packing_started": event("packing_started", "A Packing pin went onto the Action Board.", {
@@ -320,6 +456,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "round_limit": nullable({"type": "integer"}),
         "first_player": nullable({"type": "string"}),
         "setup": nullable({"type": "string", "enum": ["manual", "auto"]}),
+        "cards": nullable({"type": "array", "items": ref("RSCard"), "description": "A custom card set."}),
     }, required=[], description="Reign Supreme options; each may be omitted or null for its default.",
         examples=[GAME.default_options(), {"scenario": "skirmish", "round_limit": 10, "setup": "auto",
                                            "armies": {"ann": "undead", "bob": "demon"}}])
@@ -339,16 +476,26 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
             "units": {"type": "object", "additionalProperties": ref("RSUnitStats")},
             "lists": {"type": "object", "additionalProperties": {"type": "array", "items": ref("RSUnitType")}}})},
         "scenarios": {"type": "object", "additionalProperties": {"type": "object"}},
-        "cards": {"type": "array", "items": obj({"id": {"type": "string"}, "deck": {"type": "string",
-                                                                                   "enum": ["spell", "tactics"]},
-                                                 "name": {"type": "string"}, "text": {"type": "string"},
-                                                 "copies": {"type": "integer", "minimum": 1}})},
+        "cards": {"type": "array", "items": ref("RSCard")},
         "spells": {"type": "object", "additionalProperties": obj({"range": {"type": "integer"},
                                                                   "cooldown": {"type": "integer"},
-                                                                  "kind": {"type": "string"}})},
+                                                                  "kind": {"type": "string"},
+                                                                  "damage": {"type": "integer"},
+                                                                  "heals": {"type": "integer"}},
+                                                                 required=["range", "cooldown", "kind"])},
     }, description="The default content: four armies of the nineteen unit types with their default lists, the "
                    "standard and skirmish scenarios, the card set and the field spells.")
     return out
+
+
+def card_schema() -> dict[str, Any]:
+    """A card definition (rules doc §Cards)."""
+    return obj({"id": {"type": "string"}, "deck": {"type": "string", "enum": ["spell", "tactics"]},
+                "name": {"type": "string"}, "text": {"type": "string"},
+                "copies": {"type": "integer", "minimum": 1},
+                "target": {"type": "string"}, "range": nullable({"type": "integer", "minimum": 0}),
+                "effect": {"type": "object", "description": "{kind, amount, ...}: an effect primitive."}},
+               description="A card: its deck, what it targets, its range from your units and its effect.")
 
 
 def render(schemas_: dict[str, Any]) -> str:

@@ -38,6 +38,20 @@ def test_a_sound_state_passes(mid):
     GAME.check_state(mid)
 
 
+def test_a_state_waiting_for_an_answer_passes_and_a_wrong_responder_is_refused():
+    """A declaration waiting for bob's answer is sound only with bob active."""
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
+    s, _ = GAME.apply(s, {"player": "ann", "type": "attack", "unit": "u1", "target": "u2", "mode": "melee"})
+    assert s["pending"] is not None and s["active_players"] == ["bob"]
+    assert problems(s) == []
+    wrong = copy.deepcopy(s)
+    wrong["active_players"] = ["ann"]
+    assert problems(wrong) == ["bad_pending"]
+    asked = copy.deepcopy(s)
+    asked["pending"]["stack"][0]["asked"] = ["bob"]  # bob has answered: nobody is left to ask
+    assert problems(asked) == ["bad_pending"]
+
+
 @pytest.mark.parametrize("fn,code", [
     (lambda s: s.update(game="chess"), "wrong_game"),
     (lambda s: s.update(rng="xyz"), "bad_rng"),
@@ -70,6 +84,28 @@ def test_a_sound_state_passes(mid):
     (lambda s: s["zones"].update(ann=["bob"]), "bad_zones"),
     (lambda s: s.update(outcome={"winners": [], "draw": True, "scores": {}, "reason": "x"}), "bad_outcome"),
     (lambda s: [s["units"].pop(u) for u in [k for k, v in s["units"].items() if v["owner"] == "bob"]], "no_units"),
+    (lambda s: s["units"]["u1"].update(army="elves"), "unknown_army"),
+    (lambda s: s["units"]["u1"].update(attacks=1, mode=None), "bad_unit_turn"),
+    (lambda s: s["units"]["u1"].update(attacks=3, mode="melee", attacked=True), "bad_unit_turn"),
+    (lambda s: s["units"]["u1"].update(steps=-1), "bad_unit_turn"),
+    (lambda s: s["walls"][0].update(hp=21), "bad_walls"),
+    (lambda s: s["walls"][0].update(hp=0), "bad_walls"),
+    (lambda s: s["walls"][0].update(owner="zed"), "bad_walls"),
+    (lambda s: s["walls"][0].update(kind="moat"), "bad_walls"),
+    (lambda s: s["walls"][0].update(edge=[[0, 0], [5, 5]]), "bad_walls"),
+    (lambda s: s["walls"].append(dict(s["walls"][0], id="w9")), "bad_walls"),
+    (lambda s: s.update(wall_serial=-1), "bad_walls"),
+    (lambda s: s["walls"].extend({"id": f"w{9 + i}", "kind": "palisade", "owner": "ann", "hp": 4,
+                                  "edge": [[i - 4, 0], [i - 4, 1]]} for i in range(11)), "bad_walls"),
+    (lambda s: s.update(engaged=[["u1", "u1"]]), "bad_engaged"),
+    (lambda s: s.update(engaged=[["u1", "u99"]]), "bad_engaged"),
+    (lambda s: s.update(pending={"stack": []}), "bad_pending"),
+    (lambda s: s.update(pending={"stack": [{"kind": "attack", "player": "ann", "asked": [],
+                                            "move": {"player": "ann", "type": "attack", "unit": "u1",
+                                                     "target": "u2", "mode": "melee"}}]}), "bad_pending"),
+    (lambda s: s.update(cards=[{"id": "x"}]), "bad_cards"),
+    (lambda s: s["boards"]["ann"]["effects"].append({"effect": "offence", "unit": "u1", "left": 1, "value": 999}),
+     "bad_effect"),
 ])
 def test_corruptions_are_named(mid, fn, code):
     found = corrupt(mid, fn)
