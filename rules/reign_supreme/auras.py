@@ -109,14 +109,24 @@ def engaged(state: State, a: str, b: str) -> bool:
     return [min(a, b), max(a, b)] in state["engaged"]
 
 
-def prune_engaged(state: State) -> None:
+def prune_engaged(state: State, mover: str | None = None, path: list[Hex] | None = None) -> None:
     """Drop the pairs that are no longer next to each other ("remained engaged in Melee since
-    the beginning of the turn"): call after any unit changes space or leaves the board."""
+    the beginning of the turn"): call after any unit changes space or leaves the board.
+
+    ``mover`` and ``path`` (start first) name a unit that has just moved along ``path``: a pair
+    of it is dropped too when any space of the path is not next to the other unit, because a
+    unit that stepped out of the melee on its way did not remain engaged, even if it ends next
+    to the same enemy again (fix: only the end space used to be checked)."""
     units = state["units"]
     keep = []
     for a, b in state["engaged"]:
         ua, ub = units.get(a), units.get(b)
-        if ua is not None and ub is not None and ua["at"] is not None and ub["at"] is not None \
-                and distance(_at(ua), _at(ub)) == 1 and ua["owner"] != ub["owner"]:
-            keep.append([a, b])
+        if ua is None or ub is None or ua["at"] is None or ub["at"] is None \
+                or distance(_at(ua), _at(ub)) != 1 or ua["owner"] == ub["owner"]:
+            continue
+        if path is not None and mover in (a, b):
+            other = _at(ub) if mover == a else _at(ua)
+            if any(distance(h, other) != 1 for h in path):
+                continue
+        keep.append([a, b])
     state["engaged"] = keep

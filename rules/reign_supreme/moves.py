@@ -566,7 +566,7 @@ def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -
     unit["moved"] = True
     unit["acted"] = True
     unit["steps"] += len(path) - 1
-    prune_engaged(state)
+    prune_engaged(state, uid, path)  # leaving the melee on the way ends an engagement (seed, Stealth)
     events: list[Event] = [{"type": "unit_moved", "player": p, "unit": uid, "from": as_json(path[0]),
                             "to": as_json(dest), "path": [as_json(h) for h in path]}]
     for key, spots in (("mines", geo.mines), ("ruins", geo.ruins)):
