@@ -28,7 +28,7 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
-from rules.reign_supreme.auras import has, prune_engaged, silenced, stealthy
+from rules.reign_supreme.auras import engaged, has, prune_engaged, silenced, stealthy
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
@@ -127,8 +127,9 @@ def _combat_targets(state: State, geo: Geometry, uid: str) -> list[Hex]:
         if h not in geo.board or silenced(state, h, owner) or _outside_castle(geo, here, h):
             continue
         other = occ.get(h)
+        # Stealth: "may not be directly attacked unless previously engaged in Melee" (as attacks).
         if other is not None and state["units"][other]["owner"] != owner \
-                and stealthy(state, geo, state["units"][other]):
+                and stealthy(state, geo, state["units"][other]) and not engaged(state, uid, other):
             continue
         out.append(h)
     return sorted(out)
@@ -181,11 +182,25 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
                    rulebook.ATTACKS)]
     if move.get("cure") and spell != "healing":
         return [_v("unexpected_field", "Only Healing takes 'cure'.", rulebook.MOVES)]
+    into = _target_space(state, move)
+    if into is not None and silenced(state, into, p):
+        return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.SILENCE)]
     listed = {_key(m) for m in cast_moves(state, geo, p, uid) if m["spell"] == spell}
     if _key(move) not in listed:
         return [_v("bad_spell_target", f"{spell} cannot be cast at {move['target']!r} "
                    f"{'(to remove an affliction) ' if move.get('cure') else ''}from here.")]
     return []
+
+
+def _target_space(state: State, move: Move) -> Hex | None:
+    """The space a cast is aimed at (Healing: its target unit's space), or None if malformed."""
+    t = move["target"]
+    if move["spell"] == "healing":
+        unit = state["units"].get(t) if t.__class__ is str else None
+        return None if unit is None or unit["at"] is None else _at(unit)
+    if t.__class__ is list and len(t) == 2 and all(type(x) is int for x in t):
+        return (t[0], t[1])
+    return None
 
 
 def _key(move: Move) -> tuple[Any, ...]:
@@ -266,7 +281,9 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
     occ = occupancy(state)
     for h in affected(geo, spell, here, (target[0], target[1])):
         vid = occ.get(h)
-        if vid is None or vid not in units:
+        # A unit that teleported away in answer escaped the spell ("causing no damage or
+        # effect"), even if it landed elsewhere in the area.
+        if vid is None or vid not in units or vid == entry.get("evaded"):
             continue
         result = damage(state, geo, uid, vid, "spell", base=_TABLE[spell]["damage"])
         events.append({"type": "spell_hit", "player": p, "unit": uid, "spell": spell, "target": vid,
@@ -315,6 +332,11 @@ def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], res
     places = [_at(caster)] if caster is not None and caster["at"] is not None else []
     if entry.get("at") is not None:
         places.append((entry["at"][0], entry["at"][1]))
+    if places:
+        # Cast at the spell's caster or at its target, but not into an enemy Silence.
+        places = [h for h in places if not silenced(state, h, responder)]
+        if not places:
+            return []
     reach = _TABLE["counterspell"]["range"]
     out: list[Move] = []
     for wid, w in state["units"].items():
