@@ -1,29 +1,461 @@
-"""Playing cards (seed: Cards; ruling RS 7). (Stub: filled in by the cards work.)"""
+"""Playing cards (seed: Starting the Game - "Each player draws two Spell Cards and two Tactic Cards.
+These are held by the player and not shown to other players until they are played"; The Turn -
+"Any player can play cards only this phase" (Combat); Card Spells; Volley; ruling RS 7).
+
+The text names only Flaming Oil, so the service defines the cards (``data/cards.json``, or a
+custom set in ``options.cards``) out of **effect primitives**. A card definition is::
+
+    {"id", "deck": "spell"|"tactics", "name", "text", "copies": 1-4,
+     "target": "own_unit"|"enemy_unit"|"any_unit"|"enemy_siege_or_wall"|"none",
+     "range": int|null, "effect": {"kind": primitive, "amount": 0-20, ...}}
+
+``range`` (when not null): the target must be within that many spaces of one of the player's
+units. Primitives (what the target must be, besides ``target``):
+
+- ``damage``: ``amount`` pins on the target (magic: no offence or defence modifiers), and with
+  ``splash`` that many on every other unit next to it, allies included;
+- ``heal``: removes ``amount`` pins; not Mechanical or Siege units ("cannot be healed");
+- ``repair``: removes ``amount`` pins from a Siege or Mechanical unit ("can be repaired ... with
+  cards");
+- ``offence`` / ``defence`` / ``weaken``: +``amount`` offence / +``amount`` defence / −``amount``
+  offence (an affliction) for ``turns`` (0: this turn; n: until the start of your n-th next turn);
+- ``haste``: +``amount`` movement this turn (a unit whose activation is not over);
+- ``ambush``: +``amount`` offence on the unit's next attack this turn (a unit that can attack);
+- ``flaming_oil``: the unit's next shot this turn also deals ``amount`` to every unit next to
+  its target, not with Volley (a Shooting unit that can still shoot);
+- ``forced_march``: a unit that has moved and not attacked may move again (its movement is
+  fresh; "Some Cards ... can cause other units to move ... and do not prevent Shooting");
+- ``reinforce``: moves the player's Reinforcement pin ``amount`` notches (deployment scenarios);
+- ``sabotage``: ``amount`` pins on an enemy Siege unit, or ``amount`` hit points off an enemy
+  Gate or Palisade.
+
+A card is played by the player whose Combat phase it is while nothing waits for an answer:
+``{"type": "play", "card": "<id>-<copy>", "target": unit id | wall id | null}``. It goes to its
+deck's discard pile at once (:func:`declare`); opponents may Counterspell a Spell card and the
+owner of a targeted unit may Teleport it away (:mod:`responses`); then :func:`resolve` applies
+it, or it fizzles if its target is gone.
+"""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.reign_supreme import effects, rulebook
+from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
+from rules.reign_supreme.board import Geometry, geometry, stats
+from rules.reign_supreme.hexes import Hex, distance, neighbours
+from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "check_play", "declare", "resolve"]
+__all__ = ["check_cards", "card_moves", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
+           "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
+
+TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
+PRIMITIVES: dict[str, dict[str, Any]] = {
+    "damage": {"targets": ("enemy_unit", "any_unit"), "extra": ("splash",)},
+    "heal": {"targets": ("own_unit", "any_unit"), "extra": ()},
+    "repair": {"targets": ("own_unit", "any_unit"), "extra": ()},
+    "offence": {"targets": ("own_unit", "any_unit"), "extra": ("turns",)},
+    "defence": {"targets": ("own_unit", "any_unit"), "extra": ("turns",)},
+    "weaken": {"targets": ("enemy_unit", "any_unit"), "extra": ("turns",)},
+    "haste": {"targets": ("own_unit",), "extra": ()},
+    "ambush": {"targets": ("own_unit",), "extra": ()},
+    "flaming_oil": {"targets": ("own_unit",), "extra": ()},
+    "forced_march": {"targets": ("own_unit",), "extra": ()},
+    "reinforce": {"targets": ("none",), "extra": ()},
+    "sabotage": {"targets": ("enemy_siege_or_wall",), "extra": ()},
+}
+"""Each effect primitive: the ``target`` kinds it takes and its optional extra fields."""
+MAX_AMOUNT = 20
+MAX_COPIES = 4
+MAX_TURNS = 3
+MAX_RANGE = 100
+MAX_DEFINITIONS = 50
+_FIELDS = ("id", "deck", "name", "text", "copies", "target", "range", "effect")
+_ID = re.compile(r"[a-z][a-z0-9_]{0,31}", re.ASCII)
+_EXTRA_LIMIT = {"splash": MAX_AMOUNT, "turns": MAX_TURNS}
 
 
+def _v(code: str, message: str, rule: str = rulebook.CARDS) -> Violation:
+    return Violation(code, message, rule)
+
+
+def _int(value: Any, lo: int, hi: int) -> bool:
+    return type(value) is int and lo <= value <= hi
+
+
+def _at(unit: dict[str, Any]) -> Hex:
+    return (unit["at"][0], unit["at"][1])
+
+
+# -- custom card sets ----------------------------------------------------------------------------------
 def check_cards(cards: Any) -> list[Violation]:
-    return []
+    """Problems of a card set (``options.cards``, the format of ``data/cards.json``): 1 to 50
+    definitions with exactly the fields above, unique ids (lower-case letters, digits, ``_``),
+    1 to 4 copies, a known target and primitive that fit each other, amounts 0 to 20, and cards
+    in both decks. Each problem is a ``bad_cards`` naming the field."""
+    bad = "bad_cards"
+    if type(cards) is not list or not 1 <= len(cards) <= MAX_DEFINITIONS:
+        return [_v(bad, f"options.cards must be a list of 1 to {MAX_DEFINITIONS} card definitions.")]
+    found: list[Violation] = []
+    ids: set[str] = set()
+    decks: set[str] = set()
+    for i, card in enumerate(cards):
+        at = f"options.cards[{i}]"
+        if type(card) is not dict:
+            found.append(_v(bad, f"{at} must be an object."))
+            continue
+        found.extend(_v(bad, f"{at} has an unknown field {key[:40]!r}.") for key in card if key not in _FIELDS)
+        found.extend(_v(bad, f"{at}.{key} is missing.") for key in _FIELDS if key not in card)
+        cid = card.get("id")
+        if type(cid) is str and _ID.fullmatch(cid) is not None:
+            if cid in ids:
+                found.append(_v(bad, f"{at}.id {cid!r} is used twice."))
+            ids.add(cid)
+        elif "id" in card:
+            found.append(_v(bad, f"{at}.id must be 1 to 32 lower-case letters, digits or '_', starting with a letter."))
+        if card.get("deck") in ("spell", "tactics"):
+            decks.add(card["deck"])
+        elif "deck" in card:
+            found.append(_v(bad, f"{at}.deck must be 'spell' or 'tactics'."))
+        if "name" in card and (type(card["name"]) is not str or not 1 <= len(card["name"]) <= 60):
+            found.append(_v(bad, f"{at}.name must be a string of 1 to 60 characters."))
+        if "text" in card and (type(card["text"]) is not str or len(card["text"]) > 500):
+            found.append(_v(bad, f"{at}.text must be a string of at most 500 characters."))
+        if "copies" in card and not _int(card["copies"], 1, MAX_COPIES):
+            found.append(_v(bad, f"{at}.copies must be a whole number from 1 to {MAX_COPIES}."))
+        target = card.get("target")
+        if "target" in card and target not in TARGETS:
+            found.append(_v(bad, f"{at}.target must be one of {', '.join(TARGETS)}."))
+        if card.get("range") is not None and not _int(card["range"], 0, MAX_RANGE):
+            found.append(_v(bad, f"{at}.range must be null or a whole number from 0 to {MAX_RANGE}."))
+        if "effect" in card:
+            found.extend(_check_effect(card["effect"], target, f"{at}.effect"))
+    if not found and decks != {"spell", "tactics"}:
+        found.append(_v(bad, "options.cards needs at least one card in each deck (spell and tactics)."))
+    return found
+
+
+def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
+    bad = "bad_cards"
+    if type(effect) is not dict:
+        return [_v(bad, f"{at} must be an object {{\"kind\", \"amount\", ...}}.")]
+    kind = effect.get("kind")
+    if kind not in PRIMITIVES:
+        return [_v(bad, f"{at}.kind must be one of {', '.join(PRIMITIVES)}.")]
+    spec = PRIMITIVES[kind]
+    found = [_v(bad, f"{at} has an unknown field {key[:40]!r} for {kind}.") for key in effect
+             if key not in ("kind", "amount", *spec["extra"])]
+    if not _int(effect.get("amount"), 0, MAX_AMOUNT):
+        found.append(_v(bad, f"{at}.amount must be a whole number from 0 to {MAX_AMOUNT}."))
+    for key in spec["extra"]:
+        if key in effect and not _int(effect[key], 0, _EXTRA_LIMIT[key]):
+            found.append(_v(bad, f"{at}.{key} must be a whole number from 0 to {_EXTRA_LIMIT[key]}."))
+    if target in TARGETS and target not in spec["targets"]:
+        found.append(_v(bad, f"{at}.kind {kind} needs the target {' or '.join(spec['targets'])}."))
+    return found
+
+
+# -- who and what may be targeted ----------------------------------------------------------------------
+class _Ctx:
+    """What every target check of one player needs, worked out once."""
+
+    __slots__ = ("geo", "player", "own", "silence")
+
+    def __init__(self, state: State, player: PlayerId) -> None:
+        self.geo = geometry(state)
+        self.player = player
+        self.own = [_at(u) for u in state["units"].values() if u["owner"] == player and u["at"] is not None]
+        self.silence = [src for src, owner in silence_sources(state) if owner != player]
+
+    def silenced(self, h: Hex) -> bool:
+        return any(distance(h, src) <= SILENCE_RADIUS for src in self.silence)
+
+    def reach(self, h: Hex) -> int:
+        return min((distance(h, o) for o in self.own), default=10**6)
+
+
+def duration(state: State, turns: int) -> int:
+    """``left`` for an effect: 1 ("this turn") for 0 turns; else ``turns`` times the players
+    still in the game (one Cooldown phase per turn: "until your next turn" for 1)."""
+    if turns <= 0:
+        return 1
+    return turns * (len(state["players"]) - len(state["defeated"]))
+
+
+_TARGET_WORDS = {"own_unit": "one of your units on the board", "enemy_unit": "an enemy unit on the board",
+                 "any_unit": "a unit on the board", "enemy_siege_or_wall": "an enemy Siege unit, Gate or Palisade"}
+
+
+def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(unit, wall) named by ``target``: a unit on the board, else a wall; (None, None) if neither."""
+    if target.__class__ is not str:
+        return None, None
+    unit = state["units"].get(target)
+    if unit is not None and unit["at"] is not None:
+        return unit, None
+    return None, wall_by_id(state, target)
+
+
+def _fits(card: dict[str, Any], p: PlayerId, state: State, unit: dict[str, Any] | None,
+          wall: dict[str, Any] | None) -> bool:
+    """The target is of the card's ``target`` kind."""
+    kind = card["target"]
+    if unit is not None:
+        enemy = unit["owner"] != p
+        if kind == "enemy_siege_or_wall":
+            return enemy and "siege" in stats(state, unit)["kinds"]
+        return kind == "any_unit" or (kind == "enemy_unit") == enemy
+    return wall is not None and kind == "enemy_siege_or_wall" and wall["owner"] != p
+
+
+def _needs(state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any] | None) -> Violation | None:
+    """What the primitive asks of its target beyond the card's ``target`` kind (None: fine)."""
+    from rules.reign_supreme.combat import can_attack
+
+    kind = card["effect"]["kind"]
+    if kind == "reinforce":
+        if state["boards"][p]["reinforcement_pin"] is None:
+            return _v("no_reinforcement_pin", "Without a Deployment phase there is no Reinforcement pin to move.")
+        return None
+    if unit is None:
+        return None
+    kinds = stats(state, unit)["kinds"]
+    if kind == "heal":
+        if "mechanical" in kinds or "siege" in kinds:
+            return _v("bad_card_target", "Mechanical and Siege units cannot be healed (they are repaired).")
+        if unit["pins"] == 0:
+            return _v("no_pins", "That unit has no pins to remove.")
+    elif kind == "repair":
+        if "mechanical" not in kinds and "siege" not in kinds:
+            return _v("bad_card_target", "Only Siege and Mechanical units are repaired.")
+        if unit["pins"] == 0:
+            return _v("no_pins", "That unit has no pins to remove.")
+    elif kind == "haste":
+        if unit["done"]:
+            return _v("unit_done", "That unit's activation is over this turn.", rulebook.COMBAT)
+    elif kind in ("ambush", "flaming_oil"):
+        if kind == "flaming_oil" and "shooting" not in kinds:
+            return _v("bad_card_target", "Flaming Oil goes on a Shooting unit.")
+        if not can_attack(state, unit) or (kind == "flaming_oil" and unit["mode"] not in (None, "shoot")):
+            return _v("unit_cannot_attack", "That unit cannot make another such attack this turn.")
+    elif kind == "forced_march":
+        if unit["attacked"]:
+            return _v("attacked_already", "Forced March needs a unit that has not attacked.", rulebook.COMBAT)
+        if not unit["moved"]:
+            return _v("not_moved", "Forced March lets a unit that has moved move again; this one has not moved.")
+        if unit["ensnared"]:
+            return _v("ensnared", "An Ensnared unit cannot move this turn.", rulebook.ABILITIES)
+        if unit.get("packing", "packed") != "packed":
+            return _v("not_packed", "A Packed unit moves only while packed.", rulebook.PACKED)
+    return None
+
+
+def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) -> Violation | None:
+    """Why ``card`` cannot be played at ``target`` now (None: it can)."""
+    p = ctx.player
+    if card["target"] == "none":
+        if target is not None:
+            return _v("bad_card_target", f"{card['name']} takes no target: give target null.")
+        return _needs(state, card, p, None)
+    if target is None:
+        return _v("card_needs_target", f"{card['name']} needs a target: {_TARGET_WORDS[card['target']]}.")
+    unit, wall = _find(state, target)
+    if unit is None and wall is None:
+        return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
+    if not _fits(card, p, state, unit, wall):
+        return _v("bad_card_target", f"{card['name']} targets {_TARGET_WORDS[card['target']]}.")
+    if unit is not None and unit["owner"] != p and stealthy(state, ctx.geo, unit):
+        return _v("stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS)
+    spaces = [_at(unit)] if unit is not None else list(wall_spaces(wall))
+    reach = card["range"]
+    if reach is not None and min(ctx.reach(h) for h in spaces) > reach:
+        return _v("out_of_card_range", f"{card['name']} reaches only {reach} spaces from one of your units.")
+    if card["deck"] == "spell" and any(ctx.silenced(h) for h in spaces):
+        return _v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.SILENCE)
+    return _needs(state, card, p, unit)
+
+
+def _catalog(state: State) -> dict[str, dict[str, Any]]:
+    from rules.reign_supreme.state import card_catalog
+
+    return card_catalog(state["cards"])
+
+
+def _id_key(uid: str) -> tuple[int, str]:
+    digits = uid[1:]
+    return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
+
+
+def _may_play(state: State, player: PlayerId) -> bool:
+    return (state["status"] == "in_progress" and state["phase"] == "combat" and state["pending"] is None
+            and state["turn"] == player and player not in state["defeated"])
 
 
 def card_moves(state: State, player: PlayerId) -> list[Move]:
-    return []
+    """Every ``play`` move ``player`` may make now: in their own Combat phase, nothing pending;
+    each card of the hand (hand order) at each legal target (units by id, then walls), or null."""
+    if not _may_play(state, player) or not state["hands"][player]:
+        return []
+    catalog = _catalog(state)
+    ctx = _Ctx(state, player)
+    units = sorted((uid for uid, u in state["units"].items() if u["at"] is not None), key=_id_key)
+    walls = [w["id"] for w in state["walls"]]
+    out: list[Move] = []
+    for cid in state["hands"][player]:
+        card = catalog[cid]
+        if card["target"] == "none":
+            candidates: list[Any] = [None]
+        else:
+            candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
+        out.extend({"player": player, "type": "play", "card": cid, "target": t} for t in candidates
+                   if _target_problem(state, ctx, card, t) is None)
+    return out
 
 
 def check_play(state: State, move: Move) -> list[Violation]:
-    from rules.reign_supreme import rulebook
-    return [Violation("cannot_play", "Cards cannot be played yet.", rulebook.CARDS)]
+    """Why a ``play`` move in the player's Combat phase is illegal ([] when it is legal):
+    ``not_in_hand``, then the target (``card_needs_target``, ``unknown_target``,
+    ``bad_card_target``, ``stealth_target``, ``out_of_card_range``, ``silenced``) and what the
+    effect needs (``no_pins``, ``unit_done``, ``unit_cannot_attack``, ``attacked_already``,
+    ``not_moved``, ``ensnared``, ``not_packed``, ``no_reinforcement_pin``)."""
+    p = move["player"]
+    if not _may_play(state, p):
+        return [_v("not_your_turn", "Cards are played in your own Combat phase, while nothing waits for an "
+                   "answer.", rulebook.COMBAT)]
+    cid = move["card"]
+    if cid.__class__ is not str or cid not in state["hands"][p]:
+        return [_v("not_in_hand", f"You hold no card {str(cid)[:40]!r}.")]
+    problem = _target_problem(state, _Ctx(state, p), _catalog(state)[cid], move["target"])
+    return [] if problem is None else [problem]
 
 
-def declare(state: State, geo: Any, move: Move) -> dict[str, Any]:
-    raise NotImplementedError
+# -- playing -------------------------------------------------------------------------------------------
+def declare(state: State, geo: Geometry, move: Move) -> tuple[dict[str, Any], list[Event]]:
+    """The card is played: from the hand to its deck's discard pile at once (even if it is then
+    countered), a public ``card_played`` event, and the pending entry to resolve."""
+    p, cid, target = move["player"], move["card"], move["target"]
+    card = _catalog(state)[cid]
+    state["hands"][p].remove(cid)
+    state["discards"][card["deck"]].append(cid)
+    unit, wall = _find(state, target) if target is not None else (None, None)
+    at = list(unit["at"]) if unit is not None else (list(wall["edge"][0]) if wall is not None else None)
+    entry = {"kind": "card", "player": p, "move": dict(move), "asked": [], "spell": card["deck"] == "spell",
+             "at": at, "target_unit": target if unit is not None else None}
+    return entry, [{"type": "card_played", "player": p, "card": cid, "name": card["name"], "target": target}]
 
 
-def resolve(state: State, geo: Any, entry: dict[str, Any]) -> list[Event]:
-    return []
+def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
+    """Carry out a card nobody countered: its effect, if the target is still there and still fits
+    (else ``card_fizzled``); a target that teleported away makes it fizzle too."""
+    move = entry["move"]
+    p, cid, target = entry["player"], move["card"], move["target"]
+    card = _catalog(state)[cid]
+    fizzle = {"type": "card_fizzled", "player": p, "card": cid}
+    if entry.get("evaded"):
+        return [{**fizzle, "reason": "evaded"}]
+    if p in state["defeated"]:
+        return [{**fizzle, "reason": "player_out"}]
+    unit, wall = _find(state, target) if target is not None else (None, None)
+    if target is not None:
+        if unit is None and wall is None:
+            return [{**fizzle, "reason": "target_gone"}]
+        if not _fits(card, p, state, unit, wall) or _needs(state, card, p, unit) is not None:
+            return [{**fizzle, "reason": "bad_target"}]
+    elif _needs(state, card, p, None) is not None:
+        return [{**fizzle, "reason": "bad_target"}]
+    return _APPLY[card["effect"]["kind"]](state, p, cid, card, target, unit, wall)
+
+
+def _card_hit(state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: str, amount: int) -> list[Event]:
+    from rules.reign_supreme.combat import hit
+
+    unit = state["units"][uid]
+    hp = stats(state, unit)["hp"]
+    events: list[Event] = [{"type": "card_hit", "player": p, "card": cid, "unit": uid, "owner": unit["owner"],
+                            "damage": amount, "pins": min(hp, unit["pins"] + amount), "hp": hp}]
+    return events + hit(state, p, uid, amount, card["id"])
+
+
+def _damage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
+            wall: Any) -> list[Event]:
+    """``amount`` pins on the target, then ``splash`` on every other unit next to its space."""
+    from rules.reign_supreme.board import occupancy
+    from rules.reign_supreme.combat import hit
+
+    centre = _at(unit)
+    events = _card_hit(state, p, cid, card, target, card["effect"]["amount"])
+    splash = card["effect"].get("splash", 0)
+    if splash:
+        occ = occupancy(state)
+        for n in neighbours(centre):
+            vid = occ.get(n)
+            if vid is None or vid == target:
+                continue
+            events.append({"type": "splashed", "player": p, "unit": vid, "owner": state["units"][vid]["owner"],
+                           "source": card["id"], "damage": splash})
+            events.extend(hit(state, p, vid, splash, card["id"]))
+    return events
+
+
+def _mend(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
+          wall: Any) -> list[Event]:
+    """Heal and Repair: take up to ``amount`` pins off the unit."""
+    removed = min(unit["pins"], card["effect"]["amount"])
+    unit["pins"] -= removed
+    kind = "card_healed" if card["effect"]["kind"] == "heal" else "card_repaired"
+    return [{"type": kind, "player": p, "card": cid, "unit": target, "owner": unit["owner"],
+             "pins_removed": removed, "pins": unit["pins"]}]
+
+
+def _lasting(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
+             wall: Any) -> list[Event]:
+    """An effect on the Action Board: offence, defence and weaken for ``turns``; haste, ambush
+    and flaming oil for this turn."""
+    effect = card["effect"]
+    left = duration(state, effect.get("turns", 0)) if effect["kind"] in ("offence", "defence", "weaken") else 1
+    effects.add_effect(state, p, effect["kind"], target, left, effect["amount"])
+    return [{"type": "effect_added", "player": p, "card": cid, "unit": target, "owner": unit["owner"],
+             "effect": effect["kind"], "value": effect["amount"], "left": left}]
+
+
+def _forced_march(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
+                  wall: Any) -> list[Event]:
+    """The unit's movement is fresh: it has not moved, its activation is open again."""
+    unit["moved"] = False
+    unit["steps"] = 0
+    unit["charge"] = False
+    unit["done"] = False
+    return [{"type": "unit_may_move_again", "player": p, "card": cid, "unit": target}]
+
+
+def _reinforce(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: Any, unit: Any,
+               wall: Any) -> list[Event]:
+    from rules.reign_supreme.cooldown import advance_reinforcement
+
+    board = state["boards"][p]
+    gained = advance_reinforcement(board, card["effect"]["amount"])
+    return [{"type": "reinforcement_pin_moved", "player": p, "reinforcement_pin": board["reinforcement_pin"],
+             "deploys_gained": gained}]
+
+
+def _sabotage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any] | None,
+              wall: dict[str, Any] | None) -> list[Event]:
+    """Pins on an enemy Siege unit, or hit points off an enemy wall (destroyed at 0)."""
+    amount = card["effect"]["amount"]
+    if unit is not None:
+        return _card_hit(state, p, cid, card, target, amount)
+    assert wall is not None
+    wall["hp"] = max(0, wall["hp"] - amount)
+    events: list[Event] = [{"type": "wall_sabotaged", "player": p, "card": cid, "wall": wall["id"],
+                            "kind": wall["kind"], "damage": amount, "hp": wall["hp"]}]
+    if wall["hp"] == 0:
+        state["walls"].remove(wall)
+        events.append({"type": "wall_destroyed", "player": p, "wall": wall["id"], "kind": wall["kind"],
+                       "owner": wall["owner"], "edge": wall["edge"]})
+    return events
+
+
+_APPLY = {"damage": _damage, "heal": _mend, "repair": _mend, "offence": _lasting, "defence": _lasting,
+          "weaken": _lasting, "haste": _lasting, "ambush": _lasting, "flaming_oil": _lasting,
+          "forced_march": _forced_march, "reinforce": _reinforce, "sabotage": _sabotage}

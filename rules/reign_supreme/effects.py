@@ -1,45 +1,110 @@
-"""Effects with a duration on the Action Board (seed: Global Cooldowns, Effects): what cards put
-on units, read by combat and movement. (Stub: filled in by the cards work.)"""
+"""Effects with a duration on the Action Board (seed: Global Cooldowns - "Effects: Cards and other
+abilities may have durations on them which can be managed under Effects"; ruling RS 7).
+
+A card that lasts puts an entry on the board of the player who played it
+(``state["boards"][p]["effects"]``): ``{"effect": kind, "unit": uid, "left": n, "value": v}``.
+The Cooldown phase (:mod:`cooldown`) takes one notch off ``left`` at the start of every
+player's turn and drops the entry at 0, so ``left = 1`` lasts "this turn" and ``left`` = the
+number of players still in the game lasts "until your next turn". ``value`` is the card's amount,
+always positive (Weaken *subtracts* its value). Effects stack: two entries add up.
+
+| kind | read by | what it does |
+| --- | --- | --- |
+| ``offence`` | combat | +value to the unit's offence |
+| ``defence`` | combat | +value to the unit's defence (not Siege: "no armor modifications") |
+| ``weaken`` | combat | −value to the unit's offence; an **affliction** (Healing's cure removes it) |
+| ``haste`` | movement | +value spaces of movement |
+| ``ambush`` | combat | +value to the unit's offence, used up by its next melee or shooting attack |
+| ``flaming_oil`` | combat | the unit's next shooting attack also deals value to every unit next to its target; used up by that shot, and does nothing with Volley ("The Flaming Oil card does not stack with the mangonel ability") |
+"""
 from __future__ import annotations
 
 from typing import Any
 
 from rules.engine_types import Event, State
 
-EFFECT_KINDS = ("offence", "defence", "weakness", "haste", "ambush", "flaming_oil")
+EFFECT_KINDS = ("offence", "defence", "weaken", "haste", "ambush", "flaming_oil")
+"""Every kind of effect an Action Board may hold."""
+AFFLICTIONS = ("weaken",)
+"""Effects that are afflictions (cured by Healing); Ensnare is a unit flag, handled by spells."""
 
-__all__ = ["EFFECT_KINDS", "offence_modifiers", "defence_modifiers", "movement_bonus", "after_attack", "oil_splash",
-           "afflicted", "cure", "remove_unit_effects"]
+__all__ = ["EFFECT_KINDS", "AFFLICTIONS", "offence_modifiers", "defence_modifiers", "movement_bonus",
+           "after_attack", "oil_splash", "afflicted", "cure", "remove_unit_effects", "add_effect", "entries"]
+
+
+def entries(state: State, uid: str, kind: str | None = None) -> list[dict[str, Any]]:
+    """Every effect on unit ``uid`` (of ``kind``, when given), from every player's board in seat
+    order."""
+    return [e for p in state["players"] for e in state["boards"][p]["effects"]
+            if e["unit"] == uid and (kind is None or e["effect"] == kind)]
+
+
+def add_effect(state: State, player: str, kind: str, uid: str, left: int, value: int) -> dict[str, Any]:
+    """Put an effect on ``player``'s Action Board; returns the entry."""
+    entry = {"effect": kind, "unit": uid, "left": left, "value": value}
+    state["boards"][player]["effects"].append(entry)
+    return entry
 
 
 def offence_modifiers(state: State, uid: str) -> list[dict[str, Any]]:
-    return []
+    """The unit's offence modifiers from effects, ``{"source": kind, "value"}`` each: Offence and
+    Ambush add their value, Weaken takes it off."""
+    out = []
+    for e in entries(state, uid):
+        if e["effect"] in ("offence", "ambush"):
+            out.append({"source": e["effect"], "value": e["value"]})
+        elif e["effect"] == "weaken":
+            out.append({"source": "weaken", "value": -e["value"]})
+    return out
 
 
 def defence_modifiers(state: State, uid: str) -> list[dict[str, Any]]:
-    return []
+    """The unit's defence modifiers from Defence effects (combat leaves them out for Siege)."""
+    return [{"source": "defence", "value": e["value"]} for e in entries(state, uid, "defence")]
 
 
 def movement_bonus(state: State, uid: str) -> int:
-    return 0
+    """Extra spaces of movement from Haste effects."""
+    return sum(e["value"] for e in entries(state, uid, "haste"))
+
+
+def _drop(state: State, uid: str, kinds: tuple[str, ...]) -> list[Event]:
+    events: list[Event] = []
+    for p in state["players"]:
+        board = state["boards"][p]
+        keep = []
+        for e in board["effects"]:
+            if e["unit"] == uid and e["effect"] in kinds:
+                events.append({"type": "effect_ended", "player": p, "unit": uid, "effect": e["effect"]})
+            else:
+                keep.append(e)
+        board["effects"] = keep
+    return events
 
 
 def after_attack(state: State, uid: str, mode: str) -> None:
-    return None
+    """After unit ``uid`` attacked (``mode`` melee or shoot): its Ambush is used up, and so is its
+    Flaming Oil after a shot (with or without Volley)."""
+    _drop(state, uid, ("ambush", "flaming_oil") if mode == "shoot" else ("ambush",))
 
 
 def oil_splash(state: State, uid: str) -> int:
-    return 0
+    """The damage a shot by ``uid`` deals to every unit next to its target from Flaming Oil (0
+    without). Combat asks only for shots that did not declare Volley."""
+    return sum(e["value"] for e in entries(state, uid, "flaming_oil"))
 
 
 def afflicted(state: State, uid: str) -> bool:
-    return False
+    """Whether the unit suffers an affliction effect (Weaken)."""
+    return any(e["effect"] in AFFLICTIONS for e in entries(state, uid))
 
 
 def cure(state: State, uid: str) -> list[Event]:
-    return []
+    """Remove the unit's afflictions: an ``effect_ended`` event for each."""
+    return _drop(state, uid, AFFLICTIONS)
 
 
 def remove_unit_effects(state: State, uid: str) -> None:
+    """A unit leaves the game: its effects go with it."""
     for board in state["boards"].values():
         board["effects"] = [e for e in board["effects"] if e.get("unit") != uid]
