@@ -120,6 +120,27 @@ def test_no_counterattack_against_shooting():
     assert of_type(events, "attacked")[0]["damage"] == 3 - 2
 
 
+def test_no_counterattack_against_a_shot_even_within_its_reach():
+    """bob's Infantry, next to bob's Enchanter, could melee at 2 spaces; a shot from 2 spaces is
+    still not answered."""
+    s = pos({"ann": ["archer"], "bob": ["infantry", "enchanter"]}, {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]})
+    s, events = play(s, atk("u1", "u2", "shoot"))
+    assert s["pending"] is None and of_type(events, "counterattacked") == []
+
+
+def test_a_counterattack_gets_no_charging_bonus():
+    """A custom Greenskin Knight with Counterattack charged up to ann's Knight in bob's turn
+    without attacking; when ann attacks it, its counterattack is a plain 5 - 2."""
+    rosters = roster("greenskin", knight={"abilities": ["charging", "counterattack"]})
+    s = pos({"ann": ["knight"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-3, 0]}, rosters=rosters)
+    s = end_turns(s, "ann")
+    s, _ = play(s, move("bob", "move", unit="u2", to=[-1, 0]), move("bob", "end_turn"))
+    assert s["units"]["u2"]["charge"] is True and s["units"]["u2"]["steps"] == 2
+    s, events = play(s, atk("u1", "u2"), move("bob", "counterattack", unit="u2"))
+    [c] = of_type(events, "counterattacked")
+    assert c["offence"] == [] and c["damage"] == 5 - 2
+
+
 def test_no_counterattack_while_packed():
     """A custom Counterattack unit of the Packed kind counterattacks only once unpacked."""
     rosters = roster("greenskin", infantry={"kinds": ["packed"]})
@@ -271,7 +292,6 @@ def test_a_flanking_unit_may_attack_on_the_move_before_moving():
 def test_a_flanking_shooter_that_moved_must_shoot_on_the_move():
     s = pos({"ann": ["skirmisher"], "bob": ["cavalry"]}, {"u1": [-3, 0], "u2": [1, 0]})
     assert attacks(s, "u1") == set()
-    s1, _ = play(s, atk("u1", "u2", "shoot")) if False else (s, [])
     s1, _ = play(s, move("ann", "move", unit="u1", to=[-2, 0]))
     assert codes(s1, atk("u1", "u2", "shoot")) == ["must_attack_on_the_move"]
     assert [m for m in GAME.legal_moves(s1) if m["type"] == "attack"] == [atk("u1", "u2", "shoot", on_the_move=True)]
@@ -357,7 +377,6 @@ def test_knockback_deals_two_more_to_mechanical_and_three_more_to_siege_instead_
     assert e["damage"] == 3 + 1 + 2 - 2 and at(s, "u2") == [1, 0]
     assert of_type(events, "knocked_back") == of_type(events, "knockback_blocked") == []
     s = pos({"ann": ["general"], "bob": ["trebuchet"]}, {"u1": [0, 0], "u2": [1, 0]})
-    s["units"]["u2"]["pins"] = -0
     s, events = play(s, atk("u1", "u2", knockback=True))
     e = of_type(events, "attacked")[0]
     assert e["offence"] == [{"source": "command", "value": 1}, {"source": "knockback", "value": 3}]
@@ -408,3 +427,24 @@ def test_volley_hits_every_unit_next_to_the_target_allies_included():
 def test_volley_only_on_a_shot():
     s = pos({"ann": ["knight"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]})
     assert codes(s, atk("u1", "u2", volley=True)) == ["no_volley"]
+
+
+# -- Siege and Mechanical --------------------------------------------------------------------------------
+def test_siege_units_have_no_melee_attack():
+    s = pos({"ann": ["mangonel"], "bob": ["footman", "knight"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 0]})
+    assert attacks(s, "u1") == {("u3", "shoot")}  # it shoots while in melee, but never melees
+    assert codes(s, atk("u1", "u2")) == ["siege_no_melee"]
+
+
+def test_siege_and_mechanical_units_cannot_be_healed():
+    """ann's Priest next to three of ann's damaged units heals only the Knight; the Trebuchet
+    (Siege) and the Shock Trooper (Mechanical) are repaired, not healed."""
+    s = pos({"ann": ["priest", "trebuchet", "shock_trooper", "knight"], "bob": ["footman"]},
+            {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0], "u4": [0, 1], "u5": [-3, 3]})
+    for uid in ("u2", "u3", "u4"):
+        s["units"][uid]["pins"] = 3
+    assert [m["target"] for m in GAME.legal_moves(s) if m.get("spell") == "healing"] == ["u4"]
+    for uid in ("u2", "u3"):
+        assert codes(s, move("ann", "cast", unit="u1", spell="healing", target=uid)) == ["bad_spell_target"]
+    s, _ = play(s, move("ann", "cast", unit="u1", spell="healing", target="u4"))
+    assert s["units"]["u4"]["pins"] == 3 - 2

@@ -40,12 +40,18 @@ def test_command_gives_adjacent_allies_one_more_offence():
     assert of_type(events, "attacked")[0]["damage"] == 3 + 1 - 1
 
 
-def test_command_auras_do_not_stack_and_do_not_help_enemies():
-    s = pos({"ann": ["infantry", "general", "general"], "bob": ["footman", "general"]},
-            {"u1": [0, 0], "u2": [-1, 0], "u3": [-1, 1], "u4": [1, 0], "u5": [2, 0]})
+def test_command_auras_do_not_stack():
+    s = pos({"ann": ["infantry", "general", "general"], "bob": ["footman"]},
+            {"u1": [0, 0], "u2": [-1, 0], "u3": [-1, 1], "u4": [1, 0]})
     s, events = play(s, atk("u1", "u4"))
     assert offence(events) == [{"source": "command", "value": 1}]
     assert s["units"]["u4"]["pins"] == 3 + 1 - 1
+
+
+def test_an_enemy_command_aura_does_not_help():
+    s = pos({"ann": ["infantry"], "bob": ["footman", "general"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [0, 1]})
+    s, events = play(s, atk("u1", "u2"))
+    assert offence(events) == [] and s["units"]["u2"]["pins"] == 3 - 1
 
 
 def test_command_is_lost_when_the_unit_moves_out_of_the_aura():
