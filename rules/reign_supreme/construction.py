@@ -17,8 +17,9 @@ attack (it may move first); its activation then ends. Actions:
 - ``build``: a Palisade of 4 hit points on the edge between its space and the adjacent space
   ``target`` (at most 10 of the player's own Palisades on the board); adding to an existing
   Palisade is ``repair``;
-- ``hasten``: an adjacent Siege or Mechanical unit of its own side that has not moved yet
-  (not a Packed unit that is not packed) gets +1 movement this turn;
+- ``hasten``: an adjacent Siege or Mechanical unit of its own side that can still move this
+  turn (has not moved, attacked or finished its activation; not a Packed unit that is not
+  packed) gets +1 movement this turn;
 - ``speed_packing``: the Packing pin of an adjacent unit of its own side moves one notch.
 
 **Decisions:** "adjacent" to a wall means standing on one of its two spaces; the units it
@@ -80,7 +81,8 @@ def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[
             if n in geo.board and crosses_wall(state, here, n) is None:
                 add("build", as_json(n))
     for tid, t in _neighbours_own(state, p, here):
-        if _repairable(state, t) and not t["moved"] and t.get("packing", "packed") == "packed":
+        if _repairable(state, t) and not t["moved"] and not t["attacked"] and not t["done"] \
+                and t.get("packing", "packed") == "packed":
             add("hasten", tid)
     pins = {pin["unit"] for pin in state["boards"][p]["packing"]}
     for tid, _ in _neighbours_own(state, p, here):
