@@ -421,3 +421,18 @@ def test_only_answers_or_pass_while_a_declaration_waits():
     assert codes(s, cast("bob", "u2", "teleport", [0, 0])) == ["bad_answer"]  # taken
     assert codes(s, move("bob", "counterattack", unit="u2")) == ["bad_answer"]  # no Counterattack
     assert codes(s, move("bob", "pass")) == []
+
+
+def test_a_teleport_answer_can_be_counterspelled_and_the_attack_then_hits():
+    # ann's Warder is 4 from bob's wizard: outside its Silence, within Counterspell range
+    s = position({"ann": ["knight", "warder"], "bob": ["wizard", "infantry"]},
+                 {"u1": [0, 0], "u2": [-3, 0], "u3": [1, 0], "u4": [-3, 3]})
+    s, _ = play(s, move("ann", "attack", unit="u1", target="u3", mode="melee"),
+                cast("bob", "u3", "teleport", [4, 0]))
+    assert s["active_players"] == ["ann"] and s["units"]["u3"]["at"] == [1, 0]
+    s, events = play(s, cast("ann", "u2", "counterspell", [1, 0]))
+    assert [e["type"] for e in events] == ["spell_cast", "spell_countered", "attacked", "unit_destroyed"]
+    assert events[1]["countered"] == {"kind": "spell", "player": "bob", "unit": "u3", "spell": "teleport"}
+    assert events[2]["damage"] == 4 and "u3" not in s["units"]
+    assert s["boards"]["ann"]["spells"] == [{"unit": "u2", "spell": "counterspell", "left": 5}]
+    assert s["active_players"] == ["ann"] and s["pending"] is None

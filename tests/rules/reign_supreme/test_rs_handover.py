@@ -1,0 +1,120 @@
+"""Defeat in games of three or more: the Throne capturer takes over the loser's units (rules doc
+§Victory; seed: Victory Conditions - "If there is more than two opponents, a player assumes
+control over all remaining units of the opponent they have defeated"; Castle), and conceding
+in the middle of the answer stack (rules doc §Answers, §Concede).
+
+Standard board, three players: ann's Throne [7,0], bob's Castle around his Throne [0,-7] with
+his Gate ``w2`` on [0,-6]-[0,-5], cat's Throne [-7,7].
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rs_helpers import codes, move, of_type, play, position
+
+from rules.reign_supreme import GAME
+from rules.reign_supreme.auras import prune_engaged
+from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, clone
+
+THREE = {"ann": ["knight"], "bob": ["wizard", "trebuchet", "infantry"], "cat": ["infantry"]}
+# ann's knight on bob's Gate space inside his Castle, next to his Throne; bob's wizard and
+# trebuchet elsewhere in his Kingdom, his infantry waiting to be deployed
+THREE_AT = {"u1": [0, -6], "u2": [-1, -6], "u3": [1, -8], "u4": None, "u5": [-7, 7]}
+
+
+def prepared(state: dict[str, Any]) -> dict[str, Any]:
+    """bob's wizard has Teleport cooling down, his trebuchet is unpacking, and he has built a
+    Palisade ``w4``."""
+    s = clone(state)
+    s["boards"]["bob"]["spells"] = [{"unit": "u2", "spell": "teleport", "left": 3}]
+    s["boards"]["bob"]["packing"] = [{"unit": "u3", "to": "unpacked", "notch": 2}]
+    s["units"]["u3"]["packing"] = "unpacking"
+    s["walls"].append({"id": "w4", "kind": "palisade", "owner": "bob", "edge": [[-1, -6], [-1, -5]], "hp": 4})
+    s["wall_serial"] = 4
+    prune_engaged(s)
+    GAME.check_state(s)
+    return s
+
+
+def capture(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return play(state, move("ann", "move", unit="u1", to=[0, -7]))
+
+
+def test_in_a_three_player_game_the_throne_capturer_takes_over_all_the_losers_units():
+    s = prepared(position(THREE, THREE_AT, scenario="standard"))
+    hand = list(s["hands"]["bob"])
+    assert len(hand) == 4  # 2 spell and 2 tactics cards
+    s, events = capture(s)
+    assert s["hands"]["bob"] == [] and s["hands"]["ann"][-4:] == hand
+    assert of_type(events, "throne_captured") == [{"type": "throne_captured", "player": "ann", "loser": "bob",
+                                                   "at": [0, -7]}]
+    defeated = of_type(events, "player_defeated")
+    assert defeated == [{"type": "player_defeated", "player": "bob", "reason": "throne_captured",
+                         "units_removed": [], "by": "ann", "cards_passed": 4,
+                         "units_handed_over": ["u2", "u3", "u4"]}]
+    units = s["units"]
+    assert {uid: (u["owner"], u["army"], u["at"]) for uid, u in units.items()} == {
+        "u1": ("ann", "resistance", [0, -7]), "u2": ("ann", "greenskin", [-1, -6]),
+        "u3": ("ann", "greenskin", [1, -8]), "u4": ("ann", "greenskin", None), "u5": ("cat", "undead", [-7, 7])}
+    assert s["status"] == "in_progress" and s["defeated"] == ["bob"] and s["turn"] == "ann"
+
+
+def test_the_handed_over_units_keep_their_action_board_pins_and_the_walls_change_hands():
+    s = prepared(position(THREE, THREE_AT, scenario="standard"))
+    s, _ = capture(s)
+    assert s["boards"]["ann"]["spells"] == [{"unit": "u2", "spell": "teleport", "left": 3}]
+    assert s["boards"]["ann"]["packing"] == [{"unit": "u3", "to": "unpacked", "notch": 2}]
+    assert s["boards"]["bob"]["spells"] == [] and s["boards"]["bob"]["packing"] == []
+    assert s["units"]["u3"]["packing"] == "unpacking"
+    assert {w["id"]: w["owner"] for w in s["walls"]} == {"w1": "ann", "w2": "ann", "w3": "cat", "w4": "ann"}
+    assert s["boards"]["ann"]["deploys"] == THRONE_CAPTURE_DEPLOYS
+
+
+def test_handed_over_units_act_from_the_capturers_next_turn():
+    s = position(THREE, THREE_AT, scenario="standard")
+    s, _ = capture(s)
+    assert codes(s, move("ann", "move", unit="u2", to=[-2, -5])) == ["freshly_deployed"]
+    assert not [m for m in GAME.legal_moves(s) if m.get("unit") in ("u2", "u3")]
+    s, events = play(s, move("ann", "end_turn"))
+    assert s["turn"] == "cat"  # bob is skipped
+    s, _ = play(s, move("cat", "end_turn"))
+    assert s["turn"] == "ann" and s["phase"] == "deployment"
+    assert move("ann", "deploy", unit="u4", to=[0, -8]) in GAME.legal_moves(s)  # into bob's Castle
+    s, _ = play(s, move("ann", "end_deployment"))
+    assert move("ann", "move", unit="u2", to=[-2, -5]) in GAME.legal_moves(s)
+    s, events = play(s, move("ann", "move", unit="u2", to=[-2, -5]))
+    assert s["units"]["u2"]["at"] == [-2, -5]
+
+
+def test_in_a_two_player_game_a_throne_capture_ends_the_game_and_nothing_is_handed_over():
+    s = position({"ann": ["knight"], "bob": ["wizard", "infantry"]}, {"u1": [-6, 0], "u2": [-8, 1], "u3": None},
+                 scenario="standard")
+    s, events = play(s, move("ann", "move", unit="u1", to=[-7, 0]))
+    defeated = of_type(events, "player_defeated")[0]
+    assert defeated["units_removed"] == ["u2", "u3"] and "units_handed_over" not in defeated
+    assert set(s["units"]) == {"u1"} and s["status"] == "finished"
+    assert of_type(events, "game_over")[0]["winners"] == ["ann"]
+
+
+def test_conceding_never_hands_units_over():
+    s = position(THREE, {**THREE_AT, "u1": [3, 0]}, scenario="standard", first="bob")
+    s, events = play(s, move("bob", "concede"))
+    defeated = of_type(events, "player_defeated")[0]
+    assert defeated == {"type": "player_defeated", "player": "bob", "reason": "concede",
+                        "units_removed": ["u2", "u3", "u4"]}
+    assert set(s["units"]) == {"u1", "u5"} and s["turn"] == "cat"
+    assert [w["owner"] for w in s["walls"]] == ["ann", "bob", "cat"]  # bob's Gate stays his
+
+
+def test_conceding_while_answering_takes_the_player_out_and_the_turn_player_is_active_again():
+    # ann's knight attacks bob's infantry (Counterattack): bob is asked, and concedes instead
+    s = position({"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]},
+                 {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 0]}, scenario="standard")
+    s, _ = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
+    assert s["active_players"] == ["bob"] and s["pending"] is not None
+    s, events = play(s, move("bob", "concede"))
+    assert of_type(events, "player_defeated")[0]["units_removed"] == ["u2"]
+    assert of_type(events, "attack_cancelled") == [{"type": "attack_cancelled", "player": "ann", "unit": "u1",
+                                                    "target": "u2", "reason": "target_gone"}]
+    assert s["pending"] is None and s["active_players"] == ["ann"] and s["turn"] == "ann"
+    assert s["units"]["u1"]["pins"] == 0 and s["status"] == "in_progress"
