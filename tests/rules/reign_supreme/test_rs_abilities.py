@@ -141,6 +141,16 @@ def test_a_counterattack_gets_no_charging_bonus():
     assert c["offence"] == [] and c["damage"] == 5 - 2
 
 
+def test_a_counterattack_does_not_ensnare():
+    """Ensnare is an Offensive Ability ("only during your combat phase"): a custom Greenskin
+    Footman with Counterattack and Ensnare does not ensnare the unit it counterattacks."""
+    rosters = roster("greenskin", footman={"abilities": ["ensnare", "counterattack"]})
+    s = pos({"ann": ["knight"], "bob": ["footman"]}, {"u1": [0, 0], "u2": [1, 0]}, rosters=rosters)
+    s, events = play(s, atk("u1", "u2"), move("bob", "counterattack", unit="u2"))
+    assert of_type(events, "counterattacked")[0]["damage"] == 3 - 2
+    assert of_type(events, "ensnared") == [] and s["units"]["u1"]["ensnared"] is False
+
+
 def test_no_counterattack_while_packed():
     """A custom Counterattack unit of the Packed kind counterattacks only once unpacked."""
     rosters = roster("greenskin", infantry={"kinds": ["packed"]})
@@ -422,6 +432,13 @@ def test_volley_hits_every_unit_next_to_the_target_allies_included():
     s = pos(lists, where)
     s, events = play(s, atk("u1", "u3", "shoot"))
     assert of_type(events, "splashed") == [] and s["units"]["u2"]["pins"] == 0
+
+
+def test_volley_reaches_a_stealth_unit_next_to_the_target():
+    """"Areas of Effect can still damage the unit": bob's Assassin next to the target is hit."""
+    s = pos({"ann": ["mangonel"], "bob": ["knight", "assassin"]}, {"u1": [-3, 0], "u2": [1, 0], "u3": [2, 0]})
+    s, events = play(s, atk("u1", "u2", "shoot", volley=True))
+    assert [(e["unit"], e["damage"]) for e in of_type(events, "splashed")] == [("u3", 4)]
 
 
 def test_volley_only_on_a_shot():
