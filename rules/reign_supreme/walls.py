@@ -16,7 +16,8 @@ player can move freely past his own gate"; Palisades "work just like Gates".
 
 **Decisions:** attacking a wall: "at a range of 1, you must be directly next to it" (standing on
 one of its two spaces); "at a range of 2 and up, you only have to hit one of the spaces adjacent
-to it", so a wall counts as one space farther than the nearer of its two spaces. Walls block
+to it", so from anywhere else the wall is as far as the nearer of its two spaces, and at least
+2 (a range-1 unit beside one of its spaces but not on it cannot reach it). Walls block
 movement only, not attacks or spells (the game has no line of sight), and Teleport, not being
 movement, ignores them. Knockback cannot push a unit across a wall.
 """
@@ -69,10 +70,14 @@ def crosses_wall(state: State, a: Hex, b: Hex) -> dict[str, Any] | None:
 
 
 def wall_distance(h: Hex, wall: dict[str, Any]) -> int:
-    """How far a wall is from space ``h`` for attacking it: 1 from either of its two spaces, one
-    more than the nearer of them from anywhere else."""
+    """How far a wall is from space ``h`` for attacking it: 1 from either of its two spaces ("at a
+    range of 1, you must be directly next to it"); from anywhere else the distance to the nearer
+    of them ("at a range of 2 and up, you only have to hit one of the space[s] adjacent to a
+    Gate"), but at least 2."""
     a, b = wall_spaces(wall)
-    return min(distance(h, a), distance(h, b)) + 1
+    if h in (a, b):
+        return 1
+    return max(2, min(distance(h, a), distance(h, b)))
 
 
 def far_side(wall: dict[str, Any], attacker: Hex) -> Hex | None:

@@ -103,10 +103,25 @@ def test_a_gate_takes_plus_1_damage_from_siege_attackers_and_no_other_modifier()
 
 
 def test_a_wall_is_attacked_in_melee_only_from_one_of_its_two_spaces():
-    s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [-4, 0], "u2": [-8, 1]}, **STANDARD)
+    # [-5,-1] touches both of the Gate's spaces but is not one of them
+    s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [-5, -1], "u2": [-8, 1]}, **STANDARD)
     assert ("w2", "melee") not in attacks(s, "u1")
     assert codes(s, atk("u1", "w2")) == ["not_adjacent"]
     assert codes(s, atk("u1", "w1")) == ["own_unit"]
+    s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [-6, 0], "u2": [-8, 1]}, **STANDARD)
+    assert ("w2", "melee") in attacks(s, "u1")
+
+
+def test_a_wall_is_shot_at_when_one_of_its_spaces_is_in_range():
+    # the archer (range 6) is 6 from the Gate's outer space [-5,0], then 7
+    s = position({"ann": ["archer"], "bob": ["knight"]}, {"u1": [1, 0], "u2": [-8, 1]}, **STANDARD)
+    assert ("w2", "shoot") in attacks(s, "u1")
+    s = position({"ann": ["archer"], "bob": ["knight"]}, {"u1": [2, 0], "u2": [-8, 1]}, **STANDARD)
+    assert ("w2", "shoot") not in attacks(s, "u1")
+    assert codes(s, atk("u1", "w2", "shoot")) == ["out_of_range"]
+    # from a space beside the Gate (not on it) a shot is not at an adjacent target
+    s = position({"ann": ["archer"], "bob": ["knight"]}, {"u1": [-5, -1], "u2": [-8, 1]}, **STANDARD)
+    assert ("w2", "shoot") in attacks(s, "u1")
 
 
 def test_a_destroyed_gate_is_removed_and_enemies_pass_and_no_damage_reaches_through():
