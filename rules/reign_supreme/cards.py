@@ -125,6 +125,8 @@ def check_cards(cards: Any) -> list[Violation]:
         if "copies" in card and not _int(card["copies"], 1, MAX_COPIES):
             found.append(_v(bad, f"{at}.copies must be a whole number from 1 to {MAX_COPIES}."))
         target = card.get("target")
+        if type(target) is not str:
+            target = None
         if "target" in card and target not in TARGETS:
             found.append(_v(bad, f"{at}.target must be one of {', '.join(TARGETS)}."))
         if card.get("range") is not None and not _int(card["range"], 0, MAX_RANGE):
@@ -141,7 +143,7 @@ def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
     if type(effect) is not dict:
         return [_v(bad, f"{at} must be an object {{\"kind\", \"amount\", ...}}.")]
     kind = effect.get("kind")
-    if kind not in PRIMITIVES:
+    if type(kind) is not str or kind not in PRIMITIVES:
         return [_v(bad, f"{at}.kind must be one of {', '.join(PRIMITIVES)}.")]
     spec = PRIMITIVES[kind]
     found = [_v(bad, f"{at} has an unknown field {key[:40]!r} for {kind}.") for key in effect
@@ -151,7 +153,7 @@ def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
     for key in spec["extra"]:
         if key in effect and not _int(effect[key], 0, _EXTRA_LIMIT[key]):
             found.append(_v(bad, f"{at}.{key} must be a whole number from 0 to {_EXTRA_LIMIT[key]}."))
-    if target in TARGETS and target not in spec["targets"]:
+    if target is not None and target in TARGETS and target not in spec["targets"]:
         found.append(_v(bad, f"{at}.kind {kind} needs the target {' or '.join(spec['targets'])}."))
     return found
 

@@ -13,7 +13,8 @@ from .oapi import spec_dict
 
 GAME = "reign-supreme"
 P = f"/v1/games/{GAME}"
-MOVE_TYPES = {"place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "end_turn", "concede"}
+MOVE_TYPES = {"place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "cast", "construct", "play",
+              "counterattack", "pass", "end_turn", "concede"}
 
 
 def _choose(moves: list[dict], rng: random.Random) -> dict:

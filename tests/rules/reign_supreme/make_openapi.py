@@ -422,6 +422,28 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "spell_hit_nothing": event("spell_hit_nothing", "A combat spell's area held no unit.", {
             "player": PLAYER, "unit": UNIT_ID, "spell": {"type": "string"}}),
         "passed": event("passed", "A player gave no answer.", {"player": PLAYER}),
+        "card_played": event("card_played", "A card was played (it is now public and in its discard pile).", {
+            "player": PLAYER, "card": {"type": "string"}, "name": {"type": "string"}, "target": any_target}),
+        "card_fizzled": event("card_fizzled", "A played card found nothing to act on.", {
+            "player": PLAYER, "card": {"type": "string"},
+            "reason": {"type": "string", "enum": ["evaded", "target_gone", "bad_target", "player_out"]}}),
+        "card_hit": event("card_hit", "A card put pins on a unit.", {
+            "player": PLAYER, "card": {"type": "string"}, "unit": UNIT_ID, "owner": PLAYER, "damage": INT0,
+            "pins": INT0, "hp": {"type": "integer", "minimum": 1}}),
+        "card_healed": event("card_healed", "A card removed pins.", {
+            "player": PLAYER, "card": {"type": "string"}, "unit": UNIT_ID, "owner": PLAYER, "pins_removed": INT0,
+            "pins": INT0}),
+        "card_repaired": event("card_repaired", "A card repaired a Siege or Mechanical unit.", {
+            "player": PLAYER, "card": {"type": "string"}, "unit": UNIT_ID, "owner": PLAYER, "pins_removed": INT0,
+            "pins": INT0}),
+        "effect_added": event("effect_added", "A card put an effect with a duration on a unit.", {
+            "player": PLAYER, "card": {"type": "string"}, "unit": UNIT_ID, "owner": PLAYER,
+            "effect": {"type": "string"}, "value": {"type": "integer"}, "left": INT0}),
+        "unit_may_move_again": event("unit_may_move_again", "Forced March: the unit's movement is fresh.", {
+            "player": PLAYER, "card": {"type": "string"}, "unit": UNIT_ID}),
+        "wall_sabotaged": event("wall_sabotaged", "A card damaged a wall.", {
+            "player": PLAYER, "card": {"type": "string"}, "wall": {"type": "string"},
+            "kind": {"type": "string", "enum": ["gate", "palisade"]}, "damage": INT0, "hp": INT0}),
         "constructed": event("constructed", "A Construction action.", {
             "player": PLAYER, "unit": UNIT_ID, "action": {"type": "string"}, "target": {"oneOf": [{"type": "string"},
                                                                                               HEX]},
@@ -490,11 +512,15 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
 
 def card_schema() -> dict[str, Any]:
     """A card definition (rules doc §Cards)."""
-    return obj({"id": {"type": "string"}, "deck": {"type": "string", "enum": ["spell", "tactics"]},
+    return obj({"id": {"type": "string", "pattern": "^[a-z][a-z0-9_]{0,31}$"},
+                "deck": {"type": "string", "enum": ["spell", "tactics"]},
                 "name": {"type": "string"}, "text": {"type": "string"},
-                "copies": {"type": "integer", "minimum": 1},
-                "target": {"type": "string"}, "range": nullable({"type": "integer", "minimum": 0}),
-                "effect": {"type": "object", "description": "{kind, amount, ...}: an effect primitive."}},
+                "copies": {"type": "integer", "minimum": 1, "maximum": 4},
+                "target": {"type": "string", "enum": ["own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall",
+                                                      "none"]},
+                "range": nullable({"type": "integer", "minimum": 0, "maximum": 100}),
+                "effect": {"type": "object", "required": ["kind"],
+                           "description": "An effect primitive {kind, amount, splash?, turns?} (rules doc §Cards)."}},
                description="A card: its deck, what it targets, its range from your units and its effect.")
 
 
