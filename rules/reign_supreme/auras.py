@@ -24,7 +24,7 @@ from typing import Any
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
-from rules.reign_supreme.hexes import Hex, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 
 __all__ = ["has", "in_aura", "range_bonus", "silence_sources", "silenced", "stealthy", "moves_freely",
            "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS"]
@@ -38,9 +38,6 @@ def has(state: State, unit: dict[str, Any], ability: str) -> bool:
     return ability in s["abilities"] or ability in s["kinds"] or ability in s["spells"]
 
 
-def _at(unit: dict[str, Any]) -> Hex:
-    return (unit["at"][0], unit["at"][1])
-
 
 def in_aura(state: State, occ: dict[Hex, str], unit: dict[str, Any], ability: str) -> bool:
     """Whether ``unit`` stands in an allied ``ability`` aura: it has the aura itself or an
@@ -48,7 +45,7 @@ def in_aura(state: State, occ: dict[Hex, str], unit: dict[str, Any], ability: st
     if has(state, unit, ability):
         return True
     units = state["units"]
-    for n in neighbours(_at(unit)):
+    for n in neighbours(as_hex(unit["at"])):
         other = occ.get(n)
         if other is not None and units[other]["owner"] == unit["owner"] and has(state, units[other], ability):
             return True
@@ -63,7 +60,7 @@ def range_bonus(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> int:
 def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
     """Active Silence auras as (space, owner): Silence units on the board with no other Silence
     unit (of any side) within 3 spaces ("their effect cancel and the aura is lost")."""
-    found = [(_at(u), u["owner"]) for u in state["units"].values()
+    found = [(as_hex(u["at"]), u["owner"]) for u in state["units"].values()
              if u["at"] is not None and has(state, u, "silence")]
     return [(h, p) for h, p in found
             if not any(o != h and distance(h, o) <= SILENCE_RADIUS for o, _ in found)]
@@ -81,7 +78,7 @@ def stealthy(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
         return True
     if unit["at"] is None:
         return False
-    here = _at(unit)
+    here = as_hex(unit["at"])
     return any(w["kind"] == "gate" and here in ((w["edge"][0][0], w["edge"][0][1]), (w["edge"][1][0], w["edge"][1][1]))
                for w in state["walls"])
 
@@ -122,10 +119,10 @@ def prune_engaged(state: State, mover: str | None = None, path: list[Hex] | None
     for a, b in state["engaged"]:
         ua, ub = units.get(a), units.get(b)
         if ua is None or ub is None or ua["at"] is None or ub["at"] is None \
-                or distance(_at(ua), _at(ub)) != 1 or ua["owner"] == ub["owner"]:
+                or distance(as_hex(ua["at"]), as_hex(ub["at"])) != 1 or ua["owner"] == ub["owner"]:
             continue
         if path is not None and mover in (a, b):
-            other = _at(ub) if mover == a else _at(ua)
+            other = as_hex(ub["at"]) if mover == a else as_hex(ua["at"])
             if any(distance(h, other) != 1 for h in path):
                 continue
         keep.append([a, b])

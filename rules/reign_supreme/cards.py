@@ -44,7 +44,7 @@ from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
 from rules.reign_supreme.board import Geometry, geometry, stats
-from rules.reign_supreme.hexes import Hex, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
 __all__ = ["check_cards", "card_moves", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
@@ -83,9 +83,6 @@ def _v(code: str, message: str, rule: str = rulebook.CARDS) -> Violation:
 def _int(value: Any, lo: int, hi: int) -> bool:
     return type(value) is int and lo <= value <= hi
 
-
-def _at(unit: dict[str, Any]) -> Hex:
-    return (unit["at"][0], unit["at"][1])
 
 
 # -- custom card sets ----------------------------------------------------------------------------------
@@ -167,7 +164,7 @@ class _Ctx:
     def __init__(self, state: State, player: PlayerId) -> None:
         self.geo = geometry(state)
         self.player = player
-        self.own = [_at(u) for u in state["units"].values() if u["owner"] == player and u["at"] is not None]
+        self.own = [as_hex(u["at"]) for u in state["units"].values() if u["owner"] == player and u["at"] is not None]
         self.silence = [src for src, owner in silence_sources(state) if owner != player]
 
     def silenced(self, h: Hex) -> bool:
@@ -269,12 +266,12 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
         return _v("bad_card_target", f"{card['name']} targets {_TARGET_WORDS[card['target']]}.")
     if unit is not None and unit["owner"] != p and stealthy(state, ctx.geo, unit):
         return _v("stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS)
-    spaces = [_at(unit)] if unit is not None else list(wall_spaces(wall))
+    spaces = [as_hex(unit["at"])] if unit is not None else list(wall_spaces(wall))
     reach = card["range"]
     if reach is not None and min(ctx.reach(h) for h in spaces) > reach:
         return _v("out_of_card_range", f"{card['name']} reaches only {reach} spaces from one of your units.")
     if card["deck"] == "spell" and any(ctx.silenced(h) for h in spaces):
-        return _v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.SILENCE)
+        return _v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)
     return _needs(state, card, p, unit)
 
 
@@ -385,7 +382,7 @@ def _damage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: s
     from rules.reign_supreme.board import occupancy
     from rules.reign_supreme.combat import hit
 
-    centre = _at(unit)
+    centre = as_hex(unit["at"])
     events = _card_hit(state, p, cid, card, target, card["effect"]["amount"])
     splash = card["effect"].get("splash", 0)
     if splash:

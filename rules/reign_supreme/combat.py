@@ -27,7 +27,7 @@ from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme import effects
 from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, stealthy
 from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
-from rules.reign_supreme.hexes import DIRECTIONS, Hex, distance, neighbours
+from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
 from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
@@ -41,9 +41,6 @@ the Siege section: "If a Siege unit is hit with Knockback, it takes 3 damage" (i
 wins for Siege)."""
 _FLAGS = ("knockback", "volley", "on_the_move")
 
-
-def _at(unit: dict[str, Any]) -> Hex:
-    return (unit["at"][0], unit["at"][1])
 
 
 def max_attacks(state: State, unit: dict[str, Any]) -> int:
@@ -65,7 +62,7 @@ def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -
     units = state["units"]
     unit = units[uid]
     s = stats(state, unit)
-    here = _at(unit)
+    here = as_hex(unit["at"])
     kinds = s["kinds"]
     siege = "siege" in kinds
     flanking = "flanking" in s["abilities"]
@@ -81,7 +78,7 @@ def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -
             continue
         if stealthy(state, geo, target) and not engaged(state, uid, tid):
             continue
-        d = distance(here, _at(target))
+        d = distance(here, as_hex(target["at"]))
         modes = []
         if melee_ok and d <= MELEE_RANGE + reach:
             modes.append("melee")
@@ -130,7 +127,7 @@ def offence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], uid: str
     """The attacker's offence modifiers, each ``{"source", "value"}``."""
     unit = state["units"][uid]
     out = []
-    if _at(unit) in geo.thrones:
+    if as_hex(unit["at"]) in geo.thrones:
         out.append({"source": "throne", "value": 1})
     if in_aura(state, occ, unit, "command"):
         out.append({"source": "command", "value": 1})
@@ -154,7 +151,7 @@ def defence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], tid: str
     if not siege:
         if t["defence"]:
             out.append({"source": "armour", "value": t["defence"]})
-        if _at(target) in geo.castle_owner:
+        if as_hex(target["at"]) in geo.castle_owner:
             out.append({"source": "castle", "value": 1})
     if in_aura(state, occ, target, "supply"):
         out.append({"source": "supply", "value": 1})
@@ -264,7 +261,7 @@ def counterattack_possible(state: State, geo: Geometry, entry: dict[str, Any]) -
     if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker):
         return None
     occ = occupancy(state)
-    if distance(_at(target), _at(attacker)) > MELEE_RANGE + range_bonus(state, occ, target):
+    if distance(as_hex(target["at"]), as_hex(attacker["at"])) > MELEE_RANGE + range_bonus(state, occ, target):
         return None
     return move["target"]
 
@@ -353,7 +350,7 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
     result = damage(state, geo, uid, tid, mode, knockback=knock, on_the_move=bool(move.get("on_the_move")))
     hp = stats(state, target)["hp"]
     owner = target["owner"]
-    centre = _at(target)
+    centre = as_hex(target["at"])
     hidden = stealthy(state, geo, target)
     events: list[Event] = [{"type": "attacked", "player": p, "unit": uid, "target": tid, "owner": owner,
                             "mode": mode, **result, "pins": min(hp, target["pins"] + result["damage"]), "hp": hp}]
@@ -369,7 +366,7 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
     effects.after_attack(state, uid, mode)
     if alive and tid in units:
         if knock and not any(k in stats(state, target)["kinds"] for k in KNOCKBACK_DAMAGE):
-            space = push_space(state, geo, _at(attacker), centre) if uid in units else None
+            space = push_space(state, geo, as_hex(attacker["at"]), centre) if uid in units else None
             if space is None:
                 events.append({"type": "knockback_blocked", "player": p, "unit": tid})
             else:
@@ -404,7 +401,7 @@ def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[
     if wall["kind"] == "palisade" and rest > 0:
         # Seed, Palisades: "the remaining damage reach[es] through and damage[s] an enemy unit on
         # the other side"; it still meets that unit's defence.
-        space = far_side(wall, _at(attacker))
+        space = far_side(wall, as_hex(attacker["at"]))
         occ = occupancy(state)
         vid = occ.get(space) if space is not None else None
         if vid is not None and state["units"][vid]["owner"] != p:

@@ -33,7 +33,7 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.board import Geometry, stats
-from rules.reign_supreme.hexes import Hex, as_json, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
 from rules.reign_supreme.state import PACKING_NOTCHES
 from rules.reign_supreme.walls import (GATE_HP, PALISADE_BUILD, PALISADE_LIMIT, PALISADE_MAX, REPAIR,
                                        crosses_wall, wall_by_id, wall_spaces)
@@ -45,9 +45,6 @@ _MAX_HP = {"gate": GATE_HP, "palisade": PALISADE_MAX}
 _GAIN = {"gate": REPAIR, "palisade": PALISADE_BUILD}
 
 
-def _at(unit: dict[str, Any]) -> Hex:
-    return (unit["at"][0], unit["at"][1])
-
 
 def _repairable(state: State, unit: dict[str, Any]) -> bool:
     kinds = stats(state, unit)["kinds"]
@@ -56,7 +53,7 @@ def _repairable(state: State, unit: dict[str, Any]) -> bool:
 
 def _neighbours_own(state: State, p: PlayerId, here: Hex) -> list[tuple[str, dict[str, Any]]]:
     return [(uid, u) for uid, u in state["units"].items()
-            if u["owner"] == p and u["at"] is not None and distance(here, _at(u)) == 1]
+            if u["owner"] == p and u["at"] is not None and distance(here, as_hex(u["at"])) == 1]
 
 
 def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]:
@@ -64,7 +61,7 @@ def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[
     unit = state["units"][uid]
     if unit["at"] is None or unit["done"] or unit["attacks"] or "construction" not in stats(state, unit)["abilities"]:
         return []
-    here = _at(unit)
+    here = as_hex(unit["at"])
     out: list[Move] = []
 
     def add(action: str, target: Any) -> None:
@@ -137,7 +134,7 @@ def apply_construct(state: State, geo: Geometry, move: Move) -> list[Event]:
     if action == "build":
         state["wall_serial"] += 1
         wid = f"w{state['wall_serial']}"
-        here = _at(unit)
+        here = as_hex(unit["at"])
         edge = sorted([list(here), list(target)])
         state["walls"].append({"id": wid, "kind": "palisade", "owner": p, "edge": edge, "hp": PALISADE_BUILD})
         return [{**base, "wall": wid, "edge": edge, "hp": PALISADE_BUILD}]

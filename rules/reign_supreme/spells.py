@@ -32,7 +32,7 @@ from rules.reign_supreme.auras import engaged, has, prune_engaged, silenced, ste
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
-from rules.reign_supreme.hexes import Hex, as_json, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
 
 __all__ = ["ready", "cast_moves", "check_cast", "declare_cast", "resolve_cast", "area", "teleport_spaces",
            "counterspell_answers", "teleport_answers", "COMBAT_SPELLS", "FIELD_SPELLS"]
@@ -45,9 +45,6 @@ _TABLE = spell_table()
 def _v(code: str, message: str, rule: str = rulebook.SPELLS) -> Violation:
     return Violation(code, message, rule)
 
-
-def _at(unit: dict[str, Any]) -> Hex:
-    return (unit["at"][0], unit["at"][1])
 
 
 def ready(state: State, uid: str, spell: str) -> bool:
@@ -86,7 +83,7 @@ def teleport_spaces(state: State, geo: Geometry, uid: str) -> list[Hex]:
     Silence, not another player's Throne (**Decision**: a Throne is captured by moving onto it,
     and "Teleport is not considered to be movement"). Sorted."""
     unit = state["units"][uid]
-    here = _at(unit)
+    here = as_hex(unit["at"])
     reach = _TABLE["teleport"]["range"]
     occ = occupancy(state)
     owner = unit["owner"]
@@ -101,14 +98,14 @@ def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
     affliction."""
     units = state["units"]
     unit = units[uid]
-    here = _at(unit)
+    here = as_hex(unit["at"])
     out = []
     for tid, t in units.items():
-        if t["at"] is None or distance(here, _at(t)) > _TABLE["healing"]["range"]:
+        if t["at"] is None or distance(here, as_hex(t["at"])) > _TABLE["healing"]["range"]:
             continue
         if any(k in stats(state, t)["kinds"] for k in ("mechanical", "siege")):
             continue
-        if silenced(state, _at(t), unit["owner"]):
+        if silenced(state, as_hex(t["at"]), unit["owner"]):
             continue
         if t["pins"] > 0:
             out.append((tid, False))
@@ -119,7 +116,7 @@ def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
 
 def _combat_targets(state: State, geo: Geometry, uid: str) -> list[Hex]:
     unit = state["units"][uid]
-    here = _at(unit)
+    here = as_hex(unit["at"])
     occ = occupancy(state)
     owner = unit["owner"]
     out = []
@@ -138,7 +135,7 @@ def _combat_targets(state: State, geo: Geometry, uid: str) -> list[Hex]:
 def cast_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]:
     """Every spell ``uid`` may cast now in its player's Combat phase."""
     unit = state["units"][uid]
-    if unit["at"] is None or unit["done"] or silenced(state, _at(unit), p):
+    if unit["at"] is None or unit["done"] or silenced(state, as_hex(unit["at"]), p):
         return []
     out: list[Move] = []
     for spell in stats(state, unit)["spells"]:
@@ -175,8 +172,8 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
         return [_v("unit_done", "This unit's activation is over this turn.", rulebook.COMBAT)]
     if not ready(state, uid, spell):
         return [_v("spell_cooling_down", f"{spell} is cooling down on the Action Board.")]
-    if silenced(state, _at(unit), p):
-        return [_v("silenced", "No spell can be cast from within an enemy Silence aura.", rulebook.SILENCE)]
+    if silenced(state, as_hex(unit["at"]), p):
+        return [_v("silenced", "No spell can be cast from within an enemy Silence aura.", rulebook.AURAS)]
     if spell in COMBAT_SPELLS and (not can_attack(state, unit) or unit["mode"] not in (None, "spell")):
         return [_v("cannot_attack", "A combat spell is the unit's attack: one type of attack per turn.",
                    rulebook.ATTACKS)]
@@ -184,7 +181,7 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
         return [_v("unexpected_field", "Only Healing takes 'cure'.", rulebook.MOVES)]
     into = _target_space(state, move)
     if into is not None and silenced(state, into, p):
-        return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.SILENCE)]
+        return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)]
     listed = {_key(m) for m in cast_moves(state, geo, p, uid) if m["spell"] == spell}
     if _key(move) not in listed:
         return [_v("bad_spell_target", f"{spell} cannot be cast at {move['target']!r} "
@@ -197,7 +194,7 @@ def _target_space(state: State, move: Move) -> Hex | None:
     t = move["target"]
     if move["spell"] == "healing":
         unit = state["units"].get(t) if t.__class__ is str else None
-        return None if unit is None or unit["at"] is None else _at(unit)
+        return None if unit is None or unit["at"] is None else as_hex(unit["at"])
     if t.__class__ is list and len(t) == 2 and all(type(x) is int for x in t):
         return (t[0], t[1])
     return None
@@ -276,7 +273,7 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
         t["pins"] -= healed
         return [{"type": "healed", "player": p, "unit": target, "owner": t["owner"], "pins_removed": healed,
                  "pins": t["pins"]}]
-    here = _at(caster)
+    here = as_hex(caster["at"])
     events: list[Event] = []
     occ = occupancy(state)
     for h in affected(geo, spell, here, (target[0], target[1])):
@@ -312,7 +309,7 @@ def teleport_answers(state: State, geo: Geometry, entry: dict[str, Any], respond
         return []
     unit = state["units"][uid]
     if unit["owner"] != responder or unit["at"] is None or not ready(state, uid, "teleport") \
-            or silenced(state, _at(unit), responder):
+            or silenced(state, as_hex(unit["at"]), responder):
         return []
     return [{"player": responder, "type": "cast", "unit": uid, "spell": "teleport", "target": as_json(h)}
             for h in teleport_spaces(state, geo, uid)]
@@ -329,7 +326,7 @@ def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], res
     if entry["kind"] == "card" and not entry.get("spell"):
         return []
     caster = state["units"].get(entry.get("unit")) if entry.get("unit") else None
-    places = [_at(caster)] if caster is not None and caster["at"] is not None else []
+    places = [as_hex(caster["at"])] if caster is not None and caster["at"] is not None else []
     if entry.get("at") is not None:
         places.append((entry["at"][0], entry["at"][1]))
     if places:
@@ -341,9 +338,9 @@ def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], res
     out: list[Move] = []
     for wid, w in state["units"].items():
         if w["owner"] != responder or w["at"] is None or not has(state, w, "counterspell") \
-                or not ready(state, wid, "counterspell") or silenced(state, _at(w), responder):
+                or not ready(state, wid, "counterspell") or silenced(state, as_hex(w["at"]), responder):
             continue
-        if places and not any(distance(_at(w), h) <= reach for h in places):
+        if places and not any(distance(as_hex(w["at"]), h) <= reach for h in places):
             continue
         out.append({"player": responder, "type": "cast", "unit": wid, "spell": "counterspell",
                     "target": entry["at"]})
