@@ -6,14 +6,21 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
-from schemas.fields import BOOL, INT, NUMBER, STR, Shape, list_of, map_of, one_of, record, string
+from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, doc, list_of, map_of, named, one_of, record,
+                            string)
 
-__all__ = ["PLAYER_ID", "IDS", "OUTCOME", "CommonStateSchema", "move_schema"]
+__all__ = ["PLAYER_ID", "IDS", "SCORES", "OUTCOME", "CommonStateSchema", "move_schema"]
 
-PLAYER_ID = string(1, 64)
+PLAYER_ID = named("PlayerId", doc(string(1, 64), "A player id, chosen by the client at setup.", examples=["ann"]))
 """A player id: a string of 1 to 64 characters."""
 IDS = list_of(STR)
-OUTCOME = record({"winners": IDS, "draw": BOOL, "scores": map_of(NUMBER), "reason": STR})
+SCORES = named("Scores", doc(map_of(NUMBER), "Player id to score."))
+OUTCOME = named("Outcome", doc(record({
+    "winners": doc(list_of(PLAYER_ID), "The winners; several when they share a draw."),
+    "draw": doc(BOOL, "True when several players share the win."),
+    "scores": SCORES,
+    "reason": doc(STR, "Why the game ended (`game_end` for a game played to its end).", examples=["game_end"]),
+}), "How a finished game ended."))
 
 
 class CommonStateSchema(Schema):

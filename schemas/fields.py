@@ -12,18 +12,25 @@ something is wrong.
 These check *shape* only: JSON types, required and unknown keys, fixed vocabularies. Meaning
 (ids known, counts, ranges) belongs to the rules' ``check_state``.
 
+Each checker also carries its JSON Schema (``json_schema``), so one declaration both checks
+requests and documents them in ``openapi.yaml`` (``schemas.openapi``). ``doc`` adds a description
+and documentation-only keywords (``minimum``, ``enum`` of ids...) without changing what is
+checked: what the shape check lets through and the JSON Schema forbids is the rules' 422.
+``named`` gives a checker a component name, so the spec refers to it with ``$ref``.
+
 Booleans are never integers here (JSON ``true`` is not ``1``), and integers are never booleans.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from types import FunctionType
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
-__all__ = ["Checker", "Shape", "STR", "INT", "BOOL", "NUMBER", "OBJECT",
+__all__ = ["Checker", "Errors", "Shape", "STR", "INT", "BOOL", "NUMBER", "OBJECT", "ANY",
            "string", "integer", "list_of", "map_of", "record", "nullable", "known_or", "one_of",
-           "MSG", "MAX_ERRORS", "load"]
+           "either", "tagged", "custom", "doc", "named", "json_schema", "MSG", "MAX_ERRORS", "load"]
 
 Errors = list[str] | dict[Any, Any]
 
@@ -67,14 +74,101 @@ def _object(value: Any) -> Errors | None:
     return None if type(value) is dict else [MSG["object"]]
 
 
-STR: Checker = _str
-INT: Checker = _int
-BOOL: Checker = _bool
-NUMBER: Checker = _number
-OBJECT: Checker = _object
+def _any(value: Any) -> Errors | None:
+    return None
 
-_SIMPLE_TYPES: dict[Checker, tuple[type, ...]] = {_str: (str,), _int: (int,), _number: (int, float)}
-_SCALAR_TYPES: dict[Checker, type] = {_str: str, _int: int, _bool: bool}
+
+# -- JSON Schema ----------------------------------------------------------------------------------
+def _spec(check: Checker, schema: dict[str, Any], scalar: type | None = None) -> Checker:
+    """``check`` carrying ``schema``: its JSON Schema, where nested checkers stand for their own
+    schemas (rendered by :func:`json_schema`). ``scalar``: the one Python type it accepts, for the
+    containers' fast paths."""
+    check.schema = schema  # type: ignore[attr-defined]
+    check.scalar = scalar  # type: ignore[attr-defined]
+    check.component = None  # type: ignore[attr-defined]
+    return check
+
+
+def _clone(check: Checker) -> Checker:
+    """The same function (same code, same closure: no extra call when checking) as a new object,
+    so it can carry other documentation."""
+    copy = FunctionType(check.__code__, check.__globals__, check.__name__, check.__defaults__,
+                        check.__closure__)
+    copy.__dict__.update(check.__dict__)
+    return copy
+
+
+def doc(check: Checker, description: str | None = None, **keywords: Any) -> Checker:
+    """``check`` with a description and more JSON Schema keywords (``minimum=0``, ``enum=[...]``,
+    ``examples=[...]``). Documentation only: what is checked does not change."""
+    copy = _clone(check)
+    extra = dict(keywords)
+    if description is not None:
+        extra["description"] = description
+    if _component(check):
+        copy.schema = {"$ref": check, **extra}  # type: ignore[attr-defined]
+        copy.component = None  # type: ignore[attr-defined]
+    else:
+        copy.schema = {**_schema_of(check), **extra}  # type: ignore[attr-defined]
+    return copy
+
+
+def named(name: str, check: Checker) -> Checker:
+    """``check`` as the component schema ``name``: the spec refers to it with ``$ref``."""
+    copy = _clone(check)
+    copy.component = name  # type: ignore[attr-defined]
+    return copy
+
+
+def custom(check: Checker, schema: dict[str, Any]) -> Checker:
+    """A hand-written checker and the JSON Schema it checks."""
+    return _spec(check, schema)
+
+
+REF_PREFIX = "#/components/schemas/"
+
+
+def json_schema(check: Checker, components: dict[str, Any], inline: bool = False) -> dict[str, Any]:
+    """The JSON Schema of ``check``. Named checkers become ``$ref``s, their schemas added to
+    ``components`` (name -> schema); ``inline`` renders a named checker itself."""
+    name = _component(check)
+    if name and not inline:
+        if name not in components:
+            components[name] = None  # placeholder: recursion guard
+            components[name] = json_schema(check, components, inline=True)
+        return {"$ref": REF_PREFIX + name}
+    return _render(_schema_of(check), components)
+
+
+def _component(check: Checker) -> str | None:
+    return getattr(check, "component", None)
+
+
+def _schema_of(check: Checker) -> dict[str, Any]:
+    try:
+        return check.schema  # type: ignore[attr-defined]
+    except AttributeError:
+        raise TypeError(f"{check.__qualname__} has no JSON Schema: declare it with fields.custom") from None
+
+
+def _render(node: Any, components: dict[str, Any]) -> Any:
+    if callable(node):
+        return json_schema(node, components)
+    if isinstance(node, dict):
+        if "propertyName" in node:  # a discriminator: its mapping names schemas by reference
+            return {**node, "mapping": {k: json_schema(v, components)["$ref"] for k, v in node["mapping"].items()}}
+        return {k: _render(v, components) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_render(v, components) for v in node]
+    return node
+
+
+STR: Checker = _spec(_str, {"type": "string"}, str)
+INT: Checker = _spec(_int, {"type": "integer"}, int)
+BOOL: Checker = _spec(_bool, {"type": "boolean"}, bool)
+NUMBER: Checker = _spec(_number, {"type": "number"})
+OBJECT: Checker = _spec(_object, {"type": "object"})
+ANY: Checker = _spec(_any, {})
 
 
 def string(min_len: int | None = None, max_len: int | None = None) -> Checker:
@@ -92,7 +186,12 @@ def string(min_len: int | None = None, max_len: int | None = None) -> Checker:
             return [f"Length must be between {lo} and {hi}."]
         return None
 
-    return check
+    schema: dict[str, Any] = {"type": "string"}
+    if min_len is not None:
+        schema["minLength"] = min_len
+    if max_len is not None:
+        schema["maxLength"] = max_len
+    return _spec(check, schema)
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
@@ -103,12 +202,18 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
             return [f"Must be greater than or equal to {minimum} and less than or equal to {maximum}."]
         return None
 
-    return check
+    schema: dict[str, Any] = {"type": "integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return _spec(check, schema)
 
 
 def one_of(choices: Iterable[str]) -> Checker:
     """One string out of a fixed vocabulary."""
-    allowed = frozenset(choices)
+    ordered = list(dict.fromkeys(choices))
+    allowed = frozenset(ordered)
     listed = ", ".join(sorted(allowed))
 
     def check(value: Any) -> Errors | None:
@@ -118,7 +223,43 @@ def one_of(choices: Iterable[str]) -> Checker:
             return [f"Must be one of: {listed}."]
         return None
 
-    return check
+    if len(ordered) == 1:
+        return _spec(check, {"type": "string", "const": ordered[0]})
+    return _spec(check, {"type": "string", "enum": ordered})
+
+
+def tagged(tag: str, variants: Mapping[str, Checker]) -> Checker:
+    """A JSON object whose ``tag`` member (a string) picks which of ``variants`` it must pass:
+    ``oneOf`` with a ``discriminator`` in the spec, so generated clients parse each variant as its
+    own type."""
+    known = dict(variants)
+    listed = ", ".join(known)
+
+    def check(value: Any) -> Errors | None:
+        if type(value) is not dict:
+            return [MSG["object"]]
+        inner = known.get(value.get(tag)) if type(value.get(tag)) is str else None
+        if inner is None:
+            return {tag: [f"Must be one of: {listed}."]}
+        return inner(value)
+
+    return _spec(check, {"oneOf": list(known.values()),
+                         "discriminator": {"propertyName": tag, "mapping": dict(known)}})
+
+
+def either(*alternatives: Checker) -> Checker:
+    """A value passing one of ``alternatives`` (the first one's messages otherwise)."""
+
+    def check(value: Any) -> Errors | None:
+        first = None
+        for inner in alternatives:
+            found = inner(value)
+            if not found:
+                return None
+            first = first or found
+        return first
+
+    return _spec(check, {"oneOf": list(alternatives)})
 
 
 def known_or(known: Any, inner: Checker) -> Checker:
@@ -128,22 +269,22 @@ def known_or(known: Any, inner: Checker) -> Checker:
     def check(value: Any) -> Errors | None:
         return None if value == known else inner(value)
 
-    return check
+    return _spec(check, {"$ref": inner} if _component(inner) else dict(_schema_of(inner)))
 
 
 def nullable(inner: Checker) -> Checker:
     def check(value: Any) -> Errors | None:
         return None if value is None else inner(value)
 
-    return check
+    return _spec(check, {"oneOf": [{"type": "null"}, inner]})
 
 
 # -- containers -----------------------------------------------------------------------------------
 def list_of(inner: Checker) -> Checker:
     """A JSON array whose every item passes ``inner``."""
-    simple = _SIMPLE_TYPES.get(inner)
-    if simple is not None and len(simple) == 1:
-        item_type = simple[0]
+    schema = {"type": "array", "items": inner}
+    item_type = getattr(inner, "scalar", None)
+    if item_type is str or item_type is int:
 
         def check_simple(value: Any) -> Errors | None:
             if type(value) is not list:
@@ -161,7 +302,7 @@ def list_of(inner: Checker) -> Checker:
                         break
             return errors
 
-        return check_simple
+        return _spec(check_simple, schema)
 
     def check(value: Any) -> Errors | None:
         if type(value) is not list:
@@ -177,7 +318,7 @@ def list_of(inner: Checker) -> Checker:
                     break
         return errors
 
-    return check
+    return _spec(check, schema)
 
 
 def map_of(inner: Checker, key: Checker | None = None) -> Checker:
@@ -202,7 +343,10 @@ def map_of(inner: Checker, key: Checker | None = None) -> Checker:
                     break
         return errors
 
-    return check
+    schema: dict[str, Any] = {"type": "object", "additionalProperties": inner}
+    if key is not None:
+        schema["propertyNames"] = key
+    return _spec(check, schema)
 
 
 def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | None = None) -> Checker:
@@ -240,9 +384,15 @@ def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | No
                     errors[name] = found
         return errors
 
+    schema: dict[str, Any] = {"type": "object"}
+    if req:
+        schema["required"] = [name for name, _ in req]
+    schema["additionalProperties"] = False
+    schema["properties"] = {**dict(req), **opt}
+    _spec(check, schema)
     # Fast path for the common small records of scalars ({"faction": str, "value": int}...):
     # exactly the required keys, each of its one JSON type. Anything else takes the full check.
-    scalar_types = [(name, _SCALAR_TYPES.get(inner)) for name, inner in req]
+    scalar_types = [(name, getattr(inner, "scalar", None)) for name, inner in req]
     if opt or not req or any(t is None for _, t in scalar_types):
         return check
 
@@ -258,14 +408,17 @@ def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | No
                 pass
         return check(value)
 
-    return check_scalars
+    return _spec(check_scalars, schema)
 
 
 # -- marshmallow fields ---------------------------------------------------------------------------
 class Shape(fields.Field):
-    """A marshmallow field checked by a compiled ``Checker``; loads the value unchanged."""
+    """A marshmallow field checked by a compiled ``Checker``; loads the value unchanged. Its JSON
+    Schema is the checker's (``description`` documents the field)."""
 
-    def __init__(self, checker: Checker, **kwargs: Any) -> None:
+    def __init__(self, checker: Checker, description: str | None = None, **kwargs: Any) -> None:
+        if description is not None:
+            kwargs["metadata"] = {**kwargs.get("metadata", {}), "description": description}
         super().__init__(**kwargs)
         self.checker = checker
 

@@ -12,8 +12,8 @@ from marshmallow import RAISE, Schema
 from rules.reign_absolute.content import default_catalogs
 from rules.reign_absolute.moves import MOVE_FIELDS
 from schemas.common import CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, known_or, list_of, map_of, nullable,
-                            record)
+from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, known_or, list_of, map_of,
+                            nullable, record)
 
 __all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
@@ -30,7 +30,7 @@ def _str_or_int(value: object) -> list[str] | None:
     return None if type(value) in (str, int) else ["Not a valid string or integer."]
 
 
-_effect = map_of(_str_or_int)
+_effect = map_of(custom(_str_or_int, {"type": ["string", "integer"]}))
 _unit = record({"race": STR, "name": STR, "strength": INT, "liege": BOOL, "abilities": list_of(_effect)})
 _race = record({"name": STR, "units": _ids})
 _card = record({"name": STR, "kind": STR, "number": INT, "effect": _effect})

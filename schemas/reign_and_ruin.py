@@ -10,9 +10,9 @@ from marshmallow import RAISE, Schema, fields
 
 from rules.reign_and_ruin.cards import default_catalog
 from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, STR, Shape, known_or, list_of, map_of, one_of, record)
+from schemas.fields import (BOOL, INT, STR, Shape, doc, known_or, list_of, map_of, named, one_of, record)
 
-__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
+__all__ = ["GAME_ID", "DECK_CARD", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reign-and-ruin"
 
@@ -23,6 +23,8 @@ _ids_by_player = map_of(_ids)
 _card = record({"faction": STR, "value": INT})
 _fighter = record({"card": STR, "kurgoz": INT, "cognitz": BOOL})
 _draft = record({"round": INT, "packets": _ids_by_player, "picks": _ids_by_player, "kept": _ids_by_player})
+DECK_CARD = named("ReignAndRuinDeckCard", doc(record({"faction": STR, "value": INT}, {"id": STR}),
+                                              "A card of a custom deck; `id` defaults to `<faction>-<value>`."))
 _final_round = record({"ended_by": STR, "to_play": _ids})
 
 
@@ -47,7 +49,7 @@ class OptionsSchema(Schema):
         unknown = RAISE
 
     starting_player = Shape(STR, allow_none=True)
-    deck = Shape(list_of(record({"faction": STR, "value": INT}, {"id": STR})), allow_none=True)
+    deck = Shape(list_of(DECK_CARD), allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------

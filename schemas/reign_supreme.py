@@ -11,8 +11,8 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields
 
 from schemas.common import CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, OBJECT, STR, Checker, Errors, Shape, list_of, map_of,
-                            nullable, one_of, record)
+from schemas.fields import (ANY, BOOL, INT, OBJECT, STR, Checker, Errors, Shape, custom, list_of,
+                            map_of, named, nullable, one_of, record)
 
 __all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
@@ -27,7 +27,9 @@ def _pair(value: Any) -> Errors | None:
     return None
 
 
-HEX: Checker = _pair
+HEX: Checker = named("RSHex", custom(_pair, {
+    "type": "array", "description": "A space `[q, r]` in axial coordinates (rules doc: Board).",
+    "prefixItems": [{"type": "integer"}, {"type": "integer"}], "items": False, "minItems": 2, "maxItems": 2}))
 _hexes = list_of(HEX)
 _ids = list_of(STR)
 _nullable_str = nullable(STR)
@@ -84,10 +86,6 @@ class StateSchema(CommonStateSchema):
     hands = Shape(map_of(_ids), required=True)
 
 
-def _any(value: Any) -> Errors | None:
-    return None
-
-
 class OptionsSchema(Schema):
     """Setup options; each may be omitted or null for its default. Custom content (a scenario
     object, rosters, army lists) is validated by the rules (422 invalid_setup)."""
@@ -95,7 +93,7 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    scenario = Shape(_any, allow_none=True)
+    scenario = Shape(ANY, allow_none=True)
     armies = Shape(map_of(STR), allow_none=True)
     army_lists = Shape(map_of(_ids), allow_none=True)
     rosters = Shape(map_of(OBJECT), allow_none=True)
@@ -125,6 +123,10 @@ def _target(value: Any) -> Errors | None:
     return ["Not a target: a unit or wall id, a hex [q, r], or null."]
 
 
+_TARGET = custom(_target, {"oneOf": [{"type": "null"}, {"type": "string"}, HEX],
+                           "description": "A unit or wall id, a space [q, r], or null."})
+
+
 def _flag() -> Shape:
     return Shape(BOOL)
 
@@ -139,10 +141,10 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "pack": _move_schema("pack", unit=_id()),
     "unpack": _move_schema("unpack", unit=_id()),
     "cast": _move_schema("cast", unit=_id(), spell=Shape(STR, required=True),
-                         target=Shape(_target, required=True, allow_none=True), cure=_flag()),
+                         target=Shape(_TARGET, required=True, allow_none=True), cure=_flag()),
     "construct": _move_schema("construct", unit=_id(), action=Shape(STR, required=True),
-                              target=Shape(_target, required=True)),
-    "play": _move_schema("play", card=_id(), target=Shape(_target, required=True, allow_none=True)),
+                              target=Shape(_TARGET, required=True)),
+    "play": _move_schema("play", card=_id(), target=Shape(_TARGET, required=True, allow_none=True)),
     "counterattack": _move_schema("counterattack", unit=_id()),
     "pass": _move_schema("pass"),
     "end_turn": _move_schema("end_turn"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema
 
+from schemas.common import PLAYER_ID
 from schemas.fields import OBJECT, Shape, integer, list_of, string
 
 __all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
@@ -15,8 +16,6 @@ __all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayer
            "STATE_PLAYER", "MOVE", "CREATE_SESSION", "SESSION_MOVE", "MAX_VERSION"]
 
 MAX_SEED = (1 << 63) - 1
-PLAYER_ID = string(1, 64)
-"""Player ids are strings of 1 to 64 characters."""
 
 
 class _Envelope(Schema):
