@@ -2,6 +2,7 @@
 
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
     reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file]
+    reign-referee openapi [--output FILE|-] [--check]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -29,7 +30,7 @@ from gunicorn.app.base import BaseApplication
 from api.config import Settings
 
 __all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats", "read_options",
-           "ProgressBar", "simulate"]
+           "ProgressBar", "simulate", "openapi"]
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -305,11 +306,36 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     sm.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sm.add_argument("--options", help='setup options as JSON, or @file.json (e.g. {"deck": [...]})')
+    so = sub.add_parser("openapi", help="write openapi.yaml from schemas/ (the spec generator)")
+    so.add_argument("--output", default="openapi.yaml", help="file to write (default openapi.yaml, '-' for stdout)")
+    so.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is stale")
     return ap
+
+
+def openapi(output: str, check: bool) -> int:
+    """``reign-referee openapi``: write (or ``--check``) the generated OpenAPI document."""
+    from pathlib import Path
+
+    from schemas.openapi import render
+
+    text = render()
+    if output == "-":
+        sys.stdout.write(text)
+        return 0
+    path = Path(output)
+    if check:
+        if not path.exists() or path.read_text("utf-8") != text:
+            print(f"reign-referee openapi: {output} is stale; run `reign-referee openapi`", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text, "utf-8")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "openapi":
+        return openapi(args.output, args.check)
     if args.command == "serve":
         try:
             return serve(args)

@@ -157,7 +157,8 @@ def _render(node: Any, components: dict[str, Any]) -> Any:
     if isinstance(node, dict):
         if "propertyName" in node:  # a discriminator: its mapping names schemas by reference
             return {**node, "mapping": {k: json_schema(v, components)["$ref"] for k, v in node["mapping"].items()}}
-        return {k: _render(v, components) for k, v in node.items()}
+        return {k: json_schema(v, components)["$ref"] if k == "$ref" and callable(v) else _render(v, components)
+                for k, v in node.items()}
     if isinstance(node, list):
         return [_render(v, components) for v in node]
     return node

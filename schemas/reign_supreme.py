@@ -29,7 +29,7 @@ def _pair(value: Any) -> Errors | None:
 
 HEX: Checker = named("RSHex", custom(_pair, {
     "type": "array", "description": "A space `[q, r]` in axial coordinates (rules doc: Board).",
-    "prefixItems": [{"type": "integer"}, {"type": "integer"}], "items": False, "minItems": 2, "maxItems": 2}))
+    "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}))
 _hexes = list_of(HEX)
 _ids = list_of(STR)
 _nullable_str = nullable(STR)

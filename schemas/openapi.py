@@ -1,0 +1,275 @@
+"""The OpenAPI document, generated: ``reign-referee openapi`` writes ``openapi.yaml``.
+
+Two inputs, each fact in one of them:
+
+* ``schemas/openapi_base.yaml``: the prose a person writes (the introduction, each operation's
+  summary and description, the problem responses, the session and operations endpoints, the
+  examples). Game operations appear there once, as templates under ``/v1/games/{game}/...``.
+* the declarations in ``schemas/``: request envelopes (``schemas.requests``), each game's state,
+  options and moves (``schemas.<game>``) and its events, view, score breakdown and content
+  (``schemas.<game>_answers``). Their JSON Schemas come from the checkers themselves
+  (``schemas.fields``), assembled with apispec's marshmallow plugin.
+
+Each game operation template becomes one concrete path per game (``/v1/games/reign-supreme/apply``)
+whose request and answer schemas are that game's (``ReignSupremeMoveRequest`` ...), so a generated
+client gets typed moves, events and views per game; moves and events are ``oneOf`` with a
+``type`` discriminator. The server needs no new route for that: it serves ``/v1/games/<game>/...``.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import Schema, fields as ma_fields
+
+from rules.registry import GAMES
+from schemas import (SCHEMAS, reign_absolute_answers, reign_and_ruin_answers, reign_supreme_answers,
+                     reigns_the_council_answers, requests)
+from schemas.common import OUTCOME, SCORES
+from schemas.fields import REF_PREFIX, Checker, Shape, custom, json_schema, list_of, nullable, record
+
+__all__ = ["BASE_PATH", "build", "render", "game_prefix"]
+
+BASE_PATH = Path(__file__).resolve().parent / "openapi_base.yaml"
+
+ANSWERS = {
+    "reign-and-ruin": reign_and_ruin_answers,
+    "reign-absolute": reign_absolute_answers,
+    "reign-supreme": reign_supreme_answers,
+    "reigns-the-council": reigns_the_council_answers,
+}
+"""Game id -> the module declaring its answers (events, view, score breakdown, content)."""
+
+GAME_PATH = "/v1/games/{game}/"
+_PER_GAME = ("State", "Move", "Event", "View", "Options", "ScoreBreakdown")
+"""The shapes every game has its own of; the generic schema of each is the ``oneOf`` of all games'."""
+
+ENVELOPES: dict[str, type[Schema]] = {
+    "SetupRequest": requests.SetupRequest,
+    "StateRequest": requests.StateRequest,
+    "LegalMovesRequest": requests.StatePlayerRequest,
+    "ViewRequest": requests.StatePlayerRequest,
+    "MoveRequest": requests.MoveRequest,
+    "CreateSessionRequest": requests.CreateSessionRequest,
+    "SessionMoveRequest": requests.SessionMoveRequest,
+}
+"""Request body schema name -> the envelope that checks it."""
+_ENVELOPE_SLOTS = {"state": "State", "move": "Move", "options": "Options"}
+"""Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
+
+
+def game_prefix(game_id: str) -> str:
+    """``reign-and-ruin`` -> ``ReignAndRuin``: the prefix of a game's schema names."""
+    return "".join(part.capitalize() for part in game_id.split("-"))
+
+
+def _ref(name: str) -> Checker:
+    return custom(lambda value: None, {"$ref": REF_PREFIX + name})
+
+
+def _answers(p: str) -> dict[str, Checker]:
+    """The answer envelopes of one game (``p`` its schema prefix), in the checker vocabulary."""
+    state, move, event, view = _ref(p + "State"), _ref(p + "Move"), _ref(p + "Event"), _ref(p + "View")
+    return {
+        "SetupResponse": record({"state": state}),
+        "LegalMovesResponse": record({"moves": list_of(move)}),
+        "ApplyResponse": record({"state": state, "events": list_of(event), "outcome": nullable(OUTCOME)}),
+        "ScoreResponse": record({"finished": _doc_bool("False for provisional, mid-game standings."),
+                                 "scores": SCORES, "winners": list_of(_ref("PlayerId")),
+                                 "draw": _doc_bool("Several players share the win."),
+                                 "breakdown": _ref(p + "ScoreBreakdown")}),
+        "ViewResponse": record({"view": view}),
+    }
+
+
+def _doc_bool(text: str) -> Checker:
+    from schemas.fields import BOOL, doc
+    return doc(BOOL, text)
+
+
+class _Spec:
+    """An apispec document whose ``Shape`` fields render their checkers' JSON Schemas."""
+
+    def __init__(self, base: dict[str, Any]) -> None:
+        info = dict(base["info"])
+        self.spec = APISpec(title=info.pop("title"), version=info.pop("version"), openapi_version="3.1.0",
+                            plugins=[MarshmallowPlugin()], info=info)
+        self.spec.components.schemas  # noqa: B018  (created on first use)
+        self.checked: dict[str, Any] = {}
+        checked = self.checked
+
+        def shape(converter: Any, field: ma_fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            """A ``Shape`` field's JSON Schema: its checker's."""
+            if not isinstance(field, Shape):
+                return {}
+            schema = json_schema(field.checker, checked)
+            return {"oneOf": [{"type": "null"}, schema]} if field.allow_none else schema
+
+        self.spec.plugins[0].converter.add_attribute_function(shape)  # type: ignore[union-attr]
+
+    def schema(self, name: str, cls: type[Schema] | Schema, slots: dict[str, str] | None = None,
+               description: str | None = None) -> None:
+        """Register the marshmallow schema ``cls`` as ``name``; ``slots``: field -> component to refer to."""
+        resolved = self.spec.plugins[0].converter.schema2jsonschema(cls)  # type: ignore[union-attr]
+        for field, target in (slots or {}).items():
+            if field in resolved["properties"]:
+                old = resolved["properties"][field]
+                ref = {"$ref": REF_PREFIX + target}
+                if "oneOf" in old:
+                    ref = {"oneOf": [{"type": "null"}, ref]}
+                if "description" in old:
+                    ref["description"] = old["description"]
+                resolved["properties"][field] = ref
+        if description:
+            resolved = {"description": description, **resolved}
+        self.spec.components.schema(name, resolved)
+
+    def checker(self, name: str, check: Checker) -> None:
+        self.checked[name] = json_schema(check, self.checked, inline=True)
+
+
+def _rewrite(node: Any, names: dict[str, str]) -> Any:
+    """``node`` with every ``$ref`` to a schema in ``names`` pointing at its new name."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(REF_PREFIX) \
+                    and value[len(REF_PREFIX):] in names:
+                out[key] = REF_PREFIX + names[value[len(REF_PREFIX):]]
+            else:
+                out[key] = _rewrite(value, names)
+        return out
+    if isinstance(node, list):
+        return [_rewrite(v, names) for v in node]
+    return node
+
+
+def _drop_examples(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _drop_examples(v) for k, v in node.items() if k != "examples"}
+    if isinstance(node, list):
+        return [_drop_examples(v) for v in node]
+    return node
+
+
+def _inline_parameters(paths: dict[str, Any], parameters: dict[str, Any]) -> None:
+    """Path-level ``$ref`` parameters copied into each operation: Swagger UI's "Try it out" shows a
+    named input for those (it renders a path-level ``$ref`` as one unnamed box)."""
+    for item in paths.values():
+        shared = item.pop("parameters", [])
+        resolved = [parameters[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p for p in shared]
+        for method, op in item.items():
+            if isinstance(op, dict) and method in ("get", "post", "put", "delete", "patch"):
+                op["parameters"] = copy.deepcopy(resolved) + op.get("parameters", [])
+
+
+def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole OpenAPI document."""
+    base = copy.deepcopy(base if base is not None else yaml.safe_load(BASE_PATH.read_text("utf-8")))
+    out = _Spec(base)
+    for name, cls in ENVELOPES.items():
+        out.schema(name, cls, {field: slot for field, slot in _ENVELOPE_SLOTS.items()})
+    games = [g for g in GAMES if g in SCHEMAS]
+    for game_id in games:
+        p, shapes, answers = game_prefix(game_id), SCHEMAS[game_id], ANSWERS[game_id]
+        out.schema(p + "State", shapes.state)
+        out.schema(p + "Options", shapes.options)
+        variants = {}
+        for move_type, schema in shapes.move.schemas.items():
+            name = p + "".join(part.capitalize() for part in move_type.split("_")) + "Move"
+            out.schema(name, schema)
+            variants[move_type] = name
+        out.checked[p + "Move"] = {
+            "description": f"A move of {GAMES[game_id].title}; `type` says which.",
+            "oneOf": [{"$ref": REF_PREFIX + n} for n in variants.values()],
+            "discriminator": {"propertyName": "type", "mapping": {t: REF_PREFIX + n for t, n in variants.items()}},
+        }
+        for slot, check in (("Event", answers.EVENT), ("View", answers.VIEW),
+                            ("ScoreBreakdown", answers.SCORE_BREAKDOWN), ("Content", answers.CONTENT)):
+            json_schema(check, out.checked)
+            if p + slot not in out.checked:
+                raise ValueError(f"{answers.__name__}: {slot} must be named {p + slot}")
+        names = {slot: p + slot for slot in _PER_GAME}
+        for name in ENVELOPES:
+            if name.startswith(("CreateSession", "SessionMove")):
+                continue
+            schema = _rewrite(out.spec.components.schemas[name], names)
+            if name == "SetupRequest":
+                players = schema["properties"]["players"]
+                players.update(minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players,
+                               uniqueItems=True)
+            out.spec.components.schema(p + name, schema)
+        for name, check in _answers(p).items():
+            out.checker(p + name, check)
+    for slot in _PER_GAME:
+        out.checked[slot] = {
+            "description": f"Any game's {slot}; each game's operations name its own (`ReignAndRuin{slot}`...).",
+            "oneOf": [{"$ref": REF_PREFIX + game_prefix(g) + slot} for g in games]}
+    for name in ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequest", "MoveRequest"):
+        del out.spec.components.schemas[name]
+    doc = out.spec.to_dict()
+    schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
+                **dict(sorted(out.checked.items()))}
+    components = {**base["components"], "schemas": schemas_}
+    paths = _paths(base["paths"], games)
+    _inline_parameters(paths, components["parameters"])
+    return {"openapi": "3.1.0", **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
+            "paths": paths, "components": components}
+
+
+def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
+    """The base's paths, each game operation template made concrete for every game."""
+    out: dict[str, Any] = {}
+    for path, item in templates.items():
+        if not path.startswith(GAME_PATH):
+            out[path] = item
+            continue
+        for game_id in games:
+            p = game_prefix(game_id)
+            concrete = _rewrite(copy.deepcopy(item), {n: p + n for n in
+                                                      (*ENVELOPES, "SetupResponse", "LegalMovesResponse",
+                                                       "ApplyResponse", "ScoreResponse", "ViewResponse")})
+            concrete.pop("parameters", None)
+            if game_id != "reign-and-ruin":  # the hand-picked examples are Reign & Ruin games
+                concrete = _drop_examples(concrete)
+            for op in concrete.values():
+                op["operationId"] = p[0].lower() + p[1:] + op["operationId"][0].upper() + op["operationId"][1:]
+                op["tags"] = [game_id]
+                op["summary"] = f"{GAMES[game_id].title}: {op['summary'][0].lower()}{op['summary'][1:]}"
+                op["responses"].pop("404", None)
+            out[GAME_PATH.replace("{game}", game_id) + path[len(GAME_PATH):]] = concrete
+    return out
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:  # every schema written out, no &anchors
+        return True
+
+
+class _Flow(list):
+    """A list written in YAML flow style (examples: one compact block each)."""
+
+
+_Dumper.add_representer(_Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
+
+
+def _flow_examples(node: Any, key: str = "") -> Any:
+    if isinstance(node, dict):
+        return {k: _flow_examples(v, k) for k, v in node.items()}
+    if isinstance(node, list):
+        items = [_flow_examples(v) for v in node]
+        return _Flow(json.loads(json.dumps(items))) if key in ("examples", "enum", "required") else items
+    return node
+
+
+def render(document: dict[str, Any] | None = None) -> str:
+    """``openapi.yaml``'s text."""
+    text = yaml.dump(_flow_examples(document if document is not None else build()), Dumper=_Dumper,
+                     sort_keys=False, allow_unicode=True, width=110)
+    return "# Generated by `reign-referee openapi` from schemas/openapi_base.yaml and the schemas/\n" \
+           "# declarations. Do not edit: edit those and run the command again.\n" + text
