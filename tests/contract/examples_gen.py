@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC = ROOT / "openapi.yaml"
+SPEC = ROOT / "schemas" / "openapi_base.yaml"
 BEGIN = "    # BEGIN GENERATED EXAMPLES (tests/contract/examples_gen.py)\n"
 END = "    # END GENERATED EXAMPLES\n"
 GAME = "reign-and-ruin"
