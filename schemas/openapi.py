@@ -216,6 +216,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
                 **dict(sorted(out.checked.items()))}
     components = {**base["components"], "schemas": schemas_}
+    components["examples"] = {**components.get("examples", {}), **_game_examples(games)}
     paths = _paths(base["paths"], games)
     _inline_parameters(paths, components["parameters"])
     return {"openapi": "3.1.0", **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
@@ -237,12 +238,39 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
             concrete.pop("parameters", None)
             if game_id != "reign-and-ruin":  # the hand-picked examples are Reign & Ruin games
                 concrete = _drop_examples(concrete)
+                for op in concrete.values():
+                    body = op["requestBody"]["content"]["application/json"]
+                    kind = body["schema"]["$ref"].rsplit("/", 1)[1][len(p):]
+                    example = {"SetupRequest": "Setup", "MoveRequest": "Move", "StateRequest": "State"}.get(
+                        kind, "StatePlayer")
+                    body["examples"] = {"started": {"$ref": f"#/components/examples/{p}{example}Request"}}
             for op in concrete.values():
                 op["operationId"] = p[0].lower() + p[1:] + op["operationId"][0].upper() + op["operationId"][1:]
                 op["tags"] = [game_id]
                 op["summary"] = f"{GAMES[game_id].title}: {op['summary'][0].lower()}{op['summary'][1:]}"
                 op["responses"].pop("404", None)
             out[GAME_PATH.replace("{game}", game_id) + path[len(GAME_PATH):]] = concrete
+    return out
+
+
+def _game_examples(games: list[str]) -> dict[str, Any]:
+    """Request examples of each game other than Reign & Ruin (whose examples are hand-picked), from
+    real play: a setup, the state it deals and its first legal move."""
+    out: dict[str, Any] = {}
+    for game_id in games:
+        if game_id == "reign-and-ruin":
+            continue
+        game, p = GAMES[game_id], game_prefix(game_id)
+        players = ["ann", "bob", "cat", "dan", "eve", "fay"][:game.min_players]
+        state = game.setup(players, 1, {})
+        move = game.legal_moves(state)[0]
+        out[p + "SetupRequest"] = {"summary": f"A {game.title} game of {len(players)}, seed 1",
+                                   "value": {"players": players, "seed": 1}}
+        out[p + "StateRequest"] = {"summary": "The state that setup deals", "value": {"state": state}}
+        out[p + "StatePlayerRequest"] = {"summary": f"The state that setup deals, for {move['player']}",
+                                         "value": {"state": state, "player": move["player"]}}
+        out[p + "MoveRequest"] = {"summary": f"{move['player']}'s first legal move in that state",
+                                  "value": {"state": state, "move": move}}
     return out
 
 
