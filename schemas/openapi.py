@@ -47,7 +47,8 @@ ANSWERS = {
 
 GAME_PATH = "/v1/games/{game}/"
 _PER_GAME = ("State", "Move", "Event", "View", "Options", "ScoreBreakdown")
-"""The shapes every game has its own of; the generic schema of each is the ``oneOf`` of all games'."""
+"""The shapes every game has its own of; the generic schema of each is the union of all games'."""
+_BY_GAME = ("State", "View")
 
 ENVELOPES: dict[str, type[Schema]] = {
     "SetupRequest": requests.SetupRequest,
@@ -207,9 +208,15 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         for name, check in _answers(p).items():
             out.checker(p + name, check)
     for slot in _PER_GAME:
-        out.checked[slot] = {
-            "description": f"Any game's {slot}; each game's operations name its own (`ReignAndRuin{slot}`...).",
-            "oneOf": [{"$ref": REF_PREFIX + game_prefix(g) + slot} for g in games]}
+        refs = {g: REF_PREFIX + game_prefix(g) + slot for g in games}
+        generic: dict[str, Any] = {
+            "description": f"Any game's {slot}; each game's operations name its own (`ReignAndRuin{slot}`...)."}
+        if slot in _BY_GAME:  # states and views name their game: a client can tell them apart
+            generic.update(oneOf=[{"$ref": r} for r in refs.values()],
+                           discriminator={"propertyName": "game", "mapping": refs})
+        else:  # moves and events of different games may look alike (`pass`)
+            generic["anyOf"] = [{"$ref": r} for r in refs.values()]
+        out.checked[slot] = generic
     for name in ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequest", "MoveRequest"):
         del out.spec.components.schemas[name]
     doc = out.spec.to_dict()
@@ -219,7 +226,10 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     components["examples"] = {**components.get("examples", {}), **_game_examples(games)}
     paths = _paths(base["paths"], games)
     _inline_parameters(paths, components["parameters"])
+    tags = base.get("tags", []) + [{"name": g, "description": f"{GAMES[g].title}: the stateless rules calls, typed "
+                                                             f"with this game's shapes."} for g in games]
     return {"openapi": "3.1.0", **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
+            "tags": tags,
             "paths": paths, "components": components}
 
 
@@ -248,7 +258,6 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
                 op["operationId"] = p[0].lower() + p[1:] + op["operationId"][0].upper() + op["operationId"][1:]
                 op["tags"] = [game_id]
                 op["summary"] = f"{GAMES[game_id].title}: {op['summary'][0].lower()}{op['summary'][1:]}"
-                op["responses"].pop("404", None)
             out[GAME_PATH.replace("{game}", game_id) + path[len(GAME_PATH):]] = concrete
     return out
 

@@ -123,8 +123,7 @@ def _target(value: Any) -> Errors | None:
     return ["Not a target: a unit or wall id, a hex [q, r], or null."]
 
 
-_TARGET = custom(_target, {"oneOf": [{"type": "null"}, {"type": "string"}, HEX],
-                           "description": "A unit or wall id, a space [q, r], or null."})
+_TARGET = custom(_target, {"oneOf": [{"type": "string"}, HEX], "description": "A unit or wall id, or a space [q, r]."})
 
 
 def _flag() -> Shape:
