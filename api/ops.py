@@ -1,11 +1,13 @@
 """Operations: ``/healthz``, ``/readyz``, ``/openapi.yaml`` and the ``/docs`` Swagger UI."""
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app
+import yaml
+from flask import Blueprint, Flask, Response, current_app, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from api.errors import problem
@@ -69,9 +71,13 @@ def readyz():
 
 @bp.get(SPEC_URL)
 def openapi_yaml():
+    """The spec as YAML, or as JSON for a client that prefers ``application/json`` (generated
+    clients read JSON only)."""
     data = _spec.read()
     if data is None:
         return problem(404, "not_found", "The OpenAPI document is not available on this server.")
+    if request.accept_mimetypes.best_match(("application/yaml", "application/json")) == "application/json":
+        return Response(json.dumps(yaml.safe_load(data)), mimetype="application/json")
     return Response(data, mimetype="application/yaml")
 
 

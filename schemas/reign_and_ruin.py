@@ -12,12 +12,15 @@ from rules.reign_and_ruin.cards import default_catalog
 from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, STR, Shape, doc, known_or, list_of, map_of, named, one_of, record)
 
-__all__ = ["GAME_ID", "DECK_CARD", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
+__all__ = ["GAME_ID", "CARD_ID", "CARD_LIST", "DECK_CARD", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reign-and-ruin"
 
 
-_ids = list_of(STR)
+CARD_ID = named("RRCardId", doc(STR, "A card id, `<faction>-<value>` in the default deck (e.g. `hexen-4`).",
+                                minLength=1, examples=["hexen-4"]))
+CARD_LIST = named("RRCardList", list_of(CARD_ID))
+_ids = CARD_LIST
 _ids_by_player = map_of(_ids)
 
 _card = record({"faction": STR, "value": INT})
@@ -58,7 +61,7 @@ def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
 
 
 def _id(**kwargs: object) -> Shape:
-    return Shape(STR, required=True, **kwargs)
+    return Shape(CARD_ID, required=True, **kwargs)
 
 
 DraftMoveSchema = _move_schema("draft", cards=Shape(_ids, required=True))
@@ -68,7 +71,7 @@ DrawMoveSchema = _move_schema("draw", card=_id())
 DoubleMoveSchema = _move_schema("double", card=_id(), target=_id())
 ProtectMoveSchema = _move_schema("protect", card=_id(), target=_id())
 SwapMoveSchema = _move_schema("swap", card=_id(), opponent=Shape(PLAYER_ID, required=True),
-                              take=Shape(STR), to=Shape(one_of(("army", "hand"))))
+                              take=Shape(CARD_ID), to=Shape(one_of(("army", "hand"))))
 ReviveMoveSchema = _move_schema("revive", card=_id(), target=_id(), to=Shape(one_of(("army", "hand")), required=True),
                                 army=Shape(PLAYER_ID))
 

@@ -9,15 +9,15 @@ event or a view is added here, once.
 from __future__ import annotations
 
 from schemas.common import OUTCOME, PLAYER_ID, SCORES
-from schemas.reign_and_ruin import DECK_CARD
+from schemas.reign_and_ruin import CARD_ID, CARD_LIST, DECK_CARD
 from schemas.fields import (ANY, BOOL, INT, NUMBER, OBJECT, STR, doc, either, integer, list_of, map_of,
                             named, nullable, one_of, record, string, tagged)
 
 __all__ = ["EVENT", "VIEW", "SCORE_BREAKDOWN", "CONTENT"]
 
-RRCardId = named('RRCardId', doc(string(1, None), 'A card id, `<faction>-<value>` in the default deck (e.g. `hexen-4`).', examples=['hexen-4']))
+RRCardId = CARD_ID
 
-RRCardList = named('RRCardList', list_of(RRCardId))
+RRCardList = CARD_LIST
 
 RRDraftPickEvent = named('RRDraftPickEvent', doc(record({'type': one_of(('draft_pick',)), 'player': PLAYER_ID}, {'cards': RRCardList}), 'A player kept two cards this draft round. The cards are private to that player: in a\nsession, everyone else gets the event without `cards`.'))
 

@@ -91,8 +91,8 @@ def _real_states() -> dict[str, dict]:
 REAL_STATES = _real_states()
 MOVE_SCHEMAS = [ref.rsplit("/", 1)[1] for ref in
                 spec_dict()["components"]["schemas"]["ReignAndRuinMove"]["discriminator"]["mapping"].values()]
-OPERATIONS = ["/v1/games/{game}/validate", "/v1/games/{game}/apply", "/v1/games/{game}/legal-moves",
-              "/v1/games/{game}/view"]
+OPERATIONS = [f"/v1/games/{GAME}/validate", f"/v1/games/{GAME}/apply", f"/v1/games/{GAME}/legal-moves",
+              f"/v1/games/{GAME}/view"]
 
 
 def _relevant_cards(state: dict) -> set[str]:
@@ -127,7 +127,8 @@ def _state_schema(state: dict) -> dict:
     for move in MOVE_SCHEMAS:
         narrow(move)
     narrow("ReignAndRuinMove")
-    for name in ("StateRequest", "LegalMovesRequest", "ViewRequest", "MoveRequest"):
+    for name in ("ReignAndRuinStateRequest", "ReignAndRuinLegalMovesRequest", "ReignAndRuinViewRequest",
+                 "ReignAndRuinMoveRequest"):
         props = schemas[name]["properties"]
         props["state"] = {"const": state}
         if "player" in props:
@@ -166,8 +167,8 @@ def test_moves_on_real_states(contract_app, label, path):
     state = REAL_STATES[label]
     narrowed = schemathesis.openapi.from_dict(_state_schema(state), config=_config())
     operation = narrowed[path]["POST"]
-    positive = operation.as_strategy(GenerationMode.POSITIVE, path_parameters={"game": GAME})
-    negative = operation.as_strategy(GenerationMode.NEGATIVE, path_parameters={"game": GAME})
+    positive = operation.as_strategy(GenerationMode.POSITIVE)
+    negative = operation.as_strategy(GenerationMode.NEGATIVE)
     strategy = st.one_of(positive, positive, negative)
     action = path.rsplit("/", 1)[1]
     legal = _legal_moves(state) if action in ("apply", "validate") else []
