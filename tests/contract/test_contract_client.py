@@ -1,0 +1,141 @@
+"""A client generated from ``openapi.yaml`` by openapi-python-client, as a third party would: the
+generation prints no warning, and through that typed client only every game is played to its end
+(each answer parsed into the game's own models and written back without losing a field), an
+illegal move arrives as a typed 422 with its violations, and a session is played.
+
+The client talks to the app in process (httpx's WSGI transport): no server, no network.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules.registry import GAMES
+from schemas.openapi import game_prefix
+
+from .oapi import SPEC_PATH
+
+PACKAGE = "reign_referee_client"
+STEPS = 400
+OPTIONS = {"reign-supreme": {"round_limit": 2}, "reign-absolute": {"turn_limit": 6}}
+"""Short games, so that each is played to its end quickly."""
+
+
+@pytest.fixture(scope="module")
+def client_package(tmp_path_factory):
+    exe = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.skip("openapi-python-client is not installed (pip install -e '.[test]')")
+    out = tmp_path_factory.mktemp("client")
+    config = out / "config.json"
+    config.write_text(json.dumps({"post_hooks": []}), "utf-8")  # no formatter run: none is installed
+    done = subprocess.run([exe, "generate", "--path", str(SPEC_PATH), "--meta", "none", "--config", str(config),
+                           "--output-path", str(out / PACKAGE)], capture_output=True, text=True, timeout=120)
+    printed = done.stdout + done.stderr
+    assert done.returncode == 0, printed
+    assert "warning" not in printed.lower(), printed
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def client(client_package, contract_app):
+    import httpx
+
+    return client_package.Client(base_url="http://referee.test", raise_on_unexpected_status=True,
+                                 httpx_args={"transport": httpx.WSGITransport(app=contract_app)})
+
+
+def _module(game_id: str, operation: str):
+    snake = game_id.replace("-", "_")
+    return importlib.import_module(f"{PACKAGE}.api.{snake}.{snake}_{operation}")
+
+
+def _model(name: str):
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+    return getattr(importlib.import_module(f"{PACKAGE}.models.{snake}"), name)
+
+
+def _typed(game_id: str, operation: str, client, body):
+    """Call ``operation``; the parsed answer, after checking it loses nothing of the JSON body."""
+    answer = _module(game_id, operation).sync_detailed(client=client, body=body)
+    assert answer.parsed is not None, (operation, answer.status_code, answer.content[:300])
+    if answer.status_code == 200:
+        assert answer.parsed.to_dict() == json.loads(answer.content), f"{operation}: a field was dropped"
+    return answer.parsed
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_each_game_is_played_to_its_end_through_the_typed_client(client, game_id):
+    p = game_prefix(game_id)
+    game = GAMES[game_id]
+    players = ["ann", "bob", "cat", "dan"][:game.min_players]
+    setup = _typed(game_id, "setup_game", client, _model(p + "SetupRequest").from_dict(
+        {"players": players, "seed": 5, "options": OPTIONS.get(game_id, {})}))
+    state = setup.state
+    assert type(state).__name__ == p + "State"
+    chooser = random.Random(5)
+    moves_of = _model(p + "LegalMovesRequest")
+    move_request = _model(p + "MoveRequest")
+    spec = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
+    event_types = {ref.rsplit("/", 1)[1] for ref in spec[p + "Event"]["discriminator"]["mapping"].values()}
+    for _ in range(STEPS):
+        listed = _typed(game_id, "legal_moves", client, moves_of(state=state)).moves
+        if not listed:
+            break
+        move = chooser.choice([m for m in listed if m.type_ != "concede"] or listed)
+        assert type(move).__name__.startswith(p) and type(move).__name__.endswith("Move")
+        applied = _typed(game_id, "apply_move", client, move_request(state=state, move=move))
+        for event in applied.events:
+            assert type(event).__name__ in event_types, type(event).__name__
+        state = applied.state
+    assert state.status == "finished", f"{game_id} not finished in {STEPS} moves"
+    score = _typed(game_id, "score_game", client, _model(p + "StateRequest")(state=state))
+    assert score.finished and type(score.breakdown).__name__ == p + "ScoreBreakdown"
+    view = _typed(game_id, "view_game", client, _model(p + "ViewRequest")(state=state))
+    assert type(view.view).__name__ == p + "View"
+    illegal = _typed(game_id, "apply_move", client, move_request(state=state, move=move))
+    assert type(illegal).__name__ == "UnprocessableMoveProblem" and illegal.status == 422
+    assert illegal.violations and illegal.violations[0].rule.startswith(game_id + "#")
+
+
+def test_a_session_is_played_through_the_typed_client(client_package, client):
+    sessions = importlib.import_module(f"{PACKAGE}.api.sessions")
+    create = importlib.import_module(sessions.__name__ + ".create_session")
+    legal = importlib.import_module(sessions.__name__ + ".session_legal_moves")
+    submit = importlib.import_module(sessions.__name__ + ".submit_session_move")
+    read = importlib.import_module(sessions.__name__ + ".read_session")
+    created = create.sync(client=client, body=_model("CreateSessionRequest").from_dict(
+        {"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 3}))
+    assert type(created).__name__ == "SessionCreated", created
+    seats = created.seats.to_dict()
+    chooser = random.Random(3)
+    for _ in range(STEPS):
+        movers = {}
+        for player, token in seats.items():
+            seat = client_package.AuthenticatedClient(base_url=client._base_url, token=token,
+                                                      httpx_args=client._httpx_args)
+            listed = legal.sync(created.session_id, client=seat)
+            if listed.moves:
+                movers[player] = (seat, listed)
+        if not movers:
+            break
+        seat, listed = movers[chooser.choice(sorted(movers))]
+        moved = submit.sync(created.session_id, client=seat, if_match=f'"{listed.version}"',
+                            body=_model("SessionMoveRequest")(move=chooser.choice(listed.moves)))
+        assert type(moved).__name__ == "SessionMoveResponse", moved
+    final = read.sync(created.session_id, client=client)
+    assert final.status == "finished" and final.view.outcome is not None
