@@ -26,9 +26,13 @@ class _Envelope(Schema):
 class SetupRequest(_Envelope):
     """``POST /v1/games/{game}/setup``: ``seed`` and ``options`` may be omitted (or null)."""
 
-    players = Shape(list_of(PLAYER_ID), required=True)
-    seed = Shape(integer(0, MAX_SEED), allow_none=True)
-    options = Shape(OBJECT, allow_none=True)
+    players = Shape(list_of(PLAYER_ID), required=True, description=(
+        "Player ids in clockwise seat order, each once; the count the game allows is in its setup request "
+        "schema. Another count, or an id given twice, is a 422 `invalid_setup`."))
+    seed = Shape(integer(0, MAX_SEED), allow_none=True, description=(
+        "Seed of the game's generator (0 to 2^63 - 1); omitted or null, the service draws one at random."))
+    options = Shape(OBJECT, allow_none=True, description=(
+        "The game's options; omitted or null (or `{}`), every option takes its default."))
 
 
 class StateRequest(_Envelope):
@@ -42,7 +46,9 @@ class StatePlayerRequest(_Envelope):
     active (legal moves) or a spectator (view)."""
 
     state = Shape(OBJECT, required=True)
-    player = Shape(PLAYER_ID, allow_none=True)
+    player = Shape(PLAYER_ID, allow_none=True, description=(
+        "legal-moves: whose moves (omitted or null: every active player's); view: who is looking "
+        "(omitted or null: a spectator). A player not in the game is a 422 `unknown_player`."))
 
 
 class MoveRequest(_Envelope):
@@ -59,14 +65,15 @@ MAX_VERSION = (1 << 53) - 1
 class CreateSessionRequest(SetupRequest):
     """``POST /v1/sessions``: the setup body plus the ``game``."""
 
-    game = Shape(string(1, 64), required=True)
+    game = Shape(string(1, 64), required=True, description="The game id (`GET /v1/games`).")
 
 
 class SessionMoveRequest(_Envelope):
     """``POST /v1/sessions/{id}/moves``: the move, and optionally the version it was made on."""
 
     move = Shape(OBJECT, required=True)
-    expected_version = Shape(integer(0, MAX_VERSION), allow_none=True)
+    expected_version = Shape(integer(0, MAX_VERSION), allow_none=True, description=(
+        "The version the move was made on; 409 when the session is elsewhere."))
 
 
 # One instance of each, created once (schemas are stateless and thread-safe to load with).

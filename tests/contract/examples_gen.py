@@ -243,7 +243,8 @@ def main(argv: list[str]) -> int:
     new = splice(text, render(build()))
     if "--check" in argv:
         if new != text:
-            print("openapi.yaml examples are out of date: run python -m tests.contract.examples_gen")
+            print("the examples in schemas/openapi_base.yaml are out of date: run python -m tests.contract.examples_gen "
+                  "then reign-referee openapi")
             return 1
         return 0
     SPEC.write_text(new, "utf-8")
