@@ -187,12 +187,7 @@ def string(min_len: int | None = None, max_len: int | None = None) -> Checker:
             return [f"Length must be between {lo} and {hi}."]
         return None
 
-    schema: dict[str, Any] = {"type": "string"}
-    if min_len is not None:
-        schema["minLength"] = min_len
-    if max_len is not None:
-        schema["maxLength"] = max_len
-    return _spec(check, schema)
+    return _spec(check, _bounded("string", minLength=min_len, maxLength=max_len))
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
@@ -203,12 +198,12 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
             return [f"Must be greater than or equal to {minimum} and less than or equal to {maximum}."]
         return None
 
-    schema: dict[str, Any] = {"type": "integer"}
-    if minimum is not None:
-        schema["minimum"] = minimum
-    if maximum is not None:
-        schema["maximum"] = maximum
-    return _spec(check, schema)
+    return _spec(check, _bounded("integer", minimum=minimum, maximum=maximum))
+
+
+def _bounded(json_type: str, **bounds: int | None) -> dict[str, Any]:
+    """``{"type": json_type}`` with the bounds that are given."""
+    return {"type": json_type, **{k: v for k, v in bounds.items() if v is not None}}
 
 
 def one_of(choices: Iterable[str]) -> Checker:

@@ -1,17 +1,11 @@
-"""Reign & Ruin answers: the shapes of what the service sends back (events, the per-player view, the
-score breakdown and the default content), declared in the vocabulary of ``schemas.fields``.
-
-The service never reads these: they document its answers in ``openapi.yaml``
-(``reign-referee openapi``), and the tests check real play against them. A field added to an
-event or a view is added here, once.
-"""
-# flake8: noqa: E501  (one declaration per line reads best here)
+"""What the service answers in Reign & Ruin games: its events, the per-player view, the score
+breakdown and the default content, declared once (never read by the service: ``openapi.yaml`` and
+the tests are built from them)."""
 from __future__ import annotations
 
 from schemas.common import OUTCOME, PLAYER_ID, SCORES
 from schemas.reign_and_ruin import CARD_ID, CARD_LIST, DECK_CARD
-from schemas.fields import (ANY, BOOL, INT, NUMBER, OBJECT, STR, doc, either, integer, list_of, map_of,
-                            named, nullable, one_of, record, string, tagged)
+from schemas.fields import BOOL, INT, STR, doc, integer, list_of, map_of, named, nullable, one_of, record, string, tagged
 
 __all__ = ["EVENT", "VIEW", "SCORE_BREAKDOWN", "CONTENT"]
 
