@@ -39,7 +39,8 @@ class CommonStateSchema(Schema):
     move_count = Shape(INT, required=True)
     outcome = Shape(OUTCOME, required=True, allow_none=True)
     seed = Shape(INT, required=True)
-    rng = Shape(STR, required=True)
+    rng = Shape(doc(STR, pattern="^[0-9a-f]{16}$"), required=True,
+                description="The generator's state: SplitMix64, 16 lowercase hex digits.")
 
 
 def move_schema(prefix: str, move_type: str, **params: fields.Field) -> type[Schema]:

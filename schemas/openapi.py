@@ -18,6 +18,7 @@ client gets typed moves, events and views per game; moves and events are ``oneOf
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,17 @@ class _Spec:
         self.checked[name] = json_schema(check, self.checked, inline=True)
 
 
+def _pin_state(schema: dict[str, Any], game_id: str) -> None:
+    """A game's state schema names its game, its schema version and its player count: facts of
+    the rules (registry, ``rules.<game>.state.SCHEMA_VERSION``), not of the shared shape."""
+    version = importlib.import_module(f"rules.{game_id.replace('-', '_')}.state").SCHEMA_VERSION
+    props = schema["properties"]
+    props["game"] = {"type": "string", "const": game_id}
+    props["schema_version"] = {"type": "integer", "const": version}
+    props["players"].update(minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players,
+                            uniqueItems=True)
+
+
 def _rewrite(node: Any, names: dict[str, str]) -> Any:
     """``node`` with every ``$ref`` to a schema in ``names`` pointing at its new name."""
     if isinstance(node, dict):
@@ -179,6 +191,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     for game_id in games:
         p, shapes, answers = game_prefix(game_id), SCHEMAS[game_id], ANSWERS[game_id]
         out.schema(p + "State", shapes.state)
+        _pin_state(out.spec.components.schemas[p + "State"], game_id)
         out.schema(p + "Options", shapes.options)
         variants = {}
         for move_type, schema in shapes.move.schemas.items():
