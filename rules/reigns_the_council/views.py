@@ -20,7 +20,7 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, View
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
-from rules.reigns_the_council.reign import advisors
+from rules.reigns_the_council.seats import advisors
 
 __all__ = ["view", "view_event", "view_move", "card_face"]
 
