@@ -41,6 +41,7 @@ class StateSchema(CommonStateSchema):
     tracks = Shape(map_of(INT), required=True)
     decks = Shape(list_of(_ids), required=True)
     discard = Shape(_ids, required=True)
+    discard_revealed = Shape(_ids, required=True)
     hands = Shape(map_of(_ids), required=True)
     pile = Shape(_ids, required=True)
     goals = Shape(map_of(STR), required=True)

@@ -47,6 +47,7 @@ def start_reign(new: State, ruler: PlayerId, rng: Rng, events: list[Event]) -> N
     rng.shuffle(pile)
     new["decks"] = decks.split(pile)
     new["discard"] = []
+    new["discard_revealed"] = []
     new["pile"] = []
     new["hands"] = {p: [] for p in players}
     new["round"] = new["exchange"] = new["votes"] = new["story"] = None

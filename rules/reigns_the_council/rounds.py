@@ -115,7 +115,8 @@ def apply_mind(new: State, change: bool, rng: Rng, events: list[Event]) -> None:
 def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: bool, rng: Rng,
              events: list[Event]) -> None:
     """Apply the card's white zone (accepted) or black zone (rejected), tokens stopping at the
-    end spaces; accepted cards join the Monarch's pile, rejected ones the discard pile. Then a
+    end spaces; accepted cards join the Monarch's pile, rejected ones the discard pile, face up
+    (``discard_revealed``: they stay public, rulings RtC 11). Then a
     token on an end space kills the Monarch (seed §End of a reign); otherwise the next reveal,
     or the end of the round."""
     info = new["cards"][card]
@@ -123,7 +124,11 @@ def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: b
     tracks = new["tracks"]
     for pillar, change in zone.items():
         tracks[pillar] = max(TRACK_MIN, min(TRACK_MAX, tracks[pillar] + change))
-    (new["pile"] if decision == "accepted" else new["discard"]).append(card)
+    if decision == "accepted":
+        new["pile"].append(card)
+    else:
+        new["discard"].append(card)
+        new["discard_revealed"].append(card)
     rnd = new["round"]
     rnd["revealed"].append({"advisor": advisor, "card": card, "decision": decision, "changed": changed})
     events.append({"type": "proposal_resolved", "advisor": advisor, "card": card, "decision": decision,

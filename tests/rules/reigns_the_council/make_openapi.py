@@ -141,7 +141,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     outcome_ref = nullable(ref("Outcome"))
     state_props = {
         "game": {"type": "string", "const": "reigns-the-council"},
-        "schema_version": {"type": "integer", "const": 1},
+        "schema_version": {"type": "integer", "const": 2},
         "players": {**PLAYERS, "minItems": 3, "maxItems": 4},
         "status": {"type": "string", "enum": ["in_progress", "finished"]},
         "phase": {"type": "string", "enum": list(PHASES)},
@@ -155,7 +155,10 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "tracks": TRACKS,
         "decks": {"type": "array", "items": CARD_IDS, "minItems": 3, "maxItems": 3,
                   "description": "The three decks, top card first."},
-        "discard": CARD_IDS, "pile": {**CARD_IDS, "description": "The Monarch's pile of accepted proposals."},
+        "discard": CARD_IDS,
+        "discard_revealed": {**CARD_IDS, "description": "The cards of `discard` that went there face up (rejected "
+                                                        "proposals, revealed), in discard order: they stay public."},
+        "pile": {**CARD_IDS, "description": "The Monarch's pile of accepted proposals."},
         "hands": mapping(CARD_IDS, "Each player's hand (the Monarch's is empty)."),
         "goals": mapping(GOAL_ID, "Each advisor's secret goal this reign."),
         "draw_queue": {**PLAYERS, "description": "Who draws next, one entry per card still to draw."},
@@ -193,6 +196,9 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "decks": {"type": "array", "minItems": 3, "maxItems": 3,
                   "items": obj({"count": INT0, "top": nullable(BACK)})},
         "discard_count": INT0,
+        "discard_revealed": {"type": "array", "items": face,
+                             "description": "The rejected proposals revealed face up that still lie in the discard "
+                                            "pile, in discard order (the rest of the pile is face down)."},
         "pile": {"type": "array", "items": face},
         "hands": mapping(obj({"count": INT0, "backs": {"type": "array", "items": BACK}}),
                          "Each advisor's hand size and card backs."),
