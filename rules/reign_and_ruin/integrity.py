@@ -68,8 +68,10 @@ def _check_scalars(state: State, players: list[str]) -> list[Violation]:
     elif phase in _PHASES and (status == "finished") != (phase == "finished"):
         found.append(_v("inconsistent_status",
                         "state.status is \"finished\" exactly when state.phase is \"finished\"."))
-    if state.get("starting_player") not in players:
-        found.append(_v("unknown_player", "state.starting_player must be one of state.players."))
+    starting = state.get("starting_player")
+    if starting not in players and not (starting is None and phase == "draft"):
+        found.append(_v("unknown_player", "state.starting_player must be one of state.players (or null during "
+                                          "the draft, when it is drawn once the draft ends)."))
     active = state.get("active_players")
     if not isinstance(active, list) or any(p not in players for p in active) or len(set(active)) != len(active):
         found.append(_v("bad_active_players",
