@@ -32,7 +32,8 @@ def _str_or_int(value: object) -> list[str] | None:
 
 _effect = map_of(_str_or_int)
 _unit = record({"race": STR, "name": STR, "strength": INT, "liege": BOOL, "abilities": list_of(_effect)})
-_race = record({"name": STR, "units": _ids})
+_race_action = record({"id": STR, "name": STR, "effect": _effect})
+_race = record({"name": STR, "units": _ids, "actions": list_of(_race_action), "setup": list_of(_effect)})
 _card = record({"name": STR, "kind": STR, "number": INT, "effect": _effect})
 _entry = record({"x": INT, "y": INT, "owner": STR, "reinforcements": _ids})
 _turn = record({"player": STR, "number": INT, "stage": STR, "draws_left": INT, "drawn": nullable(STR),
@@ -77,7 +78,7 @@ class OptionsSchema(Schema):
 
 
 # -- moves ------------------------------------------------------------------------------------------
-_PARAMS = {"race": STR, "unit": STR, "x": INT, "y": INT}
+_PARAMS = {"race": STR, "action": STR, "unit": STR, "x": INT, "y": INT}
 
 
 def _move_schema(move_type: str) -> type[Schema]:

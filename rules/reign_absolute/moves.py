@@ -1,7 +1,8 @@
 """Legal moves, violations and ``apply``: every decision a player makes is a move.
 
 The decision due now (:func:`decision`) follows from the state: choosing a race, placing a
-unit, the Action Phase (``move``, ``attack``, ``doom``, ``pass``), a Doom discard, the
+unit, the Action Phase (``move``, ``attack``, ``doom``, ``pass``, or the race's own
+``race_action``, :mod:`rules.reign_absolute.race_rules`), a Doom discard, the
 eradication bonus unit, placing a drawn combat card (``reinforce``), resolving or discarding a
 drawn turn card, and the Forced March step. Forced steps in between (draws, combat, turn
 changes) happen inside ``apply`` (:func:`rules.reign_absolute.flow.advance`).
@@ -19,6 +20,7 @@ from rules.reign_absolute import rulebook
 from rules.reign_absolute.combat import resolve_attack
 from rules.reign_absolute.flow import advance, bonus_cells, check_victory, eradicate, new_turn
 from rules.reign_absolute.grid import MIDDLE, empty_cells_next_to, neighbours, occupancy
+from rules.reign_absolute.race_rules import action_moves, apply_race_action, post_setup_tasks, race_actions
 from rules.reign_absolute.state import clone, start_battle
 from rules.rng import Rng
 
@@ -37,6 +39,7 @@ MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "play_turn_card": (),
     "discard_turn_card": (),
     "march": ("unit", "x", "y"),
+    "race_action": ("action", "unit", "x", "y"),
 }
 """Move type -> its parameters (besides ``player`` and ``type``)."""
 MOVE_TYPES = tuple(MOVE_FIELDS)
@@ -44,7 +47,7 @@ MOVE_TYPES = tuple(MOVE_FIELDS)
 _DECISION_TYPES = {
     "choose_race": ("choose_race",),
     "place": ("place",),
-    "action": ("move", "attack", "doom", "pass"),
+    "action": ("move", "attack", "doom", "pass", "race_action"),
     "doom_discard": ("doom_discard",),
     "bonus_unit": ("bonus_unit",),
     "reinforce": ("reinforce",),
@@ -54,7 +57,7 @@ _DECISION_TYPES = {
 _DECISION_WORDS = {
     "choose_race": ("choose a race", rulebook.RACE_SELECTION),
     "place": ("place a unit", rulebook.PLACEMENT),
-    "action": ("take an action (move, attack, doom or pass)", rulebook.TURN),
+    "action": ("take an action (move, attack, doom, your race's own action or pass)", rulebook.TURN),
     "doom_discard": ("discard a unit for Doom", rulebook.DOOM),
     "bonus_unit": ("place the bonus unit from the unit discard pile", rulebook.ERADICATION),
     "reinforce": ("put the drawn combat reinforcement under a unit", rulebook.REINFORCEMENT_PHASE),
@@ -137,7 +140,8 @@ def _moves_for(state: State, player: PlayerId) -> list[Move]:
         return [{"player": player, "type": "place", "x": x, "y": y} for x, y in placement_cells(state, player)]
     if kind == "action":
         moves, attacks = _steps(state, player)
-        return moves + attacks + [{"player": player, "type": "doom"}, {"player": player, "type": "pass"}]
+        return (moves + attacks + action_moves(state, player)
+                + [{"player": player, "type": "doom"}, {"player": player, "type": "pass"}])
     if kind in ("doom_discard", "reinforce"):
         return [{"player": player, "type": kind, "unit": u} for u in _own_units(state, player)]
     if kind == "bonus_unit":
@@ -182,6 +186,10 @@ def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
                           "player plays a different race.", rulebook.RACE_SELECTION)]
     if "x" in MOVE_FIELDS[kind] and not (_is_int(move["x"]) and _is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
+    if kind == "race_action" and (not isinstance(move["action"], str) or move["action"] not in race_actions(state, p)):
+        race = state["races"][state["race_of"][p]]["name"]
+        return [Violation("unknown_action", f"{race} have no action {str(move['action'])[:64]!r}.",
+                          rulebook.RACE_ACTIONS)]
     if kind == "place":
         cell = (move["x"], move["y"])
         if cell in occupancy(battlefield):
@@ -215,6 +223,14 @@ def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
             if kind == "attack" and (other is None or battlefield[other]["owner"] == p):
                 return [Violation("no_enemy_there", f"There is no enemy unit at ({cell[0]}, {cell[1]}).",
                                   rulebook.ATTACK)]
+        if kind == "race_action":
+            effect = race_actions(state, p)[move["action"]]["effect"]
+            if effect["effect"] == "swap":
+                words = "one of your units orthogonally next to it, to trade cells with"
+            else:
+                words = f"an empty cell 2 to {effect['distance']} cells away in a straight line"
+            return [Violation("bad_action_target", f"({move['x']}, {move['y']}) is not a target of this action: "
+                              f"name {words}.", rulebook.RACE_ACTIONS)]
     if kind == "play_turn_card":
         return [Violation("cannot_resolve", "None of your units can move, so Forced March cannot be resolved; "
                           "discard it.", rulebook.TURN_CARDS)]
@@ -301,6 +317,7 @@ def _apply_place(state: State, rng: Rng, move: Move, p: PlayerId, events: list[E
     first = state["first_player"]
     state["turn"] = new_turn(first, 1)
     events.append({"type": "placement_finished"})
+    post_setup_tasks(state, rng, events)
     events.append({"type": "turn_started", "player": first, "number": 1, "another_turn": False})
 
 
@@ -317,6 +334,8 @@ def _apply_action(state: State, rng: Rng, move: Move, p: PlayerId, events: list[
     turn["draws_left"] = 1
     if kind == "pass":
         events.append({"type": "passed", "player": p})
+    elif kind == "race_action":
+        apply_race_action(state, move, events)
     elif kind == "move":
         origin = _step_unit(state, move["unit"], move["x"], move["y"])
         events.append({"type": "unit_moved", "player": p, "unit": move["unit"], "from": origin,
@@ -404,6 +423,7 @@ _APPLY = {
     "play_turn_card": _apply_turn_card,
     "discard_turn_card": _apply_turn_card,
     "march": _apply_march,
+    "race_action": _apply_action,
 }
 
 

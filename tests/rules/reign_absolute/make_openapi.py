@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tests.contract import spec_blocks  # noqa: E402
 from tests.contract.spec_blocks import REF, ref  # noqa: E402
 from rules.reign_absolute import GAME  # noqa: E402
-from rules.reign_absolute.content import ABILITY_EFFECTS, COMBAT_EFFECTS, TURN_EFFECTS, WHEN  # noqa: E402
+from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, COMBAT_EFFECTS, MAX_LEAP,  # noqa: E402
+                                          SETUP_EFFECTS, TURN_EFFECTS, WHEN)
 from rules.reign_absolute.moves import MOVE_FIELDS  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
@@ -68,8 +69,11 @@ MOVE_DOCS = {
     "play_turn_card": "Reinforcement phase: resolve the turn card you drew.",
     "discard_turn_card": "Reinforcement phase: discard the turn card you drew without effect.",
     "march": "Forced March: move one of your units to an empty orthogonal neighbour.",
+    "race_action": "Action: one of your race's own actions (`action`: its id) with one of your units and a target cell "
+                   "(rules doc, Race actions).",
 }
 PARAM_SCHEMAS = {"race": {"type": "string", "description": "A race id of the game."},
+                 "action": {"type": "string", "description": "The id of one of your race's actions."},
                  "unit": UNIT, "x": INT, "y": INT}
 
 EVENT_DOCS: dict[str, tuple[str, dict[str, Any], list[str] | None]] = {
@@ -86,6 +90,13 @@ EVENT_DOCS: dict[str, tuple[str, dict[str, Any], list[str] | None]] = {
                      {"player": PLAYER, "number": INT, "another_turn": BOOL}, None),
     "turn_ended": ("A turn ended.", {"player": PLAYER, "number": INT}, None),
     "passed": ("The player took no action.", {"player": PLAYER}, None),
+    "race_action_taken": ("A race's own action (`unit`, and `other` for a swap, only for its owner).",
+                          {"player": PLAYER, "action": STR, "effect": {"type": "string", "enum": list(ACTION_EFFECTS)},
+                           "unit": UNIT, "other": UNIT, "from": CELL, "to": CELL},
+                          ["player", "action", "effect", "from", "to"]),
+    "setup_task": ("A race's post-Setup task begins (its cards follow as reinforcement_placed or "
+                   "turn_card_discarded events).",
+                   {"player": PLAYER, "effect": {"type": "string", "enum": ["reinforced_unit"]}, "count": INT}, None),
     "unit_moved": ("A unit moved (`unit` only for its owner; `march` for a Forced March).",
                    {"player": PLAYER, "unit": UNIT, "from": CELL, "to": CELL, "march": {"type": "boolean", "const": True}},
                    ["player", "from", "to"]),
@@ -195,7 +206,8 @@ def collect() -> dict[str, Any]:
 # -- the schemas ------------------------------------------------------------------------------------
 def build() -> dict[str, Any]:
     ex = collect()
-    effect_names = sorted(set(ABILITY_EFFECTS) | set(COMBAT_EFFECTS) | set(TURN_EFFECTS))
+    effect_names = sorted(set(ABILITY_EFFECTS) | set(COMBAT_EFFECTS) | set(TURN_EFFECTS) | set(ACTION_EFFECTS)
+                          | set(SETUP_EFFECTS))
     s: dict[str, Any] = {}
     s["RAUnitId"] = {"type": "string", "description": "A unit card id, e.g. `empire-archers-1`.",
                      "examples": ["empire-archers-1"]}
@@ -207,19 +219,29 @@ def build() -> dict[str, Any]:
                         {"effect": {"type": "string", "enum": effect_names},
                          "amount": {"type": "integer", "minimum": -20, "maximum": 20},
                          "count": {"type": "integer", "minimum": 1, "maximum": 3},
+                         "distance": {"type": "integer", "minimum": 2, "maximum": MAX_LEAP},
+                         "unit": UNIT,
                          "when": {"type": "string", "enum": list(WHEN)}}, required=["effect"])
+    s["RARaceAction"] = obj("A race's own action (rules doc, Race actions): `effect` is `swap` or `leap`.",
+                            {"id": STR, "name": STR, "effect": ref("RAEffect")})
+    race_rules = {"actions": {"type": "array", "maxItems": 4, "items": ref("RARaceAction")},
+                  "setup": {"type": "array", "maxItems": 4, "description": "Setup requirements: `place_first` or "
+                            "`reinforced_unit` effects naming a unit of the race.", "items": ref("RAEffect")}}
     s["RAUnitInfo"] = obj("A unit card of the catalogue.", {
         "race": STR, "name": STR, "strength": {"type": "integer", "minimum": 0, "maximum": 99}, "liege": BOOL,
         "abilities": {"type": "array", "items": ref("RAEffect")}})
-    s["RARaceInfo"] = obj("A race of the catalogue: its name and unit ids.", {"name": STR, "units": UNITS})
+    s["RARaceInfo"] = obj("A race of the catalogue: its name, unit ids, own actions and setup requirements.",
+                          {"name": STR, "units": UNITS, **race_rules})
     s["RACardInfo"] = obj("A reinforcement card of the catalogue; `number` is its random number.", {
         "name": STR, "kind": {"type": "string", "enum": ["combat", "turn"]}, "number": INT, "effect": ref("RAEffect")})
     s["RAUnitSpec"] = obj("A unit card in custom content (`options.races`).", {
         "id": UNIT, "name": STR, "strength": {"type": "integer", "minimum": 0, "maximum": 99}, "liege": BOOL,
         "abilities": {"type": "array", "maxItems": 4, "items": ref("RAEffect")}},
         required=["id", "name", "strength", "liege"])
-    s["RARaceSpec"] = obj("A race in custom content: exactly one unit has `liege: true`.", {
-        "id": STR, "name": STR, "units": {"type": "array", "minItems": 1, "maxItems": 30, "items": ref("RAUnitSpec")}})
+    s["RARaceSpec"] = obj("A race in custom content: exactly one unit has `liege: true`; `actions` and `setup` "
+                          "optional.", {
+        "id": STR, "name": STR, "units": {"type": "array", "minItems": 1, "maxItems": 30, "items": ref("RAUnitSpec")},
+        **race_rules}, required=["id", "name", "units"])
     s["RACardSpec"] = obj("A reinforcement card in custom content.", {
         "id": CARD, "name": STR, "kind": {"type": "string", "enum": ["combat", "turn"]},
         "number": {"type": "integer", "minimum": 0, "maximum": 99}, "effect": ref("RAEffect")})
@@ -235,7 +257,7 @@ def build() -> dict[str, Any]:
                                                                                  "to_discard": PLAYERS})
     state_props = {
         "game": {"type": "string", "const": "reign-absolute"},
-        "schema_version": {"type": "integer", "const": 1},
+        "schema_version": {"type": "integer", "const": 2},
         "players": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True, "items": PLAYER},
         "status": {"type": "string", "enum": ["in_progress", "finished"]},
         "phase": {"type": "string", "enum": ["race_selection", "placement", "play", "finished"]},
@@ -268,7 +290,7 @@ def build() -> dict[str, Any]:
         "units, the deck order, the generator). Send it back as you received it; a state that fails the integrity "
         "check is a 422. `deck[0]` is the top card.", state_props)
     s["ReignAbsoluteState"]["examples"] = [ex["state"]]
-    s["ReignAbsoluteContent"] = obj("The default content: four races and the reinforcement deck.", {
+    s["ReignAbsoluteContent"] = obj("The default content: five races and the reinforcement deck.", {
         "races": {"type": "array", "items": ref("RARaceSpec")},
         "reinforcements": {"type": "array", "items": ref("RACardSpec")}})
     s["ReignAbsoluteOptions"] = obj("Reign Absolute setup options; each may be omitted or null for its default.", {
@@ -326,7 +348,7 @@ def build() -> dict[str, Any]:
                                                                "card": CARD}, required=["kind"]),
                             {"type": "null"}]}})
     view_props = {
-        "game": {"type": "string", "const": "reign-absolute"}, "schema_version": {"type": "integer", "const": 1},
+        "game": {"type": "string", "const": "reign-absolute"}, "schema_version": {"type": "integer", "const": 2},
         "viewer": {"type": ["string", "null"]},
         "players": PLAYERS, "status": state_props["status"], "phase": state_props["phase"],
         "active_players": PLAYERS, "move_count": INT, "outcome": state_props["outcome"], "turn_limit": INT,
