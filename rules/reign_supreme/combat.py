@@ -31,8 +31,8 @@ from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbo
 from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
-           "counterattack_possible", "counterattack", "hit", "push_space", "MELEE_RANGE", "KNOCKBACK_DAMAGE",
-           "remove_unit"]
+           "counterattack_possible", "counterattack", "hit", "marched", "push_space", "MELEE_RANGE",
+           "KNOCKBACK_DAMAGE", "remove_unit"]
 
 MELEE_RANGE = 1
 KNOCKBACK_DAMAGE = {"siege": 3, "mechanical": 2}
@@ -41,6 +41,16 @@ the Siege section: "If a Siege unit is hit with Knockback, it takes 3 damage" (i
 wins for Siege)."""
 _FLAGS = ("knockback", "volley", "on_the_move")
 
+
+
+def marched(unit: dict[str, Any]) -> bool:
+    """Whether ``unit`` has moved by its own movement this turn, which stops it Shooting (unless
+    it has Flanking). Seed, Movement: "Some Cards and units with Construction can cause other
+    units to move. These abilities are not considered movement and do not prevent Shooting";
+    ruling RS 11: a step paid with a movement point that Construction gave (``bonus``) is not
+    the unit's movement. **Decision:** those points are spent first, so a unit has marched only
+    when it took more steps than Construction gave it."""
+    return unit["steps"] > unit["bonus"]
 
 
 def max_attacks(state: State, unit: dict[str, Any]) -> int:
@@ -69,7 +79,7 @@ def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -
     fixed = unit["mode"]
     reach = range_bonus(state, occ, unit)
     melee_ok = not siege and fixed in (None, "melee")
-    shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not unit["moved"] or flanking)
+    shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not marched(unit) or flanking)
                 and (siege or not in_melee(state, occ, here, unit["owner"])))
     owner = unit["owner"]
     out: list[dict[str, Any]] = []
@@ -109,8 +119,8 @@ def _with_flags(state: State, geo: Geometry, unit: dict[str, Any], target: dict[
     if target is not None and mode == "shoot" and "volley" in s["abilities"]:
         choices["volley"] = (False, True)
     if "flanking" in s["abilities"] and not hidden:
-        choices["on_the_move"] = (True,) if (mode == "shoot" and unit["moved"]) else (False, True)
-    elif mode == "shoot" and unit["moved"]:
+        choices["on_the_move"] = (True,) if (mode == "shoot" and marched(unit)) else (False, True)
+    elif mode == "shoot" and marched(unit):
         return []
     out: list[dict[str, Any]] = [{"target": tid, "mode": mode}]
     for flag in _FLAGS:

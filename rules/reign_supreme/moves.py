@@ -26,7 +26,7 @@ from rules.errors import IllegalMove
 from rules.reign_supreme import cards, effects, responses, rulebook
 from rules.reign_supreme.auras import moves_freely, prune_engaged
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, reachable, path_to, stats
-from rules.reign_supreme.combat import attack_options, can_attack, declare_attack
+from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, marched
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
@@ -373,7 +373,7 @@ def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict
     if d > s["range"] + bonus:
         return _v("out_of_range", f"The target is {d} spaces away; this unit's range is {s['range'] + bonus}.",
                   rulebook.SHOOTING)
-    if unit["moved"]:
+    if marched(unit):
         return _v("moved_this_turn", "A Shooting unit cannot shoot after moving this turn.", rulebook.SHOOTING)
     if in_melee(state, occ, here, unit["owner"]):
         return _v("shooter_in_melee", "A Shooting unit in melee cannot shoot (unless it is Siege).",

@@ -1,0 +1,31 @@
+"""Rulings RS 10-15 (issue 16): acting outside your own turn, moves by others, Castle walls,
+Palisades like Gates, magical attacks and Silence, Mines and Ruins passed over (rules doc:
+§Outside your own turn, §Shooting, §Castles, §Gates and Palisades, §Auras, §Mines and Ruins).
+
+Skirmish board unless said otherwise; unit ids ``u1``, ``u2``... in seat order then list order.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+
+from rules.reign_supreme import GAME
+from rules.reign_supreme.state import clone
+
+
+def construct(uid: str, action: str, target: Any, player: str = "ann") -> dict[str, Any]:
+    return move(player, "construct", unit=uid, action=action, target=target)
+
+
+# -- RS 11: moved by others ------------------------------------------------------------------------
+def test_a_step_paid_by_construction_does_not_stop_shooting():
+    """Ruling RS 11: the hastened Mangonel (movement 1) moves one step on the Engineer's point and
+    may still shoot; a second step is its own movement and it may not."""
+    s = position({"ann": ["engineer", "mangonel"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 1]})
+    s, _ = play(s, construct("u1", "hasten", "u2"))
+    one, _ = play(s, move("ann", "move", unit="u2", to=[1, 1]))
+    assert ("u3", "shoot") in attacks(one, "u2")
+    two, _ = play(s, move("ann", "move", unit="u2", to=[2, 1]))
+    assert ("u3", "shoot") not in attacks(two, "u2")
+    assert codes(two, move("ann", "attack", unit="u2", target="u3", mode="shoot")) == ["moved_this_turn"]
