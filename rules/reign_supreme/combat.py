@@ -28,6 +28,7 @@ from rules.reign_supreme import effects
 from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, stealthy
 from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
 from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
+from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
@@ -385,6 +386,7 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
                 prune_engaged(state)
                 events.append({"type": "knocked_back", "player": p, "unit": tid, "from": list(centre),
                                "to": list(space)})
+                events.extend(claim(state, geo, tid, [space]))
         if has(state, attacker, "ensnare") and not hidden:
             target["ensnared"] = True
             events.append({"type": "ensnared", "player": p, "unit": tid, "owner": owner})

@@ -29,6 +29,7 @@ from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, r
 from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, marched
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json
+from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
 from rules.reign_supreme.turns import (after_placement, check_end, defeat, deploy_spaces, end_turn,
@@ -557,7 +558,8 @@ def _concede(state: State, geo: Geometry, rng: Rng, p: PlayerId) -> list[Event]:
 
 
 def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -> list[Event]:
-    """Move along ``path``; take a Mine or Ruin ended on; take a Throne ended on."""
+    """Move along ``path``; take every Mine and Ruin on the way (ruling RS 15); take a Throne
+    ended on."""
     unit = state["units"][uid]
     dest = path[-1]
     if not unit["moved"]:
@@ -569,13 +571,7 @@ def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -
     prune_engaged(state, uid, path)  # leaving the melee on the way ends an engagement (seed, Stealth)
     events: list[Event] = [{"type": "unit_moved", "player": p, "unit": uid, "from": as_json(path[0]),
                             "to": as_json(dest), "path": [as_json(h) for h in path]}]
-    for key, spots in (("mines", geo.mines), ("ruins", geo.ruins)):
-        for i, spot in enumerate(spots):
-            if spot == dest and state["control"][key][i] != p:
-                before = state["control"][key][i]
-                state["control"][key][i] = p
-                events.append({"type": "mine_taken" if key == "mines" else "ruin_taken", "player": p,
-                               "at": as_json(dest), "from": before})
+    events.extend(claim(state, geo, uid, path[1:]))
     if state["scenario"]["victory"] == "throne":
         loser = geo.thrones.get(dest)
         if loser is not None and loser != p and loser not in state["defeated"]:

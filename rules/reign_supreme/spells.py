@@ -33,6 +33,7 @@ from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
 from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
+from rules.reign_supreme.holdings import claim
 
 __all__ = ["ready", "cast_moves", "check_cast", "declare_cast", "resolve_cast", "area", "teleport_spaces",
            "counterspell_answers", "teleport_answers", "COMBAT_SPELLS", "FIELD_SPELLS"]
@@ -261,7 +262,8 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
             below["evaded"] = True
         elif below is not None and below["kind"] in ("spell", "card"):
             below["evaded"] = uid
-        return [{"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]}]
+        return [{"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]},
+                *claim(state, geo, uid, [dest])]
     if spell == "healing":
         t = units.get(target)
         if t is None or t["at"] is None:

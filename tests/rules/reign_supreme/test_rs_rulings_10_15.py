@@ -29,3 +29,21 @@ def test_a_step_paid_by_construction_does_not_stop_shooting():
     two, _ = play(s, move("ann", "move", unit="u2", to=[2, 1]))
     assert ("u3", "shoot") not in attacks(two, "u2")
     assert codes(two, move("ann", "attack", unit="u2", target="u3", mode="shoot")) == ["moved_this_turn"]
+
+
+# -- RS 15: Mines and Ruins --------------------------------------------------------------------------
+def test_a_unit_knocked_onto_a_mine_takes_it_for_its_owner():
+    """Ruling RS 15: a unit that Knockback puts on a Mine claims it (skirmish Mine [2, -1])."""
+    s = position({"ann": ["general"], "bob": ["knight"]}, {"u1": [2, 1], "u2": [2, 0]})
+    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee", knockback=True))
+    assert s["units"]["u2"]["at"] == [2, -1]
+    assert of_type(events, "mine_taken") == [{"type": "mine_taken", "player": "bob", "at": [2, -1], "from": None}]
+    assert s["control"]["mines"] == ["bob", None]
+
+
+def test_a_unit_teleporting_onto_a_ruin_takes_it():
+    """Ruling RS 15: so does a unit that Teleport puts there (skirmish Ruin [1, 1])."""
+    s = position({"ann": ["wizard"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-3, 1]})
+    s, events = play(s, move("ann", "cast", unit="u1", spell="teleport", target=[1, 1]))
+    assert of_type(events, "ruin_taken") == [{"type": "ruin_taken", "player": "ann", "at": [1, 1], "from": None}]
+    assert s["control"]["ruins"] == [None, "ann"]
