@@ -13,7 +13,7 @@ So nothing here is stored: every aura is read off the board when it matters.
   units within 3 spaces of each other cancel each other.
 - **Stealth**: Move Freely; may not be directly attacked unless engaged in melee since the start
   of the turn; immune to Knockback, Flanking, Charge, Ensnare and Counterattack. Units directly
-  next to a Gate have Stealth while the Gate stands.
+  next to a Gate or a Palisade (ruling RS 13) have Stealth while it stands.
 
 **Decision:** auras of the same kind do not stack (two Commanders still give +1). "Allied" means
 the same player's units.
@@ -27,7 +27,7 @@ from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 
 __all__ = ["has", "in_aura", "range_bonus", "silence_sources", "silenced", "stealthy", "moves_freely",
-           "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS"]
+           "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS", "STEALTH_WALLS"]
 
 SILENCE_RADIUS = 3
 
@@ -72,14 +72,21 @@ def silenced(state: State, h: Hex, player: PlayerId) -> bool:
     return any(owner != player and distance(h, src) <= SILENCE_RADIUS for src, owner in silence_sources(state))
 
 
+STEALTH_WALLS = ("gate", "palisade")
+"""Walls whose two spaces give Stealth: Gates (seed) and Palisades, which "work just like Gates"
+(ruling RS 13); Castle walls give none (ruling RS 12)."""
+
+
 def stealthy(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
-    """Stealth: the unit has it, or it stands directly next to a standing Gate (either side)."""
+    """Stealth: the unit has it, or it stands directly next to a standing Gate or Palisade
+    (either side)."""
     if "stealth" in stats(state, unit)["kinds"]:
         return True
     if unit["at"] is None:
         return False
     here = as_hex(unit["at"])
-    return any(w["kind"] == "gate" and here in ((w["edge"][0][0], w["edge"][0][1]), (w["edge"][1][0], w["edge"][1][1]))
+    return any(w["kind"] in STEALTH_WALLS
+               and here in ((w["edge"][0][0], w["edge"][0][1]), (w["edge"][1][0], w["edge"][1][1]))
                for w in state["walls"])
 
 

@@ -190,15 +190,12 @@ def damage(state: State, geo: Geometry, uid: str, tid: str, mode: str, *, base: 
     return {"attack": attack, "offence": offence, "defence": defence, "damage": max(0, total)}
 
 
-def wall_damage(state: State, geo: Geometry, uid: str, wall: dict[str, Any], mode: str, on_the_move: bool) -> int:
-    """Gates: "no modifiers when taking damage except for +1 damage from Artillery" (Siege).
-    Palisades are "considered to be Siege": the attacker's offence modifiers, no defence."""
-    attacker = state["units"][uid]
-    s = stats(state, attacker)
-    if wall["kind"] == "gate":
-        return s["attack"] + (1 if "siege" in s["kinds"] else 0)
-    offence = offence_modifiers(state, geo, occupancy(state), uid, None, mode, on_the_move=on_the_move)
-    return max(0, s["attack"] + sum(m["value"] for m in offence))
+def wall_damage(state: State, uid: str) -> int:
+    """Gates "receive no modifiers when taking damage except for +1 damage from Artillery"
+    (Siege attackers); Palisades "work just like Gates" (ruling RS 13) and so do Castle walls
+    (ruling RS 12): the attacker's attack, +1 if it is Siege, nothing else."""
+    s = stats(state, state["units"][uid])
+    return s["attack"] + (1 if "siege" in s["kinds"] else 0)
 
 
 # -- pins and death ------------------------------------------------------------------------------------
@@ -398,7 +395,7 @@ def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[
     p = entry["player"]
     uid = move["unit"]
     attacker = state["units"][uid]
-    amount = wall_damage(state, geo, uid, wall, move["mode"], bool(move.get("on_the_move")))
+    amount = wall_damage(state, uid)
     before = wall["hp"]
     wall["hp"] = max(0, before - amount)
     events: list[Event] = [{"type": "wall_attacked", "player": p, "unit": uid, "wall": wall["id"],

@@ -207,14 +207,26 @@ def test_a_destroyed_palisade_lets_the_rest_of_the_damage_reach_an_enemy_unit_on
     assert s["units"]["u1"]["pins"] == 1 and s["walls"] == []
 
 
-def test_a_palisade_is_siege_it_takes_the_attackers_offence_modifiers_and_has_no_defence():
-    # Command +1: knight 5 + 1 = 6 exactly destroys a full Palisade; nothing is left to reach through
-    s = position({"ann": ["infantry"], "bob": ["knight", "general"]},
-                 {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0]}, first="bob")
+def test_a_palisade_takes_no_modifiers_but_plus_one_from_artillery_like_a_gate():
+    """Ruling RS 13: Palisades work just like Gates: the knight's Command aura adds nothing (5 of
+    6 hit points), a Siege attacker adds 1 (Mangonel 4 + 1)."""
+    s = position({"ann": ["infantry"], "bob": ["knight", "general", "mangonel"]},
+                 {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0], "u4": [3, -1]}, first="bob")
     s = palisade(s, "ann", [[0, 0], [1, 0]], hp=6)
-    s, events = play(s, atk("u2", "w1", player="bob"))
-    assert of_type(events, "wall_attacked")[0]["damage"] == 6 and of_type(events, "wall_destroyed")
-    assert of_type(events, "reached_through") == [] and s["units"]["u1"]["pins"] == 0
+    after, events = play(s, atk("u2", "w1", player="bob"))
+    assert of_type(events, "wall_attacked")[0]["damage"] == 5 and after["walls"][0]["hp"] == 1
+    _, events = play(s, atk("u4", "w1", "shoot", player="bob"))
+    assert of_type(events, "wall_attacked")[0]["damage"] == 5
+
+
+def test_a_palisade_gives_stealth_to_the_units_on_its_two_spaces():
+    """Ruling RS 13: a unit next to a Palisade (on either of its spaces) has Stealth while it
+    stands: an enemy that was not engaged with it since the start of the turn cannot attack it."""
+    s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [0, 0]})
+    assert ("u2", "shoot") in attacks(s, "u1")
+    walled = palisade(s, "bob", [[0, 0], [1, 0]])
+    assert ("u2", "shoot") not in attacks(walled, "u1")
+    assert codes(walled, atk("u1", "u2", "shoot")) == ["stealth_target"]
 
 
 def test_repairing_a_palisade_adds_4_up_to_6_whoever_built_it():
