@@ -25,15 +25,16 @@ from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme import effects
-from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, silenced, stealthy
 from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
+from rules.reign_supreme.content import MAGICAL_DAMAGE
 from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
-           "counterattack_possible", "counterattack", "hit", "marched", "push_space", "MELEE_RANGE",
-           "KNOCKBACK_DAMAGE", "remove_unit"]
+           "counterattack_possible", "counterattack", "hit", "marched", "magic_silenced", "push_space",
+           "MELEE_RANGE", "KNOCKBACK_DAMAGE", "remove_unit"]
 
 MELEE_RANGE = 1
 KNOCKBACK_DAMAGE = {"siege": 3, "mechanical": 2}
@@ -58,9 +59,18 @@ def max_attacks(state: State, unit: dict[str, Any]) -> int:
     return 2 if has(state, unit, "double_attack") else 1
 
 
+def magic_silenced(state: State, unit: dict[str, Any]) -> bool:
+    """Seed, Silence: "No enemy magical attacks can be performed inside the aura, but can be dealt
+    from the outside into the aura." Ruling RS 14: a unit whose attack deals magical damage
+    (its roster ``damage``; in the default rosters the Wizard and the Battlemage) cannot attack
+    while it stands within an enemy's active Silence; its target may stand in one."""
+    return stats(state, unit)["damage"] in MAGICAL_DAMAGE and silenced(state, as_hex(unit["at"]), unit["owner"])
+
+
 def can_attack(state: State, unit: dict[str, Any]) -> bool:
     """Whether ``unit`` may still attack this turn: on the board, its activation not over, attacks
-    left (two with Double Attack), and (Packed units) unpacked."""
+    left (two with Double Attack), and (Packed units) unpacked. (A magical attacker in an enemy
+    Silence makes no attack either: :func:`attack_options` lists none.)"""
     if unit["at"] is None or unit["done"] or unit["attacks"] >= max_attacks(state, unit):
         return False
     return unit.get("packing", "unpacked") == "unpacked"
@@ -72,6 +82,8 @@ def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -
     walls. The unit must be able to attack (:func:`can_attack`)."""
     units = state["units"]
     unit = units[uid]
+    if magic_silenced(state, unit):
+        return []
     s = stats(state, unit)
     here = as_hex(unit["at"])
     kinds = s["kinds"]
@@ -266,7 +278,8 @@ def counterattack_possible(state: State, geo: Geometry, entry: dict[str, Any]) -
         return None
     if not has(state, target, "counterattack") or target["countered"] or "siege" in stats(state, target)["kinds"]:
         return None
-    if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker):
+    if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker) \
+            or magic_silenced(state, target):
         return None
     occ = occupancy(state)
     if distance(as_hex(target["at"]), as_hex(attacker["at"])) > MELEE_RANGE + range_bonus(state, occ, target):

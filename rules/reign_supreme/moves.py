@@ -26,7 +26,7 @@ from rules.errors import IllegalMove
 from rules.reign_supreme import cards, effects, responses, rulebook
 from rules.reign_supreme.auras import moves_freely, prune_engaged
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, reachable, path_to, stats
-from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, marched
+from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, magic_silenced, marched
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json
 from rules.reign_supreme.holdings import claim
@@ -357,6 +357,9 @@ def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict
 
     s = stats(state, unit)
     here = (unit["at"][0], unit["at"][1])
+    if magic_silenced(state, unit):
+        return _v("silenced_attack", "This unit's attack is magical: it cannot be made from inside an enemy "
+                  "Silence aura (it may be made from outside into one).", rulebook.AURAS)
     if target is not None and stealthy(state, geo, target) and not engaged(state, uid, tid):
         return _v("stealth_target", "A Stealth unit may be attacked only by an enemy engaged in melee with it "
                   "since the start of the turn.", rulebook.AURAS)

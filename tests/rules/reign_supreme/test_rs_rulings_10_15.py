@@ -47,3 +47,28 @@ def test_a_unit_teleporting_onto_a_ruin_takes_it():
     s, events = play(s, move("ann", "cast", unit="u1", spell="teleport", target=[1, 1]))
     assert of_type(events, "ruin_taken") == [{"type": "ruin_taken", "player": "ann", "at": [1, 1], "from": None}]
     assert s["control"]["ruins"] == [None, "ann"]
+
+
+# -- RS 14: magical attacks and Silence ----------------------------------------------------------------
+def test_a_magical_attack_cannot_be_made_from_inside_an_enemy_silence():
+    """Ruling RS 14: the Wizard (Magic damage, range 4) inside bob's Warder's Silence cannot shoot;
+    the Archer (Piercing) beside it can; from outside the aura the Wizard shoots into it."""
+    s = position({"ann": ["wizard", "archer"], "bob": ["warder", "knight"]},
+                 {"u1": [0, 0], "u2": [0, 1], "u3": [-3, 0], "u4": [-3, 2]})
+    assert ("u3", "shoot") not in attacks(s, "u1") and ("u4", "shoot") not in attacks(s, "u1")
+    assert codes(s, move("ann", "attack", unit="u1", target="u3", mode="shoot")) == ["silenced_attack"]
+    assert ("u3", "shoot") in attacks(s, "u2")
+    outside = position({"ann": ["wizard", "archer"], "bob": ["warder", "knight"]},
+                       {"u1": [1, 0], "u2": [0, 1], "u3": [-3, 0], "u4": [-3, 2]})
+    assert ("u3", "shoot") in attacks(outside, "u1")  # from 4 spaces away, into the aura
+
+
+def test_a_roster_entry_must_name_its_damage_type():
+    from rules.reign_supreme.content import check_roster, default_roster
+
+    units = {t: dict(s) for t, s in default_roster("demon").items()}
+    del units["knight"]["damage"]
+    units["archer"]["damage"] = "fire"
+    found = check_roster("demon", {"units": units})
+    assert [v.code for v in found] == ["bad_unit_stats", "bad_unit_stats"]
+    assert all("damage" in v.message for v in found)
