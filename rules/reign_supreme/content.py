@@ -256,7 +256,7 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             found.append(_v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule))
         taken |= set(hexes)
         if castles:
-            found.extend(_check_castle(kingdom, set(hexes), at))
+            found.extend(_check_castle(kingdom, set(hexes), set(midfield), at))
     if len(set(ids)) != len(ids):
         found.append(_v("bad_scenario", "Two kingdoms share an id.", rule))
     seating = scenario.get("seating")
@@ -279,7 +279,12 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     return found
 
 
-def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], at: str) -> list[Violation]:
+def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], midfield: set[tuple[int, int]],
+                  at: str) -> list[Violation]:
+    """A Castle: the Throne and the 6 spaces round it, inside the Kingdom, and a Gate joining an
+    outer Castle space to a space of the same Kingdom or of the Midfield. Every other outer edge
+    is a Castle wall (ruling RS 12), so the Gate must open onto the board whatever kingdoms are
+    seated: it is the only way in and out."""
     rule = rulebook.SCENARIOS
     found: list[Violation] = []
     castle = _hex_list(kingdom.get("castle"), f"{at}.castle", found)
@@ -299,4 +304,7 @@ def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], at: str)
         if inside not in castle or inside == t or outside in castle or distance(inside, outside) != 1:
             found.append(_v("bad_scenario", f"{at}.gate must join an outer Castle space to a space outside "
                             "the Castle.", rule))
+        elif outside not in hexes and outside not in midfield:
+            found.append(_v("bad_scenario", f"{at}.gate must open onto a space of its Kingdom or of the Midfield: "
+                            "the Castle's other outer edges are walls.", rule))
     return found

@@ -349,7 +349,7 @@ _MOVE_TYPE = {"attack": "attack", "spell": "cast", "card": "play"}
 def _wall_problems(state: State) -> list[Violation]:
     from rules.reign_supreme.board import geometry
     from rules.reign_supreme.hexes import distance
-    from rules.reign_supreme.walls import GATE_HP, PALISADE_LIMIT, PALISADE_MAX, edge_key
+    from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
     found: list[Violation] = []
     geo = geometry(state)
@@ -360,14 +360,16 @@ def _wall_problems(state: State) -> list[Violation]:
         return [_v("bad_walls", "state.wall_serial must be 0 to 999999.")]
     for w in state["walls"]:
         a, b = (_hex(h) for h in w["edge"]) if len(w["edge"]) == 2 else (None, None)
-        limit = GATE_HP if w["kind"] == "gate" else PALISADE_MAX
+        limit = MAX_HP.get(w["kind"], 0)
         if _WALL_ID.fullmatch(w["id"]) is None or w["id"] in ids or int(w["id"][1:]) > serial \
-                or w["kind"] not in ("gate", "palisade") or w["owner"] not in state["players"] \
+                or w["kind"] not in WALL_KINDS or w["owner"] not in state["players"] \
                 or a is None or b is None or a not in geo.board or b not in geo.board or distance(a, b) != 1 \
                 or edge_key(a, b) in edges or not is_int(w["hp"]) or not 1 <= w["hp"] <= limit \
-                or (w["kind"] == "gate" and not state["scenario"]["castles"]):
-            found.append(_v("bad_walls", f"Wall {w['id'][:20]!r} is not a Gate or Palisade with an owner, an edge "
-                            "between two adjacent board spaces, a unique id and 1 to its most hit points."))
+                or (w["kind"] != "palisade" and not state["scenario"]["castles"]) \
+                or (w["kind"] == "castle_wall" and (a in geo.castle_owner) == (b in geo.castle_owner)):
+            found.append(_v("bad_walls", f"Wall {w['id'][:20]!r} is not a Gate, Castle wall or Palisade with an "
+                            "owner, an edge between two adjacent board spaces (a Castle wall: on a Castle's outer "
+                            "edge), a unique id and 1 to its most hit points."))
             continue
         ids.add(w["id"])
         edges.add(edge_key(a, b))

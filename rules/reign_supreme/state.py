@@ -16,7 +16,7 @@ from rules.errors import InvalidSetup
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.content import (ARMY_IDS, check_army_list, check_roster, check_scenario,
                                          default_armies, default_cards, default_roster, default_scenarios)
-from rules.reign_supreme.walls import GATE_HP
+from rules.reign_supreme.walls import GATE_HP, castle_wall_edges
 from rules.rng import MAX_SEED, Rng
 
 
@@ -216,6 +216,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
             for deck in ("spell", "tactics"):
                 hands[p].extend(decks[deck][:CARDS_PER_DECK_AT_START])
                 del decks[deck][:CARDS_PER_DECK_AT_START]
+    walls = _castle_walls(o["kingdoms"], sc["midfield"]) if sc["castles"] else []
     state: State = {
         "game": rulebook.GAME_ID,
         "schema_version": SCHEMA_VERSION,
@@ -241,8 +242,8 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "phase": "setup",
         "turn": first,
         "pending": None,
-        "walls": _gates(o["kingdoms"]) if sc["castles"] else [],
-        "wall_serial": len(players) if sc["castles"] else 0,
+        "walls": walls,
+        "wall_serial": len(walls),
         "engaged": [],
         "boards": {p: {"spell_pin": SPELL_PIN_START if cards else None,
                        "tactics_pin": TACTICS_PIN_START if cards else None,
@@ -276,13 +277,21 @@ def fresh_turn_flags() -> dict[str, Any]:
             "mode": None, "on_the_move": False, "knocked": False, "acted": False, "done": False}
 
 
-def _gates(kingdoms: dict[PlayerId, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Seed, Castle and Gates: each Castle's Gate, on the edge the scenario gives, 20 hit points,
-    owned by the Kingdom's player. Ids ``w1``, ``w2``... in seat order."""
-    out = []
-    for n, (p, k) in enumerate(kingdoms.items(), start=1):
-        out.append({"id": f"w{n}", "kind": "gate", "owner": p, "edge": [list(h) for h in k["gate"]],
-                    "hp": GATE_HP})
+def _castle_walls(kingdoms: dict[PlayerId, dict[str, Any]], midfield: list[list[int]]) -> list[dict[str, Any]]:
+    """Seed, Castle and Gates; ruling RS 12: each Castle's Gate, on the edge the scenario gives,
+    and a Castle wall on every other outer edge of the Castle that meets a board space, each of
+    20 hit points and owned by the Kingdom's player. Ids ``w1``, ``w2``... : the Gates in seat
+    order, then each Castle's walls in seat order, edges sorted (inside space first)."""
+    board = {(h[0], h[1]) for h in midfield} | {(h[0], h[1]) for k in kingdoms.values() for h in k["hexes"]}
+    out = [{"id": "", "kind": "gate", "owner": p, "edge": [list(h) for h in k["gate"]], "hp": GATE_HP}
+           for p, k in kingdoms.items()]
+    for p, k in kingdoms.items():
+        castle = {(h[0], h[1]) for h in k["castle"]}
+        gate = ((k["gate"][0][0], k["gate"][0][1]), (k["gate"][1][0], k["gate"][1][1]))
+        out.extend({"id": "", "kind": "castle_wall", "owner": p, "edge": [list(a), list(b)], "hp": GATE_HP}
+                   for a, b in castle_wall_edges(castle, gate, board))
+    for n, wall in enumerate(out, start=1):
+        wall["id"] = f"w{n}"
     return out
 
 

@@ -72,3 +72,78 @@ def test_a_roster_entry_must_name_its_damage_type():
     found = check_roster("demon", {"units": units})
     assert [v.code for v in found] == ["bad_unit_stats", "bad_unit_stats"]
     assert all("damage" in v.message for v in found)
+
+
+# -- RS 12: Castle walls ----------------------------------------------------------------------------------
+# Standard board, two players: ann's Castle [6,0] [6,1] [7,-1] [7,0] (Throne) [7,1] [8,-1] [8,0], her
+# Gate w1 on [6,0]-[5,0]; Castle walls w3 [6,0]-[5,1], w5 [6,1]-[5,1], w7 [6,1]-[6,2].
+STANDARD = {"scenario": "standard"}
+
+
+def wall(state: dict, wid: str) -> dict | None:
+    return next((w for w in state["walls"] if w["id"] == wid), None)
+
+
+def test_every_outer_castle_edge_but_the_gates_is_a_castle_wall_of_20_hit_points():
+    s = position({"ann": ["infantry"], "bob": ["knight"]}, **STANDARD)
+    castle = {tuple(h) for h in s["kingdoms"]["ann"]["castle"]}
+    mine = [w for w in s["walls"] if w["owner"] == "ann" and w["kind"] == "castle_wall"]
+    assert len(mine) == 17 and all(w["hp"] == 20 for w in mine)  # 18 outer edges, one is the Gate
+    assert all((tuple(w["edge"][0]) in castle) != (tuple(w["edge"][1]) in castle) for w in mine)
+    assert [w["edge"] for w in mine[:3]] == [[[6, 0], [5, 1]], [[6, 0], [6, -1]], [[6, 1], [5, 1]]]
+    assert (wall(s, "w3")["edge"], wall(s, "w7")["edge"]) == ([[6, 0], [5, 1]], [[6, 1], [6, 2]])
+
+
+def test_nobody_crosses_a_castle_wall_its_owner_included_the_gate_is_the_way():
+    """RS 12: ann's infantry (movement 2) in her Castle leaves by her Gate only; bob's knight
+    outside cannot get in past the walls or her Gate (the issue's walk round the Gate)."""
+    s = position({"ann": ["infantry"], "bob": ["knight"]}, {"u1": [6, 1], "u2": [-8, 1]}, **STANDARD)
+    dests = destinations(s, "u1")
+    assert (5, 0) in dests and (6, 2) not in dests and (5, 1) not in dests
+    assert codes(s, move("ann", "move", unit="u1", to=[6, 2])) == ["out_of_reach"]
+    s = position({"ann": ["infantry"], "bob": ["knight"]}, {"u1": [8, 1], "u2": [5, 1]}, first="bob", **STANDARD)
+    castle = {tuple(h) for h in s["kingdoms"]["ann"]["castle"]}
+    assert not destinations(s, "u2") & castle
+
+
+def test_a_castle_wall_is_attacked_like_a_gate_and_once_destroyed_opens_its_edge():
+    """RS 12: bob's knight (attack 5) on [5,1] hits the wall w5: 5, no modifiers; at 0 the edge is
+    open and it walks in; no damage reaches through."""
+    s = position({"ann": ["infantry"], "bob": ["knight"]}, {"u1": [8, 1], "u2": [5, 1]}, first="bob", **STANDARD)
+    assert ("w5", "melee") in attacks(s, "u2")
+    hit, events = play(s, move("bob", "attack", unit="u2", target="w5", mode="melee"))
+    assert of_type(events, "wall_attacked")[0]["damage"] == 5 and wall(hit, "w5")["hp"] == 15
+    weak = clone(s)
+    wall(weak, "w5")["hp"] = 5
+    GAME.check_state(weak)
+    gone, events = play(weak, move("bob", "attack", unit="u2", target="w5", mode="melee"))
+    assert of_type(events, "wall_destroyed")[0]["kind"] == "castle_wall" and wall(gone, "w5") is None
+    gone, _ = play(gone, move("bob", "end_turn"), move("ann", "end_turn"))
+    assert (6, 1) in destinations(gone, "u2")
+
+
+def test_a_castle_wall_is_repaired_by_3_and_gives_no_stealth():
+    s = position({"ann": ["engineer", "archer"], "bob": ["infantry"]},
+                 {"u1": [6, 1], "u2": [2, 1], "u3": [5, 1]}, **STANDARD)
+    worn = clone(s)
+    wall(worn, "w7")["hp"] = 10
+    _, events = play(worn, construct("u1", "repair", "w7"))
+    assert events[0]["hp"] == 13 and events[0]["gained"] == 3
+    assert ("u3", "shoot") in attacks(s, "u2")  # bob's infantry on a Castle wall's space: no Stealth
+
+
+def test_a_custom_castles_gate_must_open_onto_its_kingdom_or_the_midfield():
+    from rules.errors import InvalidSetup
+    from rules.reign_supreme.content import default_scenarios
+
+    scenario = default_scenarios()["standard"]
+    k1 = scenario["kingdoms"][0]
+    assert k1["gate"] == [[6, 0], [5, 0]]
+    k1["hexes"] = [h for h in k1["hexes"] if h != [5, 0]]
+    try:
+        GAME.setup(["ann", "bob"], 1, {"scenario": scenario})
+    except InvalidSetup as err:
+        assert [v.code for v in err.violations] == ["bad_scenario"]
+        assert "open onto" in err.violations[0].message
+    else:
+        raise AssertionError("a sealed Castle was accepted")
