@@ -29,7 +29,9 @@ units. Primitives (what the target must be, besides ``target``):
 - ``sabotage``: ``amount`` pins on an enemy Siege unit, or ``amount`` hit points off an enemy
   Gate or Palisade.
 
-A card is played by the player whose Combat phase it is while nothing waits for an answer:
+A card is played during any Combat phase while nothing waits for an answer, by the turn player or
+(ruling RS 10) any other player, except that cards acting on a unit's activation this turn
+(:data:`OWN_TURN_EFFECTS`) are played only in your own:
 ``{"type": "play", "card": "<id>-<copy>", "target": unit id | wall id | null}``. It goes to its
 deck's discard pile at once (:func:`declare`); opponents may Counterspell a Spell card and the
 owner of a targeted unit may Teleport it away (:mod:`responses`); then :func:`resolve` applies
@@ -47,7 +49,7 @@ from rules.reign_supreme.board import Geometry, geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
+__all__ = ["check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
            "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
 
 TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
@@ -183,7 +185,7 @@ def duration(state: State, turns: int) -> int:
 
 
 _TARGET_WORDS = {"own_unit": "one of your units on the board", "enemy_unit": "an enemy unit on the board",
-                 "any_unit": "a unit on the board", "enemy_siege_or_wall": "an enemy Siege unit, Gate or Palisade"}
+                 "any_unit": "a unit on the board", "enemy_siege_or_wall": "an enemy Siege unit or wall (Gate, Castle wall, Palisade)"}
 
 
 def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -286,14 +288,26 @@ def _id_key(uid: str) -> tuple[int, str]:
     return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
 
 
+OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")
+"""Effects on a unit's activation this turn: their cards are played only in your own Combat phase
+(**Decision**: in another player's turn your units have no activation for them to act on)."""
+
+
 def _may_play(state: State, player: PlayerId) -> bool:
+    """Seed: "Any player can play cards only this phase" (Combat); ruling RS 10: in every Combat
+    phase, whoever's, while no declaration awaits answers."""
     return (state["status"] == "in_progress" and state["phase"] == "combat" and state["pending"] is None
-            and state["turn"] == player and player not in state["defeated"])
+            and player not in state["defeated"])
+
+
+def _off_turn_ok(state: State, player: PlayerId, card: dict[str, Any]) -> bool:
+    return state["turn"] == player or card["effect"]["kind"] not in OWN_TURN_EFFECTS
 
 
 def card_moves(state: State, player: PlayerId) -> list[Move]:
-    """Every ``play`` move ``player`` may make now: in their own Combat phase, nothing pending;
-    each card of the hand (hand order) at each legal target (units by id, then walls), or null."""
+    """Every ``play`` move ``player`` may make now: in any Combat phase, nothing pending (in
+    another player's, no card of :data:`OWN_TURN_EFFECTS`); each card of the hand (hand order)
+    at each legal target (units by id, then walls), or null."""
     if not _may_play(state, player) or not state["hands"][player]:
         return []
     catalog = _catalog(state)
@@ -303,6 +317,8 @@ def card_moves(state: State, player: PlayerId) -> list[Move]:
     out: list[Move] = []
     for cid in state["hands"][player]:
         card = catalog[cid]
+        if not _off_turn_ok(state, player, card):
+            continue
         if card["target"] == "none":
             candidates: list[Any] = [None]
         else:
@@ -313,19 +329,23 @@ def card_moves(state: State, player: PlayerId) -> list[Move]:
 
 
 def check_play(state: State, move: Move) -> list[Violation]:
-    """Why a ``play`` move in the player's Combat phase is illegal ([] when it is legal):
-    ``not_in_hand``, then the target (``card_needs_target``, ``unknown_target``,
+    """Why a ``play`` move is illegal ([] when it is legal): ``not_in_hand``, ``own_turn_card``
+    (outside your turn, ruling RS 10), then the target (``card_needs_target``, ``unknown_target``,
     ``bad_card_target``, ``stealth_target``, ``out_of_card_range``, ``silenced``) and what the
     effect needs (``no_pins``, ``unit_done``, ``unit_cannot_attack``, ``attacked_already``,
     ``not_moved``, ``ensnared``, ``not_packed``, ``no_reinforcement_pin``)."""
     p = move["player"]
     if not _may_play(state, p):
-        return [_v("not_your_turn", "Cards are played in your own Combat phase, while nothing waits for an "
-                   "answer.", rulebook.COMBAT)]
+        return [_v("not_your_turn", "Cards are played in a Combat phase, while nothing waits for an answer.",
+                   rulebook.COMBAT)]
     cid = move["card"]
     if cid.__class__ is not str or cid not in state["hands"][p]:
         return [_v("not_in_hand", f"You hold no card {str(cid)[:40]!r}.")]
-    problem = _target_problem(state, _Ctx(state, p), _catalog(state)[cid], move["target"])
+    card = _catalog(state)[cid]
+    if not _off_turn_ok(state, p, card):
+        return [_v("own_turn_card", f"{card['name']} acts on a unit's activation: it is played only in your own "
+                   "Combat phase.", rulebook.OUTSIDE_YOUR_TURN)]
+    problem = _target_problem(state, _Ctx(state, p), card, move["target"])
     return [] if problem is None else [problem]
 
 

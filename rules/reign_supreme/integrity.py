@@ -318,11 +318,13 @@ def _turn_problems(state: State) -> list[Violation]:
     turn = state["turn"]
     if state["pending"] is not None:
         return found + _pending_problems(state)
-    if len(alive) < 2 or turn not in alive or state["active_players"] != [turn]:
-        return found + [_v("bad_turn", "Exactly the player whose turn it is (still in the game) is active, "
-                           "and at least two players are in the game.")]
+    if len(alive) < 2 or turn not in alive or state["active_players"][:1] != [turn]:
+        return found + [_v("bad_turn", "The player whose turn it is (still in the game) is active first, and "
+                           "at least two players are in the game.")]
+    from rules.reign_supreme.actors import combat_actors
     from rules.reign_supreme.turns import can_deploy, to_place
     from rules.reign_supreme.board import geometry
+
 
     if phase == "setup":
         if to_place(state, turn) == 0:
@@ -333,6 +335,12 @@ def _turn_problems(state: State) -> list[Violation]:
             found.append(_v("no_units", "Every player still in the game has a unit on the board after set-up."))
         if phase == "deployment" and not can_deploy(state, geometry(state), turn):
             found.append(_v("bad_phase", "The Deployment phase needs a unit that can deploy."))
+    if found:
+        return found
+    expected = combat_actors(state, geometry(state)) if phase == "combat" else [turn]
+    if state["active_players"] != expected:
+        found.append(_v("bad_turn", "The active players are the turn player and, in a Combat phase, every other "
+                        "player who can act outside their turn (rules doc §Outside your own turn)."))
     return found
 
 

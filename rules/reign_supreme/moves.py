@@ -24,6 +24,7 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_supreme import cards, effects, responses, rulebook
+from rules.reign_supreme.actors import off_turn_moves, refresh_actors
 from rules.reign_supreme.auras import moves_freely, prune_engaged
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, reachable, path_to, stats
 from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, magic_silenced, marched
@@ -48,6 +49,8 @@ _FIELDS = {
 }
 _OPTIONAL = {"attack": ("knockback", "volley", "on_the_move"), "cast": ("cure",)}
 _ANSWERS = ("counterattack", "pass", "cast")
+_OFF_TURN = ("cast", "play")
+"""Moves a player may make in another player's Combat phase (ruling RS 10; ``concede`` aside)."""
 _PHASE_OF = {"place": "setup", "deploy": "deployment", "end_deployment": "deployment", "move": "combat",
              "attack": "combat", "pack": "combat", "unpack": "combat", "cast": "combat", "construct": "combat",
              "play": "combat", "counterattack": "combat", "pass": "combat", "end_turn": "combat"}
@@ -143,6 +146,8 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
             if u["owner"] == p and u["at"] is None:
                 out.extend({"player": p, "type": "deploy", "unit": uid, "to": as_json(h)} for h in spaces)
         out.append({"player": p, "type": "end_deployment"})
+    elif phase == "combat" and p != state["turn"]:
+        out.extend(off_turn_moves(state, geo, p))
     elif phase == "combat":
         occ = occupancy(state)
         for uid, u in units.items():
@@ -194,6 +199,9 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     if kind in ("counterattack", "pass"):
         return [_v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)], None
     phase = state["phase"]
+    if p != state["turn"] and kind not in _OFF_TURN:
+        return [_v("not_your_turn", f"It is {state['turn']}'s turn: outside your own turn you may only cast Teleport "
+                   "or Healing, play a card or concede.", rulebook.OUTSIDE_YOUR_TURN)], None
     needed = _PHASE_OF[kind]
     if phase != needed:
         return [_v("wrong_phase", f"A {kind} move belongs to {_PHASE_WORDS[needed]}; it is now "
@@ -493,8 +501,10 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         _switch_to(new, p, move["unit"])
         events.extend(apply_construct(new, geo, move))
     elif kind == "cast" and new["pending"] is None:
-        _switch_to(new, p, move["unit"])
-        entry, declared = declare_cast(new, move)
+        own_turn = p == new["turn"]
+        if own_turn:
+            _switch_to(new, p, move["unit"])
+        entry, declared = declare_cast(new, move, activation=own_turn)
         events.extend(declared)
         events.extend(responses.start(new, geo, entry))
         events.extend(_settle(new, geo, rng))
@@ -508,6 +518,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         events.extend(_settle(new, geo, rng))
     elif kind == "end_turn":
         events.extend(end_turn(new, geo, rng))
+    refresh_actors(new, geo)
     new["rng"] = str(rng)
     return new, events
 

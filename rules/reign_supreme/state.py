@@ -260,8 +260,11 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     }
     state["rng"] = str(rng)
     if o["setup"] == "auto":
+        from rules.reign_supreme.actors import refresh_actors
+        from rules.reign_supreme.board import geometry
         from rules.reign_supreme.turns import auto_setup
         state, _ = auto_setup(state)
+        refresh_actors(state, geometry(state))
     return state
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 
-from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import engaged_pairs
@@ -35,6 +35,7 @@ def at_start(s: dict) -> dict:
     melee since the start of the turn)."""
     s = clone(s)
     s["engaged"] = engaged_pairs(s, occupancy(s))
+    refresh(s)
     GAME.check_state(s)
     return s
 

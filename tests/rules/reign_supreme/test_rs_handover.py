@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rs_helpers import codes, move, of_type, play, position
+from rs_helpers import codes, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import prune_engaged
@@ -34,6 +34,7 @@ def prepared(state: dict[str, Any]) -> dict[str, Any]:
     assert f"w{s['wall_serial']}" == PALISADE
     s["walls"].append({"id": PALISADE, "kind": "palisade", "owner": "bob", "edge": [[-1, -7], [-1, -6]], "hp": 4})
     prune_engaged(s)
+    refresh(s)
     GAME.check_state(s)
     return s
 
@@ -121,5 +122,5 @@ def test_conceding_while_answering_takes_the_player_out_and_the_turn_player_is_a
     assert of_type(events, "player_defeated")[0]["units_removed"] == ["u2"]
     assert of_type(events, "attack_cancelled") == [{"type": "attack_cancelled", "player": "ann", "unit": "u1",
                                                     "target": "u2", "reason": "target_gone"}]
-    assert s["pending"] is None and s["active_players"] == ["ann"] and s["turn"] == "ann"
+    assert s["pending"] is None and s["active_players"] == ["ann", "cat"] and s["turn"] == "ann"  # cat: cards
     assert s["units"]["u1"]["pins"] == 0 and s["status"] == "in_progress"

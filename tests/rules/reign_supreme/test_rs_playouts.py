@@ -36,10 +36,13 @@ def invariants(state: dict) -> None:
             h = tuple(u["at"])
             assert h not in seen, f"two units on {h}"
             seen.add(h)
+    active = state["active_players"]
     if state["status"] == "finished":
-        assert state["active_players"] == [] and GAME.legal_moves(state) == []
-    else:
-        assert len(state["active_players"]) == 1
+        assert active == [] and GAME.legal_moves(state) == []
+    elif state["pending"] is not None or state["phase"] != "combat":
+        assert len(active) == 1
+    else:  # ruling RS 10: the turn player first, then whoever may act outside their turn
+        assert active[0] == state["turn"] and len(set(active)) == len(active)
 
 
 def near(move: dict, state: dict, rng: random.Random) -> list[dict]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.state import clone
@@ -147,3 +147,66 @@ def test_a_custom_castles_gate_must_open_onto_its_kingdom_or_the_midfield():
         assert "open onto" in err.violations[0].message
     else:
         raise AssertionError("a sealed Castle was accepted")
+
+
+# -- RS 10: outside your own turn -----------------------------------------------------------------------------
+def wounded(state: dict, **pins: int) -> dict:
+    s = clone(state)
+    for uid, n in pins.items():
+        s["units"][uid]["pins"] = n
+    refresh(s)
+    GAME.check_state(s)
+    return s
+
+
+def test_another_player_who_can_heal_is_active_in_your_combat_phase_with_only_those_moves():
+    """Ruling RS 10: in ann's Combat phase bob's Priest may heal his wounded Infantry; bob is
+    active after ann, and his moves are the cast and concede."""
+    s = position({"ann": ["knight"], "bob": ["priest", "infantry"]}, {"u1": [0, 0], "u2": [-3, 1], "u3": [-3, 2]})
+    assert s["active_players"] == ["ann"]  # nothing to heal yet
+    s = wounded(s, u3=2)
+    assert s["active_players"] == ["ann", "bob"]
+    heal = move("bob", "cast", unit="u2", spell="healing", target="u3")
+    assert GAME.legal_moves(s, "bob") == [heal, move("bob", "concede")]
+    assert {m["player"] for m in GAME.legal_moves(s)} == {"ann", "bob"}
+    for other in (move("bob", "move", unit="u3", to=[-2, 2]), move("bob", "end_turn"),
+                  move("bob", "attack", unit="u3", target="u1", mode="melee")):
+        assert codes(s, other) == ["not_your_turn"]
+    flags = {k: v for k, v in s["units"]["u2"].items() if k != "pins"}
+    s, events = play(s, heal)
+    assert of_type(events, "healed")[0]["pins"] == 0 and s["units"]["u2"] == flags | {"pins": 0}
+    assert s["active_players"] == ["ann"] and s["turn"] == "ann"  # Healing cools down: bob is done
+
+
+def test_nobody_is_waited_for_the_turn_player_goes_on_and_end_turn_ends_the_chance():
+    s = position({"ann": ["knight"], "bob": ["priest", "infantry"]}, {"u1": [0, 0], "u2": [-3, 1], "u3": [-3, 2]})
+    s = wounded(s, u3=2)
+    s, _ = play(s, move("ann", "move", unit="u1", to=[1, 0]))
+    assert s["active_players"] == ["ann", "bob"]  # still his chance, the game did not wait
+    s, _ = play(s, move("ann", "end_turn"))
+    assert s["turn"] == "bob" and s["active_players"] == ["bob"]  # ann has no spell to cast
+    assert move("bob", "cast", unit="u2", spell="healing", target="u3") in GAME.legal_moves(s, "bob")
+
+
+def test_outside_your_turn_no_blast_cone_or_arc_and_a_teleport_keeps_the_units_turn():
+    """Ruling RS 10: combat spells stay the casting unit's own move; Teleport may be cast, and
+    the unit's own next turn is whole."""
+    s = position({"ann": ["knight"], "bob": ["battlemage", "wizard"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 1]})
+    assert codes(s, move("bob", "cast", unit="u2", spell="blast", target=[0, 0])) == ["combat_spell_own_move"]
+    assert not [m for m in GAME.legal_moves(s, "bob") if m.get("spell") == "blast"]
+    s, events = play(s, move("bob", "cast", unit="u3", spell="teleport", target=[-3, 3]))
+    assert of_type(events, "teleported")[0]["to"] == [-3, 3] and s["units"]["u3"]["acted"] is False
+    s, _ = play(s, move("ann", "end_turn"))
+    assert {m["to"][0] for m in GAME.legal_moves(s, "bob") if m["type"] == "move" and m["unit"] == "u3"}
+
+
+def test_a_cast_outside_your_turn_is_answered_like_any_other():
+    """Ruling RS 10: ann's Warder may Counterspell bob's Healing cast in ann's turn; then ann is
+    active again, and bob (spell spent) is not."""
+    s = position({"ann": ["warder"], "bob": ["priest", "infantry"]}, {"u1": [1, 1], "u2": [-3, 1], "u3": [-3, 2]})
+    s = wounded(s, u3=2)
+    s, _ = play(s, move("bob", "cast", unit="u2", spell="healing", target="u3"))
+    assert s["active_players"] == ["ann"] and s["pending"] is not None
+    s, events = play(s, move("ann", "cast", unit="u1", spell="counterspell", target=[-3, 2]))
+    assert of_type(events, "spell_countered") and s["units"]["u3"]["pins"] == 2
+    assert s["active_players"] == ["ann"] and s["pending"] is None

@@ -42,7 +42,7 @@ def test_a_captured_throne_passes_cards_mines_and_ruins_and_gives_three_deployme
     assert s["control"]["mines"] == ["ann", "cat", None] and s["control"]["ruins"] == ["ann", None, None, None]
     assert s["boards"]["ann"]["deploys"] == 3
     assert s["zones"]["ann"] == ["bob"]
-    assert s["turn"] == "ann" and s["active_players"] == ["ann"]
+    assert s["turn"] == "ann" and s["active_players"] == ["ann", "cat"]  # cat may play a card (RS 10)
 
 
 def capture_with_a_unit_waiting(cat_at=None):

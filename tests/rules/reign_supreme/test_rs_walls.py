@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import prune_engaged
@@ -47,6 +47,7 @@ def edited(state: dict[str, Any], units: dict[str, dict[str, Any]] | None = None
             w.update((walls or {}).get(w["id"], {}))
     new.update(top)
     prune_engaged(new)
+    refresh(new)
     GAME.check_state(new)
     return new
 
@@ -167,6 +168,7 @@ def palisade(state: dict[str, Any], owner: str, edge: list[list[int]], hp: int =
     new = clone(state)
     new["walls"].append({"id": wid, "kind": "palisade", "owner": owner, "edge": edge, "hp": hp})
     new["wall_serial"] = max(new["wall_serial"], int(wid[1:]))
+    refresh(new)
     GAME.check_state(new)
     return new
 
