@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from rules.engine_types import Move, PlayerId, State
 from rules.reign_supreme.board import Geometry
-from rules.reign_supreme.cards import card_moves
+from rules.reign_supreme.cards import can_play, card_moves
 from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
 
 __all__ = ["off_turn_moves", "combat_actors", "refresh_actors"]
@@ -40,7 +40,7 @@ def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
 
 def _can_act(state: State, geo: Geometry, player: PlayerId) -> bool:
     """``off_turn_moves`` is not empty (stopping at the first unit or card that can act)."""
-    return any(_casts(state, geo, player)) or bool(card_moves(state, player))
+    return any(_casts(state, geo, player)) or can_play(state, player)
 
 
 def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:

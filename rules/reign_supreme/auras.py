@@ -84,10 +84,24 @@ def stealthy(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
         return True
     if unit["at"] is None:
         return False
-    here = as_hex(unit["at"])
-    return any(w["kind"] in STEALTH_WALLS
-               and here in ((w["edge"][0][0], w["edge"][0][1]), (w["edge"][1][0], w["edge"][1][1]))
-               for w in state["walls"])
+    return as_hex(unit["at"]) in _stealth_spaces(state["walls"])
+
+
+_LAST_STEALTH: tuple[Any, int, frozenset[Hex]] = (None, -1, frozenset())
+
+
+def _stealth_spaces(walls: list[dict[str, Any]]) -> frozenset[Hex]:
+    """The spaces of the standing Gates and Palisades of ``walls``, kept for the last walls list
+    seen (a legal-move listing asks thousands of times). The list object and its length are the
+    key: walls are only ever added or removed during a game, and only hit points and owners
+    change in place, which Stealth does not depend on."""
+    global _LAST_STEALTH
+    last = _LAST_STEALTH
+    if last[0] is walls and last[1] == len(walls):
+        return last[2]
+    spaces = frozenset((h[0], h[1]) for w in walls if w["kind"] in STEALTH_WALLS for h in w["edge"])
+    _LAST_STEALTH = (walls, len(walls), spaces)
+    return spaces
 
 
 def moves_freely(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:

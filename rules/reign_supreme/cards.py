@@ -40,6 +40,7 @@ it, or it fizzles if its target is gone.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -49,7 +50,7 @@ from rules.reign_supreme.board import Geometry, geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
+__all__ = ["check_cards", "card_moves", "can_play", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
            "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
 
 TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
@@ -308,13 +309,21 @@ def card_moves(state: State, player: PlayerId) -> list[Move]:
     """Every ``play`` move ``player`` may make now: in any Combat phase, nothing pending (in
     another player's, no card of :data:`OWN_TURN_EFFECTS`); each card of the hand (hand order)
     at each legal target (units by id, then walls), or null."""
+    return list(_plays(state, player))
+
+
+def can_play(state: State, player: PlayerId) -> bool:
+    """Whether ``player`` has any :func:`card_moves` move (stops at the first)."""
+    return next(_plays(state, player), None) is not None
+
+
+def _plays(state: State, player: PlayerId) -> Iterator[Move]:
     if not _may_play(state, player) or not state["hands"][player]:
-        return []
+        return
     catalog = _catalog(state)
     ctx = _Ctx(state, player)
     units = sorted((uid for uid, u in state["units"].items() if u["at"] is not None), key=_id_key)
     walls = [w["id"] for w in state["walls"]]
-    out: list[Move] = []
     for cid in state["hands"][player]:
         card = catalog[cid]
         if not _off_turn_ok(state, player, card):
@@ -323,9 +332,9 @@ def card_moves(state: State, player: PlayerId) -> list[Move]:
             candidates: list[Any] = [None]
         else:
             candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
-        out.extend({"player": player, "type": "play", "card": cid, "target": t} for t in candidates
-                   if _target_problem(state, ctx, card, t) is None)
-    return out
+        for t in candidates:
+            if _target_problem(state, ctx, card, t) is None:
+                yield {"player": player, "type": "play", "card": cid, "target": t}
 
 
 def check_play(state: State, move: Move) -> list[Violation]:

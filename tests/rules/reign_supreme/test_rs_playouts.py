@@ -14,6 +14,7 @@ import random
 import pytest
 
 from rules.errors import IllegalMove
+from rules.playout import choose_move
 from rules.reign_supreme import GAME
 from rules.reign_supreme.board import stats
 from rules.reign_supreme.content import UNIT_TYPES
@@ -21,11 +22,13 @@ from rules.reign_supreme.content import UNIT_TYPES
 NAMES = ["ann", "bob", "cat", "dan"]
 
 
+RARELY = 0.002
+"""How often the random players consider conceding (``rules.playout.choose_move``; issue 16 item 7)."""
+
+
 def choose(legal: list[dict], chooser: random.Random) -> dict:
     """Uniform among the moves, conceding only rarely."""
-    if chooser.random() < 0.002:
-        return chooser.choice(legal)
-    return chooser.choice([m for m in legal if m["type"] != "concede"])
+    return choose_move(legal, chooser, RARELY)
 
 
 def invariants(state: dict) -> None:
