@@ -46,12 +46,15 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
-from rules.reign_supreme.board import Geometry, geometry, stats
+from rules.reign_supreme.board import Geometry, geometry, occupancy, stats
+from rules.reign_supreme.combat import can_attack, hit
+from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
+from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "can_play", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
-           "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
+__all__ = ["check_cards", "card_moves", "can_play", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
+           "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
 
 TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
 PRIMITIVES: dict[str, dict[str, Any]] = {
@@ -186,7 +189,8 @@ def duration(state: State, turns: int) -> int:
 
 
 _TARGET_WORDS = {"own_unit": "one of your units on the board", "enemy_unit": "an enemy unit on the board",
-                 "any_unit": "a unit on the board", "enemy_siege_or_wall": "an enemy Siege unit or wall (Gate, Castle wall, Palisade)"}
+                 "any_unit": "a unit on the board",
+                 "enemy_siege_or_wall": "an enemy Siege unit or wall (Gate, Castle wall, Palisade)"}
 
 
 def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -213,7 +217,6 @@ def _fits(card: dict[str, Any], p: PlayerId, state: State, unit: dict[str, Any] 
 
 def _needs(state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any] | None) -> Violation | None:
     """What the primitive asks of its target beyond the card's ``target`` kind (None: fine)."""
-    from rules.reign_supreme.combat import can_attack
 
     kind = card["effect"]["kind"]
     if kind == "reinforce":
@@ -279,8 +282,6 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
-    from rules.reign_supreme.state import card_catalog
-
     return card_catalog(state["cards"])
 
 
@@ -396,8 +397,6 @@ def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
 
 
 def _card_hit(state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: str, amount: int) -> list[Event]:
-    from rules.reign_supreme.combat import hit
-
     unit = state["units"][uid]
     hp = stats(state, unit)["hp"]
     events: list[Event] = [{"type": "card_hit", "player": p, "card": cid, "unit": uid, "owner": unit["owner"],
@@ -408,8 +407,6 @@ def _card_hit(state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: st
 def _damage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
             wall: Any) -> list[Event]:
     """``amount`` pins on the target, then ``splash`` on every other unit next to its space."""
-    from rules.reign_supreme.board import occupancy
-    from rules.reign_supreme.combat import hit
 
     centre = as_hex(unit["at"])
     events = _card_hit(state, p, cid, card, target, card["effect"]["amount"])
@@ -459,7 +456,6 @@ def _forced_march(state: State, p: PlayerId, cid: str, card: dict[str, Any], tar
 
 def _reinforce(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: Any, unit: Any,
                wall: Any) -> list[Event]:
-    from rules.reign_supreme.cooldown import advance_reinforcement
 
     board = state["boards"][p]
     gained = advance_reinforcement(board, card["effect"]["amount"])

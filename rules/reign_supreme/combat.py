@@ -28,6 +28,7 @@ from rules.reign_supreme import effects
 from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, silenced, stealthy
 from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
 from rules.reign_supreme.content import MAGICAL_DAMAGE
+from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
@@ -226,7 +227,6 @@ def hit(state: State, player: PlayerId, tid: str, amount: int, source: str) -> l
     """Put ``amount`` pins on unit ``tid`` (dealt by ``player``); a unit whose pins reach its hit
     points is destroyed, and ``player`` scores the kill if it was an enemy's (a killing blow
     also moves their Reinforcement pin). Returns ``unit_destroyed`` events (none if it lives)."""
-    from rules.reign_supreme.cooldown import advance_reinforcement
 
     target = state["units"][tid]
     hp = stats(state, target)["hp"]

@@ -14,11 +14,17 @@ from typing import Any
 from rules.engine_types import State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
-from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, check_roster, default_roster
-from rules.reign_supreme.hexes import neighbours
+from rules.reign_supreme.actors import combat_actors
+from rules.reign_supreme.board import geometry
+from rules.reign_supreme.cards import check_cards
+from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, SPELLS, check_roster, default_roster
 from rules.reign_supreme.effects import EFFECT_KINDS
+from rules.reign_supreme.hexes import distance, neighbours
+from rules.reign_supreme.responses import responder
 from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
                                        card_catalog)
+from rules.reign_supreme.turns import can_deploy, to_place
+from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
 __all__ = ["check_state", "state_problems"]
 
@@ -165,8 +171,6 @@ def _army_problems(state: State) -> list[Violation]:
 
 
 def _unit_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.board import geometry
-
     found: list[Violation] = []
     geo = geometry(state)
     seen: dict[tuple[int, int], str] = {}
@@ -254,8 +258,6 @@ def _board_problems(state: State) -> list[Violation]:
 
 
 def _card_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.cards import check_cards
-
     if type(state["cards"]) is not list or (state["cards"] and check_cards(state["cards"])) \
             or (not state["scenario"]["cards"] and state["cards"]):
         return [_v("bad_cards", "state.cards must be a valid card set (empty without cards).")]
@@ -321,9 +323,6 @@ def _turn_problems(state: State) -> list[Violation]:
     if len(alive) < 2 or turn not in alive or state["active_players"][:1] != [turn]:
         return found + [_v("bad_turn", "The player whose turn it is (still in the game) is active first, and "
                            "at least two players are in the game.")]
-    from rules.reign_supreme.actors import combat_actors
-    from rules.reign_supreme.turns import can_deploy, to_place
-    from rules.reign_supreme.board import geometry
 
 
     if phase == "setup":
@@ -355,10 +354,6 @@ _MOVE_TYPE = {"attack": "attack", "spell": "cast", "card": "play"}
 
 
 def _wall_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.board import geometry
-    from rules.reign_supreme.hexes import distance
-    from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
-
     found: list[Violation] = []
     geo = geometry(state)
     ids, edges = set(), set()
@@ -389,8 +384,6 @@ def _wall_problems(state: State) -> list[Violation]:
 
 
 def _engaged_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.hexes import distance
-
     units = state["units"]
     for pair in state["engaged"]:
         if len(pair) != 2 or pair[0] >= pair[1] or any(uid not in units or units[uid]["at"] is None for uid in pair):
@@ -404,8 +397,6 @@ def _engaged_problems(state: State) -> list[Violation]:
 def _pending_problems(state: State) -> list[Violation]:
     """A pending stack: well-formed declarations by players in the game, and the active player is
     the one who must answer the top of it."""
-    from rules.reign_supreme.board import geometry
-    from rules.reign_supreme.responses import responder
 
     bad = [_v("bad_pending", "state.pending must be {'stack': [declarations]} with the player who must answer "
               "active, during a Combat phase.")]
@@ -439,8 +430,6 @@ def _pending_problems(state: State) -> list[Violation]:
 
 
 def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
-    from rules.reign_supreme.content import SPELLS
-
     move = entry["move"]
     kind = entry["kind"]
     if "evaded" in entry and type(entry["evaded"]) not in (bool, str):

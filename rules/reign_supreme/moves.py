@@ -25,16 +25,18 @@ from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_supreme import cards, effects, responses, rulebook
 from rules.reign_supreme.actors import off_turn_moves, refresh_actors
-from rules.reign_supreme.auras import moves_freely, prune_engaged
-from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, reachable, path_to, stats
-from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, magic_silenced, marched
+from rules.reign_supreme.auras import engaged, moves_freely, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, stats
+from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, magic_silenced, marched, max_attacks
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
-from rules.reign_supreme.hexes import Hex, as_json
+from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.holdings import claim
+from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
-from rules.reign_supreme.turns import (after_placement, check_end, defeat, deploy_spaces, end_turn,
+from rules.reign_supreme.turns import (after_placement, can_deploy, check_end, defeat, deploy_spaces, end_turn,
                                        placement_spaces, to_place)
+from rules.reign_supreme.walls import wall_by_id, wall_distance
 from rules.rng import Rng
 
 __all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
@@ -301,8 +303,6 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
 
 
 def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
-    from rules.reign_supreme.walls import wall_by_id
-
     rule = rulebook.ATTACKS
     unit, found = _own_unit(state, move["unit"], p, rule)
     if found:
@@ -318,8 +318,6 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
     if mode not in ("melee", "shoot"):
         return [_v("bad_mode", "mode must be 'melee' or 'shoot'.", rule)], None
     if not can_attack(state, unit):
-        from rules.reign_supreme.combat import max_attacks
-
         if unit["at"] is None:
             return [_v("not_on_board", f"Unit {move['unit']} is not on the board.", rule)], None
         if unit["attacks"] >= max_attacks(state, unit):
@@ -359,9 +357,6 @@ def _flag_refusal(options: list[dict[str, Any]], wanted: dict[str, bool]) -> Vio
 
 def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict[str, Any], uid: str, tid: str,
                     target: dict[str, Any] | None, wall: dict[str, Any] | None, mode: str) -> Violation:
-    from rules.reign_supreme.auras import engaged, range_bonus, stealthy
-    from rules.reign_supreme.hexes import distance
-    from rules.reign_supreme.walls import wall_distance
 
     s = stats(state, unit)
     here = (unit["at"][0], unit["at"][1])
@@ -543,8 +538,6 @@ def _settle(state: State, geo: Geometry, rng: Rng) -> list[Event]:
 
 
 def _still_deploying(state: State, geo: Geometry, p: PlayerId) -> bool:
-    from rules.reign_supreme.turns import can_deploy
-
     return can_deploy(state, geo, p)
 
 
