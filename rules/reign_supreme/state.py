@@ -22,7 +22,8 @@ __all__ = ["SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_STA
            "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "DEPLOYS_PER_PIN", "THRONE_CAPTURE_DEPLOYS",
            "CARDS_PER_DECK_AT_START", "clone", "card_catalog", "fresh_turn_flags", "json_copy"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+"""3: Castle walls, roster damage types, several active players in a Combat phase (issue 16)."""
 MAX_MOVE_COUNT = 2**53 - 1
 MAX_ROUND_LIMIT = 200
 SPELL_PIN_START = 5

@@ -22,6 +22,7 @@ from tests.contract import spec_blocks  # noqa: E402
 from tests.contract.spec_blocks import REF, nullable, ref  # noqa: E402
 from rules.reign_supreme import GAME  # noqa: E402
 from rules.reign_supreme.content import ABILITIES, ARMY_IDS, DAMAGE_TYPES, KINDS, SPELLS, UNIT_TYPES  # noqa: E402
+from rules.reign_supreme.state import SCHEMA_VERSION  # noqa: E402
 from rules.reign_supreme.walls import WALL_KINDS  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
@@ -200,7 +201,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     piles = obj({"spell": STR_LIST, "tactics": STR_LIST})
     common = {
         "game": {"type": "string", "const": "reign-supreme"},
-        "schema_version": {"type": "integer", "const": 2},
+        "schema_version": {"type": "integer", "const": SCHEMA_VERSION},
         "players": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True, "items": PLAYER},
         "status": {"type": "string", "enum": ["in_progress", "finished"]},
         "active_players": {**PLAYERS, "description": "The player whose turn (or set-up) it is, or who must answer "
