@@ -9,8 +9,8 @@ for: the turn player may go on at any time, and the others' chance lasts until t
 ends.
 
 So in a Combat phase with nothing pending, ``active_players`` is the turn player first, then, in
-seat order from the turn player's left, every other player still in the game who has such a move
-now (:func:`combat_actors`). They are never waited for: the game goes on with the turn player's
+seat order from the turn player's left, every other player still in the game who has a spell to
+cast now or holds a card (:func:`combat_actors`; read from public information only). They are never waited for: the game goes on with the turn player's
 moves, and their chance ends with the turn player's ``end_turn``.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from rules.engine_types import Move, PlayerId, State
 from rules.reign_supreme.board import Geometry
-from rules.reign_supreme.cards import can_play, card_moves
+from rules.reign_supreme.cards import card_moves
 from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
 
 __all__ = ["off_turn_moves", "combat_actors", "refresh_actors"]
@@ -38,20 +38,22 @@ def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
     return [m for casts in _casts(state, geo, player) for m in casts] + card_moves(state, player)
 
 
-def _can_act(state: State, geo: Geometry, player: PlayerId) -> bool:
-    """``off_turn_moves`` is not empty (stopping at the first unit or card that can act)."""
-    return any(_casts(state, geo, player)) or can_play(state, player)
+def _may_act(state: State, geo: Geometry, player: PlayerId) -> bool:
+    """``player`` has a Teleport or Healing to cast now, or holds a card. **Decision:** holding a
+    card is enough, whether or not one can be played now: the hand count is public but the hand
+    is not, and ``active_players`` is public, so it must not tell which cards a player holds
+    (such a player may then have nothing but ``concede`` to do, and is not waited for either)."""
+    return bool(state["hands"][player]) or any(_casts(state, geo, player))
 
 
 def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:
     """The active players of a Combat phase with nothing pending: the turn player, then each other
-    player still in the game (seat order from the turn player's left) with an :func:`off_turn_moves`
-    move."""
+    player still in the game (seat order from the turn player's left) who may act (:func:`_may_act`)."""
     turn = state["turn"]
     players = state["players"]
     i = players.index(turn)
     others = [players[(i + k) % len(players)] for k in range(1, len(players))]
-    return [turn] + [p for p in others if p not in state["defeated"] and _can_act(state, geo, p)]
+    return [turn] + [p for p in others if p not in state["defeated"] and _may_act(state, geo, p)]
 
 
 def refresh_actors(state: State, geo: Geometry) -> None:

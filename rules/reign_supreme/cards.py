@@ -53,7 +53,7 @@ from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "can_play", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
+__all__ = ["check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
            "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
 
 TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
@@ -311,11 +311,6 @@ def card_moves(state: State, player: PlayerId) -> list[Move]:
     another player's, no card of :data:`OWN_TURN_EFFECTS`); each card of the hand (hand order)
     at each legal target (units by id, then walls), or null."""
     return list(_plays(state, player))
-
-
-def can_play(state: State, player: PlayerId) -> bool:
-    """Whether ``player`` has any :func:`card_moves` move (stops at the first)."""
-    return next(_plays(state, player), None) is not None
 
 
 def _plays(state: State, player: PlayerId) -> Iterator[Move]:

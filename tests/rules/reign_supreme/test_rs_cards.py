@@ -289,11 +289,13 @@ def test_cards_are_played_in_any_combat_phase_and_not_while_an_answer_is_pending
         s["discards"][catalog[cid]["deck"]].append(cid)
     refresh(s)
     GAME.check_state(s)
-    assert s["active_players"] == ["ann"]  # bob's only card is a Haste: nothing he may do now
-    assert codes(s, card("bob", "haste-2", "u2")) == ["not_your_turn"]
+    # bob holds a card, so he is active (the hand count is public, the hand is not), but his only
+    # card is a Haste: he may only concede
+    assert s["active_players"] == ["ann", "bob"]
+    assert GAME.legal_moves(s, "bob") == [move("bob", "concede")]
+    assert codes(s, card("bob", "haste-2", "u2")) == ["own_turn_card"]
     s = give(s, "bob", "haste-2", "stoneskin-1")
     assert s["active_players"] == ["ann", "bob"]
-    assert codes(s, card("bob", "haste-2", "u2")) == ["own_turn_card"]
     assert {m["card"] for m in GAME.legal_moves(s, "bob") if m["type"] == "play"} == {"stoneskin-1"}
     assert codes(s, card("ann", "haste-2", "u1")) == ["not_in_hand"]
     s, _ = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))

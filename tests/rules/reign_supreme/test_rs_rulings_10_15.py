@@ -210,3 +210,20 @@ def test_a_cast_outside_your_turn_is_answered_like_any_other():
     s, events = play(s, move("ann", "cast", unit="u1", spell="counterspell", target=[-3, 2]))
     assert of_type(events, "spell_countered") and s["units"]["u3"]["pins"] == 2
     assert s["active_players"] == ["ann"] and s["pending"] is None
+
+
+def test_active_players_tell_nothing_about_a_hand():
+    """RS 10 and hidden information: a player holding any card is active in another player's
+    Combat phase, whether or not it can be played now (a lone Haste cannot, a Fireball can), so
+    active_players (public) depends only on public facts; with no card and no spell to cast he is
+    not. (Hands are set directly: only who is active is looked at.)"""
+    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [-3, 1]}, scenario="standard")
+
+    def active_with(hand: list[str]) -> list[str]:
+        held = clone(s)
+        held["hands"]["bob"] = hand
+        refresh(held)
+        return held["active_players"]
+
+    assert active_with(["haste-1"]) == active_with(["fireball-1"]) == ["ann", "bob"]
+    assert active_with([]) == ["ann"]
