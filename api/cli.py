@@ -1,7 +1,7 @@
 """The ``reign-referee`` console command.
 
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
-    reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file]
+    reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file] [--concede P]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -242,10 +242,12 @@ def read_options(text: str | None) -> dict[str, Any]:
 
 def simulate(game_id: str, games: int, players: int | None, seed: int,
              out: IO[str] | None = None, err: IO[str] | None = None,
-             options: dict[str, Any] | None = None) -> dict[str, Any]:
+             options: dict[str, Any] | None = None, concede: float = 1.0) -> dict[str, Any]:
     """Play ``games`` random games of ``game_id`` (seeds ``seed``, ``seed + 1``...) with the setup
-    ``options`` (e.g. a custom deck), print and return the statistics. Raises ValueError for an
-    unknown game, a bad player count or options the game refuses (each reason in the message)."""
+    ``options`` (e.g. a custom deck), print and return the statistics. ``concede``: how often the
+    random players consider conceding (``rules.playout.choose_move``: 1 uniform, 0 never). Raises
+    ValueError for an unknown game, a bad player count or options the game refuses (each reason
+    in the message)."""
     import schemas
     from api.errors import flatten_errors
     from marshmallow import ValidationError
@@ -265,6 +267,8 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}")
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if not 0.0 <= concede <= 1.0:
+        raise ValueError("--concede must be from 0 (never) to 1 (uniform)")
     names = [f"p{i + 1}" for i in range(count)]
     options = options or {}
     try:
@@ -278,7 +282,7 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     for i in range(games):
-        playout = play_random_game(game, names, seed + i, options)
+        playout = play_random_game(game, names, seed + i, options, concede=concede)
         score = playout.score
         results.append({"players": list(playout.players), "moves": len(playout.moves),
                         "scores": dict(score.scores), "winners": list(score.winners), "draw": score.draw})
@@ -305,6 +309,9 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     sm.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sm.add_argument("--options", help='setup options as JSON, or @file.json (e.g. {"deck": [...]})')
+    sm.add_argument("--concede", type=float, default=1.0,
+                    help="how often random players consider conceding, 0 (never) to 1 (uniform among legal "
+                         "moves, the default); e.g. 0.002 lets Reign Supreme games reach their late game")
     return ap
 
 
@@ -317,7 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"reign-referee: {err}", file=sys.stderr)
             return 2
     try:
-        simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options))
+        simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options),
+                 concede=args.concede)
     except ValueError as err:
         print(f"reign-referee simulate: {err}", file=sys.stderr)
         return 2

@@ -40,7 +40,7 @@ _scenario = record({
 _kingdom = record({"id": STR, "hexes": _hexes, "castle": nullable(_hexes), "throne": nullable(HEX),
                    "gate": nullable(_hexes)})
 _unit_stats = record({"name": STR, "movement": INT, "hp": INT, "attack": INT, "defence": INT, "range": INT,
-                      "kinds": _ids, "abilities": _ids, "spells": _ids})
+                      "damage": STR, "kinds": _ids, "abilities": _ids, "spells": _ids})
 _roster = record({"title": STR, "units": map_of(_unit_stats)})
 _unit = record({"owner": STR, "army": STR, "type": STR, "at": nullable(HEX), "pins": INT, "moved": BOOL,
                 "steps": INT, "charge": BOOL, "bonus": INT, "attacked": BOOL, "attacks": INT,

@@ -11,11 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
+from rules.reign_supreme.auras import engaged_pairs, prune_engaged
 from rules.reign_supreme.board import Geometry, geometry, occupancy
+from rules.reign_supreme.combat import remove_unit
 from rules.reign_supreme.cooldown import cooldown_phase
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.scoring import outcome
-from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, clone, fresh_turn_flags
+from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
 from rules.rng import Rng
 
 __all__ = ["to_place", "placement_spaces", "after_placement", "auto_setup", "begin_turn", "deploy_spaces",
@@ -132,7 +134,6 @@ def _offset(state: State, player: PlayerId) -> int:
 def begin_turn(state: State, geo: Geometry, rng: Rng, player: PlayerId) -> list[Event]:
     """Start ``player``'s turn: their units are ready to act again, every player's Cooldown
     phase, then the Deployment phase if they can deploy, else the Combat phase."""
-    from rules.reign_supreme.auras import engaged_pairs
 
     state["turn"] = player
     state["active_players"] = [player]
@@ -210,7 +211,6 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
     opponent they have defeated" (seed, Victory Conditions), with their Action Board pins and
     walls. Otherwise the loser's units leave the board, their cards go to the discard piles and
     their Mines and Ruins become unowned."""
-    from rules.reign_supreme.combat import remove_unit
 
     state["defeated"].append(loser)
     theirs = sorted((uid for uid, u in state["units"].items() if u["owner"] == loser), key=_id_key)
@@ -228,7 +228,6 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
         for w in state["walls"]:
             if w["owner"] == loser:
                 w["owner"] = by
-        from rules.reign_supreme.auras import prune_engaged
 
         prune_engaged(state)
     else:
@@ -263,8 +262,6 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
 
 
 def _card_deck(state: State, card: str) -> str:
-    from rules.reign_supreme.state import card_catalog
-
     return card_catalog(state["cards"])[card]["deck"]
 
 

@@ -157,3 +157,25 @@ def test_session_settings_from_environment():
     for bad in ({"SESSION_TTL_SECONDS": "0"}, {"MAX_STREAMS": "-1"}, {"HEARTBEAT_SECONDS": "x"}):
         with pytest.raises(ValueError):
             Settings.from_env(bad)
+
+
+def test_simulate_concede_rate_zero_never_concedes_and_is_checked():
+    """Issue 16 item 7: ``--concede 0`` keeps random players from conceding (a skirmish of 2
+    rounds then ends by the round limit or by a last player standing, never by concession)."""
+    import random
+
+    from rules.playout import choose_move, play_random_game
+    from rules.registry import get_game
+
+    legal = [{"player": "a", "type": "concede"}, {"player": "a", "type": "end_turn"}]
+    chooser = random.Random(1)
+    assert {choose_move(legal, chooser, 0.0)["type"] for _ in range(50)} == {"end_turn"}
+    assert choose_move(legal[:1], chooser, 0.0)["type"] == "concede"  # nothing else is legal
+    game = get_game("reign-supreme")
+    playout = play_random_game(game, ["a", "b"], 3, {"scenario": "skirmish", "round_limit": 2}, concede=0.0)
+    assert "concede" not in {m["type"] for m in playout.moves}
+    stats = cli.simulate("reign-supreme", 1, 2, 3, io.StringIO(), io.StringIO(),
+                         options={"scenario": "skirmish", "round_limit": 2}, concede=0.0)
+    assert stats["games"] == 1 and stats["moves"] == len(playout.moves)
+    with pytest.raises(ValueError, match="--concede"):
+        cli.simulate("reign-supreme", 1, 2, 3, io.StringIO(), io.StringIO(), concede=1.5)

@@ -21,7 +21,9 @@ sys.path.insert(0, str(ROOT))
 from tests.contract import spec_blocks  # noqa: E402
 from tests.contract.spec_blocks import REF, nullable, ref  # noqa: E402
 from rules.reign_supreme import GAME  # noqa: E402
-from rules.reign_supreme.content import ABILITIES, ARMY_IDS, KINDS, SPELLS, UNIT_TYPES  # noqa: E402
+from rules.reign_supreme.content import ABILITIES, ARMY_IDS, DAMAGE_TYPES, KINDS, SPELLS, UNIT_TYPES  # noqa: E402
+from rules.reign_supreme.state import SCHEMA_VERSION  # noqa: E402
+from rules.reign_supreme.walls import WALL_KINDS  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
 BEGIN = "    # BEGIN REIGN SUPREME SCHEMAS (tests/rules/reign_supreme/make_openapi.py)\n"
@@ -106,6 +108,8 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "attack": {"type": "integer", "minimum": 0, "maximum": 99},
         "defence": {"type": "integer", "minimum": 0, "maximum": 99},
         "range": {"type": "integer", "minimum": 1, "maximum": 99},
+        "damage": {"type": "string", "enum": list(DAMAGE_TYPES),
+                   "description": "The type of damage the unit's attack deals; magic is magical (ruling RS 14)."},
         "kinds": {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(KINDS)}},
         "abilities": {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(ABILITIES)}},
         "spells": {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(SPELLS)}},
@@ -149,7 +153,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
                  "mode", "on_the_move", "knocked", "acted", "done", "ensnared", "countered"],
         description="A unit in play.")
     wall = obj({"id": {"type": "string", "pattern": "^w[1-9][0-9]*$"},
-                "kind": {"type": "string", "enum": ["gate", "palisade"]}, "owner": PLAYER,
+                "kind": {"type": "string", "enum": list(WALL_KINDS)}, "owner": PLAYER,
                 "edge": {**HEXES, "minItems": 2, "maxItems": 2, "description": "The two spaces it stands between."},
                 "hp": {"type": "integer", "minimum": 1, "maximum": 20}},
                description="A Gate (20 hit points) or Palisade (at most 6) on the edge between two spaces; other "
@@ -197,7 +201,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     piles = obj({"spell": STR_LIST, "tactics": STR_LIST})
     common = {
         "game": {"type": "string", "const": "reign-supreme"},
-        "schema_version": {"type": "integer", "const": 2},
+        "schema_version": {"type": "integer", "const": SCHEMA_VERSION},
         "players": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True, "items": PLAYER},
         "status": {"type": "string", "enum": ["in_progress", "finished"]},
         "active_players": {**PLAYERS, "description": "The player whose turn (or set-up) it is, or who must answer "
@@ -394,12 +398,12 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
         "ensnared": event("ensnared", "The target cannot move during its owner's next turn.", {
             "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER}),
         "ensnare_ended": event("ensnare_ended", "An Ensnare ended with its turn.", {"player": PLAYER, "unit": UNIT_ID}),
-        "wall_attacked": event("wall_attacked", "An attack on a Gate or Palisade.", {
+        "wall_attacked": event("wall_attacked", "An attack on a Gate, Castle wall or Palisade.", {
             "player": PLAYER, "unit": UNIT_ID, "wall": {"type": "string"},
-            "kind": {"type": "string", "enum": ["gate", "palisade"]}, "mode": {"type": "string"}, "damage": INT0,
+            "kind": {"type": "string", "enum": list(WALL_KINDS)}, "mode": {"type": "string"}, "damage": INT0,
             "hp": INT0}),
         "wall_destroyed": event("wall_destroyed", "A wall fell.", {
-            "player": PLAYER, "wall": {"type": "string"}, "kind": {"type": "string", "enum": ["gate", "palisade"]},
+            "player": PLAYER, "wall": {"type": "string"}, "kind": {"type": "string", "enum": list(WALL_KINDS)},
             "owner": PLAYER, "edge": HEXES}),
         "reached_through": event("reached_through", "Damage beyond a destroyed Palisade hit the enemy behind it.", {
             "player": PLAYER, "unit": UNIT_ID, "owner": PLAYER, "rest": INT0, "defence": mod, "damage": INT0}),
@@ -443,7 +447,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
             "player": PLAYER, "card": {"type": "string"}, "unit": UNIT_ID}),
         "wall_sabotaged": event("wall_sabotaged", "A card damaged a wall.", {
             "player": PLAYER, "card": {"type": "string"}, "wall": {"type": "string"},
-            "kind": {"type": "string", "enum": ["gate", "palisade"]}, "damage": INT0, "hp": INT0}),
+            "kind": {"type": "string", "enum": list(WALL_KINDS)}, "damage": INT0, "hp": INT0}),
         "constructed": event("constructed", "A Construction action.", {
             "player": PLAYER, "unit": UNIT_ID, "action": {"type": "string"}, "target": {"oneOf": [{"type": "string"},
                                                                                               HEX]},
