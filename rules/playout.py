@@ -37,16 +37,20 @@ class Playout:
     score: Score
 
 
-def random_steps(game: Game, state: State, chooser: random.Random, max_steps: int = 100_000) -> Iterator[Step]:
+def random_steps(game: Game, state: State, chooser: random.Random, max_steps: int = 100_000,
+                 avoid: frozenset[str] = frozenset()) -> Iterator[Step]:
     """Yield each step of a random game from ``state`` until it finishes.
 
+    Moves whose type is in ``avoid`` are chosen only when nothing else is legal (``bench/``
+    avoids Reign Supreme's ``concede``, which would end most random games in a few moves).
     Raises RuntimeError if the game has not ended after ``max_steps`` moves.
     """
     for _ in range(max_steps):
         if state["status"] == "finished":
             return
         legal = game.legal_moves(state)
-        move = chooser.choice(legal)
+        choices = [m for m in legal if m["type"] not in avoid] or legal if avoid else legal
+        move = chooser.choice(choices)
         after, events = game.apply(state, move)
         yield Step(state, move, after, events, legal)
         state = after

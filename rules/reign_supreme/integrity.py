@@ -7,7 +7,6 @@ owned by players; phase, turn, active players, status and outcome consistent.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -83,8 +82,10 @@ _LAYOUT_MEMO: dict[str, list[Violation]] = {}
 
 def _board_layout_problems(state: State) -> list[Violation]:
     """The scenario and Kingdom checks, remembered per layout: they depend only on the scenario
-    and the Kingdoms, which never change during a game (the key is their canonical JSON)."""
-    key = json.dumps([state["scenario"], state["kingdoms"]], sort_keys=True)
+    and the Kingdoms, which never change during a game (the key is ``board.layout_key``)."""
+    from rules.reign_supreme.board import layout_key
+
+    key = layout_key(state)
     found = _LAYOUT_MEMO.get(key)
     if found is None:
         found = _scenario_problems(state)
