@@ -24,6 +24,7 @@ they may not see (another player's cards, pitch or vote).
 """
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -47,6 +48,9 @@ _FIELDS = {
     "name_monarch": "monarch",
 }
 """Move type -> its one parameter (None: no parameter)."""
+_ALLOWED: dict[str, frozenset[str]] = {
+    kind: frozenset({"player", "type"} if field is None else {"player", "type", field}) for kind, field in _FIELDS.items()}
+"""Move type -> the fields a move of that type may have."""
 _PHASE_RULE = {
     "deal": rulebook.DRAWING, "redraw": rulebook.EXCHANGE, "refill": rulebook.DRAWING,
     "exchange": rulebook.EXCHANGE, "pitch": rulebook.PITCHING, "decide": rulebook.DECISION,
@@ -74,7 +78,7 @@ def _is_int(value: Any) -> bool:
 
 
 # -- legal moves ----------------------------------------------------------------------------------
-_MASKS: dict[int, list[tuple[int, ...]]] = {}
+_MASKS: dict[int, list[tuple[bool, ...]]] = {}
 
 
 def _subsets(items: list[str]) -> list[list[str]]:
@@ -82,8 +86,8 @@ def _subsets(items: list[str]) -> list[list[str]]:
     n = len(items)
     masks = _MASKS.get(n)
     if masks is None:
-        masks = _MASKS[n] = [tuple(i for i in range(n) if mask >> i & 1) for mask in range(1 << n)]
-    return [[items[i] for i in mask] for mask in masks]
+        masks = _MASKS[n] = [tuple(bool(mask >> i & 1) for i in range(n)) for mask in range(1 << n)]
+    return [list(compress(items, mask)) for mask in masks]
 
 
 def _moves_of(state: State, p: PlayerId) -> list[Move]:
@@ -142,9 +146,9 @@ def violations(state: State, move: Move) -> list[Violation]:
         return [Violation("unknown_move_type", f"Reigns: The Council has no move type {str(kind)[:40]!r}.",
                           rulebook.MOVES)]
     field = _FIELDS[kind]
-    allowed = {"player", "type"} if field is None else {"player", "type", field}
-    extra = sorted(str(k) for k in move if k not in allowed)
-    if extra:
+    allowed = _ALLOWED[kind]
+    if not allowed.issuperset(move):
+        extra = sorted(str(k) for k in move if k not in allowed)
         return [Violation("unexpected_field", f"A {kind} move takes no {extra[0][:40]!r}.", rulebook.MOVES)]
     if field is not None and field not in move:
         return [Violation("missing_field", f"A {kind} move needs {field!r}.", rulebook.MOVES)]
