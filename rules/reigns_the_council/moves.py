@@ -24,7 +24,6 @@ they may not see (another player's cards, pitch or vote).
 """
 from __future__ import annotations
 
-from itertools import compress
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -78,7 +77,7 @@ def _is_int(value: Any) -> bool:
 
 
 # -- legal moves ----------------------------------------------------------------------------------
-_MASKS: dict[int, list[tuple[bool, ...]]] = {}
+_MASKS: dict[int, list[tuple[int, ...]]] = {}
 
 
 def _subsets(items: list[str]) -> list[list[str]]:
@@ -86,8 +85,8 @@ def _subsets(items: list[str]) -> list[list[str]]:
     n = len(items)
     masks = _MASKS.get(n)
     if masks is None:
-        masks = _MASKS[n] = [tuple(bool(mask >> i & 1) for i in range(n)) for mask in range(1 << n)]
-    return [list(compress(items, mask)) for mask in masks]
+        masks = _MASKS[n] = [tuple(i for i in range(n) if mask >> i & 1) for mask in range(1 << n)]
+    return [[items[i] for i in mask] for mask in masks]
 
 
 def _moves_of(state: State, p: PlayerId) -> list[Move]:
