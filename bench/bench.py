@@ -174,12 +174,16 @@ def python_round(port: int, path: str, bodies: list[bytes], seconds: float, clie
         p.join()
     elapsed = time.perf_counter() - started
     latencies = sorted(x for lat, _ in results for x in lat)
-    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
-    return {"requests_per_second": round(len(latencies) / elapsed, 1), "p50_ms": round(pick(0.50), 2),
-            "p99_ms": round(pick(0.99), 2), "errors": sum(e for _, e in results)}
+    return {"requests_per_second": round(len(latencies) / elapsed, 1), "p50_ms": _percentile_ms(latencies, 0.50),
+            "p99_ms": _percentile_ms(latencies, 0.99), "errors": sum(e for _, e in results)}
 
 
-def http(games: list[str], seconds: float, rounds: int, clients: int, ports: dict[str, int],
+def _percentile_ms(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted latencies in seconds, in milliseconds."""
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+
+def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, ports: dict[str, int],
          load: str) -> dict:
     servers = {"service": start_gunicorn("wsgi:app", ports["service"]),
                "echo": start_gunicorn("echo_app:app", ports["echo"])}
@@ -263,7 +267,7 @@ def main() -> int:
                     "clients": args.clients, "load": args.load}
     report["inprocess"] = inprocess(args.games, args.seconds, args.rounds)
     if not args.skip_http:
-        report["http"] = http(args.games, args.seconds, args.rounds, args.clients,
+        report["http"] = http_ratios(args.games, args.seconds, args.rounds, args.clients,
                               {"service": args.port, "echo": args.echo_port}, args.load)
     report["load_average_after"] = os.getloadavg()
     print(table(report))
