@@ -240,25 +240,37 @@ def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | No
                     errors[name] = found
         return errors
 
-    # Fast path for the common small records of scalars ({"faction": str, "value": int}...):
-    # exactly the required keys, each of its one JSON type. Anything else takes the full check.
-    scalar_types = [(name, _SCALAR_TYPES.get(inner)) for name, inner in req]
-    if opt or not req or any(t is None for _, t in scalar_types):
-        return check
+    # Fast path for a record with the right keys and every value of the right shape: one pass
+    # over the required fields (a scalar field is one ``type(x) is t`` test, no call), then the
+    # optional ones present. Anything wrong takes the full check above, which says what.
+    plan = tuple((name, _SCALAR_TYPES.get(inner), inner) for name, inner in req)
+    required_names = frozenset(required)
 
-    def check_scalars(value: Any) -> Errors | None:
-        if type(value) is dict and len(value) == n_req:
+    def check_fast(value: Any) -> Errors | None:
+        if type(value) is dict and len(value) >= n_req:
             try:
-                for name, t in scalar_types:
-                    if type(value[name]) is not t:
-                        break
-                else:
-                    return None
+                for name, t, inner in plan:
+                    item = value[name]
+                    if t is not None:
+                        if type(item) is not t:
+                            return check(value)
+                    elif inner(item) is not None:
+                        return check(value)
             except KeyError:
-                pass
+                return check(value)
+            if len(value) == n_req:
+                return None
+            for name, item in value.items():
+                extra = opt.get(name)
+                if extra is None:
+                    if name not in required_names:
+                        return check(value)
+                elif extra(item) is not None:
+                    return check(value)
+            return None
         return check(value)
 
-    return check_scalars
+    return check_fast
 
 
 # -- marshmallow fields ---------------------------------------------------------------------------

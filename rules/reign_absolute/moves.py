@@ -19,7 +19,7 @@ from rules.errors import IllegalMove
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.combat import resolve_attack
 from rules.reign_absolute.flow import advance, bonus_cells, check_victory, eradicate, new_turn
-from rules.reign_absolute.grid import MIDDLE, empty_cells_next_to, neighbours, occupancy
+from rules.reign_absolute.grid import MIDDLE, STEPS, empty_cells_next_to, neighbours, occupancy
 from rules.reign_absolute.race_rules import action_moves, apply_race_action, post_setup_tasks, race_actions
 from rules.reign_absolute.state import clone, start_battle
 from rules.rng import Rng
@@ -104,18 +104,23 @@ def placement_cells(state: State, player: PlayerId) -> list[tuple[int, int]]:
 
 
 def _own_units(state: State, player: PlayerId) -> list[str]:
-    return sorted(u for u, e in state["battlefield"].items() if e["owner"] == player)
+    return sorted([u for u, e in state["battlefield"].items() if e["owner"] == player])
 
 
 def _steps(state: State, player: PlayerId) -> tuple[list[Move], list[Move]]:
-    """Every Move (to an empty neighbour) and Attack (into an enemy neighbour) of ``player``."""
+    """Every Move (to an empty neighbour) and Attack (into an enemy neighbour) of ``player``:
+    for each of their units in id order, its neighbours in the order of ``grid.neighbours``."""
     battlefield = state["battlefield"]
     occupied = occupancy(battlefield)
     moves: list[Move] = []
     attacks: list[Move] = []
     for uid in _own_units(state, player):
         entry = battlefield[uid]
-        for x, y in neighbours((entry["x"], entry["y"])):
+        ux = entry["x"]
+        uy = entry["y"]
+        for dx, dy in STEPS:
+            x = ux + dx
+            y = uy + dy
             other = occupied.get((x, y))
             if other is None:
                 moves.append({"player": player, "type": "move", "unit": uid, "x": x, "y": y})
@@ -268,9 +273,41 @@ def violations(state: State, move: Move) -> list[Violation]:
         return [Violation("bad_move_fields", f"A {kind} move takes {wanted}.", rulebook.MOVES)]
     if "x" in expected and not (_is_int(move["x"]) and _is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
-    if move in _moves_for(state, p):
+    if _is_legal(state, move, p, kind):
         return []
     return _specific(state, move, p) or [Violation("not_allowed", "That move is not allowed now.", rulebook.MOVES)]
+
+
+def _is_legal(state: State, move: Move, p: PlayerId, kind: str) -> bool:
+    """Whether ``move`` (of the decision due, with exactly its fields, whole-number cells) is
+    one of :func:`legal_moves`: the same rules, asked of the one move instead of listing all."""
+    if kind in ("doom", "pass", "discard_turn_card"):
+        return True
+    if kind == "play_turn_card":
+        return _turn_card_resolvable(state, p)
+    if kind == "choose_race":
+        race = move["race"]
+        return type(race) is str and race in state["races"] and race not in state["race_of"].values()
+    if kind == "place":
+        return (move["x"], move["y"]) in placement_cells(state, p)
+    if kind == "bonus_unit":
+        return move["unit"] in state["unit_discards"][p] and (move["x"], move["y"]) in bonus_cells(state, p)
+    if kind == "race_action":
+        return move in action_moves(state, p)
+    uid = move["unit"]
+    battlefield = state["battlefield"]
+    entry = battlefield.get(uid) if type(uid) is str else None
+    if entry is None or entry["owner"] != p:
+        return False
+    if kind in ("doom_discard", "reinforce"):
+        return True
+    x, y = move["x"], move["y"]
+    if abs(x - entry["x"]) + abs(y - entry["y"]) != 1:
+        return False
+    other = occupancy(battlefield).get((x, y))
+    if kind == "attack":
+        return other is not None and battlefield[other]["owner"] != p
+    return other is None  # move, march
 
 
 # -- apply ---------------------------------------------------------------------------------------
@@ -286,7 +323,7 @@ def _remove_unit(state: State, uid: str) -> list[str]:
 def _step_unit(state: State, uid: str, x: int, y: int) -> dict[str, int]:
     entry = state["battlefield"][uid]
     origin = {"x": entry["x"], "y": entry["y"]}
-    entry["x"], entry["y"] = x, y
+    state["battlefield"][uid] = {**entry, "x": x, "y": y}  # entries are shared with the old state
     return origin
 
 
@@ -379,8 +416,9 @@ def _apply_reinforce(state: State, rng: Rng, move: Move, p: PlayerId, events: li
     turn = state["turn"]
     card = turn["drawn"]
     turn["drawn"] = None
-    entry = state["battlefield"][move["unit"]]
-    entry["reinforcements"].append(card)
+    old = state["battlefield"][move["unit"]]
+    entry = {**old, "reinforcements": old["reinforcements"] + [card]}  # shared with the old state
+    state["battlefield"][move["unit"]] = entry
     events.append({"type": "reinforcement_placed", "player": p, "unit": move["unit"], "card": card,
                    "x": entry["x"], "y": entry["y"], "count": len(entry["reinforcements"])})
 

@@ -65,11 +65,12 @@ def apply_race_action(state: State, move: Move, events: list[Event]) -> None:
     target = {"x": move["x"], "y": move["y"]}
     event: Event = {"type": "race_action_taken", "player": player, "action": action["id"],
                     "effect": action["effect"]["effect"], "unit": move["unit"], "from": origin, "to": target}
+    # Battlefield entries may be shared with the state before the move: replace, never edit.
     if action["effect"]["effect"] == "swap":
         other = occupancy(battlefield)[(move["x"], move["y"])]
-        battlefield[other]["x"], battlefield[other]["y"] = origin["x"], origin["y"]
+        battlefield[other] = {**battlefield[other], **origin}
         event["other"] = other
-    entry["x"], entry["y"] = target["x"], target["y"]
+    battlefield[move["unit"]] = {**entry, **target}
     events.append(event)
 
 

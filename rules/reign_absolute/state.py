@@ -119,15 +119,14 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
 
 def clone(state: State) -> State:
     """A working copy of ``state`` for ``apply``: every part a move can change is copied; the
-    catalogues (``races``, ``units``, ``cards``), which never change, are shared."""
+    catalogues (``races``, ``units``, ``cards``), which never change, are shared, and so are the
+    battlefield's entries: a move that changes an entry replaces it with a new one."""
     new = dict(state)
     new["active_players"] = list(state["active_players"])
     new["race_of"] = dict(state["race_of"])
     new["first_player_draws"] = list(state["first_player_draws"])
     new["unit_decks"] = {p: list(d) for p, d in state["unit_decks"].items()}
-    new["battlefield"] = {u: {"x": e["x"], "y": e["y"], "owner": e["owner"],
-                              "reinforcements": list(e["reinforcements"])}
-                          for u, e in state["battlefield"].items()}
+    new["battlefield"] = dict(state["battlefield"])
     new["unit_discards"] = {p: list(d) for p, d in state["unit_discards"].items()}
     new["deck"] = list(state["deck"])
     new["discard"] = list(state["discard"])

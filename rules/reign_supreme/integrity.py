@@ -7,7 +7,6 @@ owned by players; phase, turn, active players, status and outcome consistent.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -15,7 +14,7 @@ from rules.engine_types import State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.actors import combat_actors
-from rules.reign_supreme.board import geometry
+from rules.reign_supreme.board import geometry, layout_key
 from rules.reign_supreme.cards import check_cards
 from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, SPELLS, check_roster, default_roster
 from rules.reign_supreme.effects import EFFECT_KINDS
@@ -84,13 +83,13 @@ def _problems(state: State) -> list[Violation]:
     return found
 
 
-_LAYOUT_MEMO: dict[str, list[Violation]] = {}
+_LAYOUT_MEMO: dict[bytes, list[Violation]] = {}
 
 
 def _board_layout_problems(state: State) -> list[Violation]:
     """The scenario and Kingdom checks, remembered per layout: they depend only on the scenario
-    and the Kingdoms, which never change during a game (the key is their canonical JSON)."""
-    key = json.dumps([state["scenario"], state["kingdoms"]], sort_keys=True)
+    and the Kingdoms, which never change during a game (the key is ``board.layout_key``)."""
+    key = layout_key(state)
     found = _LAYOUT_MEMO.get(key)
     if found is None:
         found = _scenario_problems(state)

@@ -121,15 +121,17 @@ def _check_tracks(state: State, found: list[Violation]) -> None:
 
 
 def _check_points(where: str, points: Any, found: list[Violation]) -> None:
-    _need(isinstance(points, dict) and set(points) == _POINT_KEYS, found, "bad_points",
-          f"{where} must be {{acceptance, story, pile, goal}}.")
+    # Checked for every player of every reign on every request: the messages are written only
+    # when a check fails.
+    if not (isinstance(points, dict) and set(points) == _POINT_KEYS):
+        _need(False, found, "bad_points", f"{where} must be {{acceptance, story, pile, goal}}.")
     for k in ("acceptance", "story", "pile"):
-        _need(is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS, found, "bad_points",
-              f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.")
+        if not (is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS):
+            _need(False, found, "bad_points", f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.")
     goal = points["goal"]
-    _need(isinstance(goal, dict) and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX
-                                         for p, v in goal.items()), found, "bad_points",
-          f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.")
+    if not (isinstance(goal, dict) and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX
+                                           for p, v in goal.items())):
+        _need(False, found, "bad_points", f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.")
 
 
 def _check_reigns(state: State, players: list[str], found: list[Violation]) -> None:

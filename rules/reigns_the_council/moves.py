@@ -47,6 +47,9 @@ _FIELDS = {
     "name_monarch": "monarch",
 }
 """Move type -> its one parameter (None: no parameter)."""
+_ALLOWED: dict[str, frozenset[str]] = {
+    kind: frozenset({"player", "type"} if field is None else {"player", "type", field}) for kind, field in _FIELDS.items()}
+"""Move type -> the fields a move of that type may have."""
 _PHASE_RULE = {
     "deal": rulebook.DRAWING, "redraw": rulebook.EXCHANGE, "refill": rulebook.DRAWING,
     "exchange": rulebook.EXCHANGE, "pitch": rulebook.PITCHING, "decide": rulebook.DECISION,
@@ -142,9 +145,9 @@ def violations(state: State, move: Move) -> list[Violation]:
         return [Violation("unknown_move_type", f"Reigns: The Council has no move type {str(kind)[:40]!r}.",
                           rulebook.MOVES)]
     field = _FIELDS[kind]
-    allowed = {"player", "type"} if field is None else {"player", "type", field}
-    extra = sorted(str(k) for k in move if k not in allowed)
-    if extra:
+    allowed = _ALLOWED[kind]
+    if not allowed.issuperset(move):
+        extra = sorted(str(k) for k in move if k not in allowed)
         return [Violation("unexpected_field", f"A {kind} move takes no {extra[0][:40]!r}.", rulebook.MOVES)]
     if field is not None and field not in move:
         return [Violation("missing_field", f"A {kind} move needs {field!r}.", rulebook.MOVES)]
