@@ -14,7 +14,7 @@ from typing import Any
 from rules.engine_types import State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
-from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, check_roster, default_roster
+from rules.reign_supreme.content import (ARMY_IDS, MAX_BOARD, MAX_COORD, MAX_LIST, check_roster, default_roster)
 from rules.reign_supreme.hexes import neighbours
 from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
@@ -117,6 +117,9 @@ def _scenario_problems(state: State) -> list[Violation]:
             found.append(_v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20."))
     elif sc["initial_units"] is not None:
         found.append(_v("bad_scenario", "state.scenario.initial_units must be null without deployment."))
+    size = len(sc["midfield"]) + sum(len(k["hexes"]) for k in state["kingdoms"].values())
+    if size > MAX_BOARD:
+        return found + [_v("board_too_large", f"The board has {size} spaces; a scenario has at most {MAX_BOARD}.")]
     mid = [_hex(h) for h in sc["midfield"]]
     if not mid or None in mid or len(set(mid)) != len(mid):
         return found + [_v("bad_board", "state.scenario.midfield must be distinct hexes [q, r].")]
