@@ -51,7 +51,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(sessions.bp)
     app.register_blueprint(ops.bp)
     ops.register_docs(app)
-    store = Store(settings.redis_url, settings.data_dir)
+    store = Store(settings.redis_url, settings.data_dir, settings.store_timeout)
     app.extensions["referee_store"] = store
     app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl)
     # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.

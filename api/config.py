@@ -13,6 +13,7 @@
 | `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
 | `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread  |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
+| `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ class Settings:
     session_ttl: int = 604_800
     max_streams: int = 64
     heartbeat: int = 15
+    store_timeout: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -70,4 +72,5 @@ class Settings:
             session_ttl=_int(env, "SESSION_TTL_SECONDS", cls.session_ttl, 1),
             max_streams=_int(env, "MAX_STREAMS", cls.max_streams, 0),
             heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
+            store_timeout=_int(env, "STORE_TIMEOUT_SECONDS", cls.store_timeout, 1),
         )

@@ -9,7 +9,10 @@
 - ``rules.errors.RulesError`` -> 404 ``unknown_game`` / 422 with ``code`` and ``violations``;
 - ``ApiError`` (raised by the API itself, e.g. broken JSON, unknown player);
 - ``RecursionError`` -> 400 (only absurdly deep client JSON gets there);
-- ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down);
+- ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down; nothing
+  was written);
+- ``api.store.OutcomeUnknown`` -> 503 ``outcome_unknown`` (Redis stopped answering after a move was
+  sent: it may have been applied; a retry with the same Idempotency-Key is safe);
 - anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
 """
 from __future__ import annotations
@@ -24,7 +27,7 @@ from api import jsonio
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.store import StoreUnavailable
+from api.store import OutcomeUnknown, StoreUnavailable
 from rules.errors import RulesError, UnknownGame
 
 __all__ = ["ApiError", "problem", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
@@ -67,6 +70,7 @@ TITLES: dict[str, str] = {
     "illegal_move": "Illegal move",
     "unknown_player": "Unknown player",
     "store_unavailable": "Store unavailable",
+    "outcome_unknown": "Outcome unknown",
     "unknown_session": "Unknown session",
     "unauthorized": "Unauthorized",
     "forbidden": "Forbidden",
@@ -226,6 +230,16 @@ def register_error_handlers(app: Flask) -> None:
         app.logger.warning("session store unreachable: %s", err)
         return problem(503, "store_unavailable",
                        "The session store is unreachable; stateless endpoints keep working. Retry soon.",
+                       headers={"Retry-After": "5"})
+
+    @app.errorhandler(OutcomeUnknown)
+    def _outcome_unknown(err: OutcomeUnknown):
+        app.logger.warning("session store lost after a move was sent: %s", err)
+        return problem(503, "outcome_unknown",
+                       "The session store stopped answering after the move was sent, so it may or may not "
+                       "have been applied. Sending it again with the same Idempotency-Key is safe: if it "
+                       "was applied you get its first answer. Without an Idempotency-Key, read the session "
+                       "(its version and history) before sending the move again.",
                        headers={"Retry-After": "5"})
 
     @app.errorhandler(RecursionError)

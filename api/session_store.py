@@ -30,7 +30,7 @@ from typing import Any
 import redis
 
 from api import jsonio
-from api.store import Store, guarded
+from api.store import Store, guarded, guarded_write
 
 __all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "new_token", "token_hash",
            "valid_session_id", "KEY_PREFIX"]
@@ -235,13 +235,14 @@ class SessionStore:
                ) -> Committed | Conflict | Replay:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
-        (``Replay``)."""
-        client = self._client()
+        (``Replay``). Raises StoreUnavailable when it surely did not happen, OutcomeUnknown when
+        Redis stopped answering after the script was sent (it may have been applied)."""
+        writer = self.store.writer()
         script = self._script("commit", _COMMIT)
         args = [str(base_version), jsonio.dumps(state), now, jsonio.dumps(entry), str(self.ttl),
                 self.answer_field(*idem) if idem else "", jsonio.dumps(answer) if idem else "",
                 self.channel(session_id)]
-        status, value = guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
+        status, value = guarded_write(lambda: script(keys=self.keys(session_id), args=args, client=writer))
         status = status.decode()
         if status == "ok":
             return Committed(int(value))
