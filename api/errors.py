@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from api.store import OutcomeUnknown, StoreUnavailable
 from rules.errors import RulesError, UnknownGame
 
-__all__ = ["ApiError", "problem", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
+__all__ = ["ApiError", "problem", "problem_body", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
            "TYPE_BASE", "ROOT_KEY", "MAX_LISTED"]
 
 PROBLEM_JSON = "application/problem+json"
@@ -116,10 +116,9 @@ def _title(status: int, code: str) -> str:
         return code.replace("_", " ").capitalize()
 
 
-def problem(status: int, code: str, detail: str, *, title: str | None = None,
-            headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
-            **extra: Any) -> Response:
-    """The one error response: RFC 9457 problem details plus ``code`` (and any ``extra``)."""
+def problem_body(status: int, code: str, detail: str, *, title: str | None = None, **extra: Any) -> bytes:
+    """The JSON of a problem: RFC 9457 problem details plus ``code`` (and any ``extra``). Also
+    written by ``api.worker`` for the errors gunicorn answers before the app runs."""
     body: dict[str, Any] = {
         "type": TYPE_BASE + code.replace("_", "-"),
         "title": title or _title(status, code),
@@ -128,7 +127,15 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None,
         "code": code,
     }
     body.update(extra)
-    response = Response(jsonio.dumps(body) + b"\n", status=status, mimetype=PROBLEM_JSON)
+    return jsonio.dumps(body) + b"\n"
+
+
+def problem(status: int, code: str, detail: str, *, title: str | None = None,
+            headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+            **extra: Any) -> Response:
+    """The one error response: ``problem_body`` served as ``application/problem+json``."""
+    response = Response(problem_body(status, code, detail, title=title, **extra), status=status,
+                        mimetype=PROBLEM_JSON)
     if headers:
         items = headers.items() if isinstance(headers, Mapping) else headers
         for name, value in items:
