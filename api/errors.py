@@ -71,6 +71,7 @@ TITLES: dict[str, str] = {
     "unknown_player": "Unknown player",
     "store_unavailable": "Store unavailable",
     "outcome_unknown": "Outcome unknown",
+    "state_too_large": "State too large",
     "unknown_session": "Unknown session",
     "unauthorized": "Unauthorized",
     "forbidden": "Forbidden",
