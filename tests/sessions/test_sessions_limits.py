@@ -3,22 +3,13 @@ the session Redis (Flask-Limiter), a maximum stored state, and a cap on remember
 Idempotency-Key answers. Against real Redis servers (a standalone one, and the embedded one)."""
 from __future__ import annotations
 
-import pytest
 import redis
-from sessions_served import RedisServer
 
 from api import create_app
 from api.session_store import KEY_PREFIX
 
 GAME = "reign-and-ruin"
 BODY = {"game": GAME, "players": ["ann", "bob"], "seed": 1}
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path).start()
-    yield server
-    server.stop()
 
 
 def test_session_creation_is_rate_limited_per_address_in_redis(redis_server, tmp_path):

@@ -8,23 +8,12 @@ import os
 import signal
 import time
 
-import pytest
 import redis
-from sessions_served import RedisServer
 
 from api import create_app
 from api.session_store import KEY_PREFIX, SessionStore
 
 GAME = "reign-and-ruin"
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path).start()
-    yield server
-    if server.proc is not None and server.proc.poll() is None:
-        os.kill(server.proc.pid, signal.SIGCONT)
-    server.stop()
 
 
 def _session(redis_server, tmp_path):
