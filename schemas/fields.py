@@ -139,8 +139,22 @@ def nullable(inner: Checker) -> Checker:
 
 
 # -- containers -----------------------------------------------------------------------------------
-def list_of(inner: Checker) -> Checker:
-    """A JSON array whose every item passes ``inner``."""
+def _declare(check: Checker, max_items: int | None) -> Checker:
+    """Record a documented size limit on a container checker (``check.max_items``, the spec's
+    ``maxItems``/``maxProperties``). The limit is a *meaning* of the content, not of its shape: the
+    rules' setup validation enforces it with a 422 naming the limit, so the checker itself does
+    not (a 400 would hide which limit was passed)."""
+    check.max_items = max_items  # type: ignore[attr-defined]
+    return check
+
+
+def list_of(inner: Checker, max_items: int | None = None) -> Checker:
+    """A JSON array whose every item passes ``inner``; ``max_items`` declares the documented
+    limit on its length (see ``_declare``)."""
+    return _declare(_list_of(inner), max_items)
+
+
+def _list_of(inner: Checker) -> Checker:
     simple = _SIMPLE_TYPES.get(inner)
     if simple is not None and len(simple) == 1:
         item_type = simple[0]
@@ -180,9 +194,13 @@ def list_of(inner: Checker) -> Checker:
     return check
 
 
-def map_of(inner: Checker, key: Checker | None = None) -> Checker:
-    """A JSON object with arbitrary keys (checked by ``key`` if given), values passing ``inner``."""
+def map_of(inner: Checker, key: Checker | None = None, max_items: int | None = None) -> Checker:
+    """A JSON object with arbitrary keys (checked by ``key`` if given), values passing ``inner``;
+    ``max_items`` declares the documented limit on its size (see ``_declare``)."""
+    return _declare(_map_of(inner, key), max_items)
 
+
+def _map_of(inner: Checker, key: Checker | None) -> Checker:
     def check(value: Any) -> Errors | None:
         if type(value) is not dict:
             return [MSG["object"]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema
 
-from rules.reign_absolute.content import default_catalogs
+from rules.reign_absolute.content import MAX_CARDS, MAX_RACES, default_catalogs
 from rules.reign_absolute.moves import MOVE_FIELDS
 from schemas.common import CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, known_or, list_of, map_of, nullable,
@@ -71,8 +71,8 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    races = Shape(list_of(OBJECT), allow_none=True)
-    reinforcements = Shape(list_of(OBJECT), allow_none=True)
+    races = Shape(list_of(OBJECT, max_items=MAX_RACES), allow_none=True)
+    reinforcements = Shape(list_of(OBJECT, max_items=MAX_CARDS), allow_none=True)
     races_by_player = Shape(map_of(STR), allow_none=True)
     turn_limit = Shape(INT, allow_none=True)
 

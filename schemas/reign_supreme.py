@@ -10,6 +10,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields
 
+from rules.reign_supreme.cards import MAX_DEFINITIONS
+from rules.reign_supreme.content import MAX_LIST
 from schemas.common import CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, OBJECT, STR, Checker, Errors, Shape, list_of, map_of,
                             nullable, one_of, record)
@@ -97,12 +99,12 @@ class OptionsSchema(Schema):
 
     scenario = Shape(_any, allow_none=True)
     armies = Shape(map_of(STR), allow_none=True)
-    army_lists = Shape(map_of(_ids), allow_none=True)
+    army_lists = Shape(map_of(list_of(STR, max_items=MAX_LIST)), allow_none=True)
     rosters = Shape(map_of(OBJECT), allow_none=True)
     round_limit = Shape(INT, allow_none=True)
     first_player = Shape(STR, allow_none=True)
     setup = Shape(one_of(("manual", "auto")), allow_none=True)
-    cards = Shape(list_of(OBJECT), allow_none=True)
+    cards = Shape(list_of(OBJECT, max_items=MAX_DEFINITIONS), allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from rules.reign_supreme.hexes import distance, neighbours
 
 __all__ = ["UNIT_TYPES", "KINDS", "ABILITIES", "SPELLS", "ARMY_IDS", "default_armies", "default_scenarios",
            "default_cards", "spell_table", "check_roster", "check_scenario", "check_army_list", "MAX_COORD",
-           "MAX_STAT", "MAX_LIST", "ARMY_LIST_KEYS", "DAMAGE_TYPES", "MAGICAL_DAMAGE"]
+           "MAX_STAT", "MAX_LIST", "MAX_HEXES", "MAX_BOARD", "MAX_KINGDOMS", "ARMY_LIST_KEYS", "DAMAGE_TYPES",
+           "MAGICAL_DAMAGE", "board_size"]
 
 _DATA = Path(__file__).resolve().parent / "data"
 
@@ -49,6 +50,12 @@ MAX_STAT = 99
 MAX_COORD = 50
 MAX_LIST = 20
 MAX_HEXES = 1000
+"""Service limit on the hexes of one list of a scenario (the Midfield, a Kingdom, Mines, Ruins)."""
+MAX_BOARD = 1000
+"""Service limit on the spaces of a scenario, Midfield and every Kingdom slot together (the
+standard scenario has 175): it bounds the work of every request on that board (rules doc,
+Scenarios)."""
+MAX_KINGDOMS = 12
 _VICTORY = ("last_standing", "throne")
 
 
@@ -235,12 +242,17 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
                             "with deployment.", rule))
     elif initial is not None:
         found.append(_v("bad_scenario", "options.scenario.initial_units must be null without deployment.", rule))
+    size = board_size(scenario)
+    if size > MAX_BOARD:  # refused before any hex is looked at: bounded cost
+        return found + [_v("board_too_large", f"options.scenario has {size} spaces (Midfield and Kingdoms); "
+                           f"a scenario has at most {MAX_BOARD}.", rule)]
     midfield = _hex_list(scenario.get("midfield"), "options.scenario.midfield", found, allow_empty=False)
     taken = set(midfield)
     kingdoms = scenario.get("kingdoms")
     ids: list[str] = []
-    if type(kingdoms) is not list or not kingdoms or len(kingdoms) > 12:
-        found.append(_v("bad_scenario", "options.scenario.kingdoms must be a list of 1 to 12 kingdoms.", rule))
+    if type(kingdoms) is not list or not kingdoms or len(kingdoms) > MAX_KINGDOMS:
+        found.append(_v("bad_scenario", f"options.scenario.kingdoms must be a list of 1 to {MAX_KINGDOMS} "
+                        "kingdoms.", rule))
         kingdoms = []
     for i, kingdom in enumerate(kingdoms):
         at = f"options.scenario.kingdoms.{i}"
@@ -277,6 +289,19 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             set(_hex_list(scenario["mines"], "", [])) & set(_hex_list(scenario["ruins"], "", [])):
         found.append(_v("bad_scenario", "A space cannot be both a Mine and a Ruin.", rule))
     return found
+
+
+def board_size(scenario: dict[str, Any]) -> int:
+    """The spaces a scenario lists, Midfield and Kingdoms together (counting list items; not
+    checked for sense: a cheap bound taken before anything else is looked at)."""
+    def length(value: Any) -> int:
+        return len(value) if type(value) is list else 0
+
+    kingdoms = scenario.get("kingdoms")
+    size = length(scenario.get("midfield"))
+    if type(kingdoms) is list:
+        size += sum(length(k.get("hexes")) for k in kingdoms if type(k) is dict)
+    return size
 
 
 def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], midfield: set[tuple[int, int]],

@@ -16,7 +16,7 @@ from rules.reign_supreme import rulebook
 from rules.reign_supreme.actors import combat_actors
 from rules.reign_supreme.board import geometry, layout_key
 from rules.reign_supreme.cards import check_cards
-from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, SPELLS, check_roster, default_roster
+from rules.reign_supreme.content import ARMY_IDS, MAX_BOARD, MAX_COORD, MAX_LIST, SPELLS, check_roster, default_roster
 from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.hexes import distance, neighbours
 from rules.reign_supreme.responses import responder
@@ -122,6 +122,9 @@ def _scenario_problems(state: State) -> list[Violation]:
             found.append(_v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20."))
     elif sc["initial_units"] is not None:
         found.append(_v("bad_scenario", "state.scenario.initial_units must be null without deployment."))
+    size = len(sc["midfield"]) + sum(len(k["hexes"]) for k in state["kingdoms"].values())
+    if size > MAX_BOARD:
+        return found + [_v("board_too_large", f"The board has {size} spaces; a scenario has at most {MAX_BOARD}.")]
     mid = [_hex(h) for h in sc["midfield"]]
     if not mid or None in mid or len(set(mid)) != len(mid):
         return found + [_v("bad_board", "state.scenario.midfield must be distinct hexes [q, r].")]

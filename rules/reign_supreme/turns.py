@@ -8,6 +8,7 @@ the scenario's victory condition, a round limit with a tie-break, and ``concede`
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
@@ -85,8 +86,35 @@ def _auto_spaces(geo: Geometry, state: State, player: PlayerId) -> list[Hex]:
     if throne is not None:
         centre = (throne[0], throne[1])
     else:
-        centre = min(kingdom, key=lambda h: (sum(distance(h, o) for o in kingdom), h))
+        total = _distance_totals(kingdom)
+        centre = min(kingdom, key=lambda h: (total(h), h))
     return sorted(kingdom, key=lambda h: (distance(h, centre), h))
+
+
+def _distance_totals(spaces: Collection[Hex]) -> Callable[[Hex], int]:
+    """A function giving, for a space of ``spaces``, twice the sum of its distances to all of
+    them, in O(n log n) instead of O(n²): a hex distance is half the sum of the absolute
+    differences of the three cube coordinates q, r and -q-r, so the sum splits by coordinate."""
+    axes = ([q for q, _ in spaces], [r for _, r in spaces], [-q - r for q, r in spaces])
+    tables = [_absolute_deviations(values) for values in axes]
+
+    def total(h: Hex) -> int:
+        q, r = h
+        return tables[0][q] + tables[1][r] + tables[2][-q - r]
+
+    return total
+
+
+def _absolute_deviations(values: list[int]) -> dict[int, int]:
+    """For each distinct ``v`` of ``values``: the sum over ``values`` of ``|v - x|``."""
+    ordered = sorted(values)
+    n, below_sum, out = len(ordered), 0, {}
+    total_sum = sum(ordered)
+    for i, v in enumerate(ordered):
+        if v not in out:  # i values lie below v (all of them smaller), n - i at or above it
+            out[v] = v * i - below_sum + (total_sum - below_sum) - v * (n - i)
+        below_sum += v
+    return out
 
 
 def auto_setup(state: State) -> tuple[State, list[Event]]:

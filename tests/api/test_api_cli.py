@@ -138,7 +138,9 @@ def test_gunicorn_options():
     assert opts["bind"] == "127.0.0.1:8000"
     # THREADS request threads plus one per stream a worker may hold (MAX_STREAMS).
     assert opts["workers"] == 2 and opts["threads"] == 8 + 64
-    assert opts["worker_class"] == "gthread"
+    assert opts["worker_class"] == "api.worker.ProblemWorker"  # gthread, errors in problem+json
+    assert (opts["limit_request_line"], opts["limit_request_fields"], opts["limit_request_field_size"]) == \
+        (4094, 100, 8190)  # the README's table
     opts = cli.gunicorn_options("::1", 9001, 4, 16, settings=Settings(max_streams=10))
     assert opts["bind"] == "[::1]:9001" and opts["workers"] == 4 and opts["threads"] == 26
 
@@ -146,7 +148,10 @@ def test_gunicorn_options():
 def test_gunicorn_application_takes_the_options():
     opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings(max_streams=0))
     server = cli.RefereeServer(opts, lambda: "app")
-    assert server.cfg.worker_class_str == "gthread"
+    from api.worker import ProblemWorker
+    from gunicorn.workers.gthread import ThreadWorker
+
+    assert server.cfg.worker_class is ProblemWorker and issubclass(ProblemWorker, ThreadWorker)
     assert server.cfg.threads == 2 and server.cfg.workers == 1
     assert server.load() == "app"
 
