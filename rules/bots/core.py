@@ -46,8 +46,6 @@ DEFAULT_TIME_MS = 1000
 """``time_ms`` when a request gives none."""
 MAX_TIME_MS = 10_000
 """The largest ``time_ms`` a request may ask for."""
-GREEDY_SAMPLES = 3
-"""Determinizations each greedy candidate is tried on (hidden draws make one sample noisy)."""
 EXPERT_WIDTH = 8
 """Candidate moves the expert searches: the best by the one-move-ahead evaluation."""
 EXPLORATION = 0.7
@@ -62,6 +60,8 @@ class GameBot(Protocol):
     """Expert playouts per second of ``time_ms`` (the deterministic budget)."""
     rollout_depth: int
     """Moves a rollout plays before the evaluation scores it."""
+    greedy_samples: int
+    """Determinizations each greedy candidate is tried on (hidden draws make one sample noisy)."""
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state, consistent with ``view``, whose hidden parts are drawn with ``rng``."""
@@ -149,7 +149,7 @@ def _one_ahead(bot: GameBot, player: PlayerId, moves: list[Move], samples: list[
 
 def _greedy(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first: State,
             rng: random.Random, deadline: float, clock: Callable[[], float]) -> Suggestion:
-    samples = _samples(bot, view, first, rng, GREEDY_SAMPLES)
+    samples = _samples(bot, view, first, rng, bot.greedy_samples)
     values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
     best_value = max(values)
     best = [i for i, v in enumerate(values) if v >= best_value - 1e-12]

@@ -38,8 +38,9 @@ _COPIED = ("game", "schema_version", "players", "status", "phase", "active_playe
 
 class ReignAbsoluteBot:
     game = GAME
-    playouts_per_second = 60
-    rollout_depth = 60
+    playouts_per_second = 30
+    rollout_depth = 30
+    greedy_samples = 3
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

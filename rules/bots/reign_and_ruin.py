@@ -26,6 +26,7 @@ class ReignAndRuinBot:
     game = GAME
     playouts_per_second = 200
     rollout_depth = 200
+    greedy_samples = 3
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

@@ -28,6 +28,7 @@ class ReignSupremeBot:
     game = GAME
     playouts_per_second = 20
     rollout_depth = 12
+    greedy_samples = 1
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

@@ -56,6 +56,7 @@ class ReignsTheCouncilBot:
     game = GAME
     playouts_per_second = 60
     rollout_depth = 60
+    greedy_samples = 3
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]
