@@ -16,8 +16,9 @@ then at random to the places whose back is not (deck below the top, discard pile
 goals are random goals other than the viewer's; their secret choices are random (a pitch is
 one of their hand's cards, an exchange a random subset of it, a vote a coin flip).
 
-The evaluation is the points scored so far (seed §Scoring, ``game.score``) plus half of what
-each advisor's goal would score on today's tracks, compared with the best opponent.
+The evaluation is the points scored so far (seed §Reign scoring, ``game.score``), plus what the
+reign's end would bring on today's board: most of a point per card in the Monarch's pile, half
+of what each advisor's goal would score after a death; compared with the best opponent.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from typing import Any
 from rules.bots.sampling import Pool, fresh_chance, spread
 from rules.engine_types import PlayerId, State, View
 from rules.reigns_the_council import GAME
-from rules.reigns_the_council.content import GOALS, default_catalog
+from rules.reigns_the_council.content import GOALS, default_catalog, goal_points
 
 __all__ = ["BOT"]
 
@@ -158,11 +159,12 @@ class ReignsTheCouncilBot:
         return chosen
 
     def evaluate(self, state: State, player: PlayerId) -> float:
-        value = dict(GAME.score(state).scores)
-        tracks = state["tracks"]
-        for p, goal in state["goals"].items():
-            if p in value and state["status"] != "finished":
-                value[p] += sum(side * tracks[pillar] for pillar, side in GOALS[goal].items()) / 2
+        value: dict[str, float] = dict(GAME.score(state).scores)
+        if state["status"] != "finished":
+            tracks = state["tracks"]
+            value[state["reigns"][-1]["monarch"]] += 0.8 * len(state["pile"])
+            for p, goal in state["goals"].items():
+                value[p] += 0.5 * sum(goal_points(GOALS[goal], tracks).values())
         best_other = max(v for p, v in value.items() if p != player)
         return spread(value[player] - best_other, 6.0)
 
