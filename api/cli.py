@@ -409,7 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             levels = [level.strip() for level in args.bots.split(",")]
             if args.players is not None and args.players != len(levels):
                 raise ValueError("--bots gives one level per seat; --players must match or be left out")
-            simulate_bots(args.game, levels, args.games, args.seed, args.time_ms or DEFAULT_TIME_MS,
+            simulate_bots(args.game, levels, args.games, args.seed,
+                          DEFAULT_TIME_MS if args.time_ms is None else args.time_ms,
                           options=read_options(args.options))
         else:
             simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options))
