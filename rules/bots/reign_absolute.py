@@ -38,7 +38,7 @@ _COPIED = ("game", "schema_version", "players", "status", "phase", "active_playe
 
 class ReignAbsoluteBot:
     game = GAME
-    playouts_per_second = 30
+    playouts_per_second = 15
     rollout_depth = 30
     greedy_samples = 3
 

@@ -24,7 +24,7 @@ __all__ = ["BOT"]
 
 class ReignAndRuinBot:
     game = GAME
-    playouts_per_second = 200
+    playouts_per_second = 100
     rollout_depth = 200
     greedy_samples = 3
 

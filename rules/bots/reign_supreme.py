@@ -26,7 +26,7 @@ _VIEW_ONLY = ("viewer", "deck_counts", "hand_counts", "hand")
 
 class ReignSupremeBot:
     game = GAME
-    playouts_per_second = 20
+    playouts_per_second = 10
     rollout_depth = 12
     greedy_samples = 1
 

@@ -55,7 +55,7 @@ class _Backs:
 
 class ReignsTheCouncilBot:
     game = GAME
-    playouts_per_second = 60
+    playouts_per_second = 30
     rollout_depth = 60
     greedy_samples = 3
 
