@@ -22,7 +22,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``app.config`` (so ``{"TESTING": True}`` works as usual).
     """
     import schemas
-    from api import errors, games, ops, sessions
+    from api import bots, errors, games, ops, sessions
     from api.ratelimit import init_rate_limits
     from api.session_store import SessionStore
     from api.store import Store
@@ -49,6 +49,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     errors.register_error_handlers(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(bots.bp)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(ops.bp)
     ops.register_docs(app)

@@ -2,6 +2,7 @@
 
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
     reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file] [--concede P]
+                           [--bots LEVEL,LEVEL,... [--time-ms T]]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -11,7 +12,9 @@ Without ``REDIS_URL`` it starts ONE embedded Redis
 master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
 in ``REDIS_URL``, and stops it (saving) on exit.
 
-``simulate`` plays random games in-process (``rules.playout``) and prints statistics.
+``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
+``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
+per level and seat (``rules.bots.match``).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from gunicorn.app.base import BaseApplication
 from api.config import Settings
 
 __all__ = ["main", "gunicorn_options", "LIMIT_REQUEST_LINE", "LIMIT_REQUEST_FIELDS", "LIMIT_REQUEST_FIELD_SIZE", "RefereeServer", "simulation_stats", "format_stats", "read_options",
-           "ProgressBar", "simulate"]
+           "ProgressBar", "simulate", "bot_stats", "format_bot_stats", "simulate_bots"]
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -307,6 +310,86 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     return stats
 
 
+def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[str, Any]:
+    """Win rates of bot levels (pure; ``simulate --bots`` prints them).
+
+    Each result is ``{"levels": [level at each seat], "winners": [seats], "draw": bool}``. For
+    each level: the seats it played, its wins (a shared win counts as a win for each sharer),
+    its win rate, and the same per seat. Draws (shared wins) are counted separately too.
+    """
+    seats = len(levels)
+    per: dict[str, dict[str, Any]] = {
+        level: {"played": 0, "wins": 0, "seat_played": [0] * seats, "seat_wins": [0] * seats}
+        for level in dict.fromkeys(levels)}
+    draws = 0
+    for r in results:
+        draws += bool(r["draw"])
+        for seat, level in enumerate(r["levels"]):
+            row = per[level]
+            won = seat in r["winners"]
+            row["played"] += 1
+            row["wins"] += won
+            row["seat_played"][seat] += 1
+            row["seat_wins"][seat] += won
+    for row in per.values():
+        row["win_rate"] = row["wins"] / row["played"] if row["played"] else 0.0
+        row["seat_win_rate"] = [w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"])]
+    return {"games": len(results), "draws": draws, "levels": per}
+
+
+def format_bot_stats(game_id: str, seats: int, stats: dict[str, Any], elapsed: float) -> str:
+    head = "  ".join(f"seat {i + 1:<10}" for i in range(seats))
+    lines = [f"game:   {game_id}, {seats} players, {stats['games']} games, seats rotate every game",
+             f"draws:  {stats['draws']} (a shared win counts as a win for each sharer)",
+             f"{'level':<8} {'seats':>5} {'wins':>5} {'win rate':>8}   {head}"]
+    for level, row in stats["levels"].items():
+        by_seat = "  ".join(f"{rate:6.1%} ({n:>3})" for rate, n in zip(row["seat_win_rate"], row["seat_played"]))
+        lines.append(f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%}   {by_seat}")
+    lines.append(f"time:   {elapsed:.1f} s")
+    return "\n".join(lines)
+
+
+def simulate_bots(game_id: str, levels: Sequence[str], games: int, seed: int, time_ms: int,
+                  out: IO[str] | None = None, err: IO[str] | None = None,
+                  options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play ``games`` games of bots, one level per seat (seats rotate every game), print and
+    return the win rates. Raises ValueError for an unknown game or level or a bad seat count."""
+    from rules.bots import BOTS, LEVELS, MAX_TIME_MS
+    from rules.bots.match import play_bot_game, seat_levels
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    if game_id not in BOTS:
+        raise ValueError(f"unknown game {game_id!r}; the games are {', '.join(sorted(BOTS))}")
+    bot = BOTS[game_id]
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown:
+        raise ValueError(f"unknown bot level {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+    game = bot.game
+    if not game.min_players <= len(levels) <= game.max_players:
+        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                         f"not {len(levels)} (one level per seat in --bots)")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    if not 1 <= time_ms <= MAX_TIME_MS:
+        raise ValueError(f"--time-ms must be from 1 to {MAX_TIME_MS}")
+    names = [f"p{i + 1}" for i in range(len(levels))]
+    bar = ProgressBar(games, err, label=f"{game_id} ")
+    results: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    for i in range(games):
+        seated = seat_levels(levels, i)
+        played = play_bot_game(bot, names, seated, seed + i, time_ms, options)
+        results.append({"levels": list(seated), "draw": played.score.draw,
+                        "winners": [names.index(p) for p in played.score.winners]})
+        bar.update(i + 1)
+    elapsed = time.perf_counter() - started
+    bar.close()
+    stats = bot_stats(results, levels)
+    print(format_bot_stats(game_id, len(levels), stats, elapsed), file=out, flush=True)
+    return stats
+
+
 # -- main ----------------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="reign-referee", description="Reign Referee: rules adjudication service")
@@ -325,6 +408,10 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("--concede", type=float, default=1.0,
                     help="how often random players consider conceding, 0 (never) to 1 (uniform among legal "
                          "moves, the default); e.g. 0.002 lets Reign Supreme games reach their late game")
+    sm.add_argument("--bots", help="bot levels, one per seat (e.g. expert,random): bots play instead of "
+                                   "random moves, seats rotating every game; sets the player count")
+    sm.add_argument("--time-ms", type=int, default=None,
+                    help="the bots' time_ms, which sets the expert's playout budget (default 1000)")
     return ap
 
 
@@ -337,8 +424,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"reign-referee: {err}", file=sys.stderr)
             return 2
     try:
-        simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options),
-                 concede=args.concede)
+        if args.bots:
+            from rules.bots import DEFAULT_TIME_MS
+            levels = [level.strip() for level in args.bots.split(",")]
+            if args.players is not None and args.players != len(levels):
+                raise ValueError("--bots gives one level per seat; --players must match or be left out")
+            simulate_bots(args.game, levels, args.games, args.seed,
+                          DEFAULT_TIME_MS if args.time_ms is None else args.time_ms,
+                          options=read_options(args.options))
+        else:
+            simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options),
+                     concede=args.concede)
     except ValueError as err:
         print(f"reign-referee simulate: {err}", file=sys.stderr)
         return 2

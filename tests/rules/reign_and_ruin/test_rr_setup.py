@@ -23,7 +23,8 @@ def test_registered_with_its_catalogue_entry():
     info = GAME.info()
     assert info == {"id": "reign-and-ruin", "title": "Reign & Ruin", "min_players": 2, "max_players": 4,
                     "options": {"starting_player": None, "deck": None},
-                    "move_types": ["draft", "fighter", "destroy", "draw", "double", "protect", "swap", "revive"]}
+                    "move_types": ["draft", "fighter", "destroy", "draw", "double", "protect", "swap", "revive"],
+                    "bot_levels": ["random", "greedy", "expert"]}
 
 
 def test_default_deck_is_six_factions_of_values_one_to_nine():
