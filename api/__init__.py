@@ -22,7 +22,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``app.config`` (so ``{"TESTING": True}`` works as usual).
     """
     import schemas
-    from api import errors, games, ops, sessions
+    from api import bots, errors, games, ops, sessions
+    from api.ratelimit import init_rate_limits
     from api.session_store import SessionStore
     from api.store import Store
     from rules.registry import GAMES
@@ -48,12 +49,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     errors.register_error_handlers(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(bots.bp)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(ops.bp)
     ops.register_docs(app)
-    store = Store(settings.redis_url, settings.data_dir)
+    store = Store(settings.redis_url, settings.data_dir, settings.store_timeout)
     app.extensions["referee_store"] = store
-    app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl)
+    app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl, settings.max_session_state_bytes,
+                                                      settings.max_remembered_answers)
+    init_rate_limits(app, settings, config)
     # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.
     app.extensions["referee_stream_slots"] = threading.BoundedSemaphore(settings.max_streams)
     return app

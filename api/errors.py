@@ -9,7 +9,10 @@
 - ``rules.errors.RulesError`` -> 404 ``unknown_game`` / 422 with ``code`` and ``violations``;
 - ``ApiError`` (raised by the API itself, e.g. broken JSON, unknown player);
 - ``RecursionError`` -> 400 (only absurdly deep client JSON gets there);
-- ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down);
+- ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down; nothing
+  was written);
+- ``api.store.OutcomeUnknown`` -> 503 ``outcome_unknown`` (Redis stopped answering after a move was
+  sent: it may have been applied; a retry with the same Idempotency-Key is safe);
 - anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
 """
 from __future__ import annotations
@@ -24,10 +27,10 @@ from api import jsonio
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.store import StoreUnavailable
+from api.store import OutcomeUnknown, StoreUnavailable
 from rules.errors import RulesError, UnknownGame
 
-__all__ = ["ApiError", "problem", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
+__all__ = ["ApiError", "problem", "problem_body", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
            "TYPE_BASE", "ROOT_KEY", "MAX_LISTED"]
 
 PROBLEM_JSON = "application/problem+json"
@@ -67,6 +70,8 @@ TITLES: dict[str, str] = {
     "illegal_move": "Illegal move",
     "unknown_player": "Unknown player",
     "store_unavailable": "Store unavailable",
+    "outcome_unknown": "Outcome unknown",
+    "state_too_large": "State too large",
     "unknown_session": "Unknown session",
     "unauthorized": "Unauthorized",
     "forbidden": "Forbidden",
@@ -112,10 +117,9 @@ def _title(status: int, code: str) -> str:
         return code.replace("_", " ").capitalize()
 
 
-def problem(status: int, code: str, detail: str, *, title: str | None = None,
-            headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
-            **extra: Any) -> Response:
-    """The one error response: RFC 9457 problem details plus ``code`` (and any ``extra``)."""
+def problem_body(status: int, code: str, detail: str, *, title: str | None = None, **extra: Any) -> bytes:
+    """The JSON of a problem: RFC 9457 problem details plus ``code`` (and any ``extra``). Also
+    written by ``api.worker`` for the errors gunicorn answers before the app runs."""
     body: dict[str, Any] = {
         "type": TYPE_BASE + code.replace("_", "-"),
         "title": title or _title(status, code),
@@ -124,7 +128,15 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None,
         "code": code,
     }
     body.update(extra)
-    response = Response(jsonio.dumps(body) + b"\n", status=status, mimetype=PROBLEM_JSON)
+    return jsonio.dumps(body) + b"\n"
+
+
+def problem(status: int, code: str, detail: str, *, title: str | None = None,
+            headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+            **extra: Any) -> Response:
+    """The one error response: ``problem_body`` served as ``application/problem+json``."""
+    response = Response(problem_body(status, code, detail, title=title, **extra), status=status,
+                        mimetype=PROBLEM_JSON)
     if headers:
         items = headers.items() if isinstance(headers, Mapping) else headers
         for name, value in items:
@@ -226,6 +238,16 @@ def register_error_handlers(app: Flask) -> None:
         app.logger.warning("session store unreachable: %s", err)
         return problem(503, "store_unavailable",
                        "The session store is unreachable; stateless endpoints keep working. Retry soon.",
+                       headers={"Retry-After": "5"})
+
+    @app.errorhandler(OutcomeUnknown)
+    def _outcome_unknown(err: OutcomeUnknown):
+        app.logger.warning("session store lost after a move was sent: %s", err)
+        return problem(503, "outcome_unknown",
+                       "The session store stopped answering after the move was sent, so it may or may not "
+                       "have been applied. Sending it again with the same Idempotency-Key is safe: if it "
+                       "was applied you get its first answer. Without an Idempotency-Key, read the session "
+                       "(its version and history) before sending the move again.",
                        headers={"Retry-After": "5"})
 
     @app.errorhandler(RecursionError)

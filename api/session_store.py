@@ -8,6 +8,7 @@ on one slot and a Lua script may touch all of its keys:
 | ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at`` |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
+| ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
 
 and the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
@@ -30,10 +31,10 @@ from typing import Any
 import redis
 
 from api import jsonio
-from api.store import Store, guarded
+from api.store import Store, guarded, guarded_write
 
-__all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "new_token", "token_hash",
-           "valid_session_id", "KEY_PREFIX"]
+__all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "StateTooLarge", "new_token",
+           "token_hash", "valid_session_id", "KEY_PREFIX"]
 
 KEY_PREFIX = "referee:"
 
@@ -53,14 +54,20 @@ redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
+  redis.call('RPUSH', KEYS[4], ARGV[6])
+  local keep = tonumber(ARGV[9])
+  while redis.call('LLEN', KEYS[4]) > keep do
+    redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[4]))
+  end
   redis.call('EXPIRE', KEYS[3], ttl)
+  redis.call('EXPIRE', KEYS[4], ttl)
 end
 redis.call('PUBLISH', ARGV[8], ARGV[4])
 return {'ok', tostring(tonumber(version) + 1)}
 """
 
 _DELETE = """
-local gone = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+local gone = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
 redis.call('PUBLISH', ARGV[1], ARGV[2])
 return gone
 """
@@ -129,12 +136,28 @@ class Replay:
     """The remembered first answer to this Idempotency-Key."""
 
 
-class SessionStore:
-    """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client)."""
+class StateTooLarge(Exception):
+    """A session state over the stored-state limit (``MAX_SESSION_STATE_BYTES``); nothing written."""
 
-    def __init__(self, store: Store, ttl_seconds: int) -> None:
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"the state is {size} bytes; a session stores at most {limit}")
+        self.size = size
+        self.limit = limit
+
+
+class SessionStore:
+    """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client).
+
+    Quotas (issue 13): a stored state is at most ``max_state_bytes`` of JSON, and at most
+    ``max_answers`` Idempotency-Key answers are remembered per session (the oldest is forgotten
+    first; a retry comes seconds after its request, not dozens of moves later)."""
+
+    def __init__(self, store: Store, ttl_seconds: int, max_state_bytes: int = 262_144,
+                 max_answers: int = 32) -> None:
         self.store = store
         self.ttl = ttl_seconds
+        self.max_state_bytes = max_state_bytes
+        self.max_answers = max_answers
         self._scripts: dict[str, Any] = {}
 
     # -- keys -----------------------------------------------------------------------------
@@ -148,7 +171,7 @@ class SessionStore:
     def keys(self, session_id: str) -> list[str]:
         """Every key of a session, in the order the scripts take them."""
         return [self.key(session_id, "session"), self.key(session_id, "history"),
-                self.key(session_id, "answers")]
+                self.key(session_id, "answers"), self.key(session_id, "answer_keys")]
 
     @staticmethod
     def answer_field(player: str, idempotency_key: str) -> str:
@@ -167,6 +190,7 @@ class SessionStore:
     def create(self, state: dict[str, Any], now: str
                ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per seat and the admin token."""
+        stored = self._stored(state)
         seats = {player: new_token() for player in state["players"]}
         admin = new_token()
         session_id = secrets.token_urlsafe(16)  # 128 random bits: ids never collide
@@ -175,7 +199,7 @@ class SessionStore:
             "seats": jsonio.dumps({p: token_hash(t) for p, t in seats.items()}),
             "admin": token_hash(admin),
             "version": "0",
-            "state": jsonio.dumps(state),
+            "state": stored,
             "created_at": now,
             "updated_at": now,
         }
@@ -189,6 +213,13 @@ class SessionStore:
 
         guarded(write)
         return session_id, seats, admin
+
+    def _stored(self, state: dict[str, Any]) -> bytes:
+        """The state as stored; StateTooLarge over the limit."""
+        stored = jsonio.dumps(state)
+        if len(stored) > self.max_state_bytes:
+            raise StateTooLarge(len(stored), self.max_state_bytes)
+        return stored
 
     def load(self, session_id: str) -> Session | None:
         """The session, or None when there is none (never created, expired or deleted)."""
@@ -235,13 +266,14 @@ class SessionStore:
                ) -> Committed | Conflict | Replay:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
-        (``Replay``)."""
-        client = self._client()
+        (``Replay``). Raises StoreUnavailable when it surely did not happen, OutcomeUnknown when
+        Redis stopped answering after the script was sent (it may have been applied)."""
+        writer = self.store.writer()
         script = self._script("commit", _COMMIT)
-        args = [str(base_version), jsonio.dumps(state), now, jsonio.dumps(entry), str(self.ttl),
+        args = [str(base_version), self._stored(state), now, jsonio.dumps(entry), str(self.ttl),
                 self.answer_field(*idem) if idem else "", jsonio.dumps(answer) if idem else "",
-                self.channel(session_id)]
-        status, value = guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
+                self.channel(session_id), str(self.max_answers)]
+        status, value = guarded_write(lambda: script(keys=self.keys(session_id), args=args, client=writer))
         status = status.decode()
         if status == "ok":
             return Committed(int(value))

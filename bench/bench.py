@@ -1,16 +1,25 @@
-"""Benchmarks, in one run: in-process playout speed and HTTP ``apply`` throughput.
+"""Benchmarks, in one run: in-process playout speed and HTTP throughput against a same-bytes echo.
 
-    .venv/bin/python bench/bench.py [--game reign-and-ruin] [--seconds 10] [--clients 4]
+    .venv/bin/python bench/bench.py [--games ID ...] [--seconds 5] [--rounds 3] [--clients 4]
+                                    [--port 8014] [--echo-port 8114] [--load wrk|python]
 
-1. In-process: random playouts, counting steps (``legal_moves`` + ``apply``) per second.
-2. HTTP: requests per second for ``POST /v1/games/{game}/apply`` on mid-game states, against a
-   minimal Flask app echoing a 5 KB JSON body (``bench/echo_app.py``), both served by gunicorn
-   with the same settings as ``reign-referee serve``, in alternating rounds (medians reported).
-   The ratio apply/echo is the figure of merit.
+1. In-process: random playouts of every game (``legal_moves`` + ``apply`` per step; Reign
+   Supreme never concedes), and, when ``open_spiel`` is installed (``pip install -e
+   '.[bench]'``), OpenSpiel's pure-Python ``python_liars_poker`` and ``python_kuhn_poker`` played
+   the same way (``legal_actions`` + ``apply_action`` per step, chance outcomes drawn by their
+   probabilities, each a step). Rounds alternate between workloads; figures are medians.
+2. HTTP: the service (``wsgi:app``) and the echo (``bench/echo_app.py``, which only parses a body
+   and sends it back) under the gunicorn settings of ``reign-referee serve``. For every game,
+   ``apply`` and ``legal-moves`` are each compared with the echo fed THE SAME bodies (mid-game
+   states from random playouts), in alternating rounds at ``--clients`` concurrent connections.
+   Reported: requests/s (median of rounds), p50 and p99 latency (of the median round), the ratio
+   endpoint/echo, and any non-200 answer (there should be none).
 
-Load comes from client processes on this machine (loopback only), so the client competes with
-the server for the same cores; the ratio is fair because both servers are measured alike.
-Numbers are printed and written to ``bench/results/latest.json``.
+Load comes from ``wrk`` when it is on PATH (``apt-get install -y wrk``; ``bench/load.lua``),
+else from Python client processes, which cost the server more CPU (say which in any report).
+Either way the client shares the machine's cores with the server, so compare ratios, not
+absolute figures, across machines. Progress goes to stderr; the results table to stdout and to
+``bench/results/<UTC time>.json`` and ``bench/results/latest.json``.
 """
 from __future__ import annotations
 
@@ -20,114 +29,143 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import socket
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.cli import gunicorn_options  # noqa: E402  (the serve command's own settings)
-from rules.playout import random_steps  # noqa: E402
-from rules.registry import get_game  # noqa: E402
+from workloads import GAME_IDS, play_for, request_bodies  # noqa: E402
+
+ENDPOINTS = ("apply", "legal-moves")
+BODIES_PER_ENDPOINT = 200
+GOALS = {"apply": 0.75, "legal-moves": 0.60, "apply_p99_ms": 10.0}
+"""Issue 14's goals, shown beside the figures."""
+
+_started = time.perf_counter()
+
+
+def progress(message: str) -> None:
+    print(f"[{time.perf_counter() - _started:6.0f} s] {message}", file=sys.stderr, flush=True)
 
 
 # -- in-process --------------------------------------------------------------------------------
-def inprocess_steps_per_second(game_id: str, seconds: float, seed: int = 1) -> dict:
-    game = get_game(game_id)
-    chooser = random.Random(seed)
-    steps = games = 0
-    started = time.perf_counter()
-    deadline = started + seconds
-    while time.perf_counter() < deadline:
-        players = [f"p{i}" for i in range(chooser.randint(game.min_players, game.max_players))]
-        state = game.setup(players, chooser.randrange(1 << 32), {})
-        for _ in random_steps(game, state, chooser):
-            steps += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return {"steps": steps, "games": games, "seconds": round(elapsed, 2),
-            "steps_per_second": round(steps / elapsed)}
+def openspiel_games() -> dict[str, Callable[[float], dict]]:
+    """OpenSpiel's pure-Python games, when ``open_spiel`` is installed; else nothing."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import kuhn_poker, liars_poker  # noqa: F401  (registers them)
+    except ImportError:
+        return {}
+
+    def runner(name: str) -> Callable[[float], dict]:
+        def run(seconds: float) -> dict:
+            game = pyspiel.load_game(name)
+            chooser = random.Random(1)
+            steps = games = 0
+            started = time.perf_counter()
+            deadline = started + seconds
+            while time.perf_counter() < deadline:
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        outcomes, probs = zip(*state.chance_outcomes())
+                        action = chooser.choices(outcomes, probs)[0]
+                    else:
+                        action = chooser.choice(state.legal_actions())
+                    state.apply_action(action)
+                    steps += 1
+                games += 1
+            elapsed = time.perf_counter() - started
+            return {"steps": steps, "games": games, "seconds": round(elapsed, 2),
+                    "steps_per_second": round(steps / elapsed)}
+        return run
+
+    return {f"openspiel:{name}": runner(name) for name in ("python_liars_poker", "python_kuhn_poker")}
+
+
+def inprocess(games: list[str], seconds: float, rounds: int) -> dict:
+    workloads: dict[str, Callable[[float], dict]] = {g: (lambda s, g=g: play_for(g, s)) for g in games}
+    workloads.update(openspiel_games())
+    if not any(name.startswith("openspiel:") for name in workloads):
+        progress("open_spiel is not installed (pip install -e '.[bench]'): no OpenSpiel comparison")
+    runs: dict[str, list[dict]] = {name: [] for name in workloads}
+    for r in range(rounds):
+        for name, run in workloads.items():
+            progress(f"in-process round {r + 1}/{rounds}: {name} for {seconds:g} s")
+            runs[name].append(run(seconds))
+    results = {}
+    for name, measured in runs.items():
+        rates = [m["steps_per_second"] for m in measured]
+        results[name] = {"steps_per_second": round(statistics.median(rates)), "rounds": rates}
+    return results
 
 
 # -- HTTP --------------------------------------------------------------------------------------
-def mid_game_bodies(game_id: str, count: int, seed: int = 2) -> list[bytes]:
-    """Request bodies ``{"state", "move"}`` from the middle of random games."""
-    game = get_game(game_id)
-    chooser = random.Random(seed)
-    bodies: list[bytes] = []
-    while len(bodies) < count:
-        players = [f"p{i}" for i in range(chooser.randint(game.min_players, game.max_players))]
-        steps = list(random_steps(game, game.setup(players, chooser.randrange(1 << 32), {}), chooser))
-        for step in steps[len(steps) // 3: 2 * len(steps) // 3: 3]:
-            bodies.append(json.dumps({"state": step.before, "move": step.move}).encode())
-    return bodies[:count]
-
-
-def echo_body(size: int = 5 * 1024) -> bytes:
-    """A JSON document of about ``size`` bytes, shaped like a game state (nested lists of ids)."""
-    doc = {"players": ["p0", "p1", "p2"], "piles": {}}
-    i = 0
-    while len(json.dumps(doc)) < size:
-        doc["piles"].setdefault(f"pile-{i % 8}", []).append(f"card-{i}")
-        i += 1
-    return json.dumps(doc).encode()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_gunicorn(app_path: str, port: int) -> subprocess.Popen:
     opts = gunicorn_options(host="127.0.0.1", port=port)
     cmd = [sys.executable, "-m", "gunicorn", app_path, "--bind", opts["bind"],
            "--workers", str(opts["workers"]), "--worker-class", opts["worker_class"],
-           "--threads", str(opts["threads"]), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    deadline = time.time() + 30
+           "--threads", str(opts["threads"]), "--keep-alive", str(opts["keepalive"]),
+           "--log-level", "warning"]
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'bench'}")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    deadline = time.time() + 60
     while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn for {app_path} exited (is port {port} free?)")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return proc
         except OSError:
             time.sleep(0.2)
     proc.kill()
-    raise RuntimeError(f"gunicorn for {app_path} did not start")
+    raise RuntimeError(f"gunicorn for {app_path} did not start on port {port}")
 
 
-def _client(port: int, path: str, bodies: list[bytes], seconds: float, out) -> None:
+def wrk_round(url: str, body_file: str, seconds: float, clients: int) -> dict:
+    cmd = ["wrk", f"-t{min(2, clients)}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency",
+           "-s", str(ROOT / "bench" / "load.lua"), url, "--", body_file]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    result = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
+    elapsed = result["duration_us"] / 1e6
+    return {"requests_per_second": round(result["requests"] / elapsed, 1),
+            "p50_ms": round(result["p50_us"] / 1000, 2), "p99_ms": round(result["p99_us"] / 1000, 2),
+            "errors": result["non_2xx"] + result["socket_errors"]}
+
+
+def _python_client(port: int, path: str, bodies: list[bytes], seconds: float, offset: int, out) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Content-Type": "application/json"}
-    done = errors = i = 0
+    latencies: list[float] = []
+    errors = 0
+    i = offset
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
+        sent = time.perf_counter()
         conn.request("POST", path, body=bodies[i % len(bodies)], headers=headers)
         resp = conn.getresponse()
         resp.read()
-        if resp.status == 200:
-            done += 1
-        else:
-            errors += 1
+        latencies.append(time.perf_counter() - sent)
+        errors += resp.status != 200
         i += 1
-    out.put((done, errors))
+    out.put((latencies, errors))
 
 
-def requests_per_second(port: int, path: str, bodies: list[bytes], seconds: float, clients: int) -> dict:
-    _client_round(port, path, bodies, 1.0, clients)  # warm up every worker
-    done, errors, elapsed = _client_round(port, path, bodies, seconds, clients)
-    return {"requests": done, "errors": errors, "seconds": round(elapsed, 2),
-            "requests_per_second": round(done / elapsed, 1),
-            "mean_body_bytes": round(sum(map(len, bodies)) / len(bodies))}
-
-
-def _client_round(port: int, path: str, bodies: list[bytes], seconds: float, clients: int):
+def python_round(port: int, path: str, bodies: list[bytes], seconds: float, clients: int) -> dict:
     out: multiprocessing.Queue = multiprocessing.Queue()
-    procs = [multiprocessing.Process(target=_client, args=(port, path, bodies, seconds, out))
-             for _ in range(clients)]
+    procs = [multiprocessing.Process(target=_python_client,
+                                     args=(port, path, bodies, seconds, k * len(bodies) // clients, out))
+             for k in range(clients)]
     started = time.perf_counter()
     for p in procs:
         p.start()
@@ -135,58 +173,110 @@ def _client_round(port: int, path: str, bodies: list[bytes], seconds: float, cli
     for p in procs:
         p.join()
     elapsed = time.perf_counter() - started
-    return sum(r[0] for r in results), sum(r[1] for r in results), elapsed
+    latencies = sorted(x for lat, _ in results for x in lat)
+    return {"requests_per_second": round(len(latencies) / elapsed, 1), "p50_ms": _percentile_ms(latencies, 0.50),
+            "p99_ms": _percentile_ms(latencies, 0.99), "errors": sum(e for _, e in results)}
 
 
-def http_ratio(game_id: str, seconds: float, clients: int, rounds: int = 3) -> dict:
-    """Both servers run side by side; rounds alternate echo and apply so that any drift in the
-    machine's speed hits both alike, and each figure is the median of its rounds."""
-    targets = {
-        "echo": ("bench.echo_app:app", "/echo", [echo_body()]),
-        "apply": ("wsgi:app", f"/v1/games/{game_id}/apply", mid_game_bodies(game_id, 200)),
-    }
-    servers = {name: (free_port(), app_path) for name, (app_path, _, _) in targets.items()}
-    procs = [start_gunicorn(app_path, port) for port, app_path in servers.values()]
+def _percentile_ms(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted latencies in seconds, in milliseconds."""
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+
+def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, ports: dict[str, int],
+         load: str) -> dict:
+    servers = {"service": start_gunicorn("wsgi:app", ports["service"]),
+               "echo": start_gunicorn("echo_app:app", ports["echo"])}
+    results: dict[str, dict] = {}
+    tmp = tempfile.TemporaryDirectory(prefix="bench-")
     try:
-        runs: dict[str, list[dict]] = {name: [] for name in targets}
-        for _ in range(rounds):
-            for name, (_, path, bodies) in targets.items():
-                runs[name].append(requests_per_second(servers[name][0], path, bodies, seconds, clients))
+        for game in games:
+            for endpoint in ENDPOINTS:
+                progress(f"HTTP {game} {endpoint}: building {BODIES_PER_ENDPOINT} mid-game bodies")
+                bodies = request_bodies(game, endpoint, BODIES_PER_ENDPOINT)
+                body_file = Path(tmp.name) / f"{game}-{endpoint}.jsonl"
+                body_file.write_bytes(b"\n".join(bodies) + b"\n")
+                targets = {"echo": (ports["echo"], "/echo"),
+                           endpoint: (ports["service"], f"/v1/games/{game}/{endpoint}")}
+
+                def measure(port: int, path: str, secs: float) -> dict:
+                    if load == "wrk":
+                        return wrk_round(f"http://127.0.0.1:{port}{path}", str(body_file), secs, clients)
+                    return python_round(port, path, bodies, secs, clients)
+
+                for port, path in targets.values():
+                    measure(port, path, 1.0)  # warm up every worker
+                runs: dict[str, list[dict]] = {name: [] for name in targets}
+                for r in range(rounds):
+                    for name, (port, path) in targets.items():
+                        runs[name].append(measure(port, path, seconds))
+                        m = runs[name][-1]
+                        progress(f"HTTP {game} {name} round {r + 1}/{rounds}: {m['requests_per_second']:,.0f} req/s, "
+                                 f"p99 {m['p99_ms']} ms, {m['errors']} errors")
+                row: dict = {"mean_body_bytes": round(sum(map(len, bodies)) / len(bodies))}
+                for name, measured in runs.items():
+                    measured.sort(key=lambda m: m["requests_per_second"])
+                    median = measured[len(measured) // 2]
+                    row["echo" if name == "echo" else "endpoint"] = dict(
+                        median, rounds=[m["requests_per_second"] for m in measured],
+                        errors=sum(m["errors"] for m in measured))
+                row["ratio"] = round(row["endpoint"]["requests_per_second"] / row["echo"]["requests_per_second"], 3)
+                results[f"{game} {endpoint}"] = row
     finally:
-        for proc in procs:
+        tmp.cleanup()
+        for proc in servers.values():
             proc.terminate()
+        for proc in servers.values():
             proc.wait(timeout=30)
-    results: dict = {}
-    for name, measured in runs.items():
-        measured.sort(key=lambda r: r["requests_per_second"])
-        results[name] = dict(measured[len(measured) // 2],
-                             rounds=[r["requests_per_second"] for r in measured])
-    results["apply_over_echo"] = round(
-        results["apply"]["requests_per_second"] / results["echo"]["requests_per_second"], 3)
     return results
+
+
+# -- report ------------------------------------------------------------------------------------
+def table(report: dict) -> str:
+    lines = ["in-process (steps/s, median of rounds)"]
+    for name, r in report["inprocess"].items():
+        lines.append(f"  {name:32s} {r['steps_per_second']:>9,}   rounds {r['rounds']}")
+    if report.get("http"):
+        lines += ["", f"HTTP at {report['clients']} clients, load from {report['load']} "
+                      f"(goals: apply >= {GOALS['apply']:.0%} of echo, legal-moves >= {GOALS['legal-moves']:.0%}, "
+                      f"apply p99 < {GOALS['apply_p99_ms']:g} ms)",
+                  f"  {'game endpoint':36s} {'body':>7s} {'echo/s':>8s} {'req/s':>8s} {'ratio':>6s} "
+                  f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} errors"]
+        for name, row in report["http"].items():
+            e, s = row["echo"], row["endpoint"]
+            lines.append(f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
+                         f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
+                         f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {s['errors'] + e['errors']}")
+    return "\n".join(lines)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="reign-and-ruin")
-    ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--clients", type=int, default=4)
-    ap.add_argument("--rounds", type=int, default=3, help="alternating echo/apply rounds (medians)")
+    ap.add_argument("--games", nargs="+", choices=GAME_IDS, default=list(GAME_IDS))
+    ap.add_argument("--seconds", type=float, default=5.0, help="length of each measured round")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (figures are medians)")
+    ap.add_argument("--clients", type=int, default=4, help="concurrent HTTP connections")
+    ap.add_argument("--port", type=int, default=8014, help="the service's port")
+    ap.add_argument("--echo-port", type=int, default=8114, help="the echo's port")
+    ap.add_argument("--load", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
+    ap.add_argument("--skip-http", action="store_true", help="in-process figures only")
     args = ap.parse_args()
-    report = {"game": args.game, "python": sys.version.split()[0], "cpus": os.cpu_count()}
-    report["inprocess"] = inprocess_steps_per_second(args.game, args.seconds)
-    print(f"in-process: {report['inprocess']['steps_per_second']:,} steps/s "
-          f"({report['inprocess']['games']} games)", flush=True)
-    report["http"] = http_ratio(args.game, args.seconds, args.clients, args.rounds)
-    h = report["http"]
-    print(f"http echo:  {h['echo']['requests_per_second']:,} req/s ({h['echo']['mean_body_bytes']} B bodies)")
-    print(f"http apply: {h['apply']['requests_per_second']:,} req/s ({h['apply']['mean_body_bytes']} B bodies, "
-          f"{h['apply']['errors']} errors)")
-    print(f"apply / echo = {h['apply_over_echo']:.0%} (medians of rounds: echo {h['echo']['rounds']}, "
-          f"apply {h['apply']['rounds']})")
+    report: dict = {"time": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "python": sys.version.split()[0], "cpus": os.cpu_count(),
+                    "load_average": os.getloadavg(), "seconds": args.seconds, "rounds": args.rounds,
+                    "clients": args.clients, "load": args.load}
+    report["inprocess"] = inprocess(args.games, args.seconds, args.rounds)
+    if not args.skip_http:
+        report["http"] = http_ratios(args.games, args.seconds, args.rounds, args.clients,
+                              {"service": args.port, "echo": args.echo_port}, args.load)
+    report["load_average_after"] = os.getloadavg()
+    print(table(report))
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
-    (out / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
+    text = json.dumps(report, indent=2) + "\n"
+    (out / f"{report['time'].replace(':', '')}.json").write_text(text)
+    (out / "latest.json").write_text(text)
+    progress(f"written to {out / 'latest.json'}")
     return 0
 
 

@@ -30,10 +30,13 @@ class Game(ABC):
     max_players: ClassVar[int]
     move_types: ClassVar[tuple[str, ...]]
     schema_version: ClassVar[int] = 1
+    bot_levels: tuple[str, ...] = ()
+    """The levels ``POST /v1/games/{game}/suggest`` plays at; set where the game's bot is
+    registered (``rules.registry``), empty for a game without bots."""
 
     # -- catalogue -------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
-        """The GameInfo of ``GET /v1/games``: id, title, player counts, options, move types."""
+        """The GameInfo of ``GET /v1/games``: id, title, player counts, options, move types, bot levels."""
         return {
             "id": self.id,
             "title": self.title,
@@ -41,6 +44,7 @@ class Game(ABC):
             "max_players": self.max_players,
             "options": self.default_options(),
             "move_types": list(self.move_types),
+            "bot_levels": list(self.bot_levels),
         }
 
     @abstractmethod

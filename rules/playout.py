@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from rules.engine import Game
 from rules.engine_types import Event, Move, PlayerId, Score, State
 
-__all__ = ["Step", "Playout", "random_steps", "play_random_game"]
+__all__ = ["Step", "Playout", "choose_move", "random_steps", "play_random_game"]
 
 
 class Step(NamedTuple):
@@ -37,8 +37,22 @@ class Playout:
     score: Score
 
 
-def random_steps(game: Game, state: State, chooser: random.Random, max_steps: int = 100_000) -> Iterator[Step]:
-    """Yield each step of a random game from ``state`` until it finishes.
+def choose_move(legal: Sequence[Move], chooser: random.Random, concede: float = 1.0) -> Move:
+    """A random move among ``legal``. ``concede`` (0 to 1) is how often the chooser considers
+    ``concede`` moves at all: 1 is uniform among every legal move (and draws exactly as
+    ``chooser.choice(legal)``), 0 never concedes while anything else is legal. A uniform chooser
+    concedes within a few dozen moves in games with many concede-able turns; a small rate lets
+    random games reach their late game."""
+    if concede >= 1.0 or chooser.random() < concede:
+        return chooser.choice(legal)
+    others = [m for m in legal if m["type"] != "concede"]
+    return chooser.choice(others or legal)
+
+
+def random_steps(game: Game, state: State, chooser: random.Random, max_steps: int = 100_000,
+                 concede: float = 1.0) -> Iterator[Step]:
+    """Yield each step of a random game from ``state`` until it finishes (moves by
+    :func:`choose_move` with ``concede``).
 
     Raises RuntimeError if the game has not ended after ``max_steps`` moves.
     """
@@ -46,7 +60,7 @@ def random_steps(game: Game, state: State, chooser: random.Random, max_steps: in
         if state["status"] == "finished":
             return
         legal = game.legal_moves(state)
-        move = chooser.choice(legal)
+        move = choose_move(legal, chooser, concede)
         after, events = game.apply(state, move)
         yield Step(state, move, after, events, legal)
         state = after
@@ -54,12 +68,12 @@ def random_steps(game: Game, state: State, chooser: random.Random, max_steps: in
 
 
 def play_random_game(game: Game, players: Sequence[PlayerId], seed: int,
-                     options: dict[str, Any] | None = None) -> Playout:
-    """Set up and play one game to the end with uniformly random legal moves."""
+                     options: dict[str, Any] | None = None, concede: float = 1.0) -> Playout:
+    """Set up and play one game to the end with random legal moves (:func:`choose_move`)."""
     state = game.setup(list(players), seed, dict(options or {}))
     chooser = random.Random(seed)
     moves: list[Move] = []
-    for step in random_steps(game, state, chooser):
+    for step in random_steps(game, state, chooser, concede=concede):
         moves.append(step.move)
         state = step.after
     return Playout(tuple(players), seed, state, moves, game.score(state))

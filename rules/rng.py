@@ -17,6 +17,7 @@ T = TypeVar("T")
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 MAX_SEED = (1 << 63) - 1
+_HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 class Rng:
@@ -37,7 +38,7 @@ class Rng:
     @classmethod
     def parse(cls, text: str) -> Rng:
         """Read a state written by ``str()``: exactly 16 lowercase hex digits."""
-        if len(text) != 16 or any(c not in "0123456789abcdef" for c in text):
+        if len(text) != 16 or not _HEX_DIGITS.issuperset(text):
             raise ValueError("an rng state is 16 lowercase hex digits")
         return cls(int(text, 16))
 

@@ -276,9 +276,14 @@ def nullable(inner: Checker) -> Checker:
 
 
 # -- containers -----------------------------------------------------------------------------------
-def list_of(inner: Checker) -> Checker:
-    """A JSON array whose every item passes ``inner``."""
-    schema = {"type": "array", "items": inner}
+def list_of(inner: Checker, max_items: int | None = None) -> Checker:
+    """A JSON array whose every item passes ``inner``. ``max_items`` declares the documented limit
+    on its length (the spec's ``maxItems``). The limit is a *meaning* of the content, not of its
+    shape: the rules' setup validation enforces it with a 422 naming the limit, so the checker
+    itself does not (a 400 would hide which limit was passed)."""
+    schema: dict[str, Any] = {"type": "array", "items": inner}
+    if max_items is not None:
+        schema["maxItems"] = max_items
     item_type = getattr(inner, "scalar", None)
     if item_type is str or item_type is int:
 
@@ -317,9 +322,10 @@ def list_of(inner: Checker) -> Checker:
     return _spec(check, schema)
 
 
-def map_of(inner: Checker, key: Checker | None = None) -> Checker:
-    """A JSON object with arbitrary keys (checked by ``key`` if given), values passing ``inner``."""
-
+def map_of(inner: Checker, key: Checker | None = None, max_items: int | None = None) -> Checker:
+    """A JSON object with arbitrary keys (checked by ``key`` if given), values passing ``inner``;
+    ``max_items`` declares the documented limit on its size (the spec's ``maxProperties``; a 422
+    of the rules, like :func:`list_of`'s)."""
     def check(value: Any) -> Errors | None:
         if type(value) is not dict:
             return [MSG["object"]]
@@ -342,6 +348,8 @@ def map_of(inner: Checker, key: Checker | None = None) -> Checker:
     schema: dict[str, Any] = {"type": "object", "additionalProperties": inner}
     if key is not None:
         schema["propertyNames"] = key
+    if max_items is not None:
+        schema["maxProperties"] = max_items
     return _spec(check, schema)
 
 
@@ -386,25 +394,37 @@ def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | No
     schema["additionalProperties"] = False
     schema["properties"] = {**dict(req), **opt}
     _spec(check, schema)
-    # Fast path for the common small records of scalars ({"faction": str, "value": int}...):
-    # exactly the required keys, each of its one JSON type. Anything else takes the full check.
-    scalar_types = [(name, getattr(inner, "scalar", None)) for name, inner in req]
-    if opt or not req or any(t is None for _, t in scalar_types):
-        return check
+    # Fast path for a record with the right keys and every value of the right shape: one pass
+    # over the required fields (a scalar field is one ``type(x) is t`` test, no call), then the
+    # optional ones present. Anything wrong takes the full check above, which says what.
+    plan = tuple((name, getattr(inner, "scalar", None), inner) for name, inner in req)
+    required_names = frozenset(required)
 
-    def check_scalars(value: Any) -> Errors | None:
-        if type(value) is dict and len(value) == n_req:
+    def check_fast(value: Any) -> Errors | None:
+        if type(value) is dict and len(value) >= n_req:
             try:
-                for name, t in scalar_types:
-                    if type(value[name]) is not t:
-                        break
-                else:
-                    return None
+                for name, t, inner in plan:
+                    item = value[name]
+                    if t is not None:
+                        if type(item) is not t:
+                            return check(value)
+                    elif inner(item) is not None:
+                        return check(value)
             except KeyError:
-                pass
+                return check(value)
+            if len(value) == n_req:
+                return None
+            for name, item in value.items():
+                extra = opt.get(name)
+                if extra is None:
+                    if name not in required_names:
+                        return check(value)
+                elif extra(item) is not None:
+                    return check(value)
+            return None
         return check(value)
 
-    return _spec(check_scalars, schema)
+    return _spec(check_fast, schema)
 
 
 # -- marshmallow fields ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema
 
-from rules.reign_absolute.content import default_catalogs
+from rules.reign_absolute.content import MAX_CARDS, MAX_RACES, default_catalogs
 from rules.reign_absolute.moves import MOVE_FIELDS
 from schemas.common import CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, known_or, list_of, map_of,
@@ -32,7 +32,8 @@ def _str_or_int(value: object) -> list[str] | None:
 
 _effect = map_of(custom(_str_or_int, {"type": ["string", "integer"]}))
 _unit = record({"race": STR, "name": STR, "strength": INT, "liege": BOOL, "abilities": list_of(_effect)})
-_race = record({"name": STR, "units": _ids})
+_race_action = record({"id": STR, "name": STR, "effect": _effect})
+_race = record({"name": STR, "units": _ids, "actions": list_of(_race_action), "setup": list_of(_effect)})
 _card = record({"name": STR, "kind": STR, "number": INT, "effect": _effect})
 _entry = record({"x": INT, "y": INT, "owner": STR, "reinforcements": _ids})
 _turn = record({"player": STR, "number": INT, "stage": STR, "draws_left": INT, "drawn": nullable(STR),
@@ -70,14 +71,14 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    races = Shape(list_of(OBJECT), allow_none=True)
-    reinforcements = Shape(list_of(OBJECT), allow_none=True)
+    races = Shape(list_of(OBJECT, max_items=MAX_RACES), allow_none=True)
+    reinforcements = Shape(list_of(OBJECT, max_items=MAX_CARDS), allow_none=True)
     races_by_player = Shape(map_of(STR), allow_none=True)
     turn_limit = Shape(INT, allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------
-_PARAMS = {"race": STR, "unit": STR, "x": INT, "y": INT}
+_PARAMS = {"race": STR, "action": STR, "unit": STR, "x": INT, "y": INT}
 
 
 def _move_schema(move_type: str) -> type[Schema]:

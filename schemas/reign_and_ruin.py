@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
-from rules.reign_and_ruin.cards import default_catalog
+from rules.reign_and_ruin.cards import MAX_DECK, default_catalog
 from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, STR, Shape, doc, known_or, list_of, map_of, named, one_of, record)
 
@@ -52,7 +52,7 @@ class OptionsSchema(Schema):
         unknown = RAISE
 
     starting_player = Shape(STR, allow_none=True)
-    deck = Shape(list_of(DECK_CARD), allow_none=True)
+    deck = Shape(list_of(DECK_CARD, max_items=MAX_DECK), allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields
 
+from rules.reign_supreme.cards import MAX_DEFINITIONS
+from rules.reign_supreme.content import MAX_LIST
 from schemas.common import CommonStateSchema, move_schema
 from schemas.fields import (ANY, BOOL, INT, OBJECT, STR, Checker, Errors, Shape, custom, list_of,
                             map_of, named, nullable, one_of, record)
@@ -42,7 +44,7 @@ _scenario = record({
 _kingdom = record({"id": STR, "hexes": _hexes, "castle": nullable(_hexes), "throne": nullable(HEX),
                    "gate": nullable(_hexes)})
 _unit_stats = record({"name": STR, "movement": INT, "hp": INT, "attack": INT, "defence": INT, "range": INT,
-                      "kinds": _ids, "abilities": _ids, "spells": _ids})
+                      "damage": STR, "kinds": _ids, "abilities": _ids, "spells": _ids})
 _roster = record({"title": STR, "units": map_of(_unit_stats)})
 _unit = record({"owner": STR, "army": STR, "type": STR, "at": nullable(HEX), "pins": INT, "moved": BOOL,
                 "steps": INT, "charge": BOOL, "bonus": INT, "attacked": BOOL, "attacks": INT,
@@ -95,12 +97,12 @@ class OptionsSchema(Schema):
 
     scenario = Shape(ANY, allow_none=True)
     armies = Shape(map_of(STR), allow_none=True)
-    army_lists = Shape(map_of(_ids), allow_none=True)
+    army_lists = Shape(map_of(list_of(STR, max_items=MAX_LIST)), allow_none=True)
     rosters = Shape(map_of(OBJECT), allow_none=True)
     round_limit = Shape(INT, allow_none=True)
     first_player = Shape(STR, allow_none=True)
     setup = Shape(one_of(("manual", "auto")), allow_none=True)
-    cards = Shape(list_of(OBJECT), allow_none=True)
+    cards = Shape(list_of(OBJECT, max_items=MAX_DEFINITIONS), allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------

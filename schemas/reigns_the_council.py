@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
-from rules.reigns_the_council.content import default_catalog
+from rules.reigns_the_council.content import MAX_DECK, default_catalog
 from schemas.common import CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, STR, Shape, known_or, list_of, map_of, nullable, one_of,
                             record)
@@ -41,6 +41,7 @@ class StateSchema(CommonStateSchema):
     tracks = Shape(map_of(INT), required=True)
     decks = Shape(list_of(_ids), required=True)
     discard = Shape(_ids, required=True)
+    discard_revealed = Shape(_ids, required=True)
     hands = Shape(map_of(_ids), required=True)
     pile = Shape(_ids, required=True)
     goals = Shape(map_of(STR), required=True)
@@ -61,7 +62,7 @@ class OptionsSchema(Schema):
     first_monarch = Shape(STR, allow_none=True)
     story_point = Shape(one_of(("auto", "vote")), allow_none=True)
     deck = Shape(list_of(record({"back": _ids, "accept": _changes, "reject": _changes},
-                                {"id": STR, "title": STR})), allow_none=True)
+                                {"id": STR, "title": STR}), max_items=MAX_DECK), allow_none=True)
 
 
 # -- moves ------------------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ def resolve_attack(state: State, rng: Rng, player: PlayerId, uid: str, target: t
         events.append({"type": "unit_advanced", "player": player, "unit": uid, "from": _xy(a_cell),
                        "to": _xy(target)})
     elif winner == "defender":
-        battlefield[defender]["reinforcements"] = []
+        battlefield[defender] = {**battlefield[defender], "reinforcements": []}  # shared with the old state
     state["discard"].extend(used)
     events.append({"type": "reinforcements_discarded", "cards": used})
     lieges = [(owner, u) for owner, u, _, _ in fallen_units if state["units"][u]["liege"]]

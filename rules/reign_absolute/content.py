@@ -16,6 +16,24 @@ Unit abilities (each ``{"effect", ..., "when"}``, ``when`` one of ``always``, ``
 
 Reinforcement card effects: combat cards ``strength`` (``amount``, ``when``), ``cancel``,
 ``draw`` (``count``); turn cards ``another_turn``, ``forced_march``, ``supply_drop``.
+
+Race actions (seed, Action Phase: "Some Races have additional Actions available to them";
+rulings RA 6), each ``{"id", "name", "effect"}`` on the race, taken instead of Move, Attack or
+Doom (``race_action`` ``{action, unit, x, y}``):
+
+- ``swap``: the unit and one of your units orthogonally next to it trade cells, each with its
+  reinforcements (``x``, ``y``: the other unit's cell).
+- ``leap`` ``distance`` (2..3): the unit moves 2 to ``distance`` cells in a straight line,
+  over any units, to an empty cell.
+
+Setup requirements (seed, Setup: "Certain Races have specific Setup requirements"), each
+``{"effect", ...}`` on the race:
+
+- ``place_first`` ``unit``: after the race deck is shuffled, that unit goes on top: it is the
+  race's first unit placed.
+- ``reinforced_unit`` ``unit``, ``count`` (1..3): a post-Setup task: once every unit is placed,
+  ``count`` reinforcement cards are drawn and put face down under that unit (a turn card drawn
+  is discarded without effect, as in combat).
 """
 from __future__ import annotations
 
@@ -27,7 +45,8 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.reign_absolute import rulebook
 
-__all__ = ["WHEN", "ABILITY_EFFECTS", "COMBAT_EFFECTS", "TURN_EFFECTS", "MAX_STRENGTH", "MAX_AMOUNT",
+__all__ = ["WHEN", "ABILITY_EFFECTS", "COMBAT_EFFECTS", "TURN_EFFECTS", "ACTION_EFFECTS", "SETUP_EFFECTS",
+           "MAX_LEAP", "MAX_STRENGTH", "MAX_AMOUNT",
            "MAX_DRAW", "MAX_NUMBER", "default_races", "default_cards", "build_races", "build_cards",
            "race_catalog", "unit_catalog", "card_catalog", "default_catalogs"]
 
@@ -37,6 +56,11 @@ WHEN = ("always", "attacking", "defending")
 ABILITY_EFFECTS = ("strength", "strength_per_adjacent_friend", "draw")
 COMBAT_EFFECTS = ("strength", "cancel", "draw")
 TURN_EFFECTS = ("another_turn", "forced_march", "supply_drop")
+ACTION_EFFECTS = ("swap", "leap")
+SETUP_EFFECTS = ("place_first", "reinforced_unit")
+MIN_LEAP, MAX_LEAP = 2, 3
+MAX_ACTIONS = 4
+MAX_SETUP = 4
 MAX_STRENGTH = 99
 MAX_AMOUNT = 20
 MAX_DRAW = 3
@@ -90,8 +114,12 @@ def _check_effect(effect: Any, where: str, allowed: tuple[str, ...], rule: str,
     params: dict[str, tuple[int, int] | tuple[str, ...]] = {}
     if kind in ("strength", "strength_per_adjacent_friend"):
         params["amount"] = (-MAX_AMOUNT, MAX_AMOUNT)
-    if kind == "draw":
+    if kind in ("draw", "reinforced_unit"):
         params["count"] = (1, MAX_DRAW)
+    if kind == "leap":
+        params["distance"] = (MIN_LEAP, MAX_LEAP)
+    if kind in ("place_first", "reinforced_unit"):
+        params["unit"] = ()
     if needs_when or kind == "strength":
         params["when"] = WHEN
     found: list[Violation] = []
@@ -100,7 +128,10 @@ def _check_effect(effect: Any, where: str, allowed: tuple[str, ...], rule: str,
             found.append(_v("bad_effect", f"{where} ({kind}) takes no {key!r}.", rulebook.EFFECTS))
     for key, allowed_values in params.items():
         value = effect.get(key)
-        if isinstance(allowed_values[0], str):
+        if not allowed_values:  # a unit id, checked by the caller against the race's units
+            if not _text(value):
+                found.append(_v("bad_effect", f"{where}.{key} must be a unit id of the race.", rulebook.EFFECTS))
+        elif isinstance(allowed_values[0], str):
             if value not in allowed_values:
                 found.append(_v("bad_effect", f"{where}.{key} must be one of {', '.join(allowed_values)}.",
                                 rulebook.EFFECTS))
@@ -113,9 +144,13 @@ def _check_effect(effect: Any, where: str, allowed: tuple[str, ...], rule: str,
 def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], list[Violation]]:
     """Validate a list of races (``options.races`` or the default) and return it normalised.
 
-    A race is ``{"id", "name", "units": [unit]}``; a unit is ``{"id", "name", "strength",
+    A race is ``{"id", "name", "units": [unit], "actions": [action], "setup": [requirement]}``
+    (``actions`` and ``setup`` optional, default ``[]``); a unit is ``{"id", "name", "strength",
     "liege", "abilities"}`` (``abilities`` optional, default ``[]``). Ids are unique across all
-    races; each race has exactly one Liege; there must be a race for every player.
+    races; each race has exactly one Liege; there must be a race for every player. An action is
+    ``{"id", "name", "effect"}`` with an action primitive, ids unique within the race; a setup
+    requirement is a setup primitive naming a unit of the same race, at most one
+    ``place_first``.
     """
     if not isinstance(spec, list) or not 1 <= len(spec) <= MAX_RACES:
         return [], [_v("bad_races", f"options.races must be a list of 1 to {MAX_RACES} races.")]
@@ -125,8 +160,8 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
     unit_ids: set[str] = set()
     for i, race in enumerate(spec):
         where = f"options.races.{i}"
-        if not isinstance(race, dict) or set(race) - {"id", "name", "units"}:
-            found.append(_v("bad_race", f"{where} must be an object with id, name and units only."))
+        if not isinstance(race, dict) or set(race) - {"id", "name", "units", "actions", "setup"}:
+            found.append(_v("bad_race", f"{where} must be an object with id, name, units, actions and setup only."))
             continue
         rid = race.get("id")
         if not _text(rid) or not _text(race.get("name")):
@@ -173,11 +208,55 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
                                 "liege": liege is True, "abilities": abilities})
         if lieges != 1:
             found.append(_v("liege_count", f"Race {rid!r} must have exactly one Liege, not {lieges}."))
-        races.append({"id": rid, "name": race["name"], "units": clean_units})
+        actions, problems = _check_actions(race.get("actions", []), where)
+        found.extend(problems)
+        setup, problems = _check_setup(race.get("setup", []), where, {u["id"] for u in clean_units})
+        found.extend(problems)
+        races.append({"id": rid, "name": race["name"], "units": clean_units, "actions": actions, "setup": setup})
     if not found and len(races) < player_count:
         found.append(_v("not_enough_races", f"Every player plays a different race: {player_count} players "
                                             f"need {player_count} races, not {len(races)}."))
     return races, found
+
+
+def _check_actions(spec: Any, where: str) -> tuple[list[dict[str, Any]], list[Violation]]:
+    """A race's own actions: ``{"id", "name", "effect"}``, ids unique within the race."""
+    rule = rulebook.RACE_ACTIONS
+    if not isinstance(spec, list) or len(spec) > MAX_ACTIONS:
+        return [], [_v("bad_action", f"{where}.actions must list at most {MAX_ACTIONS} actions.", rule)]
+    found: list[Violation] = []
+    ids: set[str] = set()
+    for k, action in enumerate(spec):
+        awhere = f"{where}.actions.{k}"
+        if not isinstance(action, dict) or set(action) != {"id", "name", "effect"}:
+            found.append(_v("bad_action", f"{awhere} must be an object with exactly id, name and effect.", rule))
+            continue
+        if not _text(action["id"]) or not _text(action["name"]):
+            found.append(_v("bad_action", f"{awhere}.id and .name must be strings of 1 to {MAX_TEXT} characters.",
+                            rule))
+            continue
+        if action["id"] in ids:
+            found.append(_v("bad_action", f"{awhere}.id {action['id']!r} is given twice in this race.", rule))
+        ids.add(action["id"])
+        found.extend(_check_effect(action["effect"], f"{awhere}.effect", ACTION_EFFECTS, rule, needs_when=False))
+    return ([{"id": a["id"], "name": a["name"], "effect": a["effect"]} for a in spec] if not found else []), found
+
+
+def _check_setup(spec: Any, where: str, units: set[str]) -> tuple[list[dict[str, Any]], list[Violation]]:
+    """A race's setup requirements, each naming a unit of the race; at most one ``place_first``."""
+    rule = rulebook.RACE_SETUP
+    if not isinstance(spec, list) or len(spec) > MAX_SETUP:
+        return [], [_v("bad_setup", f"{where}.setup must list at most {MAX_SETUP} requirements.", rule)]
+    found: list[Violation] = []
+    for k, requirement in enumerate(spec):
+        swhere = f"{where}.setup.{k}"
+        problems = _check_effect(requirement, swhere, SETUP_EFFECTS, rule, needs_when=False)
+        if not problems and requirement["unit"] not in units:
+            problems = [_v("bad_setup", f"{swhere}.unit {requirement['unit']!r} is not a unit of this race.", rule)]
+        found.extend(problems)
+    if not found and sum(r["effect"] == "place_first" for r in spec) > 1:
+        found.append(_v("bad_setup", f"{where}.setup may name at most one place_first unit.", rule))
+    return (list(spec) if not found else []), found
 
 
 def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
@@ -222,8 +301,9 @@ def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
 
 
 def race_catalog(races: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """``state.races``: race id -> ``{"name", "units": [unit ids]}``."""
-    return {r["id"]: {"name": r["name"], "units": [u["id"] for u in r["units"]]} for r in races}
+    """``state.races``: race id -> ``{"name", "units": [unit ids], "actions", "setup"}``."""
+    return {r["id"]: {"name": r["name"], "units": [u["id"] for u in r["units"]], "actions": r["actions"],
+                      "setup": r["setup"]} for r in races}
 
 
 def unit_catalog(races: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

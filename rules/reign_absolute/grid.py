@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MIDDLE", "COORD_LIMIT", "Cell", "neighbours", "occupancy", "units_of", "empty_cells_next_to",
+__all__ = ["MIDDLE", "COORD_LIMIT", "STEPS", "Cell", "neighbours", "occupancy", "units_of", "empty_cells_next_to",
            "cell_of"]
 
 Cell = tuple[int, int]
@@ -16,13 +16,14 @@ MIDDLE: Cell = (0, 0)
 COORD_LIMIT = 100_000
 """No cell is farther than this from the middle (a bound for integrity checks; the turn limit
 keeps real games far inside it)."""
-_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+"""The four orthogonal directions: up, right, down, left."""
 
 
 def neighbours(cell: Cell) -> list[Cell]:
     """The four orthogonal neighbours of ``cell`` (up, right, down, left)."""
     x, y = cell
-    return [(x + dx, y + dy) for dx, dy in _STEPS]
+    return [(x + dx, y + dy) for dx, dy in STEPS]
 
 
 def occupancy(battlefield: dict[str, dict[str, Any]]) -> dict[Cell, str]:

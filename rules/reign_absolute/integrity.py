@@ -86,8 +86,9 @@ def _catalogues(state: State, players: list[str]) -> list[Violation]:
         return [_v("bad_catalogue", "state.races, state.units and state.cards must be objects.")]
     spec = []
     for rid, race in races.items():
-        if not isinstance(race, dict) or not isinstance(race.get("units"), list):
-            return [_v("bad_catalogue", f"state.races.{rid} must be {{name, units}}.")]
+        if not isinstance(race, dict) or not isinstance(race.get("units"), list) \
+                or set(race) != {"name", "units", "actions", "setup"}:
+            return [_v("bad_catalogue", f"state.races.{rid} must be {{name, units, actions, setup}}.")]
         members = []
         for uid in race["units"]:
             unit = units.get(uid) if isinstance(uid, str) else None
@@ -95,7 +96,8 @@ def _catalogues(state: State, players: list[str]) -> list[Violation]:
                 return [_v("bad_catalogue", f"state.races.{rid}.units lists {uid!r}, which is not a unit of "
                                             f"that race in state.units.")]
             members.append({"id": uid, **{k: v for k, v in unit.items() if k != "race"}})
-        spec.append({"id": rid, "name": race.get("name"), "units": members})
+        spec.append({"id": rid, "name": race.get("name"), "units": members, "actions": race.get("actions"),
+                     "setup": race.get("setup")})
     listed = sum(len(r["units"]) for r in spec)
     if listed != len(units):
         return [_v("bad_catalogue", "Every unit of state.units must be listed by exactly one race.")]

@@ -1,7 +1,8 @@
 """Legal moves, violations and ``apply``: every decision a player makes is a move.
 
 The decision due now (:func:`decision`) follows from the state: choosing a race, placing a
-unit, the Action Phase (``move``, ``attack``, ``doom``, ``pass``), a Doom discard, the
+unit, the Action Phase (``move``, ``attack``, ``doom``, ``pass``, or the race's own
+``race_action``, :mod:`rules.reign_absolute.race_rules`), a Doom discard, the
 eradication bonus unit, placing a drawn combat card (``reinforce``), resolving or discarding a
 drawn turn card, and the Forced March step. Forced steps in between (draws, combat, turn
 changes) happen inside ``apply`` (:func:`rules.reign_absolute.flow.advance`).
@@ -18,7 +19,8 @@ from rules.errors import IllegalMove
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.combat import resolve_attack
 from rules.reign_absolute.flow import advance, bonus_cells, check_victory, eradicate, new_turn
-from rules.reign_absolute.grid import MIDDLE, empty_cells_next_to, neighbours, occupancy
+from rules.reign_absolute.grid import MIDDLE, STEPS, empty_cells_next_to, neighbours, occupancy
+from rules.reign_absolute.race_rules import action_moves, apply_race_action, post_setup_tasks, race_actions
 from rules.reign_absolute.state import clone, start_battle
 from rules.rng import Rng
 
@@ -37,6 +39,7 @@ MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "play_turn_card": (),
     "discard_turn_card": (),
     "march": ("unit", "x", "y"),
+    "race_action": ("action", "unit", "x", "y"),
 }
 """Move type -> its parameters (besides ``player`` and ``type``)."""
 MOVE_TYPES = tuple(MOVE_FIELDS)
@@ -44,7 +47,7 @@ MOVE_TYPES = tuple(MOVE_FIELDS)
 _DECISION_TYPES = {
     "choose_race": ("choose_race",),
     "place": ("place",),
-    "action": ("move", "attack", "doom", "pass"),
+    "action": ("move", "attack", "doom", "pass", "race_action"),
     "doom_discard": ("doom_discard",),
     "bonus_unit": ("bonus_unit",),
     "reinforce": ("reinforce",),
@@ -54,7 +57,7 @@ _DECISION_TYPES = {
 _DECISION_WORDS = {
     "choose_race": ("choose a race", rulebook.RACE_SELECTION),
     "place": ("place a unit", rulebook.PLACEMENT),
-    "action": ("take an action (move, attack, doom or pass)", rulebook.TURN),
+    "action": ("take an action (move, attack, doom, your race's own action or pass)", rulebook.TURN),
     "doom_discard": ("discard a unit for Doom", rulebook.DOOM),
     "bonus_unit": ("place the bonus unit from the unit discard pile", rulebook.ERADICATION),
     "reinforce": ("put the drawn combat reinforcement under a unit", rulebook.REINFORCEMENT_PHASE),
@@ -101,18 +104,23 @@ def placement_cells(state: State, player: PlayerId) -> list[tuple[int, int]]:
 
 
 def _own_units(state: State, player: PlayerId) -> list[str]:
-    return sorted(u for u, e in state["battlefield"].items() if e["owner"] == player)
+    return sorted([u for u, e in state["battlefield"].items() if e["owner"] == player])
 
 
 def _steps(state: State, player: PlayerId) -> tuple[list[Move], list[Move]]:
-    """Every Move (to an empty neighbour) and Attack (into an enemy neighbour) of ``player``."""
+    """Every Move (to an empty neighbour) and Attack (into an enemy neighbour) of ``player``:
+    for each of their units in id order, its neighbours in the order of ``grid.neighbours``."""
     battlefield = state["battlefield"]
     occupied = occupancy(battlefield)
     moves: list[Move] = []
     attacks: list[Move] = []
     for uid in _own_units(state, player):
         entry = battlefield[uid]
-        for x, y in neighbours((entry["x"], entry["y"])):
+        ux = entry["x"]
+        uy = entry["y"]
+        for dx, dy in STEPS:
+            x = ux + dx
+            y = uy + dy
             other = occupied.get((x, y))
             if other is None:
                 moves.append({"player": player, "type": "move", "unit": uid, "x": x, "y": y})
@@ -137,7 +145,8 @@ def _moves_for(state: State, player: PlayerId) -> list[Move]:
         return [{"player": player, "type": "place", "x": x, "y": y} for x, y in placement_cells(state, player)]
     if kind == "action":
         moves, attacks = _steps(state, player)
-        return moves + attacks + [{"player": player, "type": "doom"}, {"player": player, "type": "pass"}]
+        return (moves + attacks + action_moves(state, player)
+                + [{"player": player, "type": "doom"}, {"player": player, "type": "pass"}])
     if kind in ("doom_discard", "reinforce"):
         return [{"player": player, "type": kind, "unit": u} for u in _own_units(state, player)]
     if kind == "bonus_unit":
@@ -182,6 +191,10 @@ def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
                           "player plays a different race.", rulebook.RACE_SELECTION)]
     if "x" in MOVE_FIELDS[kind] and not (_is_int(move["x"]) and _is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
+    if kind == "race_action" and (not isinstance(move["action"], str) or move["action"] not in race_actions(state, p)):
+        race = state["races"][state["race_of"][p]]["name"]
+        return [Violation("unknown_action", f"{race} have no action {str(move['action'])[:64]!r}.",
+                          rulebook.RACE_ACTIONS)]
     if kind == "place":
         cell = (move["x"], move["y"])
         if cell in occupancy(battlefield):
@@ -215,6 +228,14 @@ def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
             if kind == "attack" and (other is None or battlefield[other]["owner"] == p):
                 return [Violation("no_enemy_there", f"There is no enemy unit at ({cell[0]}, {cell[1]}).",
                                   rulebook.ATTACK)]
+        if kind == "race_action":
+            effect = race_actions(state, p)[move["action"]]["effect"]
+            if effect["effect"] == "swap":
+                words = "one of your units orthogonally next to it, to trade cells with"
+            else:
+                words = f"an empty cell 2 to {effect['distance']} cells away in a straight line"
+            return [Violation("bad_action_target", f"({move['x']}, {move['y']}) is not a target of this action: "
+                              f"name {words}.", rulebook.RACE_ACTIONS)]
     if kind == "play_turn_card":
         return [Violation("cannot_resolve", "None of your units can move, so Forced March cannot be resolved; "
                           "discard it.", rulebook.TURN_CARDS)]
@@ -252,9 +273,41 @@ def violations(state: State, move: Move) -> list[Violation]:
         return [Violation("bad_move_fields", f"A {kind} move takes {wanted}.", rulebook.MOVES)]
     if "x" in expected and not (_is_int(move["x"]) and _is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
-    if move in _moves_for(state, p):
+    if _is_legal(state, move, p, kind):
         return []
     return _specific(state, move, p) or [Violation("not_allowed", "That move is not allowed now.", rulebook.MOVES)]
+
+
+def _is_legal(state: State, move: Move, p: PlayerId, kind: str) -> bool:
+    """Whether ``move`` (of the decision due, with exactly its fields, whole-number cells) is
+    one of :func:`legal_moves`: the same rules, asked of the one move instead of listing all."""
+    if kind in ("doom", "pass", "discard_turn_card"):
+        return True
+    if kind == "play_turn_card":
+        return _turn_card_resolvable(state, p)
+    if kind == "choose_race":
+        race = move["race"]
+        return type(race) is str and race in state["races"] and race not in state["race_of"].values()
+    if kind == "place":
+        return (move["x"], move["y"]) in placement_cells(state, p)
+    if kind == "bonus_unit":
+        return move["unit"] in state["unit_discards"][p] and (move["x"], move["y"]) in bonus_cells(state, p)
+    if kind == "race_action":
+        return move in action_moves(state, p)
+    uid = move["unit"]
+    battlefield = state["battlefield"]
+    entry = battlefield.get(uid) if type(uid) is str else None
+    if entry is None or entry["owner"] != p:
+        return False
+    if kind in ("doom_discard", "reinforce"):
+        return True
+    x, y = move["x"], move["y"]
+    if abs(x - entry["x"]) + abs(y - entry["y"]) != 1:
+        return False
+    other = occupancy(battlefield).get((x, y))
+    if kind == "attack":
+        return other is not None and battlefield[other]["owner"] != p
+    return other is None  # move, march
 
 
 # -- apply ---------------------------------------------------------------------------------------
@@ -270,7 +323,7 @@ def _remove_unit(state: State, uid: str) -> list[str]:
 def _step_unit(state: State, uid: str, x: int, y: int) -> dict[str, int]:
     entry = state["battlefield"][uid]
     origin = {"x": entry["x"], "y": entry["y"]}
-    entry["x"], entry["y"] = x, y
+    state["battlefield"][uid] = {**entry, "x": x, "y": y}  # entries are shared with the old state
     return origin
 
 
@@ -301,6 +354,7 @@ def _apply_place(state: State, rng: Rng, move: Move, p: PlayerId, events: list[E
     first = state["first_player"]
     state["turn"] = new_turn(first, 1)
     events.append({"type": "placement_finished"})
+    post_setup_tasks(state, rng, events)
     events.append({"type": "turn_started", "player": first, "number": 1, "another_turn": False})
 
 
@@ -317,6 +371,8 @@ def _apply_action(state: State, rng: Rng, move: Move, p: PlayerId, events: list[
     turn["draws_left"] = 1
     if kind == "pass":
         events.append({"type": "passed", "player": p})
+    elif kind == "race_action":
+        apply_race_action(state, move, events)
     elif kind == "move":
         origin = _step_unit(state, move["unit"], move["x"], move["y"])
         events.append({"type": "unit_moved", "player": p, "unit": move["unit"], "from": origin,
@@ -360,8 +416,9 @@ def _apply_reinforce(state: State, rng: Rng, move: Move, p: PlayerId, events: li
     turn = state["turn"]
     card = turn["drawn"]
     turn["drawn"] = None
-    entry = state["battlefield"][move["unit"]]
-    entry["reinforcements"].append(card)
+    old = state["battlefield"][move["unit"]]
+    entry = {**old, "reinforcements": old["reinforcements"] + [card]}  # shared with the old state
+    state["battlefield"][move["unit"]] = entry
     events.append({"type": "reinforcement_placed", "player": p, "unit": move["unit"], "card": card,
                    "x": entry["x"], "y": entry["y"], "count": len(entry["reinforcements"])})
 
@@ -404,6 +461,7 @@ _APPLY = {
     "play_turn_card": _apply_turn_card,
     "discard_turn_card": _apply_turn_card,
     "march": _apply_march,
+    "race_action": _apply_action,
 }
 
 

@@ -16,6 +16,8 @@ def rule(anchor: str) -> str:
 PLAYERS = rule("players")
 OPTIONS = rule("options")
 RACES = rule("races")
+RACE_ACTIONS = rule("race-actions")
+RACE_SETUP = rule("race-setup-requirements")
 EFFECTS = rule("effect-primitives")
 REINFORCEMENT_DECK = rule("reinforcement-deck")
 SETUP = rule("setup")

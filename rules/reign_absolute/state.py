@@ -15,12 +15,14 @@ from rules.reign_absolute import rulebook
 from rules.reign_absolute.content import (build_cards, build_races, card_catalog, default_cards,
                                           default_races, race_catalog, unit_catalog)
 from rules.reign_absolute.deck import draw_card
+from rules.reign_absolute.race_rules import deck_order
 from rules.rng import MAX_SEED, Rng
 
 __all__ = ["SCHEMA_VERSION", "MAX_MOVE_COUNT", "DEFAULT_OPTIONS", "DEFAULT_TURN_LIMIT", "MIN_TURN_LIMIT",
            "MAX_TURN_LIMIT", "MAX_DRAW_ROUNDS", "new_game", "clone", "start_battle"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: races carry their own ``actions`` and ``setup`` requirements (``state.races``)."""
 MAX_MOVE_COUNT = 2**53 - 1
 DEFAULT_TURN_LIMIT = 200
 MIN_TURN_LIMIT, MAX_TURN_LIMIT = 1, 2000
@@ -117,15 +119,14 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
 
 def clone(state: State) -> State:
     """A working copy of ``state`` for ``apply``: every part a move can change is copied; the
-    catalogues (``races``, ``units``, ``cards``), which never change, are shared."""
+    catalogues (``races``, ``units``, ``cards``), which never change, are shared, and so are the
+    battlefield's entries: a move that changes an entry replaces it with a new one."""
     new = dict(state)
     new["active_players"] = list(state["active_players"])
     new["race_of"] = dict(state["race_of"])
     new["first_player_draws"] = list(state["first_player_draws"])
     new["unit_decks"] = {p: list(d) for p, d in state["unit_decks"].items()}
-    new["battlefield"] = {u: {"x": e["x"], "y": e["y"], "owner": e["owner"],
-                              "reinforcements": list(e["reinforcements"])}
-                          for u, e in state["battlefield"].items()}
+    new["battlefield"] = dict(state["battlefield"])
     new["unit_discards"] = {p: list(d) for p, d in state["unit_discards"].items()}
     new["deck"] = list(state["deck"])
     new["discard"] = list(state["discard"])
@@ -161,15 +162,15 @@ def _first_player(state: State, rng: Rng, events: list[Event]) -> PlayerId:
 
 
 def start_battle(state: State, rng: Rng, events: list[Event]) -> None:
-    """Races chosen: draw for the first player, shuffle every race deck, begin placement
-    (mutates the working copy ``state``)."""
+    """Races chosen: draw for the first player, shuffle every race deck (then apply its
+    ``place_first`` setup requirement), begin placement (mutates the working copy ``state``)."""
     first = _first_player(state, rng, events)
     state["first_player"] = first
     events.append({"type": "first_player_chosen", "player": first})
     for p in state["players"]:
         units = list(state["races"][state["race_of"][p]]["units"])
         rng.shuffle(units)
-        state["unit_decks"][p] = units
+        state["unit_decks"][p] = deck_order(state, p, units)
     state["phase"] = "placement"
     state["placer"] = first
     state["active_players"] = [first]

@@ -27,6 +27,7 @@ PRIVATE_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "unit_placed": ("unit",),
     "unit_moved": ("unit",),
     "reinforcement_placed": ("unit", "card"),
+    "race_action_taken": ("unit", "other"),
 }
 """Event type -> the fields only the event's own ``player`` may see. ``reinforcement_drawn``
 hides its ``card`` too when the card is a combat card (turn cards are revealed)."""

@@ -15,7 +15,7 @@ from rules.engine_types import Violation
 from rules.reign_and_ruin import rulebook
 
 __all__ = ["FACTIONS", "FACTION_IDS", "ABILITY_FACTION", "FACTION_ABILITY", "MIN_VALUE",
-           "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "CardSpec", "default_cards", "default_catalog", "default_deck", "build_deck",
+           "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "MAX_DECK", "CardSpec", "default_cards", "default_catalog", "default_deck", "build_deck",
            "catalogue"]
 
 FACTIONS: tuple[dict[str, str], ...] = tuple(
@@ -36,6 +36,9 @@ MAX_KURGOZ = 30
 exact in JSON consumers with 53-bit numbers, and bounds the work a crafted state can ask for."""
 CARDS_PER_PLAYER = 7
 """Seed §Setup: seven cards are dealt to each player."""
+MAX_DECK = 1000
+"""Service limit on the cards of a custom deck (rules doc, Deck): about 18 default decks. It
+bounds the size of a state, so that every request with the largest deck is answered quickly."""
 
 _CARD_KEYS = frozenset({"id", "faction", "value"})
 
@@ -79,6 +82,9 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
     found: list[Violation] = []
     if not isinstance(spec, list):
         return [], [Violation("bad_deck", "options.deck must be a list of cards.", rulebook.DECK)]
+    if len(spec) > MAX_DECK:  # refused before looking at any card: bounded cost
+        return [], [Violation("deck_too_large", f"A custom deck holds at most {MAX_DECK} cards, "
+                                                f"not {len(spec)}.", rulebook.DECK)]
     explicit: set[str] = set()
     for i, entry in enumerate(spec):
         where = f"options.deck.{i}"
@@ -119,15 +125,18 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
     if found:
         return [], found
     used = set(explicit)
+    last_suffix: dict[str, int] = {}  # base -> the last n tried: each base's search resumes there
     deck: list[CardSpec] = []
     for entry in spec:
         card_id = entry.get("id")
         if card_id is None:
             base = f"{entry['faction']}-{entry['value']}"
-            card_id, n = base, 1
+            n = last_suffix.get(base, 1)
+            card_id = base if n == 1 else f"{base}-{n}"
             while card_id in used:
                 n += 1
                 card_id = f"{base}-{n}"
+            last_suffix[base] = n
             used.add(card_id)
         deck.append((card_id, entry["faction"], entry["value"]))
     return deck, []

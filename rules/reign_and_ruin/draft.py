@@ -13,6 +13,7 @@ from typing import Any
 from rules.engine import next_seat
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
+from rules.rng import Rng
 
 __all__ = ["ROUNDS", "PICKS_PER_ROUND", "packet_size", "draft_moves", "draft_violations", "apply_draft"]
 
@@ -66,7 +67,9 @@ def apply_draft(state: State, move: Move, player: PlayerId) -> tuple[State, list
     When everyone has chosen, each packet loses its picks, picks join ``kept``, and what is left
     goes to the next seat (the player on the left). After the third round the single card each
     player is passed is kept automatically, ``kept`` becomes the hand, and play begins with the
-    starting player (seed §4; rulings R&R 3).
+    starting player (seed §4; rulings R&R 3), drawn now with the state's generator when
+    ``options.starting_player`` did not name one (seed §3 "Determine starting player" comes
+    after §2 "Draft your hand of cards").
     """
     old = state["draft"]
     packet = old["packets"][player]
@@ -111,6 +114,11 @@ def _pass_packets(new: State, old: dict[str, Any], all_picks: dict[str, list[str
         hands[p] = kept[p] + [last]
         events.append({"type": "last_card_kept", "player": p, "card": last})
     starting = new["starting_player"]
+    if starting is None:
+        rng = Rng.parse(new["rng"])
+        starting = rng.choice(players)
+        new["rng"] = str(rng)
+        new["starting_player"] = starting
     new["hands"] = hands
     new["draft"] = None
     new["phase"] = "play"

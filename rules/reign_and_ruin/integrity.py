@@ -13,8 +13,8 @@ from rules.engine import seats_after
 from rules.engine_types import State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_and_ruin import rulebook
-from rules.reign_and_ruin.cards import (CARDS_PER_PLAYER, FACTION_IDS, MAX_KURGOZ, MAX_VALUE, MIN_VALUE,
-                                        default_catalog)
+from rules.reign_and_ruin.cards import (CARDS_PER_PLAYER, FACTION_IDS, MAX_DECK, MAX_KURGOZ, MAX_VALUE,
+                                        MIN_VALUE, default_catalog)
 from rules.reign_and_ruin.draft import PICKS_PER_ROUND, ROUNDS, packet_size
 from rules.reign_and_ruin.scoring import outcome
 from rules.reign_and_ruin.state import MAX_MOVE_COUNT, SCHEMA_VERSION
@@ -68,8 +68,10 @@ def _check_scalars(state: State, players: list[str]) -> list[Violation]:
     elif phase in _PHASES and (status == "finished") != (phase == "finished"):
         found.append(_v("inconsistent_status",
                         "state.status is \"finished\" exactly when state.phase is \"finished\"."))
-    if state.get("starting_player") not in players:
-        found.append(_v("unknown_player", "state.starting_player must be one of state.players."))
+    starting = state.get("starting_player")
+    if starting not in players and not (starting is None and phase == "draft"):
+        found.append(_v("unknown_player", "state.starting_player must be one of state.players (or null during "
+                                          "the draft, when it is drawn once the draft ends)."))
     active = state.get("active_players")
     if not isinstance(active, list) or any(p not in players for p in active) or len(set(active)) != len(active):
         found.append(_v("bad_active_players",
@@ -84,6 +86,8 @@ def _check_cards(state: State, players: list[str]) -> list[Violation]:
     found: list[Violation] = []
     if cards == default_catalog():  # the common case, known good, compared at C speed
         return found
+    if len(cards) > MAX_DECK:
+        return [_v("deck_too_large", f"state.cards holds {len(cards)} cards; a deck holds at most {MAX_DECK}.")]
     for cid, card in cards.items():
         if not isinstance(card, dict) or card.get("faction") not in FACTION_IDS:
             found.append(_v("bad_card", f"state.cards.{cid}.faction must be one of the six factions."))

@@ -20,8 +20,8 @@ SCHEMA_VERSION = 1
 MAX_MOVE_COUNT = 2**53 - 1
 """The largest move count a state may carry: an integer every JSON client reads exactly."""
 DEFAULT_OPTIONS: dict[str, Any] = {"starting_player": None, "deck": None}
-"""``starting_player``: the previous game's winner, or None to draw one at random.
-``deck``: a custom deck, or None for the default 54 cards."""
+"""``starting_player``: the previous game's winner, or None to draw one at random when the
+draft ends. ``deck``: a custom deck, or None for the default 54 cards."""
 
 
 def _check_options(players: Sequence[PlayerId], options: dict[str, Any]) -> Sequence[CardSpec]:
@@ -55,8 +55,9 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     The deck is shuffled with ``Rng.from_seed(seed)``; seven cards are dealt to each player in
     seat order (the first seven to the first seat, and so on) as their first draft packet; the
     rest, in shuffled order, is the draw pile (``draw_pile[0]`` is the top). The starting player
-    is ``options.starting_player`` or, when absent, drawn with the same generator after the
-    shuffle. Players must already have passed ``check_players``.
+    is ``options.starting_player``; when absent it stays ``None`` until the draft ends, and is
+    drawn then (seed §3 comes after §2; :func:`rules.reign_and_ruin.draft.apply_draft`), so no
+    drafter can know it. Players must already have passed ``check_players``.
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise InvalidSetup([Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.",
@@ -67,8 +68,6 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     rng.shuffle(order)
     players = list(players)
     starting = options.get("starting_player")
-    if starting is None:
-        starting = rng.choice(players)
     packets = {p: order[i * CARDS_PER_PLAYER:(i + 1) * CARDS_PER_PLAYER] for i, p in enumerate(players)}
     return {
         "game": rulebook.GAME_ID,

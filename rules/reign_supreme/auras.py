@@ -13,7 +13,7 @@ So nothing here is stored: every aura is read off the board when it matters.
   units within 3 spaces of each other cancel each other.
 - **Stealth**: Move Freely; may not be directly attacked unless engaged in melee since the start
   of the turn; immune to Knockback, Flanking, Charge, Ensnare and Counterattack. Units directly
-  next to a Gate have Stealth while the Gate stands.
+  next to a Gate or a Palisade (ruling RS 13) have Stealth while it stands.
 
 **Decision:** auras of the same kind do not stack (two Commanders still give +1). "Allied" means
 the same player's units.
@@ -27,7 +27,7 @@ from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 
 __all__ = ["has", "in_aura", "range_bonus", "silence_sources", "silenced", "stealthy", "moves_freely",
-           "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS"]
+           "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS", "STEALTH_WALLS"]
 
 SILENCE_RADIUS = 3
 
@@ -72,15 +72,36 @@ def silenced(state: State, h: Hex, player: PlayerId) -> bool:
     return any(owner != player and distance(h, src) <= SILENCE_RADIUS for src, owner in silence_sources(state))
 
 
+STEALTH_WALLS = ("gate", "palisade")
+"""Walls whose two spaces give Stealth: Gates (seed) and Palisades, which "work just like Gates"
+(ruling RS 13); Castle walls give none (ruling RS 12)."""
+
+
 def stealthy(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
-    """Stealth: the unit has it, or it stands directly next to a standing Gate (either side)."""
+    """Stealth: the unit has it, or it stands directly next to a standing Gate or Palisade
+    (either side)."""
     if "stealth" in stats(state, unit)["kinds"]:
         return True
     if unit["at"] is None:
         return False
-    here = as_hex(unit["at"])
-    return any(w["kind"] == "gate" and here in ((w["edge"][0][0], w["edge"][0][1]), (w["edge"][1][0], w["edge"][1][1]))
-               for w in state["walls"])
+    return as_hex(unit["at"]) in _stealth_spaces(state["walls"])
+
+
+_LAST_STEALTH: tuple[Any, int, frozenset[Hex]] = (None, -1, frozenset())
+
+
+def _stealth_spaces(walls: list[dict[str, Any]]) -> frozenset[Hex]:
+    """The spaces of the standing Gates and Palisades of ``walls``, kept for the last walls list
+    seen (a legal-move listing asks thousands of times). The list object and its length are the
+    key: walls are only ever added or removed during a game, and only hit points and owners
+    change in place, which Stealth does not depend on."""
+    global _LAST_STEALTH
+    last = _LAST_STEALTH
+    if last[0] is walls and last[1] == len(walls):
+        return last[2]
+    spaces = frozenset((h[0], h[1]) for w in walls if w["kind"] in STEALTH_WALLS for h in w["edge"])
+    _LAST_STEALTH = (walls, len(walls), spaces)
+    return spaces
 
 
 def moves_freely(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:

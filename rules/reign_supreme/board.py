@@ -1,19 +1,21 @@
-"""The battlefield: which spaces exist, who stands where, Kingdoms, Castles, Thrones, melee and
-movement (seed: Battlefield, Kingdom, Midfield, Movement, Melee; ruling RS 2).
+"""The battlefield: which spaces exist, who stands where, Kingdoms, Castles, Thrones and melee
+(seed: Battlefield, Kingdom, Midfield, Melee; ruling RS 2). Movement over it, which depends on
+auras and walls, is :mod:`rules.reign_supreme.movement`.
 
 Units stand one to a space. A unit "on the board" has ``at = [q, r]``; a unit waiting to be set
 up or deployed has ``at = null``.
 """
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.content import default_roster
 from rules.reign_supreme.hexes import Hex, neighbours
 
-__all__ = ["Geometry", "geometry", "occupancy", "stats", "unit_hex", "enemies_adjacent", "in_melee",
-           "reachable", "path_to", "units_of", "on_board"]
+__all__ = ["Geometry", "geometry", "layout_key", "occupancy", "stats", "unit_hex", "enemies_adjacent", "in_melee",
+           "units_of", "on_board"]
 
 
 class Geometry:
@@ -50,19 +52,42 @@ class Geometry:
         self.ruins: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["ruins"])
 
 
-_CACHE: dict[int, tuple[Any, Geometry]] = {}
+def layout_key(state: State) -> bytes:
+    """What a game's board layout is made of, as one byte string: the scenario and the
+    Kingdoms, which no move ever changes (only set-up writes them).
+
+    ``marshal`` writes a value losslessly (``true`` apart from ``1``, ``1.0`` apart from ``1``),
+    so only equal layouts share a key; the same layout with its keys in another order merely
+    gets another key. Format version 2 writes no back-references, so the bytes do not depend on
+    how objects happen to be shared in memory. It is several times faster than ``repr`` or
+    ``json.dumps`` here, and a key is built on every request."""
+    return marshal.dumps((state["scenario"], state["kingdoms"]), 2)
+
+
+_CACHE: dict[bytes, Geometry] = {}
+_CACHE_SIZE = 256
+_last: tuple[Any, Any, Geometry] | None = None
+"""The scenario and Kingdoms objects of the last call and their Geometry: a playout hands the
+same two objects from state to state (``apply`` copies only what changes), so they are
+recognised by identity without building the key."""
 
 
 def geometry(state: State) -> Geometry:
-    """The Geometry of ``state`` (cached per scenario/kingdoms object, which apply never changes)."""
-    key = id(state["kingdoms"])
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is state["kingdoms"]:
-        return hit[1]
-    geo = Geometry(state)
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[key] = (state["kingdoms"], geo)
+    """The Geometry of ``state``, built once per board layout (:func:`layout_key`): over HTTP
+    every request parses a new state, so the cache is keyed by content, not by object."""
+    global _last
+    scenario, kingdoms = state["scenario"], state["kingdoms"]
+    last = _last
+    if last is not None and last[0] is scenario and last[1] is kingdoms:
+        return last[2]
+    key = layout_key(state)
+    geo = _CACHE.get(key)
+    if geo is None:
+        geo = Geometry(state)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = geo
+    _last = (scenario, kingdoms, geo)
     return geo
 
 
@@ -110,66 +135,3 @@ def in_melee(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> bool
         if uid is not None and units[uid]["owner"] != owner:
             return True
     return False
-
-
-def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed: int,
-              move_freely: bool = False) -> tuple[list[Hex], dict[Hex, Hex | None]]:
-    """Every space ``uid`` may end its movement on, with the breadth-first parent links.
-
-    Seed, Movement: a unit moves up to as many spaces as its movement. Ruling (rules doc
-    §Movement): a step goes to an adjacent space of the board; a unit may pass through spaces
-    of its own side's units but never through an enemy unit, and ends on an empty space.
-    Seed, Melee: "a unit in Melee cannot move to another space and still be in melee", which
-    holds for every step (rules doc §Melee: the seed's Stealth lets enemies "move around it
-    without the Melee restrictions", so moving around a unit is restricted otherwise): from a
-    space next to an enemy a unit may only step to a space next to no enemy, so a unit that
-    comes into melee stops there or breaks away; and a unit that starts in melee may not end in
-    melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely: Flanking and Stealth
-    units); a Stealth enemy not in melee since the start of the turn imposes none. Another
-    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in search order; never the start) and
-    the search tree ``{space: parent}``.
-    """
-    from rules.reign_supreme.auras import stealthy
-    from rules.reign_supreme.walls import blocked_edges, edge_key
-
-    units = state["units"]
-    unit = units[uid]
-    owner = unit["owner"]
-    start = (unit["at"][0], unit["at"][1])
-    enemies = {h for h, other in occ.items() if units[other]["owner"] != owner}
-    engaged: set[Hex] = set()
-    if not move_freely:
-        in_melee_at_start = {uid for pair in state["engaged"] for uid in pair}
-        for e in enemies:
-            # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move
-            # around it without the Melee restrictions."
-            if occ[e] in in_melee_at_start or not stealthy(state, geo, units[occ[e]]):
-                engaged.update(neighbours(e))
-    blocked = blocked_edges(state, owner)
-    adjacent = geo.adjacent
-    parents: dict[Hex, Hex | None] = {start: None}
-    frontier = [start]
-    for _ in range(speed):
-        nxt = []
-        for h in frontier:
-            held = h in engaged
-            for n in adjacent.get(h, ()):
-                if n not in parents and n not in enemies and not (held and n in engaged) \
-                        and (not blocked or edge_key(h, n) not in blocked):
-                    parents[n] = h
-                    nxt.append(n)
-        if not nxt:
-            break
-        frontier = nxt
-    locked = start in engaged
-    out = [h for h in parents if h != start and h not in occ and not (locked and h in engaged)]
-    return out, parents
-
-
-def path_to(tree: dict[Hex, Hex | None], dest: Hex) -> list[Hex]:
-    """The shortest path (start first) through the search tree of :func:`reachable`."""
-    path = [dest]
-    while tree[path[-1]] is not None:
-        path.append(tree[path[-1]])  # type: ignore[arg-type]
-    path.reverse()
-    return path

@@ -29,7 +29,9 @@ units. Primitives (what the target must be, besides ``target``):
 - ``sabotage``: ``amount`` pins on an enemy Siege unit, or ``amount`` hit points off an enemy
   Gate or Palisade.
 
-A card is played by the player whose Combat phase it is while nothing waits for an answer:
+A card is played during any Combat phase while nothing waits for an answer, by the turn player or
+(ruling RS 10) any other player, except that cards acting on a unit's activation this turn
+(:data:`OWN_TURN_EFFECTS`) are played only in your own:
 ``{"type": "play", "card": "<id>-<copy>", "target": unit id | wall id | null}``. It goes to its
 deck's discard pile at once (:func:`declare`); opponents may Counterspell a Spell card and the
 owner of a targeted unit may Teleport it away (:mod:`responses`); then :func:`resolve` applies
@@ -38,17 +40,21 @@ it, or it fizzles if its target is gone.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
-from rules.reign_supreme.board import Geometry, geometry, stats
+from rules.reign_supreme.board import Geometry, geometry, occupancy, stats
+from rules.reign_supreme.combat import can_attack, hit
+from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
+from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "check_play", "declare", "resolve", "TARGETS", "PRIMITIVES",
-           "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
+__all__ = ["check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
+           "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
 
 TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
 PRIMITIVES: dict[str, dict[str, Any]] = {
@@ -183,7 +189,8 @@ def duration(state: State, turns: int) -> int:
 
 
 _TARGET_WORDS = {"own_unit": "one of your units on the board", "enemy_unit": "an enemy unit on the board",
-                 "any_unit": "a unit on the board", "enemy_siege_or_wall": "an enemy Siege unit, Gate or Palisade"}
+                 "any_unit": "a unit on the board",
+                 "enemy_siege_or_wall": "an enemy Siege unit or wall (Gate, Castle wall, Palisade)"}
 
 
 def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -210,7 +217,6 @@ def _fits(card: dict[str, Any], p: PlayerId, state: State, unit: dict[str, Any] 
 
 def _needs(state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any] | None) -> Violation | None:
     """What the primitive asks of its target beyond the card's ``target`` kind (None: fine)."""
-    from rules.reign_supreme.combat import can_attack
 
     kind = card["effect"]["kind"]
     if kind == "reinforce":
@@ -276,8 +282,6 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
-    from rules.reign_supreme.state import card_catalog
-
     return card_catalog(state["cards"])
 
 
@@ -286,46 +290,67 @@ def _id_key(uid: str) -> tuple[int, str]:
     return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
 
 
+OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")
+"""Effects on a unit's activation this turn: their cards are played only in your own Combat phase
+(**Decision**: in another player's turn your units have no activation for them to act on)."""
+
+
 def _may_play(state: State, player: PlayerId) -> bool:
+    """Seed: "Any player can play cards only this phase" (Combat); ruling RS 10: in every Combat
+    phase, whoever's, while no declaration awaits answers."""
     return (state["status"] == "in_progress" and state["phase"] == "combat" and state["pending"] is None
-            and state["turn"] == player and player not in state["defeated"])
+            and player not in state["defeated"])
+
+
+def _off_turn_ok(state: State, player: PlayerId, card: dict[str, Any]) -> bool:
+    return state["turn"] == player or card["effect"]["kind"] not in OWN_TURN_EFFECTS
 
 
 def card_moves(state: State, player: PlayerId) -> list[Move]:
-    """Every ``play`` move ``player`` may make now: in their own Combat phase, nothing pending;
-    each card of the hand (hand order) at each legal target (units by id, then walls), or null."""
+    """Every ``play`` move ``player`` may make now: in any Combat phase, nothing pending (in
+    another player's, no card of :data:`OWN_TURN_EFFECTS`); each card of the hand (hand order)
+    at each legal target (units by id, then walls), or null."""
+    return list(_plays(state, player))
+
+
+def _plays(state: State, player: PlayerId) -> Iterator[Move]:
     if not _may_play(state, player) or not state["hands"][player]:
-        return []
+        return
     catalog = _catalog(state)
     ctx = _Ctx(state, player)
     units = sorted((uid for uid, u in state["units"].items() if u["at"] is not None), key=_id_key)
     walls = [w["id"] for w in state["walls"]]
-    out: list[Move] = []
     for cid in state["hands"][player]:
         card = catalog[cid]
+        if not _off_turn_ok(state, player, card):
+            continue
         if card["target"] == "none":
             candidates: list[Any] = [None]
         else:
             candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
-        out.extend({"player": player, "type": "play", "card": cid, "target": t} for t in candidates
-                   if _target_problem(state, ctx, card, t) is None)
-    return out
+        for t in candidates:
+            if _target_problem(state, ctx, card, t) is None:
+                yield {"player": player, "type": "play", "card": cid, "target": t}
 
 
 def check_play(state: State, move: Move) -> list[Violation]:
-    """Why a ``play`` move in the player's Combat phase is illegal ([] when it is legal):
-    ``not_in_hand``, then the target (``card_needs_target``, ``unknown_target``,
+    """Why a ``play`` move is illegal ([] when it is legal): ``not_in_hand``, ``own_turn_card``
+    (outside your turn, ruling RS 10), then the target (``card_needs_target``, ``unknown_target``,
     ``bad_card_target``, ``stealth_target``, ``out_of_card_range``, ``silenced``) and what the
     effect needs (``no_pins``, ``unit_done``, ``unit_cannot_attack``, ``attacked_already``,
     ``not_moved``, ``ensnared``, ``not_packed``, ``no_reinforcement_pin``)."""
     p = move["player"]
     if not _may_play(state, p):
-        return [_v("not_your_turn", "Cards are played in your own Combat phase, while nothing waits for an "
-                   "answer.", rulebook.COMBAT)]
+        return [_v("not_your_turn", "Cards are played in a Combat phase, while nothing waits for an answer.",
+                   rulebook.COMBAT)]
     cid = move["card"]
     if cid.__class__ is not str or cid not in state["hands"][p]:
         return [_v("not_in_hand", f"You hold no card {str(cid)[:40]!r}.")]
-    problem = _target_problem(state, _Ctx(state, p), _catalog(state)[cid], move["target"])
+    card = _catalog(state)[cid]
+    if not _off_turn_ok(state, p, card):
+        return [_v("own_turn_card", f"{card['name']} acts on a unit's activation: it is played only in your own "
+                   "Combat phase.", rulebook.OUTSIDE_YOUR_TURN)]
+    problem = _target_problem(state, _Ctx(state, p), card, move["target"])
     return [] if problem is None else [problem]
 
 
@@ -367,8 +392,6 @@ def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
 
 
 def _card_hit(state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: str, amount: int) -> list[Event]:
-    from rules.reign_supreme.combat import hit
-
     unit = state["units"][uid]
     hp = stats(state, unit)["hp"]
     events: list[Event] = [{"type": "card_hit", "player": p, "card": cid, "unit": uid, "owner": unit["owner"],
@@ -379,8 +402,6 @@ def _card_hit(state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: st
 def _damage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
             wall: Any) -> list[Event]:
     """``amount`` pins on the target, then ``splash`` on every other unit next to its space."""
-    from rules.reign_supreme.board import occupancy
-    from rules.reign_supreme.combat import hit
 
     centre = as_hex(unit["at"])
     events = _card_hit(state, p, cid, card, target, card["effect"]["amount"])
@@ -430,7 +451,6 @@ def _forced_march(state: State, p: PlayerId, cid: str, card: dict[str, Any], tar
 
 def _reinforce(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: Any, unit: Any,
                wall: Any) -> list[Event]:
-    from rules.reign_supreme.cooldown import advance_reinforcement
 
     board = state["boards"][p]
     gained = advance_reinforcement(board, card["effect"]["amount"])

@@ -25,14 +25,17 @@ from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme import effects
-from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, silenced, stealthy
 from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
+from rules.reign_supreme.content import MAGICAL_DAMAGE
+from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
+from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
-           "counterattack_possible", "counterattack", "hit", "push_space", "MELEE_RANGE", "KNOCKBACK_DAMAGE",
-           "remove_unit"]
+           "counterattack_possible", "counterattack", "hit", "marched", "magic_silenced", "push_space",
+           "MELEE_RANGE", "KNOCKBACK_DAMAGE", "remove_unit"]
 
 MELEE_RANGE = 1
 KNOCKBACK_DAMAGE = {"siege": 3, "mechanical": 2}
@@ -43,13 +46,32 @@ _FLAGS = ("knockback", "volley", "on_the_move")
 
 
 
+def marched(unit: dict[str, Any]) -> bool:
+    """Whether ``unit`` has moved by its own movement this turn, which stops it Shooting (unless
+    it has Flanking). Seed, Movement: "Some Cards and units with Construction can cause other
+    units to move. These abilities are not considered movement and do not prevent Shooting";
+    ruling RS 11: a step paid with a movement point that Construction gave (``bonus``) is not
+    the unit's movement. **Decision:** those points are spent first, so a unit has marched only
+    when it took more steps than Construction gave it."""
+    return unit["steps"] > unit["bonus"]
+
+
 def max_attacks(state: State, unit: dict[str, Any]) -> int:
     return 2 if has(state, unit, "double_attack") else 1
 
 
+def magic_silenced(state: State, unit: dict[str, Any]) -> bool:
+    """Seed, Silence: "No enemy magical attacks can be performed inside the aura, but can be dealt
+    from the outside into the aura." Ruling RS 14: a unit whose attack deals magical damage
+    (its roster ``damage``; in the default rosters the Wizard and the Battlemage) cannot attack
+    while it stands within an enemy's active Silence; its target may stand in one."""
+    return stats(state, unit)["damage"] in MAGICAL_DAMAGE and silenced(state, as_hex(unit["at"]), unit["owner"])
+
+
 def can_attack(state: State, unit: dict[str, Any]) -> bool:
     """Whether ``unit`` may still attack this turn: on the board, its activation not over, attacks
-    left (two with Double Attack), and (Packed units) unpacked."""
+    left (two with Double Attack), and (Packed units) unpacked. (A magical attacker in an enemy
+    Silence makes no attack either: :func:`attack_options` lists none.)"""
     if unit["at"] is None or unit["done"] or unit["attacks"] >= max_attacks(state, unit):
         return False
     return unit.get("packing", "unpacked") == "unpacked"
@@ -61,6 +83,8 @@ def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -
     walls. The unit must be able to attack (:func:`can_attack`)."""
     units = state["units"]
     unit = units[uid]
+    if magic_silenced(state, unit):
+        return []
     s = stats(state, unit)
     here = as_hex(unit["at"])
     kinds = s["kinds"]
@@ -69,7 +93,7 @@ def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -
     fixed = unit["mode"]
     reach = range_bonus(state, occ, unit)
     melee_ok = not siege and fixed in (None, "melee")
-    shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not unit["moved"] or flanking)
+    shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not marched(unit) or flanking)
                 and (siege or not in_melee(state, occ, here, unit["owner"])))
     owner = unit["owner"]
     out: list[dict[str, Any]] = []
@@ -109,8 +133,8 @@ def _with_flags(state: State, geo: Geometry, unit: dict[str, Any], target: dict[
     if target is not None and mode == "shoot" and "volley" in s["abilities"]:
         choices["volley"] = (False, True)
     if "flanking" in s["abilities"] and not hidden:
-        choices["on_the_move"] = (True,) if (mode == "shoot" and unit["moved"]) else (False, True)
-    elif mode == "shoot" and unit["moved"]:
+        choices["on_the_move"] = (True,) if (mode == "shoot" and marched(unit)) else (False, True)
+    elif mode == "shoot" and marched(unit):
         return []
     out: list[dict[str, Any]] = [{"target": tid, "mode": mode}]
     for flag in _FLAGS:
@@ -179,15 +203,12 @@ def damage(state: State, geo: Geometry, uid: str, tid: str, mode: str, *, base: 
     return {"attack": attack, "offence": offence, "defence": defence, "damage": max(0, total)}
 
 
-def wall_damage(state: State, geo: Geometry, uid: str, wall: dict[str, Any], mode: str, on_the_move: bool) -> int:
-    """Gates: "no modifiers when taking damage except for +1 damage from Artillery" (Siege).
-    Palisades are "considered to be Siege": the attacker's offence modifiers, no defence."""
-    attacker = state["units"][uid]
-    s = stats(state, attacker)
-    if wall["kind"] == "gate":
-        return s["attack"] + (1 if "siege" in s["kinds"] else 0)
-    offence = offence_modifiers(state, geo, occupancy(state), uid, None, mode, on_the_move=on_the_move)
-    return max(0, s["attack"] + sum(m["value"] for m in offence))
+def wall_damage(state: State, uid: str) -> int:
+    """Gates "receive no modifiers when taking damage except for +1 damage from Artillery"
+    (Siege attackers); Palisades "work just like Gates" (ruling RS 13) and so do Castle walls
+    (ruling RS 12): the attacker's attack, +1 if it is Siege, nothing else."""
+    s = stats(state, state["units"][uid])
+    return s["attack"] + (1 if "siege" in s["kinds"] else 0)
 
 
 # -- pins and death ------------------------------------------------------------------------------------
@@ -206,7 +227,6 @@ def hit(state: State, player: PlayerId, tid: str, amount: int, source: str) -> l
     """Put ``amount`` pins on unit ``tid`` (dealt by ``player``); a unit whose pins reach its hit
     points is destroyed, and ``player`` scores the kill if it was an enemy's (a killing blow
     also moves their Reinforcement pin). Returns ``unit_destroyed`` events (none if it lives)."""
-    from rules.reign_supreme.cooldown import advance_reinforcement
 
     target = state["units"][tid]
     hp = stats(state, target)["hp"]
@@ -258,7 +278,8 @@ def counterattack_possible(state: State, geo: Geometry, entry: dict[str, Any]) -
         return None
     if not has(state, target, "counterattack") or target["countered"] or "siege" in stats(state, target)["kinds"]:
         return None
-    if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker):
+    if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker) \
+            or magic_silenced(state, target):
         return None
     occ = occupancy(state)
     if distance(as_hex(target["at"]), as_hex(attacker["at"])) > MELEE_RANGE + range_bonus(state, occ, target):
@@ -375,6 +396,7 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
                 prune_engaged(state)
                 events.append({"type": "knocked_back", "player": p, "unit": tid, "from": list(centre),
                                "to": list(space)})
+                events.extend(claim(state, geo, tid, [space]))
         if has(state, attacker, "ensnare") and not hidden:
             target["ensnared"] = True
             events.append({"type": "ensnared", "player": p, "unit": tid, "owner": owner})
@@ -386,7 +408,7 @@ def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[
     p = entry["player"]
     uid = move["unit"]
     attacker = state["units"][uid]
-    amount = wall_damage(state, geo, uid, wall, move["mode"], bool(move.get("on_the_move")))
+    amount = wall_damage(state, uid)
     before = wall["hp"]
     wall["hp"] = max(0, before - amount)
     events: list[Event] = [{"type": "wall_attacked", "player": p, "unit": uid, "wall": wall["id"],

@@ -11,9 +11,9 @@ on the action board of an adjacent Packing unit."
 A ``construct`` move ``{unit, action, target}`` is the unit's action for the turn instead of an
 attack (it may move first); its activation then ends. Actions:
 
-- ``repair``: an adjacent Siege or Mechanical unit of its own side loses up to 3 pins; a Gate it
-  stands next to gets 3 hit points back (at most 20), a Palisade 4 (at most 6); ``target`` is
-  the unit or wall id;
+- ``repair``: an adjacent Siege or Mechanical unit of its own side loses up to 3 pins; a Gate or
+  Castle wall it stands next to gets 3 hit points back (at most 20), a Palisade 4 (at most 6);
+  ``target`` is the unit or wall id;
 - ``build``: a Palisade of 4 hit points on the edge between its space and the adjacent space
   ``target`` (at most 10 of the player's own Palisades on the board); adding to an existing
   Palisade is ``repair``;
@@ -35,14 +35,13 @@ from rules.reign_supreme import rulebook
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
 from rules.reign_supreme.state import PACKING_NOTCHES
-from rules.reign_supreme.walls import (GATE_HP, PALISADE_BUILD, PALISADE_LIMIT, PALISADE_MAX, REPAIR,
-                                       crosses_wall, wall_by_id, wall_spaces)
+from rules.reign_supreme.walls import (MAX_HP, PALISADE_BUILD, PALISADE_LIMIT, REPAIR, crosses_wall, wall_by_id,
+                                       wall_spaces)
 
 __all__ = ["ACTIONS", "construct_moves", "check_construct", "apply_construct"]
 
 ACTIONS = ("repair", "build", "hasten", "speed_packing")
-_MAX_HP = {"gate": GATE_HP, "palisade": PALISADE_MAX}
-_GAIN = {"gate": REPAIR, "palisade": PALISADE_BUILD}
+_GAIN = {"gate": REPAIR, "castle_wall": REPAIR, "palisade": PALISADE_BUILD}
 
 
 
@@ -71,7 +70,7 @@ def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[
         if _repairable(state, t) and t["pins"] > 0:
             add("repair", tid)
     for wall in state["walls"]:
-        if here in wall_spaces(wall) and wall["hp"] < _MAX_HP[wall["kind"]]:
+        if here in wall_spaces(wall) and wall["hp"] < MAX_HP[wall["kind"]]:
             add("repair", wall["id"])
     if sum(1 for w in state["walls"] if w["kind"] == "palisade" and w["owner"] == p) < PALISADE_LIMIT:
         for n in sorted(neighbours(here)):
@@ -125,7 +124,7 @@ def apply_construct(state: State, geo: Geometry, move: Move) -> list[Event]:
         wall = wall_by_id(state, target)
         if wall is not None:
             before = wall["hp"]
-            wall["hp"] = min(_MAX_HP[wall["kind"]], before + _GAIN[wall["kind"]])
+            wall["hp"] = min(MAX_HP[wall["kind"]], before + _GAIN[wall["kind"]])
             return [{**base, "hp": wall["hp"], "gained": wall["hp"] - before}]
         t = state["units"][target]
         removed = min(t["pins"], REPAIR)

@@ -19,7 +19,8 @@ from rules.reign_supreme.hexes import distance, neighbours
 
 __all__ = ["UNIT_TYPES", "KINDS", "ABILITIES", "SPELLS", "ARMY_IDS", "default_armies", "default_scenarios",
            "default_cards", "spell_table", "check_roster", "check_scenario", "check_army_list", "MAX_COORD",
-           "MAX_STAT", "MAX_LIST", "ARMY_LIST_KEYS"]
+           "MAX_STAT", "MAX_LIST", "MAX_HEXES", "MAX_BOARD", "MAX_KINGDOMS", "ARMY_LIST_KEYS", "DAMAGE_TYPES",
+           "MAGICAL_DAMAGE", "board_size"]
 
 _DATA = Path(__file__).resolve().parent / "data"
 
@@ -35,6 +36,13 @@ ABILITIES = ("counterattack", "ensnare", "charging", "flanking", "double_attack"
 """Special abilities and auras of the seed (their effects are part 2 of the game)."""
 SPELLS = ("teleport", "healing", "counterspell", "blast", "cone", "arc")
 """Field spells of the seed (their effects are part 2 of the game)."""
+DAMAGE_TYPES = ("slashing", "piercing", "blunt", "magic")
+"""The type of damage a unit's attack deals (``damage`` in its roster entry; ruling RS 14). The
+seed names Slashing, Magic and Blunt (Blast, Cone, Arc); Piercing is the service's own, for lances,
+pikes, arrows and knives."""
+MAGICAL_DAMAGE = ("magic",)
+"""Damage types that make an attack magical: "No enemy magical attacks can be performed inside the
+[Silence] aura" (seed, Silence; ruling RS 14)."""
 ARMY_IDS = ("resistance", "greenskin", "undead", "demon")
 ARMY_LIST_KEYS = ("standard", "skirmish")
 STATS = ("movement", "hp", "attack", "defence", "range")
@@ -42,6 +50,12 @@ MAX_STAT = 99
 MAX_COORD = 50
 MAX_LIST = 20
 MAX_HEXES = 1000
+"""Service limit on the hexes of one list of a scenario (the Midfield, a Kingdom, Mines, Ruins)."""
+MAX_BOARD = 1000
+"""Service limit on the spaces of a scenario, Midfield and every Kingdom slot together (the
+standard scenario has 175): it bounds the work of every request on that board (rules doc,
+Scenarios)."""
+MAX_KINGDOMS = 12
 _VICTORY = ("last_standing", "throne")
 
 
@@ -94,7 +108,8 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
     """Problems of a custom roster ``{"title": str, "units": {type: stats}}`` for ``army``.
 
     Each unit gives ``name``, ``movement`` (0..99), ``hp`` (1..99), ``attack``, ``defence``, ``range``
-    (0..99, range at least 1), ``kinds``, ``abilities`` and ``spells`` from the fixed vocabularies.
+    (0..99, range at least 1), ``damage`` (its attack's damage type, ruling RS 14), ``kinds``,
+    ``abilities`` and ``spells`` from the fixed vocabularies.
     The roster must define the Assault (one Assault per army, ruling RS 3).
     """
     rule = rulebook.ROSTERS
@@ -123,7 +138,7 @@ def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
     if type(stats) is not dict:
         return [_v("bad_unit_stats", f"{at} must be an object.", rule)]
     found: list[Violation] = []
-    allowed = set(STATS) | {"name", "kinds", "abilities", "spells"}
+    allowed = set(STATS) | {"name", "damage", "kinds", "abilities", "spells"}
     for key in stats:
         if key not in allowed:
             found.append(_v("bad_unit_stats", f"{at} has an unknown field {key!r}.", rule))
@@ -134,6 +149,9 @@ def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
         low = 1 if stat in ("hp", "range") else 0
         if not _is_int(value) or not low <= value <= MAX_STAT:
             found.append(_v("bad_unit_stats", f"{at}.{stat} must be a whole number from {low} to {MAX_STAT}.", rule))
+    if stats.get("damage") not in DAMAGE_TYPES:
+        found.append(_v("bad_unit_stats", f"{at}.damage must name the attack's damage type: "
+                        f"{', '.join(DAMAGE_TYPES)}.", rule))
     for field, vocabulary in (("kinds", KINDS), ("abilities", ABILITIES), ("spells", SPELLS)):
         value = stats.get(field)
         if type(value) is not list or any(type(x) is not str or x not in vocabulary for x in value) \
@@ -224,12 +242,17 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
                             "with deployment.", rule))
     elif initial is not None:
         found.append(_v("bad_scenario", "options.scenario.initial_units must be null without deployment.", rule))
+    size = board_size(scenario)
+    if size > MAX_BOARD:  # refused before any hex is looked at: bounded cost
+        return found + [_v("board_too_large", f"options.scenario has {size} spaces (Midfield and Kingdoms); "
+                           f"a scenario has at most {MAX_BOARD}.", rule)]
     midfield = _hex_list(scenario.get("midfield"), "options.scenario.midfield", found, allow_empty=False)
     taken = set(midfield)
     kingdoms = scenario.get("kingdoms")
     ids: list[str] = []
-    if type(kingdoms) is not list or not kingdoms or len(kingdoms) > 12:
-        found.append(_v("bad_scenario", "options.scenario.kingdoms must be a list of 1 to 12 kingdoms.", rule))
+    if type(kingdoms) is not list or not kingdoms or len(kingdoms) > MAX_KINGDOMS:
+        found.append(_v("bad_scenario", f"options.scenario.kingdoms must be a list of 1 to {MAX_KINGDOMS} "
+                        "kingdoms.", rule))
         kingdoms = []
     for i, kingdom in enumerate(kingdoms):
         at = f"options.scenario.kingdoms.{i}"
@@ -245,7 +268,7 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             found.append(_v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule))
         taken |= set(hexes)
         if castles:
-            found.extend(_check_castle(kingdom, set(hexes), at))
+            found.extend(_check_castle(kingdom, set(hexes), set(midfield), at))
     if len(set(ids)) != len(ids):
         found.append(_v("bad_scenario", "Two kingdoms share an id.", rule))
     seating = scenario.get("seating")
@@ -268,7 +291,25 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     return found
 
 
-def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], at: str) -> list[Violation]:
+def board_size(scenario: dict[str, Any]) -> int:
+    """The spaces a scenario lists, Midfield and Kingdoms together (counting list items; not
+    checked for sense: a cheap bound taken before anything else is looked at)."""
+    def length(value: Any) -> int:
+        return len(value) if type(value) is list else 0
+
+    kingdoms = scenario.get("kingdoms")
+    size = length(scenario.get("midfield"))
+    if type(kingdoms) is list:
+        size += sum(length(k.get("hexes")) for k in kingdoms if type(k) is dict)
+    return size
+
+
+def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], midfield: set[tuple[int, int]],
+                  at: str) -> list[Violation]:
+    """A Castle: the Throne and the 6 spaces round it, inside the Kingdom, and a Gate joining an
+    outer Castle space to a space of the same Kingdom or of the Midfield. Every other outer edge
+    is a Castle wall (ruling RS 12), so the Gate must open onto the board whatever kingdoms are
+    seated: it is the only way in and out."""
     rule = rulebook.SCENARIOS
     found: list[Violation] = []
     castle = _hex_list(kingdom.get("castle"), f"{at}.castle", found)
@@ -288,4 +329,7 @@ def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], at: str)
         if inside not in castle or inside == t or outside in castle or distance(inside, outside) != 1:
             found.append(_v("bad_scenario", f"{at}.gate must join an outer Castle space to a space outside "
                             "the Castle.", rule))
+        elif outside not in hexes and outside not in midfield:
+            found.append(_v("bad_scenario", f"{at}.gate must open onto a space of its Kingdom or of the Midfield: "
+                            "the Castle's other outer edges are walls.", rule))
     return found

@@ -1,6 +1,6 @@
 """The :class:`~rules.engine.Game` of Reign Supreme: the public face of this package.
 
-Each method delegates to the module that owns the concept: ``state`` (setup), ``moves``
+Each method delegates to the module that owns the concept: ``setup`` (a new game), ``moves``
 (dispatch), ``board`` (spaces, movement, melee), ``combat`` (attacks, damage), ``cooldown``
 (Action Board), ``turns`` (phases, defeat, the end), ``scoring``, ``views``, ``integrity``.
 """
@@ -13,7 +13,7 @@ from rules.engine import Game, check_players
 from rules.engine_types import Event, Move, PlayerId, Score, State, View
 from rules.reign_supreme import integrity, moves, scoring, views
 from rules.reign_supreme.content import default_armies, default_cards, default_scenarios, spell_table
-from rules.reign_supreme.state import DEFAULT_OPTIONS, new_game
+from rules.reign_supreme.setup import DEFAULT_OPTIONS, new_game
 
 __all__ = ["ReignSupreme"]
 

@@ -7,18 +7,23 @@ owned by players; phase, turn, active players, status and outcome consistent.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from rules.engine_types import State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
-from rules.reign_supreme.content import ARMY_IDS, MAX_COORD, MAX_LIST, check_roster, default_roster
-from rules.reign_supreme.hexes import neighbours
+from rules.reign_supreme.actors import combat_actors
+from rules.reign_supreme.board import geometry, layout_key
+from rules.reign_supreme.cards import check_cards
+from rules.reign_supreme.content import ARMY_IDS, MAX_BOARD, MAX_COORD, MAX_LIST, SPELLS, check_roster, default_roster
 from rules.reign_supreme.effects import EFFECT_KINDS
+from rules.reign_supreme.hexes import distance, neighbours
+from rules.reign_supreme.responses import responder
 from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
                                        card_catalog)
+from rules.reign_supreme.turns import can_deploy, to_place
+from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
 __all__ = ["check_state", "state_problems"]
 
@@ -78,13 +83,13 @@ def _problems(state: State) -> list[Violation]:
     return found
 
 
-_LAYOUT_MEMO: dict[str, list[Violation]] = {}
+_LAYOUT_MEMO: dict[bytes, list[Violation]] = {}
 
 
 def _board_layout_problems(state: State) -> list[Violation]:
     """The scenario and Kingdom checks, remembered per layout: they depend only on the scenario
-    and the Kingdoms, which never change during a game (the key is their canonical JSON)."""
-    key = json.dumps([state["scenario"], state["kingdoms"]], sort_keys=True)
+    and the Kingdoms, which never change during a game (the key is ``board.layout_key``)."""
+    key = layout_key(state)
     found = _LAYOUT_MEMO.get(key)
     if found is None:
         found = _scenario_problems(state)
@@ -117,6 +122,9 @@ def _scenario_problems(state: State) -> list[Violation]:
             found.append(_v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20."))
     elif sc["initial_units"] is not None:
         found.append(_v("bad_scenario", "state.scenario.initial_units must be null without deployment."))
+    size = len(sc["midfield"]) + sum(len(k["hexes"]) for k in state["kingdoms"].values())
+    if size > MAX_BOARD:
+        return found + [_v("board_too_large", f"The board has {size} spaces; a scenario has at most {MAX_BOARD}.")]
     mid = [_hex(h) for h in sc["midfield"]]
     if not mid or None in mid or len(set(mid)) != len(mid):
         return found + [_v("bad_board", "state.scenario.midfield must be distinct hexes [q, r].")]
@@ -165,8 +173,6 @@ def _army_problems(state: State) -> list[Violation]:
 
 
 def _unit_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.board import geometry
-
     found: list[Violation] = []
     geo = geometry(state)
     seen: dict[tuple[int, int], str] = {}
@@ -254,8 +260,6 @@ def _board_problems(state: State) -> list[Violation]:
 
 
 def _card_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.cards import check_cards
-
     if type(state["cards"]) is not list or (state["cards"] and check_cards(state["cards"])) \
             or (not state["scenario"]["cards"] and state["cards"]):
         return [_v("bad_cards", "state.cards must be a valid card set (empty without cards).")]
@@ -318,11 +322,10 @@ def _turn_problems(state: State) -> list[Violation]:
     turn = state["turn"]
     if state["pending"] is not None:
         return found + _pending_problems(state)
-    if len(alive) < 2 or turn not in alive or state["active_players"] != [turn]:
-        return found + [_v("bad_turn", "Exactly the player whose turn it is (still in the game) is active, "
-                           "and at least two players are in the game.")]
-    from rules.reign_supreme.turns import can_deploy, to_place
-    from rules.reign_supreme.board import geometry
+    if len(alive) < 2 or turn not in alive or state["active_players"][:1] != [turn]:
+        return found + [_v("bad_turn", "The player whose turn it is (still in the game) is active first, and "
+                           "at least two players are in the game.")]
+
 
     if phase == "setup":
         if to_place(state, turn) == 0:
@@ -333,6 +336,12 @@ def _turn_problems(state: State) -> list[Violation]:
             found.append(_v("no_units", "Every player still in the game has a unit on the board after set-up."))
         if phase == "deployment" and not can_deploy(state, geometry(state), turn):
             found.append(_v("bad_phase", "The Deployment phase needs a unit that can deploy."))
+    if found:
+        return found
+    expected = combat_actors(state, geometry(state)) if phase == "combat" else [turn]
+    if state["active_players"] != expected:
+        found.append(_v("bad_turn", "The active players are the turn player and, in a Combat phase, every other "
+                        "player who can act outside their turn (rules doc §Outside your own turn)."))
     return found
 
 
@@ -347,10 +356,6 @@ _MOVE_TYPE = {"attack": "attack", "spell": "cast", "card": "play"}
 
 
 def _wall_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.board import geometry
-    from rules.reign_supreme.hexes import distance
-    from rules.reign_supreme.walls import GATE_HP, PALISADE_LIMIT, PALISADE_MAX, edge_key
-
     found: list[Violation] = []
     geo = geometry(state)
     ids, edges = set(), set()
@@ -360,14 +365,16 @@ def _wall_problems(state: State) -> list[Violation]:
         return [_v("bad_walls", "state.wall_serial must be 0 to 999999.")]
     for w in state["walls"]:
         a, b = (_hex(h) for h in w["edge"]) if len(w["edge"]) == 2 else (None, None)
-        limit = GATE_HP if w["kind"] == "gate" else PALISADE_MAX
+        limit = MAX_HP.get(w["kind"], 0)
         if _WALL_ID.fullmatch(w["id"]) is None or w["id"] in ids or int(w["id"][1:]) > serial \
-                or w["kind"] not in ("gate", "palisade") or w["owner"] not in state["players"] \
+                or w["kind"] not in WALL_KINDS or w["owner"] not in state["players"] \
                 or a is None or b is None or a not in geo.board or b not in geo.board or distance(a, b) != 1 \
                 or edge_key(a, b) in edges or not is_int(w["hp"]) or not 1 <= w["hp"] <= limit \
-                or (w["kind"] == "gate" and not state["scenario"]["castles"]):
-            found.append(_v("bad_walls", f"Wall {w['id'][:20]!r} is not a Gate or Palisade with an owner, an edge "
-                            "between two adjacent board spaces, a unique id and 1 to its most hit points."))
+                or (w["kind"] != "palisade" and not state["scenario"]["castles"]) \
+                or (w["kind"] == "castle_wall" and (a in geo.castle_owner) == (b in geo.castle_owner)):
+            found.append(_v("bad_walls", f"Wall {w['id'][:20]!r} is not a Gate, Castle wall or Palisade with an "
+                            "owner, an edge between two adjacent board spaces (a Castle wall: on a Castle's outer "
+                            "edge), a unique id and 1 to its most hit points."))
             continue
         ids.add(w["id"])
         edges.add(edge_key(a, b))
@@ -379,8 +386,6 @@ def _wall_problems(state: State) -> list[Violation]:
 
 
 def _engaged_problems(state: State) -> list[Violation]:
-    from rules.reign_supreme.hexes import distance
-
     units = state["units"]
     for pair in state["engaged"]:
         if len(pair) != 2 or pair[0] >= pair[1] or any(uid not in units or units[uid]["at"] is None for uid in pair):
@@ -394,8 +399,6 @@ def _engaged_problems(state: State) -> list[Violation]:
 def _pending_problems(state: State) -> list[Violation]:
     """A pending stack: well-formed declarations by players in the game, and the active player is
     the one who must answer the top of it."""
-    from rules.reign_supreme.board import geometry
-    from rules.reign_supreme.responses import responder
 
     bad = [_v("bad_pending", "state.pending must be {'stack': [declarations]} with the player who must answer "
               "active, during a Combat phase.")]
@@ -429,8 +432,6 @@ def _pending_problems(state: State) -> list[Violation]:
 
 
 def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
-    from rules.reign_supreme.content import SPELLS
-
     move = entry["move"]
     kind = entry["kind"]
     if "evaded" in entry and type(entry["evaded"]) not in (bool, str):

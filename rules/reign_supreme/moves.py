@@ -24,15 +24,19 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_supreme import cards, effects, responses, rulebook
-from rules.reign_supreme.auras import moves_freely, prune_engaged
-from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, reachable, path_to, stats
-from rules.reign_supreme.combat import attack_options, can_attack, declare_attack
+from rules.reign_supreme.actors import off_turn_moves, refresh_actors
+from rules.reign_supreme.auras import engaged, moves_freely, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, stats
+from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, magic_silenced, marched, max_attacks
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
-from rules.reign_supreme.hexes import Hex, as_json
+from rules.reign_supreme.hexes import Hex, as_json, distance
+from rules.reign_supreme.holdings import claim
+from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
-from rules.reign_supreme.turns import (after_placement, check_end, defeat, deploy_spaces, end_turn,
+from rules.reign_supreme.turns import (after_placement, can_deploy, check_end, defeat, deploy_spaces, end_turn,
                                        placement_spaces, to_place)
+from rules.reign_supreme.walls import wall_by_id, wall_distance
 from rules.rng import Rng
 
 __all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
@@ -47,6 +51,8 @@ _FIELDS = {
 }
 _OPTIONAL = {"attack": ("knockback", "volley", "on_the_move"), "cast": ("cure",)}
 _ANSWERS = ("counterattack", "pass", "cast")
+_OFF_TURN = ("cast", "play")
+"""Moves a player may make in another player's Combat phase (ruling RS 10; ``concede`` aside)."""
 _PHASE_OF = {"place": "setup", "deploy": "deployment", "end_deployment": "deployment", "move": "combat",
              "attack": "combat", "pack": "combat", "unpack": "combat", "cast": "combat", "construct": "combat",
              "play": "combat", "counterattack": "combat", "pass": "combat", "end_turn": "combat"}
@@ -142,6 +148,8 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
             if u["owner"] == p and u["at"] is None:
                 out.extend({"player": p, "type": "deploy", "unit": uid, "to": as_json(h)} for h in spaces)
         out.append({"player": p, "type": "end_deployment"})
+    elif phase == "combat" and p != state["turn"]:
+        out.extend(off_turn_moves(state, geo, p))
     elif phase == "combat":
         occ = occupancy(state)
         for uid, u in units.items():
@@ -193,6 +201,9 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     if kind in ("counterattack", "pass"):
         return [_v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)], None
     phase = state["phase"]
+    if p != state["turn"] and kind not in _OFF_TURN:
+        return [_v("not_your_turn", f"It is {state['turn']}'s turn: outside your own turn you may only cast Teleport "
+                   "or Healing, play a card or concede.", rulebook.OUTSIDE_YOUR_TURN)], None
     needed = _PHASE_OF[kind]
     if phase != needed:
         return [_v("wrong_phase", f"A {kind} move belongs to {_PHASE_WORDS[needed]}; it is now "
@@ -292,8 +303,6 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
 
 
 def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
-    from rules.reign_supreme.walls import wall_by_id
-
     rule = rulebook.ATTACKS
     unit, found = _own_unit(state, move["unit"], p, rule)
     if found:
@@ -309,8 +318,6 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
     if mode not in ("melee", "shoot"):
         return [_v("bad_mode", "mode must be 'melee' or 'shoot'.", rule)], None
     if not can_attack(state, unit):
-        from rules.reign_supreme.combat import max_attacks
-
         if unit["at"] is None:
             return [_v("not_on_board", f"Unit {move['unit']} is not on the board.", rule)], None
         if unit["attacks"] >= max_attacks(state, unit):
@@ -350,12 +357,12 @@ def _flag_refusal(options: list[dict[str, Any]], wanted: dict[str, bool]) -> Vio
 
 def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict[str, Any], uid: str, tid: str,
                     target: dict[str, Any] | None, wall: dict[str, Any] | None, mode: str) -> Violation:
-    from rules.reign_supreme.auras import engaged, range_bonus, stealthy
-    from rules.reign_supreme.hexes import distance
-    from rules.reign_supreme.walls import wall_distance
 
     s = stats(state, unit)
     here = (unit["at"][0], unit["at"][1])
+    if magic_silenced(state, unit):
+        return _v("silenced_attack", "This unit's attack is magical: it cannot be made from inside an enemy "
+                  "Silence aura (it may be made from outside into one).", rulebook.AURAS)
     if target is not None and stealthy(state, geo, target) and not engaged(state, uid, tid):
         return _v("stealth_target", "A Stealth unit may be attacked only by an enemy engaged in melee with it "
                   "since the start of the turn.", rulebook.AURAS)
@@ -373,7 +380,7 @@ def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict
     if d > s["range"] + bonus:
         return _v("out_of_range", f"The target is {d} spaces away; this unit's range is {s['range'] + bonus}.",
                   rulebook.SHOOTING)
-    if unit["moved"]:
+    if marched(unit):
         return _v("moved_this_turn", "A Shooting unit cannot shoot after moving this turn.", rulebook.SHOOTING)
     if in_melee(state, occ, here, unit["owner"]):
         return _v("shooter_in_melee", "A Shooting unit in melee cannot shoot (unless it is Siege).",
@@ -489,8 +496,10 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         _switch_to(new, p, move["unit"])
         events.extend(apply_construct(new, geo, move))
     elif kind == "cast" and new["pending"] is None:
-        _switch_to(new, p, move["unit"])
-        entry, declared = declare_cast(new, move)
+        own_turn = p == new["turn"]
+        if own_turn:
+            _switch_to(new, p, move["unit"])
+        entry, declared = declare_cast(new, move, activation=own_turn)
         events.extend(declared)
         events.extend(responses.start(new, geo, entry))
         events.extend(_settle(new, geo, rng))
@@ -504,6 +513,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         events.extend(_settle(new, geo, rng))
     elif kind == "end_turn":
         events.extend(end_turn(new, geo, rng))
+    refresh_actors(new, geo)
     new["rng"] = str(rng)
     return new, events
 
@@ -528,8 +538,6 @@ def _settle(state: State, geo: Geometry, rng: Rng) -> list[Event]:
 
 
 def _still_deploying(state: State, geo: Geometry, p: PlayerId) -> bool:
-    from rules.reign_supreme.turns import can_deploy
-
     return can_deploy(state, geo, p)
 
 
@@ -557,7 +565,8 @@ def _concede(state: State, geo: Geometry, rng: Rng, p: PlayerId) -> list[Event]:
 
 
 def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -> list[Event]:
-    """Move along ``path``; take a Mine or Ruin ended on; take a Throne ended on."""
+    """Move along ``path``; take every Mine and Ruin on the way (ruling RS 15); take a Throne
+    ended on."""
     unit = state["units"][uid]
     dest = path[-1]
     if not unit["moved"]:
@@ -569,13 +578,7 @@ def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -
     prune_engaged(state, uid, path)  # leaving the melee on the way ends an engagement (seed, Stealth)
     events: list[Event] = [{"type": "unit_moved", "player": p, "unit": uid, "from": as_json(path[0]),
                             "to": as_json(dest), "path": [as_json(h) for h in path]}]
-    for key, spots in (("mines", geo.mines), ("ruins", geo.ruins)):
-        for i, spot in enumerate(spots):
-            if spot == dest and state["control"][key][i] != p:
-                before = state["control"][key][i]
-                state["control"][key][i] = p
-                events.append({"type": "mine_taken" if key == "mines" else "ruin_taken", "player": p,
-                               "at": as_json(dest), "from": before})
+    events.extend(claim(state, geo, uid, path[1:]))
     if state["scenario"]["victory"] == "throne":
         loser = geo.thrones.get(dest)
         if loser is not None and loser != p and loser not in state["defeated"]:

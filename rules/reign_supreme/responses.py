@@ -86,7 +86,7 @@ def answer(state: State, geo: Geometry, move: Move) -> list[Event]:
             events.append({"type": "attack_cancelled", "player": entry["player"], "unit": entry["move"]["unit"],
                            "target": entry["move"]["target"], "reason": "attacker_gone"})
     else:
-        new_entry, evs = spells.declare_cast(state, move, answer=True)
+        new_entry, evs = spells.declare_cast(state, move, activation=False)
         events.extend(evs)
         stack.append(new_entry)
     return events + advance(state, geo)

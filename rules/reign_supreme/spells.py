@@ -28,17 +28,21 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
-from rules.reign_supreme.auras import engaged, has, prune_engaged, silenced, stealthy
+from rules.reign_supreme.auras import (SILENCE_RADIUS, engaged, has, prune_engaged, silence_sources, silenced,
+                                      stealthy)
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
 from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
+from rules.reign_supreme.holdings import claim
 
 __all__ = ["ready", "cast_moves", "check_cast", "declare_cast", "resolve_cast", "area", "teleport_spaces",
            "counterspell_answers", "teleport_answers", "COMBAT_SPELLS", "FIELD_SPELLS"]
 
 COMBAT_SPELLS = ("blast", "cone", "arc")
 FIELD_SPELLS = ("teleport", "healing")
+"""Field spells a unit casts by choice outside its activation too (ruling RS 10; Counterspell is
+only ever an answer)."""
 _TABLE = spell_table()
 
 
@@ -87,9 +91,10 @@ def teleport_spaces(state: State, geo: Geometry, uid: str) -> list[Hex]:
     reach = _TABLE["teleport"]["range"]
     occ = occupancy(state)
     owner = unit["owner"]
+    silence = [src for src, other in silence_sources(state) if other != owner]
     return sorted(h for h in geo.board
-                  if 1 <= distance(here, h) <= reach and h not in occ
-                  and geo.thrones.get(h, owner) == owner and not silenced(state, h, owner))
+                  if 1 <= distance(here, h) <= reach and h not in occ and geo.thrones.get(h, owner) == owner
+                  and not any(distance(h, src) <= SILENCE_RADIUS for src in silence))
 
 
 def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
@@ -133,13 +138,16 @@ def _combat_targets(state: State, geo: Geometry, uid: str) -> list[Hex]:
 
 
 def cast_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]:
-    """Every spell ``uid`` may cast now in its player's Combat phase."""
+    """Every spell ``uid`` may cast now: in its player's own Combat phase during its activation,
+    or (ruling RS 10) in another player's Combat phase a ready Teleport or Healing, whatever the
+    unit did in its own turn."""
     unit = state["units"][uid]
-    if unit["at"] is None or unit["done"] or silenced(state, as_hex(unit["at"]), p):
+    own_turn = state["turn"] == p
+    if unit["at"] is None or (own_turn and unit["done"]) or silenced(state, as_hex(unit["at"]), p):
         return []
     out: list[Move] = []
     for spell in stats(state, unit)["spells"]:
-        if not ready(state, uid, spell):
+        if not ready(state, uid, spell) or (not own_turn and spell not in FIELD_SPELLS):
             continue
         if spell == "teleport":
             out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
@@ -155,7 +163,8 @@ def cast_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]
 
 
 def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
-    """Why a ``cast`` in the player's own Combat phase is illegal ([] when it is legal)."""
+    """Why a ``cast`` (not an answer) is illegal ([] when it is legal), in the player's own Combat
+    phase or, ruling RS 10, in another player's."""
     p = move["player"]
     uid, spell = move["unit"], move["spell"]
     unit = state["units"][uid]
@@ -168,7 +177,12 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
                    rulebook.RESPONSES)]
     if unit["at"] is None:
         return [_v("not_on_board", f"Unit {uid} is not on the board.")]
-    if unit["done"]:
+    own_turn = state["turn"] == p
+    if not own_turn and spell not in FIELD_SPELLS:
+        return [_v("combat_spell_own_move", "Blast, Cone and Arc are cast only during the casting unit's move, in "
+                   "its own Combat phase; outside your turn you may cast Teleport or Healing.",
+                   rulebook.OUTSIDE_YOUR_TURN)]
+    if own_turn and unit["done"]:
         return [_v("unit_done", "This unit's activation is over this turn.", rulebook.COMBAT)]
     if not ready(state, uid, spell):
         return [_v("spell_cooling_down", f"{spell} is cooling down on the Action Board.")]
@@ -210,14 +224,16 @@ def _cool(state: State, uid: str, spell: str) -> None:
     state["boards"][unit["owner"]]["spells"].append({"unit": uid, "spell": spell, "left": _TABLE[spell]["cooldown"]})
 
 
-def declare_cast(state: State, move: Move, answer: bool = False) -> tuple[dict[str, Any], list[Event]]:
+def declare_cast(state: State, move: Move, activation: bool = True) -> tuple[dict[str, Any], list[Event]]:
     """The caster commits: the pin goes on the Action Board (even if the spell is then countered:
-    "the player must eat the cooldown"); a combat spell uses the unit's attack. Returns the
-    pending entry and the ``spell_cast`` event."""
+    "the player must eat the cooldown"); a combat spell uses the unit's attack. ``activation``:
+    the cast is part of the unit's activation in its own Combat phase (not an answer, nor a cast
+    in another player's turn), so the unit has acted. Returns the pending entry and the
+    ``spell_cast`` event."""
     uid, spell = move["unit"], move["spell"]
     unit = state["units"][uid]
     _cool(state, uid, spell)
-    if not answer:
+    if activation:
         unit["acted"] = True
     if spell in COMBAT_SPELLS:
         unit["attacked"] = True
@@ -261,7 +277,8 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
             below["evaded"] = True
         elif below is not None and below["kind"] in ("spell", "card"):
             below["evaded"] = uid
-        return [{"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]}]
+        return [{"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]},
+                *claim(state, geo, uid, [dest])]
     if spell == "healing":
         t = units.get(target)
         if t is None or t["at"] is None:

@@ -1,23 +1,13 @@
-"""A new game: options, scenario, armies, cards and the first decisions.
-
-Seed, Starting the Game: each player sets up their units on their side of the board (in a game
-with a deployment phase, 5 units of their choice); shuffle the Tactics and Spell cards, each
-player draws two of each; Spell pin at 5 and Tactics pin at 10 when cards are used, and a
-Reinforcement pin at 10 with a deployment phase. "Decide randomly who goes first."
-Rulings RS 1-3, 7, 8.
+"""The state's constants and the low-level helpers every module shares: copying a state, a unit's
+fresh turn record, the card catalogue. The lowest floor of the package's state handling: it
+imports only content; a new game is built by :mod:`rules.reign_supreme.setup`.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from rules.engine_types import PlayerId, State, Violation
-from rules.errors import InvalidSetup
-from rules.reign_supreme import rulebook
-from rules.reign_supreme.content import (ARMY_IDS, check_army_list, check_roster, check_scenario,
-                                         default_armies, default_cards, default_roster, default_scenarios)
-from rules.reign_supreme.walls import GATE_HP
-from rules.rng import MAX_SEED, Rng
+from rules.engine_types import State
+from rules.reign_supreme.content import default_cards
 
 
 def json_copy(value: Any) -> Any:
@@ -28,12 +18,12 @@ def json_copy(value: Any) -> Any:
         return [json_copy(v) for v in value]
     return value
 
-__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_START",
-           "TACTICS_PIN_START", "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "DEPLOYS_PER_PIN",
-           "THRONE_CAPTURE_DEPLOYS", "CARDS_PER_DECK_AT_START", "new_game", "clone", "card_catalog",
-           "fresh_turn_flags", "json_copy"]
+__all__ = ["SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_START", "TACTICS_PIN_START",
+           "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "DEPLOYS_PER_PIN", "THRONE_CAPTURE_DEPLOYS",
+           "CARDS_PER_DECK_AT_START", "clone", "card_catalog", "fresh_turn_flags", "json_copy"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+"""3: Castle walls, roster damage types, several active players in a Combat phase (issue 16)."""
 MAX_MOVE_COUNT = 2**53 - 1
 MAX_ROUND_LIMIT = 200
 SPELL_PIN_START = 5
@@ -45,26 +35,6 @@ DEPLOYS_PER_PIN = 2
 THRONE_CAPTURE_DEPLOYS = 3
 CARDS_PER_DECK_AT_START = 2
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "scenario": "standard",
-    "armies": None,
-    "army_lists": None,
-    "rosters": None,
-    "round_limit": 30,
-    "first_player": None,
-    "setup": "manual",
-    "cards": None,
-}
-"""``scenario``: ``"standard"``, ``"skirmish"`` or a custom scenario object. ``armies``: player ->
-army id (default: Resistance, Greenskin, Undead, Demon in seat order). ``army_lists``: player ->
-list of unit types (default: the army's list for the scenario). ``rosters``: army id -> custom
-roster (replaces or adds an army). ``round_limit``: rounds before the game ends (1 to 200).
-``first_player``: who goes first (default: drawn). ``setup``: ``"manual"`` (players place
-their units, one move each) or ``"auto"`` (units are placed in list order on the Kingdom's
-spaces nearest the Throne/centre). ``cards``: a custom card set replacing the default one
-(rules doc §Cards)."""
-
-
 def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """Card instance id (``<card>-<copy>``) -> the card definition, for ``cards`` (a game's card
     set, ``state["cards"]``; the default set when None)."""
@@ -73,195 +43,6 @@ def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[st
         for n in range(1, card["copies"] + 1):
             out[f"{card['id']}-{n}"] = card
     return out
-
-
-def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
-    return Violation(code, message, rule)
-
-
-def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, Any]:
-    """Validated options, with every default filled in. Raises InvalidSetup."""
-    found: list[Violation] = []
-    for key in options:
-        if key not in DEFAULT_OPTIONS:
-            found.append(_v("unknown_option", f"Reign Supreme has no option {key!r}; the options are "
-                            f"{', '.join(DEFAULT_OPTIONS)}."))
-    opts = {**DEFAULT_OPTIONS, **{k: v for k, v in options.items() if v is not None}}
-    n = len(players)
-    scenario = opts["scenario"]
-    if isinstance(scenario, str):
-        shipped = default_scenarios()
-        if scenario not in shipped:
-            found.append(_v("unknown_scenario", f"There is no scenario {scenario!r}; the scenarios are "
-                            f"{', '.join(shipped)}, or give a scenario object.", rulebook.SCENARIOS))
-            scenario = shipped["standard"]
-        else:
-            scenario = shipped[scenario]
-    else:
-        found.extend(check_scenario(scenario, n))
-    rosters: dict[str, Any] = {}
-    custom = opts["rosters"] or {}
-    if not isinstance(custom, dict):
-        found.append(_v("bad_roster", "options.rosters must map army ids to rosters.", rulebook.ROSTERS))
-        custom = {}
-    for army, roster in custom.items():
-        problems = check_roster(army, roster)
-        found.extend(problems)
-        if not problems:
-            rosters[army] = {"title": roster.get("title", army), "units": roster["units"]}
-    known_armies = set(ARMY_IDS) | set(rosters)
-    armies = opts["armies"]
-    if armies is None:
-        armies = {p: ARMY_IDS[i % len(ARMY_IDS)] for i, p in enumerate(players)}
-    elif not isinstance(armies, dict) or set(armies) != set(players) or \
-            any(not isinstance(a, str) or a not in known_armies for a in armies.values()):
-        found.append(_v("bad_armies", "options.armies must give every player one army: "
-                        f"{', '.join(sorted(known_armies))}.", rulebook.ROSTERS))
-        armies = {p: ARMY_IDS[i % len(ARMY_IDS)] for i, p in enumerate(players)}
-    lists = opts["army_lists"] or {}
-    if not isinstance(lists, dict) or any(p not in players for p in lists):
-        found.append(_v("bad_army_list", "options.army_lists must map players of this game to lists.",
-                        rulebook.ARMY_LISTS))
-        lists = {}
-    key = scenario.get("army_list", "standard") if isinstance(scenario, dict) else "standard"
-    army_lists: dict[str, list[str]] = {}
-    for p in players:
-        army = armies[p]
-        roster = rosters[army]["units"] if army in rosters else default_roster(army)
-        if p in lists:
-            found.extend(check_army_list(p, lists[p], roster))
-            army_lists[p] = list(lists[p]) if isinstance(lists[p], list) else []
-        elif army in rosters:
-            army_lists[p] = [t for t in rosters[army]["units"]][:10]
-        else:
-            army_lists[p] = list(default_armies()[army]["lists"].get(key, []))
-    limit = opts["round_limit"]
-    if type(limit) is not int or not 1 <= limit <= MAX_ROUND_LIMIT:
-        found.append(_v("bad_round_limit", f"options.round_limit must be a whole number from 1 to "
-                        f"{MAX_ROUND_LIMIT}.", rulebook.ROUND_LIMIT))
-    first = opts["first_player"]
-    if first is not None and first not in players:
-        found.append(_v("unknown_first_player", f"options.first_player must be one of the players "
-                        f"({', '.join(players)}).", rulebook.TURN))
-    if opts["setup"] not in ("manual", "auto"):
-        found.append(_v("bad_setup_option", "options.setup must be 'manual' or 'auto'.", rulebook.SETUP))
-    card_set = opts["cards"]
-    if card_set is None:
-        card_set = default_cards()
-    else:
-        from rules.reign_supreme.cards import check_cards
-        found.extend(check_cards(card_set))
-    if found:
-        raise InvalidSetup(found)
-    kingdoms = _seat(scenario, players)
-    for p in players:
-        if len(army_lists[p]) > len(kingdoms[p]["hexes"]):
-            found.append(_v("army_too_big", f"{p}'s army of {len(army_lists[p])} units does not fit in a "
-                            f"Kingdom of {len(kingdoms[p]['hexes'])} spaces.", rulebook.ARMY_LISTS))
-    if found:
-        raise InvalidSetup(found)
-    return {"scenario": scenario, "rosters": rosters, "armies": armies, "army_lists": army_lists,
-            "round_limit": limit, "first_player": first, "setup": opts["setup"], "kingdoms": kingdoms,
-            "cards": card_set}
-
-
-def _seat(scenario: dict[str, Any], players: Sequence[PlayerId]) -> dict[PlayerId, dict[str, Any]]:
-    """Each player's Kingdom: ``seating[n]`` of the scenario, else its first n kingdoms."""
-    by_id = {k["id"]: k for k in scenario["kingdoms"]}
-    seating = scenario.get("seating")
-    ids = seating[str(len(players))] if seating else [k["id"] for k in scenario["kingdoms"]][:len(players)]
-    out = {}
-    for p, kid in zip(players, ids):
-        k = by_id[kid]
-        castles = scenario["castles"]
-        out[p] = {"id": kid, "hexes": [list(h) for h in k["hexes"]],
-                  "castle": [list(h) for h in k["castle"]] if castles else None,
-                  "throne": list(k["throne"]) if castles else None,
-                  "gate": [list(h) for h in k["gate"]] if castles else None}
-    return out
-
-
-def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-    """The state at the start of set-up (or, with ``setup: "auto"``, of the first turn)."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup([_v("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.", rulebook.SETUP)])
-    if not isinstance(options, dict):
-        raise InvalidSetup([_v("bad_options", "options must be an object.")])
-    o = _resolve(players, options)
-    players = list(players)
-    rng = Rng.from_seed(seed)
-    first = o["first_player"] if o["first_player"] is not None else rng.choice(players)
-    sc = o["scenario"]
-    cards = sc["cards"]
-    units: dict[str, dict[str, Any]] = {}
-    n = 0
-    for p in players:
-        army = o["armies"][p]
-        roster = o["rosters"][army]["units"] if army in o["rosters"] else default_roster(army)
-        for utype in o["army_lists"][p]:
-            n += 1
-            unit: dict[str, Any] = {"owner": p, "army": army, "type": utype, "at": None, "pins": 0,
-                                    **fresh_turn_flags(), "ensnared": False, "countered": False}
-            if "packed" in roster[utype]["kinds"]:
-                unit["packing"] = "packed"
-            units[f"u{n}"] = unit
-    decks: dict[str, list[str]] = {"spell": [], "tactics": []}
-    hands: dict[str, list[str]] = {p: [] for p in players}
-    if cards:
-        for cid, card in card_catalog(o["cards"]).items():
-            decks[card["deck"]].append(cid)
-        rng.shuffle(decks["spell"])
-        rng.shuffle(decks["tactics"])
-        for p in players:
-            for deck in ("spell", "tactics"):
-                hands[p].extend(decks[deck][:CARDS_PER_DECK_AT_START])
-                del decks[deck][:CARDS_PER_DECK_AT_START]
-    state: State = {
-        "game": rulebook.GAME_ID,
-        "schema_version": SCHEMA_VERSION,
-        "players": players,
-        "status": "in_progress",
-        "active_players": [first],
-        "move_count": 0,
-        "outcome": None,
-        "seed": seed,
-        "rng": "",
-        "scenario": {
-            "id": sc.get("id", "custom"), "castles": sc["castles"], "cards": cards,
-            "deployment": sc["deployment"], "initial_units": sc["initial_units"], "victory": sc["victory"],
-            "round_limit": o["round_limit"], "midfield": [list(h) for h in sc["midfield"]],
-            "mines": [list(h) for h in sc["mines"]], "ruins": [list(h) for h in sc["ruins"]],
-        },
-        "kingdoms": o["kingdoms"],
-        "armies": dict(o["armies"]),
-        "rosters": o["rosters"],
-        "units": units,
-        "first_player": first,
-        "round": 1,
-        "phase": "setup",
-        "turn": first,
-        "pending": None,
-        "walls": _gates(o["kingdoms"]) if sc["castles"] else [],
-        "wall_serial": len(players) if sc["castles"] else 0,
-        "engaged": [],
-        "boards": {p: {"spell_pin": SPELL_PIN_START if cards else None,
-                       "tactics_pin": TACTICS_PIN_START if cards else None,
-                       "reinforcement_pin": REINFORCEMENT_PIN_START if sc["deployment"] else None,
-                       "deploys": 0, "packing": [], "spells": [], "effects": []} for p in players},
-        "control": {"mines": [None] * len(sc["mines"]), "ruins": [None] * len(sc["ruins"])},
-        "kills": {p: 0 for p in players},
-        "defeated": [],
-        "zones": {p: [] for p in players},
-        "cards": json_copy(o["cards"]) if cards else [],
-        "decks": decks,
-        "discards": {"spell": [], "tactics": []},
-        "hands": hands,
-    }
-    state["rng"] = str(rng)
-    if o["setup"] == "auto":
-        from rules.reign_supreme.turns import auto_setup
-        state, _ = auto_setup(state)
-    return state
 
 
 def fresh_turn_flags() -> dict[str, Any]:
@@ -274,16 +55,6 @@ def fresh_turn_flags() -> dict[str, Any]:
     anything: the unit-switching rule), ``done`` (its activation is over)."""
     return {"moved": False, "steps": 0, "charge": False, "bonus": 0, "attacked": False, "attacks": 0,
             "mode": None, "on_the_move": False, "knocked": False, "acted": False, "done": False}
-
-
-def _gates(kingdoms: dict[PlayerId, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Seed, Castle and Gates: each Castle's Gate, on the edge the scenario gives, 20 hit points,
-    owned by the Kingdom's player. Ids ``w1``, ``w2``... in seat order."""
-    out = []
-    for n, (p, k) in enumerate(kingdoms.items(), start=1):
-        out.append({"id": f"w{n}", "kind": "gate", "owner": p, "edge": [list(h) for h in k["gate"]],
-                    "hp": GATE_HP})
-    return out
 
 
 def clone(state: State) -> State:

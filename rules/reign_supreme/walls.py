@@ -1,5 +1,5 @@
-"""Walls: Gates and Palisades, and the Construction ability (seed: Units - Gates, Palisades;
-Special Abilities - Construction; Castle).
+"""Walls: Gates, Castle walls and Palisades (seed: Units - Gates, Palisades; Special Abilities -
+Construction; Castle; rulings RS 12, RS 13).
 
 A wall stands on the edge between two spaces (``edge``: the two spaces), not on a space. It
 belongs to a player (``owner``: the Castle's player for a Gate, the builder for a Palisade) and
@@ -9,10 +9,13 @@ player can move freely past his own gate"; Palisades "work just like Gates".
 - **Gate**: 20 hit points; "no modifiers when taking damage except for +1 damage from
   Artillery" (Siege attackers); units directly next to it (on either of its two spaces) have
   Stealth while it stands; Construction repairs it by 3, up to 20.
+- **Castle wall** (ruling RS 12): every outer edge of a Castle but the Gate's, owned by the
+  Kingdom's player, 20 hit points, attacked and repaired like a Gate; **nobody** crosses it, its
+  owner included (the Gate is the way in and out); no Stealth; destroyed, its edge is open.
 - **Palisade**: built by a Construction unit with 4 hit points on an edge of its own space, or
-  given 4 more (at most 6); "considered to be Siege" (no defence modifiers); at most 10 per
-  player on the board; destroyed, the rest of the damage reaches through to an enemy unit on the
-  other side.
+  given 4 more (at most 6); works just like a Gate (ruling RS 13: Stealth, no damage modifiers
+  but +1 from Artillery); at most 10 per player on the board; destroyed, the rest of the damage
+  reaches through to an enemy unit on the other side.
 
 **Decisions:** attacking a wall: "at a range of 1, you must be directly next to it" (standing on
 one of its two spaces); "at a range of 2 and up, you only have to hit one of the spaces adjacent
@@ -26,16 +29,31 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import PlayerId, State
-from rules.reign_supreme.hexes import Hex, distance
+from rules.reign_supreme.hexes import Hex, distance, neighbours
 
 __all__ = ["edge_key", "wall_spaces", "blocked_edges", "crosses_wall", "wall_distance", "wall_by_id",
-           "GATE_HP", "PALISADE_BUILD", "PALISADE_MAX", "PALISADE_LIMIT", "REPAIR", "far_side"]
+           "GATE_HP", "PALISADE_BUILD", "PALISADE_MAX", "PALISADE_LIMIT", "REPAIR", "far_side", "WALL_KINDS",
+           "MAX_HP", "castle_wall_edges"]
 
+WALL_KINDS = ("gate", "castle_wall", "palisade")
 GATE_HP = 20
 PALISADE_BUILD = 4
 PALISADE_MAX = 6
 PALISADE_LIMIT = 10
 REPAIR = 3
+
+
+MAX_HP = {"gate": GATE_HP, "castle_wall": GATE_HP, "palisade": PALISADE_MAX}
+"""A wall's most hit points by kind: Castle walls are "attacked and repaired like a Gate"."""
+
+
+def castle_wall_edges(castle: frozenset[Hex] | set[Hex], gate: tuple[Hex, Hex], board: frozenset[Hex] | set[Hex]
+                      ) -> list[tuple[Hex, Hex]]:
+    """Ruling RS 12: the Castle walls of ``castle``, every edge between one of its spaces and a
+    board space outside it except the Gate's, as ``(inside, outside)``, sorted."""
+    gate_key = edge_key(*gate)
+    return sorted((h, n) for h in castle for n in neighbours(h)
+                  if n in board and n not in castle and edge_key(h, n) != gate_key)
 
 
 def edge_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
@@ -56,8 +74,10 @@ def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
 
 
 def blocked_edges(state: State, player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
-    """Edges ``player``'s units may not cross: every wall of another player."""
-    return frozenset(edge_key(*wall_spaces(w)) for w in state["walls"] if w["owner"] != player)
+    """Edges ``player``'s units may not cross: every wall of another player, and every Castle
+    wall, their own included (ruling RS 12)."""
+    return frozenset(edge_key(*wall_spaces(w)) for w in state["walls"]
+                     if w["owner"] != player or w["kind"] == "castle_wall")
 
 
 def crosses_wall(state: State, a: Hex, b: Hex) -> dict[str, Any] | None:

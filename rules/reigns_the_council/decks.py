@@ -34,6 +34,7 @@ def rebuild_if_empty(new: State, rng: Rng, events: list[Event]) -> None:
     rng.shuffle(pile)
     new["decks"] = split(pile)
     new["discard"] = []
+    new["discard_revealed"] = []
     events.append({"type": "decks_rebuilt", "sizes": [len(d) for d in new["decks"]]})
 
 

@@ -1,17 +1,18 @@
 """The end of a reign (death or abdication), its scoring, the story point, the early-end vote,
-the succession, and the end of the game.
+and the end of the game.
 
 Seed 004 §End of a reign, §End of a reign scoring, §A new Monarch!; rulings RtC 8 (death and
-story point), RtC 9 (abdication), RtC 10 (next reign, early end, winners).
+story point), RtC 9 (abdication), RtC 10 (early end, winners). Naming the next Monarch starts a
+new reign, so it lives with the reign's setup (:func:`rules.reigns_the_council.reign.apply_name`):
+this module never reaches up to :mod:`reign` or :mod:`rounds`.
 """
 from __future__ import annotations
 
 from rules.engine_types import Event, Outcome, PlayerId, State
-from rules.reigns_the_council import reign
 from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, goal_points
-from rules.rng import Rng
+from rules.reigns_the_council.seats import advisors, monarch
 
-__all__ = ["death", "abdicate", "apply_story_vote", "apply_end_vote", "apply_name", "totals", "outcome"]
+__all__ = ["death", "abdicate", "apply_story_vote", "apply_end_vote", "totals", "outcome"]
 
 
 def death(new: State, advisor: PlayerId, card: str, events: list[Event]) -> None:
@@ -21,9 +22,9 @@ def death(new: State, advisor: PlayerId, card: str, events: list[Event]) -> None
     on it (``"vote"``: phase ``story_vote``, all of them at once)."""
     rnd = new["round"]
     ended = [p for p, v in new["tracks"].items() if v in (TRACK_MIN, TRACK_MAX)]
-    events.append({"type": "monarch_died", "monarch": reign.monarch(new), "advisor": advisor, "card": card,
+    events.append({"type": "monarch_died", "monarch": monarch(new), "advisor": advisor, "card": card,
                    "pillars": ended})
-    left = [p for p in reign.advisors(new) if p in rnd["table"]]
+    left = [p for p in advisors(new) if p in rnd["table"]]
     if left:
         for p in left:
             new["discard"].append(rnd["table"].pop(p))
@@ -69,7 +70,7 @@ def apply_story_vote(new: State, player: PlayerId, approve: bool, events: list[E
 def abdicate(new: State, events: list[Event]) -> None:
     """The pile holds 12 or more at the end of a round: the Monarch retires to the Riviera; the
     advisors score nothing for their goals (seed §End of a reign)."""
-    events.append({"type": "monarch_abdicated", "monarch": reign.monarch(new), "pile": len(new["pile"])})
+    events.append({"type": "monarch_abdicated", "monarch": monarch(new), "pile": len(new["pile"])})
     _close_reign(new, "abdication", events)
 
 
@@ -89,7 +90,7 @@ def _close_reign(new: State, cause: str, events: list[Event]) -> None:
         goals = dict(new["goals"])
         record["goals"] = goals
         events.append({"type": "goals_revealed", "goals": dict(goals)})
-        for p in reign.advisors(new):
+        for p in advisors(new):
             by_pillar = goal_points(GOALS[goals[p]], new["tracks"])
             record["points"][p]["goal"] = by_pillar
             events.append({"type": "points_scored", "player": p, "points": sum(by_pillar.values()),
@@ -122,13 +123,7 @@ def apply_end_vote(new: State, player: PlayerId, end: bool, events: list[Event])
         _finish(new, "early_end", events)
         return
     new["phase"] = "succession"
-    new["active_players"] = [reign.monarch(new)]
-
-
-def apply_name(new: State, successor: PlayerId, rng: Rng, events: list[Event]) -> None:
-    """The outgoing Monarch names ``successor`` (who has not reigned yet) and a new reign is set up."""
-    events.append({"type": "monarch_named", "by": reign.monarch(new), "monarch": successor})
-    reign.start_reign(new, successor, rng, events)
+    new["active_players"] = [monarch(new)]
 
 
 def _reign_total(points: dict) -> int:

@@ -121,15 +121,17 @@ def _check_tracks(state: State, found: list[Violation]) -> None:
 
 
 def _check_points(where: str, points: Any, found: list[Violation]) -> None:
-    _need(isinstance(points, dict) and set(points) == _POINT_KEYS, found, "bad_points",
-          f"{where} must be {{acceptance, story, pile, goal}}.")
+    # Checked for every player of every reign on every request: the messages are written only
+    # when a check fails.
+    if not (isinstance(points, dict) and set(points) == _POINT_KEYS):
+        _need(False, found, "bad_points", f"{where} must be {{acceptance, story, pile, goal}}.")
     for k in ("acceptance", "story", "pile"):
-        _need(is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS, found, "bad_points",
-              f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.")
+        if not (is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS):
+            _need(False, found, "bad_points", f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.")
     goal = points["goal"]
-    _need(isinstance(goal, dict) and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX
-                                         for p, v in goal.items()), found, "bad_points",
-          f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.")
+    if not (isinstance(goal, dict) and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX
+                                           for p, v in goal.items())):
+        _need(False, found, "bad_points", f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.")
 
 
 def _check_reigns(state: State, players: list[str], found: list[Violation]) -> None:
@@ -201,6 +203,7 @@ def _check_containers(state: State, players: list[str], found: list[Violation]) 
     for i, deck in enumerate(decks):
         _ids(deck, f"state.decks.{i}", found)
     _ids(state.get("discard"), "state.discard", found)
+    _ids(state.get("discard_revealed"), "state.discard_revealed", found)
     _ids(state.get("pile"), "state.pile", found)
     hands = state.get("hands")
     _need(isinstance(hands, dict) and set(hands) == set(players), found, "bad_players",
@@ -274,6 +277,11 @@ def _check_places(state: State, players: list[str], found: list[Violation]) -> N
     if problems:
         found.extend(problems)
         raise _Bad
+    discard = state["discard"]
+    face_up = state["discard_revealed"]
+    _need(len(set(face_up)) == len(face_up) and [c for c in discard if c in face_up] == face_up, found,
+          "bad_discard_revealed", "state.discard_revealed must list cards of state.discard, each once, in "
+                                  "discard order: the rejected proposals that went there face up.")
 
 
 def _active(state: State, expected: list[str], found: list[Violation], what: str) -> None:
@@ -446,8 +454,9 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
         _need(bool(table) or pending is not None, found, "bad_round", "Once every card is resolved the round ends.")
         _need(not rnd["discarded"], found, "bad_round", "No proposal is discarded unrevealed while the Monarch lives.")
         for r in revealed:
-            _need(r["card"] in (state["pile"] if r["decision"] == "accepted" else state["discard"]), found,
-                  "bad_round", "Revealed accepted cards go to the Monarch's pile, rejected ones to the discard pile.")
+            _need(r["card"] in (state["pile"] if r["decision"] == "accepted" else state["discard_revealed"]), found,
+                  "bad_round", "Revealed accepted cards go to the Monarch's pile, rejected ones face up to the "
+                               "discard pile.")
     if phase == "refill":
         _need(not table and not rnd["discarded"] and len(state["pile"]) < ABDICATION_PILE, found, "bad_round",
               f"The advisors draw only after every card is resolved, with fewer than {ABDICATION_PILE} in the pile.")

@@ -28,7 +28,7 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
-from rules.reigns_the_council import ending, reign, rounds, rulebook
+from rules.reigns_the_council import ending, reign, rounds, rulebook, seats
 from rules.reigns_the_council.state import clone
 from rules.rng import Rng
 
@@ -47,6 +47,9 @@ _FIELDS = {
     "name_monarch": "monarch",
 }
 """Move type -> its one parameter (None: no parameter)."""
+_ALLOWED: dict[str, frozenset[str]] = {
+    kind: frozenset({"player", "type"} if field is None else {"player", "type", field}) for kind, field in _FIELDS.items()}
+"""Move type -> the fields a move of that type may have."""
 _PHASE_RULE = {
     "deal": rulebook.DRAWING, "redraw": rulebook.EXCHANGE, "refill": rulebook.DRAWING,
     "exchange": rulebook.EXCHANGE, "pitch": rulebook.PITCHING, "decide": rulebook.DECISION,
@@ -54,11 +57,11 @@ _PHASE_RULE = {
     "end_vote": rulebook.EARLY_END, "succession": rulebook.SUCCESSION, "finished": rulebook.WINNERS,
 }
 _PHASE_TASK = {
-    "deal": "advisors are drawing their seven cards (a draw move)",
-    "redraw": "advisors are drawing after the exchange (a draw move)",
-    "refill": "advisors are drawing at the end of the round (a draw move)",
-    "exchange": "advisors are choosing cards to exchange (an exchange move)",
-    "pitch": "advisors are pitching their proposals (a pitch move)",
+    "deal": "the advisors are drawing their seven cards (a draw move)",
+    "redraw": "the advisors are drawing after the exchange (a draw move)",
+    "refill": "the advisors are drawing at the end of the round (a draw move)",
+    "exchange": "the advisors are choosing cards to exchange (an exchange move)",
+    "pitch": "the advisors are pitching their proposals (a pitch move)",
     "decide": "the Monarch is accepting or rejecting the proposals (a decide move)",
     "reveal": "the Monarch is revealing the proposals (a reveal move)",
     "mind": "the Monarch may change their mind about the revealed proposal "
@@ -95,7 +98,7 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
     if phase == "pitch":
         return [{"player": p, "type": "pitch", "card": c} for c in state["hands"][p]]
     if phase == "decide":
-        order = [a for a in reign.advisors(state) if a in state["round"]["table"]]
+        order = [a for a in seats.advisors(state) if a in state["round"]["table"]]
         return [{"player": p, "type": "decide", "accept": s} for s in _subsets(order)[1:]]
     if phase == "reveal":
         return [{"player": p, "type": "reveal", "advisor": a} for a in rounds.revealable(state)]
@@ -142,16 +145,16 @@ def violations(state: State, move: Move) -> list[Violation]:
         return [Violation("unknown_move_type", f"Reigns: The Council has no move type {str(kind)[:40]!r}.",
                           rulebook.MOVES)]
     field = _FIELDS[kind]
-    allowed = {"player", "type"} if field is None else {"player", "type", field}
-    extra = sorted(str(k) for k in move if k not in allowed)
-    if extra:
+    allowed = _ALLOWED[kind]
+    if not allowed.issuperset(move):
+        extra = sorted(str(k) for k in move if k not in allowed)
         return [Violation("unexpected_field", f"A {kind} move takes no {extra[0][:40]!r}.", rulebook.MOVES)]
     if field is not None and field not in move:
         return [Violation("missing_field", f"A {kind} move needs {field!r}.", rulebook.MOVES)]
     phase = state["phase"]
     if phase not in _PHASES_OF[kind]:
-        return [Violation("wrong_phase", f"This is not the time for a {kind} move: the "
-                                         f"{_PHASE_TASK.get(phase, 'game is in another phase')}.",
+        return [Violation("wrong_phase", f"This is not the time for a {kind} move: "
+                                         f"{_PHASE_TASK.get(phase, 'the game is in another phase')}.",
                           _PHASE_RULE.get(phase, rulebook.MOVES))]
     if p not in state["active_players"]:
         return [_not_active(state, p)]
@@ -292,7 +295,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     elif kind == "change_mind" or kind == "keep_decision":
         rounds.apply_mind(new, kind == "change_mind", rng, events)
     else:
-        ending.apply_name(new, move["monarch"], rng, events)
+        reign.apply_name(new, move["monarch"], rng, events)
     new["rng"] = str(rng)
     return new, events
 

@@ -1,5 +1,5 @@
-"""A reign's setup: gather and shuffle, goals, drawing seven with a deck choice per draw, and
-the one-time simultaneous exchange.
+"""A reign's setup: the outgoing Monarch naming the next one, gather and shuffle, goals, drawing
+seven with a deck choice per draw, and the one-time simultaneous exchange.
 
 Seed 004 §Game setup 3 to 7 and §A new Monarch! ("setup for a new Reign as per the normal
 setup: shuffling the Secret Goals and dealing one to each Advisor and shuffling the Proposal
@@ -8,24 +8,13 @@ first round"); rulings RtC 5.
 """
 from __future__ import annotations
 
-from rules.engine import seats_after
 from rules.engine_types import Event, PlayerId, State
 from rules.reigns_the_council import decks, rounds
+from rules.reigns_the_council.seats import advisors, monarch
 from rules.reigns_the_council.content import GOALS, HAND_SIZE, PILLARS
 from rules.rng import Rng
 
-__all__ = ["monarch", "advisors", "start_reign", "round_robin", "after_draws", "apply_exchange"]
-
-
-def monarch(state: State) -> PlayerId:
-    """The Monarch of the current reign."""
-    return state["reigns"][-1]["monarch"]
-
-
-def advisors(state: State) -> list[PlayerId]:
-    """Every player but the Monarch, in seat order from the Monarch's left. This is the order
-    in which advisors draw and in which simultaneous choices are listed."""
-    return seats_after(state["players"], monarch(state))
+__all__ = ["start_reign", "round_robin", "after_draws", "apply_exchange", "apply_draw", "apply_name"]
 
 
 def round_robin(counts: list[tuple[PlayerId, int]]) -> list[PlayerId]:
@@ -58,6 +47,7 @@ def start_reign(new: State, ruler: PlayerId, rng: Rng, events: list[Event]) -> N
     rng.shuffle(pile)
     new["decks"] = decks.split(pile)
     new["discard"] = []
+    new["discard_revealed"] = []
     new["pile"] = []
     new["hands"] = {p: [] for p in players}
     new["round"] = new["exchange"] = new["votes"] = new["story"] = None
@@ -130,3 +120,10 @@ def apply_draw(new: State, player: PlayerId, index: int, rng: Rng, events: list[
         new["active_players"] = [queue[0]]
     else:
         after_draws(new, events)
+
+
+def apply_name(new: State, successor: PlayerId, rng: Rng, events: list[Event]) -> None:
+    """The outgoing Monarch names ``successor`` (who has not reigned yet) and a new reign is set
+    up "as per the normal setup" (seed §A new Monarch!; rulings RtC 10)."""
+    events.append({"type": "monarch_named", "by": monarch(new), "monarch": successor})
+    start_reign(new, successor, rng, events)

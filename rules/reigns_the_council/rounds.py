@@ -7,8 +7,9 @@ Seed 004 §Game round 1 to 6 and the note on the 1st round; rulings RtC 6 (round
 from __future__ import annotations
 
 from rules.engine_types import Event, PlayerId, State
-from rules.reigns_the_council import decks, ending, reign
+from rules.reigns_the_council import decks, ending
 from rules.reigns_the_council.content import TRACK_MAX, TRACK_MIN
+from rules.reigns_the_council.seats import advisors, monarch
 from rules.rng import Rng
 
 __all__ = ["ABDICATION_PILE", "start_round", "apply_pitch", "apply_decide", "apply_reveal",
@@ -21,7 +22,7 @@ proposals in their pile."""
 
 def start_round(new: State, number: int, events: list[Event]) -> None:
     """Round ``number`` begins: every advisor is active to pitch, simultaneously."""
-    order = reign.advisors(new)
+    order = advisors(new)
     new["round"] = {"number": number, "pitches": {p: None for p in order}, "table": {}, "accepted": None,
                     "revealed": [], "pending": None, "mind_changed": False, "discarded": []}
     new["phase"] = "pitch"
@@ -47,7 +48,7 @@ def apply_pitch(new: State, player: PlayerId, card: str, events: list[Event]) ->
     rnd["table"] = table
     rnd["pitches"] = None
     new["phase"] = "decide"
-    new["active_players"] = [reign.monarch(new)]
+    new["active_players"] = [monarch(new)]
     events.append({"type": "proposals_on_table", "backs": {p: list(cards[c]["back"]) for p, c in table.items()}})
 
 
@@ -55,7 +56,7 @@ def apply_decide(new: State, accepted: list[PlayerId], events: list[Event]) -> N
     """The Monarch accepts the proposals of ``accepted`` (at least one) and rejects the others;
     each advisor whose proposal is accepted scores 1 point at once (seed §Game round 3)."""
     rnd = new["round"]
-    order = [p for p in reign.advisors(new) if p in rnd["table"]]
+    order = [p for p in advisors(new) if p in rnd["table"]]
     chosen = [p for p in order if p in accepted]
     rnd["accepted"] = chosen
     events.append({"type": "proposals_decided", "accepted": list(chosen),
@@ -72,7 +73,7 @@ def revealable(state: State) -> list[PlayerId]:
     the accepted ones once every rejected card is resolved (seed §Game round 4, 5)."""
     rnd = state["round"]
     table = rnd["table"]
-    order = [p for p in reign.advisors(state) if p in table]
+    order = [p for p in advisors(state) if p in table]
     rejected = [p for p in order if p not in rnd["accepted"]]
     return rejected or order
 
@@ -114,7 +115,8 @@ def apply_mind(new: State, change: bool, rng: Rng, events: list[Event]) -> None:
 def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: bool, rng: Rng,
              events: list[Event]) -> None:
     """Apply the card's white zone (accepted) or black zone (rejected), tokens stopping at the
-    end spaces; accepted cards join the Monarch's pile, rejected ones the discard pile. Then a
+    end spaces; accepted cards join the Monarch's pile, rejected ones the discard pile, face up
+    (``discard_revealed``: they stay public, rulings RtC 11). Then a
     token on an end space kills the Monarch (seed §End of a reign); otherwise the next reveal,
     or the end of the round."""
     info = new["cards"][card]
@@ -122,7 +124,11 @@ def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: b
     tracks = new["tracks"]
     for pillar, change in zone.items():
         tracks[pillar] = max(TRACK_MIN, min(TRACK_MAX, tracks[pillar] + change))
-    (new["pile"] if decision == "accepted" else new["discard"]).append(card)
+    if decision == "accepted":
+        new["pile"].append(card)
+    else:
+        new["discard"].append(card)
+        new["discard_revealed"].append(card)
     rnd = new["round"]
     rnd["revealed"].append({"advisor": advisor, "card": card, "decision": decision, "changed": changed})
     events.append({"type": "proposal_resolved", "advisor": advisor, "card": card, "decision": decision,
@@ -144,7 +150,7 @@ def _end_of_round(new: State, rng: Rng, events: list[Event]) -> None:
         ending.abdicate(new, events)
         return
     decks.rebuild_if_empty(new, rng, events)
-    queue = reign.advisors(new)
+    queue = advisors(new)
     new["draw_queue"] = queue
     new["phase"] = "refill"
     new["active_players"] = [queue[0]]

@@ -17,7 +17,8 @@ from rules.rng import MAX_SEED, Rng
 
 __all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "STORY_MODES", "new_game", "clone"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: ``discard_revealed`` (rulings RtC 11: the rejected cards revealed face up stay public)."""
 MAX_MOVE_COUNT = 2**53 - 1
 """The largest move count a state may carry: an integer every JSON client reads exactly."""
 STORY_MODES = ("auto", "vote")
@@ -84,6 +85,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "tracks": {p: 0 for p in PILLARS},
         "decks": [[], [], []],
         "discard": list(cards),
+        "discard_revealed": [],
         "hands": {p: [] for p in players},
         "pile": [],
         "goals": {},
@@ -110,6 +112,7 @@ def clone(state: State) -> State:
     new["tracks"] = dict(state["tracks"])
     new["decks"] = [list(d) for d in state["decks"]]
     new["discard"] = list(state["discard"])
+    new["discard_revealed"] = list(state["discard_revealed"])
     new["hands"] = {p: list(h) for p, h in state["hands"].items()}
     new["pile"] = list(state["pile"])
     new["goals"] = dict(state["goals"])

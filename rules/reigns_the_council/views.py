@@ -9,8 +9,11 @@ delete"), so a field added to the state later stays hidden until a view chooses 
 So an advisor sees their own hand's fronts, their own goal, their own pitch and their own
 pending choices; everyone sees hand backs and sizes, the top back of each deck, the backs of
 the pitched cards once every advisor has pitched, the revealed cards, the tracks and the
-scores. The Monarch never sees a pitched front before it is revealed. Card ids are only shown
-with their fronts, to those who may see the front (an id names the front in the catalogue).
+scores, and the rejected cards revealed face up that still lie in the discard pile (rulings
+RtC 11: revealed cards stay public; the rest of the pile, exchanged cards and cards discarded
+unrevealed at a death, stays face down). The Monarch never sees a pitched front before it is
+revealed. Card ids are only shown with their fronts, to those who may see the front (an id
+names the front in the catalogue).
 Secret simultaneous choices (exchange, pitch, votes) show only whether a player has chosen.
 """
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, View
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
-from rules.reigns_the_council.reign import advisors
+from rules.reigns_the_council.seats import advisors
 
 __all__ = ["view", "view_event", "view_move", "card_face"]
 
@@ -103,6 +106,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "tracks": dict(state["tracks"]),
         "decks": [{"count": len(d), "top": _back(state, d[0]) if d else None} for d in state["decks"]],
         "discard_count": len(state["discard"]),
+        "discard_revealed": [card_face(state, c) for c in state["discard_revealed"]],
         "pile": [card_face(state, c) for c in state["pile"]],
         "hands": {p: {"count": len(hands[p]), "backs": [_back(state, c) for c in hands[p]]} for p in order},
         "draw_queue": list(state["draw_queue"]),

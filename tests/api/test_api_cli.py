@@ -138,7 +138,9 @@ def test_gunicorn_options():
     assert opts["bind"] == "127.0.0.1:8000"
     # THREADS request threads plus one per stream a worker may hold (MAX_STREAMS).
     assert opts["workers"] == 2 and opts["threads"] == 8 + 64
-    assert opts["worker_class"] == "gthread"
+    assert opts["worker_class"] == "api.worker.ProblemWorker"  # gthread, errors in problem+json
+    assert (opts["limit_request_line"], opts["limit_request_fields"], opts["limit_request_field_size"]) == \
+        (4094, 100, 8190)  # the README's table
     opts = cli.gunicorn_options("::1", 9001, 4, 16, settings=Settings(max_streams=10))
     assert opts["bind"] == "[::1]:9001" and opts["workers"] == 4 and opts["threads"] == 26
 
@@ -146,7 +148,10 @@ def test_gunicorn_options():
 def test_gunicorn_application_takes_the_options():
     opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings(max_streams=0))
     server = cli.RefereeServer(opts, lambda: "app")
-    assert server.cfg.worker_class_str == "gthread"
+    from api.worker import ProblemWorker
+    from gunicorn.workers.gthread import ThreadWorker
+
+    assert server.cfg.worker_class is ProblemWorker and issubclass(ProblemWorker, ThreadWorker)
     assert server.cfg.threads == 2 and server.cfg.workers == 1
     assert server.load() == "app"
 
@@ -157,3 +162,25 @@ def test_session_settings_from_environment():
     for bad in ({"SESSION_TTL_SECONDS": "0"}, {"MAX_STREAMS": "-1"}, {"HEARTBEAT_SECONDS": "x"}):
         with pytest.raises(ValueError):
             Settings.from_env(bad)
+
+
+def test_simulate_concede_rate_zero_never_concedes_and_is_checked():
+    """Issue 16 item 7: ``--concede 0`` keeps random players from conceding (a skirmish of 2
+    rounds then ends by the round limit or by a last player standing, never by concession)."""
+    import random
+
+    from rules.playout import choose_move, play_random_game
+    from rules.registry import get_game
+
+    legal = [{"player": "a", "type": "concede"}, {"player": "a", "type": "end_turn"}]
+    chooser = random.Random(1)
+    assert {choose_move(legal, chooser, 0.0)["type"] for _ in range(50)} == {"end_turn"}
+    assert choose_move(legal[:1], chooser, 0.0)["type"] == "concede"  # nothing else is legal
+    game = get_game("reign-supreme")
+    playout = play_random_game(game, ["a", "b"], 3, {"scenario": "skirmish", "round_limit": 2}, concede=0.0)
+    assert "concede" not in {m["type"] for m in playout.moves}
+    stats = cli.simulate("reign-supreme", 1, 2, 3, io.StringIO(), io.StringIO(),
+                         options={"scenario": "skirmish", "round_limit": 2}, concede=0.0)
+    assert stats["games"] == 1 and stats["moves"] == len(playout.moves)
+    with pytest.raises(ValueError, match="--concede"):
+        cli.simulate("reign-supreme", 1, 2, 3, io.StringIO(), io.StringIO(), concede=1.5)

@@ -83,7 +83,7 @@ def test_ready_with_one_embedded_redis(server):
     status, ctype, data = _request(server["port"], "GET", "/readyz")
     assert status == 200, data
     assert json.loads(data) == {"status": "ready", "store": "ok"}
-    assert (server["data"] / "referee.rdb.settings").exists()
+    assert (server["data"] / "redis.pid").exists()  # api.embedded: the server of this data directory
 
 
 def test_stateless_over_http(server):
@@ -135,6 +135,41 @@ def test_broken_chunked_encoding_is_400_not_500(server, body):
     assert "application/problem+json" in head
 
 
+def _raw(port: int, data: bytes) -> tuple[int, str, bytes]:
+    """Send raw bytes; return the status, Content-Type and body of the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers.get("content-type", ""), body
+
+
+@pytest.mark.parametrize("raw, status, code", [
+    (b"GET /healthz?" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n", 414, "uri_too_long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: " + b"x" * 20_000 + b"\r\n\r\n", 431,
+     "request_header_fields_too_large"),
+    (b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n", 431,
+     "request_header_fields_too_large"),
+    (b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400, "bad_request"),
+    (b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n"
+     b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "bad_request"),
+    (b"\x16\x03garbage / HTTP/9\r\n\r\n", 400, "bad_request"),
+])
+def test_errors_gunicorn_answers_itself_are_problem_json(server, raw, status, code):
+    got, ctype, body = _raw(server["port"], raw)
+    assert got == status and ctype == "application/problem+json", body
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["code"] == code and problem["detail"]
+    assert problem["type"].endswith(code.replace("_", "-"))
+
+
 def test_stop_saves_and_stops_the_embedded_redis(server):
     """Last: SIGTERM stops gunicorn and the embedded Redis it started."""
     port, proc = server["port"], server["proc"]
@@ -149,4 +184,4 @@ def test_stop_saves_and_stops_the_embedded_redis(server):
     with pytest.raises(redis.ConnectionError):
         redis.Redis(unix_socket_path=socket_path, socket_connect_timeout=1).ping()
     assert (server["data"] / "referee.rdb").exists()
-    assert not (server["data"] / "referee.rdb.settings").exists()
+    assert not (server["data"] / "redis.pid").exists()  # Redis removes it when it stops cleanly

@@ -95,7 +95,7 @@ def test_bad_custom_content_is_422_naming_the_problem(contract):
 def test_catalogue_lists_the_game_with_its_content(contract):
     info = contract.call("GET", f"/v1/games/{GAME}", expect=200).json
     assert info["min_players"] == 2 and info["max_players"] == 4
-    assert [r["id"] for r in info["content"]["races"]] == ["empire", "raiders", "elves", "orcs"]
+    assert [r["id"] for r in info["content"]["races"]] == ["empire", "raiders", "elves", "orcs", "dwarves"]
 
 
 def test_views_over_http_hide_enemy_units(contract):

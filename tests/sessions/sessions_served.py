@@ -199,24 +199,33 @@ class EventReader:
         return predicate(self)
 
 
-def racer(base: str, sessions: list[dict[str, Any]], seed: int, attempts: int) -> list[dict[str, Any]]:
-    """One racing client (run in its own process): random seats of random sessions submit one of
-    their legal moves, each way a client may (If-Match, expected_version, neither, and a retried
-    Idempotency-Key). Returns what happened to every request."""
+RACE_MODES = ("if-match", "expected", "none", "idempotent")
+"""How racer ``i`` sends its moves: ``RACE_MODES[i % 4]``."""
+
+
+def racer(base: str, sessions: list[dict[str, Any]], index: int, rounds: int, barrier: Any) -> list[dict[str, Any]]:
+    """One racing client (run in its own process). In each round every racer reads its seat's
+    legal moves on the round's session, waits at ``barrier`` until all have read, then submits
+    one, in its own way (``RACE_MODES``: If-Match, expected_version, neither, or an
+    Idempotency-Key sent twice). Racers that read the same version and send a precondition
+    cannot all win: the race is lost by someone in every round where two of them can move,
+    however the processes are scheduled. Returns what happened to every request."""
     import random
 
-    rng = random.Random(seed)
+    rng = random.Random(index)
+    mode = RACE_MODES[index % len(RACE_MODES)]
     results: list[dict[str, Any]] = []
-    for attempt in range(attempts):
-        session = rng.choice(sessions)
+    for round_no in range(rounds):
+        session = sessions[round_no % len(sessions)]
         sid = session["session_id"]
-        player = rng.choice(sorted(session["seats"]))
+        seats = sorted(session["seats"])
+        player = seats[index % len(seats)]
         auth = bearer(session["seats"][player])
         status, _, listed = http(base, "GET", f"/v1/sessions/{sid}/legal-moves", headers=auth)
+        barrier.wait(timeout=120)  # everyone has read: now all send at once
         if status != 200 or not listed["moves"]:
             continue
         move = rng.choice(listed["moves"])
-        mode = rng.choice(["if-match", "expected", "none", "idempotent"])
         body: dict[str, Any] = {"move": move}
         headers = dict(auth)
         if mode == "if-match":
@@ -224,14 +233,12 @@ def racer(base: str, sessions: list[dict[str, Any]], seed: int, attempts: int) -
         elif mode == "expected":
             body["expected_version"] = listed["version"]
         elif mode == "idempotent":
-            headers["Idempotency-Key"] = f"{seed}-{attempt}"
-        tries = 2 if mode == "idempotent" else 1
-        for n in range(tries):
+            headers["Idempotency-Key"] = f"{index}-{round_no}"
+        for n in range(2 if mode == "idempotent" else 1):
             status, rh, answer = http(base, "POST", f"/v1/sessions/{sid}/moves", body, headers)
-            results.append({"session": sid, "mode": mode, "try": n, "status": status,
-                            "version": answer.get("version") if status == 200 else None,
-                            "replayed": rh.get("idempotent-replayed") == "true",
-                            "based_on": listed["version"]})
+            results.append({"session": sid, "round": round_no, "racer": index, "mode": mode, "try": n,
+                            "status": status, "version": answer.get("version") if status == 200 else None,
+                            "replayed": rh.get("idempotent-replayed") == "true", "based_on": listed["version"]})
     return results
 
 

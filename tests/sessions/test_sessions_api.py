@@ -322,3 +322,36 @@ def test_wrong_methods(client, session):
     assert client.put(path(session)).status_code == 405
     assert client.get("/v1/sessions").status_code == 405
     assert client.get(path(session, "/moves")).status_code == 405
+
+
+def test_a_session_shows_no_drawn_starting_player_during_the_draft(client):
+    """Issue 16 item 9 (rules doc reign-and-ruin#starting-player): without
+    ``options.starting_player`` no seat's view, no answer to a move and no history entry names
+    a starting player before the draft ends; ``draft_finished`` then names it for everyone."""
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 5})
+    created = resp.get_json()
+    assert created["view"]["starting_player"] is None
+    game = get_game(GAME)
+    state = game.setup(["ann", "bob"], 5, {})
+    finished = None
+    while state["phase"] == "draft":
+        for seat in ("ann", "bob", None):
+            headers = bearer(created["seats"][seat]) if seat else {}
+            assert client.get(path(created), headers=headers).get_json()["view"]["starting_player"] is None
+        move = game.legal_moves(state)[0]
+        answer = client.post(path(created, "/moves"), json={"move": move},
+                             headers=bearer(created["seats"][move["player"]])).get_json()
+        state, events = game.apply(state, move)
+        if state["phase"] == "draft":
+            assert answer["view"]["starting_player"] is None
+            assert all("starting_player" not in e for e in answer["events"])
+        else:
+            finished = answer
+    starting = state["starting_player"]
+    assert finished["view"]["starting_player"] == starting
+    assert {"type": "draft_finished", "starting_player": starting} in finished["events"]
+    for seat in ("ann", "bob", None):
+        headers = bearer(created["seats"][seat]) if seat else {}
+        entries = client.get(path(created, "/history?after=0"), headers=headers).get_json()["entries"]
+        named = [e["version"] for e in entries for ev in e["events"] if "starting_player" in ev]
+        assert named == [len(entries)], (seat, named)

@@ -5,19 +5,10 @@ Uses a standalone redis-server through ``REDIS_URL`` (the configuration for an e
 """
 from __future__ import annotations
 
-import pytest
-from sessions_served import RedisServer
 
 from api import create_app
 
 GAME = "reign-and-ruin"
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path).start()
-    yield server
-    server.stop()
 
 
 def test_store_down_then_back(redis_server, tmp_path):

@@ -57,7 +57,7 @@ def battle(races: dict[str, str], field: dict[str, list[tuple[str, int, int, lis
     t = new_turn(turn_player or players[0], number)
     t.update(turn)
     state: State = {
-        "game": "reign-absolute", "schema_version": 1, "players": players, "status": "in_progress",
+        "game": "reign-absolute", "schema_version": 2, "players": players, "status": "in_progress",
         "phase": "play", "active_players": [t["player"]], "move_count": move_count, "outcome": None,
         "seed": 1, "rng": "0123456789abcdef", "turn_limit": turn_limit,
         "races": CATALOGS["races"], "units": CATALOGS["units"], "cards": CATALOGS["cards"],

@@ -10,9 +10,11 @@ from rules.reign_absolute.content import default_cards, default_races
 from rules.reign_absolute.flow import new_turn
 
 
-def test_four_default_races_of_8_to_12_units_with_one_liege():
+def test_five_default_races_of_8_to_12_units_with_one_liege():
+    """RA 2's four races, and the service's own Dwarves (the race that shows race actions and
+    setup requirements, rules doc "Races")."""
     races = {r["id"]: r for r in default_races()}
-    assert list(races) == ["empire", "raiders", "elves", "orcs"]
+    assert list(races) == ["empire", "raiders", "elves", "orcs", "dwarves"]
     for race in races.values():
         assert 8 <= len(race["units"]) <= 12
         assert sum(u["liege"] for u in race["units"]) == 1
@@ -41,11 +43,11 @@ def test_default_deck_has_every_kind_of_card_each_with_a_number():
 def test_race_selection_in_seat_order_each_race_once():
     state = GAME.setup(["ann", "bob", "cat"], 3, {})
     assert state["phase"] == "race_selection" and state["active_players"] == ["ann"]
-    assert len(GAME.legal_moves(state)) == 4
+    assert len(GAME.legal_moves(state)) == 5
     state, events = apply(state, mv("ann", "choose_race", race="orcs"))
     assert state["active_players"] == ["bob"]
     assert codes(state, mv("bob", "choose_race", race="orcs")) == ["race_taken"]
-    assert codes(state, mv("bob", "choose_race", race="dwarves")) == ["unknown_race"]
+    assert codes(state, mv("bob", "choose_race", race="gnomes")) == ["unknown_race"]
     assert codes(state, mv("cat", "choose_race", race="elves")) == ["not_your_turn"]
     state, _ = apply(state, mv("bob", "choose_race", race="elves"))
     state, events = apply(state, mv("cat", "choose_race", race="empire"))

@@ -151,6 +151,8 @@ def _learn(event, public_units, public_cards, known_cards):
         public_cards.update(event["cards"])
     elif kind in ("unit_defeated", "bonus_unit_placed", "unit_advanced"):
         public_units.add(event["unit"])
+    elif kind == "reinforcement_placed" and "card" in event:  # a setup task's card: its owner saw it
+        known_cards[event["player"]].add(event["card"])
     elif kind == "reinforcement_drawn":
         (public_cards if event["kind"] == "turn" else known_cards[event["player"]]).add(event["card"])
 

@@ -121,3 +121,43 @@ def test_real_events_redact_drawn_cards():
     for_bob = [GAME.view_event(e, "bob") for e in events]
     assert "nomora-9" not in json.dumps(for_bob)
     assert "nomora-9" in json.dumps([GAME.view_event(e, "ann") for e in events])
+
+
+def test_a_drawn_starting_player_stays_unknown_until_the_draft_ends():
+    """Issue 16 item 9, seed §2 then §3 ("Determine starting player" comes after the draft),
+    rulings R&R 3. Without ``options.starting_player`` nobody, the state included, knows the
+    starting player during the draft: every view shows null and no event names one; it is
+    drawn as the draft ends, announced by ``draft_finished`` and shown from then on. A given
+    starting player (the previous game's winner, known at the table) is shown from the start."""
+    for seed in range(6):
+        players = ["ann", "bob", "cat", "dan"][: 2 + seed % 3]
+        state = GAME.setup(players, seed, {})
+        assert state["starting_player"] is None
+        GAME.check_state(state)
+        while state["phase"] == "draft":
+            for viewer in players + [None]:
+                assert GAME.view(state, viewer)["starting_player"] is None
+            state, events = GAME.apply(state, GAME.legal_moves(state)[0])
+            GAME.check_state(state)
+            if state["phase"] == "draft":
+                assert state["starting_player"] is None
+                assert {e["type"] for e in events} <= {"draft_pick", "packets_passed"}, events
+        starting = state["starting_player"]
+        assert starting in players and state["active_players"] == [starting]
+        assert {"type": "draft_finished", "starting_player": starting} in events
+        for viewer in players + [None]:
+            assert GAME.view(state, viewer)["starting_player"] == starting
+    given = GAME.setup(["ann", "bob", "cat"], 1, {"starting_player": "cat"})
+    assert all(GAME.view(given, v)["starting_player"] == "cat" for v in ("ann", "bob", "cat", None))
+
+
+def test_a_state_may_lack_the_starting_player_only_during_the_draft():
+    import pytest
+    from rules.errors import InvalidState
+    state = GAME.setup(["ann", "bob"], 3, {})
+    GAME.check_state(state)
+    while state["phase"] == "draft":
+        state, _ = GAME.apply(state, GAME.legal_moves(state)[0])
+    with pytest.raises(InvalidState) as err:
+        GAME.check_state(dict(state, starting_player=None))
+    assert [v.code for v in err.value.violations] == ["unknown_player"]

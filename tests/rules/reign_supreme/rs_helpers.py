@@ -10,8 +10,9 @@ from typing import Any
 
 from rules.engine_types import Event, Move, State
 from rules.reign_supreme import GAME
+from rules.reign_supreme.actors import refresh_actors
 from rules.reign_supreme.auras import engaged_pairs
-from rules.reign_supreme.board import occupancy
+from rules.reign_supreme.board import geometry, occupancy
 from rules.reign_supreme.state import clone
 
 PLAYERS = ["ann", "bob"]
@@ -31,8 +32,15 @@ def position(lists: dict[str, list[str]], at: dict[str, Any] | None = None, *, s
     for uid, h in (at or {}).items():
         state["units"][uid]["at"] = None if h is None else list(h)
     state["engaged"] = engaged_pairs(state, occupancy(state))  # as if the turn started with them there
+    refresh(state)
     GAME.check_state(state)
     return state
+
+
+def refresh(state: State) -> None:
+    """After a test edits a position by hand: who may act outside their turn follows from it
+    (rules doc §Outside your own turn)."""
+    refresh_actors(state, geometry(state))
 
 
 def edit(state: State, **changes: Any) -> State:

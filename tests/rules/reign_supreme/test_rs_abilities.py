@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 
-from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import engaged_pairs
@@ -35,6 +35,7 @@ def at_start(s: dict) -> dict:
     melee since the start of the turn)."""
     s = clone(s)
     s["engaged"] = engaged_pairs(s, occupancy(s))
+    refresh(s)
     GAME.check_state(s)
     return s
 
@@ -365,18 +366,20 @@ def test_knockback_blocked_by_a_unit_the_board_edge_or_a_wall():
     blocked = [
         ({"ann": ["general"], "bob": ["knight", "footman"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0]}, None),
         ({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, -2], "u2": [0, -3]}, None),
-        ({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]},
-         {"id": "w1", "kind": "palisade", "owner": "bob", "edge": [[1, 0], [2, 0]], "hp": 4}),
     ]
     for lists, where, wall in blocked:
         s = pos(lists, where)
-        if wall is not None:
-            s["walls"], s["wall_serial"] = [wall], 1
-            GAME.check_state(s)
         before = at(s, "u2")
         s, events = play(s, atk("u1", "u2", knockback=True))
         assert of_type(events, "knockback_blocked") == [{"type": "knockback_blocked", "player": "ann", "unit": "u2"}]
         assert at(s, "u2") == before and s["units"]["u2"]["pins"] == 3
+    # a wall: bob's knight in ann's Castle on [6,1], pushed from [6,0] towards [6,2] across the
+    # Castle wall w7 (a Palisade would give the knight Stealth, and Stealth units are not pushed)
+    s = pos({"ann": ["general"], "bob": ["knight"]}, {"u1": [6, 0], "u2": [6, 1]}, scenario="standard")
+    assert [w for w in s["walls"] if w["id"] == "w7"][0]["edge"] == [[6, 1], [6, 2]]
+    s, events = play(s, atk("u1", "u2", knockback=True))
+    assert of_type(events, "knockback_blocked") == [{"type": "knockback_blocked", "player": "ann", "unit": "u2"}]
+    assert at(s, "u2") == [6, 1]
 
 
 def test_knockback_deals_two_more_to_mechanical_and_three_more_to_siege_instead_of_moving():

@@ -6,7 +6,7 @@ provisioner (Supply, Counterattack), enchanter (Enchant), warder (Silence), assa
 """
 from __future__ import annotations
 
-from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import engaged_pairs, silence_sources, silenced, stealthy
@@ -24,6 +24,7 @@ def pos(lists: dict, at: dict, **options) -> dict:
     """A position as if the turn had started with every unit where it stands."""
     s = clone(position(lists, at, **options))
     s["engaged"] = engaged_pairs(s, occupancy(s))
+    refresh(s)
     GAME.check_state(s)
     return s
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rs_helpers import codes, destinations, move, of_type, play, position
+from rs_helpers import codes, destinations, move, of_type, play, position, refresh
 
 from rules.errors import InvalidSetup
 from rules.reign_supreme import GAME
@@ -39,6 +39,7 @@ def give(state: dict[str, Any], player: str, *cards: str, pins: dict[str, int] |
         s["hands"][player].append(cid)
     for uid, n in (pins or {}).items():
         s["units"][uid]["pins"] = n
+    refresh(s)
     GAME.check_state(s)
     return s
 
@@ -262,7 +263,7 @@ def test_an_enemy_stealth_unit_cannot_be_targeted_by_a_card():
            armies={"ann": "resistance", "bob": "demon"})
     s = give(s, "ann", "fireball-1")
     assert codes(s, card("ann", "fireball-1", "u2")) == ["stealth_target"]
-    assert {m["target"] for m in GAME.legal_moves(s) if m["type"] == "play"} == {"u3"}
+    assert {m["target"] for m in GAME.legal_moves(s, "ann") if m["type"] == "play"} == {"u3"}
 
 
 def test_a_spell_card_cannot_be_played_into_an_enemy_silence_aura_and_a_tactics_card_can():
@@ -275,11 +276,27 @@ def test_a_spell_card_cannot_be_played_into_an_enemy_silence_aura_and_a_tactics_
 
 
 # -- when cards are played -------------------------------------------------------------------------
-def test_cards_are_played_only_in_your_own_combat_phase_and_not_while_an_answer_is_pending():
+def test_cards_are_played_in_any_combat_phase_and_not_while_an_answer_is_pending():
+    """Ruling RS 10: bob may play a card in ann's Combat phase, but not one that acts on a unit's
+    activation (Haste); nobody plays one while an answer is awaited."""
     s = at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
     s = give(s, "ann", "haste-1")
     s = give(s, "bob", "haste-2")
-    assert codes(s, card("bob", "haste-2", "u2")) == ["not_your_turn"]
+    s = clone(s)
+    catalog = card_catalog(s["cards"])
+    for cid in [c for c in s["hands"]["bob"] if c != "haste-2"]:
+        s["hands"]["bob"].remove(cid)
+        s["discards"][catalog[cid]["deck"]].append(cid)
+    refresh(s)
+    GAME.check_state(s)
+    # bob holds a card, so he is active (the hand count is public, the hand is not), but his only
+    # card is a Haste: he may only concede
+    assert s["active_players"] == ["ann", "bob"]
+    assert GAME.legal_moves(s, "bob") == [move("bob", "concede")]
+    assert codes(s, card("bob", "haste-2", "u2")) == ["own_turn_card"]
+    s = give(s, "bob", "haste-2", "stoneskin-1")
+    assert s["active_players"] == ["ann", "bob"]
+    assert {m["card"] for m in GAME.legal_moves(s, "bob") if m["type"] == "play"} == {"stoneskin-1"}
     assert codes(s, card("ann", "haste-2", "u1")) == ["not_in_hand"]
     s, _ = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
     assert s["active_players"] == ["bob"] and s["pending"] is not None  # bob may counterattack
@@ -308,7 +325,7 @@ def test_a_spell_card_can_be_counterspelled_and_stays_discarded():
                                                                  "card": "fireball-1"}}]
     assert of_type(events, "card_hit") == [] and s["units"]["u2"]["pins"] == 0
     assert "fireball-1" in s["discards"]["spell"] and everywhere(s) == before
-    assert s["active_players"] == ["ann"] and s["pending"] is None
+    assert s["active_players"] == ["ann", "bob"] and s["pending"] is None  # bob holds other cards (RS 10)
 
 
 def test_a_tactics_card_cannot_be_counterspelled():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rs_helpers import codes, move, of_type, play, position
+from rs_helpers import codes, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import prune_engaged
@@ -20,18 +20,21 @@ THREE = {"ann": ["knight"], "bob": ["wizard", "trebuchet", "infantry"], "cat": [
 # ann's knight on bob's Gate space inside his Castle, next to his Throne; bob's wizard and
 # trebuchet elsewhere in his Kingdom, his infantry waiting to be deployed
 THREE_AT = {"u1": [0, -6], "u2": [-1, -6], "u3": [1, -8], "u4": None, "u5": [-7, 7]}
+PALISADE = "w55"  # after the 3 Gates and 3 x 17 Castle walls
 
 
 def prepared(state: dict[str, Any]) -> dict[str, Any]:
     """bob's wizard has Teleport cooling down, his trebuchet is unpacking, and he has built a
-    Palisade ``w4``."""
+    Palisade (``PALISADE``, the next wall id) inside his Castle."""
     s = clone(state)
     s["boards"]["bob"]["spells"] = [{"unit": "u2", "spell": "teleport", "left": 3}]
     s["boards"]["bob"]["packing"] = [{"unit": "u3", "to": "unpacked", "notch": 2}]
     s["units"]["u3"]["packing"] = "unpacking"
-    s["walls"].append({"id": "w4", "kind": "palisade", "owner": "bob", "edge": [[-1, -6], [-1, -5]], "hp": 4})
-    s["wall_serial"] = 4
+    s["wall_serial"] += 1
+    assert f"w{s['wall_serial']}" == PALISADE
+    s["walls"].append({"id": PALISADE, "kind": "palisade", "owner": "bob", "edge": [[-1, -7], [-1, -6]], "hp": 4})
     prune_engaged(s)
+    refresh(s)
     GAME.check_state(s)
     return s
 
@@ -66,7 +69,10 @@ def test_the_handed_over_units_keep_their_action_board_pins_and_the_walls_change
     assert s["boards"]["ann"]["packing"] == [{"unit": "u3", "to": "unpacked", "notch": 2}]
     assert s["boards"]["bob"]["spells"] == [] and s["boards"]["bob"]["packing"] == []
     assert s["units"]["u3"]["packing"] == "unpacking"
-    assert {w["id"]: w["owner"] for w in s["walls"]} == {"w1": "ann", "w2": "ann", "w3": "cat", "w4": "ann"}
+    gates = {w["id"]: w["owner"] for w in s["walls"] if w["kind"] != "castle_wall"}
+    assert gates == {"w1": "ann", "w2": "ann", "w3": "cat", PALISADE: "ann"}
+    castle_walls = {w["owner"] for w in s["walls"] if w["kind"] == "castle_wall"}
+    assert castle_walls == {"ann", "cat"}  # bob's 17 Castle walls are ann's now
     assert s["boards"]["ann"]["deploys"] == THRONE_CAPTURE_DEPLOYS
 
 
@@ -103,7 +109,7 @@ def test_conceding_never_hands_units_over():
     assert defeated == {"type": "player_defeated", "player": "bob", "reason": "concede",
                         "units_removed": ["u2", "u3", "u4"]}
     assert set(s["units"]) == {"u1", "u5"} and s["turn"] == "cat"
-    assert [w["owner"] for w in s["walls"]] == ["ann", "bob", "cat"]  # bob's Gate stays his
+    assert [w["owner"] for w in s["walls"] if w["kind"] == "gate"] == ["ann", "bob", "cat"]  # bob's Gate stays his
 
 
 def test_conceding_while_answering_takes_the_player_out_and_the_turn_player_is_active_again():
@@ -116,5 +122,5 @@ def test_conceding_while_answering_takes_the_player_out_and_the_turn_player_is_a
     assert of_type(events, "player_defeated")[0]["units_removed"] == ["u2"]
     assert of_type(events, "attack_cancelled") == [{"type": "attack_cancelled", "player": "ann", "unit": "u1",
                                                     "target": "u2", "reason": "target_gone"}]
-    assert s["pending"] is None and s["active_players"] == ["ann"] and s["turn"] == "ann"
+    assert s["pending"] is None and s["active_players"] == ["ann", "cat"] and s["turn"] == "ann"  # cat: cards
     assert s["units"]["u1"]["pins"] == 0 and s["status"] == "in_progress"

@@ -1,7 +1,7 @@
 """Movement ranges, blocking and the melee lock (rules doc §Movement, §Melee, §Board)."""
 from __future__ import annotations
 
-from rs_helpers import codes, destinations, move, play, position
+from rs_helpers import codes, destinations, move, of_type, play, position
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.hexes import distance
@@ -129,9 +129,11 @@ def test_mines_and_ruins_change_hands_when_a_unit_ends_its_move_on_them():
     assert [e for e in events if e["type"] == "mine_taken"][0]["from"] == "ann"
 
 
-def test_passing_over_a_mine_does_not_take_it():
+def test_passing_over_a_mine_takes_it():
+    """Ruling RS 15: "when a player moves a unit over the space", passing through included."""
     line = dict(LINE, mines=[[3, 0]])
     s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [2, 0], "u2": [7, 0]}, scenario=line)
     s, events = play(s, move("ann", "move", unit="u1", to=[4, 0]))
     assert events[0]["path"] == [[2, 0], [3, 0], [4, 0]]
-    assert s["control"]["mines"] == [None]
+    assert s["control"]["mines"] == ["ann"]
+    assert of_type(events, "mine_taken") == [{"type": "mine_taken", "player": "ann", "at": [3, 0], "from": None}]

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from rules.errors import IllegalMove
+from rules.playout import choose_move
 from rules.reign_supreme import GAME
 from rules.reign_supreme.board import stats
 from rules.reign_supreme.content import UNIT_TYPES
@@ -21,11 +22,13 @@ from rules.reign_supreme.content import UNIT_TYPES
 NAMES = ["ann", "bob", "cat", "dan"]
 
 
+RARELY = 0.002
+"""How often the random players consider conceding (``rules.playout.choose_move``; issue 16 item 7)."""
+
+
 def choose(legal: list[dict], chooser: random.Random) -> dict:
     """Uniform among the moves, conceding only rarely."""
-    if chooser.random() < 0.002:
-        return chooser.choice(legal)
-    return chooser.choice([m for m in legal if m["type"] != "concede"])
+    return choose_move(legal, chooser, RARELY)
 
 
 def invariants(state: dict) -> None:
@@ -36,10 +39,13 @@ def invariants(state: dict) -> None:
             h = tuple(u["at"])
             assert h not in seen, f"two units on {h}"
             seen.add(h)
+    active = state["active_players"]
     if state["status"] == "finished":
-        assert state["active_players"] == [] and GAME.legal_moves(state) == []
-    else:
-        assert len(state["active_players"]) == 1
+        assert active == [] and GAME.legal_moves(state) == []
+    elif state["pending"] is not None or state["phase"] != "combat":
+        assert len(active) == 1
+    else:  # ruling RS 10: the turn player first, then whoever may act outside their turn
+        assert active[0] == state["turn"] and len(set(active)) == len(active)
 
 
 def near(move: dict, state: dict, rng: random.Random) -> list[dict]:

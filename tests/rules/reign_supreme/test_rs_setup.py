@@ -24,8 +24,8 @@ def test_four_armies_of_all_nineteen_unit_types_with_one_assault():
     for army in armies.values():
         assert list(army["units"]) == list(UNIT_TYPES)
         for stats in army["units"].values():
-            assert set(stats) == {"name", "movement", "hp", "attack", "defence", "range", "kinds", "abilities",
-                                  "spells"}
+            assert set(stats) == {"name", "movement", "hp", "attack", "defence", "range", "damage", "kinds",
+                                  "abilities", "spells"}
         for key, units in army["lists"].items():
             assert units.count("assault") <= 1
         assert len(army["lists"]["standard"]) == 10 and len(army["lists"]["skirmish"]) == 6
@@ -147,9 +147,9 @@ def test_custom_scenarios_are_validated():
 def test_custom_rosters_replace_an_army():
     roster = {"title": "Gnomes", "units": {
         "assault": {"name": "Steam Golem", "movement": 2, "hp": 20, "attack": 6, "defence": 3, "range": 1,
-                    "kinds": ["mechanical"], "abilities": [], "spells": []},
+                    "damage": "blunt", "kinds": ["mechanical"], "abilities": [], "spells": []},
         "infantry": {"name": "Gnome Pikes", "movement": 2, "hp": 5, "attack": 2, "defence": 1, "range": 1,
-                     "kinds": [], "abilities": ["counterattack"], "spells": []}}}
+                     "damage": "piercing", "kinds": [], "abilities": ["counterattack"], "spells": []}}}
     s = GAME.setup(["a", "b"], 1, {"rosters": {"gnomes": roster}, "armies": {"a": "gnomes", "b": "demon"},
                                    "scenario": "skirmish", "setup": "auto"})
     assert [u["type"] for u in s["units"].values() if u["owner"] == "a"] == ["assault", "infantry"]

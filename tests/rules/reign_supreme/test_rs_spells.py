@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rs_helpers import codes, move, of_type, play, position
+from rs_helpers import codes, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.hexes import distance
@@ -47,6 +47,7 @@ def with_units(state: dict[str, Any], **changes: dict[str, Any]) -> dict[str, An
     new = clone(state)
     for uid, fields in changes.items():
         new["units"][uid].update(fields)
+    refresh(new)
     GAME.check_state(new)
     return new
 

@@ -11,7 +11,7 @@ STANDARD = dict(scenario="standard")
 
 
 def test_moving_onto_an_enemy_throne_defeats_its_owner_two_players():
-    s = position({"ann": ["knight"], "bob": ["infantry", "archer"]}, {"u1": [-5, 0], "u2": [-9, 0], "u3": [-9, 1]},
+    s = position({"ann": ["knight"], "bob": ["infantry", "archer"]}, {"u1": [-6, 0], "u2": [-9, 0], "u3": [-9, 1]},
                  **STANDARD)
     throne = s["kingdoms"]["bob"]["throne"]
     assert throne == [-7, 0]
@@ -27,7 +27,7 @@ def test_moving_onto_an_enemy_throne_defeats_its_owner_two_players():
 
 
 def test_a_captured_throne_passes_cards_mines_and_ruins_and_gives_three_deployments():
-    s = position({"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]}, {"u1": [0, -5], "u2": [0, -9]},
+    s = position({"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]}, {"u1": [0, -6], "u2": [0, -9]},
                  **STANDARD)
     assert s["kingdoms"]["bob"]["throne"] == [0, -7]
     s = clone(s)
@@ -42,13 +42,13 @@ def test_a_captured_throne_passes_cards_mines_and_ruins_and_gives_three_deployme
     assert s["control"]["mines"] == ["ann", "cat", None] and s["control"]["ruins"] == ["ann", None, None, None]
     assert s["boards"]["ann"]["deploys"] == 3
     assert s["zones"]["ann"] == ["bob"]
-    assert s["turn"] == "ann" and s["active_players"] == ["ann"]
+    assert s["turn"] == "ann" and s["active_players"] == ["ann", "cat"]  # cat may play a card (RS 10)
 
 
 def capture_with_a_unit_waiting(cat_at=None):
     """3 players (ann k1, bob k3, cat k5): ann's knight takes bob's Throne while ann's infantry
     waits to deploy; then cat's turn, then ann's."""
-    at = {"u1": [0, -5], "u2": None, "u3": [1, -9]}
+    at = {"u1": [0, -6], "u2": None, "u3": [1, -9]}
     if cat_at is not None:
         at["u4"] = cat_at
     s = position({"ann": ["knight", "infantry"], "bob": ["infantry"], "cat": ["infantry"]}, at, **STANDARD)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rs_helpers import attacks, codes, destinations, move, of_type, play, position
+from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import prune_engaged
@@ -47,6 +47,7 @@ def edited(state: dict[str, Any], units: dict[str, dict[str, Any]] | None = None
             w.update((walls or {}).get(w["id"], {}))
     new.update(top)
     prune_engaged(new)
+    refresh(new)
     GAME.check_state(new)
     return new
 
@@ -63,9 +64,9 @@ def constructions(state: dict[str, Any], uid: str) -> set[tuple[str, Any]]:
 # -- Gates ---------------------------------------------------------------------------------------------------
 def test_each_castle_has_a_gate_of_20_hit_points_on_the_scenarios_gate_edge():
     s = position({"ann": ["knight"], "bob": ["knight"]}, **STANDARD)
-    assert s["walls"] == [{"id": "w1", "kind": "gate", "owner": "ann", "edge": [[6, 0], [5, 0]], "hp": 20},
-                          {"id": "w2", "kind": "gate", "owner": "bob", "edge": [[-6, 0], [-5, 0]], "hp": 20}]
-    assert s["wall_serial"] == 2
+    assert s["walls"][:2] == [{"id": "w1", "kind": "gate", "owner": "ann", "edge": [[6, 0], [5, 0]], "hp": 20},
+                              {"id": "w2", "kind": "gate", "owner": "bob", "edge": [[-6, 0], [-5, 0]], "hp": 20}]
+    assert [w["kind"] for w in s["walls"][2:]] == ["castle_wall"] * 34 and s["wall_serial"] == 36
     assert position({"ann": ["knight"], "bob": ["knight"]})["walls"] == []  # skirmish: no castles
 
 
@@ -82,7 +83,7 @@ def test_enemy_units_cannot_move_past_a_gate_and_its_owner_can():
 def test_units_next_to_a_gate_on_either_side_have_stealth_while_it_stands():
     s = position({"ann": ["archer"], "bob": ["infantry", "infantry", "infantry"]},
                  {"u1": [-2, 0], "u2": [-5, 0], "u3": [-6, 0], "u4": [-5, -1]}, **STANDARD)
-    assert attacks(s, "u1") == {("u4", "shoot"), ("w2", "shoot")}
+    assert {a for a in attacks(s, "u1") if a[0][0] == "u"} == {("u4", "shoot")} and ("w2", "shoot") in attacks(s, "u1")
     assert codes(s, atk("u1", "u2", "shoot")) == ["stealth_target"]
     s = edited(s, walls={"w2": {"hp": 1}})
     s, _ = play(s, atk("u1", "w2", "shoot"))
@@ -133,7 +134,7 @@ def test_a_destroyed_gate_is_removed_and_enemies_pass_and_no_damage_reaches_thro
     assert [e["type"] for e in events if e["type"] != "attack_declared"] == ["wall_attacked", "wall_destroyed"]
     assert of_type(events, "wall_destroyed")[0] == {"type": "wall_destroyed", "player": "ann", "wall": "w2",
                                                     "kind": "gate", "owner": "bob", "edge": [[-6, 0], [-5, 0]]}
-    assert s["units"]["u3"]["pins"] == 0 and [w["id"] for w in s["walls"]] == ["w1"]
+    assert s["units"]["u3"]["pins"] == 0 and [w["id"] for w in s["walls"] if w["kind"] == "gate"] == ["w1"]
     s = edited(s, units={"u3": {"at": [-7, 1]}})
     assert (-6, 0) in destinations(s, "u2")
 
@@ -167,6 +168,7 @@ def palisade(state: dict[str, Any], owner: str, edge: list[list[int]], hp: int =
     new = clone(state)
     new["walls"].append({"id": wid, "kind": "palisade", "owner": owner, "edge": edge, "hp": hp})
     new["wall_serial"] = max(new["wall_serial"], int(wid[1:]))
+    refresh(new)
     GAME.check_state(new)
     return new
 
@@ -207,14 +209,26 @@ def test_a_destroyed_palisade_lets_the_rest_of_the_damage_reach_an_enemy_unit_on
     assert s["units"]["u1"]["pins"] == 1 and s["walls"] == []
 
 
-def test_a_palisade_is_siege_it_takes_the_attackers_offence_modifiers_and_has_no_defence():
-    # Command +1: knight 5 + 1 = 6 exactly destroys a full Palisade; nothing is left to reach through
-    s = position({"ann": ["infantry"], "bob": ["knight", "general"]},
-                 {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0]}, first="bob")
+def test_a_palisade_takes_no_modifiers_but_plus_one_from_artillery_like_a_gate():
+    """Ruling RS 13: Palisades work just like Gates: the knight's Command aura adds nothing (5 of
+    6 hit points), a Siege attacker adds 1 (Mangonel 4 + 1)."""
+    s = position({"ann": ["infantry"], "bob": ["knight", "general", "mangonel"]},
+                 {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0], "u4": [3, -1]}, first="bob")
     s = palisade(s, "ann", [[0, 0], [1, 0]], hp=6)
-    s, events = play(s, atk("u2", "w1", player="bob"))
-    assert of_type(events, "wall_attacked")[0]["damage"] == 6 and of_type(events, "wall_destroyed")
-    assert of_type(events, "reached_through") == [] and s["units"]["u1"]["pins"] == 0
+    after, events = play(s, atk("u2", "w1", player="bob"))
+    assert of_type(events, "wall_attacked")[0]["damage"] == 5 and after["walls"][0]["hp"] == 1
+    _, events = play(s, atk("u4", "w1", "shoot", player="bob"))
+    assert of_type(events, "wall_attacked")[0]["damage"] == 5
+
+
+def test_a_palisade_gives_stealth_to_the_units_on_its_two_spaces():
+    """Ruling RS 13: a unit next to a Palisade (on either of its spaces) has Stealth while it
+    stands: an enemy that was not engaged with it since the start of the turn cannot attack it."""
+    s = position({"ann": ["archer"], "bob": ["infantry"]}, {"u1": [-3, 0], "u2": [0, 0]})
+    assert ("u2", "shoot") in attacks(s, "u1")
+    walled = palisade(s, "bob", [[0, 0], [1, 0]])
+    assert ("u2", "shoot") not in attacks(walled, "u1")
+    assert codes(walled, atk("u1", "u2", "shoot")) == ["stealth_target"]
 
 
 def test_repairing_a_palisade_adds_4_up_to_6_whoever_built_it():

@@ -78,7 +78,7 @@ def test_a_card_in_two_places_or_missing_or_unknown():
     (lambda s: s.update(move_count=-1), "bad_move_count"),
     (lambda s: s.update(story_point="never"), "bad_story_point"),
     (lambda s: s.update(game="reign-and-ruin"), "wrong_game"),
-    (lambda s: s.update(schema_version=2), "schema_version"),
+    (lambda s: s.update(schema_version=1), "schema_version"),
     (lambda s: s["hands"]["ann"].append(s["hands"]["bob"].pop()), "monarch_hand"),
     (lambda s: s["goals"].update(bob="no-such-goal"), "bad_goals"),
     (lambda s: s["goals"].update(ann="strong-church-strong-army"), "bad_goals"),

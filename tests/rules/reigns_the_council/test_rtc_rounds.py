@@ -188,3 +188,38 @@ def test_tokens_never_move_past_the_end_spaces():
     state, events = apply(state, move("ann", "reveal", advisor="bob"))
     state, events = apply(state, move("ann", "keep_decision"))
     assert state["tracks"]["church"] == 5 and "monarch_died" in types(events)
+
+
+def test_wrong_phase_messages_read_as_plain_english():
+    """Issue 16 item 11: the wrong_phase text once said "the the Monarch" and "the the players".
+    A random game visits every phase; in each, a move of every other type gets a message that
+    names who is acting, with no word doubled."""
+    import random
+    import re
+
+    from rules.reigns_the_council.moves import _PHASES_OF
+
+    state = fresh(4, seed=3, story_point="vote")
+    chooser = random.Random(3)
+    seen: set[str] = set()
+    while state["status"] != "finished":
+        phase = state["phase"]
+        if phase not in seen:
+            seen.add(phase)
+            for kind, phases in _PHASES_OF.items():
+                if phase in phases:
+                    continue
+                found = GAME.violations(state, {"player": state["active_players"][0], "type": kind,
+                                                **({} if kind in ("change_mind", "keep_decision") else
+                                                   {_field(kind): None})})
+                wrong = [v for v in found if v.code == "wrong_phase"]
+                assert wrong, (phase, kind, found)
+                assert not re.search(r"\b(\w+) \1\b", wrong[0].message, re.IGNORECASE), wrong[0].message
+                assert re.search(r": the (advisors|Monarch|players|outgoing Monarch) ", wrong[0].message)
+        state, _ = GAME.apply(state, chooser.choice(GAME.legal_moves(state)))
+    assert {"deal", "exchange", "redraw", "pitch", "decide", "reveal", "mind", "refill"} <= seen
+
+
+def _field(kind: str) -> str:
+    from rules.reigns_the_council.moves import _FIELDS
+    return _FIELDS[kind]

@@ -24,7 +24,7 @@ def text(obj) -> str:
 def hidden_ids(state: dict, viewer: str | None) -> set[str]:
     """Card ids ``viewer`` may not see: decks, discard, other hands, face-down table cards
     (their own pitch excepted)."""
-    ids = {c for d in state["decks"] for c in d} | set(state["discard"])
+    ids = {c for d in state["decks"] for c in d} | (set(state["discard"]) - set(state["discard_revealed"]))
     for p, hand in state["hands"].items():
         if p != viewer:
             ids |= set(hand)
@@ -226,3 +226,59 @@ def test_nobody_learns_a_card_goal_or_vote_they_may_not_know_in_views_histories_
                             for v in GAME.violations(step.after, m):
                                 assert not _strings(v.message.split()) & card_ids - known[p], v
                                 assert not any(c in v.message for c in hand if c not in known[p]), v
+
+
+def test_a_rejected_card_revealed_in_an_earlier_round_stays_public_in_the_discard_pile():
+    """Rulings RtC 11 ("Revealed cards are public"), issue 16 item 10: the discard pile's revealed
+    part is shown, card by card with its front, to everyone and in later rounds too; exchanged
+    cards in the same pile stay face down."""
+    state = draw_all(fresh(3))
+    exchanged = state["hands"]["cat"][-1]
+    for p in list(state["active_players"]):
+        state, _ = apply(state, move(p, "exchange", cards=[exchanged] if p == "cat" else []))
+    state = draw_all(state)
+    state = pitch(state, {"bob": "p03", "cat": "p07"})
+    state, _ = apply(state, move("ann", "decide", accept=["cat"]))
+    for adv in ("bob", "cat"):
+        state, _ = apply(state, move("ann", "reveal", advisor=adv))
+        state, _ = apply(state, move("ann", "keep_decision"))
+    state = draw_all(state)
+    assert state["round"]["number"] == 2 and state["round"]["revealed"] == []
+    assert state["discard"] == [exchanged, "p03"] and state["discard_revealed"] == ["p03"]
+    for viewer in ("ann", "bob", "cat", None):
+        shown = GAME.view(state, viewer)
+        assert shown["discard_count"] == 2
+        assert shown["discard_revealed"] == [{"id": "p03", **{k: GAME_CARD(state, "p03")[k] for k in
+                                                              ("title", "back", "accept", "reject")}}]
+        if viewer != "cat":
+            assert exchanged not in text(shown), viewer
+    # A rebuild shuffles the face-up cards back into the decks, face down.
+    emptied = dict(state, decks=[[], [], []], discard=state["discard"] + [c for d in state["decks"] for c in d])
+    from rules.reigns_the_council.decks import rebuild_if_empty
+    from rules.rng import Rng
+    rebuild_if_empty(emptied, Rng.from_seed(1), [])
+    assert emptied["discard"] == [] and emptied["discard_revealed"] == []
+
+
+def GAME_CARD(state: dict, card: str) -> dict:
+    return state["cards"][card]
+
+
+def test_the_revealed_part_of_the_discard_is_checked_on_states_sent_back():
+    state = draw_all(fresh(3))
+    for p in list(state["active_players"]):
+        state, _ = apply(state, move(p, "exchange", cards=[]))
+    state = draw_all(state)
+    state = pitch(state, {"bob": "p03", "cat": "p07"})
+    state, _ = apply(state, move("ann", "decide", accept=["cat"]))
+    state, _ = apply(state, move("ann", "reveal", advisor="bob"))
+    state, _ = apply(state, move("ann", "keep_decision"))
+    assert state["discard_revealed"] == ["p03"]
+    from rules.errors import InvalidState
+    import pytest
+    for bad, code in ((dict(state, discard_revealed=[]), "bad_round"),
+                      (dict(state, discard_revealed=["p03", "p03"]), "bad_discard_revealed"),
+                      (dict(state, discard_revealed=["p07"]), "bad_discard_revealed")):
+        with pytest.raises(InvalidState) as err:
+            GAME.check_state(bad)
+        assert code in [v.code for v in err.value.violations], err.value.violations

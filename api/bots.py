@@ -1,0 +1,55 @@
+"""``POST /v1/games/{game}/suggest``: a bot's move for one seat.
+
+The pipeline of every stateless endpoint (docs/architecture.md): envelope (400), the game's
+state shape (400), ``check_state`` (422), then the bot. The bot is handed the seat's *view*,
+never the state (``rules.bots``), so its move can reveal nothing the seat may not see.
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint
+
+import schemas
+from api.errors import ApiError
+from api.games import read_body
+from rules.bots import BOTS, DEFAULT_TIME_MS, NoMoveToSuggest, suggest
+from rules.engine_types import Violation
+from rules.registry import get_game
+from schemas.bots import SUGGEST
+from schemas.requests import MAX_SEED
+
+__all__ = ["bp"]
+
+bp = Blueprint("bots", __name__, url_prefix="/v1/games")
+
+
+def _refuse(code: str, message: str, rule: str) -> ApiError:
+    return ApiError(422, code, message, violations=[Violation(code, message, rule).to_dict()])
+
+
+@bp.post("/<game_id>/suggest")
+def suggest_move(game_id: str):
+    game = get_game(game_id)  # UnknownGame -> 404
+    body = read_body(SUGGEST)
+    state = body["state"]
+    schemas.for_game(game.id).load_state(state)  # 400, keyed state.<path>
+    game.check_state(state)  # 422 invalid_state
+    player = body["player"]
+    if player not in state["players"]:
+        raise _refuse("unknown_player", f"There is no player {player!r} in this game; the players are "
+                      f"{', '.join(state['players'])}.", f"{game.id}#players")
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    time_ms = body.get("time_ms") or DEFAULT_TIME_MS
+    try:
+        chosen = suggest(BOTS[game.id], game.view(state, player), player, body["level"], seed, time_ms)
+    except NoMoveToSuggest:
+        raise _refuse("no_move_to_suggest", f"{player} has no move to make now (not their turn, or the game "
+                      f"is over).", f"{game.id}#bots") from None
+    except ValueError as err:  # the view cannot be imagined (e.g. a custom Council deck)
+        raise _refuse("bot_unavailable", f"The bots cannot play this state: {err}.", f"{game.id}#bots") from None
+    return {"move": chosen.move, "level": chosen.level, "seed": seed, "time_ms": time_ms,
+            "playouts": chosen.playouts, "considered": chosen.considered, "complete": chosen.complete,
+            "reason": chosen.reason}

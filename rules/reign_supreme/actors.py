@@ -1,0 +1,63 @@
+"""Who may act now, and what a player may do outside their own turn (ruling RS 10).
+
+Seed, Field Spells: "A unit can cast a Field Spell during any Combat Phase, but Combat Field
+Spells (Blast/Cone/Arc) can only be cast during the casting unit's move"; The Turn: "Any player
+can play cards only this phase". Ruling RS 10: during every Combat phase, every player, not only
+the turn player, may cast a field spell other than Blast, Cone and Arc with a unit whose spell is
+ready, and may play a card, at any moment when no declaration awaits answers. Nobody is waited
+for: the turn player may go on at any time, and the others' chance lasts until that Combat phase
+ends.
+
+So in a Combat phase with nothing pending, ``active_players`` is the turn player first, then, in
+seat order from the turn player's left, every other player still in the game who has a spell to
+cast now or holds a card (:func:`combat_actors`; read from public information only). They are never waited for: the game goes on with the turn player's
+moves, and their chance ends with the turn player's ``end_turn``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rules.engine_types import Move, PlayerId, State
+from rules.reign_supreme.board import Geometry
+from rules.reign_supreme.cards import card_moves
+from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
+
+__all__ = ["off_turn_moves", "combat_actors", "refresh_actors"]
+
+
+def _casts(state: State, geo: Geometry, player: PlayerId) -> Iterator[list[Move]]:
+    """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts."""
+    for uid, unit in state["units"].items():
+        if unit["owner"] == player and unit["at"] is not None and any(ready(state, uid, s) for s in FIELD_SPELLS):
+            yield cast_moves(state, geo, player, uid)
+
+
+def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
+    """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
+    with each of their units whose spell is ready (unit-id order), then their cards."""
+    return [m for casts in _casts(state, geo, player) for m in casts] + card_moves(state, player)
+
+
+def _may_act(state: State, geo: Geometry, player: PlayerId) -> bool:
+    """``player`` has a Teleport or Healing to cast now, or holds a card. **Decision:** holding a
+    card is enough, whether or not one can be played now: the hand count is public but the hand
+    is not, and ``active_players`` is public, so it must not tell which cards a player holds
+    (such a player may then have nothing but ``concede`` to do, and is not waited for either)."""
+    return bool(state["hands"][player]) or any(_casts(state, geo, player))
+
+
+def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:
+    """The active players of a Combat phase with nothing pending: the turn player, then each other
+    player still in the game (seat order from the turn player's left) who may act (:func:`_may_act`)."""
+    turn = state["turn"]
+    players = state["players"]
+    i = players.index(turn)
+    others = [players[(i + k) % len(players)] for k in range(1, len(players))]
+    return [turn] + [p for p in others if p not in state["defeated"] and _may_act(state, geo, p)]
+
+
+def refresh_actors(state: State, geo: Geometry) -> None:
+    """Set ``active_players`` for a Combat phase with nothing pending (mutates ``state``); any
+    other state keeps its own."""
+    if state["status"] == "in_progress" and state["phase"] == "combat" and state["pending"] is None:
+        state["active_players"] = combat_actors(state, geo)

@@ -1,0 +1,75 @@
+"""Movement over the board (seed: Movement, Melee, Move Freely, Stealth, Gates; rules doc
+§Movement, §Melee).
+
+Above :mod:`board` (spaces, occupancy) and :mod:`auras` (Stealth) and :mod:`walls` (what blocks
+the way): the search of the spaces a unit may end its move on, and the path it takes.
+"""
+from __future__ import annotations
+
+from rules.engine_types import State
+from rules.reign_supreme.auras import stealthy
+from rules.reign_supreme.board import Geometry
+from rules.reign_supreme.hexes import Hex, neighbours
+from rules.reign_supreme.walls import blocked_edges, edge_key
+
+__all__ = ["reachable", "path_to"]
+
+
+def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed: int,
+              move_freely: bool = False) -> tuple[list[Hex], dict[Hex, Hex | None]]:
+    """Every space ``uid`` may end its movement on, with the breadth-first parent links.
+
+    Seed, Movement: a unit moves up to as many spaces as its movement. Ruling (rules doc
+    §Movement): a step goes to an adjacent space of the board; a unit may pass through spaces
+    of its own side's units but never through an enemy unit, and ends on an empty space.
+    Seed, Melee: "a unit in Melee cannot move to another space and still be in melee", which
+    holds for every step (rules doc §Melee: the seed's Stealth lets enemies "move around it
+    without the Melee restrictions", so moving around a unit is restricted otherwise): from a
+    space next to an enemy a unit may only step to a space next to no enemy, so a unit that
+    comes into melee stops there or breaks away; and a unit that starts in melee may not end in
+    melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely: Flanking and Stealth
+    units); a Stealth enemy not in melee since the start of the turn imposes none. Another
+    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in search order; never the start) and
+    the search tree ``{space: parent}``.
+    """
+    units = state["units"]
+    unit = units[uid]
+    owner = unit["owner"]
+    start = (unit["at"][0], unit["at"][1])
+    enemies = {h for h, other in occ.items() if units[other]["owner"] != owner}
+    engaged: set[Hex] = set()
+    if not move_freely:
+        in_melee_at_start = {uid for pair in state["engaged"] for uid in pair}
+        for e in enemies:
+            # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move
+            # around it without the Melee restrictions."
+            if occ[e] in in_melee_at_start or not stealthy(state, geo, units[occ[e]]):
+                engaged.update(neighbours(e))
+    blocked = blocked_edges(state, owner)
+    adjacent = geo.adjacent
+    parents: dict[Hex, Hex | None] = {start: None}
+    frontier = [start]
+    for _ in range(speed):
+        nxt = []
+        for h in frontier:
+            held = h in engaged
+            for n in adjacent.get(h, ()):
+                if n not in parents and n not in enemies and not (held and n in engaged) \
+                        and (not blocked or edge_key(h, n) not in blocked):
+                    parents[n] = h
+                    nxt.append(n)
+        if not nxt:
+            break
+        frontier = nxt
+    locked = start in engaged
+    out = [h for h in parents if h != start and h not in occ and not (locked and h in engaged)]
+    return out, parents
+
+
+def path_to(tree: dict[Hex, Hex | None], dest: Hex) -> list[Hex]:
+    """The shortest path (start first) through the search tree of :func:`reachable`."""
+    path = [dest]
+    while tree[path[-1]] is not None:
+        path.append(tree[path[-1]])  # type: ignore[arg-type]
+    path.reverse()
+    return path

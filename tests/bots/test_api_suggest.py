@@ -1,0 +1,92 @@
+"""``POST /v1/games/{game}/suggest`` and ``bot_levels`` in the catalogue."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.bots import BOTS, LEVELS
+from tests.api.helpers_api import assert_problem, post
+from tests.bots.positions import GAME_IDS, positions
+
+
+def _suggest(client, game_id, body):
+    return post(client, f"/v1/games/{game_id}/suggest", body)
+
+
+def test_bot_levels_are_listed(client):
+    games = client.get("/v1/games").get_json()["games"]
+    assert {g["id"]: g["bot_levels"] for g in games} == {g: list(LEVELS) for g in GAME_IDS}
+    assert client.get("/v1/games/reign-supreme").get_json()["bot_levels"] == list(LEVELS)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_suggestion_is_legal_reproducible_and_blind(client, game_id):
+    """The whole pipeline never lets the hidden parts in: a twin state with the same view for
+    the player (other hidden cards, other generator) gets the same answer."""
+    bot = BOTS[game_id]
+    game = bot.game
+    state = positions(game_id, seed=6)[1]
+    player = state["active_players"][0]
+    twin = bot.determinize(game.view(state, player), random.Random(8))
+    assert twin["rng"] != state["rng"]
+    for level in LEVELS:
+        body = {"state": state, "player": player, "level": level, "seed": 21, "time_ms": 50}
+        resp = _suggest(client, game_id, body)
+        assert resp.status_code == 200, resp.get_json()
+        answer = resp.get_json()
+        assert set(answer) == {"move", "level", "seed", "time_ms", "playouts", "considered", "complete", "reason"}
+        assert answer["level"] == level and answer["seed"] == 21 and answer["time_ms"] == 50
+        assert game.violations(state, answer["move"]) == []
+        again = _suggest(client, game_id, body).get_json()
+        blind = _suggest(client, game_id, dict(body, state=twin)).get_json()
+        if answer["complete"] and again["complete"] and blind["complete"]:  # a slow machine may cut it short
+            assert again == answer and blind == answer
+
+
+def test_seed_is_drawn_and_told_when_omitted(client):
+    state = positions("reign-and-ruin")[0]
+    answer = _suggest(client, "reign-and-ruin", {"state": state, "player": "ann", "level": "random"}).get_json()
+    assert isinstance(answer["seed"], int) and answer["time_ms"] == 1000
+    again = _suggest(client, "reign-and-ruin", {"state": state, "player": "ann", "level": "random",
+                                                "seed": answer["seed"]}).get_json()
+    assert again["move"] == answer["move"]
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"level": "grandmaster"}, "level"),
+    ({"level": None}, "level"),
+    ({"time_ms": 0}, "time_ms"),
+    ({"time_ms": 10_001}, "time_ms"),
+    ({"seed": -1}, "seed"),
+    ({"player": None}, "player"),
+    ({"extra": 1}, "extra"),
+])
+def test_malformed_requests_are_400_naming_the_field(client, change, field):
+    state = positions("reign-and-ruin")[0]
+    body = dict({"state": state, "player": "ann", "level": "random"}, **change)
+    problem = assert_problem(_suggest(client, "reign-and-ruin", body), 400, "invalid_body")
+    assert field in problem["errors"]
+
+
+def test_meaning_errors_are_422(client):
+    state = positions("reign-supreme")[1]
+    idle = next(p for p in state["players"] if p not in state["active_players"])
+    problem = assert_problem(_suggest(client, "reign-supreme", {"state": state, "player": idle, "level": "expert"}),
+                             422, "no_move_to_suggest")
+    assert problem["violations"][0]["rule"] == "reign-supreme#bots"
+    assert_problem(_suggest(client, "reign-supreme", {"state": state, "player": "zed", "level": "random"}),
+                   422, "unknown_player")
+    broken = dict(state, move_count=-1)
+    assert_problem(_suggest(client, "reign-supreme", {"state": broken, "player": "ann", "level": "random"}), 422)
+    assert_problem(_suggest(client, "no-such-game", {"state": state, "player": "ann", "level": "random"}), 404)
+
+
+def test_custom_council_deck_is_refused(client):
+    game = BOTS["reigns-the-council"].game
+    deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
+    state = game.setup(["ann", "bob", "cat"], 1, {"deck": deck})
+    player = state["active_players"][0]
+    problem = assert_problem(_suggest(client, "reigns-the-council", {"state": state, "player": player,
+                                                                     "level": "random"}), 422, "bot_unavailable")
+    assert problem["violations"][0]["rule"] == "reigns-the-council#bots"

@@ -1,0 +1,81 @@
+"""Suggestions: legal, reproducible, blind to what the seat may not see, within the deadline."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from rules.bots import BOTS, LEVELS, NoMoveToSuggest, suggest
+from rules.bots.core import outcome_value
+from tests.bots.positions import GAME_IDS, positions
+
+TIME_MS = 100
+"""Small budgets keep these tests cheap; the budget is a playout count, so results are exact."""
+
+
+def _never() -> float:
+    return 0.0
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_suggests_a_legal_move_reproducibly(game_id, level):
+    bot = BOTS[game_id]
+    game = bot.game
+    chosen = positions(game_id, seed=4, every=15 if game_id == "reign-supreme" else 9)[:6]
+    assert chosen
+    for state in chosen:
+        player = state["active_players"][0]
+        view = game.view(state, player)
+        first = suggest(bot, view, player, level, 11, TIME_MS, clock=_never)
+        assert game.violations(state, first.move) == [], (state["move_count"], first)
+        assert first.move["player"] == player and first.level == level and first.complete
+        again = suggest(bot, game.view(state, player), player, level, 11, TIME_MS, clock=_never)
+        assert again == first
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_same_view_same_suggestion(game_id):
+    """Two states that differ only in what the player cannot see (another imagined state with
+    the same view: other hands, deck order, generator) give the same suggestion."""
+    bot = BOTS[game_id]
+    game = bot.game
+    state = positions(game_id, seed=5)[2]
+    player = state["active_players"][0]
+    view = game.view(state, player)
+    twin = bot.determinize(view, random.Random(99))
+    assert game.view(twin, player) == view and twin["rng"] != state["rng"]
+    for level in LEVELS:
+        mine = suggest(bot, game.view(state, player), player, level, 3, TIME_MS, clock=_never)
+        theirs = suggest(bot, game.view(twin, player), player, level, 3, TIME_MS, clock=_never)
+        assert mine == theirs
+
+
+def test_the_deadline_cuts_the_search_short_and_says_so():
+    bot = BOTS["reign-and-ruin"]
+    game = bot.game
+    state = positions("reign-and-ruin")[0]
+    player = state["active_players"][0]
+    ticks = itertools.count()
+    slow = lambda: float(next(ticks))  # noqa: E731  each look at the clock is one second later
+    for level in ("greedy", "expert"):
+        cut = suggest(bot, game.view(state, player), player, level, 1, 1000, clock=slow)
+        assert not cut.complete and game.violations(state, cut.move) == []
+    full = suggest(bot, game.view(state, player), player, "expert", 1, 1000, clock=_never)
+    assert full.complete and full.playouts == bot.playouts_per_second
+
+
+def test_no_move_for_a_player_who_is_not_active():
+    bot = BOTS["reign-supreme"]
+    game = bot.game
+    state = positions("reign-supreme")[1]
+    idle = next(p for p in state["players"] if p not in state["active_players"])
+    with pytest.raises(NoMoveToSuggest):
+        suggest(bot, game.view(state, idle), idle, "random", 1, TIME_MS)
+
+
+def test_outcome_value():
+    assert outcome_value({"status": "in_progress", "outcome": None}, "ann") is None
+    done = {"status": "finished", "outcome": {"winners": ["ann", "bob"]}}
+    assert outcome_value(done, "ann") == 0.5 and outcome_value(done, "cat") == 0.0
