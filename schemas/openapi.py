@@ -28,8 +28,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields as ma_fields
 
+from rules.bots import BOTS, suggest
 from rules.registry import GAMES
-from schemas import (SCHEMAS, reign_absolute_answers, reign_and_ruin_answers, reign_supreme_answers,
+from schemas import (SCHEMAS, bots, reign_absolute_answers, reign_and_ruin_answers, reign_supreme_answers,
                      reigns_the_council_answers, requests)
 from schemas.common import OUTCOME, SCORES
 from schemas.fields import REF_PREFIX, Checker, Shape, custom, json_schema, list_of, nullable, record
@@ -59,8 +60,14 @@ ENVELOPES: dict[str, type[Schema]] = {
     "MoveRequest": requests.MoveRequest,
     "CreateSessionRequest": requests.CreateSessionRequest,
     "SessionMoveRequest": requests.SessionMoveRequest,
+    "SuggestRequest": bots.SuggestRequest,
+    "SuggestResponse": bots.SuggestAnswer,
 }
-"""Request body schema name -> the envelope that checks it."""
+"""Body schema name -> the envelope that checks it (the request envelopes, and the suggest answer,
+which is declared as a marshmallow schema too)."""
+_PER_GAME_ONLY = ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequest", "MoveRequest",
+                  "SuggestRequest", "SuggestResponse")
+"""Envelopes written only per game (``ReignSupremeMoveRequest``...), never as a generic schema."""
 _ENVELOPE_SLOTS = {"state": "State", "move": "Move", "options": "Options"}
 """Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
 
@@ -230,7 +237,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         else:  # moves and events of different games may look alike (`pass`)
             generic["anyOf"] = [{"$ref": r} for r in refs.values()]
         out.checked[slot] = generic
-    for name in ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequest", "MoveRequest"):
+    for name in _PER_GAME_ONLY:
         del out.spec.components.schemas[name]
     doc = out.spec.to_dict()
     schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
@@ -264,9 +271,15 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
                 for op in concrete.values():
                     body = op["requestBody"]["content"]["application/json"]
                     kind = body["schema"]["$ref"].rsplit("/", 1)[1][len(p):]
-                    example = {"SetupRequest": "Setup", "MoveRequest": "Move", "StateRequest": "State"}.get(
-                        kind, "StatePlayer")
+                    example = {"SetupRequest": "Setup", "MoveRequest": "Move", "StateRequest": "State",
+                               "SuggestRequest": "Suggest"}.get(kind, "StatePlayer")
                     body["examples"] = {"started": {"$ref": f"#/components/examples/{p}{example}Request"}}
+            for op in concrete.values():
+                body = op["requestBody"]["content"]["application/json"]
+                if body["schema"]["$ref"].endswith("SuggestRequest"):  # generated for every game
+                    body["examples"] = {"started": {"$ref": f"#/components/examples/{p}SuggestRequest"}}
+                    op["responses"]["200"]["content"]["application/json"]["examples"] = {
+                        "started": {"$ref": f"#/components/examples/{p}SuggestResponse"}}
             for op in concrete.values():
                 op["operationId"] = p[0].lower() + p[1:] + op["operationId"][0].upper() + op["operationId"][1:]
                 op["tags"] = [game_id]
@@ -280,12 +293,14 @@ def _game_examples(games: list[str]) -> dict[str, Any]:
     real play: a setup, the state it deals and its first legal move."""
     out: dict[str, Any] = {}
     for game_id in games:
-        if game_id == "reign-and-ruin":
-            continue
         game, p = GAMES[game_id], game_prefix(game_id)
         players = ["ann", "bob", "cat", "dan", "eve", "fay"][:game.min_players]
         state = game.setup(players, 1, {})
         move = game.legal_moves(state)[0]
+        if game.bot_levels:
+            out.update(_suggest_examples(game_id, state, move["player"]))
+        if game_id == "reign-and-ruin":
+            continue
         out[p + "SetupRequest"] = {"summary": f"A {game.title} game of {len(players)}, seed 1",
                                    "value": {"players": players, "seed": 1}}
         out[p + "StateRequest"] = {"summary": "The state that setup deals", "value": {"state": state}}
@@ -294,6 +309,23 @@ def _game_examples(games: list[str]) -> dict[str, Any]:
         out[p + "MoveRequest"] = {"summary": f"{move['player']}'s first legal move in that state",
                                   "value": {"state": state, "move": move}}
     return out
+
+
+def _suggest_examples(game_id: str, state: Any, player: str) -> dict[str, Any]:
+    """A suggest request (the random bot, seed 1: cheap and reproducible) and its real answer."""
+    level, seed, time_ms = "random", 1, 100
+    chosen = suggest(BOTS[game_id], GAMES[game_id].view(state, player), player, level, seed, time_ms)
+    p = game_prefix(game_id)
+    return {
+        p + "SuggestRequest": {"summary": f"The random bot's move for {player} in the state that setup deals",
+                               "value": {"state": state, "player": player, "level": level, "seed": seed,
+                                         "time_ms": time_ms}},
+        p + "SuggestResponse": {"summary": "Its answer",
+                                "value": {"move": chosen.move, "level": chosen.level, "seed": seed,
+                                          "time_ms": time_ms, "playouts": chosen.playouts,
+                                          "considered": chosen.considered, "complete": chosen.complete,
+                                          "reason": chosen.reason}},
+    }
 
 
 class _Dumper(yaml.SafeDumper):
