@@ -34,7 +34,8 @@ _final_round = record({"ended_by": STR, "to_play": _ids})
 class StateSchema(CommonStateSchema):
     """A whole Reign & Ruin state, hidden parts included."""
 
-    phase = Shape(STR, required=True)
+    phase = Shape(doc(STR, enum=["draft", "play", "final_round", "finished"]), required=True,
+                  description="Another phase is the rules' 422 `invalid_state` (integrity), not a shape error.")
     cards = Shape(known_or(default_catalog(), map_of(_card)), required=True)
     starting_player = Shape(STR, required=True, allow_none=True)
     draw_pile = Shape(_ids, required=True)

@@ -203,7 +203,7 @@ def test_bad_setup_is_422(contract):
                                 expect=422, valid_request=False).json
         assert problem["code"] == "invalid_setup"
         assert {v["code"] for v in problem["violations"]} == codes
-    problem = contract.post(GAME, "setup", {"players": ["a", "b"]}, expect=422).json
+    problem = contract.post(GAME, "setup", {"players": ["a", "b"]}, expect=422, valid_request=False).json
     assert problem["violations"][0]["code"] == "player_count"
 
 
