@@ -71,8 +71,10 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    races = Shape(list_of(OBJECT, max_items=MAX_RACES), allow_none=True)
-    reinforcements = Shape(list_of(OBJECT, max_items=MAX_CARDS), allow_none=True)
+    races = Shape(list_of(OBJECT, max_items=MAX_RACES), allow_none=True,
+                  description=f"Custom races: at most {MAX_RACES}, otherwise 422.")
+    reinforcements = Shape(list_of(OBJECT, max_items=MAX_CARDS), allow_none=True,
+                           description=f"A custom reinforcement deck: at most {MAX_CARDS} cards, otherwise 422.")
     races_by_player = Shape(map_of(STR), allow_none=True)
     turn_limit = Shape(INT, allow_none=True)
 

@@ -53,7 +53,8 @@ class OptionsSchema(Schema):
         unknown = RAISE
 
     starting_player = Shape(STR, allow_none=True)
-    deck = Shape(list_of(DECK_CARD, max_items=MAX_DECK), allow_none=True)
+    deck = Shape(list_of(DECK_CARD, max_items=MAX_DECK), allow_none=True,
+                 description=f"A custom deck: at most {MAX_DECK} cards, otherwise 422.")
 
 
 # -- moves ------------------------------------------------------------------------------------------

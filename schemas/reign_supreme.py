@@ -11,7 +11,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields
 
 from rules.reign_supreme.cards import MAX_DEFINITIONS
-from rules.reign_supreme.content import MAX_LIST
+from rules.reign_supreme.content import MAX_BOARD, MAX_KINGDOMS, MAX_LIST
 from schemas.common import CommonStateSchema, move_schema
 from schemas.fields import (ANY, BOOL, INT, OBJECT, STR, Checker, Errors, Shape, custom, list_of,
                             map_of, named, nullable, one_of, record)
@@ -95,14 +95,18 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    scenario = Shape(ANY, allow_none=True)
+    scenario = Shape(ANY, allow_none=True,
+                     description=f"A scenario id or a custom board: at most {MAX_BOARD} spaces, Midfield and "
+                                 f"Kingdoms together, and {MAX_KINGDOMS} Kingdoms, otherwise 422.")
     armies = Shape(map_of(STR), allow_none=True)
-    army_lists = Shape(map_of(list_of(STR, max_items=MAX_LIST)), allow_none=True)
+    army_lists = Shape(map_of(list_of(STR, max_items=MAX_LIST)), allow_none=True,
+                       description=f"Army lists: at most {MAX_LIST} unit types each, otherwise 422.")
     rosters = Shape(map_of(OBJECT), allow_none=True)
     round_limit = Shape(INT, allow_none=True)
     first_player = Shape(STR, allow_none=True)
     setup = Shape(one_of(("manual", "auto")), allow_none=True)
-    cards = Shape(list_of(OBJECT, max_items=MAX_DEFINITIONS), allow_none=True)
+    cards = Shape(list_of(OBJECT, max_items=MAX_DEFINITIONS), allow_none=True,
+                  description=f"Card definitions: at most {MAX_DEFINITIONS} definitions, otherwise 422.")
 
 
 # -- moves ------------------------------------------------------------------------------------------

@@ -62,7 +62,8 @@ class OptionsSchema(Schema):
     first_monarch = Shape(STR, allow_none=True)
     story_point = Shape(one_of(("auto", "vote")), allow_none=True)
     deck = Shape(list_of(record({"back": _ids, "accept": _changes, "reject": _changes},
-                                {"id": STR, "title": STR}), max_items=MAX_DECK), allow_none=True)
+                                {"id": STR, "title": STR}), max_items=MAX_DECK), allow_none=True,
+                 description=f"A custom deck: at most {MAX_DECK} cards, otherwise 422.")
 
 
 # -- moves ------------------------------------------------------------------------------------------

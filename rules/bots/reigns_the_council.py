@@ -64,7 +64,8 @@ class ReignsTheCouncilBot:
         catalog = default_catalog()
         players = view["players"]
         rnd = view["round"]
-        shown = [c["id"] for c in view["pile"]] + [c["id"] for c in view.get("hand", ())]
+        face_up = [c["id"] for c in view["discard_revealed"]]  # public for good (rulings RtC 11)
+        shown = [c["id"] for c in view["pile"]] + [c["id"] for c in view.get("hand", ())] + face_up
         if rnd is not None:
             shown += [r["card"]["id"] for r in rnd["revealed"]]
             if rnd["pending"] is not None:
@@ -86,16 +87,18 @@ class ReignsTheCouncilBot:
         state["hands"] = hands
         tops = [unseen.with_back(d["top"]) if d["top"] is not None else None for d in view["decks"]]
         state["round"] = self._round(view, rnd, unseen, hands, rng)
-        known_discard = []
+        known_discard = list(face_up)
         if rnd is not None:
             pile, pending = set(state["pile"]), rnd["pending"]
-            known_discard = [r["card"]["id"] for r in rnd["revealed"] if r["card"]["id"] not in pile
-                             and (pending is None or pending["card"]["id"] != r["card"]["id"])]
+            known_discard += [r["card"]["id"] for r in rnd["revealed"] if r["card"]["id"] not in pile
+                              and r["card"]["id"] not in face_up
+                              and (pending is None or pending["card"]["id"] != r["card"]["id"])]
         decks = []
         for top, d in zip(tops, view["decks"]):
             decks.append([] if top is None else [top] + unseen.any(d["count"] - 1))
         state["decks"] = decks
         state["discard"] = unseen.any(view["discard_count"] - len(known_discard)) + known_discard
+        state["discard_revealed"] = face_up
         if unseen.left():
             raise ValueError("the bots play Reigns: The Council with the default deck only")
         state["goals"] = self._goals(view, rng)
