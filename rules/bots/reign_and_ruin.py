@@ -49,13 +49,14 @@ class ReignAndRuinBot:
                 picks[p] = packets[p][:2] if draft["picked"][p] else []
                 kept[p] = pool.take(draft["kept_counts"][p])
             state_draft = {"round": draft["round"], "packets": packets, "picks": picks, "kept": kept}
-        starting = view.get("starting_player")
         state: State = {
             "game": view["game"], "schema_version": view["schema_version"], "players": list(players),
             "status": view["status"], "phase": view["phase"], "active_players": list(view["active_players"]),
             "move_count": view["move_count"], "outcome": view["outcome"],
             "cards": view["cards"],
-            "starting_player": starting if starting is not None else rng.choice(players),
+            # null during the draft, as in the view: the rules draw it from the (fresh) generator
+            # when the draft ends, so imagined games still start with any player
+            "starting_player": view.get("starting_player"),
             "draw_pile": pool.take(view["draw_pile_count"]),
             "discard_pile": list(view["discard_pile"]),
             "draft": state_draft, "hands": hands,
