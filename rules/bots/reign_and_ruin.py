@@ -55,7 +55,7 @@ class ReignAndRuinBot:
             "status": view["status"], "phase": view["phase"], "active_players": list(view["active_players"]),
             "move_count": view["move_count"], "outcome": view["outcome"],
             "cards": view["cards"],
-            "starting_player": starting if starting is not None else rng.choice(players),
+            "starting_player": starting,  # null during a draft whose starting player is drawn at its end
             "draw_pile": pool.take(view["draw_pile_count"]),
             "discard_pile": list(view["discard_pile"]),
             "draft": state_draft, "hands": hands,

@@ -71,6 +71,7 @@ class ReignsTheCouncilBot:
                 shown.append(rnd["pending"]["card"]["id"])
             if rnd.get("mine") is not None:
                 shown.append(rnd["mine"]["id"])
+        shown += [c["id"] for c in view["discard_revealed"]]
         if any(c not in catalog for c in shown):
             raise ValueError("the bots play Reigns: The Council with the default deck only")
         unseen = _Backs([c for c in catalog if c not in set(shown)], catalog, rng)
@@ -86,16 +87,13 @@ class ReignsTheCouncilBot:
         state["hands"] = hands
         tops = [unseen.with_back(d["top"]) if d["top"] is not None else None for d in view["decks"]]
         state["round"] = self._round(view, rnd, unseen, hands, rng)
-        known_discard = []
-        if rnd is not None:
-            pile, pending = set(state["pile"]), rnd["pending"]
-            known_discard = [r["card"]["id"] for r in rnd["revealed"] if r["card"]["id"] not in pile
-                             and (pending is None or pending["card"]["id"] != r["card"]["id"])]
+        known_discard = [c["id"] for c in view["discard_revealed"]]  # face up, in discard order (RtC 11)
         decks = []
         for top, d in zip(tops, view["decks"]):
             decks.append([] if top is None else [top] + unseen.any(d["count"] - 1))
         state["decks"] = decks
         state["discard"] = unseen.any(view["discard_count"] - len(known_discard)) + known_discard
+        state["discard_revealed"] = known_discard
         if unseen.left():
             raise ValueError("the bots play Reigns: The Council with the default deck only")
         state["goals"] = self._goals(view, rng)

@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tests.contract import spec_blocks  # noqa: E402
 from tests.contract.spec_blocks import REF, ref  # noqa: E402
 from rules.reign_absolute import GAME  # noqa: E402
+from rules.reign_absolute.content import MAX_CARDS, MAX_RACES  # noqa: E402
 from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, COMBAT_EFFECTS, MAX_LEAP,  # noqa: E402
                                           SETUP_EFFECTS, TURN_EFFECTS, WHEN)
 from rules.reign_absolute.moves import MOVE_FIELDS  # noqa: E402
@@ -294,8 +295,9 @@ def build() -> dict[str, Any]:
         "races": {"type": "array", "items": ref("RARaceSpec")},
         "reinforcements": {"type": "array", "items": ref("RACardSpec")}})
     s["ReignAbsoluteOptions"] = obj("Reign Absolute setup options; each may be omitted or null for its default.", {
-        "races": {"oneOf": [{"type": "array", "items": ref("RARaceSpec")}, {"type": "null"}]},
-        "reinforcements": {"oneOf": [{"type": "array", "items": ref("RACardSpec")}, {"type": "null"}]},
+        "races": {"oneOf": [{"type": "array", "items": ref("RARaceSpec"), "maxItems": MAX_RACES}, {"type": "null"}]},
+        "reinforcements": {"oneOf": [{"type": "array", "items": ref("RACardSpec"), "maxItems": MAX_CARDS},
+                                      {"type": "null"}]},
         "races_by_player": {"oneOf": [by_player(STR), {"type": "null"}]},
         "turn_limit": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 2000}, {"type": "null"}]}},
         required=[])

@@ -21,7 +21,10 @@ sys.path.insert(0, str(ROOT))
 from tests.contract import spec_blocks  # noqa: E402
 from tests.contract.spec_blocks import REF, nullable, ref  # noqa: E402
 from rules.reign_supreme import GAME  # noqa: E402
-from rules.reign_supreme.content import ABILITIES, ARMY_IDS, DAMAGE_TYPES, KINDS, SPELLS, UNIT_TYPES  # noqa: E402
+from rules.reign_supreme.cards import MAX_DEFINITIONS  # noqa: E402
+from rules.reign_supreme.content import (ABILITIES, ARMY_IDS, DAMAGE_TYPES, KINDS, MAX_BOARD, MAX_KINGDOMS,
+                                         MAX_LIST, SPELLS,  # noqa: E402
+                                         UNIT_TYPES)
 from rules.reign_supreme.state import SCHEMA_VERSION  # noqa: E402
 from rules.reign_supreme.walls import WALL_KINDS  # noqa: E402
 
@@ -471,18 +474,21 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     for k, schema in events.items():
         out[enames[k]] = schema
     scenario_option = {"description": "`standard`, `skirmish`, or a custom scenario object (format of "
-                                      "`content.scenarios.standard`; validated, 422 when wrong).",
+                                      "`content.scenarios.standard`; validated, 422 when wrong; at most "
+                                      f"{MAX_BOARD} spaces, Midfield and Kingdoms together, and {MAX_KINGDOMS} "
+                                      "Kingdoms).",
                        "oneOf": [{"type": "null"}, {"type": "string"}, {"type": "object"}]}
     out["ReignSupremeOptions"] = obj({
         "scenario": scenario_option,
         "armies": nullable({"type": "object", "additionalProperties": {"type": "string"}}),
-        "army_lists": nullable({"type": "object", "additionalProperties": {"type": "array",
+        "army_lists": nullable({"type": "object", "additionalProperties": {"type": "array", "maxItems": MAX_LIST,
                                                                           "items": {"type": "string"}}}),
         "rosters": nullable({"type": "object", "additionalProperties": {"type": "object"}}),
         "round_limit": nullable({"type": "integer"}),
         "first_player": nullable({"type": "string"}),
         "setup": nullable({"type": "string", "enum": ["manual", "auto"]}),
-        "cards": nullable({"type": "array", "items": ref("RSCard"), "description": "A custom card set."}),
+        "cards": nullable({"type": "array", "items": ref("RSCard"), "maxItems": MAX_DEFINITIONS,
+                           "description": f"A custom card set (at most {MAX_DEFINITIONS} definitions, otherwise 422)."}),
     }, required=[], description="Reign Supreme options; each may be omitted or null for its default.",
         examples=[GAME.default_options(), {"scenario": "skirmish", "round_limit": 10, "setup": "auto",
                                            "armies": {"ann": "undead", "bob": "demon"}}])

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from tests.contract import spec_blocks  # noqa: E402
 from tests.contract.spec_blocks import REF, nullable, ref  # noqa: E402
 from rules.reigns_the_council import GAME  # noqa: E402
-from rules.reigns_the_council.content import PILLARS  # noqa: E402
+from rules.reigns_the_council.content import MAX_DECK, PILLARS  # noqa: E402
 from rules.reigns_the_council.integrity import PHASES  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
@@ -333,7 +333,7 @@ def schemas(s: dict[str, Any]) -> dict[str, Any]:
     out["ReignsTheCouncilOptions"] = obj({
         "first_monarch": nullable({"type": "string"}),
         "story_point": nullable({"type": "string", "enum": ["auto", "vote"]}),
-        "deck": nullable({"type": "array", "items": ref("CouncilDeckCard")}),
+        "deck": nullable({"type": "array", "items": ref("CouncilDeckCard"), "maxItems": MAX_DECK}),
     }, required=[], description="Reigns: The Council options; each may be omitted or null for its default.",
         examples=[GAME.default_options(), {"first_monarch": "bob", "story_point": "vote"}])
     line = obj({"acceptance": INT0, "story": INT0, "pile": INT0,
