@@ -84,7 +84,8 @@ class Suggestion:
 
 
 class NoMoveToSuggest(Exception):
-    """``player`` has no legal move in this state (not their turn, or the game is over)."""
+    """``player`` has no legal move but conceding in this state (not their turn, or the game is
+    over)."""
 
 
 def outcome_value(state: State, player: PlayerId) -> float | None:
@@ -109,7 +110,9 @@ def suggest(bot: GameBot, view: View, player: PlayerId, level: str, seed: int, t
     deadline = clock() + time_ms / 1000.0
     rng = random.Random(seed)
     first = bot.determinize(view, rng)
-    moves = bot.game.legal_moves(first, player)
+    # A bot never concedes: a Reign Supreme player listed outside their own turn (ruling RS 10)
+    # may have nothing else to do, and conceding is never the hint a player asks for.
+    moves = [m for m in bot.game.legal_moves(first, player) if m["type"] != "concede"]
     if not moves:
         raise NoMoveToSuggest(player)
     if len(moves) == 1:

@@ -79,3 +79,39 @@ def test_outcome_value():
     assert outcome_value({"status": "in_progress", "outcome": None}, "ann") is None
     done = {"status": "finished", "outcome": {"winners": ["ann", "bob"]}}
     assert outcome_value(done, "ann") == 0.5 and outcome_value(done, "cat") == 0.0
+
+
+def _off_turn_positions(limit: int = 400):
+    """Reign Supreme states in which some player is listed outside their own turn (ruling RS 10),
+    from random games with cards (a card in hand is enough to be listed)."""
+    from rules.playout import choose_move
+
+    game = BOTS["reign-supreme"].game
+    chooser = random.Random(5)
+    state = game.setup(["ann", "bob"], 5, {"setup": "auto"})
+    for _ in range(limit):
+        if state["status"] == "finished":
+            break
+        for p in state["active_players"][1:]:
+            yield state, p
+        state, _ = game.apply(state, choose_move(game.legal_moves(state), chooser, 0.0))
+
+
+def test_a_bot_never_suggests_conceding():
+    """A player listed outside their own turn may have nothing to do but concede: no move is
+    suggested then, and otherwise the suggestion is never a concession."""
+    bot = BOTS["reign-supreme"]
+    seen_only_concede = seen_other = False
+    for state, player in _off_turn_positions():
+        types = {m["type"] for m in bot.game.legal_moves(state, player)}
+        view = bot.game.view(state, player)
+        if types == {"concede"}:
+            seen_only_concede = True
+            with pytest.raises(NoMoveToSuggest):
+                suggest(bot, view, player, "random", 1, TIME_MS, _never)
+        elif not seen_other:
+            seen_other = True
+            assert suggest(bot, view, player, "random", 1, TIME_MS, _never).move["type"] != "concede"
+        if seen_only_concede and seen_other:
+            break
+    assert seen_only_concede

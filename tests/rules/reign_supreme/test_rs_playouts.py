@@ -1,8 +1,8 @@
-"""Random playouts: 500 games on each shipped scenario, with the contract's invariants checked at
+"""Random playouts: 200 standard and 300 skirmish games, with the contract's invariants checked at
 every step (one unit per space, pins below hit points on living units, only active players move,
 listed moves apply, integrity holds, every game ends).
 
-To fit the time budget the 500-game runs use a short round limit (``round_limit`` 6 standard, 4 skirmish) and
+To fit the time budget these runs use a short round limit (``round_limit`` 6 standard, 4 skirmish) and
 a chooser that concedes rarely (a uniform chooser concedes within a few dozen moves); full-length
 games under the default options (round limit 30) are played by
 ``test_full_length_default_games_end``. contract_check plays uniformly random games over HTTP.
@@ -26,9 +26,9 @@ RARELY = 0.002
 """How often the random players consider conceding (``rules.playout.choose_move``; issue 16 item 7)."""
 
 
-def choose(legal: list[dict], chooser: random.Random) -> dict:
+def choose(legal: list[dict], chooser: random.Random, concede: float = RARELY) -> dict:
     """Uniform among the moves, conceding only rarely."""
-    return choose_move(legal, chooser, RARELY)
+    return choose_move(legal, chooser, concede)
 
 
 def invariants(state: dict) -> None:
@@ -72,7 +72,8 @@ def mixed_lists(players: list[str], seed: int) -> dict[str, list[str]]:
     return {p: r.sample(UNIT_TYPES, 10) for p in players}
 
 
-def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: bool = False) -> dict:
+def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: bool = False,
+        concede: float = RARELY) -> dict:
     lengths, reasons = [], {}
     seen: set[str] = set()
     rng = random.Random(offset)
@@ -92,7 +93,7 @@ def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: 
             invariants(state)
             legal = GAME.legal_moves(state)
             assert legal and {m["player"] for m in legal} == set(state["active_players"])
-            move = choose(legal, chooser)
+            move = choose(legal, chooser, concede)
             assert GAME.violations(state, move) == []
             if steps % 25 == 0:
                 listed = legal
@@ -120,22 +121,26 @@ def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: 
 PART_TWO_EVENTS = {"attacked", "counterattacked", "attack_cancelled", "ensnared", "knocked_back", "splashed",
                    "spell_cast", "spell_hit", "teleported", "healed", "spell_countered", "constructed",
                    "wall_attacked", "passed", "packing_done", "unit_deployed", "card_played"}
-"""Events the 500 standard games must produce between them: every part of the rules takes part."""
+"""Events the 200 standard games must produce between them: every part of the rules takes part."""
 
 
-def test_five_hundred_standard_games_keep_every_invariant():
+def test_two_hundred_standard_games_keep_every_invariant():
     """The standard scenario with everything enabled (castles, Gates, cards, deployment), armies
-    of ten unit types drawn from all nineteen in four games of five."""
-    result = run("standard", 500, 6, 11, mixed=True)
-    assert len(result["lengths"]) == 500
-    assert result["reasons"].get("round_limit", 0) > 100
+    of ten unit types drawn from all nineteen in four games of five. (200 games: with rare
+    concessions the games now last to their round limit, so 500 no longer fit the CI budget.)"""
+    result = run("standard", 200, 6, 11, mixed=True)
+    assert len(result["lengths"]) == 200
+    assert result["reasons"].get("round_limit", 0) > 40
     assert PART_TWO_EVENTS <= result["seen"], PART_TWO_EVENTS - result["seen"]
 
 
-def test_five_hundred_skirmish_games_keep_every_invariant():
-    result = run("skirmish", 500, 4, 23)
-    assert len(result["lengths"]) == 500
+def test_three_hundred_skirmish_games_keep_every_invariant():
+    """Skirmishes with concessions at 2% of moves: a concession leaves the last player standing, so
+    the games also cover that ending (random armies seldom wipe each other out in 4 rounds)."""
+    result = run("skirmish", 300, 4, 23, concede=0.02)
+    assert len(result["lengths"]) == 300
     assert result["reasons"].get("last_standing", 0) > 0
+    assert result["reasons"].get("round_limit", 0) > 0
 
 
 def test_full_length_default_games_end():
