@@ -23,6 +23,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """
     import schemas
     from api import bots, errors, games, ops, sessions
+    from api.bot_seats import BotSeats
     from api.ratelimit import init_rate_limits
     from api.session_store import SessionStore
     from api.store import Store
@@ -57,6 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee_store"] = store
     app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl, settings.max_session_state_bytes,
                                                       settings.max_remembered_answers)
+    app.extensions["referee_bot_seats"] = BotSeats(app.extensions["referee_sessions"], settings.session_bot_time_ms)
     init_rate_limits(app, settings, config)
     # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.
     app.extensions["referee_stream_slots"] = threading.BoundedSemaphore(settings.max_streams)

@@ -18,6 +18,7 @@
 | `MAX_REMEMBERED_ANSWERS` | `32`       | Idempotency-Key answers remembered per session (oldest forgotten first) |
 | `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (Flask-Limiter syntax; empty: no limit); beyond: 429 |
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
+| `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
 """
 from __future__ import annotations
 
@@ -58,6 +59,15 @@ def _rate(env: Mapping[str, str], name: str, default: str) -> str:
     return raw
 
 
+def _bot_time(env: Mapping[str, str]) -> int:
+    from rules.bots import MAX_TIME_MS
+
+    value = _int(env, "SESSION_BOT_TIME_MS", Settings.session_bot_time_ms, 1)
+    if value > MAX_TIME_MS:
+        raise ValueError(f"SESSION_BOT_TIME_MS must be at most {MAX_TIME_MS}, not {value}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -76,6 +86,7 @@ class Settings:
     max_remembered_answers: int = 32
     session_create_limit: str = "60/minute"
     rate_limit_storage_uri: str | None = None
+    session_bot_time_ms: int = 300
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -100,4 +111,5 @@ class Settings:
             max_remembered_answers=_int(env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1),
             session_create_limit=_rate(env, "SESSION_CREATE_LIMIT", cls.session_create_limit),
             rate_limit_storage_uri=env.get("RATE_LIMIT_STORAGE_URI", "").strip() or None,
+            session_bot_time_ms=_bot_time(env),
         )

@@ -69,6 +69,7 @@ TITLES: dict[str, str] = {
     "invalid_state": "Invalid state",
     "illegal_move": "Illegal move",
     "unknown_player": "Unknown player",
+    "invalid_bots": "Invalid bot seats",
     "store_unavailable": "Store unavailable",
     "outcome_unknown": "Outcome unknown",
     "state_too_large": "State too large",

@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at`` |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed`` |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 | ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
@@ -24,8 +24,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 import redis
@@ -34,7 +35,7 @@ from api import jsonio
 from api.store import Store, guarded, guarded_write
 
 __all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "StateTooLarge", "new_token",
-           "token_hash", "valid_session_id", "KEY_PREFIX"]
+           "token_hash", "valid_session_id", "KEY_PREFIX", "now", "history_entry"]
 
 KEY_PREFIX = "referee:"
 
@@ -84,6 +85,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def now() -> str:
+    """The time stamp of history entries and of the session hash: UTC, milliseconds, ``Z``."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def history_entry(version: int, player: str, move: dict[str, Any], events: list[dict[str, Any]]
+                  ) -> dict[str, Any]:
+    """The history entry (and stream message) of the move that makes ``version``; the same for a
+    seat's posted move and a bot seat's."""
+    return {"version": version, "player": player, "move": move, "events": events, "at": now()}
+
+
 def valid_session_id(session_id: str) -> bool:
     return 1 <= len(session_id) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in session_id)
 
@@ -97,6 +110,10 @@ class Session:
     admin_hash: str
     version: int
     state: dict[str, Any]
+    bots: dict[str, str] = field(default_factory=dict)
+    """The bot seats: player -> level (``api.bot_seats`` moves for them)."""
+    bot_seed: int = 0
+    """Where the bot seats' seeds come from (``api.bot_seats.move_seed``)."""
 
     @property
     def game(self) -> str:
@@ -187,11 +204,13 @@ class SessionStore:
         return self.store.client()
 
     # -- create, read, delete ------------------------------------------------------------------
-    def create(self, state: dict[str, Any], now: str
-               ) -> tuple[str, dict[str, str], str]:
-        """A new session at version 0: its id, a token per seat and the admin token."""
+    def create(self, state: dict[str, Any], now: str, bots: Mapping[str, str] | None = None,
+               bot_seed: int = 0) -> tuple[str, dict[str, str], str]:
+        """A new session at version 0: its id, a token per human seat and the admin token.
+        ``bots`` (player -> level) are the seats the service plays; they get no token."""
         stored = self._stored(state)
-        seats = {player: new_token() for player in state["players"]}
+        bots = dict(bots or {})
+        seats = {player: new_token() for player in state["players"] if player not in bots}
         admin = new_token()
         session_id = secrets.token_urlsafe(16)  # 128 random bits: ids never collide
         key = self.key(session_id, "session")
@@ -203,6 +222,8 @@ class SessionStore:
             "created_at": now,
             "updated_at": now,
         }
+        if bots:
+            fields.update({"bots": jsonio.dumps(bots), "bot_seed": str(bot_seed)})
         client = self._client()
 
         def write() -> None:
@@ -226,12 +247,13 @@ class SessionStore:
         if not valid_session_id(session_id):
             return None
         client = self._client()
-        names = ("seats", "admin", "version", "state")
+        names = ("seats", "admin", "version", "state", "bots", "bot_seed")
         values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
-        seats, admin, version, state = values
+        seats, admin, version, state, bots, bot_seed = values
         if version is None:
             return None
-        return Session(session_id, jsonio.loads(seats), admin.decode(), int(version), jsonio.loads(state))
+        return Session(session_id, jsonio.loads(seats), admin.decode(), int(version), jsonio.loads(state),
+                       jsonio.loads(bots) if bots else {}, int(bot_seed or 0))
 
     def delete(self, session_id: str) -> None:
         client = self._client()

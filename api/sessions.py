@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+import secrets
 import select
 import socket
 import threading
 import time
-from datetime import datetime, timezone
 from collections.abc import Callable
 from typing import Any
 
@@ -24,14 +24,17 @@ from flask import Blueprint, Response, current_app, request
 
 import schemas
 from api import jsonio
+from api.bot_seats import BotSeats, bot_violations, session_bot_seed
 from api.errors import ApiError
 from api.games import new_game, read_body
-from api.session_store import Committed, Conflict, Replay, Session, SessionStore, StateTooLarge
+from api.session_store import (Committed, Conflict, Replay, Session, SessionStore, StateTooLarge, history_entry,
+                               now)
 from api.store import StoreUnavailable
 from rules.engine import Game
+from rules.engine_types import Violation
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import MAX_VERSION
+from schemas.requests import MAX_SEED, MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -56,15 +59,19 @@ def _sessions() -> SessionStore:
     return current_app.extensions["referee_sessions"]
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def _bot_seats() -> BotSeats:
+    return current_app.extensions["referee_bot_seats"]
 
 
 def _session(session_id: str) -> Session:
+    """The session, 404 when there is none. Every request that reads a session touches it: if
+    the game waits on one of its bot seats, the bot is queued (``api.bot_seats``; never run on
+    this thread), so a bot that was due when a process stopped moves on now."""
     session = _sessions().load(session_id)
     if session is None:
         raise ApiError(404, "unknown_session",
                        "There is no such session (never created, expired, or deleted).")
+    _bot_seats().nudge(session.id, session.state, session.bots)
     return session
 
 
@@ -151,15 +158,30 @@ def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
 def create_session():
     body = read_body(envelopes.CREATE_SESSION)
     game = get_game(body["game"])  # 404 unknown_game
-    state = new_game(game, body)
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    state = new_game(game, dict(body, seed=seed))
+    bots = body.get("bots") or {}
+    _check_bots(game, state, bots)
     try:
-        session_id, seats, admin = _sessions().create(state, _now())
+        session_id, seats, admin = _sessions().create(state, now(), bots, session_bot_seed(seed))
     except StateTooLarge as err:
         raise _too_large(err) from None
+    _bot_seats().nudge(session_id, state, bots)
     location = f"/v1/sessions/{session_id}"
-    payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats,
+    payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats, "bots": bots,
                "admin_token": admin, "view": game.view(state, None)}
     return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
+
+
+def _check_bots(game: Game, state: dict[str, Any], bots: dict[str, str]) -> None:
+    """422 ``invalid_bots`` naming each bad ``bots.<player>`` (``api.bot_seats.bot_violations``)."""
+    found = bot_violations(game, state, bots)
+    if found:
+        violations = [Violation(v.code, f"{where}: {v.message}", v.rule).to_dict() for where, v in found.items()]
+        raise ApiError(422, "invalid_bots", " ".join(v["message"] for v in violations), violations=violations,
+                       errors={where: [v.message] for where, v in found.items()})
 
 
 @bp.get("/<session_id>")
@@ -174,7 +196,7 @@ def read_session(session_id: str):
             return Response(status=304, headers=headers)
     game = get_game(session.game)
     return {"session_id": session.id, "game": session.game, "version": session.version,
-            "players": session.players, "seat": viewer, "status": session.state["status"],
+            "players": session.players, "bots": session.bots, "seat": viewer, "status": session.state["status"],
             "view": game.view(session.state, viewer)}, 200, headers
 
 
@@ -243,7 +265,7 @@ def submit_move(session_id: str):
         _check_preconditions(session.version, if_match, expected)
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
-        entry = {"version": version, "player": seat, "move": move, "events": events, "at": _now()}
+        entry = history_entry(version, seat, move, events)
         answer = _move_answer(game, version, entry, state, seat)
         try:
             result = store.commit(session.id, session.version, state, entry, entry["at"], idem,
@@ -251,6 +273,7 @@ def submit_move(session_id: str):
         except StateTooLarge as err:
             raise _too_large(err) from None
         if isinstance(result, Committed):
+            _bot_seats().nudge(session.id, state, session.bots)  # a bot's reply lands after this answer
             return answer, 200, {"ETag": _etag(result.version), "Cache-Control": "no-store"}
         if isinstance(result, Replay):
             return _replay(result.answer, fingerprint)

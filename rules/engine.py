@@ -68,6 +68,16 @@ class Game(ABC):
     def legal_moves(self, state: State, player: PlayerId | None = None) -> list[Move]:
         """Every legal move, of ``player`` or of all active players; ``[]`` once finished."""
 
+    def waiting_on(self, state: State) -> list[PlayerId]:
+        """The players the game cannot go on without, in ``active_players`` order; ``[]`` once
+        finished. By default every active player: a game lists a player as active only when it
+        waits for them (a secret simultaneous choice waits on everyone listed). A game that also
+        lists players who *may* act without being waited for overrides this (Reign Supreme,
+        ruling RS 10). Session bot seats move exactly when the game waits on them."""
+        if state["status"] == "finished":
+            return []
+        return list(state["active_players"])
+
     @abstractmethod
     def violations(self, state: State, move: Move) -> list[Violation]:
         """Why ``move`` is illegal in ``state``; an empty list when it is legal."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema
 
+from rules.bots import LEVELS
 from schemas.common import PLAYER_ID
-from schemas.fields import OBJECT, Shape, integer, list_of, string
+from schemas.fields import OBJECT, Shape, doc, integer, list_of, map_of, one_of, string
 
 __all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
-           "MoveRequest", "CreateSessionRequest", "SessionMoveRequest", "SETUP", "STATE",
+           "MoveRequest", "CreateSessionRequest", "BOT_SEATS", "SessionMoveRequest", "SETUP", "STATE",
            "STATE_PLAYER", "MOVE", "CREATE_SESSION", "SESSION_MOVE", "MAX_VERSION"]
 
 MAX_SEED = (1 << 63) - 1
@@ -62,10 +63,23 @@ MAX_VERSION = (1 << 53) - 1
 """Session versions count moves; they stay exact integers for JavaScript clients."""
 
 
+BOT_SEATS = doc(map_of(one_of(LEVELS), key=string(1, 64)),
+                "Seats the service plays itself: player id to bot level.", examples=[{"bob": "random"}])
+"""``bots`` of a session: player id -> level. Which players and levels the game allows is a 422
+(``invalid_bots``), checked against the game (its seats after setup, its ``bot_levels``)."""
+
+
 class CreateSessionRequest(SetupRequest):
-    """``POST /v1/sessions``: the setup body plus the ``game``."""
+    """``POST /v1/sessions``: the setup body plus the ``game`` and the bot seats."""
 
     game = Shape(string(1, 64), required=True, description="The game id (`GET /v1/games`).")
+    bots = Shape(BOT_SEATS, allow_none=True, description=(
+        "Seats the service plays itself, `{\"<player>\": \"<level>\"}`: each a player of this "
+        "session, each level one of the game's `bot_levels`; every seat may be a bot (a game to "
+        "watch). A bot seat gets no token; the service moves for it whenever the game waits on it "
+        "(`SESSION_BOT_TIME_MS` per move), through the same history and event stream as any move. "
+        "Omitted, null or `{}`: no bots. A player not in `players` or a level the game lacks is a "
+        "422 `invalid_bots` naming `bots.<player>`."))
 
 
 class SessionMoveRequest(_Envelope):

@@ -22,7 +22,7 @@ from rules.reign_supreme.board import Geometry
 from rules.reign_supreme.cards import card_moves
 from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
 
-__all__ = ["off_turn_moves", "combat_actors", "refresh_actors"]
+__all__ = ["off_turn_moves", "combat_actors", "refresh_actors", "waiting_on"]
 
 
 def _casts(state: State, geo: Geometry, player: PlayerId) -> Iterator[list[Move]]:
@@ -61,3 +61,12 @@ def refresh_actors(state: State, geo: Geometry) -> None:
     other state keeps its own."""
     if state["status"] == "in_progress" and state["phase"] == "combat" and state["pending"] is None:
         state["active_players"] = combat_actors(state, geo)
+
+
+def waiting_on(state: State) -> list[PlayerId]:
+    """The one player the game waits on: ``active_players[0]`` (the turn player, or the player a
+    declaration asks). The others listed in a Combat phase (RS 10) may act but "are never waited
+    for: the game goes on with the turn player's moves"; ``[]`` once finished."""
+    if state["status"] == "finished":
+        return []
+    return list(state["active_players"][:1])

@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.engine import Game, check_players
 from rules.engine_types import Event, Move, PlayerId, Score, State, View
-from rules.reign_supreme import integrity, moves, scoring, views
+from rules.reign_supreme import actors, integrity, moves, scoring, views
 from rules.reign_supreme.content import default_armies, default_cards, default_scenarios, spell_table
 from rules.reign_supreme.setup import DEFAULT_OPTIONS, new_game
 
@@ -43,6 +43,7 @@ class ReignSupreme(Game):
         integrity.check_state(state)
 
     legal_moves = staticmethod(moves.legal_moves)
+    waiting_on = staticmethod(actors.waiting_on)  # ruling RS 10: only active_players[0] is waited for
     violations = staticmethod(moves.violations)
     apply = staticmethod(moves.apply)
 

@@ -1,0 +1,204 @@
+"""Bot seats of sessions: the service moves for the seats a session gave to bots (issue 15).
+
+``POST /v1/sessions`` with ``"bots": {"<player>": "<level>"}`` makes those seats the service's.
+Whenever the game waits on a bot seat (``Game.waiting_on``: every active player in most games,
+only ``active_players[0]`` in Reign Supreme, whose ruling RS 10 also lists players who merely
+*may* act), the bot chooses a move from that seat's view only (``rules.bots.suggest``) and it is
+committed through the same compare-and-set, history entry and event stream as a posted move
+(``SessionStore.commit``), so nobody can tell a bot's move from a person's but by the seat.
+
+Where it runs: never on a thread that answers requests. Each process has one small pool of
+``BOT_THREADS`` threads; a request only *nudges* (:meth:`BotSeats.nudge`, a look at the state the
+request has read anyway) and returns. A run plays the session's due bot moves one after the
+other (several in a row when several bots are due), reading the session afresh before each; a
+version conflict (a person's move, or another process's bot, landed first) just means reading
+again and choosing again on the new version. A run plays at most ``RUN_MOVES`` moves, then
+queues the session again behind the others, so a session of bots only (a game to watch) never
+holds a thread for long. Each bot move thinks ``SESSION_BOT_TIME_MS`` at most.
+
+Restarts: nothing is remembered in the process. A session whose bot was due when its process
+stopped moves on when it is next touched (any read of it, or a move), since every touch nudges.
+Several processes may nudge one session: the compare-and-set lets exactly one move land.
+
+Seeds: a session's ``bot_seed`` is derived from its setup seed (:func:`session_bot_seed`), and
+each bot move's seed from that, the version the move is made on and the seat
+(:func:`move_seed`). So the same session (same seed, options and bots) with the same human moves
+replays the same bot moves, whichever process makes them (an expert cut short by a busy machine,
+``complete: false``, is the only exception). The seed never comes from the state's generator.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import threading
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+
+from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
+from api.store import StoreUnavailable
+from rules.bots import BOTS, NoMoveToSuggest, suggest
+from rules.engine import Game
+from rules.engine_types import Move, PlayerId, State, Violation
+from rules.registry import get_game
+
+__all__ = ["BotSeats", "BOT_THREADS", "RUN_MOVES", "due_bot", "bot_violations", "session_bot_seed", "move_seed"]
+
+log = logging.getLogger(__name__)
+
+BOT_THREADS = 2
+"""Threads per process that play bot seats (all sessions share them)."""
+RUN_MOVES = 16
+"""Moves (or conflicting attempts) one run makes before the session queues again behind others."""
+_SEED_MASK = (1 << 63) - 1
+
+
+def due_bot(game: Game, state: State, bots: Mapping[PlayerId, str]) -> PlayerId | None:
+    """The bot seat the game waits on now (the first of ``game.waiting_on`` that is a bot), or
+    None: no bot is waited on, or the game is over. A bot merely *listed* as active (Reign
+    Supreme, RS 10) is not waited on and never moves for that."""
+    for player in game.waiting_on(state):
+        if player in bots:
+            return player
+    return None
+
+
+def session_bot_seed(setup_seed: int) -> int:
+    """A session's bot seed: 63 bits of SHA-256 of its setup seed (one way: the bots' seeds tell
+    nothing of the game's generator)."""
+    return _hash63(f"reign-referee bot seats\0{setup_seed}")
+
+
+def move_seed(bot_seed: int, version: int, player: PlayerId) -> int:
+    """The seed of the bot move ``player`` makes on ``version``: 63 bits of SHA-256 of the
+    session's bot seed, the version and the seat."""
+    return _hash63(f"{bot_seed}\0{version}\0{player}")
+
+
+def _hash63(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:8], "big") & _SEED_MASK
+
+
+def bot_violations(game: Game, state: State, bots: Mapping[str, str]) -> dict[str, Violation]:
+    """Why ``bots`` cannot sit at ``state`` (a new game), by field (``bots.<player>``; the
+    messages do not repeat it): a player
+    not in the game, a level the game's bots lack, a seat whose view the bots cannot imagine
+    (e.g. a Council game with a custom deck)."""
+    rule = f"{game.id}#bots"
+    found: dict[str, Violation] = {}
+    for player, level in bots.items():
+        where = f"bots.{player}"
+        if player not in state["players"]:
+            found[where] = Violation("unknown_seat", f"{player[:64]!r} is not a player of this session; "
+                                     f"the players are {', '.join(state['players'])}.", rule)
+        elif level not in game.bot_levels:
+            levels = ", ".join(game.bot_levels) or "none"
+            found[where] = Violation("unknown_bot_level", f"{game.title} has no bot level {level!r} "
+                                     f"(its bot_levels: {levels}).", rule)
+        else:
+            try:
+                BOTS[game.id].determinize(game.view(state, player), random.Random(0))
+            except ValueError as err:
+                found[where] = Violation("bot_unavailable", f"The bots cannot play this game: {err}.", rule)
+    return found
+
+
+class BotSeats:
+    """The bot seats of every session this process touches, played on a small thread pool."""
+
+    def __init__(self, store: SessionStore, time_ms: int, threads: int = BOT_THREADS) -> None:
+        self.store = store
+        self.time_ms = time_ms
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="bot-seats")
+        self._lock = threading.Condition()
+        self._runs: dict[str, bool] = {}
+        """Sessions queued or running -> whether to look again when the run ends (a nudge came
+        while it ran, so it may have missed the version that nudge saw)."""
+        self._stopped = False
+
+    # -- from request threads: cheap, never waits on a bot ------------------------------------
+    def nudge(self, session_id: str, state: State, bots: Mapping[PlayerId, str]) -> None:
+        """Queue the session if, in ``state`` (which the request read anyway), the game waits on
+        one of its ``bots``. Never waits for a bot."""
+        if bots and due_bot(get_game(state["game"]), state, bots) is not None:
+            self._queue(session_id)
+
+    def _queue(self, session_id: str) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            if session_id in self._runs:
+                self._runs[session_id] = True
+                return
+            self._runs[session_id] = False
+            self._pool.submit(self._run, session_id)
+
+    # -- on the pool --------------------------------------------------------------------------
+    def _run(self, session_id: str) -> None:
+        more = False
+        try:
+            if not self._stopped:
+                more = self.play(session_id, RUN_MOVES)
+        except Exception:  # a bug: logged, and the session waits for its next touch
+            log.exception("bot seats of session %s failed", session_id)
+        with self._lock:
+            again = self._runs.pop(session_id) or more
+            if again and not self._stopped:
+                self._runs[session_id] = False
+                self._pool.submit(self._run, session_id)
+            self._lock.notify_all()
+
+    def play(self, session_id: str, limit: int) -> bool:
+        """Make the session's due bot moves, at most ``limit`` attempts; True when a bot may still
+        be due after them. Runs on the pool (tests may call it directly)."""
+        for _ in range(limit):
+            try:
+                session = self.store.load(session_id)
+                if session is None or not session.bots:
+                    return False
+                game = get_game(session.game)
+                player = due_bot(game, session.state, session.bots)
+                if player is None:
+                    return False
+                move = self._choose(game, session, player)
+                if move is None:
+                    return False
+                state, events = game.apply(session.state, move)
+                entry = history_entry(session.version + 1, player, move, events)
+                result = self.store.commit(session.id, session.version, state, entry, entry["at"], None, None)
+            except StoreUnavailable as err:  # the next touch tries again
+                log.warning("bot seats of session %s: the store failed (%s); waiting for the next touch",
+                            session_id, err)
+                return False
+            except StateTooLarge as err:
+                log.warning("bot seats of session %s stop: %s", session_id, err)
+                return False
+            if isinstance(result, Conflict) and result.current is None:
+                return False  # deleted meanwhile
+            # Committed: another bot may be due next; Conflict: choose again on the new version.
+        return True
+
+    def _choose(self, game: Game, session: Session, player: PlayerId) -> Move | None:
+        """The bot's move, from ``player``'s view only; None when it has none to make."""
+        seed = move_seed(session.bot_seed, session.version, player)
+        try:
+            chosen = suggest(BOTS[game.id], game.view(session.state, player), player, session.bots[player],
+                             seed, self.time_ms)
+        except (NoMoveToSuggest, ValueError) as err:
+            log.warning("bot seat %s of session %s cannot move at version %d: %r", player, session.id,
+                        session.version, err)
+            return None
+        return chosen.move
+
+    # -- lifecycle and tests ------------------------------------------------------------------
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no session is queued or running here (tests); False on ``timeout``."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._runs, timeout)
+
+    def stop(self) -> None:
+        """Stop taking work (worker shutdown, tests of a restart): queued runs end at once, a
+        running move finishes. What was due moves on when the session is next touched."""
+        with self._lock:
+            self._stopped = True
+        self._pool.shutdown(wait=False)
