@@ -10,7 +10,7 @@ from marshmallow import RAISE, Schema
 
 from rules.bots import LEVELS
 from schemas.common import PLAYER_ID
-from schemas.fields import OBJECT, Shape, doc, integer, list_of, map_of, one_of, string
+from schemas.fields import OBJECT, Shape, doc, integer, list_of, map_of, named, one_of, string
 
 __all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
            "MoveRequest", "CreateSessionRequest", "BOT_SEATS", "SessionMoveRequest", "SETUP", "STATE",
@@ -63,8 +63,10 @@ MAX_VERSION = (1 << 53) - 1
 """Session versions count moves; they stay exact integers for JavaScript clients."""
 
 
-BOT_SEATS = doc(map_of(one_of(LEVELS), key=string(1, 64)),
-                "Seats the service plays itself: player id to bot level.", examples=[{"bob": "random"}])
+BOT_SEATS = named("SessionBots", doc(map_of(one_of(LEVELS), key=string(1, 64)), (
+    "The seats the service plays itself: player id to bot level (`{}` when none). A bot moves whenever "
+    "the game waits on it, from its seat's view only, through the same history and event stream as "
+    "any move."), examples=[{"bob": "random"}]))
 """``bots`` of a session: player id -> level. Which players and levels the game allows is a 422
 (``invalid_bots``), checked against the game (its seats after setup, its ``bot_levels``)."""
 
