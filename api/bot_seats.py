@@ -199,6 +199,5 @@ class BotSeats:
     def stop(self) -> None:
         """Stop taking work (worker shutdown, tests of a restart): queued runs end at once, a
         running move finishes. What was due moves on when the session is next touched."""
-        with self._lock:
-            self._stopped = True
+        self._stopped = True  # no lock: this may run in a signal handler (gunicorn's SIGTERM)
         self._pool.shutdown(wait=False)

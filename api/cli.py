@@ -74,7 +74,8 @@ def gunicorn_options(host: str | None = None, port: int | None = None, workers: 
 
 def _end_streams_on_exit(worker: Any) -> None:
     """On SIGTERM, open ``/events`` streams end at once (clients reconnect with Last-Event-ID)
-    instead of holding the worker for its whole graceful timeout."""
+    instead of holding the worker for its whole graceful timeout, and bot seats take no more
+    work (a bot move under way finishes; what was due moves on when its session is touched)."""
     import signal
 
     from api.sessions import STOPPING
@@ -83,6 +84,9 @@ def _end_streams_on_exit(worker: Any) -> None:
 
     def handle_exit(signum: int, frame: Any) -> None:
         STOPPING.set()
+        bot_seats = getattr(worker.wsgi, "extensions", {}).get("referee_bot_seats")
+        if bot_seats is not None:
+            bot_seats.stop()
         graceful(signum, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)

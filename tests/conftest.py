@@ -16,7 +16,9 @@ def referee_data_dir(tmp_path_factory):
 @pytest.fixture
 def app(referee_data_dir):
     """The app as served, with REDIS_URL unset (embedded store) whatever the environment says."""
-    return create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    yield app
+    app.extensions["referee_bot_seats"].stop()  # bot seats of its sessions stop with the test
 
 
 @pytest.fixture
