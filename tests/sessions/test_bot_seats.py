@@ -1,0 +1,314 @@
+"""Bot seats in sessions (issue 15 item 3): through the Flask test client on the real (embedded)
+Redis, posting only the human seats' moves.
+
+Waiting for a bot never asserts on time: :func:`settle` touches the session (a history read,
+which queues a due bot) and waits for the bot seats to be idle, until the game waits on no bot;
+its timeout only turns a hang into a failure. Every game's session is then checked against the
+rules: the unredacted history, replayed from the setup, reproduces the stored state, and every
+entry was made by a player the game waited on (a bot merely *listed*, Reign Supreme RS 10,
+never moves for that).
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from api import create_app
+from api.bot_seats import BotSeats, due_bot, move_seed
+from rules.registry import GAMES, get_game
+
+PROBLEM = "application/problem+json"
+SETTLE_TIMEOUT = 120.0
+"""Seconds before a bot that never moves fails the test (a hang, not a slow machine)."""
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, game: str, players: list[str], bots: dict[str, str], seed: int = 7,
+           options: dict[str, Any] | None = None) -> dict[str, Any]:
+    body = {"game": game, "players": players, "seed": seed, "bots": bots}
+    if options:
+        body["options"] = options
+    resp = client.post("/v1/sessions", json=body)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def settle(app, client, sid: str, timeout: float = SETTLE_TIMEOUT):
+    """The stored session once the game waits on none of its bots (or is over). Polls the
+    history (a touch, which queues a due bot) and waits for the bot seats to be idle between
+    polls."""
+    store, seats = app.extensions["referee_sessions"], app.extensions["referee_bot_seats"]
+    deadline = time.monotonic() + timeout
+    while True:
+        session = store.load(sid)
+        if due_bot(get_game(session.game), session.state, session.bots) is None:
+            return session
+        assert time.monotonic() < deadline, f"no bot moved on version {session.version} in {timeout} s"
+        assert client.get(f"/v1/sessions/{sid}/history?after={session.version}").status_code == 200
+        seats.wait_idle(1.0)
+
+
+def play_humans(app, client, created: dict[str, Any], seed: int = 1) -> int:
+    """Play the session to its end, posting only the human seats' moves (random, never
+    ``concede``), each once the bots are done; the number of moves posted."""
+    sid, game = created["session_id"], get_game(created["game"])
+    chooser = random.Random(seed)
+    posted = 0
+    while True:
+        session = settle(app, client, sid)
+        if session.state["status"] == "finished":
+            return posted
+        human = next(p for p in game.waiting_on(session.state) if p in created["seats"])
+        headers = bearer(created["seats"][human])
+        legal = client.get(f"/v1/sessions/{sid}/legal-moves", headers=headers).get_json()["moves"]
+        move = chooser.choice([m for m in legal if m["type"] != "concede"] or legal)
+        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move},
+                           headers={**headers, "If-Match": f'"{session.version}"'})
+        assert resp.status_code == 200, resp.get_json()
+        assert resp.get_json()["version"] == session.version + 1  # answered once the human's move is in
+        posted += 1
+
+
+def raw_history(app, sid: str) -> list[dict[str, Any]]:
+    return app.extensions["referee_sessions"].history(sid, 0, 100_000)[1]
+
+
+def replay(app, sid: str, players: list[str], seed: int, options: dict[str, Any], bots: dict[str, str]) -> int:
+    """Check the stored history against the rules (see the module docstring); the number of
+    states in which a bot was listed as active without being waited on."""
+    session = app.extensions["referee_sessions"].load(sid)
+    game = get_game(session.game)
+    state = game.setup(players, seed, options)
+    listed_only = 0
+    for number, entry in enumerate(raw_history(app, sid), start=1):
+        assert entry["version"] == number
+        waited = game.waiting_on(state)
+        assert entry["player"] in waited and entry["move"]["player"] == entry["player"], (number, entry, waited)
+        listed_only += any(b in state["active_players"] and b not in waited for b in bots)
+        state, events = game.apply(state, entry["move"])
+        assert events == entry["events"]
+    assert state == session.state and session.version == number
+    return listed_only
+
+
+# -- every game to its end -------------------------------------------------------------------------
+FULL_GAMES = [
+    ("reign-and-ruin", ["ann", "bob"], {"bob": "greedy"}, {}),
+    ("reign-absolute", ["ann", "bob"], {"bob": "random"}, {"turn_limit": 20}),
+    ("reign-supreme", ["ann", "bob"], {"bob": "random"},
+     {"scenario": "standard", "round_limit": 3, "setup": "auto"}),  # cards: RS 10 lists the bot
+    ("reigns-the-council", ["ann", "bob", "cat"], {"bob": "random", "cat": "random"}, {}),
+]
+
+
+def test_every_game_is_covered():
+    assert {game for game, *_ in FULL_GAMES} == set(GAMES)
+
+
+@pytest.mark.parametrize("game_id, players, bots, options", FULL_GAMES, ids=[g for g, *_ in FULL_GAMES])
+def test_a_session_with_bot_seats_plays_to_the_end_posting_only_human_moves(app, client, game_id, players, bots,
+                                                                           options):
+    created = create(client, game_id, players, bots, options=options)
+    assert set(created["seats"]) == set(players) - set(bots) and created["bots"] == bots
+    posted = play_humans(app, client, created)
+    sid = created["session_id"]
+    snapshot = client.get(f"/v1/sessions/{sid}").get_json()
+    assert snapshot["status"] == "finished" and snapshot["bots"] == bots
+    assert snapshot["view"]["outcome"]["winners"]
+    entries = raw_history(app, sid)
+    by_bots = [e for e in entries if e["player"] in bots]
+    assert len(entries) - len(by_bots) == posted and by_bots, "the bots never moved"
+    assert {e["player"] for e in by_bots} == set(bots)
+    listed_only = replay(app, sid, players, 7, options, bots)
+    if game_id == "reign-supreme":
+        assert listed_only > 0, "no state listed the bot outside its turn: RS 10 was not tested"
+
+
+def test_several_bots_in_a_row_and_a_game_of_bots_only(app, client):
+    """Every seat a bot (a game to watch): nobody posts, the service plays it to the end."""
+    bots = {"ann": "random", "bob": "random"}
+    created = create(client, "reign-and-ruin", ["ann", "bob"], bots)
+    assert created["seats"] == {} and created["version"] == 0
+    session = settle(app, client, created["session_id"])
+    assert session.state["status"] == "finished"
+    entries = raw_history(app, created["session_id"])
+    assert any(a["player"] == b["player"] for a, b in zip(entries, entries[1:]))  # one bot, twice in a row
+    replay(app, created["session_id"], ["ann", "bob"], 7, {}, bots)
+
+
+# -- tokens, history, stream -------------------------------------------------------------------
+def test_a_bot_seat_has_no_token_and_nobody_moves_for_it(app, client):
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+    assert list(created["seats"]) == ["ann"]
+    settle(app, client, sid)
+    ann_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": dict(ann_move, player="bob")}, headers=ann)
+    assert resp.status_code == 403 and resp.mimetype == PROBLEM
+    for token in (created["admin_token"], created["seats"]["ann"] + "x"):  # no other token opens bob's seat
+        assert client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(token)).status_code in (401, 403)
+
+
+def _stream_entries(stream, last_version: int) -> list[dict[str, Any]]:
+    """The ``move`` events of an open ``/events`` response up to ``last_version``."""
+    found: list[dict[str, Any]] = []
+    for chunk in stream.response:
+        if chunk.startswith(b"id: "):
+            lines = dict(line.split(": ", 1) for line in chunk.decode().strip().split("\n"))
+            assert lines["event"] == "move"
+            found.append(json.loads(lines["data"]))
+            if found[-1]["version"] == last_version:
+                return found
+    raise AssertionError("the stream ended early")
+
+
+def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+    spectator = client.get(f"/v1/sessions/{sid}/events?after=0")
+    seat = client.get(f"/v1/sessions/{sid}/events?after=0", headers=ann)
+    play_humans(app, client, created)
+    final = settle(app, client, sid).version
+    for stream, headers, viewer in ((spectator, {}, None), (seat, ann, "ann")):
+        history = client.get(f"/v1/sessions/{sid}/history", headers=headers).get_json()["entries"]
+        assert _stream_entries(stream, final) == history
+        stream.close()
+        bot_entries = [e for e in history if e["player"] == "bob"]
+        assert bot_entries and all(set(e) == {"version", "player", "move", "events", "at"} for e in history)
+        assert all(e["move"] == {"player": "bob", "type": e["move"]["type"]} for e in bot_entries)  # redacted
+    raw = {e["version"]: e for e in raw_history(app, sid)}
+    game = get_game("reign-and-ruin")
+    for entry in client.get(f"/v1/sessions/{sid}/history", headers=ann).get_json()["entries"]:
+        assert entry["events"] == [game.view_event(e, "ann") for e in raw[entry["version"]]["events"]]
+
+
+# -- determinism, conflicts, restarts -------------------------------------------------------------
+def test_the_same_session_replays_the_same_bot_moves(app, client):
+    """Bot seeds derive from the session's seed, the version and the seat (``move_seed``)."""
+    bots = {"bob": "random", "cat": "random"}
+    histories = []
+    for _ in range(2):
+        created = create(client, "reigns-the-council", ["ann", "bob", "cat"], bots, seed=11)
+        play_humans(app, client, created, seed=5)
+        histories.append([(e["player"], e["move"]) for e in raw_history(app, created["session_id"])])
+    assert histories[0] == histories[1]
+    assert move_seed(1, 2, "bob") != move_seed(1, 3, "bob") != move_seed(1, 2, "cat")
+
+
+def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, monkeypatch):
+    """A person's move lands between the bot's choice and its compare-and-set: the bot's commit
+    conflicts, and it chooses again on the new version."""
+    bot_seats: BotSeats = app.extensions["referee_bot_seats"]
+    bot_seats.stop()  # nothing runs in the background: play() is called here
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+    ann_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+    store = app.extensions["referee_sessions"]
+    commit, outcomes = store.commit, []
+
+    def human_first(session_id, base_version, state, entry, *rest):
+        if entry["player"] == "bob":
+            if not outcomes:  # the bot's first commit: ann's move lands just before it
+                assert client.post(f"/v1/sessions/{sid}/moves", json={"move": ann_move}, headers=ann).status_code == 200
+            outcomes.append(commit(session_id, base_version, state, entry, *rest))
+            return outcomes[-1]
+        return commit(session_id, base_version, state, entry, *rest)
+
+    monkeypatch.setattr(store, "commit", human_first)
+    assert bot_seats.play(sid, 8) is False  # done: the game waits on ann alone
+    kinds = [type(o).__name__ for o in outcomes]
+    assert kinds[0] == "Conflict" and len(kinds) >= 2 and set(kinds[1:]) == {"Committed"}
+    players = [e["player"] for e in raw_history(app, sid)]
+    assert players == ["ann"] + ["bob"] * (len(kinds) - 1)
+    replay(app, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
+
+
+@pytest.mark.parametrize("touch", ["session", "legal-moves", "history", "events", "move"])
+def test_a_bot_due_when_the_service_stopped_moves_when_next_touched(app, referee_data_dir, touch):
+    """The first app stops (its bot seats with it) while bob's draft pick is due; a new app on
+    the same Redis moves bob as soon as anything touches the session."""
+    app.extensions["referee_bot_seats"].stop()
+    created = create(app.test_client(), "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+    assert raw_history(app, sid) == [] and due_bot(get_game("reign-and-ruin"), app.extensions[
+        "referee_sessions"].load(sid).state, {"bob": "random"}) == "bob"
+
+    restarted = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    client = restarted.test_client()
+    try:
+        path = f"/v1/sessions/{sid}"
+        if touch == "move":
+            move = client.get(path + "/legal-moves", headers=ann).get_json()["moves"][0]
+            assert client.post(path + "/moves", json={"move": move}, headers=ann).status_code == 200
+        elif touch == "events":
+            client.get(path + "/events", headers=ann).close()
+        else:
+            assert client.get(path + ("" if touch == "session" else f"/{touch}"), headers=ann).status_code == 200
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        while not any(e["player"] == "bob" for e in raw_history(restarted, sid)):  # no further touch
+            assert time.monotonic() < deadline, "bob never moved"
+            restarted.extensions["referee_bot_seats"].wait_idle(1.0)
+        replay(restarted, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
+    finally:
+        restarted.extensions["referee_bot_seats"].stop()
+
+
+# -- RS 10: listed is not waited on ------------------------------------------------------------------
+def test_a_bot_listed_outside_its_turn_is_not_due():
+    """Reign Supreme, RS 10: in a Combat phase the other players holding a card are listed in
+    ``active_players`` but never waited for; only ``active_players[0]`` is."""
+    game = get_game("reign-supreme")
+    state = game.setup(["ann", "bob"], 3, {"scenario": "standard", "round_limit": 3, "setup": "auto"})
+    chooser = random.Random(3)
+    while not (state["active_players"][0] == "ann" and "bob" in state["active_players"]):
+        assert state["status"] != "finished", "no Combat phase listed bob outside his turn"
+        legal = [m for m in game.legal_moves(state, state["active_players"][0]) if m["type"] != "concede"]
+        state, _ = game.apply(state, chooser.choice(legal))
+    assert game.waiting_on(state) == ["ann"]
+    assert due_bot(game, state, {"bob": "expert"}) is None
+    assert due_bot(game, state, {"ann": "random", "bob": "expert"}) == "ann"
+    assert game.legal_moves(state, "bob")  # bob could act, and is not made to
+    for other in ("reign-and-ruin", "reign-absolute", "reigns-the-council"):
+        other_state = get_game(other).setup(["ann", "bob", "cat"][:max(2, get_game(other).min_players)], 3, {})
+        assert get_game(other).waiting_on(other_state) == other_state["active_players"]
+
+
+# -- validation ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bots, status, field", [
+    ({"zed": "random"}, 422, "bots.zed"),
+    ({"bob": "godlike"}, 400, "bots.bob"),
+    ({"bob": 3}, 400, "bots.bob"),
+    (["bob"], 400, "bots"),
+    ({"": "random"}, 400, "bots."),
+])
+def test_bad_bot_seats_are_refused_naming_the_field(client, bots, status, field):
+    resp = client.post("/v1/sessions", json={"game": "reign-and-ruin", "players": ["ann", "bob"], "bots": bots})
+    assert resp.status_code == status and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert field in problem["errors"] and field in problem["detail"]
+    if status == 422:
+        assert problem["code"] == "invalid_bots"
+        assert problem["violations"][0]["code"] == "unknown_seat"
+        assert problem["violations"][0]["rule"] == "reign-and-ruin#bots"
+
+
+def test_a_game_the_bots_cannot_play_is_refused(client):
+    deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
+    resp = client.post("/v1/sessions", json={"game": "reigns-the-council", "players": ["ann", "bob", "cat"],
+                                             "options": {"deck": deck}, "bots": {"cat": "random"}})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_bots"
+    assert resp.get_json()["violations"][0]["code"] == "bot_unavailable"
+    assert "bots.cat" in resp.get_json()["errors"]
+
+
+def test_no_bots_is_a_session_as_before(client):
+    for bots in (None, {}):
+        created = create(client, "reign-and-ruin", ["ann", "bob"], bots)
+        assert set(created["seats"]) == {"ann", "bob"} and created["bots"] == {}
