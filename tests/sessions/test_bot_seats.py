@@ -312,3 +312,16 @@ def test_no_bots_is_a_session_as_before(client):
     for bots in (None, {}):
         created = create(client, "reign-and-ruin", ["ann", "bob"], bots)
         assert set(created["seats"]) == {"ann", "bob"} and created["bots"] == {}
+
+
+def test_session_bot_time_is_configured_within_the_suggest_limits():
+    from api.config import Settings
+    from rules.bots import MAX_TIME_MS
+
+    assert Settings.from_env({}).session_bot_time_ms == 300
+    assert Settings.from_env({"SESSION_BOT_TIME_MS": "50"}).session_bot_time_ms == 50
+    for bad in ("0", str(MAX_TIME_MS + 1), "soon"):
+        with pytest.raises(ValueError, match="SESSION_BOT_TIME_MS"):
+            Settings.from_env({"SESSION_BOT_TIME_MS": bad})
+    app = create_app({"TESTING": True, "SESSION_BOT_TIME_MS": "40"})
+    assert app.extensions["referee_bot_seats"].time_ms == 40
