@@ -17,8 +17,12 @@ from typing import Any
 
 import pytest
 
-from api import create_app
+from sessions_served import bearer as served_bearer
+from sessions_served import http
+
+from api import create_app, jsonio
 from api.bot_seats import BotSeats, due_bot, move_seed
+from api.session_store import KEY_PREFIX
 from rules.registry import GAMES, get_game
 
 PROBLEM = "application/problem+json"
@@ -81,20 +85,25 @@ def raw_history(app, sid: str) -> list[dict[str, Any]]:
 
 
 def replay(app, sid: str, players: list[str], seed: int, options: dict[str, Any], bots: dict[str, str]) -> int:
-    """Check the stored history against the rules (see the module docstring); the number of
-    states in which a bot was listed as active without being waited on."""
     session = app.extensions["referee_sessions"].load(sid)
-    game = get_game(session.game)
+    return check_history(raw_history(app, sid), session.state, players, seed, options, bots)
+
+
+def check_history(entries: list[dict[str, Any]], stored: dict[str, Any], players: list[str], seed: int,
+                  options: dict[str, Any], bots: dict[str, str]) -> int:
+    """Check a stored history against the rules (see the module docstring); the number of
+    states in which a bot was listed as active without being waited on."""
+    game = get_game(stored["game"])
     state = game.setup(players, seed, options)
     listed_only = 0
-    for number, entry in enumerate(raw_history(app, sid), start=1):
+    for number, entry in enumerate(entries, start=1):
         assert entry["version"] == number
         waited = game.waiting_on(state)
         assert entry["player"] in waited and entry["move"]["player"] == entry["player"], (number, entry, waited)
         listed_only += any(b in state["active_players"] and b not in waited for b in bots)
         state, events = game.apply(state, entry["move"])
         assert events == entry["events"]
-    assert state == session.state and session.version == number
+    assert state == stored
     return listed_only
 
 
@@ -325,3 +334,30 @@ def test_session_bot_time_is_configured_within_the_suggest_limits():
             Settings.from_env({"SESSION_BOT_TIME_MS": bad})
     app = create_app({"TESTING": True, "SESSION_BOT_TIME_MS": "40"})
     assert app.extensions["referee_bot_seats"].time_ms == 40
+
+
+def test_a_bot_game_through_the_served_service(served):
+    """As the README starts it (gunicorn, 2 workers, each with its bot seats): ann plays Reign &
+    Ruin against a random bot to the end over HTTP, and the stored history obeys the rules."""
+    status, _, created = http(served.base, "POST", "/v1/sessions", {"game": "reign-and-ruin", "players": ["ann", "bob"],
+                                                                    "seed": 9, "bots": {"bob": "random"}})
+    assert status == 201 and list(created["seats"]) == ["ann"], created
+    path, ann = f"/v1/sessions/{created['session_id']}", served_bearer(created["seats"]["ann"])
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    while True:
+        snapshot = http(served.base, "GET", path, headers=ann)[2]
+        if snapshot["status"] == "finished":
+            break
+        moves = http(served.base, "GET", path + "/legal-moves", headers=ann)[2]["moves"]
+        if moves and moves[0]["player"] == "ann":
+            status, _, answer = http(served.base, "POST", path + "/moves", {"move": moves[0]}, headers=ann)
+            assert status == 200, answer  # a bot's move never makes ann's legal move illegal here
+            continue
+        assert time.monotonic() < deadline, "the bot never moved"
+        time.sleep(0.02)  # bob is thinking: poll again
+    redis = served.redis()
+    sid = created["session_id"]
+    entries = [jsonio.loads(e) for e in redis.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1)]
+    stored = jsonio.loads(redis.hget(f"{KEY_PREFIX}{{{sid}}}:session", "state"))
+    check_history(entries, stored, ["ann", "bob"], 9, {}, {"bob": "random"})
+    assert {e["player"] for e in entries} == {"ann", "bob"}
