@@ -329,6 +329,10 @@ def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
         else:
             candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
         for t in candidates:
+            # Most candidates are of the wrong kind: skip them before _target_problem, which
+            # would refuse them too, only after writing its message.
+            if t is not None and not _fits(card, player, state, *_find(state, t)):
+                continue
             if _target_problem(state, ctx, card, t) is None:
                 yield {"player": player, "type": "play", "card": cid, "target": t}
 

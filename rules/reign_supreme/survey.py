@@ -14,6 +14,7 @@ a new one for every listing or check, never keep one across ``apply``.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from rules.engine_types import PlayerId, State
@@ -26,28 +27,43 @@ __all__ = ["Survey"]
 
 
 class Survey:
-    """One state's board, read once: see the module docstring."""
-
-    __slots__ = ("state", "geo", "units", "occ", "stats", "stealthy", "silence", "engaged", "_zones", "_blocked", "_walls")
+    """One state's board, read once: see the module docstring. Each part is worked out at its
+    first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
 
     def __init__(self, state: State, geo: Geometry) -> None:
         self.state = state
         self.geo = geo
-        units = state["units"]
-        self.units: dict[str, dict[str, Any]] = units
-        self.occ: dict[Hex, str] = occupancy(state)
-        """Space -> id of the unit on it (:func:`board.occupancy`)."""
-        self.stats: dict[str, dict[str, Any]] = {uid: stats(state, u) for uid, u in units.items()}
-        """Unit id -> its statistics (:func:`board.stats`)."""
-        self.stealthy: frozenset[str] = frozenset(uid for uid, u in units.items() if stealthy(state, geo, u))
-        """Ids of the units with Stealth now (:func:`auras.stealthy`)."""
-        self.silence: list[tuple[Hex, PlayerId]] = silence_sources(state)
-        """The active Silence auras (:func:`auras.silence_sources`)."""
-        self.engaged: frozenset[tuple[str, str]] = frozenset((a, b) for a, b in state["engaged"])
-        """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
+        self.units: dict[str, dict[str, Any]] = state["units"]
         self._zones: dict[PlayerId, tuple[frozenset[Hex], frozenset[Hex], frozenset[Hex]]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
         self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
+
+    @cached_property
+    def occ(self) -> dict[Hex, str]:
+        """Space -> id of the unit on it (:func:`board.occupancy`)."""
+        return occupancy(self.state)
+
+    @cached_property
+    def stats(self) -> dict[str, dict[str, Any]]:
+        """Unit id -> its statistics (:func:`board.stats`)."""
+        state = self.state
+        return {uid: stats(state, u) for uid, u in self.units.items()}
+
+    @cached_property
+    def stealthy(self) -> frozenset[str]:
+        """Ids of the units with Stealth now (:func:`auras.stealthy`)."""
+        state, geo = self.state, self.geo
+        return frozenset(uid for uid, u in self.units.items() if stealthy(state, geo, u))
+
+    @cached_property
+    def silence(self) -> list[tuple[Hex, PlayerId]]:
+        """The active Silence auras (:func:`auras.silence_sources`)."""
+        return silence_sources(self.state)
+
+    @cached_property
+    def engaged(self) -> frozenset[tuple[str, str]]:
+        """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
+        return frozenset((a, b) for a, b in self.state["engaged"])
 
     def has(self, uid: str, ability: str) -> bool:
         """:func:`auras.has` of unit ``uid``."""
