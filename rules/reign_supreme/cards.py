@@ -270,7 +270,7 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
         return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
     if not _fits(card, p, state, unit, wall):
         return _v("bad_card_target", f"{card['name']} targets {_TARGET_WORDS[card['target']]}.")
-    if unit is not None and unit["owner"] != p and target in ctx.survey.stealthy:
+    if unit is not None and unit["owner"] != p and ctx.survey.is_stealthy(target):
         return _v("stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS)
     spaces = [as_hex(unit["at"])] if unit is not None else list(wall_spaces(wall))
     reach = card["range"]

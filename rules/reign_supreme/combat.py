@@ -96,17 +96,16 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     reach = 1 if survey.in_aura(uid, "enchant") else 0  # range_bonus
     melee_ok = not siege and fixed in (None, "melee")
     shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not marched(unit) or flanking)
-                and (siege or here not in survey.zone(owner)[2]))  # in_melee
+                and (siege or here not in survey.melee_spaces(owner)))  # in_melee
     if not melee_ok and not shoot_ok:
         return []
     melee_reach = MELEE_RANGE + reach
     shoot_reach = s["range"] + reach
-    stealth = survey.stealthy
     out: list[dict[str, Any]] = []
     for tid, target in units.items():
         if target["owner"] == owner or target["at"] is None:
             continue
-        hidden = tid in stealth
+        hidden = survey.is_stealthy(tid)
         if hidden and not survey.is_engaged(uid, tid):
             continue
         d = distance(here, as_hex(target["at"]))
@@ -114,7 +113,8 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
             out.extend(_with_flags(s, unit, target, hidden, tid, "melee"))
         if shoot_ok and 2 <= d <= shoot_reach:
             out.extend(_with_flags(s, unit, target, hidden, tid, "shoot"))
-    for wid, a, b in survey.enemy_walls(owner):
+    farthest = max(melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0)
+    for wid, a, b in survey.walls_near(owner, here, farthest):
         d = edge_distance(here, a, b)
         if melee_ok and d <= melee_reach:
             out.extend(_with_flags(s, unit, None, False, wid, "melee"))

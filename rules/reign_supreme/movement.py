@@ -34,10 +34,10 @@ def reachable(state: State, survey: Survey, uid: str, speed: int,
     owner = unit["owner"]
     start = (unit["at"][0], unit["at"][1])
     occ = survey.occ
+    enemies = survey.enemy_spaces(owner)
     # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
-    # it without the Melee restrictions" (Survey.zone leaves such a unit out).
-    enemies, restricting, _ = survey.zone(owner)
-    engaged: frozenset[Hex] = frozenset() if move_freely else restricting
+    # it without the Melee restrictions" (Survey.restricting leaves such a unit out).
+    engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
     blocked = survey.blocked(owner)
     adjacent = survey.geo.adjacent
     parents: dict[Hex, Hex | None] = {start: None}

@@ -104,7 +104,7 @@ def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> lis
     out: list[Move] = []
     if _can_move(state, uid):
         # moves_freely: Flanking or Stealth
-        free = "flanking" in survey.stats[uid]["abilities"] or uid in survey.stealthy
+        free = "flanking" in survey.stats[uid]["abilities"] or survey.is_stealthy(uid)
         dests, _ = reachable(state, survey, uid, speed_left(state, uid), free)
         out.extend({"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests))
     if can_attack(state, unit):
@@ -288,12 +288,11 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     geo = geometry(state)
     if h not in geo.board:
         return [_v("off_board", "That space is not on the board.", rulebook.BOARD)], None
-    occ = occupancy(state)
-    if h in occ:
+    survey = Survey(state, geo)
+    if h in survey.occ:
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
     speed = speed_left(state, uid)
     free = moves_freely(state, geo, unit)
-    survey = Survey(state, geo)
     dests, tree = reachable(state, survey, uid, speed, free)
     if h not in dests:
         if not free and h in reachable(state, survey, uid, speed, move_freely=True)[0]:
@@ -335,9 +334,9 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
         return [_v("one_attack_type", f"This unit already made a {unit['mode']} attack this turn: one type of "
                    "attack per turn.", rule)], None
     geo = geometry(state)
-    occ = occupancy(state)
-    options = [o for o in attack_options(state, Survey(state, geo), move["unit"])
-               if o["target"] == tid and o["mode"] == mode]
+    survey = Survey(state, geo)
+    occ = survey.occ
+    options = [o for o in attack_options(state, survey, move["unit"]) if o["target"] == tid and o["mode"] == mode]
     if not options:
         return [_attack_refusal(state, geo, occ, unit, move["unit"], tid, target, wall, mode)], None
     wanted = {k: True for k in ("knockback", "volley", "on_the_move") if move.get(k)}

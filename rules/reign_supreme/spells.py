@@ -130,7 +130,7 @@ def _combat_targets(state: State, survey: Survey, uid: str) -> list[Hex]:
         other = occ.get(h)
         # Stealth: "may not be directly attacked unless previously engaged in Melee" (as attacks).
         if other is not None and state["units"][other]["owner"] != owner \
-                and other in survey.stealthy and not survey.is_engaged(uid, other):
+                and survey.is_stealthy(other) and not survey.is_engaged(uid, other):
             continue
         out.append(h)
     return sorted(out)

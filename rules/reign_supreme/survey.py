@@ -25,6 +25,25 @@ from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
 __all__ = ["Survey"]
 
+_NEAR_MAX = 2
+_DISCS: dict[int, tuple[Hex, ...]] = {
+    radius: tuple((dq, dr) for dq in range(-radius, radius + 1) for dr in range(-radius, radius + 1)
+                  if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius)
+    for radius in range(_NEAR_MAX + 1)}
+"""The offsets of the spaces within 0, 1 and 2 spaces of a space."""
+
+
+class _Stats(dict):
+    """Unit id -> :func:`board.stats` of the unit, filled in as ids are asked for."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self.state = state
+
+    def __missing__(self, uid: str) -> dict[str, Any]:
+        found = self[uid] = stats(self.state, self.state["units"][uid])
+        return found
+
 
 class Survey:
     """One state's board, read once: see the module docstring. Each part is worked out at its
@@ -34,9 +53,13 @@ class Survey:
         self.state = state
         self.geo = geo
         self.units: dict[str, dict[str, Any]] = state["units"]
-        self._zones: dict[PlayerId, tuple[frozenset[Hex], frozenset[Hex], frozenset[Hex]]] = {}
+        self._enemies: dict[PlayerId, frozenset[Hex]] = {}
+        self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
         self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
+        self._stealthy: dict[str, bool] = {}
+        self._melee: dict[PlayerId, frozenset[Hex]] = {}
+        self._wall_index: dict[PlayerId, dict[Hex, list[int]]] = {}
 
     @cached_property
     def occ(self) -> dict[Hex, str]:
@@ -45,15 +68,15 @@ class Survey:
 
     @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:
-        """Unit id -> its statistics (:func:`board.stats`)."""
-        state = self.state
-        return {uid: stats(state, u) for uid, u in self.units.items()}
+        """Unit id -> its statistics (:func:`board.stats`), each looked up at its first use."""
+        return _Stats(self.state)
 
-    @cached_property
-    def stealthy(self) -> frozenset[str]:
-        """Ids of the units with Stealth now (:func:`auras.stealthy`)."""
-        state, geo = self.state, self.geo
-        return frozenset(uid for uid, u in self.units.items() if stealthy(state, geo, u))
+    def is_stealthy(self, uid: str) -> bool:
+        """:func:`auras.stealthy` of unit ``uid``."""
+        found = self._stealthy.get(uid)
+        if found is None:
+            found = self._stealthy[uid] = stealthy(self.state, self.geo, self.units[uid])
+        return found
 
     @cached_property
     def silence(self) -> list[tuple[Hex, PlayerId]]:
@@ -98,28 +121,37 @@ class Survey:
                 return True
         return False
 
-    def zone(self, owner: PlayerId) -> tuple[frozenset[Hex], frozenset[Hex], frozenset[Hex]]:
-        """For ``owner``'s units: the spaces of enemy units; the spaces next to an enemy that
-        imposes the Melee restrictions (every enemy but a Stealth one not in melee since the start
-        of the turn: seed, Stealth); the spaces next to any enemy (melee)."""
-        found = self._zones.get(owner)
+    def enemy_spaces(self, owner: PlayerId) -> frozenset[Hex]:
+        """The spaces of the units of every player but ``owner``."""
+        found = self._enemies.get(owner)
         if found is None:
             units = self.units
+            found = self._enemies[owner] = frozenset(h for h, other in self.occ.items()
+                                                     if units[other]["owner"] != owner)
+        return found
+
+    def restricting(self, owner: PlayerId) -> frozenset[Hex]:
+        """For ``owner``'s units, the spaces next to an enemy that imposes the Melee restrictions:
+        every enemy but a Stealth one not in melee since the start of the turn (seed, Stealth)."""
+        found = self._restricting.get(owner)
+        if found is None:
+            occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
-            enemies = []
-            restricting: set[Hex] = set()
-            melee: set[Hex] = set()
-            for h, other in self.occ.items():
-                if units[other]["owner"] == owner:
-                    continue
-                enemies.append(h)
-                q, r = h
-                around = [(q + dq, r + dr) for dq, dr in DIRECTIONS]
-                melee.update(around)
-                if other in in_melee_at_start or other not in self.stealthy:
-                    restricting.update(around)
-            found = (frozenset(enemies), frozenset(restricting), frozenset(melee))
-            self._zones[owner] = found
+            found = self._restricting[owner] = frozenset(
+                (q + dq, r + dr) for q, r in self.enemy_spaces(owner)
+                if occ[(q, r)] in in_melee_at_start or not self.is_stealthy(occ[(q, r)])
+                for dq, dr in DIRECTIONS)
+        return found
+
+    def melee_spaces(self, owner: PlayerId) -> frozenset[Hex]:
+        """The spaces next to an enemy of ``owner``: a unit of ``owner`` there is in melee
+        (:func:`board.in_melee`)."""
+        found = self._melee.get(owner)
+        if found is None:
+            units = self.units
+            found = self._melee[owner] = frozenset(
+                (h[0] + dq, h[1] + dr) for h, other in self.occ.items() if units[other]["owner"] != owner
+                for dq, dr in DIRECTIONS)
         return found
 
     def blocked(self, owner: PlayerId) -> frozenset[tuple[Hex, Hex]]:
@@ -136,3 +168,25 @@ class Survey:
             found = self._walls[owner] = [(w["id"], *wall_spaces(w)) for w in self.state["walls"]
                                           if w["owner"] != owner]
         return found
+
+    def walls_near(self, owner: PlayerId, h: Hex, radius: int) -> list[tuple[str, Hex, Hex]]:
+        """Those of :meth:`enemy_walls` with a space within ``radius`` of ``h`` (all of them when
+        ``radius`` is over 2), in state order: every wall that can be within ``radius`` of ``h``
+        for attacking it (:func:`walls.edge_distance` is the distance to the nearer space, or
+        more), and usually a few of many Castle walls."""
+        walls = self.enemy_walls(owner)
+        if radius > _NEAR_MAX:
+            return walls
+        index = self._wall_index.get(owner)
+        if index is None:
+            index = self._wall_index[owner] = {}
+            for i, (_, a, b) in enumerate(walls):
+                index.setdefault(a, []).append(i)
+                index.setdefault(b, []).append(i)
+        q, r = h
+        found: set[int] = set()
+        for dq, dr in _DISCS[radius]:
+            at = index.get((q + dq, r + dr))
+            if at is not None:
+                found.update(at)
+        return [walls[i] for i in sorted(found)]
