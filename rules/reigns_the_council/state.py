@@ -134,7 +134,7 @@ ever replaced by a move, never changed in place (``players``, ``cards``, ``goals
 ``draw_queue``, ``active_players``, ``story``, ``outcome`` and the scalars), so it is shared."""
 
 CHANGES: dict[str, tuple[str, ...]] = {
-    "draw": ("decks", "hands"),
+    "draw": (),  # decks.draw_card copies the one deck and hand it changes
     "exchange": ("exchange", "hands", "discard"),
     "pitch": ("round", "hands"),
     "decide": ("round", "reigns"),
