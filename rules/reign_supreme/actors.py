@@ -21,21 +21,26 @@ from rules.engine_types import Move, PlayerId, State
 from rules.reign_supreme.board import Geometry
 from rules.reign_supreme.cards import card_moves
 from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
+from rules.reign_supreme.survey import Survey
 
 __all__ = ["off_turn_moves", "combat_actors", "refresh_actors", "waiting_on"]
 
 
-def _casts(state: State, geo: Geometry, player: PlayerId) -> Iterator[list[Move]]:
-    """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts."""
+def _casts(state: State, geo: Geometry, player: PlayerId, survey: Survey | None = None) -> Iterator[list[Move]]:
+    """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts. The
+    board is surveyed only once such a unit is found (most have none)."""
     for uid, unit in state["units"].items():
         if unit["owner"] == player and unit["at"] is not None and any(ready(state, uid, s) for s in FIELD_SPELLS):
-            yield cast_moves(state, geo, player, uid)
+            if survey is None:
+                survey = Survey(state, geo)
+            yield cast_moves(state, survey, player, uid)
 
 
 def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
     """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
     with each of their units whose spell is ready (unit-id order), then their cards."""
-    return [m for casts in _casts(state, geo, player) for m in casts] + card_moves(state, player)
+    survey = Survey(state, geo)
+    return [m for casts in _casts(state, geo, player, survey) for m in casts] + card_moves(state, player, survey)
 
 
 def _may_act(state: State, geo: Geometry, player: PlayerId) -> bool:

@@ -45,12 +45,12 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
-from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
 from rules.reign_supreme.board import Geometry, geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, hit
 from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.state import card_catalog
+from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
 __all__ = ["check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
@@ -163,18 +163,18 @@ def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
 
 # -- who and what may be targeted ----------------------------------------------------------------------
 class _Ctx:
-    """What every target check of one player needs, worked out once."""
+    """What every target check of one player needs, worked out once (from a listing's
+    :class:`~rules.reign_supreme.survey.Survey`)."""
 
-    __slots__ = ("geo", "player", "own", "silence")
+    __slots__ = ("survey", "player", "own")
 
-    def __init__(self, state: State, player: PlayerId) -> None:
-        self.geo = geometry(state)
+    def __init__(self, survey: Survey, player: PlayerId) -> None:
+        self.survey = survey
         self.player = player
-        self.own = [as_hex(u["at"]) for u in state["units"].values() if u["owner"] == player and u["at"] is not None]
-        self.silence = [src for src, owner in silence_sources(state) if owner != player]
+        self.own = [as_hex(u["at"]) for u in survey.units.values() if u["owner"] == player and u["at"] is not None]
 
     def silenced(self, h: Hex) -> bool:
-        return any(distance(h, src) <= SILENCE_RADIUS for src in self.silence)
+        return self.survey.silenced(h, self.player)
 
     def reach(self, h: Hex) -> int:
         return min((distance(h, o) for o in self.own), default=10**6)
@@ -270,7 +270,7 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
         return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
     if not _fits(card, p, state, unit, wall):
         return _v("bad_card_target", f"{card['name']} targets {_TARGET_WORDS[card['target']]}.")
-    if unit is not None and unit["owner"] != p and stealthy(state, ctx.geo, unit):
+    if unit is not None and unit["owner"] != p and ctx.survey.is_stealthy(target):
         return _v("stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS)
     spaces = [as_hex(unit["at"])] if unit is not None else list(wall_spaces(wall))
     reach = card["range"]
@@ -306,18 +306,18 @@ def _off_turn_ok(state: State, player: PlayerId, card: dict[str, Any]) -> bool:
     return state["turn"] == player or card["effect"]["kind"] not in OWN_TURN_EFFECTS
 
 
-def card_moves(state: State, player: PlayerId) -> list[Move]:
+def card_moves(state: State, player: PlayerId, survey: Survey) -> list[Move]:
     """Every ``play`` move ``player`` may make now: in any Combat phase, nothing pending (in
     another player's, no card of :data:`OWN_TURN_EFFECTS`); each card of the hand (hand order)
     at each legal target (units by id, then walls), or null."""
-    return list(_plays(state, player))
+    return list(_plays(state, player, survey))
 
 
-def _plays(state: State, player: PlayerId) -> Iterator[Move]:
+def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
     if not _may_play(state, player) or not state["hands"][player]:
         return
     catalog = _catalog(state)
-    ctx = _Ctx(state, player)
+    ctx = _Ctx(survey, player)
     units = sorted((uid for uid, u in state["units"].items() if u["at"] is not None), key=_id_key)
     walls = [w["id"] for w in state["walls"]]
     for cid in state["hands"][player]:
@@ -329,6 +329,10 @@ def _plays(state: State, player: PlayerId) -> Iterator[Move]:
         else:
             candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
         for t in candidates:
+            # Most candidates are of the wrong kind: skip them before _target_problem, which
+            # would refuse them too, only after writing its message.
+            if t is not None and not _fits(card, player, state, *_find(state, t)):
+                continue
             if _target_problem(state, ctx, card, t) is None:
                 yield {"player": player, "type": "play", "card": cid, "target": t}
 
@@ -350,7 +354,7 @@ def check_play(state: State, move: Move) -> list[Violation]:
     if not _off_turn_ok(state, p, card):
         return [_v("own_turn_card", f"{card['name']} acts on a unit's activation: it is played only in your own "
                    "Combat phase.", rulebook.OUTSIDE_YOUR_TURN)]
-    problem = _target_problem(state, _Ctx(state, p), card, move["target"])
+    problem = _target_problem(state, _Ctx(Survey(state, geometry(state)), p), card, move["target"])
     return [] if problem is None else [problem]
 
 

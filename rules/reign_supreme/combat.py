@@ -25,13 +25,14 @@ from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme import effects
-from rules.reign_supreme.auras import engaged, has, in_aura, prune_engaged, range_bonus, silenced, stealthy
-from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
+from rules.reign_supreme.auras import has, in_aura, prune_engaged, range_bonus, silenced, stealthy
+from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.content import MAGICAL_DAMAGE
 from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
 from rules.reign_supreme.holdings import claim
-from rules.reign_supreme.walls import crosses_wall, far_side, wall_by_id, wall_distance
+from rules.reign_supreme.survey import Survey
+from rules.reign_supreme.walls import crosses_wall, edge_distance, far_side, wall_by_id
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
            "counterattack_possible", "counterattack", "hit", "marched", "magic_silenced", "push_space",
@@ -77,56 +78,56 @@ def can_attack(state: State, unit: dict[str, Any]) -> bool:
     return unit.get("packing", "unpacked") == "unpacked"
 
 
-def attack_options(state: State, geo: Geometry, occ: dict[Hex, str], uid: str) -> list[dict[str, Any]]:
+def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any]]:
     """Every attack ``uid`` may make now: ``{"target", "mode"}`` plus each optional declaration
     (``knockback``, ``volley``, ``on_the_move``) that is true. Targets in id order, units then
     walls. The unit must be able to attack (:func:`can_attack`)."""
     units = state["units"]
     unit = units[uid]
-    if magic_silenced(state, unit):
-        return []
-    s = stats(state, unit)
+    s = survey.stats[uid]
+    owner = unit["owner"]
     here = as_hex(unit["at"])
+    if s["damage"] in MAGICAL_DAMAGE and survey.silenced(here, owner):  # magic_silenced
+        return []
     kinds = s["kinds"]
     siege = "siege" in kinds
     flanking = "flanking" in s["abilities"]
     fixed = unit["mode"]
-    reach = range_bonus(state, occ, unit)
+    reach = 1 if survey.in_aura(uid, "enchant") else 0  # range_bonus
     melee_ok = not siege and fixed in (None, "melee")
     shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not marched(unit) or flanking)
-                and (siege or not in_melee(state, occ, here, unit["owner"])))
-    owner = unit["owner"]
+                and (siege or here not in survey.melee_spaces(owner)))  # in_melee
+    if not melee_ok and not shoot_ok:
+        return []
+    melee_reach = MELEE_RANGE + reach
+    shoot_reach = s["range"] + reach
     out: list[dict[str, Any]] = []
     for tid, target in units.items():
         if target["owner"] == owner or target["at"] is None:
             continue
-        if stealthy(state, geo, target) and not engaged(state, uid, tid):
+        hidden = survey.is_stealthy(tid)
+        if hidden and not survey.is_engaged(uid, tid):
             continue
         d = distance(here, as_hex(target["at"]))
-        modes = []
-        if melee_ok and d <= MELEE_RANGE + reach:
-            modes.append("melee")
-        if shoot_ok and 2 <= d <= s["range"] + reach:
-            modes.append("shoot")
-        for mode in modes:
-            out.extend(_with_flags(state, geo, unit, target, tid, mode))
-    for wall in state["walls"]:
-        if wall["owner"] == owner:
-            continue
-        d = wall_distance(here, wall)
-        if melee_ok and d <= MELEE_RANGE + reach:
-            out.extend(_with_flags(state, geo, unit, None, wall["id"], "melee"))
-        if shoot_ok and 2 <= d <= s["range"] + reach:
-            out.extend(_with_flags(state, geo, unit, None, wall["id"], "shoot"))
+        if melee_ok and d <= melee_reach:
+            out.extend(_with_flags(s, unit, target, hidden, tid, "melee"))
+        if shoot_ok and 2 <= d <= shoot_reach:
+            out.extend(_with_flags(s, unit, target, hidden, tid, "shoot"))
+    farthest = max(melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0)
+    for wid, a, b in survey.walls_near(owner, here, farthest):
+        d = edge_distance(here, a, b)
+        if melee_ok and d <= melee_reach:
+            out.extend(_with_flags(s, unit, None, False, wid, "melee"))
+        if shoot_ok and 2 <= d <= shoot_reach:
+            out.extend(_with_flags(s, unit, None, False, wid, "shoot"))
     return out
 
 
-def _with_flags(state: State, geo: Geometry, unit: dict[str, Any], target: dict[str, Any] | None, tid: str,
+def _with_flags(s: dict[str, Any], unit: dict[str, Any], target: dict[str, Any] | None, hidden: bool, tid: str,
                 mode: str) -> list[dict[str, Any]]:
-    """The declarations possible for one attack: each flag that may be true doubles the choices;
+    """The declarations possible for one attack by ``unit`` (statistics ``s``) on ``target``
+    (None: a wall; ``hidden``: it has Stealth): each flag that may be true doubles the choices;
     a Flanking unit that has moved can only shoot while moving."""
-    s = stats(state, unit)
-    hidden = target is not None and stealthy(state, geo, target)
     choices: dict[str, tuple[bool, ...]] = {}
     if target is not None and "knockback" in s["abilities"] and not unit["knocked"] and not hidden:
         choices["knockback"] = (False, True)

@@ -7,15 +7,13 @@ the way): the search of the spaces a unit may end its move on, and the path it t
 from __future__ import annotations
 
 from rules.engine_types import State
-from rules.reign_supreme.auras import stealthy
-from rules.reign_supreme.board import Geometry
-from rules.reign_supreme.hexes import Hex, neighbours
-from rules.reign_supreme.walls import blocked_edges, edge_key
+from rules.reign_supreme.hexes import Hex
+from rules.reign_supreme.survey import Survey
 
 __all__ = ["reachable", "path_to"]
 
 
-def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed: int,
+def reachable(state: State, survey: Survey, uid: str, speed: int,
               move_freely: bool = False) -> tuple[list[Hex], dict[Hex, Hex | None]]:
     """Every space ``uid`` may end its movement on, with the breadth-first parent links.
 
@@ -32,21 +30,16 @@ def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed:
     player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in search order; never the start) and
     the search tree ``{space: parent}``.
     """
-    units = state["units"]
-    unit = units[uid]
+    unit = state["units"][uid]
     owner = unit["owner"]
     start = (unit["at"][0], unit["at"][1])
-    enemies = {h for h, other in occ.items() if units[other]["owner"] != owner}
-    engaged: set[Hex] = set()
-    if not move_freely:
-        in_melee_at_start = {uid for pair in state["engaged"] for uid in pair}
-        for e in enemies:
-            # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move
-            # around it without the Melee restrictions."
-            if occ[e] in in_melee_at_start or not stealthy(state, geo, units[occ[e]]):
-                engaged.update(neighbours(e))
-    blocked = blocked_edges(state, owner)
-    adjacent = geo.adjacent
+    occ = survey.occ
+    enemies = survey.enemy_spaces(owner)
+    # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
+    # it without the Melee restrictions" (Survey.restricting leaves such a unit out).
+    engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
+    blocked = survey.blocked(owner)
+    adjacent = survey.geo.adjacent
     parents: dict[Hex, Hex | None] = {start: None}
     frontier = [start]
     for _ in range(speed):
@@ -55,7 +48,7 @@ def reachable(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, speed:
             held = h in engaged
             for n in adjacent.get(h, ()):
                 if n not in parents and n not in enemies and not (held and n in engaged) \
-                        and (not blocked or edge_key(h, n) not in blocked):
+                        and (not blocked or ((h, n) if h <= n else (n, h)) not in blocked):  # edge_key
                     parents[n] = h
                     nxt.append(n)
         if not nxt:

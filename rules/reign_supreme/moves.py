@@ -34,6 +34,7 @@ from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
+from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.turns import (after_placement, can_deploy, check_end, defeat, deploy_spaces, end_turn,
                                        placement_spaces, to_place)
 from rules.reign_supreme.walls import wall_by_id, wall_distance
@@ -98,21 +99,22 @@ def _packing_move(unit: dict[str, Any]) -> str | None:
     return "unpack" if state_ == "packing" else "pack"
 
 
-def _unit_moves(state: State, geo: Geometry, occ: dict[Hex, str], player: PlayerId, uid: str) -> list[Move]:
-    units = state["units"]
-    unit = units[uid]
+def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> list[Move]:
+    unit = state["units"][uid]
     out: list[Move] = []
     if _can_move(state, uid):
-        dests, _ = reachable(state, geo, occ, uid, speed_left(state, uid), moves_freely(state, geo, unit))
+        # moves_freely: Flanking or Stealth
+        free = "flanking" in survey.stats[uid]["abilities"] or survey.is_stealthy(uid)
+        dests, _ = reachable(state, survey, uid, speed_left(state, uid), free)
         out.extend({"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests))
     if can_attack(state, unit):
         out.extend({"player": player, "type": "attack", "unit": uid, **option}
-                   for option in attack_options(state, geo, occ, uid))
+                   for option in attack_options(state, survey, uid))
     kind = _packing_move(unit)
     if kind is not None:
         out.append({"player": player, "type": kind, "unit": uid})
-    out.extend(cast_moves(state, geo, player, uid))
-    out.extend(construct_moves(state, geo, player, uid))
+    out.extend(cast_moves(state, survey, player, uid))
+    out.extend(construct_moves(state, survey.geo, player, uid))
     return out
 
 
@@ -151,11 +153,11 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
     elif phase == "combat" and p != state["turn"]:
         out.extend(off_turn_moves(state, geo, p))
     elif phase == "combat":
-        occ = occupancy(state)
+        survey = Survey(state, geo)
         for uid, u in units.items():
             if u["owner"] == p and u["at"] is not None:
-                out.extend(_unit_moves(state, geo, occ, p, uid))
-        out.extend(cards.card_moves(state, p))
+                out.extend(_unit_moves(state, survey, p, uid))
+        out.extend(cards.card_moves(state, p, survey))
         out.append({"player": p, "type": "end_turn"})
     out.append({"player": p, "type": "concede"})
     return out
@@ -286,14 +288,14 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     geo = geometry(state)
     if h not in geo.board:
         return [_v("off_board", "That space is not on the board.", rulebook.BOARD)], None
-    occ = occupancy(state)
-    if h in occ:
+    survey = Survey(state, geo)
+    if h in survey.occ:
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
     speed = speed_left(state, uid)
     free = moves_freely(state, geo, unit)
-    dests, tree = reachable(state, geo, occ, uid, speed, free)
+    dests, tree = reachable(state, survey, uid, speed, free)
     if h not in dests:
-        if not free and h in reachable(state, geo, occ, uid, speed, move_freely=True)[0]:
+        if not free and h in reachable(state, survey, uid, speed, move_freely=True)[0]:
             return [_v("melee_lock", "A unit in melee cannot move to another space and still be in melee: "
                        "it stops when it comes next to an enemy, or steps away from every enemy.",
                        rulebook.MELEE)], None
@@ -332,8 +334,9 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
         return [_v("one_attack_type", f"This unit already made a {unit['mode']} attack this turn: one type of "
                    "attack per turn.", rule)], None
     geo = geometry(state)
-    occ = occupancy(state)
-    options = [o for o in attack_options(state, geo, occ, move["unit"]) if o["target"] == tid and o["mode"] == mode]
+    survey = Survey(state, geo)
+    occ = survey.occ
+    options = [o for o in attack_options(state, survey, move["unit"]) if o["target"] == tid and o["mode"] == mode]
     if not options:
         return [_attack_refusal(state, geo, occ, unit, move["unit"], tid, target, wall, mode)], None
     wanted = {k: True for k in ("knockback", "volley", "on_the_move") if move.get(k)}

@@ -28,13 +28,13 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_supreme import effects, rulebook
-from rules.reign_supreme.auras import (SILENCE_RADIUS, engaged, has, prune_engaged, silence_sources, silenced,
-                                      stealthy)
+from rules.reign_supreme.auras import has, prune_engaged, silenced
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
 from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
 from rules.reign_supreme.holdings import claim
+from rules.reign_supreme.survey import Survey
 
 __all__ = ["ready", "cast_moves", "check_cast", "declare_cast", "resolve_cast", "area", "teleport_spaces",
            "counterspell_answers", "teleport_answers", "COMBAT_SPELLS", "FIELD_SPELLS"]
@@ -82,22 +82,21 @@ def affected(geo: Geometry, spell: str, caster: Hex, target: Hex) -> list[Hex]:
     return [h for h in area(geo, spell, caster, target) if not _outside_castle(geo, caster, h)]
 
 
-def teleport_spaces(state: State, geo: Geometry, uid: str) -> list[Hex]:
+def teleport_spaces(state: State, survey: Survey, uid: str) -> list[Hex]:
     """Where ``uid`` may teleport: an empty board space 1 to 4 spaces away, not within an enemy
     Silence, not another player's Throne (**Decision**: a Throne is captured by moving onto it,
     and "Teleport is not considered to be movement"). Sorted."""
     unit = state["units"][uid]
     here = as_hex(unit["at"])
     reach = _TABLE["teleport"]["range"]
-    occ = occupancy(state)
+    geo, occ = survey.geo, survey.occ
     owner = unit["owner"]
-    silence = [src for src, other in silence_sources(state) if other != owner]
     return sorted(h for h in geo.board
                   if 1 <= distance(here, h) <= reach and h not in occ and geo.thrones.get(h, owner) == owner
-                  and not any(distance(h, src) <= SILENCE_RADIUS for src in silence))
+                  and not survey.silenced(h, owner))
 
 
-def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
+def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, bool]]:
     """(target, cure) pairs for Healing by ``uid``: itself or an adjacent unit of any side that is
     not Mechanical or Siege ("cannot be healed"); healing needs pins to remove, a cure an
     affliction."""
@@ -108,9 +107,9 @@ def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
     for tid, t in units.items():
         if t["at"] is None or distance(here, as_hex(t["at"])) > _TABLE["healing"]["range"]:
             continue
-        if any(k in stats(state, t)["kinds"] for k in ("mechanical", "siege")):
+        if any(k in survey.stats[tid]["kinds"] for k in ("mechanical", "siege")):
             continue
-        if silenced(state, as_hex(t["at"]), unit["owner"]):
+        if survey.silenced(as_hex(t["at"]), unit["owner"]):
             continue
         if t["pins"] > 0:
             out.append((tid, False))
@@ -119,46 +118,46 @@ def _heal_targets(state: State, uid: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _combat_targets(state: State, geo: Geometry, uid: str) -> list[Hex]:
+def _combat_targets(state: State, survey: Survey, uid: str) -> list[Hex]:
     unit = state["units"][uid]
     here = as_hex(unit["at"])
-    occ = occupancy(state)
+    geo, occ = survey.geo, survey.occ
     owner = unit["owner"]
     out = []
     for h in neighbours(here):
-        if h not in geo.board or silenced(state, h, owner) or _outside_castle(geo, here, h):
+        if h not in geo.board or survey.silenced(h, owner) or _outside_castle(geo, here, h):
             continue
         other = occ.get(h)
         # Stealth: "may not be directly attacked unless previously engaged in Melee" (as attacks).
         if other is not None and state["units"][other]["owner"] != owner \
-                and stealthy(state, geo, state["units"][other]) and not engaged(state, uid, other):
+                and survey.is_stealthy(other) and not survey.is_engaged(uid, other):
             continue
         out.append(h)
     return sorted(out)
 
 
-def cast_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]:
+def cast_moves(state: State, survey: Survey, p: PlayerId, uid: str) -> list[Move]:
     """Every spell ``uid`` may cast now: in its player's own Combat phase during its activation,
     or (ruling RS 10) in another player's Combat phase a ready Teleport or Healing, whatever the
     unit did in its own turn."""
     unit = state["units"][uid]
     own_turn = state["turn"] == p
-    if unit["at"] is None or (own_turn and unit["done"]) or silenced(state, as_hex(unit["at"]), p):
+    if unit["at"] is None or (own_turn and unit["done"]) or survey.silenced(as_hex(unit["at"]), p):
         return []
     out: list[Move] = []
-    for spell in stats(state, unit)["spells"]:
+    for spell in survey.stats[uid]["spells"]:
         if not ready(state, uid, spell) or (not own_turn and spell not in FIELD_SPELLS):
             continue
         if spell == "teleport":
             out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
-                       for h in teleport_spaces(state, geo, uid))
+                       for h in teleport_spaces(state, survey, uid))
         elif spell == "healing":
-            for tid, cure in _heal_targets(state, uid):
+            for tid, cure in _heal_targets(state, survey, uid):
                 m = {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": tid}
                 out.append({**m, "cure": True} if cure else m)
         elif spell in COMBAT_SPELLS and can_attack(state, unit) and unit["mode"] in (None, "spell"):
             out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
-                       for h in _combat_targets(state, geo, uid))
+                       for h in _combat_targets(state, survey, uid))
     return out
 
 
@@ -196,7 +195,7 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
     into = _target_space(state, move)
     if into is not None and silenced(state, into, p):
         return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)]
-    listed = {_key(m) for m in cast_moves(state, geo, p, uid) if m["spell"] == spell}
+    listed = {_key(m) for m in cast_moves(state, Survey(state, geo), p, uid) if m["spell"] == spell}
     if _key(move) not in listed:
         return [_v("bad_spell_target", f"{spell} cannot be cast at {move['target']!r} "
                    f"{'(to remove an affliction) ' if move.get('cure') else ''}from here.")]
@@ -329,7 +328,7 @@ def teleport_answers(state: State, geo: Geometry, entry: dict[str, Any], respond
             or silenced(state, as_hex(unit["at"]), responder):
         return []
     return [{"player": responder, "type": "cast", "unit": uid, "spell": "teleport", "target": as_json(h)}
-            for h in teleport_spaces(state, geo, uid)]
+            for h in teleport_spaces(state, Survey(state, geo), uid)]
 
 
 def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId) -> list[Move]:

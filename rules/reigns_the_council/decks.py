@@ -44,8 +44,12 @@ def draw_card(new: State, player: PlayerId, index: int, rng: Rng, events: list[E
     The event shows the card's back (it was public on top of the deck) and, to the drawer
     only, the card itself. The decks are rebuilt if this draw emptied the last one.
     """
-    card = new["decks"][index].pop(0)
-    new["hands"][player].append(card)
+    # Copy-on-write: only the deck drawn from and the drawer's hand change, so only they are
+    # copied (the rest is shared with the state before the move; state.CHANGES).
+    deck = new["decks"][index]
+    card = deck[0]
+    new["decks"] = [d[1:] if i == index else d for i, d in enumerate(new["decks"])]
+    new["hands"] = {p: h + [card] if p == player else h for p, h in new["hands"].items()}
     events.append({"type": "card_drawn", "player": player, "deck": index,
                    "back": list(new["cards"][card]["back"]), "card": card})
     rebuild_if_empty(new, rng, events)

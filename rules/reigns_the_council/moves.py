@@ -29,7 +29,7 @@ from typing import Any
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reigns_the_council import ending, reign, rounds, rulebook, seats
-from rules.reigns_the_council.state import clone
+from rules.reigns_the_council.state import CHANGES, clone
 from rules.rng import Rng
 
 __all__ = ["MOVE_TYPES", "legal_moves", "violations", "apply"]
@@ -277,7 +277,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     found = violations(state, move)
     if found:
         raise IllegalMove(found)
-    new = clone(state)
+    new = clone(state, CHANGES[move["type"]])  # copy only what this kind of move changes
     new["move_count"] = state["move_count"] + 1
     events: list[Event] = []
     p = move["player"]

@@ -15,7 +15,7 @@ from rules.reigns_the_council import reign, rulebook
 from rules.reigns_the_council.content import PILLARS, build_deck, default_catalog
 from rules.rng import MAX_SEED, Rng
 
-__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "STORY_MODES", "new_game", "clone"]
+__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "STORY_MODES", "new_game", "clone", "CHANGES"]
 
 SCHEMA_VERSION = 2
 """2: ``discard_revealed`` (rulings RtC 11: the rejected cards revealed face up stay public)."""
@@ -102,37 +102,61 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     return state
 
 
-def clone(state: State) -> State:
-    """A copy of ``state`` that a move can change freely.
+def _copy_round(rnd: dict) -> dict:
+    # pitches and table are changed in place, revealed is appended to
+    return dict(rnd, pitches=None if rnd["pitches"] is None else dict(rnd["pitches"]), table=dict(rnd["table"]),
+                revealed=list(rnd["revealed"]))
 
-    Every container a move may change is new; what no move changes is shared: the card
-    catalogue ``cards``, ``players``, ``outcome`` (only ever replaced) and the records of past
-    reigns (only the current reign's record, the last, ever changes)."""
+
+def _copy_reigns(reigns: list) -> list:
+    # each player's points in the current (last) record are changed in place; the rest of a
+    # record is replaced, and records of past reigns never change
+    if not reigns:
+        return []
+    last = reigns[-1]
+    return reigns[:-1] + [dict(last, points={p: dict(v) for p, v in last["points"].items()})]
+
+
+_COPY = {
+    "tracks": dict,
+    "decks": lambda decks: [list(d) for d in decks],
+    "discard": list,
+    "discard_revealed": list,
+    "hands": lambda hands: {p: list(h) for p, h in hands.items()},
+    "pile": list,
+    "exchange": lambda ex: {p: (None if v is None else list(v)) for p, v in ex.items()},
+    "round": _copy_round,
+    "votes": dict,
+    "reigns": _copy_reigns,
+}
+"""How to copy each part of a state that some move changes in place. Every other part is only
+ever replaced by a move, never changed in place (``players``, ``cards``, ``goals``,
+``draw_queue``, ``active_players``, ``story``, ``outcome`` and the scalars), so it is shared."""
+
+CHANGES: dict[str, tuple[str, ...]] = {
+    "draw": (),  # decks.draw_card copies the one deck and hand it changes
+    "exchange": ("exchange", "hands", "discard"),
+    "pitch": ("round", "hands"),
+    "decide": ("round", "reigns"),
+    "reveal": ("round", "tracks", "pile", "discard", "discard_revealed", "reigns"),
+    "change_mind": ("round", "tracks", "pile", "discard", "discard_revealed", "reigns"),
+    "keep_decision": ("round", "tracks", "pile", "discard", "discard_revealed", "reigns"),
+    "story_vote": ("votes", "reigns"),
+    "end_vote": ("votes",),
+    "name_monarch": ("reigns",),
+}
+"""The parts of the state each move type may change in place (:data:`_COPY`), through every
+consequence it can have: a reveal may end the round, kill the Monarch and close the reign; a
+draw may rebuild the decks (which replaces them) and start a round (which replaces it)."""
+
+
+def clone(state: State, parts: tuple[str, ...] = tuple(_COPY)) -> State:
+    """A copy of ``state`` in which a move may change ``parts`` (:data:`CHANGES`; all of them
+    by default) in place; every other part is shared with ``state``, so it must only be
+    replaced."""
     new = dict(state)
-    new["tracks"] = dict(state["tracks"])
-    new["decks"] = [list(d) for d in state["decks"]]
-    new["discard"] = list(state["discard"])
-    new["discard_revealed"] = list(state["discard_revealed"])
-    new["hands"] = {p: list(h) for p, h in state["hands"].items()}
-    new["pile"] = list(state["pile"])
-    new["goals"] = dict(state["goals"])
-    new["draw_queue"] = list(state["draw_queue"])
-    new["active_players"] = list(state["active_players"])
-    exchange = state["exchange"]
-    if exchange is not None:
-        new["exchange"] = {p: (None if v is None else list(v)) for p, v in exchange.items()}
-    rnd = state["round"]
-    if rnd is not None:  # pitches and table are changed in place, revealed is appended to
-        new["round"] = dict(rnd, pitches=None if rnd["pitches"] is None else dict(rnd["pitches"]),
-                            table=dict(rnd["table"]), revealed=list(rnd["revealed"]))
-    if state["votes"] is not None:
-        new["votes"] = dict(state["votes"])
-    if state["story"] is not None:
-        new["story"] = dict(state["story"])
-    reigns = state["reigns"]
-    if reigns:  # each player's points are changed in place; the rest of a record is replaced
-        last = reigns[-1]
-        record = dict(last, points={p: dict(v) for p, v in last["points"].items()})
-        new["reigns"] = reigns[:-1] + [record]
+    for part in parts:
+        value = state[part]
+        if value is not None:
+            new[part] = _COPY[part](value)
     return new
-

@@ -1,0 +1,192 @@
+"""What a legal-move listing reads again and again, worked out once per listing (issue 14).
+
+Above :mod:`board`, :mod:`auras` and :mod:`walls`; below the routines that list moves
+(:mod:`movement`, :mod:`combat`, :mod:`spells`, :mod:`cards`). A listing asks the same
+questions of every unit of the mover: who stands where, each unit's statistics, who has Stealth,
+which Silence auras are active, which spaces are next to an enemy, which edges a player may not
+cross. Each answer depends only on the state, which a listing never changes, so a
+:class:`Survey` works each out once (or at the first question) instead of once per unit. It
+applies no rule of its own: every answer is the rule function's (:func:`auras.stealthy`,
+:func:`auras.silence_sources`, :func:`walls.blocked_edges`, ...) on the same state.
+
+A Survey is only valid for the state it was made from, while that state does not change: make
+a new one for every listing or check, never keep one across ``apply``.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from rules.engine_types import PlayerId, State
+from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
+from rules.reign_supreme.board import Geometry, occupancy, stats
+from rules.reign_supreme.hexes import DIRECTIONS, Hex
+from rules.reign_supreme.walls import blocked_edges, wall_spaces
+
+__all__ = ["Survey"]
+
+_NEAR_MAX = 2
+_DISCS: dict[int, tuple[Hex, ...]] = {
+    radius: tuple((dq, dr) for dq in range(-radius, radius + 1) for dr in range(-radius, radius + 1)
+                  if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius)
+    for radius in range(_NEAR_MAX + 1)}
+"""The offsets of the spaces within 0, 1 and 2 spaces of a space."""
+
+
+class _Stats(dict):
+    """Unit id -> :func:`board.stats` of the unit, filled in as ids are asked for."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self.state = state
+
+    def __missing__(self, uid: str) -> dict[str, Any]:
+        found = self[uid] = stats(self.state, self.state["units"][uid])
+        return found
+
+
+class Survey:
+    """One state's board, read once: see the module docstring. Each part is worked out at its
+    first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
+
+    def __init__(self, state: State, geo: Geometry) -> None:
+        self.state = state
+        self.geo = geo
+        self.units: dict[str, dict[str, Any]] = state["units"]
+        self._enemies: dict[PlayerId, frozenset[Hex]] = {}
+        self._restricting: dict[PlayerId, frozenset[Hex]] = {}
+        self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
+        self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
+        self._stealthy: dict[str, bool] = {}
+        self._melee: dict[PlayerId, frozenset[Hex]] = {}
+        self._wall_index: dict[PlayerId, dict[Hex, list[int]]] = {}
+
+    @cached_property
+    def occ(self) -> dict[Hex, str]:
+        """Space -> id of the unit on it (:func:`board.occupancy`)."""
+        return occupancy(self.state)
+
+    @cached_property
+    def stats(self) -> dict[str, dict[str, Any]]:
+        """Unit id -> its statistics (:func:`board.stats`), each looked up at its first use."""
+        return _Stats(self.state)
+
+    def is_stealthy(self, uid: str) -> bool:
+        """:func:`auras.stealthy` of unit ``uid``."""
+        found = self._stealthy.get(uid)
+        if found is None:
+            found = self._stealthy[uid] = stealthy(self.state, self.geo, self.units[uid])
+        return found
+
+    @cached_property
+    def silence(self) -> list[tuple[Hex, PlayerId]]:
+        """The active Silence auras (:func:`auras.silence_sources`)."""
+        return silence_sources(self.state)
+
+    @cached_property
+    def engaged(self) -> frozenset[tuple[str, str]]:
+        """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
+        return frozenset((a, b) for a, b in self.state["engaged"])
+
+    def has(self, uid: str, ability: str) -> bool:
+        """:func:`auras.has` of unit ``uid``."""
+        s = self.stats[uid]
+        return ability in s["abilities"] or ability in s["kinds"] or ability in s["spells"]
+
+    def is_engaged(self, a: str, b: str) -> bool:
+        """:func:`auras.engaged`."""
+        return ((a, b) if a < b else (b, a)) in self.engaged
+
+    def silenced(self, h: Hex, player: PlayerId) -> bool:
+        """:func:`auras.silenced`: ``h`` lies within 3 spaces of another player's active Silence."""
+        q, r = h
+        for (sq, sr), owner in self.silence:
+            if owner != player:
+                dq, dr = q - sq, r - sr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= SILENCE_RADIUS:
+                    return True
+        return False
+
+    def in_aura(self, uid: str, ability: str) -> bool:
+        """:func:`auras.in_aura`: the unit or an adjacent unit of the same player has ``ability``."""
+        if self.has(uid, ability):
+            return True
+        unit = self.units[uid]
+        owner = unit["owner"]
+        q, r = unit["at"]
+        occ, units = self.occ, self.units
+        for dq, dr in DIRECTIONS:
+            other = occ.get((q + dq, r + dr))
+            if other is not None and units[other]["owner"] == owner and self.has(other, ability):
+                return True
+        return False
+
+    def enemy_spaces(self, owner: PlayerId) -> frozenset[Hex]:
+        """The spaces of the units of every player but ``owner``."""
+        found = self._enemies.get(owner)
+        if found is None:
+            units = self.units
+            found = self._enemies[owner] = frozenset(h for h, other in self.occ.items()
+                                                     if units[other]["owner"] != owner)
+        return found
+
+    def restricting(self, owner: PlayerId) -> frozenset[Hex]:
+        """For ``owner``'s units, the spaces next to an enemy that imposes the Melee restrictions:
+        every enemy but a Stealth one not in melee since the start of the turn (seed, Stealth)."""
+        found = self._restricting.get(owner)
+        if found is None:
+            occ = self.occ
+            in_melee_at_start = {uid for pair in self.engaged for uid in pair}
+            found = self._restricting[owner] = frozenset(
+                (q + dq, r + dr) for q, r in self.enemy_spaces(owner)
+                if occ[(q, r)] in in_melee_at_start or not self.is_stealthy(occ[(q, r)])
+                for dq, dr in DIRECTIONS)
+        return found
+
+    def melee_spaces(self, owner: PlayerId) -> frozenset[Hex]:
+        """The spaces next to an enemy of ``owner``: a unit of ``owner`` there is in melee
+        (:func:`board.in_melee`)."""
+        found = self._melee.get(owner)
+        if found is None:
+            units = self.units
+            found = self._melee[owner] = frozenset(
+                (h[0] + dq, h[1] + dr) for h, other in self.occ.items() if units[other]["owner"] != owner
+                for dq, dr in DIRECTIONS)
+        return found
+
+    def blocked(self, owner: PlayerId) -> frozenset[tuple[Hex, Hex]]:
+        """:func:`walls.blocked_edges` of ``owner``."""
+        found = self._blocked.get(owner)
+        if found is None:
+            found = self._blocked[owner] = blocked_edges(self.state, owner)
+        return found
+
+    def enemy_walls(self, owner: PlayerId) -> list[tuple[str, Hex, Hex]]:
+        """The walls of every player but ``owner``, as (id, space, space), in state order."""
+        found = self._walls.get(owner)
+        if found is None:
+            found = self._walls[owner] = [(w["id"], *wall_spaces(w)) for w in self.state["walls"]
+                                          if w["owner"] != owner]
+        return found
+
+    def walls_near(self, owner: PlayerId, h: Hex, radius: int) -> list[tuple[str, Hex, Hex]]:
+        """Those of :meth:`enemy_walls` with a space within ``radius`` of ``h`` (all of them when
+        ``radius`` is over 2), in state order: every wall that can be within ``radius`` of ``h``
+        for attacking it (:func:`walls.edge_distance` is the distance to the nearer space, or
+        more), and usually a few of many Castle walls."""
+        walls = self.enemy_walls(owner)
+        if radius > _NEAR_MAX:
+            return walls
+        index = self._wall_index.get(owner)
+        if index is None:
+            index = self._wall_index[owner] = {}
+            for i, (_, a, b) in enumerate(walls):
+                index.setdefault(a, []).append(i)
+                index.setdefault(b, []).append(i)
+        q, r = h
+        found: set[int] = set()
+        for dq, dr in _DISCS[radius]:
+            at = index.get((q + dq, r + dr))
+            if at is not None:
+                found.update(at)
+        return [walls[i] for i in sorted(found)]
