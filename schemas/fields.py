@@ -428,7 +428,7 @@ def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | No
 
 
 # -- shape only -----------------------------------------------------------------------------------
-def shape_only(check: Checker) -> Checker:
+def shape_only(check: Checker, instead: Mapping[Checker, Checker] | None = None) -> Checker:
     """The shape of ``check``, documented as ``check``: the same JSON types, required and unknown
     keys, nesting and ``null``s, but every vocabulary, bound, length and pattern left to the
     rules (their 422 names the broken rule; a 400 would not). So one declaration (a record of a
@@ -436,8 +436,9 @@ def shape_only(check: Checker) -> Checker:
 
     Strings, integers, booleans and numbers become ``STR``, ``INT``, ``BOOL``, ``NUMBER``;
     records, lists and maps keep their structure; anything else (``custom`` checkers, unions)
-    is kept as it is."""
-    loose = _clone(_loosen(check))
+    is kept as it is. ``instead`` maps a checker met inside ``check`` to the check to run in its
+    place (a state that keeps content the rules validate more loosely than the view shows it)."""
+    loose = _clone(_loosen(check, instead or {}))
     loose.schema = {"$ref": check} if _component(check) else _schema_of(check)  # type: ignore[attr-defined]
     loose.component = None  # type: ignore[attr-defined]
     return loose
@@ -446,27 +447,29 @@ def shape_only(check: Checker) -> Checker:
 _LOOSE = {"string": STR, "integer": INT, "boolean": BOOL, "number": NUMBER}
 
 
-def _loosen(check: Checker) -> Checker:
+def _loosen(check: Checker, instead: Mapping[Checker, Checker]) -> Checker:
+    if check in instead:
+        return instead[check]
     schema = _schema_of(check)
     ref = schema.get("$ref")
     if callable(ref):
-        return _loosen(ref)
+        return _loosen(ref, instead)
     union = schema.get("oneOf")
     if union is not None and "discriminator" not in schema and len(union) == 2 and {"type": "null"} in union:
         inner = next(u for u in union if u != {"type": "null"})
-        return nullable(_loosen(inner)) if callable(inner) else check
+        return nullable(_loosen(inner, instead)) if callable(inner) else check
     json_type = schema.get("type")
     if union is None and isinstance(json_type, str) and json_type in _LOOSE:
         return _LOOSE[json_type]
     if json_type == "array" and callable(schema.get("items")) and set(schema) <= _ARRAY_KEYS:
-        return list_of(_loosen(schema["items"]))
+        return list_of(_loosen(schema["items"], instead))
     if json_type == "object" and "properties" in schema and all(map(callable, schema["properties"].values())):
         required = set(schema.get("required", ()))
         props = schema["properties"]
-        return record({k: _loosen(v) for k, v in props.items() if k in required},
-                      {k: _loosen(v) for k, v in props.items() if k not in required})
+        return record({k: _loosen(v, instead) for k, v in props.items() if k in required},
+                      {k: _loosen(v, instead) for k, v in props.items() if k not in required})
     if json_type == "object" and callable(schema.get("additionalProperties")):
-        return map_of(_loosen(schema["additionalProperties"]))
+        return map_of(_loosen(schema["additionalProperties"], instead))
     return check
 
 

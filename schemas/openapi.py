@@ -70,6 +70,13 @@ _PER_GAME_ONLY = ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequ
 """Envelopes written only per game (``ReignSupremeMoveRequest``...), never as a generic schema."""
 _ENVELOPE_SLOTS = {"state": "State", "move": "Move", "options": "Options"}
 """Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
+_SESSION_ANSWERS = ("SessionCreated", "SessionSnapshot", "SessionLegalMoves", "SessionMoveResponse",
+                    "SessionHistoryEntry", "SessionHistory")
+"""Session answers, written once in the base and made concrete per game (``ReignSupremeSessionSnapshot``
+holds ``ReignSupremeView``, ``ReignSupremeMove``, ``ReignSupremeEvent``). Each names its session's
+``game``, so the generic one is a ``oneOf`` discriminated by ``game``: a generated client parses a
+session's answers into its game's own classes (moves and events of two games may share a ``type``)."""
+_SESSION_SLOTS = ("View", "Move", "Event", "SessionHistoryEntry")
 
 
 def game_prefix(game_id: str) -> str:
@@ -242,6 +249,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     doc = out.spec.to_dict()
     schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
                 **dict(sorted(out.checked.items()))}
+    schemas_.update(_session_answers(base["components"]["schemas"], games))
     components = {**base["components"], "schemas": schemas_}
     components["examples"] = {**components.get("examples", {}), **_game_examples(games)}
     paths = _paths(base["paths"], games)
@@ -251,6 +259,31 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"openapi": "3.1.0", **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
             "tags": tags,
             "paths": paths, "components": components}
+
+
+def _session_answers(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
+    """Each session answer of the base, per game, and the generic one as the union of those."""
+    out: dict[str, Any] = {}
+    for name in _SESSION_ANSWERS:
+        template = templates[name]
+        variants = {}
+        for game_id in games:
+            p = game_prefix(game_id)
+            concrete = _rewrite(copy.deepcopy(template), {slot: p + slot for slot in _SESSION_SLOTS})
+            if "game" in concrete["properties"]:
+                concrete["properties"]["game"] = {"type": "string", "const": game_id}
+            out[p + name] = concrete
+            variants[game_id] = REF_PREFIX + p + name
+        told = ", told apart by `game`" if "game" in template["properties"] else ""
+        generic: dict[str, Any] = {"description": f"{template.get('description', '')} One schema per game "
+                                                  f"(`ReignAndRuin{name}`...){told}.".lstrip()}
+        if "game" in template["properties"]:
+            generic.update(oneOf=[{"$ref": r} for r in variants.values()],
+                           discriminator={"propertyName": "game", "mapping": variants})
+        else:  # an entry of a history whose game is known
+            generic["anyOf"] = [{"$ref": r} for r in variants.values()]
+        out[name] = generic
+    return out
 
 
 def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema
 
-from rules.reign_absolute.content import MAX_CARDS, MAX_RACES, default_catalogs
+from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, COMBAT_EFFECTS, MAX_CARDS, MAX_LEAP,
+                                          MAX_RACES, SETUP_EFFECTS, TURN_EFFECTS, WHEN, default_catalogs)
+from rules.reign_absolute.integrity import PHASES
 from rules.reign_absolute.moves import MOVE_FIELDS
-from schemas.common import CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, known_or, list_of, map_of,
-                            nullable, record)
+from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
+from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, doc, integer, known_or, list_of, map_of, named,
+                            nullable, one_of, record, shape_only)
 
-__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
+__all__ = ["GAME_ID", "PHASE", "RAUnitId", "RACardId", "RAEffect", "RARaceAction", "RA_RACE_RULES", "RARaceInfo",
+           "RAUnitInfo", "RACardInfo", "RADoom", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reign-absolute"
 
@@ -31,24 +34,48 @@ def _str_or_int(value: object) -> list[str] | None:
 
 
 _effect = map_of(custom(_str_or_int, {"type": ["string", "integer"]}))
-_unit = record({"race": STR, "name": STR, "strength": INT, "liege": BOOL, "abilities": list_of(_effect)})
-_race_action = record({"id": STR, "name": STR, "effect": _effect})
-_race = record({"name": STR, "units": _ids, "actions": list_of(_race_action), "setup": list_of(_effect)})
-_card = record({"name": STR, "kind": STR, "number": INT, "effect": _effect})
 _entry = record({"x": INT, "y": INT, "owner": STR, "reinforcements": _ids})
 _turn = record({"player": STR, "number": INT, "stage": STR, "draws_left": INT, "drawn": nullable(STR),
                 "marching": BOOL, "extra_turns": INT})
-_doom = record({"caller": STR, "to_discard": _ids})
+
+
+RAUnitId = named('RAUnitId', doc(STR, 'A unit card id, e.g. `empire-archers-1`.', examples=['empire-archers-1']))
+
+RACardId = named('RACardId', doc(STR, 'A reinforcement card id, e.g. `draw-2-1`.', examples=['draw-2-1']))
+
+RAEffect = named('RAEffect', doc(record({'effect': one_of(sorted({*ABILITY_EFFECTS, *COMBAT_EFFECTS, *TURN_EFFECTS, *ACTION_EFFECTS, *SETUP_EFFECTS}))}, {'amount': integer(-20, 20), 'count': integer(1, 3), 'distance': integer(2, MAX_LEAP), 'unit': RAUnitId, 'when': one_of(WHEN)}), 'An effect primitive (rules doc, Effect primitives): abilities of units and effects of cards.'))
+
+RARaceAction = named('RARaceAction', doc(record({'id': STR, 'name': STR, 'effect': RAEffect}), "A race's own action (rules doc, Race actions): `effect` is `swap` or `leap`."))
+
+RA_RACE_RULES = {'actions': doc(list_of(RARaceAction), maxItems=4),
+                 'setup': doc(list_of(RAEffect), 'Setup requirements: `place_first` or `reinforced_unit` effects naming a unit of the race.', maxItems=4)}
+
+RARaceInfo = named('RARaceInfo', doc(record({'name': STR, 'units': list_of(RAUnitId), **RA_RACE_RULES}), 'A race of the catalogue: its name, unit ids, own actions and setup requirements.'))
+
+RAUnitInfo = named('RAUnitInfo', doc(record({'race': STR, 'name': STR, 'strength': integer(0, 99), 'liege': BOOL, 'abilities': list_of(RAEffect)}), 'A unit card of the catalogue.'))
+
+RACardInfo = named('RACardInfo', doc(record({'name': STR, 'kind': one_of(['combat', 'turn']), 'number': INT, 'effect': RAEffect}), 'A reinforcement card of the catalogue; `number` is its random number.'))
+
+RADoom = named('RADoom', doc(record({'caller': PLAYER_ID, 'to_discard': list_of(PLAYER_ID)}), 'A Doom in progress: who still has to discard, in order.'))
+
+
+PHASE = one_of(PHASES)
+_CONTENT = {RAEffect: _effect}
+"""Effects in a state are checked by the rules (``rules.reign_absolute.content``), custom ones included."""
 
 
 class StateSchema(CommonStateSchema):
     """A whole Reign Absolute state, hidden parts included."""
 
-    phase = Shape(STR, required=True)
-    turn_limit = Shape(INT, required=True)
-    races = Shape(known_or(_DEFAULT["races"], map_of(_race)), required=True)
-    units = Shape(known_or(_DEFAULT["units"], map_of(_unit)), required=True)
-    cards = Shape(known_or(_DEFAULT["cards"], map_of(_card)), required=True)
+    phase = Shape(shape_only(PHASE), required=True)
+    turn_limit = Shape(INT, required=True, description="After this many turns the game ends (`turn_limit` "
+                                                       "outcome).")
+    races = Shape(known_or(_DEFAULT["races"], shape_only(map_of(RARaceInfo), _CONTENT)), required=True,
+                  description="Race id to the race: the catalogue of this game, custom races included.")
+    units = Shape(known_or(_DEFAULT["units"], shape_only(map_of(RAUnitInfo), _CONTENT)), required=True,
+                  description="Unit id to the unit card.")
+    cards = Shape(known_or(_DEFAULT["cards"], shape_only(map_of(RACardInfo), _CONTENT)), required=True,
+                  description="Reinforcement card id to the card.")
     race_of = Shape(map_of(nullable(STR)), required=True)
     first_player = Shape(STR, required=True, allow_none=True)
     first_player_draws = Shape(list_of(map_of(STR)), required=True)
@@ -60,7 +87,7 @@ class StateSchema(CommonStateSchema):
     eradicated = Shape(_ids, required=True)
     placer = Shape(STR, required=True, allow_none=True)
     turn = Shape(_turn, required=True, allow_none=True)
-    doom = Shape(_doom, required=True, allow_none=True)
+    doom = Shape(shape_only(RADoom), required=True, allow_none=True)
     bonus_owed = Shape(_ids, required=True)
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
-from rules.reigns_the_council.content import MAX_DECK, default_catalog
-from schemas.common import CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, STR, Shape, known_or, list_of, map_of, nullable, one_of,
-                            record)
+from rules.reigns_the_council.content import MAX_DECK, PILLARS, TRACK_MAX, TRACK_MIN, default_catalog
+from rules.reigns_the_council.integrity import PHASES
+from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
+from schemas.fields import (BOOL, INT, STR, Shape, doc, integer, known_or, list_of, map_of, named, nullable, one_of,
+                            record, shape_only)
 
-__all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
+__all__ = ["GAME_ID", "GOAL_ID", "CARD_ID", "PHASE", "CouncilPillar", "CouncilTracks", "CouncilReign", "StateSchema",
+           "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reigns-the-council"
 
@@ -22,9 +24,10 @@ GAME_ID = "reigns-the-council"
 _ids = list_of(STR)
 _changes = map_of(INT)
 _card = record({"title": STR, "back": _ids, "accept": _changes, "reject": _changes})
-_points = record({"acceptance": INT, "story": INT, "pile": INT, "goal": map_of(INT)})
-_reign = record({"number": INT, "monarch": STR, "end": nullable(STR), "goals": nullable(map_of(STR)),
-                 "tracks": nullable(map_of(INT)), "points": map_of(_points)})
+GOAL_ID = doc(STR, "A secret goal id, e.g. `weak-church-strong-army`.",
+              pattern="^(strong|weak)-[a-z]+-(strong|weak)-[a-z]+$")
+CARD_ID = doc(STR, "A proposal card id (`p01`…`p72` in the default deck).")
+PHASE = one_of(PHASES)
 _revealed = record({"advisor": STR, "card": STR, "decision": STR, "changed": BOOL})
 _pending = record({"advisor": STR, "card": STR, "decision": STR})
 _round = record({"number": INT, "pitches": nullable(map_of(nullable(STR))), "table": map_of(STR),
@@ -32,13 +35,24 @@ _round = record({"number": INT, "pitches": nullable(map_of(nullable(STR))), "tab
                  "mind_changed": BOOL, "discarded": _ids})
 
 
+CouncilPillar = named('CouncilPillar', doc(one_of(PILLARS), 'A pillar of society: The Church, The Army, The People, Wealth.'))
+
+CouncilTracks = named('CouncilTracks', doc(record({pillar: integer(TRACK_MIN, TRACK_MAX) for pillar in PILLARS}), 'The token of each pillar, -5..+5 (±5 are the end spaces).', examples=[{'church': -2, 'army': 5, 'people': 0, 'wealth': 1}]))
+
+CouncilReign = named('CouncilReign', doc(record({'number': integer(1, None), 'monarch': PLAYER_ID, 'end': nullable(one_of(['death', 'abdication'])), 'goals': nullable(doc(map_of(GOAL_ID), "Each advisor's goal, revealed after a death.")), 'tracks': nullable(CouncilTracks), 'points': doc(map_of(record({'acceptance': integer(0, None), 'story': integer(0, None), 'pile': integer(0, None), 'goal': doc(map_of(integer(0, None), key=CouncilPillar), 'Goal points per pillar of the goal (after a death).')})), "Each player's points in this reign.")}), 'One reign: its Monarch, how it ended (null while it goes on), the goals revealed after a death, the tracks at its end and the points scored in it.'))
+
+
+_TRACKS = map_of(INT)
+"""A state's tracks: which pillars they hold is the rules' 422 (``bad_tracks``)."""
+
+
 class StateSchema(CommonStateSchema):
     """A whole Reigns: The Council state, hidden parts included."""
 
-    phase = Shape(STR, required=True)
+    phase = Shape(shape_only(PHASE), required=True)
     story_point = Shape(STR, required=True)
     cards = Shape(known_or(default_catalog(), map_of(_card)), required=True)
-    tracks = Shape(map_of(INT), required=True)
+    tracks = Shape(shape_only(CouncilTracks, {CouncilTracks: _TRACKS}), required=True)
     decks = Shape(list_of(_ids), required=True)
     discard = Shape(_ids, required=True)
     discard_revealed = Shape(_ids, required=True)
@@ -50,7 +64,8 @@ class StateSchema(CommonStateSchema):
     round = Shape(_round, required=True, allow_none=True)
     votes = Shape(map_of(nullable(BOOL)), required=True, allow_none=True)
     story = Shape(record({"advisor": STR}), required=True, allow_none=True)
-    reigns = Shape(list_of(_reign), required=True)
+    reigns = Shape(shape_only(list_of(CouncilReign), {CouncilTracks: _TRACKS}), required=True,
+                   description="Every reign so far, the one going on last.")
 
 
 class OptionsSchema(Schema):
