@@ -133,11 +133,18 @@ def json_schema(check: Checker, components: dict[str, Any], inline: bool = False
     ``components`` (name -> schema); ``inline`` renders a named checker itself."""
     name = _component(check)
     if name and not inline:
+        declared = _DECLARED.setdefault(name, id(_schema_of(check)))
+        if declared != id(_schema_of(check)):
+            raise ValueError(f"two different declarations are named {name!r}: declare it once and import it")
         if name not in components:
             components[name] = None  # placeholder: recursion guard
             components[name] = json_schema(check, components, inline=True)
         return {"$ref": REF_PREFIX + name}
     return _render(_schema_of(check), components)
+
+
+_DECLARED: dict[str, int] = {}
+"""Component name -> the identity of the one JSON Schema declared under it."""
 
 
 def _component(check: Checker) -> str | None:

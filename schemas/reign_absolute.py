@@ -13,7 +13,8 @@ from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, COMBA
                                           MAX_RACES, SETUP_EFFECTS, TURN_EFFECTS, WHEN, default_catalogs)
 from rules.reign_absolute.integrity import PHASES
 from rules.reign_absolute.moves import MOVE_FIELDS
-from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
+from rules.reign_absolute.state import MAX_TURN_LIMIT, MIN_TURN_LIMIT
+from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, doc, integer, known_or, list_of, map_of, named,
                             nullable, one_of, record, shape_only)
 
@@ -60,6 +61,7 @@ RADoom = named('RADoom', doc(record({'caller': PLAYER_ID, 'to_discard': list_of(
 
 
 PHASE = one_of(PHASES)
+_TURN_LIMIT = doc(INT, minimum=MIN_TURN_LIMIT, maximum=MAX_TURN_LIMIT)
 _CONTENT = {RAEffect: _effect}
 """Effects in a state are checked by the rules (``rules.reign_absolute.content``), custom ones included."""
 
@@ -68,7 +70,7 @@ class StateSchema(CommonStateSchema):
     """A whole Reign Absolute state, hidden parts included."""
 
     phase = Shape(shape_only(PHASE), required=True)
-    turn_limit = Shape(INT, required=True, description="After this many turns the game ends (`turn_limit` "
+    turn_limit = Shape(_TURN_LIMIT, required=True, description="After this many turns the game ends (`turn_limit` "
                                                        "outcome).")
     races = Shape(known_or(_DEFAULT["races"], shape_only(map_of(RARaceInfo), _CONTENT)), required=True,
                   description="Race id to the race: the catalogue of this game, custom races included.")
@@ -76,17 +78,22 @@ class StateSchema(CommonStateSchema):
                   description="Unit id to the unit card.")
     cards = Shape(known_or(_DEFAULT["cards"], shape_only(map_of(RACardInfo), _CONTENT)), required=True,
                   description="Reinforcement card id to the card.")
-    race_of = Shape(map_of(nullable(STR)), required=True)
+    race_of = Shape(map_of(nullable(STR)), required=True, description="Player id to their race (null until chosen).")
     first_player = Shape(STR, required=True, allow_none=True)
     first_player_draws = Shape(list_of(map_of(STR)), required=True)
-    unit_decks = Shape(_ids_by_player, required=True)
-    battlefield = Shape(map_of(_entry), required=True)
-    unit_discards = Shape(_ids_by_player, required=True)
+    unit_decks = Shape(_ids_by_player, required=True, description="Player id to their face-down units still to "
+                                                                   "place (hidden).")
+    battlefield = Shape(map_of(_entry), required=True, description="Unit id to where it stands, its owner and the "
+                                                                   "reinforcement cards under it (hidden).")
+    unit_discards = Shape(_ids_by_player, required=True, description="Player id to their defeated units, face up.")
     deck = Shape(_ids, required=True)
     discard = Shape(_ids, required=True)
     eradicated = Shape(_ids, required=True)
     placer = Shape(STR, required=True, allow_none=True)
-    turn = Shape(_turn, required=True, allow_none=True)
+    turn = Shape(_turn, required=True, allow_none=True,
+                 description="The current turn. `stage`: action, reinforcement (drawing, placing or resolving "
+                             "cards) or doom; `drawn`: the card being dealt with; `extra_turns`: Another Turns "
+                             "still due.")
     doom = Shape(shape_only(RADoom), required=True, allow_none=True)
     bonus_owed = Shape(_ids, required=True)
 
@@ -102,12 +109,14 @@ class OptionsSchema(Schema):
                   description=f"Custom races: at most {MAX_RACES}, otherwise 422.")
     reinforcements = Shape(list_of(OBJECT, max_items=MAX_CARDS), allow_none=True,
                            description=f"A custom reinforcement deck: at most {MAX_CARDS} cards, otherwise 422.")
-    races_by_player = Shape(map_of(STR), allow_none=True)
-    turn_limit = Shape(INT, allow_none=True)
+    races_by_player = Shape(map_of(STR), allow_none=True, description="Player id to a race id: no race selection.")
+    turn_limit = Shape(_TURN_LIMIT, allow_none=True, description="After this many turns the game ends.")
 
 
 # -- moves ------------------------------------------------------------------------------------------
-_PARAMS = {"race": STR, "action": STR, "unit": STR, "x": INT, "y": INT}
+_PARAMS = {"race": doc(STR, "A race id of the game."), "action": doc(STR, "A race action id of the game."),
+           "unit": shape_only(RAUnitId), "x": doc(INT, "A column; 0 is the middle."),
+           "y": doc(INT, "A row; 0 is the middle.")}
 
 
 def _move_schema(move_type: str) -> type[Schema]:

@@ -11,7 +11,7 @@ from marshmallow import RAISE, Schema, fields
 from rules.reign_and_ruin.abilities import PLAY_TYPES
 from rules.reign_and_ruin.cards import FACTIONS, MAX_DECK, MAX_KURGOZ, MAX_VALUE, MIN_VALUE, default_catalog
 from rules.reign_and_ruin.integrity import PHASES
-from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
+from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, STR, Shape, doc, integer, known_or, list_of, map_of, named, one_of, record,
                             shape_only)
 
@@ -59,7 +59,7 @@ class StateSchema(CommonStateSchema):
                                          "`invalid_state` (integrity), not a shape error."), required=True)
     cards = Shape(known_or(default_catalog(), shape_only(map_of(CARD))), required=True,
                   description="Card id to its faction and value: the whole deck of this game.")
-    starting_player = Shape(STR, required=True, allow_none=True,
+    starting_player = Shape(PLAYER, required=True, allow_none=True,
                             description="Null until the draft ends (a random player unless the options name one).")
     draw_pile = Shape(_ids, required=True, description="Hidden: the draw pile, top card first.")
     discard_pile = Shape(_ids, required=True, description="Public: the discard pile, the last card discarded last.")
@@ -78,7 +78,7 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    starting_player = Shape(STR, allow_none=True, description="Who plays first after the draft; a random "
+    starting_player = Shape(PLAYER, allow_none=True, description="Who plays first after the draft; a random "
                                                                "player when omitted.")
     deck = Shape(list_of(DECK_CARD, max_items=MAX_DECK), allow_none=True,
                  description=f"A custom deck: at most {MAX_DECK} cards, otherwise 422.")
@@ -93,14 +93,15 @@ def _id(**kwargs: object) -> Shape:
     return Shape(CARD_ID, required=True, **kwargs)
 
 
-DraftMoveSchema = _move_schema("draft", cards=Shape(_ids, required=True))
+DraftMoveSchema = _move_schema("draft", cards=Shape(_ids, required=True, description=(
+    "Two distinct card ids from your packet (another count or a repeated id is a 422).")))
 FighterMoveSchema = _move_schema("fighter", card=_id())
 DestroyMoveSchema = _move_schema("destroy", card=_id(), target=_id())
 DrawMoveSchema = _move_schema("draw", card=_id())
 DoubleMoveSchema = _move_schema("double", card=_id(), target=_id())
 ProtectMoveSchema = _move_schema("protect", card=_id(), target=_id())
 SwapMoveSchema = _move_schema("swap", card=_id(), opponent=Shape(PLAYER_ID, required=True),
-                              take=Shape(CARD_ID), to=Shape(DESTINATION))
+                              take=Shape(CARD_ID), to=Shape(DESTINATION, description="Where the taken fighter goes."))
 ReviveMoveSchema = _move_schema("revive", card=_id(), target=_id(), to=Shape(DESTINATION, required=True),
                                 army=Shape(PLAYER_ID))
 

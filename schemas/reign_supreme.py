@@ -11,10 +11,12 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields
 
 from rules.reign_supreme.cards import MAX_DEFINITIONS
-from rules.reign_supreme.content import DAMAGE_TYPES, MAX_BOARD, MAX_KINGDOMS, MAX_LIST
+from rules.reign_supreme.construction import ACTIONS
+from rules.reign_supreme.content import DAMAGE_TYPES, MAX_BOARD, MAX_KINGDOMS, MAX_LIST, SPELLS
 from rules.reign_supreme.integrity import PHASES
+from rules.reign_supreme.state import MAX_ROUND_LIMIT
 from rules.reign_supreme.walls import WALL_KINDS
-from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
+from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (ANY, BOOL, INT, OBJECT, STR, Checker, Errors, Shape, custom, doc, integer, list_of,
                             map_of, named, nullable, one_of, record, shape_only)
 
@@ -73,20 +75,25 @@ class StateSchema(CommonStateSchema):
                                                            "`undead`, `demon` or a custom roster's id).")
     rosters = Shape(shape_only(map_of(RSRoster)), required=True, description="Custom armies by id (`{}` without).")
     units = Shape(shape_only(map_of(RSUnit)), required=True, description="Unit id to the unit.")
-    first_player = Shape(STR, required=True)
-    round = Shape(INT, required=True)
+    first_player = Shape(PLAYER, required=True, description="Who set up first and plays first each round.")
+    round = Shape(doc(INT, minimum=1, maximum=MAX_ROUND_LIMIT), required=True, description="The round going on.")
     phase = Shape(shape_only(PHASE), required=True)
-    turn = Shape(STR, required=True, allow_none=True)
-    pending = Shape(OBJECT, required=True, allow_none=True)
+    turn = Shape(PLAYER, required=True, allow_none=True, description="Whose turn (or set-up) it is; null once finished.")
+    pending = Shape(OBJECT, required=True, allow_none=True,
+                    description="Declarations waiting for answers (Counterattack, Teleport, Counterspell); null when "
+                                "nothing waits.")
     walls = Shape(shape_only(list_of(RSWall)), required=True)
-    wall_serial = Shape(INT, required=True)
-    engaged = Shape(list_of(_ids), required=True)
-    cards = Shape(list_of(OBJECT), required=True)
+    wall_serial = Shape(doc(INT, minimum=0), required=True, description="Walls made so far (the last wall id).")
+    engaged = Shape(list_of(_ids), required=True, description="Pairs of enemy units engaged in melee since the start "
+                                                              "of the turn (who may attack a Stealth unit).")
+    cards = Shape(list_of(OBJECT), required=True, description="The card set in play ([] without cards).")
     boards = Shape(shape_only(map_of(RSActionBoard)), required=True, description="Player id to their Action Board.")
-    control = Shape(_control, required=True)
-    kills = Shape(map_of(INT), required=True)
-    defeated = Shape(_ids, required=True)
-    zones = Shape(map_of(_ids), required=True)
+    control = Shape(_control, required=True,
+                    description="Who controls each Mine and Ruin (same order as the scenario's lists).")
+    kills = Shape(map_of(INT), required=True, description="Player id to the enemy units they destroyed.")
+    defeated = Shape(_ids, required=True, description="Players out of the game, in the order they fell.")
+    zones = Shape(map_of(_ids), required=True, description="Player to the players whose Castles they captured "
+                                                           "(extra deployment zones).")
     decks = Shape(_piles, required=True)
     discards = Shape(_piles, required=True)
     hands = Shape(map_of(_ids), required=True)
@@ -122,6 +129,10 @@ def _id() -> Shape:
     return Shape(STR, required=True)
 
 
+def _unit() -> Shape:
+    return Shape(shape_only(RSUnitId), required=True)
+
+
 def _to() -> Shape:
     return Shape(HEX, required=True)
 
@@ -141,20 +152,20 @@ def _flag() -> Shape:
 
 
 MOVE_SCHEMAS: dict[str, type[Schema]] = {
-    "place": _move_schema("place", unit=_id(), to=_to()),
-    "deploy": _move_schema("deploy", unit=_id(), to=_to()),
+    "place": _move_schema("place", unit=_unit(), to=_to()),
+    "deploy": _move_schema("deploy", unit=_unit(), to=_to()),
     "end_deployment": _move_schema("end_deployment"),
-    "move": _move_schema("move", unit=_id(), to=_to()),
-    "attack": _move_schema("attack", unit=_id(), target=_id(), mode=Shape(one_of(("melee", "shoot")), required=True),
+    "move": _move_schema("move", unit=_unit(), to=_to()),
+    "attack": _move_schema("attack", unit=_unit(), target=Shape(doc(STR, "A unit id or a wall id.", pattern="^[uw][1-9][0-9]*$"), required=True), mode=Shape(one_of(("melee", "shoot")), required=True),
                            knockback=_flag(), volley=_flag(), on_the_move=_flag()),
-    "pack": _move_schema("pack", unit=_id()),
-    "unpack": _move_schema("unpack", unit=_id()),
-    "cast": _move_schema("cast", unit=_id(), spell=Shape(STR, required=True),
+    "pack": _move_schema("pack", unit=_unit()),
+    "unpack": _move_schema("unpack", unit=_unit()),
+    "cast": _move_schema("cast", unit=_unit(), spell=Shape(shape_only(one_of(SPELLS)), required=True),
                          target=Shape(_TARGET, required=True, allow_none=True), cure=_flag()),
-    "construct": _move_schema("construct", unit=_id(), action=Shape(STR, required=True),
+    "construct": _move_schema("construct", unit=_unit(), action=Shape(shape_only(one_of(ACTIONS)), required=True),
                               target=Shape(_TARGET, required=True)),
     "play": _move_schema("play", card=_id(), target=Shape(_TARGET, required=True, allow_none=True)),
-    "counterattack": _move_schema("counterattack", unit=_id()),
+    "counterattack": _move_schema("counterattack", unit=_unit()),
     "pass": _move_schema("pass"),
     "end_turn": _move_schema("end_turn"),
     "concede": _move_schema("concede"),
