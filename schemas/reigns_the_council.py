@@ -11,11 +11,12 @@ from marshmallow import RAISE, Schema, fields
 
 from rules.reigns_the_council.content import MAX_DECK, PILLARS, TRACK_MAX, TRACK_MIN, default_catalog
 from rules.reigns_the_council.integrity import PHASES
+from rules.reigns_the_council.state import STORY_MODES
 from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, STR, Shape, doc, integer, known_or, list_of, map_of, named, nullable, one_of,
                             record, shape_only)
 
-__all__ = ["GAME_ID", "GOAL_ID", "CARD_ID", "PHASE", "CouncilPillar", "CouncilTracks", "CouncilReign", "StateSchema",
+__all__ = ["GAME_ID", "GOAL_ID", "CARD_ID", "PHASE", "STORY_POINT", "CouncilPillar", "CouncilTracks", "CouncilReign", "StateSchema",
            "OptionsSchema", "MOVE_SCHEMAS"]
 
 GAME_ID = "reigns-the-council"
@@ -28,7 +29,7 @@ GOAL_ID = doc(STR, "A secret goal id, e.g. `weak-church-strong-army`.",
               pattern="^(strong|weak)-[a-z]+-(strong|weak)-[a-z]+$")
 CARD_ID = doc(STR, "A proposal card id (`p01`…`p72` in the default deck).")
 PHASE = one_of(PHASES)
-STORY_POINT = doc(one_of(("auto", "vote")), "When a Monarch dies, the advisor whose card killed them scores the "
+STORY_POINT = doc(one_of(STORY_MODES), "When a Monarch dies, the advisor whose card killed them scores the "
                                             "story point at once (`auto`) or after the other players vote on it "
                                             "(`vote`).")
 _revealed = record({"advisor": STR, "card": STR, "decision": STR, "changed": BOOL})
