@@ -4,6 +4,10 @@ Shape only: JSON types, required fields, no unknown fields, the move ``type``. W
 a known unit, a cell is free or a phase is consistent is the rules' business
 (``game.check_state``, ``game.violations``), answered with 422. Custom races and reinforcement
 decks in ``options`` are checked by the rules too (422 ``invalid_setup`` naming the problem).
+
+The records a state shares with the views (``named`` below, with their descriptions and
+vocabularies) are declared here once; ``schemas/reign_absolute_answers.py`` imports them, and the
+state checks only their shape (``shape_only``). Fixed lists come from the rules' constants.
 """
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, COMBA
 from rules.reign_absolute.integrity import PHASES
 from rules.reign_absolute.moves import MOVE_FIELDS
 from rules.reign_absolute.state import MAX_TURN_LIMIT, MIN_TURN_LIMIT
-from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
+from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, doc, integer, known_or, list_of, map_of, named,
                             nullable, one_of, record, shape_only)
 

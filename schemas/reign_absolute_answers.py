@@ -3,12 +3,12 @@ breakdown and the default content, declared once (never read by the service: ``o
 the tests are built from them)."""
 from __future__ import annotations
 
-from rules.reign_absolute.content import ACTION_EFFECTS, MAX_LEAP, SETUP_EFFECTS
+from rules.reign_absolute.content import ACTION_EFFECTS
 from rules.reign_absolute.state import SCHEMA_VERSION
 from schemas.common import OUTCOME, PLAYER_ID, STATUS
-from schemas.reign_absolute import (PHASE, RA_RACE_RULES, RACardId, RACardInfo, RADoom, RAEffect, RARaceAction,
-                                    RARaceInfo, RAUnitId, RAUnitInfo)
-from schemas.fields import ANY, BOOL, INT, STR, doc, integer, list_of, map_of, named, nullable, one_of, record, string, tagged
+from schemas.reign_absolute import (PHASE, RA_RACE_RULES, RACardId, RACardInfo, RADoom, RAEffect, RARaceInfo,
+                                    RAUnitId, RAUnitInfo)
+from schemas.fields import ANY, BOOL, INT, STR, doc, integer, list_of, map_of, named, nullable, one_of, record, tagged
 
 __all__ = ["EVENT", "VIEW", "SCORE_BREAKDOWN", "CONTENT"]
 

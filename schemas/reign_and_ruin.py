@@ -3,6 +3,10 @@
 Shape only: JSON types, required fields, no unknown fields, the fixed vocabularies (move
 ``type``, ``to``). Whether an id is a known card, a value is in range or a phase is consistent
 is the rules' business (``game.check_state``, ``game.violations``), answered with 422.
+
+The records a state shares with the views (``named`` below, with their descriptions and
+vocabularies) are declared here once; ``schemas/reign_and_ruin_answers.py`` imports them, and the
+state checks only their shape (``shape_only``). Fixed lists come from the rules' constants.
 """
 from __future__ import annotations
 

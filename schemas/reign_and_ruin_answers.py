@@ -6,7 +6,7 @@ from __future__ import annotations
 from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
 from schemas.reign_and_ruin import (ABILITY, CARD, CARD_ID, CARD_LIST, CARD_VALUE, DECK_CARD, DESTINATION, FACTION,
                                      FIGHTER, FINAL_ROUND, KURGOZ, PHASE)
-from schemas.fields import BOOL, INT, STR, doc, integer, list_of, map_of, named, nullable, one_of, record, string, tagged
+from schemas.fields import BOOL, INT, STR, doc, integer, list_of, map_of, named, nullable, one_of, record, tagged
 
 __all__ = ["EVENT", "VIEW", "SCORE_BREAKDOWN", "CONTENT"]
 

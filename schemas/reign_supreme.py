@@ -3,6 +3,10 @@
 Shape only: JSON types, required fields, no unknown fields, fixed vocabularies (move ``type``,
 attack ``mode``). Whether a unit id exists, a space is on the board or a phase is consistent is
 the rules' business (``game.check_state``, ``game.violations``), answered with 422.
+
+The records a state shares with the views (``named`` below, with their descriptions and
+vocabularies) are declared here once; ``schemas/reign_supreme_answers.py`` imports them, and the
+state checks only their shape (``shape_only``). Fixed lists come from the rules' constants.
 """
 from __future__ import annotations
 

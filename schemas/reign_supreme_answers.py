@@ -3,13 +3,13 @@ breakdown and the default content, declared once (never read by the service: ``o
 the tests are built from them)."""
 from __future__ import annotations
 
-from rules.reign_supreme.content import DAMAGE_TYPES, SPELLS, UNIT_TYPES
+from rules.reign_supreme.content import SPELLS
 from rules.reign_supreme.state import SCHEMA_VERSION
 from rules.reign_supreme.walls import WALL_KINDS
 from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
 from schemas.reign_supreme import (HEX, PHASE, RSActionBoard, RSKingdom, RSRoster, RSScenarioInPlay, RSUnit,
                                    RSUnitId, RSUnitStats, RSUnitType, RSWall)
-from schemas.fields import ANY, BOOL, INT, OBJECT, STR, doc, either, integer, list_of, map_of, named, nullable, one_of, record, string, tagged
+from schemas.fields import ANY, BOOL, INT, OBJECT, STR, doc, either, integer, list_of, map_of, named, nullable, one_of, record, tagged
 
 __all__ = ["EVENT", "VIEW", "SCORE_BREAKDOWN", "CONTENT"]
 

@@ -4,6 +4,10 @@
 Shape only: JSON types, required fields, no unknown fields, fixed vocabularies (move ``type``).
 Whether an id is a known card, a value is in range or a phase is consistent is the rules'
 business (``game.check_state``, ``game.violations``), answered with 422.
+
+The records a state shares with the views (``named`` below, with their descriptions and
+vocabularies) are declared here once; ``schemas/reigns_the_council_answers.py`` imports them, and the
+state checks only their shape (``shape_only``). Fixed lists come from the rules' constants.
 """
 from __future__ import annotations
 

@@ -68,3 +68,11 @@ def test_every_game_phase_is_the_rules_list():
                             ("reigns-the-council", RTC)):
         rendered = json_schema(SCHEMAS[game_id].state.fields["phase"].checker, {})
         assert rendered["enum"] == list(phases), game_id
+
+
+@pytest.mark.parametrize("game_id", sorted(SCHEMAS))
+def test_move_schemas_are_the_rules_move_types(game_id):
+    """The rules list a game's move types; ``schemas/`` declares one schema for each, no other."""
+    from rules.registry import GAMES
+
+    assert set(SCHEMAS[game_id].move.types) == set(GAMES[game_id].move_types)
