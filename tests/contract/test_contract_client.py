@@ -1,7 +1,8 @@
 """A client generated from ``openapi.yaml`` by openapi-python-client, as a third party would: the
 generation prints no warning, and through that typed client only every game is played to its end
 (each answer parsed into the game's own models and written back without losing a field), an
-illegal move arrives as a typed 422 with its violations, and a session is played.
+illegal move arrives as a typed 422 with its violations, and sessions of two games whose events
+share types are played, every answer parsed into that game's own classes.
 
 The client talks to the app in process (httpx's WSGI transport): no server, no network.
 """
