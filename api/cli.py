@@ -4,6 +4,7 @@
     reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file] [--concede P]
                            [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
+    reign-referee examples [--check]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -34,7 +35,7 @@ from gunicorn.app.base import BaseApplication
 from api.config import Settings
 
 __all__ = ["main", "gunicorn_options", "LIMIT_REQUEST_LINE", "LIMIT_REQUEST_FIELDS", "LIMIT_REQUEST_FIELD_SIZE", "RefereeServer", "simulation_stats", "format_stats", "read_options",
-           "ProgressBar", "simulate", "bot_stats", "format_bot_stats", "simulate_bots", "openapi"]
+           "ProgressBar", "simulate", "bot_stats", "format_bot_stats", "simulate_bots", "openapi", "app_ask", "examples"]
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -420,6 +421,9 @@ def _parser() -> argparse.ArgumentParser:
     so = sub.add_parser("openapi", help="write openapi.yaml from schemas/ (the spec generator)")
     so.add_argument("--output", default="openapi.yaml", help="file to write (default openapi.yaml, '-' for stdout)")
     so.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is stale")
+    se = sub.add_parser("examples", help="regenerate the examples of schemas/openapi_base.yaml from the app "
+                                         "(then run `reign-referee openapi`)")
+    se.add_argument("--check", action="store_true", help="write nothing; exit 1 when the examples are stale")
     return ap
 
 
@@ -443,10 +447,44 @@ def openapi(output: str, check: bool) -> int:
     return 0
 
 
+def app_ask() -> Callable[..., Any]:
+    """``schemas.examples.Ask`` over an in-process app (no server, no Redis: games only)."""
+    from api import create_app
+
+    client = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+
+    def ask(method: str, path: str, body: Any = None, raw: bytes | None = None,
+            content_type: str = "application/json", status: int = 200) -> Any:
+        data = raw if raw is not None else (None if body is None else json.dumps(body))
+        headers = {"Content-Type": content_type} if data is not None else {}
+        response = client.open(path, method=method, data=data, headers=headers)
+        if response.status_code != status:
+            raise AssertionError(f"{method} {path}: {response.status_code}, expected {status}: "
+                                 f"{response.get_data()[:500]!r}")
+        return response.get_json(force=True)
+
+    return ask
+
+
+def examples(check: bool) -> int:
+    """``reign-referee examples``: regenerate (or ``--check``) the examples block of the spec's base."""
+    from schemas.examples import refresh
+
+    if refresh(app_ask(), check=check):
+        return 0
+    if check:
+        print("reign-referee examples: the examples in schemas/openapi_base.yaml are stale; run "
+              "`reign-referee examples` then `reign-referee openapi`", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "openapi":
         return openapi(args.output, args.check)
+    if args.command == "examples":
+        return examples(args.check)
     if args.command == "serve":
         try:
             return serve(args)

@@ -218,13 +218,13 @@ def session_legal_moves(session_id: str):
     session = _session(session_id)
     seat = _seat(session)
     game = get_game(session.game)
-    return ({"session_id": session.id, "version": session.version, "player": seat,
+    return ({"session_id": session.id, "game": session.game, "version": session.version, "player": seat,
              "moves": game.legal_moves(session.state, seat)}, 200,
             {"ETag": _etag(session.version), "Cache-Control": "no-store"})
 
 
 def _move_answer(game: Game, version: int, entry: dict[str, Any], state: dict[str, Any], seat: str) -> dict[str, Any]:
-    return {"version": version, "events": [game.view_event(e, seat) for e in entry["events"]],
+    return {"game": game.id, "version": version, "events": [game.view_event(e, seat) for e in entry["events"]],
             "view": game.view(state, seat), "outcome": state.get("outcome")}
 
 
@@ -322,7 +322,7 @@ def history(session_id: str):
     limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE)
     version, entries = _sessions().history(session.id, after, limit)
     game = get_game(session.game)
-    return {"session_id": session.id, "version": version, "seat": viewer,
+    return {"session_id": session.id, "game": session.game, "version": version, "seat": viewer,
             "entries": [_view_entry(game, e, viewer) for e in entries],
             "more": bool(entries) and entries[-1]["version"] < version}, 200, {"Vary": "Authorization"}
 

@@ -6,13 +6,20 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
+from rules.rng import MAX_SEED
 from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, doc, list_of, map_of, named, one_of, record,
-                            string)
+                            shape_only, string)
 
-__all__ = ["PLAYER_ID", "IDS", "SCORES", "OUTCOME", "CommonStateSchema", "move_schema"]
+__all__ = ["PLAYER_ID", "PLAYER", "IDS", "SCORES", "OUTCOME", "STATUS", "MAX_MOVE_COUNT", "CommonStateSchema",
+           "move_schema"]
 
 PLAYER_ID = named("PlayerId", doc(string(1, 64), "A player id, chosen by the client at setup.", examples=["ann"]))
 """A player id: a string of 1 to 64 characters."""
+PLAYER = shape_only(PLAYER_ID)
+"""A player id inside a state or a move: a string (who it names is the rules' 422)."""
+STATUS = one_of(("in_progress", "finished"))
+MAX_MOVE_COUNT = 2**53 - 1
+"""The most moves a game counts: every JSON client reads the count exactly."""
 IDS = list_of(STR)
 SCORES = named("Scores", doc(map_of(NUMBER), "Player id to score."))
 OUTCOME = named("Outcome", doc(record({
@@ -33,12 +40,16 @@ class CommonStateSchema(Schema):
 
     game = Shape(STR, required=True)
     schema_version = Shape(INT, required=True)
-    players = Shape(list_of(PLAYER_ID), required=True)
-    status = Shape(STR, required=True)
-    active_players = Shape(IDS, required=True)
-    move_count = Shape(INT, required=True)
-    outcome = Shape(OUTCOME, required=True, allow_none=True)
-    seed = Shape(INT, required=True)
+    players = Shape(list_of(PLAYER_ID), required=True, description="Player ids in clockwise seat order.")
+    status = Shape(shape_only(STATUS), required=True, description="`finished` exactly when the game is over "
+                                                                   "(`outcome` set).")
+    active_players = Shape(shape_only(list_of(PLAYER_ID)), required=True,
+                           description="Who may move now, in seat order; `[]` once finished.")
+    move_count = Shape(doc(INT, minimum=0, maximum=MAX_MOVE_COUNT), required=True,
+                       description="Moves applied so far (at most 2^53 − 1, so every JSON client reads it exactly).")
+    outcome = Shape(OUTCOME, required=True, allow_none=True, description="Null until the game is finished.")
+    seed = Shape(doc(INT, minimum=0, maximum=MAX_SEED), required=True,
+                 description="Seed of the state's generator (0 to 2^63 − 1).")
     rng = Shape(doc(STR, pattern="^[0-9a-f]{16}$"), required=True,
                 description="The generator's state: SplitMix64, 16 lowercase hex digits.")
 
@@ -48,7 +59,7 @@ def move_schema(prefix: str, move_type: str, **params: fields.Field) -> type[Sch
     nothing else. ``prefix`` keeps class names apart between games (``RSMoveMoveSchema``)."""
     attrs: dict[str, object] = {
         "Meta": type("Meta", (), {"unknown": RAISE}),
-        "player": Shape(PLAYER_ID, required=True),
+        "player": Shape(PLAYER_ID, required=True, description="Who makes the move."),
         "type": Shape(one_of((move_type,)), required=True),
         **params,
     }

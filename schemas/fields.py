@@ -30,7 +30,7 @@ from marshmallow import Schema, ValidationError, fields
 
 __all__ = ["Checker", "Errors", "Shape", "STR", "INT", "BOOL", "NUMBER", "OBJECT", "ANY",
            "string", "integer", "list_of", "map_of", "record", "nullable", "known_or", "one_of",
-           "either", "tagged", "custom", "doc", "named", "json_schema", "MSG", "MAX_ERRORS", "load"]
+           "either", "tagged", "custom", "doc", "named", "shape_only", "json_schema", "MSG", "MAX_ERRORS", "load"]
 
 Errors = list[str] | dict[Any, Any]
 
@@ -133,11 +133,18 @@ def json_schema(check: Checker, components: dict[str, Any], inline: bool = False
     ``components`` (name -> schema); ``inline`` renders a named checker itself."""
     name = _component(check)
     if name and not inline:
+        declared = _DECLARED.setdefault(name, id(_schema_of(check)))
+        if declared != id(_schema_of(check)):
+            raise ValueError(f"two different declarations are named {name!r}: declare it once and import it")
         if name not in components:
             components[name] = None  # placeholder: recursion guard
             components[name] = json_schema(check, components, inline=True)
         return {"$ref": REF_PREFIX + name}
     return _render(_schema_of(check), components)
+
+
+_DECLARED: dict[str, int] = {}
+"""Component name -> the identity of the one JSON Schema declared under it."""
 
 
 def _component(check: Checker) -> str | None:
@@ -425,6 +432,55 @@ def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | No
         return check(value)
 
     return _spec(check_fast, schema)
+
+
+# -- shape only -----------------------------------------------------------------------------------
+def shape_only(check: Checker, instead: Mapping[Checker, Checker] | None = None) -> Checker:
+    """The shape of ``check``, documented as ``check``: the same JSON types, required and unknown
+    keys, nesting and ``null``s, but every vocabulary, bound, length and pattern left to the
+    rules (their 422 names the broken rule; a 400 would not). So one declaration (a record of a
+    view, with its enums and descriptions) also checks the state that carries the same record.
+
+    Strings, integers, booleans and numbers become ``STR``, ``INT``, ``BOOL``, ``NUMBER``;
+    records, lists and maps keep their structure; anything else (``custom`` checkers, unions)
+    is kept as it is. ``instead`` maps a checker met inside ``check`` to the check to run in its
+    place (a state that keeps content the rules validate more loosely than the view shows it)."""
+    loose = _clone(_loosen(check, instead or {}))
+    loose.schema = {"$ref": check} if _component(check) else _schema_of(check)  # type: ignore[attr-defined]
+    loose.component = None  # type: ignore[attr-defined]
+    return loose
+
+
+_LOOSE = {"string": STR, "integer": INT, "boolean": BOOL, "number": NUMBER}
+
+
+def _loosen(check: Checker, instead: Mapping[Checker, Checker]) -> Checker:
+    if check in instead:
+        return instead[check]
+    schema = _schema_of(check)
+    ref = schema.get("$ref")
+    if callable(ref):
+        return _loosen(ref, instead)
+    union = schema.get("oneOf")
+    if union is not None and "discriminator" not in schema and len(union) == 2 and {"type": "null"} in union:
+        inner = next(u for u in union if u != {"type": "null"})
+        return nullable(_loosen(inner, instead)) if callable(inner) else check
+    json_type = schema.get("type")
+    if union is None and isinstance(json_type, str) and json_type in _LOOSE:
+        return _LOOSE[json_type]
+    if json_type == "array" and callable(schema.get("items")) and set(schema) <= _ARRAY_KEYS:
+        return list_of(_loosen(schema["items"], instead))
+    if json_type == "object" and "properties" in schema and all(map(callable, schema["properties"].values())):
+        required = set(schema.get("required", ()))
+        props = schema["properties"]
+        return record({k: _loosen(v, instead) for k, v in props.items() if k in required},
+                      {k: _loosen(v, instead) for k, v in props.items() if k not in required})
+    if json_type == "object" and callable(schema.get("additionalProperties")):
+        return map_of(_loosen(schema["additionalProperties"], instead))
+    return check
+
+
+_ARRAY_KEYS = frozenset({"type", "items", "maxItems", "minItems", "uniqueItems", "description", "examples"})
 
 
 # -- marshmallow fields ---------------------------------------------------------------------------

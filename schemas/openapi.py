@@ -70,6 +70,13 @@ _PER_GAME_ONLY = ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequ
 """Envelopes written only per game (``ReignSupremeMoveRequest``...), never as a generic schema."""
 _ENVELOPE_SLOTS = {"state": "State", "move": "Move", "options": "Options"}
 """Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
+_SESSION_ANSWERS = ("SessionCreated", "SessionSnapshot", "SessionLegalMoves", "SessionMoveResponse",
+                    "SessionHistoryEntry", "SessionHistory")
+"""Session answers, written once in the base and made concrete per game (``ReignSupremeSessionSnapshot``
+holds ``ReignSupremeView``, ``ReignSupremeMove``, ``ReignSupremeEvent``). Each names its session's
+``game``, so the generic one is a ``oneOf`` discriminated by ``game``: a generated client parses a
+session's answers into its game's own classes (moves and events of two games may share a ``type``)."""
+_SESSION_SLOTS = ("View", "Move", "Event", "SessionHistoryEntry")
 
 
 def game_prefix(game_id: str) -> str:
@@ -242,6 +249,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     doc = out.spec.to_dict()
     schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
                 **dict(sorted(out.checked.items()))}
+    schemas_.update(_session_answers(base["components"]["schemas"], games))
     components = {**base["components"], "schemas": schemas_}
     components["examples"] = {**components.get("examples", {}), **_game_examples(games)}
     paths = _paths(base["paths"], games)
@@ -251,6 +259,31 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"openapi": "3.1.0", **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
             "tags": tags,
             "paths": paths, "components": components}
+
+
+def _session_answers(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
+    """Each session answer of the base, per game, and the generic one as the union of those."""
+    out: dict[str, Any] = {}
+    for name in _SESSION_ANSWERS:
+        template = templates[name]
+        variants = {}
+        for game_id in games:
+            p = game_prefix(game_id)
+            concrete = _rewrite(copy.deepcopy(template), {slot: p + slot for slot in _SESSION_SLOTS})
+            if "game" in concrete["properties"]:
+                concrete["properties"]["game"] = {"type": "string", "const": game_id}
+            out[p + name] = concrete
+            variants[game_id] = REF_PREFIX + p + name
+        told = ", told apart by `game`" if "game" in template["properties"] else ""
+        generic: dict[str, Any] = {"description": f"{template.get('description', '')} One schema per game "
+                                                  f"(`ReignAndRuin{name}`...){told}.".lstrip()}
+        if "game" in template["properties"]:
+            generic.update(oneOf=[{"$ref": r} for r in variants.values()],
+                           discriminator={"propertyName": "game", "mapping": variants})
+        else:  # an entry of a history whose game is known
+            generic["anyOf"] = [{"$ref": r} for r in variants.values()]
+        out[name] = generic
+    return out
 
 
 def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
@@ -268,12 +301,15 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
             concrete.pop("parameters", None)
             if game_id != "reign-and-ruin":  # the hand-picked examples are Reign & Ruin games
                 concrete = _drop_examples(concrete)
-                for op in concrete.values():
+                for op in concrete.values():  # the game's examples (schemas.examples), by one name
                     body = op["requestBody"]["content"]["application/json"]
                     kind = body["schema"]["$ref"].rsplit("/", 1)[1][len(p):]
                     example = {"SetupRequest": "Setup", "MoveRequest": "Move", "StateRequest": "State",
                                "SuggestRequest": "Suggest"}.get(kind, "StatePlayer")
                     body["examples"] = {"started": {"$ref": f"#/components/examples/{p}{example}Request"}}
+                    answer = op["responses"]["200"]["content"]["application/json"]
+                    answer["examples"] = {"started": {"$ref": "#/components/examples/" + p +
+                                                      answer["schema"]["$ref"].rsplit("/", 1)[1].removeprefix(p)}}
             for op in concrete.values():
                 body = op["requestBody"]["content"]["application/json"]
                 if body["schema"]["$ref"].endswith("SuggestRequest"):  # generated for every game
@@ -289,25 +325,14 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
 
 
 def _game_examples(games: list[str]) -> dict[str, Any]:
-    """Request examples of each game other than Reign & Ruin (whose examples are hand-picked), from
-    real play: a setup, the state it deals and its first legal move."""
+    """The suggest examples of each game: the random bot (seed 1) in the state setup deals. The
+    other examples are generated into the base by ``schemas.examples``."""
     out: dict[str, Any] = {}
     for game_id in games:
-        game, p = GAMES[game_id], game_prefix(game_id)
-        players = ["ann", "bob", "cat", "dan", "eve", "fay"][:game.min_players]
-        state = game.setup(players, 1, {})
-        move = game.legal_moves(state)[0]
+        game = GAMES[game_id]
         if game.bot_levels:
-            out.update(_suggest_examples(game_id, state, move["player"]))
-        if game_id == "reign-and-ruin":
-            continue
-        out[p + "SetupRequest"] = {"summary": f"A {game.title} game of {len(players)}, seed 1",
-                                   "value": {"players": players, "seed": 1}}
-        out[p + "StateRequest"] = {"summary": "The state that setup deals", "value": {"state": state}}
-        out[p + "StatePlayerRequest"] = {"summary": f"The state that setup deals, for {move['player']}",
-                                         "value": {"state": state, "player": move["player"]}}
-        out[p + "MoveRequest"] = {"summary": f"{move['player']}'s first legal move in that state",
-                                  "value": {"state": state, "move": move}}
+            state = game.setup(["ann", "bob", "cat", "dan", "eve", "fay"][:game.min_players], 1, {})
+            out.update(_suggest_examples(game_id, state, game.legal_moves(state)[0]["player"]))
     return out
 
 
@@ -337,7 +362,12 @@ class _Flow(list):
     """A list written in YAML flow style (examples: one compact block each)."""
 
 
+class _FlowMap(dict):
+    """A mapping written in YAML flow style (an example's value: one compact JSON-like block)."""
+
+
 _Dumper.add_representer(_Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
+_Dumper.add_representer(_FlowMap, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v, flow_style=True))
 
 
 def _flow_examples(node: Any, key: str = "") -> Any:
@@ -349,9 +379,21 @@ def _flow_examples(node: Any, key: str = "") -> Any:
     return node
 
 
+def _flow_values(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with each named example's value in flow style: states are long."""
+    examples = document.get("components", {}).get("examples", {})
+    for example in examples.values():
+        value = example.get("value")
+        if isinstance(value, dict):
+            example["value"] = _FlowMap(json.loads(json.dumps(value)))
+        elif isinstance(value, list):
+            example["value"] = _Flow(json.loads(json.dumps(value)))
+    return document
+
+
 def render(document: dict[str, Any] | None = None) -> str:
     """``openapi.yaml``'s text."""
-    text = yaml.dump(_flow_examples(document if document is not None else build()), Dumper=_Dumper,
+    text = yaml.dump(_flow_values(_flow_examples(document if document is not None else build())), Dumper=_Dumper,
                      sort_keys=False, allow_unicode=True, width=110)
     return "# Generated by `reign-referee openapi` from schemas/openapi_base.yaml and the schemas/\n" \
            "# declarations. Do not edit: edit those and run the command again.\n" + text

@@ -18,9 +18,10 @@ from rules.reign_absolute.flow import bonus_cells
 from rules.reign_absolute.grid import COORD_LIMIT, neighbours, occupancy
 from rules.reign_absolute.state import MAX_MOVE_COUNT, MAX_TURN_LIMIT, MIN_TURN_LIMIT, SCHEMA_VERSION
 
-__all__ = ["check_state", "state_problems"]
+__all__ = ["check_state", "state_problems", "PHASES"]
 
-_PHASES = ("race_selection", "placement", "play", "finished")
+PHASES = ("race_selection", "placement", "play", "finished")
+"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
 _DEFAULT = default_catalogs()
 
 
@@ -58,9 +59,9 @@ def _problems(state: State) -> list[Violation]:
 def _scalars(state: State, players: list[str]) -> list[Violation]:
     found: list[Violation] = []
     phase, status = state.get("phase"), state.get("status")
-    if phase not in _PHASES:
-        found.append(_v("bad_phase", f"state.phase must be one of {', '.join(_PHASES)}."))
-    if status not in ("in_progress", "finished") or (phase in _PHASES and (status == "finished") != (phase == "finished")):
+    if phase not in PHASES:
+        found.append(_v("bad_phase", f"state.phase must be one of {', '.join(PHASES)}."))
+    if status not in ("in_progress", "finished") or (phase in PHASES and (status == "finished") != (phase == "finished")):
         found.append(_v("inconsistent_status", "state.status is \"finished\" exactly when state.phase is."))
     limit = state.get("turn_limit")
     if not is_int(limit) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:

@@ -19,9 +19,10 @@ from rules.reign_and_ruin.draft import PICKS_PER_ROUND, ROUNDS, packet_size
 from rules.reign_and_ruin.scoring import outcome
 from rules.reign_and_ruin.state import MAX_MOVE_COUNT, SCHEMA_VERSION
 
-__all__ = ["check_state", "state_problems"]
+__all__ = ["check_state", "state_problems", "PHASES"]
 
-_PHASES = ("draft", "play", "final_round", "finished")
+PHASES = ("draft", "play", "final_round", "finished")
+"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
 
 
 def _v(code: str, message: str) -> Violation:
@@ -61,11 +62,11 @@ def _problems(state: State) -> list[Violation]:
 def _check_scalars(state: State, players: list[str]) -> list[Violation]:
     found: list[Violation] = []
     phase, status = state.get("phase"), state.get("status")
-    if phase not in _PHASES:
-        found.append(_v("bad_phase", f"state.phase must be one of {', '.join(_PHASES)}."))
+    if phase not in PHASES:
+        found.append(_v("bad_phase", f"state.phase must be one of {', '.join(PHASES)}."))
     if status not in ("in_progress", "finished"):
         found.append(_v("bad_status", "state.status must be \"in_progress\" or \"finished\"."))
-    elif phase in _PHASES and (status == "finished") != (phase == "finished"):
+    elif phase in PHASES and (status == "finished") != (phase == "finished"):
         found.append(_v("inconsistent_status",
                         "state.status is \"finished\" exactly when state.phase is \"finished\"."))
     starting = state.get("starting_player")

@@ -17,7 +17,7 @@ from rules.engine_types import Violation
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.hexes import distance, neighbours
 
-__all__ = ["UNIT_TYPES", "KINDS", "ABILITIES", "SPELLS", "ARMY_IDS", "default_armies", "default_scenarios",
+__all__ = ["UNIT_TYPES", "KINDS", "ABILITIES", "SPELLS", "VICTORIES", "ARMY_IDS", "default_armies", "default_scenarios",
            "default_cards", "spell_table", "check_roster", "check_scenario", "check_army_list", "MAX_COORD",
            "MAX_STAT", "MAX_LIST", "MAX_HEXES", "MAX_BOARD", "MAX_KINGDOMS", "ARMY_LIST_KEYS", "DAMAGE_TYPES",
            "MAGICAL_DAMAGE", "board_size"]
@@ -56,7 +56,7 @@ MAX_BOARD = 1000
 standard scenario has 175): it bounds the work of every request on that board (rules doc,
 Scenarios)."""
 MAX_KINGDOMS = 12
-_VICTORY = ("last_standing", "throne")
+VICTORIES = ("last_standing", "throne")
 
 
 def _load(name: str) -> Any:
@@ -228,7 +228,7 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     if scenario.get("army_list") not in ARMY_LIST_KEYS:
         found.append(_v("bad_scenario", "options.scenario.army_list must be 'standard' or 'skirmish' "
                         "(which default army list each army fields).", rule))
-    if scenario.get("victory") not in _VICTORY:
+    if scenario.get("victory") not in VICTORIES:
         found.append(_v("bad_scenario", "options.scenario.victory must be 'last_standing' or 'throne'.", rule))
     castles = scenario.get("castles") is True
     if scenario.get("victory") == "throne" and not castles:

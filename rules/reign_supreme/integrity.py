@@ -25,11 +25,12 @@ from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_
 from rules.reign_supreme.turns import can_deploy, to_place
 from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
-__all__ = ["check_state", "state_problems"]
+__all__ = ["check_state", "state_problems", "PHASES"]
 
 _UNIT_ID = re.compile(r"u[1-9][0-9]{0,5}", re.ASCII)
 """Unit ids as the rules give them: ``u`` and a number in ASCII digits (``"u²"`` is not one)."""
-_PHASES = ("setup", "deployment", "combat", "finished")
+PHASES = ("setup", "deployment", "combat", "finished")
+"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
 _PACKING = ("packed", "unpacked", "packing", "unpacking")
 _MAX_DEPLOYS = 99
 _MAX_LEFT = 99
@@ -307,7 +308,7 @@ def _turn_problems(state: State) -> list[Violation]:
     if not is_int(state["round"]) or not 1 <= state["round"] <= sc["round_limit"]:
         found.append(_v("bad_round", f"state.round must be 1 to {sc['round_limit']}."))
     phase, status = state["phase"], state["status"]
-    if phase not in _PHASES or status not in ("in_progress", "finished") or \
+    if phase not in PHASES or status not in ("in_progress", "finished") or \
             (status == "finished") != (phase == "finished"):
         return found + [_v("bad_phase", "state.phase and state.status do not agree.")]
     alive = [p for p in players if p not in defeated]

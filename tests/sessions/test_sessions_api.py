@@ -193,7 +193,7 @@ def test_a_move_answers_version_events_and_the_movers_view(client, session):
     assert resp.status_code == 200 and resp.headers["ETag"] == '"1"'
     body = resp.get_json()
     state, events = game.apply(game.setup(["ann", "bob"], 11, {}), move)
-    assert body == {"version": 1, "events": [game.view_event(e, "ann") for e in events],
+    assert body == {"game": GAME, "version": 1, "events": [game.view_event(e, "ann") for e in events],
                     "view": game.view(state, "ann"), "outcome": None}
 
 

@@ -1,33 +1,50 @@
-"""Regenerate the examples of openapi.yaml from the real rules and the real app.
+"""The examples of ``openapi.yaml``, generated from the real rules and the real app.
 
-    .venv/bin/python -m tests.contract.examples_gen          # rewrite the examples in place
-    .venv/bin/python -m tests.contract.examples_gen --check  # exit 1 if they are out of date
+    reign-referee examples          # rewrite the examples block of schemas/openapi_base.yaml
+    reign-referee examples --check  # exit 1 if it is out of date (a test checks it too)
+    reign-referee openapi           # then write openapi.yaml
 
-Every example under ``components.examples`` (between the BEGIN/END markers) is built here by
-playing a real game (seed 187, players ann and bob, random legal moves until move 11, a play
-turn where every play move type is legal for ann) and by asking the app itself for its
-answers, errors included. The mid-game state is written once with a YAML anchor and reused by
-the request examples that carry it.
+Every example between the BEGIN/END markers of ``schemas/openapi_base.yaml`` is built here by
+asking the app itself (``ask``: one HTTP call, handed in by the caller, so that ``schemas`` never
+imports ``api``), errors included:
+
+* Reign & Ruin, hand-picked: seed 187, players ann and bob, random legal moves until move 11, a
+  play turn where every play move type is legal for ann; every problem the service answers.
+* every other game: a setup of its fewest players, seed 1, the state it deals, its first legal
+  move and the app's answers to setup, legal-moves, validate, apply, score and view
+  (``<Game>SetupRequest`` ... ``<Game>ViewResponse``; ``schemas.openapi`` refers the game's
+  operations to them).
+
+A state used by several examples is written once with a YAML anchor.
 """
 from __future__ import annotations
 
 import json
 import random
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-SPEC = ROOT / "schemas" / "openapi_base.yaml"
-BEGIN = "    # BEGIN GENERATED EXAMPLES (tests/contract/examples_gen.py)\n"
+from rules.registry import GAMES, get_game
+from schemas.openapi import game_prefix
+
+__all__ = ["Ask", "BASE", "BEGIN", "END", "build", "render", "splice", "refresh"]
+
+Ask = Callable[..., Any]
+"""``ask(method, path, body=None, raw=None, content_type="application/json", status=200)``: the
+app's JSON answer to one request, which must have ``status``."""
+
+BASE = Path(__file__).resolve().parent / "openapi_base.yaml"
+BEGIN = "    # BEGIN GENERATED EXAMPLES (reign-referee examples)\n"
 END = "    # END GENERATED EXAMPLES\n"
 GAME = "reign-and-ruin"
 P = f"/v1/games/{GAME}"
 SEED = 187
 PLAYERS = ["ann", "bob"]
 MID_MOVE = 11
+SEATS = ["ann", "bob", "cat", "dan", "eve", "fay"]
 
 
 def _fresh(value: Any) -> Any:
@@ -59,21 +76,9 @@ def _pick(moves: list[dict], kind: str, **prefer: Any) -> dict:
     return of_kind[0]
 
 
-def build() -> dict[str, dict[str, Any]]:
-    from api import create_app
-    from rules.registry import get_game
-
+def build(ask: Ask) -> dict[str, dict[str, Any]]:
+    """Every generated example, name -> ``{summary, description?, value}``, in document order."""
     game = get_game(GAME)
-    app = create_app({"TESTING": True, "REDIS_URL": None})
-    client = app.test_client()
-
-    def ask(method: str, path: str, body: Any = None, raw: bytes | None = None,
-            content_type: str = "application/json", status: int = 200) -> Any:
-        data = raw if raw is not None else (None if body is None else json.dumps(body))
-        headers = {"Content-Type": content_type} if data is not None else {}
-        response = client.open(path, method=method, data=data, headers=headers)
-        assert response.status_code == status, (path, body, response.status_code, response.get_data()[:500])
-        return response.get_json(force=True)
 
     # -- the game the examples come from -----------------------------------------------------
     setup_request = {"players": PLAYERS, "seed": SEED}
@@ -182,7 +187,36 @@ def build() -> dict[str, dict[str, Any]]:
     add("UnknownGameProblem", "No such game", problems["unknown_game"])
     add("PayloadTooLargeProblem", "A body over 1 MiB", problems["too_large"])
     add("UnsupportedMediaTypeProblem", "A text/plain body", problems["media_type"])
+    for game_id in GAMES:
+        if game_id != GAME:
+            ex.update(_game_examples(ask, game_id))
     return ex
+
+
+def _game_examples(ask: Ask, game_id: str) -> dict[str, dict[str, Any]]:
+    """A game's examples from real play: a setup, the state it deals, its first legal move, and
+    what the app answers to each operation on them."""
+    game, p, path = GAMES[game_id], game_prefix(game_id), f"/v1/games/{game_id}"
+    players = SEATS[:game.min_players]
+    setup = {"players": players, "seed": 1}
+    state = ask("POST", f"{path}/setup", setup)["state"]
+    move = ask("POST", f"{path}/legal-moves", {"state": state})["moves"][0]
+    player = move["player"]
+    with_player = {"state": state, "player": player}
+    with_move = {"state": state, "move": move}
+    examples = {
+        "SetupRequest": (f"A {game.title} game of {len(players)}, seed 1", setup),
+        "SetupResponse": ("The state it deals", {"state": state}),
+        "StateRequest": ("The state that setup deals", {"state": state}),
+        "StatePlayerRequest": (f"The state that setup deals, for {player}", with_player),
+        "LegalMovesResponse": (f"{player}'s legal moves", ask("POST", f"{path}/legal-moves", with_player)),
+        "MoveRequest": (f"{player}'s first legal move in that state", with_move),
+        "ValidateResponse": ("It is legal", ask("POST", f"{path}/validate", with_move)),
+        "ApplyResponse": ("The state after it, and what happened", ask("POST", f"{path}/apply", with_move)),
+        "ScoreResponse": ("Provisional standings", ask("POST", f"{path}/score", {"state": state})),
+        "ViewResponse": (f"What {player} may see", ask("POST", f"{path}/view", with_player)),
+    }
+    return {p + name: {"summary": summary, "value": value} for name, (summary, value) in examples.items()}
 
 
 def _describe(kind: str, move: dict, state: dict) -> str:
@@ -214,42 +248,44 @@ class _Dumper(yaml.SafeDumper):
     shared: set[int] = set()
 
 
+def _shared_states(examples: dict[str, dict[str, Any]]) -> dict[int, str]:
+    """State objects found in several examples -> the anchor name (the first example's, in
+    lowerCamelCase: ``midGameState``)."""
+    seen: dict[int, str] = {}
+    count: dict[int, int] = {}
+    for name, example in examples.items():
+        value = example["value"]
+        state = value.get("state") if isinstance(value, dict) else None
+        if isinstance(state, dict):
+            seen.setdefault(id(state), name[0].lower() + name[1:])
+            count[id(state)] = count.get(id(state), 0) + 1
+    return {key: label for key, label in seen.items() if count[key] > 1}
+
+
 def render(examples: dict[str, dict[str, Any]]) -> str:
-    # The same state object appears in several examples: give it one anchor, named.
-    names = {}
-    for name, key in (("SetupResponse", "state"), ("MidGameState", "state")):
-        obj = examples[name]["value"][key]
-        names[id(obj)] = name[0].lower() + name[1:]
+    """The block's YAML text, indented for ``components.examples``."""
+    names = _shared_states(examples)
     _Dumper.shared = set(names)
     text = yaml.dump(examples, Dumper=_Dumper, sort_keys=False, default_flow_style=None, width=110,
                      allow_unicode=True)
-    # yaml names anchors id001, id002... in order of first appearance
-    order = []
-    for name, key in (("SetupResponse", "state"), ("MidGameState", "state")):
-        order.append(names[id(examples[name]["value"][key])])
-    for i, label in enumerate(order, start=1):
+    # yaml names anchors id001, id002... in order of first appearance, which is the examples' order
+    for i, label in enumerate(names.values(), start=1):
         text = text.replace(f"&id{i:03d}", f"&{label}").replace(f"*id{i:03d}", f"*{label}")
     return "".join("    " + line if line.strip() else line for line in text.splitlines(True))
 
 
 def splice(spec_text: str, block: str) -> str:
+    """``spec_text`` with ``block`` between the markers."""
     start = spec_text.index(BEGIN) + len(BEGIN)
     end = spec_text.index(END)
     return spec_text[:start] + block + spec_text[end:]
 
 
-def main(argv: list[str]) -> int:
-    text = SPEC.read_text("utf-8")
-    new = splice(text, render(build()))
-    if "--check" in argv:
-        if new != text:
-            print("the examples in schemas/openapi_base.yaml are out of date: run python -m tests.contract.examples_gen "
-                  "then reign-referee openapi")
-            return 1
-        return 0
-    SPEC.write_text(new, "utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def refresh(ask: Ask, check: bool = False) -> bool:
+    """Rewrite the block of ``schemas/openapi_base.yaml`` (``check``: only compare); True when it
+    was already up to date."""
+    text = BASE.read_text("utf-8")
+    new = splice(text, render(build(ask)))
+    if new != text and not check:
+        BASE.write_text(new, "utf-8")
+    return new == text
