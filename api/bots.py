@@ -32,6 +32,9 @@ def _refuse(code: str, message: str, rule: str) -> ApiError:
 def suggest_move(game_id: str):
     game = get_game(game_id)  # UnknownGame -> 404
     body = read_body(SUGGEST)
+    if body["level"] not in game.bot_levels:  # the spec lists each game's own levels
+        raise ApiError(400, "invalid_body", f"The bots of {game.id} play at {', '.join(game.bot_levels) or 'no level'}, "
+                       f"not {body['level']}.", errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]})
     state = body["state"]
     schemas.for_game(game.id).load_state(state)  # 400, keyed state.<path>
     game.check_state(state)  # 422 invalid_state

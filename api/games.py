@@ -48,7 +48,7 @@ def read_body(schema: Schema) -> dict[str, Any]:
                        f"The request body must be application/json, not {given[:100]}.")
     data = _read_data()
     try:
-        body = jsonio.loads(data)
+        body = jsonio.loads_body(data)
     except jsonio.JSONDecodeError as err:  # also NaN, lone surrogates, nesting past 1024 levels
         raise ApiError(400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]) from None
     return schemas.load(schema, body)

@@ -31,7 +31,7 @@ from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import MAX_VERSION
+from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -48,7 +48,8 @@ MAX_IDEMPOTENCY_KEY = 255
 STOPPING = threading.Event()
 """Set when this worker is shutting down: open streams end so the worker can exit."""
 
-_ETAG = re.compile(r'\s*(?:W/)?"(\d{1,16})"\s*')
+_ENTITY_TAGS = re.compile(ENTITY_TAGS)
+_ENTITY_TAG = re.compile(ENTITY_TAG)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -107,23 +108,27 @@ def _seat(session: Session) -> str:
     return seat
 
 
+def _etag_value(version: int) -> str:
+    """The opaque tag of a session version: its number."""
+    return str(version)
+
+
 def _etag(version: int) -> str:
-    return f'"{version}"'
+    return f'"{_etag_value(version)}"'
 
 
-def _versions(header: str, name: str) -> set[int] | None:
-    """The versions an ``If-Match``/``If-None-Match`` header names; None for ``*``."""
-    if header.strip() == "*":
+def _tags(header: str, name: str, weak: bool) -> set[str] | None:
+    """The entity tags an ``If-Match``/``If-None-Match`` header lists, None for ``*``; 400 when
+    the header is not that syntax. Weak tags count only when ``weak`` (If-None-Match compares
+    weakly, If-Match strongly: RFC 9110 §13.1.1-2). A well-formed tag that names no version of
+    the session (``"abc"``, ``"12345678901234567890"``) is kept: it simply matches nothing."""
+    if _ENTITY_TAGS.fullmatch(header) is None:
+        raise ApiError(400, "invalid_header",
+                       f'{name} must be * or a list of entity tags (RFC 9110), like "3" or W/"3", "4".',
+                       errors={name: ['Expected * or entity tags like "3".']})
+    if header.strip(" \t") == "*":
         return None
-    versions = set()
-    for part in header.split(","):
-        match = _ETAG.fullmatch(part)
-        if match is None:
-            raise ApiError(400, "invalid_header",
-                           f'{name} must list entity tags of session versions, like "3".',
-                           errors={name: ['Expected entity tags like "3".']})
-        versions.add(int(match.group(1)))
-    return versions
+    return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
 
 
 def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -169,8 +174,8 @@ def read_session(session_id: str):
     headers = {"ETag": _etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
     wanted = request.headers.get("If-None-Match")
     if wanted is not None:
-        versions = _versions(wanted, "If-None-Match")
-        if versions is None or session.version in versions:  # None: "*"
+        tags = _tags(wanted, "If-None-Match", weak=True)
+        if tags is None or _etag_value(session.version) in tags:  # None: "*"
             return Response(status=304, headers=headers)
     game = get_game(session.game)
     return {"session_id": session.id, "game": session.game, "version": session.version,
@@ -220,7 +225,7 @@ def submit_move(session_id: str):
     move = body["move"]
     expected = body.get("expected_version")
     if_match_header = request.headers.get("If-Match")
-    if_match = _versions(if_match_header, "If-Match") if if_match_header is not None else None
+    if_match = _tags(if_match_header, "If-Match", weak=False) if if_match_header is not None else None
     game = get_game(session.game)
     schemas.for_game(game.id).load_move(move)  # 400, keyed move.<field>
     if move["player"] != seat:
@@ -268,10 +273,10 @@ def _too_large(err: StateTooLarge) -> ApiError:
                     f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.", limit=err.limit)
 
 
-def _check_preconditions(current: int, if_match: set[int] | None, expected: int | None) -> None:
+def _check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
     """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
     ``if_match`` None: no If-Match, or ``*`` (any current version)."""
-    if if_match is not None and current not in if_match:
+    if if_match is not None and _etag_value(current) not in if_match:
         raise ApiError(412, "precondition_failed",
                        f"If-Match names a version that is no longer current; the session is at version {current}.",
                        current_version=current, headers={"ETag": _etag(current)})

@@ -224,6 +224,8 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
                 players = schema["properties"]["players"]
                 players.update(minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players,
                                uniqueItems=True)
+            if name in ("SuggestRequest", "SuggestResponse"):  # the levels this game's bots play
+                schema["properties"]["level"]["enum"] = list(GAMES[game_id].bot_levels)
             out.spec.components.schema(p + name, schema)
         for name, check in _answers(p).items():
             out.checker(p + name, check)
@@ -239,6 +241,9 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         out.checked[slot] = generic
     for name in _PER_GAME_ONLY:
         del out.spec.components.schemas[name]
+    out.checked["EntityTags"] = {
+        "type": "string", "pattern": requests.ENTITY_TAGS,
+        "description": '`*` or a list of entity tags (RFC 9110 §13.1.1-2): `"3"`, `W/"3"`, `"2", "3"`.'}
     doc = out.spec.to_dict()
     schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
                 **dict(sorted(out.checked.items()))}
