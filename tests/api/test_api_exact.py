@@ -3,7 +3,8 @@
 - ``If-Match``/``If-None-Match`` follow RFC 9110 §13.1.1-2: ``*`` or a list of entity tags; a
   well-formed tag that names no version simply does not match (If-None-Match: 200; If-Match: 412);
   a value that is not that syntax is a 400 ``invalid_header``, as the headers' ``pattern`` says;
-- a state of another game gets one error naming both games, not that game's field errors;
+- a state of another game gets one 422 ``invalid_state`` (violation ``wrong_game``) naming both
+  games, not the field errors of this game's shape;
 - an integral number written as a float (``12400387691.0``, ``1e3``) is an integer, as in JSON
   Schema: it deals the same game as the integer;
 - ``suggest`` takes the levels of the game's own ``bot_levels``.
@@ -86,9 +87,9 @@ def test_a_state_of_another_game_gets_one_error_naming_both(client, sent, endpoi
                          ("apply", {"state": state, "move": get_game(sent).legal_moves(state)[0]}),
                          ("suggest", {"state": state, "player": state["players"][0], "level": "random"})):
         resp = post(client, f"/v1/games/{endpoint}/{action}", body)
-        problem = assert_problem(resp, 400, "invalid_body")
-        assert list(problem["errors"]) == ["state.game"], problem["errors"]
-        assert f"{sent} state" in problem["detail"] and endpoint in problem["detail"], problem["detail"]
+        problem = assert_problem(resp, 422, "invalid_state")
+        assert [v["code"] for v in problem["violations"]] == ["wrong_game"], problem["violations"]
+        assert f"{sent} state" in problem["detail"] and f"endpoint is {endpoint}'s" in problem["detail"]
         assert len(resp.get_data()) < 1000
 
 
