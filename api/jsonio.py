@@ -30,7 +30,7 @@ def loads(data: bytes | str) -> Any:
     return orjson.loads(data)
 
 
-_MIN_INT = -(1 << 63)
+_MIN_INT = -(1 << 63)  # orjson's integers (schemas.fields.JSON_INT_MIN/MAX, which the spec states)
 _MAX_INT = (1 << 64) - 1
 _MAY_HAVE_FLOAT = re.compile(rb"[0-9][.eE]")
 """A digit followed by ``.``, ``e`` or ``E``: without one, orjson reads no float within 64 bits

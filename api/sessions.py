@@ -29,6 +29,8 @@ from api.games import new_game, read_body
 from api.session_store import Committed, Conflict, Replay, Session, SessionStore, StateTooLarge
 from api.store import StoreUnavailable
 from rules.engine import Game
+from rules.engine_types import Violation
+from rules.errors import IllegalMove
 from rules.registry import get_game
 from schemas import requests as envelopes
 from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_VERSION
@@ -227,7 +229,7 @@ def submit_move(session_id: str):
     if_match_header = request.headers.get("If-Match")
     if_match = _tags(if_match_header, "If-Match", weak=False) if if_match_header is not None else None
     game = get_game(session.game)
-    schemas.for_game(game.id).load_move(move)  # 400, keyed move.<field>
+    _load_session_move(game, move)
     if move["player"] != seat:
         raise ApiError(403, "forbidden", f"This seat token is {seat!r}'s; it cannot move for "
                        f"{move['player'][:64]!r}.")
@@ -266,6 +268,30 @@ def submit_move(session_id: str):
         session = _session(session.id)  # no precondition: check the move again on the new version
     raise ApiError(409, "version_conflict", "Other moves kept landing first; send the move again.",
                    current_version=session.version)
+
+
+def _load_session_move(game: Game, move: Any) -> None:
+    """``move`` shape-checked for the session's game (400, keyed ``move.<field>``). The spec's
+    session move is any game's move (a session's game is not in its path), so a move that is
+    well-formed for another game is not malformed: it is a 422 ``illegal_move`` naming both games."""
+    try:
+        schemas.for_game(game.id).load_move(move)
+    except schemas.ValidationError:
+        for other, shapes in schemas.SCHEMAS.items():
+            if other != game.id and _loads(shapes, move):
+                message = (f"This session plays {game.id}, which has no such move; this is a move of {other} "
+                           f"(type {str(move['type'])[:40]!r}).")
+                violation = Violation("wrong_game", message, f"{game.id}#moves")
+                raise IllegalMove([violation]) from None
+        raise
+
+
+def _loads(shapes: schemas.GameSchemas, move: Any) -> bool:
+    try:
+        shapes.load_move(move)
+    except schemas.ValidationError:
+        return False
+    return True
 
 
 def _too_large(err: StateTooLarge) -> ApiError:
@@ -331,7 +357,9 @@ def events(session_id: str):
         raise
     game = get_game(session.game)
     client_gone = _hangup_detector(request.environ.get("gunicorn.socket"))
-    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat, client_gone)
+    ends = time.monotonic() + settings.max_stream_seconds if settings.max_stream_seconds else None
+    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat,
+                   lambda: client_gone() or (ends is not None and time.monotonic() >= ends))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -367,9 +395,11 @@ def _hangup_detector(sock: Any):
 
 
 def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None, after: int,
-            pubsub: Any, heartbeat: int, client_gone: Callable[[], bool]):
+            pubsub: Any, heartbeat: int, stop: Callable[[], bool]):
     """The event stream: history after ``after``, then each new version as it lands; a comment
-    line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes."""
+    line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes.
+    It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:
+    the client reconnects with ``Last-Event-ID`` and misses nothing)."""
     last = after
     yield b"retry: 2000\n: connected\n\n"
     try:
@@ -382,7 +412,7 @@ def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None
                 break
         quiet_since = time.monotonic()
         for message in store.messages(pubsub, POLL_SECONDS):
-            if STOPPING.is_set() or client_gone():
+            if STOPPING.is_set() or stop():
                 return
             if message is None:
                 if time.monotonic() - quiet_since >= heartbeat:

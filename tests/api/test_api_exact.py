@@ -74,6 +74,17 @@ def test_if_match_compares_strongly_and_unknown_tags_fail(client, session, heade
     assert client.get(f"/v1/sessions/{sid}").get_json()["version"] == (1 if status == 200 else 0)
 
 
+def test_delete_refuses_a_wrong_token_and_a_seat(client, session):
+    """schemathesis.toml turns ``ignored_auth`` off for DELETE (its probes come after the session
+    is gone): the refusals it would probe are here."""
+    sid = session["session_id"]
+    assert_problem(client.delete(f"/v1/sessions/{sid}"), 401, "unauthorized")
+    assert_problem(client.delete(f"/v1/sessions/{sid}", headers={"Authorization": "Bearer nope"}), 403, "forbidden")
+    assert_problem(client.delete(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {session['seats']['ann']}"}),
+                   403, "forbidden")
+    assert client.delete(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {session['admin_token']}"}).status_code == 204
+
+
 def test_the_header_pattern_is_the_servers():
     spec = yaml.safe_load(OPENAPI_PATH.read_text("utf-8"))
     assert spec["components"]["schemas"]["EntityTags"]["pattern"] == ENTITY_TAGS
@@ -138,3 +149,16 @@ def test_suggest_levels_are_each_games_own(client, monkeypatch):
     body = {"state": state, "player": state["players"][0], "level": "greedy", "seed": 1, "time_ms": 50}
     problem = assert_problem(post(client, "/v1/games/reign-supreme/suggest", body), 400, "invalid_body")
     assert list(problem["errors"]) == ["level"]
+
+
+def test_a_move_of_another_game_in_a_session_is_422_naming_both(client, session):
+    """A session's move is any game's move in the spec (the path does not name the game): a
+    well-formed move of another game is illegal here (422), a move of no game is malformed (400)."""
+    sid, auth = session["session_id"], {"Authorization": f"Bearer {session['seats']['ann']}"}
+    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": {"type": "concede", "player": "ann"}}, headers=auth)
+    problem = assert_problem(resp, 422, "illegal_move")
+    assert [v["code"] for v in problem["violations"]] == ["wrong_game"]
+    assert "reign-and-ruin" in problem["detail"] and "reign-supreme" in problem["detail"]
+    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": {"type": "fly", "player": "ann"}}, headers=auth)
+    assert_problem(resp, 400, "invalid_body")
+    assert client.get(f"/v1/sessions/{sid}").get_json()["version"] == 0

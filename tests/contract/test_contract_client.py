@@ -118,7 +118,7 @@ def test_a_session_is_played_through_the_typed_client(client_package, client):
     legal = importlib.import_module(sessions.__name__ + ".session_legal_moves")
     submit = importlib.import_module(sessions.__name__ + ".submit_session_move")
     read = importlib.import_module(sessions.__name__ + ".read_session")
-    created = create.sync(client=client, body=_model("CreateSessionRequest").from_dict(
+    created = create.sync(client=client, body=_model("ReignAndRuinCreateSessionRequest").from_dict(
         {"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 3}))
     assert type(created).__name__ == "SessionCreated", created
     seats = created.seats.to_dict()
