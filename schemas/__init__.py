@@ -58,13 +58,6 @@ class GameSchemas:
     options: Schema
 
     def load_state(self, state: Any, prefix: str = "state") -> None:
-        """Check ``state``'s shape. A state that names another game gets one error saying so, not
-        the field errors of checking it against this game's shape."""
-        named = state.get("game") if type(state) is dict else None
-        if type(named) is str and named != self.game_id and named in SCHEMAS:
-            raise ValidationError({prefix: {"game": [
-                f"This is a {named} state; this endpoint is {self.game_id}'s. Send it to "
-                f"/v1/games/{named}/... instead."]}})
         try:
             load(self.state, state)
         except ValidationError as err:
