@@ -12,7 +12,7 @@ from marshmallow import RAISE, Schema
 from rules.reign_absolute.content import MAX_CARDS, MAX_RACES, default_catalogs
 from rules.reign_absolute.moves import MOVE_FIELDS
 from schemas.common import CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, known_or, list_of, map_of,
+from schemas.fields import (BOOL, INT, JSON_INT_MAX, JSON_INT_MIN, OBJECT, STR, Shape, custom, known_or, list_of, map_of,
                             nullable, record)
 
 __all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
@@ -30,7 +30,7 @@ def _str_or_int(value: object) -> list[str] | None:
     return None if type(value) in (str, int) else ["Not a valid string or integer."]
 
 
-_effect = map_of(custom(_str_or_int, {"type": ["string", "integer"]}))
+_effect = map_of(custom(_str_or_int, {"type": ["string", "integer"], "minimum": JSON_INT_MIN, "maximum": JSON_INT_MAX}))
 _unit = record({"race": STR, "name": STR, "strength": INT, "liege": BOOL, "abilities": list_of(_effect)})
 _race_action = record({"id": STR, "name": STR, "effect": _effect})
 _race = record({"name": STR, "units": _ids, "actions": list_of(_race_action), "setup": list_of(_effect)})

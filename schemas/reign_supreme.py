@@ -13,7 +13,7 @@ from marshmallow import RAISE, Schema, fields
 from rules.reign_supreme.cards import MAX_DEFINITIONS
 from rules.reign_supreme.content import MAX_BOARD, MAX_KINGDOMS, MAX_LIST
 from schemas.common import CommonStateSchema, move_schema
-from schemas.fields import (ANY, BOOL, INT, OBJECT, STR, Checker, Errors, Shape, custom, list_of,
+from schemas.fields import (ANY, BOOL, INT, JSON_INT_MAX, JSON_INT_MIN, OBJECT, STR, Checker, Errors, Shape, custom, list_of,
                             map_of, named, nullable, one_of, record)
 
 __all__ = ["GAME_ID", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
@@ -31,7 +31,7 @@ def _pair(value: Any) -> Errors | None:
 
 HEX: Checker = named("RSHex", custom(_pair, {
     "type": "array", "description": "A space `[q, r]` in axial coordinates (rules doc: Board).",
-    "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}))
+    "items": {"type": "integer", "minimum": JSON_INT_MIN, "maximum": JSON_INT_MAX}, "minItems": 2, "maxItems": 2}))
 _hexes = list_of(HEX)
 _ids = list_of(STR)
 _nullable_str = nullable(STR)
