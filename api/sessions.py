@@ -187,10 +187,10 @@ def read_session(session_id: str):
 
 @bp.delete("/<session_id>")
 def delete_session(session_id: str):
-    token = _bearer()
-    if token is None:  # before the lookup: without a token the answer is 401, session or not
-        raise _unauthorized("Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'.")
     session = _session(session_id)
+    token = _bearer()
+    if token is None:
+        raise _unauthorized("Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'.")
     if not session.is_admin(token):
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
     _sessions().delete(session.id)
