@@ -34,7 +34,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     env.update({k: ("" if v is None else str(v)) for k, v in config.items() if k.isupper()})
     settings = Settings.from_env(env)
 
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # no /static: the docs serve their own assets
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config.update(config)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes

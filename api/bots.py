@@ -10,9 +10,8 @@ import secrets
 
 from flask import Blueprint
 
-import schemas
 from api.errors import ApiError
-from api.games import read_body
+from api.games import checked_state, read_body
 from rules.bots import BOTS, DEFAULT_TIME_MS, NoMoveToSuggest, suggest
 from rules.engine_types import Violation
 from rules.registry import get_game
@@ -32,9 +31,10 @@ def _refuse(code: str, message: str, rule: str) -> ApiError:
 def suggest_move(game_id: str):
     game = get_game(game_id)  # UnknownGame -> 404
     body = read_body(SUGGEST)
-    state = body["state"]
-    schemas.for_game(game.id).load_state(state)  # 400, keyed state.<path>
-    game.check_state(state)  # 422 invalid_state
+    if body["level"] not in game.bot_levels:  # the spec lists each game's own levels
+        raise ApiError(400, "invalid_body", f"The bots of {game.id} play at {', '.join(game.bot_levels) or 'no level'}, "
+                       f"not {body['level']}.", errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]})
+    state = checked_state(game, body["state"])  # 400 shape, 422 invalid_state
     player = body["player"]
     if player not in state["players"]:
         raise _refuse("unknown_player", f"There is no player {player!r} in this game; the players are "

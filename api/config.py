@@ -13,6 +13,7 @@
 | `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
 | `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread  |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
+| `MAX_STREAM_SECONDS` | `0`            | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`); `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
 | `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session stores (JSON bytes); larger: 422 `state_too_large` |
 | `MAX_REMEMBERED_ANSWERS` | `32`       | Idempotency-Key answers remembered per session (oldest forgotten first) |
@@ -81,6 +82,7 @@ class Settings:
     session_ttl: int = 604_800
     max_streams: int = 64
     heartbeat: int = 15
+    max_stream_seconds: int = 0
     store_timeout: int = 5
     max_session_state_bytes: int = 262_144
     max_remembered_answers: int = 32
@@ -106,6 +108,7 @@ class Settings:
             session_ttl=_int(env, "SESSION_TTL_SECONDS", cls.session_ttl, 1),
             max_streams=_int(env, "MAX_STREAMS", cls.max_streams, 0),
             heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
+            max_stream_seconds=_int(env, "MAX_STREAM_SECONDS", cls.max_stream_seconds, 0),
             store_timeout=_int(env, "STORE_TIMEOUT_SECONDS", cls.store_timeout, 1),
             max_session_state_bytes=_int(env, "MAX_SESSION_STATE_BYTES", cls.max_session_state_bytes, 1024),
             max_remembered_answers=_int(env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1),

@@ -22,11 +22,12 @@ from api import jsonio
 from api.errors import ApiError
 from rules.engine import Game
 from rules.engine_types import Move, State, Violation
+from rules.errors import InvalidState
 from rules.registry import GAMES, get_game
 from schemas import requests as envelopes
 from schemas.requests import MAX_SEED
 
-__all__ = ["bp", "read_body", "new_game"]
+__all__ = ["bp", "read_body", "new_game", "checked_state"]
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -48,7 +49,7 @@ def read_body(schema: Schema) -> dict[str, Any]:
                        f"The request body must be application/json, not {given[:100]}.")
     data = _read_data()
     try:
-        body = jsonio.loads(data)
+        body = jsonio.loads_body(data)
     except jsonio.JSONDecodeError as err:  # also NaN, lone surrogates, nesting past 1024 levels
         raise ApiError(400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]) from None
     return schemas.load(schema, body)
@@ -94,9 +95,16 @@ def _game(game_id: str) -> tuple[Game, schemas.GameSchemas]:
     return game, schemas.for_game(game.id)
 
 
-def _checked_state(game: Game, shapes: schemas.GameSchemas, state: State) -> State:
-    shapes.load_state(state)  # 400, keyed state.<path>
-    game.check_state(state)  # 422 invalid_state
+def checked_state(game: Game, state: Any) -> State:
+    """``state`` checked for ``game``: its shape (400, keyed ``state.<path>``), then its integrity
+    (422 ``invalid_state``). A state that names another game is one 422 ``wrong_game`` naming both
+    games, before (and instead of) the field errors of this game's shape."""
+    named = state.get("game") if type(state) is dict else None
+    if type(named) is str and named != game.id and named in GAMES:
+        raise InvalidState([Violation("wrong_game", f"This is a {named} state; this endpoint is {game.id}'s "
+                                      f"(send it to /v1/games/{named}/...).", f"{game.id}#integrity")])
+    schemas.for_game(game.id).load_state(state)
+    game.check_state(state)
     return state
 
 
@@ -147,9 +155,9 @@ def setup(game_id: str):
 
 def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
     """Body ``{"state", "player"?}``: the game, the checked state and the player (None: all)."""
-    game, shapes = _game(game_id)
+    game = get_game(game_id)
     body = read_body(envelopes.STATE_PLAYER)
-    state = _checked_state(game, shapes, body["state"])
+    state = checked_state(game, body["state"])
     player = body.get("player")
     _check_player(game, state, player)
     return game, state, player
@@ -159,7 +167,7 @@ def _state_and_move(game_id: str) -> tuple[Game, State, Move]:
     """Body ``{"state", "move"}``: the game, the checked state and the shape-checked move."""
     game, shapes = _game(game_id)
     body = read_body(envelopes.MOVE)
-    state = _checked_state(game, shapes, body["state"])
+    state = checked_state(game, body["state"])
     shapes.load_move(body["move"])
     return game, state, body["move"]
 
@@ -186,8 +194,8 @@ def apply(game_id: str):
 
 @bp.post("/<game_id>/score")
 def score(game_id: str):
-    game, shapes = _game(game_id)
-    state = _checked_state(game, shapes, read_body(envelopes.STATE)["state"])
+    game = get_game(game_id)
+    state = checked_state(game, read_body(envelopes.STATE)["state"])
     return game.score(state).to_dict()
 
 

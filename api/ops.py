@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 import yaml
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, redirect, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from api.errors import problem
@@ -92,3 +92,7 @@ def register_docs(app: Flask) -> None:
         "oauth2RedirectUrl": DOCS_URL + "/oauth2-redirect.html",
     })
     app.register_blueprint(docs)
+    # ``/docs`` without the slash: its own rule, so that GET is redirected and any other method is
+    # a 405 with ``Allow`` like everywhere (werkzeug's implicit slash redirect answers only GET's
+    # methods and leaves the rest 404).
+    app.add_url_rule(DOCS_URL, "docs_redirect", lambda: redirect(DOCS_URL + "/", 308), methods=["GET"])

@@ -32,9 +32,10 @@ from api.session_store import (Committed, Conflict, Replay, Session, SessionStor
 from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.engine_types import Violation
+from rules.errors import IllegalMove
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import MAX_SEED, MAX_VERSION
+from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_SEED, MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -51,7 +52,8 @@ MAX_IDEMPOTENCY_KEY = 255
 STOPPING = threading.Event()
 """Set when this worker is shutting down: open streams end so the worker can exit."""
 
-_ETAG = re.compile(r'\s*(?:W/)?"(\d{1,16})"\s*')
+_ENTITY_TAGS = re.compile(ENTITY_TAGS)
+_ENTITY_TAG = re.compile(ENTITY_TAG)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -114,23 +116,27 @@ def _seat(session: Session) -> str:
     return seat
 
 
+def _etag_value(version: int) -> str:
+    """The opaque tag of a session version: its number."""
+    return str(version)
+
+
 def _etag(version: int) -> str:
-    return f'"{version}"'
+    return f'"{_etag_value(version)}"'
 
 
-def _versions(header: str, name: str) -> set[int] | None:
-    """The versions an ``If-Match``/``If-None-Match`` header names; None for ``*``."""
-    if header.strip() == "*":
+def _tags(header: str, name: str, weak: bool) -> set[str] | None:
+    """The entity tags an ``If-Match``/``If-None-Match`` header lists, None for ``*``; 400 when
+    the header is not that syntax. Weak tags count only when ``weak`` (If-None-Match compares
+    weakly, If-Match strongly: RFC 9110 §13.1.1-2). A well-formed tag that names no version of
+    the session (``"abc"``, ``"12345678901234567890"``) is kept: it simply matches nothing."""
+    if _ENTITY_TAGS.fullmatch(header) is None:
+        raise ApiError(400, "invalid_header",
+                       f'{name} must be * or a list of entity tags (RFC 9110), like "3" or W/"3", "4".',
+                       errors={name: ['Expected * or entity tags like "3".']})
+    if header.strip(" \t") == "*":
         return None
-    versions = set()
-    for part in header.split(","):
-        match = _ETAG.fullmatch(part)
-        if match is None:
-            raise ApiError(400, "invalid_header",
-                           f'{name} must list entity tags of session versions, like "3".',
-                           errors={name: ['Expected entity tags like "3".']})
-        versions.add(int(match.group(1)))
-    return versions
+    return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
 
 
 def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -191,8 +197,8 @@ def read_session(session_id: str):
     headers = {"ETag": _etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
     wanted = request.headers.get("If-None-Match")
     if wanted is not None:
-        versions = _versions(wanted, "If-None-Match")
-        if versions is None or session.version in versions:  # None: "*"
+        tags = _tags(wanted, "If-None-Match", weak=True)
+        if tags is None or _etag_value(session.version) in tags:  # None: "*"
             return Response(status=304, headers=headers)
     game = get_game(session.game)
     return {"session_id": session.id, "game": session.game, "version": session.version,
@@ -242,9 +248,9 @@ def submit_move(session_id: str):
     move = body["move"]
     expected = body.get("expected_version")
     if_match_header = request.headers.get("If-Match")
-    if_match = _versions(if_match_header, "If-Match") if if_match_header is not None else None
+    if_match = _tags(if_match_header, "If-Match", weak=False) if if_match_header is not None else None
     game = get_game(session.game)
-    schemas.for_game(game.id).load_move(move)  # 400, keyed move.<field>
+    _load_session_move(game, move)
     if move["player"] != seat:
         raise ApiError(403, "forbidden", f"This seat token is {seat!r}'s; it cannot move for "
                        f"{move['player'][:64]!r}.")
@@ -286,15 +292,39 @@ def submit_move(session_id: str):
                    current_version=session.version)
 
 
+def _load_session_move(game: Game, move: Any) -> None:
+    """``move`` shape-checked for the session's game (400, keyed ``move.<field>``). The spec's
+    session move is any game's move (a session's game is not in its path), so a move that is
+    well-formed for another game is not malformed: it is a 422 ``illegal_move`` naming both games."""
+    try:
+        schemas.for_game(game.id).load_move(move)
+    except schemas.ValidationError:
+        for other, shapes in schemas.SCHEMAS.items():
+            if other != game.id and _loads(shapes, move):
+                message = (f"This session plays {game.id}, which has no such move; this is a move of {other} "
+                           f"(type {str(move['type'])[:40]!r}).")
+                violation = Violation("wrong_game", message, f"{game.id}#moves")
+                raise IllegalMove([violation]) from None
+        raise
+
+
+def _loads(shapes: schemas.GameSchemas, move: Any) -> bool:
+    try:
+        shapes.load_move(move)
+    except schemas.ValidationError:
+        return False
+    return True
+
+
 def _too_large(err: StateTooLarge) -> ApiError:
     return ApiError(422, "state_too_large", f"The session's state would be {err.size} bytes; a session stores at "
                     f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.", limit=err.limit)
 
 
-def _check_preconditions(current: int, if_match: set[int] | None, expected: int | None) -> None:
+def _check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
     """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
     ``if_match`` None: no If-Match, or ``*`` (any current version)."""
-    if if_match is not None and current not in if_match:
+    if if_match is not None and _etag_value(current) not in if_match:
         raise ApiError(412, "precondition_failed",
                        f"If-Match names a version that is no longer current; the session is at version {current}.",
                        current_version=current, headers={"ETag": _etag(current)})
@@ -349,7 +379,9 @@ def events(session_id: str):
         raise
     game = get_game(session.game)
     client_gone = _hangup_detector(request.environ.get("gunicorn.socket"))
-    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat, client_gone)
+    ends = time.monotonic() + settings.max_stream_seconds if settings.max_stream_seconds else None
+    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat,
+                   lambda: client_gone() or (ends is not None and time.monotonic() >= ends))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -385,9 +417,11 @@ def _hangup_detector(sock: Any):
 
 
 def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None, after: int,
-            pubsub: Any, heartbeat: int, client_gone: Callable[[], bool]):
+            pubsub: Any, heartbeat: int, stop: Callable[[], bool]):
     """The event stream: history after ``after``, then each new version as it lands; a comment
-    line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes."""
+    line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes.
+    It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:
+    the client reconnects with ``Last-Event-ID`` and misses nothing)."""
     last = after
     yield b"retry: 2000\n: connected\n\n"
     try:
@@ -400,7 +434,7 @@ def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None
                 break
         quiet_since = time.monotonic()
         for message in store.messages(pubsub, POLL_SECONDS):
-            if STOPPING.is_set() or client_gone():
+            if STOPPING.is_set() or stop():
                 return
             if message is None:
                 if time.monotonic() - quiet_since >= heartbeat:

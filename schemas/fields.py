@@ -172,7 +172,11 @@ def _render(node: Any, components: dict[str, Any]) -> Any:
 
 
 STR: Checker = _spec(_str, {"type": "string"}, str)
-INT: Checker = _spec(_int, {"type": "integer"}, int)
+JSON_INT_MIN, JSON_INT_MAX = -(1 << 63), (1 << 64) - 1
+"""The integers a request can carry: the service reads JSON with orjson, which reads integers in
+this range as integers and any beyond it as floats (refused as "Not a valid integer."). The spec
+says so (``minimum``/``maximum`` of every integer not bounded more narrowly)."""
+INT: Checker = _spec(_int, {"type": "integer", "minimum": JSON_INT_MIN, "maximum": JSON_INT_MAX}, int)
 BOOL: Checker = _spec(_bool, {"type": "boolean"}, bool)
 NUMBER: Checker = _spec(_number, {"type": "number"})
 OBJECT: Checker = _spec(_object, {"type": "object"})
@@ -205,7 +209,8 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
             return [f"Must be greater than or equal to {minimum} and less than or equal to {maximum}."]
         return None
 
-    return _spec(check, _bounded("integer", minimum=minimum, maximum=maximum))
+    return _spec(check, _bounded("integer", minimum=JSON_INT_MIN if minimum is None else minimum,
+                                 maximum=JSON_INT_MAX if maximum is None else maximum))
 
 
 def _bounded(json_type: str, **bounds: int | None) -> dict[str, Any]:

@@ -224,13 +224,18 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
                 raise ValueError(f"{answers.__name__}: {slot} must be named {p + slot}")
         names = {slot: p + slot for slot in _PER_GAME}
         for name in ENVELOPES:
-            if name.startswith(("CreateSession", "SessionMove")):
+            if name.startswith("SessionMove"):
                 continue
             schema = _rewrite(out.spec.components.schemas[name], names)
-            if name == "SetupRequest":
+            if name == "CreateSessionRequest":  # the game's own options and player counts
+                schema["properties"]["game"] = {"description": schema["properties"]["game"]["description"],
+                                                "type": "string", "const": game_id}
+            if name in ("SetupRequest", "CreateSessionRequest"):
                 players = schema["properties"]["players"]
                 players.update(minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players,
                                uniqueItems=True)
+            if name in ("SuggestRequest", "SuggestResponse"):  # the levels this game's bots play
+                schema["properties"]["level"]["enum"] = list(GAMES[game_id].bot_levels)
             out.spec.components.schema(p + name, schema)
         for name, check in _answers(p).items():
             out.checker(p + name, check)
@@ -246,6 +251,14 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         out.checked[slot] = generic
     for name in _PER_GAME_ONLY:
         del out.spec.components.schemas[name]
+    sessions = {g: REF_PREFIX + game_prefix(g) + "CreateSessionRequest" for g in games}
+    out.spec.components.schemas["CreateSessionRequest"] = {
+        "description": "A new session of one game: its `game`, then that game's setup body.",
+        "oneOf": [{"$ref": r} for r in sessions.values()],
+        "discriminator": {"propertyName": "game", "mapping": sessions}}
+    out.checked["EntityTags"] = {
+        "type": "string", "pattern": requests.ENTITY_TAGS,
+        "description": '`*` or a list of entity tags (RFC 9110 §13.1.1-2): `"3"`, `W/"3"`, `"2", "3"`.'}
     doc = out.spec.to_dict()
     schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
                 **dict(sorted(out.checked.items()))}

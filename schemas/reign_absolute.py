@@ -19,8 +19,8 @@ from rules.reign_absolute.integrity import PHASES
 from rules.reign_absolute.moves import MOVE_FIELDS
 from rules.reign_absolute.state import MAX_TURN_LIMIT, MIN_TURN_LIMIT
 from schemas.common import PLAYER_ID, CommonStateSchema, move_schema
-from schemas.fields import (BOOL, INT, OBJECT, STR, Shape, custom, doc, integer, known_or, list_of, map_of, named,
-                            nullable, one_of, record, shape_only)
+from schemas.fields import (BOOL, INT, JSON_INT_MAX, JSON_INT_MIN, OBJECT, STR, Shape, custom, doc, integer, known_or,
+                            list_of, map_of, named, nullable, one_of, record, shape_only)
 
 __all__ = ["GAME_ID", "PHASE", "RAUnitId", "RACardId", "RAEffect", "RARaceAction", "RA_RACE_RULES", "RARaceInfo",
            "RAUnitInfo", "RACardInfo", "RADoom", "StateSchema", "OptionsSchema", "MOVE_SCHEMAS"]
@@ -38,7 +38,8 @@ def _str_or_int(value: object) -> list[str] | None:
     return None if type(value) in (str, int) else ["Not a valid string or integer."]
 
 
-_effect = map_of(custom(_str_or_int, {"type": ["string", "integer"]}))
+_effect = map_of(custom(_str_or_int, {"type": ["string", "integer"], "minimum": JSON_INT_MIN,
+                                              "maximum": JSON_INT_MAX}))
 _entry = record({"x": INT, "y": INT, "owner": STR, "reinforcements": _ids})
 _turn = record({"player": STR, "number": INT, "stage": STR, "draws_left": INT, "drawn": nullable(STR),
                 "marching": BOOL, "extra_turns": INT})

@@ -22,7 +22,7 @@ from rules.reign_supreme.integrity import PHASES
 from rules.reign_supreme.state import MAX_ROUND_LIMIT
 from rules.reign_supreme.walls import WALL_KINDS
 from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
-from schemas.fields import (ANY, BOOL, INT, OBJECT, STR, Checker, Errors, Shape, custom, doc, integer, list_of,
+from schemas.fields import (ANY, BOOL, INT, JSON_INT_MAX, JSON_INT_MIN, OBJECT, STR, Checker, Errors, Shape, custom, doc, integer, list_of,
                             map_of, named, nullable, one_of, record, shape_only)
 
 __all__ = ["GAME_ID", "HEX", "PHASE", "RSUnitId", "RSUnitType", "RSScenarioInPlay", "RSKingdom", "RSUnitStats",
@@ -41,7 +41,8 @@ def _pair(value: Any) -> Errors | None:
 
 HEX: Checker = named("RSHex", custom(_pair, {
     "type": "array", "description": "A space `[q, r]` in axial coordinates (rules doc: Board).",
-    "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "examples": [[0, 0], [-5, 1]]}))
+    "items": {"type": "integer", "minimum": JSON_INT_MIN, "maximum": JSON_INT_MAX}, "minItems": 2, "maxItems": 2,
+    "examples": [[0, 0], [-5, 1]]}))
 _hexes = list_of(HEX)
 PHASE = one_of(PHASES)
 _ids = list_of(STR)

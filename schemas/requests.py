@@ -14,9 +14,17 @@ from schemas.fields import OBJECT, Shape, doc, integer, list_of, map_of, named, 
 
 __all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
            "MoveRequest", "CreateSessionRequest", "BOT_SEATS", "SessionMoveRequest", "SETUP", "STATE",
-           "STATE_PLAYER", "MOVE", "CREATE_SESSION", "SESSION_MOVE", "MAX_VERSION"]
+           "STATE_PLAYER", "MOVE", "CREATE_SESSION", "SESSION_MOVE", "MAX_VERSION", "ENTITY_TAG",
+           "ENTITY_TAGS"]
 
 MAX_SEED = (1 << 63) - 1
+
+ENTITY_TAG = r'(W/)?"([\x21\x23-\x7E\x80-\xFF]*)"'
+"""RFC 9110 §8.8.3: ``entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE`` (groups: weak flag, opaque tag)."""
+ENTITY_TAGS = (rf'^([ \t]*\*[ \t]*|[ \t,]*({ENTITY_TAG}([ \t]*,[ \t,]*{ENTITY_TAG})*[ \t,]*)?)$')
+"""``If-Match`` and ``If-None-Match`` (RFC 9110 §13.1.1-2): ``"*" / #entity-tag``, a list that may
+hold empty elements (§5.6.1.2). A regular expression both for Python (``fullmatch``) and for the
+spec's ``pattern`` (ECMA-262); written so that no input makes it backtrack badly."""
 
 
 class _Envelope(Schema):

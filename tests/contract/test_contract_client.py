@@ -138,7 +138,7 @@ def test_a_session_is_played_through_the_typed_client(client_package, client, ga
     read = importlib.import_module(sessions.__name__ + ".read_session")
     history = importlib.import_module(sessions.__name__ + ".session_history")
     players = ["ann", "bob", "cat", "dan"][:GAMES[game_id].min_players]
-    created = _lossless(create.sync_detailed(client=client, body=_model("CreateSessionRequest").from_dict(
+    created = _lossless(create.sync_detailed(client=client, body=_model(p + "CreateSessionRequest").from_dict(
         {"game": game_id, "players": players, "seed": 3})))
     assert type(created).__name__ == p + "SessionCreated", created
     seats = created.seats.to_dict()
