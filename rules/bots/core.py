@@ -50,6 +50,7 @@ EXPERT_WIDTH = 8
 """Candidate moves the expert searches: the best by the one-move-ahead evaluation."""
 EXPLORATION = 0.7
 """UCB1's exploration constant for values in [0, 1]."""
+PRIOR_PLAYOUTS = 3
 
 
 class GameBot(Protocol):
@@ -62,6 +63,8 @@ class GameBot(Protocol):
     """Moves a rollout plays before the evaluation scores it."""
     greedy_samples: int
     """Determinizations each greedy candidate is tried on (hidden draws make one sample noisy)."""
+    rollout_greed: float
+    """How often a rollout move is the mover's best one move ahead rather than a random one."""
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state, consistent with ``view``, whose hidden parts are drawn with ``rng``."""
@@ -161,6 +164,23 @@ def _greedy(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
                       f"the best position one move ahead (evaluation {best_value:.2f})")
 
 
+def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Random) -> State:
+    """The next state of a rollout: with probability ``bot.rollout_greed`` the mover's best move
+    one move ahead by the evaluation (the greedy level's choice; ties: the first), else a random
+    one."""
+    game = bot.game
+    if len(moves) == 1 or rng.random() >= bot.rollout_greed:
+        return game.apply(state, rng.choice(moves))[0]
+    best_state, best_value = state, -math.inf
+    for move in moves:
+        after, _ = game.apply(state, move)
+        result = outcome_value(after, move["player"])
+        value = bot.evaluate(after, move["player"]) if result is None else result
+        if value > best_value:
+            best_state, best_value = after, value
+    return best_state
+
+
 def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -> float:
     game = bot.game
     for _ in range(bot.rollout_depth):
@@ -171,7 +191,7 @@ def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -
         if not moves:
             break
         playable = [m for m in moves if m.get("type") != "concede"] or moves
-        state, _ = game.apply(state, rng.choice(playable))
+        state = _rollout_move(bot, state, playable, rng)
     result = outcome_value(state, player)
     return bot.evaluate(state, player) if result is None else result
 
@@ -180,13 +200,15 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
             rng: random.Random, deadline: float, clock: Callable[[], float], budget: int) -> Suggestion:
     game = bot.game
     considered = len(moves)
-    complete = True
-    if len(moves) > EXPERT_WIDTH:
-        values, complete = _one_ahead(bot, player, moves, [first], deadline, clock)
-        ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
-        moves = [moves[i] for i in sorted(ranked[:EXPERT_WIDTH])]
+    values, complete = _one_ahead(bot, player, moves, _samples(bot, view, first, rng, bot.greedy_samples),
+                                  deadline, clock)
+    ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    kept = sorted(ranked[:EXPERT_WIDTH])
+    moves = [moves[i] for i in kept]
+    # the one-move-ahead value counts as PRIOR_PLAYOUTS playouts of each candidate
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
+    priors = [values[i] for i in kept]
     playouts = 0
     sample = first
     while playouts < budget:
@@ -195,22 +217,25 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
             break
         if playouts:
             sample = bot.determinize(view, rng)
-        i = _ucb_pick(visits, totals, playouts)
+        i = _ucb_pick(visits, totals, priors, playouts)
         after, _ = game.apply(sample, moves[i])
         totals[i] += _rollout(bot, after, player, rng)
         visits[i] += 1
         playouts += 1
-    best = max(range(len(moves)), key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else 0.0, -i))
+    means = [(totals[i] + PRIOR_PLAYOUTS * priors[i]) / (visits[i] + PRIOR_PLAYOUTS) for i in range(len(moves))]
+    best = max(range(len(moves)), key=lambda i: (visits[i], means[i], -i))
     mean = totals[best] / visits[best] if visits[best] else 0.0
     return Suggestion(moves[best], "expert", playouts, considered, complete,
                       f"chosen in {visits[best]} of {playouts} playouts, winning {mean:.0%} of them")
 
 
-def _ucb_pick(visits: Sequence[int], totals: Sequence[float], played: int) -> int:
-    """The untried move first (in legal-move order), else the highest UCB1 bound."""
+def _ucb_pick(visits: Sequence[int], totals: Sequence[float], priors: Sequence[float], played: int) -> int:
+    """The untried move first (in legal-move order), else the highest UCB1 bound, each mean
+    starting from the move's one-move-ahead value worth ``PRIOR_PLAYOUTS`` playouts."""
     for i, n in enumerate(visits):
         if n == 0:
             return i
     log_n = math.log(played)
     return max(range(len(visits)),
-               key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]))
+               key=lambda i: (totals[i] + PRIOR_PLAYOUTS * priors[i]) / (visits[i] + PRIOR_PLAYOUTS)
+               + EXPLORATION * math.sqrt(log_n / visits[i]))

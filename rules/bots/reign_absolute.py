@@ -41,6 +41,7 @@ class ReignAbsoluteBot:
     playouts_per_second = 15
     rollout_depth = 30
     greedy_samples = 3
+    rollout_greed = 0.5
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

@@ -55,9 +55,10 @@ class _Backs:
 
 class ReignsTheCouncilBot:
     game = GAME
-    playouts_per_second = 30
+    playouts_per_second = 15
     rollout_depth = 60
     greedy_samples = 3
+    rollout_greed = 0.5
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]
