@@ -12,13 +12,18 @@ Levels (``LEVELS``):
 - ``greedy``: one move ahead: every legal move is applied to a few determinizations and the
   one whose result the game's evaluation (:meth:`GameBot.evaluate`) likes best is played.
 - ``expert``: determinized Monte Carlo search ("perfect information Monte Carlo" with UCB1 at
-  the root). The legal moves are first ranked one move ahead on one determinization, and the
-  best ``EXPERT_WIDTH`` are searched (so games with hundreds of moves per decision still get
-  several playouts per candidate). Each playout samples a new determinization, picks a
-  candidate by UCB1, then plays
-  random legal moves (never ``concede``) for at most ``rollout_depth`` moves and scores the
-  result (1 win, 1/k shared win, 0 loss; the evaluation when the rollout is cut short). The
-  move most often chosen is played.
+  the root). The legal moves are first scored one move ahead as ``greedy`` scores them, and
+  the best ``EXPERT_WIDTH`` are searched (so games with hundreds of moves per decision still
+  get several playouts per candidate); each candidate's mean starts from that score, counted
+  as ``PRIOR_PLAYOUTS`` playouts, so a search too short to tell the candidates apart leans
+  towards the greedy move instead of a random one. Each playout samples a new
+  determinization, picks a candidate by UCB1, then plays on for at most ``rollout_depth``
+  moves (never ``concede``) and scores the result (1 win, 1/k shared win, 0 loss; the
+  evaluation when the rollout is cut short). A rollout move is the mover's best one move
+  ahead by the evaluation with probability ``rollout_greed``, else a random one: uniformly
+  random opponents punish nothing, so random rollouts could not tell a good move from a bad
+  one (the expert only tied greedy in Reign & Ruin with them). The move most often chosen is
+  played.
 
 Reproducibility: the search budget is a playout count, ``playouts_for(time_ms)`` (a fixed
 rate per game, calibrated low on a busy two-core machine), not the wall clock, so the same
@@ -51,6 +56,7 @@ EXPERT_WIDTH = 8
 EXPLORATION = 0.7
 """UCB1's exploration constant for values in [0, 1]."""
 PRIOR_PLAYOUTS = 3
+"""Playouts the one-move-ahead score of a candidate counts for in its mean."""
 
 
 class GameBot(Protocol):
@@ -132,6 +138,14 @@ def playouts_for(bot: GameBot, time_ms: int) -> int:
     return max(1, bot.playouts_per_second * time_ms // 1000)
 
 
+def _after(bot: GameBot, state: State, move: Move, player: PlayerId) -> tuple[State, float]:
+    """The state after ``move`` and its value for ``player``: the result once the game is over,
+    else the evaluation."""
+    after, _ = bot.game.apply(state, move)
+    result = outcome_value(after, player)
+    return after, bot.evaluate(after, player) if result is None else result
+
+
 def _samples(bot: GameBot, view: View, first: State, rng: random.Random, count: int) -> list[State]:
     return [first] + [bot.determinize(view, rng) for _ in range(count - 1)]
 
@@ -144,12 +158,7 @@ def _one_ahead(bot: GameBot, player: PlayerId, moves: list[Move], samples: list[
     for move in moves:
         if values and clock() > deadline:
             return values, False
-        total = 0.0
-        for sample in samples:
-            after, _ = bot.game.apply(sample, move)
-            result = outcome_value(after, player)
-            total += bot.evaluate(after, player) if result is None else result
-        values.append(total / len(samples))
+        values.append(sum(_after(bot, sample, move, player)[1] for sample in samples) / len(samples))
     return values, True
 
 
@@ -173,9 +182,7 @@ def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Ran
         return game.apply(state, rng.choice(moves))[0]
     best_state, best_value = state, -math.inf
     for move in moves:
-        after, _ = game.apply(state, move)
-        result = outcome_value(after, move["player"])
-        value = bot.evaluate(after, move["player"]) if result is None else result
+        after, value = _after(bot, state, move, move["player"])
         if value > best_value:
             best_state, best_value = after, value
     return best_state
@@ -205,7 +212,6 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
     ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
     kept = sorted(ranked[:EXPERT_WIDTH])
     moves = [moves[i] for i in kept]
-    # the one-move-ahead value counts as PRIOR_PLAYOUTS playouts of each candidate
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
     priors = [values[i] for i in kept]
@@ -222,8 +228,7 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
         totals[i] += _rollout(bot, after, player, rng)
         visits[i] += 1
         playouts += 1
-    means = [(totals[i] + PRIOR_PLAYOUTS * priors[i]) / (visits[i] + PRIOR_PLAYOUTS) for i in range(len(moves))]
-    best = max(range(len(moves)), key=lambda i: (visits[i], means[i], -i))
+    best = max(range(len(moves)), key=lambda i: (visits[i], _mean(totals[i], visits[i], priors[i]), -i))
     mean = totals[best] / visits[best] if visits[best] else 0.0
     return Suggestion(moves[best], "expert", playouts, considered, complete,
                       f"chosen in {visits[best]} of {playouts} playouts, winning {mean:.0%} of them")
@@ -237,5 +242,11 @@ def _ucb_pick(visits: Sequence[int], totals: Sequence[float], priors: Sequence[f
             return i
     log_n = math.log(played)
     return max(range(len(visits)),
-               key=lambda i: (totals[i] + PRIOR_PLAYOUTS * priors[i]) / (visits[i] + PRIOR_PLAYOUTS)
-               + EXPLORATION * math.sqrt(log_n / visits[i]))
+               key=lambda i: _mean(totals[i], visits[i], priors[i]) + EXPLORATION * math.sqrt(log_n / visits[i]))
+
+
+
+def _mean(total: float, visits: int, prior: float) -> float:
+    """A candidate's mean value: its playouts' results and its one-move-ahead score counted as
+    ``PRIOR_PLAYOUTS`` playouts."""
+    return (total + PRIOR_PLAYOUTS * prior) / (visits + PRIOR_PLAYOUTS)

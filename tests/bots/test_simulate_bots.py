@@ -10,6 +10,7 @@ import pytest
 
 from api.cli import bot_stats, main, simulate_bots
 from rules.bots import BOTS
+from rules.bots.core import PRIOR_PLAYOUTS
 from rules.bots.match import play_bot_game, seat_levels
 from rules.engine import Game
 
@@ -80,7 +81,7 @@ def test_stronger_level_wins_most_small_fixed_matches(game_id, levels, games, ti
 
 
 def test_docs_state_each_bot_budget():
-    """The rules docs' "Bots" sections give each game's expert budget and rollout depth."""
+    """The rules docs' "Bots" sections give each game's expert budget, rollout depth and greed."""
     for game_id, bot in BOTS.items():
         with open(f"docs/rules/{game_id}.md", encoding="utf-8") as f:
             text = f.read().split("\n## Bots\n", 1)[1]
@@ -88,4 +89,6 @@ def test_docs_state_each_bot_budget():
         assert f"Budget: {bot.playouts_per_second} playouts per second" in flat, game_id
         assert f"at most {bot.rollout_depth} moves" in flat, game_id
         assert f"on {bot.greedy_samples} imagined state" in flat, game_id
+        assert f"by the evaluation {bot.rollout_greed:.0%} of the time" in flat, game_id
+        assert f"counted as {PRIOR_PLAYOUTS} playouts" in flat, game_id
     assert isinstance(BOTS["reign-and-ruin"].game, Game)
