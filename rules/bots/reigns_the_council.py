@@ -56,9 +56,9 @@ class _Backs:
 class ReignsTheCouncilBot:
     game = GAME
     playouts_per_second = 15
-    rollout_depth = 60
+    rollout_depth = 10
     greedy_samples = 3
-    rollout_greed = 0.5
+    rollout_greed = 1.0
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]
