@@ -55,10 +55,10 @@ class _Backs:
 
 class ReignsTheCouncilBot:
     game = GAME
-    playouts_per_second = 15
-    rollout_depth = 10
+    playouts_per_second = 30
+    rollout_depth = 60
     greedy_samples = 3
-    rollout_greed = 1.0
+    rollout_greed = 0.0
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]
