@@ -35,7 +35,8 @@ from gunicorn.app.base import BaseApplication
 from api.config import Settings
 
 __all__ = ["main", "gunicorn_options", "LIMIT_REQUEST_LINE", "LIMIT_REQUEST_FIELDS", "LIMIT_REQUEST_FIELD_SIZE", "RefereeServer", "simulation_stats", "format_stats", "read_options",
-           "ProgressBar", "simulate", "bot_stats", "format_bot_stats", "simulate_bots", "openapi", "app_ask", "examples"]
+           "ProgressBar", "simulate", "wilson_interval", "bot_stats", "format_bot_stats", "simulate_bots", "openapi",
+           "app_ask", "examples"]
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -316,12 +317,25 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     return stats
 
 
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% for the default ``z``): the rates that
+    ``wins`` of ``games`` does not rule out; (0, 1) when nothing was played."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    centre = rate + z * z / (2 * games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
 def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[str, Any]:
     """Win rates of bot levels (pure; ``simulate --bots`` prints them).
 
     Each result is ``{"levels": [level at each seat], "winners": [seats], "draw": bool}``. For
     each level: the seats it played, its wins (a shared win counts as a win for each sharer),
-    its win rate, and the same per seat. Draws (shared wins) are counted separately too.
+    its win rate with its 95% Wilson interval, and the same per seat. Draws (shared wins) are
+    counted separately too.
     """
     seats = len(levels)
     per: dict[str, dict[str, Any]] = {
@@ -339,6 +353,7 @@ def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[
             row["seat_wins"][seat] += won
     for row in per.values():
         row["win_rate"] = row["wins"] / row["played"] if row["played"] else 0.0
+        row["interval"] = wilson_interval(row["wins"], row["played"])
         row["seat_win_rate"] = [w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"])]
     return {"games": len(results), "draws": draws, "levels": per}
 
@@ -347,10 +362,12 @@ def format_bot_stats(game_id: str, seats: int, stats: dict[str, Any], elapsed: f
     head = "  ".join(f"seat {i + 1:<10}" for i in range(seats))
     lines = [f"game:   {game_id}, {seats} players, {stats['games']} games, seats rotate every game",
              f"draws:  {stats['draws']} (a shared win counts as a win for each sharer)",
-             f"{'level':<8} {'seats':>5} {'wins':>5} {'win rate':>8}   {head}"]
+             f"{'level':<8} {'seats':>5} {'wins':>5} {'win rate':>8} {'95% interval':>14}   {head}"]
     for level, row in stats["levels"].items():
         by_seat = "  ".join(f"{rate:6.1%} ({n:>3})" for rate, n in zip(row["seat_win_rate"], row["seat_played"]))
-        lines.append(f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%}   {by_seat}")
+        low, high = row["interval"]
+        interval = f"{low:.1%}-{high:.1%}"
+        lines.append(f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%} {interval:>14}   {by_seat}")
     lines.append(f"time:   {elapsed:.1f} s")
     return "\n".join(lines)
 

@@ -12,13 +12,18 @@ Levels (``LEVELS``):
 - ``greedy``: one move ahead: every legal move is applied to a few determinizations and the
   one whose result the game's evaluation (:meth:`GameBot.evaluate`) likes best is played.
 - ``expert``: determinized Monte Carlo search ("perfect information Monte Carlo" with UCB1 at
-  the root). The legal moves are first ranked one move ahead on one determinization, and the
-  best ``EXPERT_WIDTH`` are searched (so games with hundreds of moves per decision still get
-  several playouts per candidate). Each playout samples a new determinization, picks a
-  candidate by UCB1, then plays
-  random legal moves (never ``concede``) for at most ``rollout_depth`` moves and scores the
-  result (1 win, 1/k shared win, 0 loss; the evaluation when the rollout is cut short). The
-  move most often chosen is played.
+  the root). The legal moves are first scored one move ahead as ``greedy`` scores them, and
+  the best ``EXPERT_WIDTH`` are searched (so games with hundreds of moves per decision still
+  get several playouts per candidate); each candidate's mean starts from that score, counted
+  as ``PRIOR_PLAYOUTS`` playouts, so a search too short to tell the candidates apart leans
+  towards the greedy move instead of a random one. Each playout samples a new
+  determinization, picks a candidate by UCB1, then plays on for at most ``rollout_depth``
+  moves (never ``concede``) and scores the result (1 win, 1/k shared win, 0 loss; the
+  evaluation when the rollout is cut short). A rollout move is the mover's best one move
+  ahead by the evaluation with probability ``rollout_greed``, else a random one: uniformly
+  random opponents punish nothing, so random rollouts could not tell a good move from a bad
+  one (the expert only tied greedy in Reign & Ruin with them). The move most often chosen is
+  played.
 
 Reproducibility: the search budget is a playout count, ``playouts_for(time_ms)`` (a fixed
 rate per game, calibrated low on a busy two-core machine), not the wall clock, so the same
@@ -50,6 +55,8 @@ EXPERT_WIDTH = 8
 """Candidate moves the expert searches: the best by the one-move-ahead evaluation."""
 EXPLORATION = 0.7
 """UCB1's exploration constant for values in [0, 1]."""
+PRIOR_PLAYOUTS = 3
+"""Playouts the one-move-ahead score of a candidate counts for in its mean."""
 
 
 class GameBot(Protocol):
@@ -62,6 +69,8 @@ class GameBot(Protocol):
     """Moves a rollout plays before the evaluation scores it."""
     greedy_samples: int
     """Determinizations each greedy candidate is tried on (hidden draws make one sample noisy)."""
+    rollout_greed: float
+    """How often a rollout move is the mover's best one move ahead rather than a random one."""
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state, consistent with ``view``, whose hidden parts are drawn with ``rng``."""
@@ -129,6 +138,14 @@ def playouts_for(bot: GameBot, time_ms: int) -> int:
     return max(1, bot.playouts_per_second * time_ms // 1000)
 
 
+def _after(bot: GameBot, state: State, move: Move, player: PlayerId) -> tuple[State, float]:
+    """The state after ``move`` and its value for ``player``: the result once the game is over,
+    else the evaluation."""
+    after, _ = bot.game.apply(state, move)
+    result = outcome_value(after, player)
+    return after, bot.evaluate(after, player) if result is None else result
+
+
 def _samples(bot: GameBot, view: View, first: State, rng: random.Random, count: int) -> list[State]:
     return [first] + [bot.determinize(view, rng) for _ in range(count - 1)]
 
@@ -141,12 +158,7 @@ def _one_ahead(bot: GameBot, player: PlayerId, moves: list[Move], samples: list[
     for move in moves:
         if values and clock() > deadline:
             return values, False
-        total = 0.0
-        for sample in samples:
-            after, _ = bot.game.apply(sample, move)
-            result = outcome_value(after, player)
-            total += bot.evaluate(after, player) if result is None else result
-        values.append(total / len(samples))
+        values.append(sum(_after(bot, sample, move, player)[1] for sample in samples) / len(samples))
     return values, True
 
 
@@ -161,6 +173,21 @@ def _greedy(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
                       f"the best position one move ahead (evaluation {best_value:.2f})")
 
 
+def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Random) -> State:
+    """The next state of a rollout: with probability ``bot.rollout_greed`` the mover's best move
+    one move ahead by the evaluation (the greedy level's choice; ties: the first), else a random
+    one."""
+    game = bot.game
+    if len(moves) == 1 or rng.random() >= bot.rollout_greed:
+        return game.apply(state, rng.choice(moves))[0]
+    best_state, best_value = state, -math.inf
+    for move in moves:
+        after, value = _after(bot, state, move, move["player"])
+        if value > best_value:
+            best_state, best_value = after, value
+    return best_state
+
+
 def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -> float:
     game = bot.game
     for _ in range(bot.rollout_depth):
@@ -171,7 +198,7 @@ def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -
         if not moves:
             break
         playable = [m for m in moves if m.get("type") != "concede"] or moves
-        state, _ = game.apply(state, rng.choice(playable))
+        state = _rollout_move(bot, state, playable, rng)
     result = outcome_value(state, player)
     return bot.evaluate(state, player) if result is None else result
 
@@ -180,13 +207,14 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
             rng: random.Random, deadline: float, clock: Callable[[], float], budget: int) -> Suggestion:
     game = bot.game
     considered = len(moves)
-    complete = True
-    if len(moves) > EXPERT_WIDTH:
-        values, complete = _one_ahead(bot, player, moves, [first], deadline, clock)
-        ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
-        moves = [moves[i] for i in sorted(ranked[:EXPERT_WIDTH])]
+    values, complete = _one_ahead(bot, player, moves, _samples(bot, view, first, rng, bot.greedy_samples),
+                                  deadline, clock)
+    ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    kept = sorted(ranked[:EXPERT_WIDTH])
+    moves = [moves[i] for i in kept]
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
+    priors = [values[i] for i in kept]
     playouts = 0
     sample = first
     while playouts < budget:
@@ -195,22 +223,30 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
             break
         if playouts:
             sample = bot.determinize(view, rng)
-        i = _ucb_pick(visits, totals, playouts)
+        i = _ucb_pick(visits, totals, priors, playouts)
         after, _ = game.apply(sample, moves[i])
         totals[i] += _rollout(bot, after, player, rng)
         visits[i] += 1
         playouts += 1
-    best = max(range(len(moves)), key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else 0.0, -i))
+    best = max(range(len(moves)), key=lambda i: (visits[i], _mean(totals[i], visits[i], priors[i]), -i))
     mean = totals[best] / visits[best] if visits[best] else 0.0
     return Suggestion(moves[best], "expert", playouts, considered, complete,
                       f"chosen in {visits[best]} of {playouts} playouts, winning {mean:.0%} of them")
 
 
-def _ucb_pick(visits: Sequence[int], totals: Sequence[float], played: int) -> int:
-    """The untried move first (in legal-move order), else the highest UCB1 bound."""
+def _ucb_pick(visits: Sequence[int], totals: Sequence[float], priors: Sequence[float], played: int) -> int:
+    """The untried move first (in legal-move order), else the highest UCB1 bound, each mean
+    starting from the move's one-move-ahead value worth ``PRIOR_PLAYOUTS`` playouts."""
     for i, n in enumerate(visits):
         if n == 0:
             return i
     log_n = math.log(played)
     return max(range(len(visits)),
-               key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]))
+               key=lambda i: _mean(totals[i], visits[i], priors[i]) + EXPLORATION * math.sqrt(log_n / visits[i]))
+
+
+
+def _mean(total: float, visits: int, prior: float) -> float:
+    """A candidate's mean value: its playouts' results and its one-move-ahead score counted as
+    ``PRIOR_PLAYOUTS`` playouts."""
+    return (total + PRIOR_PLAYOUTS * prior) / (visits + PRIOR_PLAYOUTS)

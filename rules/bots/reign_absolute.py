@@ -39,8 +39,9 @@ _COPIED = ("game", "schema_version", "players", "status", "phase", "active_playe
 class ReignAbsoluteBot:
     game = GAME
     playouts_per_second = 15
-    rollout_depth = 30
+    rollout_depth = 8
     greedy_samples = 3
+    rollout_greed = 1.0
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

@@ -27,6 +27,7 @@ class ReignAndRuinBot:
     playouts_per_second = 100
     rollout_depth = 200
     greedy_samples = 3
+    rollout_greed = 0.5
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

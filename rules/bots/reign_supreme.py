@@ -27,8 +27,9 @@ _VIEW_ONLY = ("viewer", "deck_counts", "hand_counts", "hand")
 class ReignSupremeBot:
     game = GAME
     playouts_per_second = 10
-    rollout_depth = 12
+    rollout_depth = 4
     greedy_samples = 1
+    rollout_greed = 1.0
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

@@ -58,6 +58,7 @@ class ReignsTheCouncilBot:
     playouts_per_second = 30
     rollout_depth = 60
     greedy_samples = 3
+    rollout_greed = 0.0
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]

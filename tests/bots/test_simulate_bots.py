@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from api.cli import bot_stats, main, simulate_bots
+from api.cli import bot_stats, main, simulate_bots, wilson_interval
 from rules.bots import BOTS
+from rules.bots.core import PRIOR_PLAYOUTS
 from rules.bots.match import play_bot_game, seat_levels
 from rules.engine import Game
 
@@ -29,13 +30,23 @@ def test_bot_stats_per_level_and_seat():
     assert (expert["played"], expert["wins"], expert["seat_played"], expert["seat_wins"]) == (3, 3, [2, 1], [2, 1])
     assert (rand["played"], rand["wins"], rand["seat_wins"]) == (3, 1, [0, 1])
     assert rand["seat_win_rate"] == [0.0, 0.5]
+    assert expert["interval"] == wilson_interval(3, 3) and expert["interval"][1] == 1.0
+
+
+def test_wilson_interval():
+    """The 95% Wilson score interval (e.g. 50 of 100: 40.4% to 59.6%)."""
+    low, high = wilson_interval(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    low, high = wilson_interval(19, 20)
+    assert round(low, 4) == 0.7639 and high < 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0) and wilson_interval(0, 10)[0] == 0.0
 
 
 def test_simulate_bots_prints_win_rates():
     out, err = io.StringIO(), io.StringIO()
     stats = simulate_bots("reign-and-ruin", ["greedy", "random"], 4, 1, 50, out=out, err=err)
     text = out.getvalue()
-    assert re.search(r"^greedy\s+4\s+\d+\s+\d+\.\d%", text, re.M) and re.search(r"^random\s+4", text, re.M)
+    assert re.search(r"^greedy\s+4\s+\d+\s+\d+\.\d%\s+\d+\.\d%-\d+\.\d%", text, re.M) and re.search(r"^random\s+4", text, re.M)
     assert "4/4" in err.getvalue()  # the progress bar
     assert stats["levels"]["greedy"]["played"] == 4
 
@@ -80,7 +91,7 @@ def test_stronger_level_wins_most_small_fixed_matches(game_id, levels, games, ti
 
 
 def test_docs_state_each_bot_budget():
-    """The rules docs' "Bots" sections give each game's expert budget and rollout depth."""
+    """The rules docs' "Bots" sections give each game's expert budget, rollout depth and greed."""
     for game_id, bot in BOTS.items():
         with open(f"docs/rules/{game_id}.md", encoding="utf-8") as f:
             text = f.read().split("\n## Bots\n", 1)[1]
@@ -88,4 +99,6 @@ def test_docs_state_each_bot_budget():
         assert f"Budget: {bot.playouts_per_second} playouts per second" in flat, game_id
         assert f"at most {bot.rollout_depth} moves" in flat, game_id
         assert f"on {bot.greedy_samples} imagined state" in flat, game_id
+        assert f"by the evaluation {bot.rollout_greed:.0%} of the time" in flat, game_id
+        assert f"counted as {PRIOR_PLAYOUTS} playouts" in flat, game_id
     assert isinstance(BOTS["reign-and-ruin"].game, Game)

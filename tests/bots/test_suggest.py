@@ -115,3 +115,24 @@ def test_a_bot_never_suggests_conceding():
         if seen_only_concede and seen_other:
             break
     assert seen_only_concede
+
+
+def test_a_greedy_rollout_move_is_the_movers_best_one_move_ahead():
+    """With ``rollout_greed`` 1 a playout's move is the mover's best by the evaluation (the
+    greedy level's choice, the first of equals); with 0 it is a random legal move."""
+    from rules.bots.core import _rollout_move
+
+    bot = BOTS["reign-and-ruin"]
+    game = bot.game
+    state = next(s for s in positions("reign-and-ruin", seed=3, every=1) if s["phase"] == "play")
+    mover = state["active_players"][0]
+    moves = game.legal_moves(state)
+    values = [bot.evaluate(game.apply(state, m)[0], mover) for m in moves]
+    best = game.apply(state, moves[values.index(max(values))])[0]
+    assert len(set(values)) > 1  # the position tells moves apart
+    greedy, uniform = type(bot)(), type(bot)()
+    greedy.rollout_greed, uniform.rollout_greed = 1.0, 0.0
+    assert all(_rollout_move(greedy, state, moves, random.Random(s)) == best for s in range(3))
+    after = [game.apply(state, m)[0] for m in moves]
+    chosen = [_rollout_move(uniform, state, moves, random.Random(s)) for s in range(20)]
+    assert all(c in after for c in chosen) and any(c != best for c in chosen)
