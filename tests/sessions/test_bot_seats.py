@@ -85,8 +85,10 @@ def raw_history(app, sid: str) -> list[dict[str, Any]]:
 
 
 def replay(app, sid: str, players: list[str], seed: int, options: dict[str, Any], bots: dict[str, str]) -> int:
+    """Check the session's history against its stored state. A bot may still be moving: history
+    only grows, so the first ``version`` entries are the ones the loaded state is made of."""
     session = app.extensions["referee_sessions"].load(sid)
-    return check_history(raw_history(app, sid), session.state, players, seed, options, bots)
+    return check_history(raw_history(app, sid)[:session.version], session.state, players, seed, options, bots)
 
 
 def check_history(entries: list[dict[str, Any]], stored: dict[str, Any], players: list[str], seed: int,
