@@ -1,0 +1,129 @@
+"""Where one HTTP request's time goes, stage by stage, per game, in process.
+
+    .venv/bin/python bench/pipeline.py [--games reign-supreme ...] [--count 60] [--repeat 3]
+
+For each game and for ``apply`` and ``legal-moves`` it takes the bodies ``bench/bench.py`` sends
+(``bench/workloads.py``) and times, with direct timers, each stage ``api/games.py`` runs on them:
+JSON parse (``jsonio.loads_body``), envelope + state/move shape check (``schemas``), integrity
+(``game.check_state``), the rules call, answer building, JSON serialization (``jsonio.dumps``).
+It then posts the same bodies through the whole Flask app (``app.test_client()``) and through the
+echo app (``bench/echo_app.py``); "Flask/Werkzeug" is the whole request minus the stages (it
+includes the test client's own cost, which the echo pays too). Best of ``--repeat`` rounds, µs
+per request. Prints a table and writes ``bench/results/pipeline-<UTC>.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import schemas  # noqa: E402
+from api import create_app, jsonio  # noqa: E402
+from rules.registry import get_game  # noqa: E402
+from schemas import requests as envelopes  # noqa: E402
+from workloads import GAME_IDS, request_bodies  # noqa: E402
+
+STAGES = ("parse", "shape", "check_state", "rules", "answer", "serialize")
+
+
+def _stages(game_id: str, endpoint: str, bodies: list[bytes]) -> dict[str, float]:
+    """Seconds spent in each stage over ``bodies``, calling the pipeline's own functions."""
+    game = get_game(game_id)
+    shapes = schemas.for_game(game_id)
+    envelope = envelopes.MOVE if endpoint == "apply" else envelopes.STATE_PLAYER
+    spent = dict.fromkeys(STAGES, 0.0)
+    clock = time.perf_counter
+    for data in bodies:
+        t0 = clock()
+        body = jsonio.loads_body(data)
+        t1 = clock()
+        body = schemas.load(envelope, body)
+        shapes.load_state(body["state"])
+        if endpoint == "apply":
+            shapes.load_move(body["move"])
+        t2 = clock()
+        game.check_state(body["state"])
+        t3 = clock()
+        if endpoint == "apply":
+            new_state, events = game.apply(body["state"], body["move"])
+        else:
+            moves = game.legal_moves(body["state"], body.get("player"))
+        t4 = clock()
+        if endpoint == "apply":
+            answer = {"state": new_state, "events": events, "outcome": new_state.get("outcome")}
+        else:
+            answer = {"moves": moves}
+        t5 = clock()
+        jsonio.dumps(answer)
+        t6 = clock()
+        for name, a, b in zip(STAGES, (t0, t1, t2, t3, t4, t5), (t1, t2, t3, t4, t5, t6)):
+            spent[name] += b - a
+    return spent
+
+
+def _whole(client, url: str, bodies: list[bytes]) -> float:
+    started = time.perf_counter()
+    for data in bodies:
+        resp = client.post(url, data=data, content_type="application/json")
+        assert resp.status_code == 200, resp.get_data()[:300]
+    return time.perf_counter() - started
+
+
+def measure(game_id: str, endpoint: str, count: int, repeat: int, app, echo) -> dict:
+    bodies = request_bodies(game_id, endpoint, count)
+    url = f"/v1/games/{game_id}/{endpoint}"
+    _whole(app, url, bodies[:10])  # warm caches outside the timing
+    best_stages: dict[str, float] | None = None
+    best_whole = best_echo = float("inf")
+    for _ in range(repeat):
+        spent = _stages(game_id, endpoint, bodies)
+        if best_stages is None or sum(spent.values()) < sum(best_stages.values()):
+            best_stages = spent
+        best_whole = min(best_whole, _whole(app, url, bodies))
+        best_echo = min(best_echo, _whole(echo, "/echo", bodies))
+    n = len(bodies)
+    us = {name: best_stages[name] / n * 1e6 for name in STAGES}
+    whole = best_whole / n * 1e6
+    us["flask/werkzeug"] = max(whole - sum(us.values()), 0.0)
+    return {"game": game_id, "endpoint": endpoint, "requests": n,
+            "body_bytes": sum(map(len, bodies)) // n, "whole_us": round(whole, 1),
+            "echo_us": round(best_echo / n * 1e6, 1),
+            "stages_us": {k: round(v, 1) for k, v in us.items()}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", nargs="*", default=list(GAME_IDS), choices=GAME_IDS)
+    ap.add_argument("--endpoints", nargs="*", default=["apply", "legal-moves"])
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    from echo_app import app as echo_app
+
+    app = create_app({"TESTING": True}).test_client()
+    echo = echo_app.test_client()
+    rows = []
+    for game_id in args.games:
+        for endpoint in args.endpoints:
+            row = measure(game_id, endpoint, args.count, args.repeat, app, echo)
+            rows.append(row)
+            whole = row["whole_us"]
+            print(f"\n{game_id} {endpoint}: {whole:.0f} µs/request whole, echo {row['echo_us']:.0f} µs "
+                  f"(echo/whole {row['echo_us'] / whole:.0%}), {row['body_bytes']} B bodies", flush=True)
+            for name, us in row["stages_us"].items():
+                print(f"  {name:16s} {us:9.1f} µs  {us / whole:6.1%}", flush=True)
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    (out / f"pipeline-{stamp}.json").write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
