@@ -5,12 +5,15 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed`` |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``; after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 | ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
 
-and the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
+A deleted session leaves its tombstone (the token hashes, nothing else) for one time-to-live, so
+a token-needing request to it can still tell a stranger (401) from its own seat or admin (404).
+
+And the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
 move.
 
@@ -34,7 +37,7 @@ import redis
 from api import jsonio
 from api.store import Store, guarded, guarded_write
 
-__all__ = ["SessionStore", "Session", "Committed", "Conflict", "Replay", "StateTooLarge", "new_token",
+__all__ = ["SessionStore", "Session", "Tombstone", "Committed", "Conflict", "Replay", "StateTooLarge", "new_token",
            "token_hash", "valid_session_id", "KEY_PREFIX", "now", "history_entry"]
 
 KEY_PREFIX = "referee:"
@@ -68,7 +71,13 @@ return {'ok', tostring(tonumber(version) + 1)}
 """
 
 _DELETE = """
+local admin = redis.call('HGET', KEYS[1], 'admin')
+local seats = redis.call('HGET', KEYS[1], 'seats')
 local gone = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+if admin then
+  redis.call('HSET', KEYS[1], 'admin', admin, 'seats', seats or '{}')
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+end
 redis.call('PUBLISH', ARGV[1], ARGV[2])
 return gone
 """
@@ -134,6 +143,22 @@ class Session:
 
     def is_admin(self, token: str) -> bool:
         return hmac.compare_digest(token_hash(token), self.admin_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class Tombstone:
+    """What a deleted session leaves: its token hashes only (no state, history or answers)."""
+
+    seat_hashes: dict[str, str]
+    admin_hash: str
+
+    def knows(self, token: str) -> bool:
+        """Whether ``token`` was the deleted session's admin or one of its seat tokens."""
+        presented = token_hash(token)
+        known = hmac.compare_digest(presented, self.admin_hash)
+        for stored in self.seat_hashes.values():
+            known = hmac.compare_digest(presented, stored) or known
+        return known
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,11 +280,23 @@ class SessionStore:
         return Session(session_id, jsonio.loads(seats), admin.decode(), int(version), jsonio.loads(state),
                        jsonio.loads(bots) if bots else {}, int(bot_seed or 0))
 
+    def tombstone(self, session_id: str) -> Tombstone | None:
+        """The tombstone of a deleted session; None for a live, expired or never-created one."""
+        if not valid_session_id(session_id):
+            return None
+        client = self._client()
+        names = ("seats", "admin", "version")
+        seats, admin, version = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
+        if admin is None or version is not None:
+            return None
+        return Tombstone(jsonio.loads(seats or b"{}"), admin.decode())
+
     def delete(self, session_id: str) -> None:
+        """Deletes the session's state, history and answers, leaving its tombstone for one TTL."""
         client = self._client()
 
         script = self._script("delete", _DELETE)
-        args = [self.channel(session_id), jsonio.dumps({"deleted": True})]
+        args = [self.channel(session_id), jsonio.dumps({"deleted": True}), str(self.ttl)]
         guarded(lambda: script(keys=self.keys(session_id), args=args, client=client))
 
     # -- history ---------------------------------------------------------------------------

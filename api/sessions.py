@@ -65,12 +65,21 @@ def _bot_seats() -> BotSeats:
     return current_app.extensions["referee_bot_seats"]
 
 
-def _session(session_id: str) -> Session:
+def _session(session_id: str, needs_token: bool = False) -> Session:
     """The session, 404 when there is none. Every request that reads a session touches it: if
     the game waits on one of its bot seats, the bot is queued (``api.bot_seats``; never run on
-    this thread), so a bot that was due when a process stopped moves on now."""
+    this thread), so a bot that was due when a process stopped moves on now.
+
+    For an operation that ``needs_token``, a deleted session still checks the token against its
+    tombstone: no token or a stranger's is 401, as for a live session; only its own admin or seat
+    tokens learn that it is gone (404)."""
     session = _sessions().load(session_id)
     if session is None:
+        tombstone = _sessions().tombstone(session_id) if needs_token else None
+        if tombstone is not None:
+            token = _bearer()
+            if token is None or not tombstone.knows(token):
+                raise _unauthorized("The token does not open this session.")
         raise ApiError(404, "unknown_session",
                        "There is no such session (never created, expired, or deleted).")
     _bot_seats().nudge(session.id, session.state, session.bots)
@@ -208,7 +217,7 @@ def read_session(session_id: str):
 
 @bp.delete("/<session_id>")
 def delete_session(session_id: str):
-    session = _session(session_id)
+    session = _session(session_id, needs_token=True)
     token = _bearer()
     if token is None:
         raise _unauthorized("Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'.")
@@ -221,7 +230,7 @@ def delete_session(session_id: str):
 # -- a seat's moves ------------------------------------------------------------------------------------
 @bp.get("/<session_id>/legal-moves")
 def session_legal_moves(session_id: str):
-    session = _session(session_id)
+    session = _session(session_id, needs_token=True)
     seat = _seat(session)
     game = get_game(session.game)
     return ({"session_id": session.id, "game": session.game, "version": session.version, "player": seat,
@@ -242,7 +251,7 @@ def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
 @bp.post("/<session_id>/moves")
 def submit_move(session_id: str):
     store = _sessions()
-    session = _session(session_id)
+    session = _session(session_id, needs_token=True)
     seat = _seat(session)
     body = read_body(envelopes.SESSION_MOVE)
     move = body["move"]

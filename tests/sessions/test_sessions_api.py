@@ -315,7 +315,31 @@ def test_delete_needs_the_admin_token(client, session, redis_client):
     play(client, session, "ann", **{"Idempotency-Key": "k"})
     assert client.delete(path(session), headers=bearer(session["admin_token"])).status_code == 204
     assert client.get(path(session)).status_code == 404
-    assert list(redis_client.scan_iter(match=f"{KEY_PREFIX}{{{session['session_id']}}}:*")) == []
+    keys = [k.decode() for k in redis_client.scan_iter(match=f"{KEY_PREFIX}{{{session['session_id']}}}:*")]
+    assert keys == [f"{KEY_PREFIX}{{{session['session_id']}}}:session"]  # the tombstone only
+    assert sorted(redis_client.hkeys(keys[0])) == [b"admin", b"seats"]  # no state, version, history or answers
+    assert 0 < redis_client.ttl(keys[0]) <= client.application.extensions["referee_sessions"].ttl
+
+
+def test_a_deleted_session_tells_strangers_401_and_its_own_tokens_404(client, session):
+    """The tombstone: token-needing operations keep refusing strangers (401) after DELETE;
+    the deleted session's own admin and seat tokens learn it is gone (404). Reads stay 404."""
+    admin, seat = bearer(session["admin_token"]), bearer(session["seats"]["ann"])
+    assert client.delete(path(session), headers=admin).status_code == 204
+    stranger = bearer("not-a-token-of-this-session")
+    token_needing = [lambda h: client.delete(path(session), headers=h),
+                     lambda h: client.get(path(session, "/legal-moves"), headers=h),
+                     lambda h: client.post(path(session, "/moves"), json={"move": {}}, headers=h)]
+    for call in token_needing:
+        assert call({}).status_code == 401 and call(stranger).status_code == 401
+        for own in (admin, seat):
+            resp = call(own)
+            assert resp.status_code == 404 and resp.get_json()["code"] == "unknown_session"
+    for read in ("", "/history", "/events"):
+        assert client.get(path(session, read), headers=stranger).status_code == 404
+    never = "A" * 22
+    for call in (client.delete, client.get):
+        assert call(f"/v1/sessions/{never}", headers=stranger).status_code == 404
 
 
 def test_wrong_methods(client, session):

@@ -51,4 +51,5 @@ def test_a_session_on_a_cluster(cluster, tmp_path):
     assert int(redis.hget(keys[0], "version")) == 2 and len(jsonio.loads(redis.lindex(keys[1], 0))["events"]) >= 1
     assert client.delete(path, headers={"Authorization": f"Bearer {created['admin_token']}"}).status_code == 204
     assert client.get(path).status_code == 404
-    assert not any(redis.exists(k) for k in keys)
+    assert not any(redis.exists(k) for k in keys[1:])  # only the tombstone stays: token hashes, no state
+    assert sorted(redis.hkeys(keys[0])) == [b"admin", b"seats"]

@@ -74,4 +74,5 @@ def test_remembered_answers_are_capped_oldest_first(redis_server, tmp_path):
     assert again.status_code == 422 and "Idempotent-Replayed" not in again.headers
     assert client.delete(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {created['admin_token']}"}
                          ).status_code == 204
-    assert store.keys(f"{KEY_PREFIX}{{{sid}}}*") == []
+    assert store.keys(f"{KEY_PREFIX}{{{sid}}}*") == [f"{KEY_PREFIX}{{{sid}}}:session".encode()]  # the tombstone
+    assert sorted(store.hkeys(f"{KEY_PREFIX}{{{sid}}}:session")) == [b"admin", b"seats"]
