@@ -63,6 +63,20 @@ def due_bot(game: Game, state: State, bots: Mapping[PlayerId, str]) -> PlayerId 
     return None
 
 
+def _forced_concession(game: Game, state: State, player: PlayerId) -> Move | None:
+    """The concession of a waited-on bot seat whose only legal move is to concede, else None.
+
+    A bot never chooses to concede (``rules.bots.suggest``), but a seat the game waits on with no
+    other legal move could otherwise never move, and the session would stall for everyone: at a
+    real table that player would have to concede too. No game's rules lead there today (the
+    waited-on player always has another move), so this is a guard, not a strategy."""
+    moves = game.legal_moves(state, player)
+    if len(moves) == 1 and moves[0]["type"] == "concede":
+        log.info("bot seat %s has no legal move but conceding; it concedes", player)
+        return moves[0]
+    return None
+
+
 def session_bot_seed(setup_seed: int) -> int:
     """A session's bot seed: 63 bits of SHA-256 of its setup seed (one way: the bots' seeds tell
     nothing of the game's generator)."""
@@ -184,7 +198,9 @@ class BotSeats:
         try:
             chosen = suggest(BOTS[game.id], game.view(session.state, player), player, session.bots[player],
                              seed, self.time_ms)
-        except (NoMoveToSuggest, ValueError) as err:
+        except NoMoveToSuggest:
+            return _forced_concession(game, session.state, player)
+        except ValueError as err:
             log.warning("bot seat %s of session %s cannot move at version %d: %r", player, session.id,
                         session.version, err)
             return None

@@ -16,9 +16,11 @@ then at random to the places whose back is not (deck below the top, discard pile
 goals are random goals other than the viewer's; their secret choices are random (a pitch is
 one of their hand's cards, an exchange a random subset of it, a vote a coin flip).
 
-The evaluation is the points scored so far (seed §Reign scoring, ``game.score``), plus what the
-reign's end would bring on today's board: most of a point per card in the Monarch's pile, half
-of what each advisor's goal would score after a death; compared with the best opponent.
+The evaluation (``_outlook``) is the points scored so far plus what the reign is likely to
+bring: this round's unresolved proposals move the tracks by their expected change, the chance of
+a death grows as a token nears an end space, the Monarch counts the pile and part of the rest
+of a full pile, an advisor their goal times the chance of a death and part of their best card in
+hand; compared with the best opponent. The rules doc's "Bots" section states it in full.
 """
 from __future__ import annotations
 
@@ -28,12 +30,26 @@ from typing import Any
 from rules.bots.sampling import Pool, fresh_chance, spread
 from rules.engine_types import PlayerId, State, View
 from rules.reigns_the_council import GAME
-from rules.reigns_the_council.content import GOALS, default_catalog, goal_points
+from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, default_catalog
+from rules.reigns_the_council.ending import totals
+from rules.reigns_the_council.rounds import ABDICATION_PILE
 
 __all__ = ["BOT"]
 
 _COPIED = ("game", "schema_version", "players", "status", "phase", "active_players", "move_count", "outcome",
            "story_point", "tracks", "draw_queue", "story")
+
+
+_ACCEPTED = 2 / 3
+"""The chance an undecided proposal is accepted: a Monarch choosing among the non-empty subsets of
+two proposals at random accepts each in two cases of three."""
+_PILE_HOPE = 0.5
+"""The share of the cards a living Monarch still needs for abdication that the evaluation counts."""
+_HAND_HOPE = 0.2
+"""The share of the best card in hand (for its holder's goal) that the evaluation counts."""
+_DEATH_FLOOR = 0.4
+"""The least weight of a goal: most reigns end in a death, even from a calm realm."""
+_REIGN_OVER = ("story_vote", "end_vote", "succession", "finished")
 
 
 class _Backs:
@@ -163,14 +179,115 @@ class ReignsTheCouncilBot:
         return chosen
 
     def evaluate(self, state: State, player: PlayerId) -> float:
-        value: dict[str, float] = dict(GAME.score(state).scores)
-        if state["status"] != "finished":
-            tracks = state["tracks"]
-            value[state["reigns"][-1]["monarch"]] += 0.8 * len(state["pile"])
-            for p, goal in state["goals"].items():
-                value[p] += 0.5 * sum(goal_points(GOALS[goal], tracks).values())
+        value = _outlook(state)
         best_other = max(v for p, v in value.items() if p != player)
-        return spread(value[player] - best_other, 6.0)
+        ahead = spread(value[player] - best_other, 6.0)
+        votes = state.get("votes")
+        if state["phase"] != "end_vote" or not votes or votes.get(player) is not True:
+            return ahead
+        # An early end needs every vote (rulings RtC 10); the others' votes are unknown to the
+        # viewer, so each counts as a coin flip whatever the imagined state says.
+        ends = 0.5 ** (len(votes) - 1)
+        return ends * _result_now(value, player) + (1 - ends) * ahead
 
 
+def _result_now(value: dict[PlayerId, float], player: PlayerId) -> float:
+    """The result for ``player`` if the game ended on these points: a win 1, shared 1/k, else 0."""
+    best = max(value.values())
+    winners = [p for p, v in value.items() if v == best]
+    return 1.0 / len(winners) if player in winners else 0.0
+
+
+def _outlook(state: State) -> dict[PlayerId, float]:
+    """Points scored so far (seed §Reign scoring) plus what the reign is likely to bring.
+
+    The proposals still to resolve this round move the tracks by their expected change (an
+    undecided one is accepted with probability ``_ACCEPTED``); a Monarch whose tokens end
+    nearer the end spaces is likelier to die. The Monarch counts the pile, the expected pile
+    cards to come and, while alive, part of the rest of a full pile (12 cards: abdication);
+    an advisor counts their goal on the projected tracks times the chance of a death (the goals
+    score only then), plus part of the best card still in hand for their goal.
+    """
+    value: dict[PlayerId, float] = {p: float(v) for p, v in totals(state).items()}
+    if state["phase"] in _REIGN_OVER:
+        return value
+    cards, tracks, goals = state["cards"], dict(state["tracks"]), state["goals"]
+    king = state["reigns"][-1]["monarch"]
+    pile = float(len(state["pile"]))
+    coming = _unresolved(state)
+    expected = {p: 0.0 for p in tracks}
+    for owner, card, accepted, scored in coming:
+        info = cards[card]
+        for pillar, change in info["accept"].items():
+            expected[pillar] += accepted * change
+        for pillar, change in info["reject"].items():
+            expected[pillar] += (1 - accepted) * change
+        pile += accepted
+        if not scored:
+            value[owner] += accepted
+    projected = {p: max(TRACK_MIN, min(TRACK_MAX, tracks[p] + expected[p])) for p in tracks}
+    death = _death_chance(projected)
+    value[king] += pile + (1 - death) * _PILE_HOPE * max(0.0, ABDICATION_PILE - pile)
+    for p, goal_id in goals.items():
+        goal = GOALS[goal_id]
+        value[p] += (_DEATH_FLOOR + (1 - _DEATH_FLOOR) * death) * _goal_value(goal, projected)
+        leaving = _leaving(state, p)
+        gains = [_card_gain(goal, tracks, cards[c]) for c in state["hands"][p] if c not in leaving]
+        if gains:
+            value[p] += _HAND_HOPE * max(0.0, max(gains))
+    return value
+
+
+def _unresolved(state: State) -> list[tuple[PlayerId, str, float, bool]]:
+    """This round's proposals not yet resolved: (advisor, card, chance it is accepted, whether
+    its acceptance point is already decided). A pitch not yet made is not counted."""
+    rnd = state["round"]
+    if rnd is None:
+        return []
+    found = []
+    for p, card in (rnd["pitches"] or {}).items():
+        if card is not None:
+            found.append((p, card, _ACCEPTED, False))
+    accepted = rnd["accepted"]
+    for p, card in rnd["table"].items():
+        if accepted is None:
+            found.append((p, card, _ACCEPTED, False))
+        else:
+            found.append((p, card, 1.0 if p in accepted else 0.0, True))
+    pending = rnd["pending"]
+    if pending is not None:
+        found.append((pending["advisor"], pending["card"], 1.0 if pending["decision"] == "accepted" else 0.0, True))
+    return found
+
+
+def _leaving(state: State, player: PlayerId) -> set[str]:
+    """Cards still in ``player``'s hand that are on their way out: the pitch (it stays in the
+    hand, marked, until all have pitched) and the cards chosen for the exchange."""
+    leaving = set()
+    rnd = state["round"]
+    if rnd is not None and rnd["pitches"] and rnd["pitches"].get(player):
+        leaving.add(rnd["pitches"][player])
+    if state["exchange"] and state["exchange"].get(player):
+        leaving.update(state["exchange"][player])
+    return leaving
+
+
+def _death_chance(tracks: dict[str, float]) -> float:
+    """How likely the Monarch dies this reign, guessed from the token nearest an end space."""
+    nearest = max(abs(v) for v in tracks.values())
+    return 1.0 if nearest >= TRACK_MAX else (nearest / TRACK_MAX) ** 2
+
+
+def _goal_value(goal: dict[str, int], tracks: dict[str, float]) -> float:
+    """``goal_points`` on tracks that may hold expected (fractional) positions."""
+    return sum(max(0.0, side * tracks[pillar]) for pillar, side in goal.items())
+
+
+def _card_gain(goal: dict[str, int], tracks: dict[str, int], info: dict[str, Any]) -> float:
+    """What pitching this card is expected to add to the goal's value on today's tracks."""
+    def moved(zone: dict[str, int]) -> float:
+        after = {p: max(TRACK_MIN, min(TRACK_MAX, v + zone.get(p, 0))) for p, v in tracks.items()}
+        return _goal_value(goal, after)
+    before = _goal_value(goal, tracks)
+    return _ACCEPTED * (moved(info["accept"]) - before) + (1 - _ACCEPTED) * (moved(info["reject"]) - before)
 BOT = ReignsTheCouncilBot()

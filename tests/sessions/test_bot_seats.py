@@ -363,3 +363,30 @@ def test_a_bot_game_through_the_served_service(served):
     stored = jsonio.loads(redis.hget(f"{KEY_PREFIX}{{{sid}}}:session", "state"))
     check_history(entries, stored, ["ann", "bob"], 9, {}, {"bob": "random"})
     assert {e["player"] for e in entries} == {"ann", "bob"}
+
+
+def test_a_bot_seat_concedes_only_when_conceding_is_its_only_legal_move():
+    """A bot never chooses to concede; a waited-on seat with no other legal move would stall its
+    session, so there, and only there, it concedes, as a player at the table would have to.
+    Reign Supreme lists players outside their own turn (RS 10) who may have nothing but
+    ``concede``: such a seat stands in for that case."""
+    from api.bot_seats import _forced_concession
+    from rules.playout import choose_move
+
+    game = get_game("reign-supreme")
+    chooser = random.Random(5)
+    state = game.setup(["ann", "bob"], 5, {"setup": "auto"})
+    seen_only = seen_other = False
+    for _ in range(400):
+        for player in state["players"]:
+            types = [m["type"] for m in game.legal_moves(state, player)]
+            if types == ["concede"]:
+                seen_only = True
+                assert _forced_concession(game, state, player) == {"player": player, "type": "concede"}
+            elif types:
+                seen_other = True
+                assert _forced_concession(game, state, player) is None
+        if seen_only and seen_other:
+            break
+        state, _ = game.apply(state, choose_move(game.legal_moves(state), chooser, 0.0))
+    assert seen_only and seen_other
