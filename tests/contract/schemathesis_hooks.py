@@ -22,6 +22,8 @@ TOKENS: dict[str, dict[str, Any]] = {}
 """Session id -> ``{"admin": token, "seats": {player: token}, "turns": a cycle of the seat tokens,
 the active players' first}``."""
 _AUTHENTICATED = re.compile(r"^/v1/sessions/\{session_id\}(/legal-moves|/moves)?$")
+_SEEDED = re.compile(r"^/v1/sessions/\{session_id\}/moves$")
+"""The operation whose generated (not linked) requests go to a session this run created."""
 
 
 @schemathesis.hook
@@ -35,6 +37,21 @@ def after_call(context: Any, case: Any, response: Any) -> None:
         order = active + [p for p in seats if p not in active]
         TOKENS[body["session_id"]] = {"admin": body["admin_token"], "seats": seats,
                                       "turns": itertools.cycle([seats[p] for p in order])}
+
+
+@schemathesis.hook
+def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Generated requests to post a session move name a session this run created (the newest), so
+    they reach the session's rules (a 409, 412 or 422 for a random move) rather than a 404 for a
+    random id: schemathesis' "known IDs" advice for its missing-test-data warning. A session id
+    that a link supplied is left alone. Every other operation keeps its generated id: their
+    unknown-session answers are tested so, and an event stream of a real session stays open
+    (`MAX_STREAM_SECONDS`), which would make every generated stream request last that long."""
+    operation = context.operation
+    if (not path_parameters or not TOKENS or path_parameters.get("session_id") in TOKENS
+            or not _SEEDED.match(operation.path)):
+        return path_parameters
+    return {**path_parameters, "session_id": next(reversed(TOKENS))}
 
 
 @schemathesis.auth(refresh_interval=None).apply_to(path_regex=_AUTHENTICATED.pattern)
