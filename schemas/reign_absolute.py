@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema
 
-from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, COMBAT_EFFECTS, MAX_CARDS, MAX_LEAP,
-                                          MAX_RACES, SETUP_EFFECTS, TURN_EFFECTS, WHEN, default_catalogs)
+from rules.reign_absolute.content import (ABILITY_EFFECTS, ACTION_EFFECTS, CARD_KINDS, COMBAT_EFFECTS, MAX_CARDS,
+                                          MAX_LEAP, MAX_RACES, SETUP_EFFECTS, TURN_EFFECTS, WHEN, default_catalogs)
 from rules.reign_absolute.integrity import PHASES
 from rules.reign_absolute.moves import MOVE_FIELDS
 from rules.reign_absolute.state import MAX_TURN_LIMIT, MIN_TURN_LIMIT
@@ -60,7 +60,7 @@ RARaceInfo = named('RARaceInfo', doc(record({'name': STR, 'units': list_of(RAUni
 
 RAUnitInfo = named('RAUnitInfo', doc(record({'race': STR, 'name': STR, 'strength': integer(0, 99), 'liege': BOOL, 'abilities': list_of(RAEffect)}), 'A unit card of the catalogue.'))
 
-RACardInfo = named('RACardInfo', doc(record({'name': STR, 'kind': one_of(['combat', 'turn']), 'number': INT, 'effect': RAEffect}), 'A reinforcement card of the catalogue; `number` is its random number.'))
+RACardInfo = named('RACardInfo', doc(record({'name': STR, 'kind': one_of(CARD_KINDS), 'number': INT, 'effect': RAEffect}), 'A reinforcement card of the catalogue; `number` is its random number.'))
 
 RADoom = named('RADoom', doc(record({'caller': PLAYER_ID, 'to_discard': list_of(PLAYER_ID)}), 'A Doom in progress: who still has to discard, in order.'))
 

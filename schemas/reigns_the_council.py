@@ -14,6 +14,7 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields
 
 from rules.reigns_the_council.content import MAX_DECK, PILLARS, TRACK_MAX, TRACK_MIN, default_catalog
+from rules.reigns_the_council.ending import REIGN_ENDS
 from rules.reigns_the_council.integrity import PHASES
 from rules.reigns_the_council.state import STORY_MODES
 from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
@@ -47,7 +48,7 @@ CouncilPillar = named('CouncilPillar', doc(one_of(PILLARS), 'A pillar of society
 
 CouncilTracks = named('CouncilTracks', doc(record({pillar: integer(TRACK_MIN, TRACK_MAX) for pillar in PILLARS}), 'The token of each pillar, -5..+5 (±5 are the end spaces).', examples=[{'church': -2, 'army': 5, 'people': 0, 'wealth': 1}]))
 
-CouncilReign = named('CouncilReign', doc(record({'number': integer(1, None), 'monarch': PLAYER_ID, 'end': nullable(one_of(['death', 'abdication'])), 'goals': nullable(doc(map_of(GOAL_ID), "Each advisor's goal, revealed after a death.")), 'tracks': nullable(CouncilTracks), 'points': doc(map_of(record({'acceptance': integer(0, None), 'story': integer(0, None), 'pile': integer(0, None), 'goal': doc(map_of(integer(0, None), key=CouncilPillar), 'Goal points per pillar of the goal (after a death).')})), "Each player's points in this reign.")}), 'One reign: its Monarch, how it ended (null while it goes on), the goals revealed after a death, the tracks at its end and the points scored in it.'))
+CouncilReign = named('CouncilReign', doc(record({'number': integer(1, None), 'monarch': PLAYER_ID, 'end': nullable(one_of(REIGN_ENDS)), 'goals': nullable(doc(map_of(GOAL_ID), "Each advisor's goal, revealed after a death.")), 'tracks': nullable(CouncilTracks), 'points': doc(map_of(record({'acceptance': integer(0, None), 'story': integer(0, None), 'pile': integer(0, None), 'goal': doc(map_of(integer(0, None), key=CouncilPillar), 'Goal points per pillar of the goal (after a death).')})), "Each player's points in this reign.")}), 'One reign: its Monarch, how it ended (null while it goes on), the goals revealed after a death, the tracks at its end and the points scored in it.'))
 
 
 _TRACKS = map_of(INT)

@@ -27,7 +27,14 @@ from rules.reign_absolute.flow import check_victory, eradicate
 from rules.reign_absolute.grid import neighbours
 from rules.rng import Rng
 
-__all__ = ["resolve_attack", "applies", "ability_modifier"]
+__all__ = ["SIDES", "CARD_STATUSES", "DRAW_RESULTS", "resolve_attack", "applies", "ability_modifier"]
+
+SIDES = ("attacker", "defender")
+"""The two sides of a combat, as events name them."""
+CARD_STATUSES = ("counted", "cancelled", "wrong_role", "no_strength")
+"""Why a reinforcement card did or did not add to its side's total (``combat_totals``)."""
+DRAW_RESULTS = ("joined", "discarded")
+"""What became of a card drawn into a combat: a combat card joins its side, a turn card is discarded."""
 
 
 _WHEN_OF_ROLE = {"attacker": "attacking", "defender": "defending"}

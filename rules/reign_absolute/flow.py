@@ -15,8 +15,13 @@ from rules.reign_absolute.deck import draw_card
 from rules.reign_absolute.grid import empty_cells_next_to, occupancy, cell_of
 from rules.rng import Rng
 
-__all__ = ["new_turn", "advance", "eradicate", "check_victory", "bonus_cells", "alive",
+__all__ = ["END_REASONS", "BONUS_SKIP_REASONS", "new_turn", "advance", "eradicate", "check_victory", "bonus_cells", "alive",
            "finish", "scores", "turn_limit_winners", "next_alive"]
+
+END_REASONS = ("last_liege", "lieges_fell_together", "turn_limit")
+"""How a game ends: one Liege left, the last Lieges falling together, or the turn limit."""
+BONUS_SKIP_REASONS = ("no_unit_in_discard", "no_free_cell")
+"""Why an owed eradication bonus unit cannot be placed."""
 
 
 def alive(state: State) -> list[PlayerId]:

@@ -12,7 +12,12 @@ from rules.engine_types import Event, Outcome, PlayerId, State
 from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, goal_points
 from rules.reigns_the_council.seats import advisors, monarch
 
-__all__ = ["death", "abdicate", "apply_story_vote", "apply_end_vote", "totals", "outcome"]
+__all__ = ["REIGN_ENDS", "GAME_END_REASONS", "death", "abdicate", "apply_story_vote", "apply_end_vote", "totals", "outcome"]
+
+REIGN_ENDS = ("death", "abdication")
+"""How a reign ends (seed §End of a reign; RtC 8, 9)."""
+GAME_END_REASONS = ("game_end", "early_end")
+"""Why the game ended: everyone has reigned, or every player voted to end early (RtC 10)."""
 
 
 def death(new: State, advisor: PlayerId, card: str, events: list[Event]) -> None:

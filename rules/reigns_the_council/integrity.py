@@ -17,8 +17,8 @@ from rules.reigns_the_council import rulebook
 from rules.reigns_the_council.content import (DECK_COUNT, GOALS, HAND_SIZE, MAX_DECK, PILLARS, TRACK_MAX,
                                               TRACK_MIN, card_problems, default_catalog, goal_points,
                                               min_deck_size)
-from rules.reigns_the_council.ending import outcome
-from rules.reigns_the_council.rounds import ABDICATION_PILE
+from rules.reigns_the_council.ending import REIGN_ENDS, outcome
+from rules.reigns_the_council.rounds import ABDICATION_PILE, DECISIONS
 from rules.reigns_the_council.state import MAX_MOVE_COUNT, SCHEMA_VERSION, STORY_MODES
 
 __all__ = ["check_state", "state_problems", "PHASES"]
@@ -151,7 +151,7 @@ def _check_reigns(state: State, players: list[str], found: list[Violation]) -> N
               f"{where}.monarch must be a player who has not reigned before; nobody reigns twice.")
         seen.add(ruler)
         end = record["end"]
-        _need(end in (None, "death", "abdication") and (end is not None or i == len(reigns) - 1), found,
+        _need(end in (None, *REIGN_ENDS) and (end is not None or i == len(reigns) - 1), found,
               "bad_reigns", f"{where}.end must be \"death\" or \"abdication\" (null only for the current reign).")
         points = record["points"]
         _need(isinstance(points, dict) and set(points) == set(players), found, "bad_points",
@@ -232,11 +232,11 @@ def _check_containers(state: State, players: list[str], found: list[Violation]) 
         pending = rnd["pending"]
         _need(pending is None or (isinstance(pending, dict) and set(pending) == {"advisor", "card", "decision"}
                                   and pending["advisor"] in order and isinstance(pending["card"], str)
-                                  and pending["decision"] in ("accepted", "rejected")), found, "bad_round",
+                                  and pending["decision"] in DECISIONS), found, "bad_round",
               "state.round.pending must be null or {advisor, card, decision}.")
         _need(isinstance(rnd["revealed"], list) and all(
             isinstance(r, dict) and set(r) == {"advisor", "card", "decision", "changed"} and r["advisor"] in order
-            and isinstance(r["card"], str) and r["decision"] in ("accepted", "rejected")
+            and isinstance(r["card"], str) and r["decision"] in DECISIONS
             and isinstance(r["changed"], bool) for r in rnd["revealed"]), found, "bad_round",
             "state.round.revealed must list {advisor, card, decision, changed} of advisors.")
         _need(isinstance(rnd["mind_changed"], bool), found, "bad_round", "state.round.mind_changed must be a boolean.")

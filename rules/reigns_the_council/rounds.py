@@ -12,9 +12,11 @@ from rules.reigns_the_council.content import TRACK_MAX, TRACK_MIN
 from rules.reigns_the_council.seats import advisors, monarch
 from rules.rng import Rng
 
-__all__ = ["ABDICATION_PILE", "start_round", "apply_pitch", "apply_decide", "apply_reveal",
+__all__ = ["DECISIONS", "ABDICATION_PILE", "start_round", "apply_pitch", "apply_decide", "apply_reveal",
            "apply_mind", "revealable"]
 
+DECISIONS = ("accepted", "rejected")
+"""The Monarch's decision on a proposal (seed §Game round 2)."""
 ABDICATION_PILE = 12
 """Seed §End of a reign: the Monarch abdicates at the end of a round with 12 or more accepted
 proposals in their pile."""
