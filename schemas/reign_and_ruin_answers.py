@@ -3,6 +3,7 @@ breakdown and the default content, declared once (never read by the service: ``o
 the tests are built from them)."""
 from __future__ import annotations
 
+from rules.reign_and_ruin.scoring import TIE_BREAKS
 from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
 from schemas.reign_and_ruin import (ABILITY, CARD, CARD_ID, CARD_LIST, CARD_VALUE, DECK_CARD, DESTINATION, FACTION,
                                      FIGHTER, FINAL_ROUND, KURGOZ, PHASE)
@@ -60,7 +61,7 @@ RRSeriesScore = named('RRSeriesScore', record({'faction': FACTION, 'cards': RRCa
 
 RRPlayerScore = named('RRPlayerScore', record({'fighters': list_of(RRFighterScore), 'series': list_of(RRSeriesScore), 'total': doc(integer(0, None), 'The army total.'), 'best_series': doc(integer(0, None), 'The highest series value (0 without a series).'), 'fighter_count': integer(0, None)}))
 
-ReignAndRuinScoreBreakdown = named('ReignAndRuinScoreBreakdown', doc(record({'players': map_of(RRPlayerScore), 'ranking': doc(list_of(PLAYER_ID), 'Player ids, best first.'), 'tie_break': doc(nullable(one_of(['best_series', 'fighter_count', 'draw'])), 'The tie-break that decided the winner, or null when none was needed.')}), 'How each army total came about. A fighter is worth its value doubled once per Kurgoz\ntoken; three or more fighters of one faction form a series whose sum is doubled. Ties\nare broken by the best series value, then the fighter count, else a shared draw.'))
+ReignAndRuinScoreBreakdown = named('ReignAndRuinScoreBreakdown', doc(record({'players': map_of(RRPlayerScore), 'ranking': doc(list_of(PLAYER_ID), 'Player ids, best first.'), 'tie_break': doc(nullable(one_of(TIE_BREAKS)), 'The tie-break that decided the winner, or null when none was needed.')}), 'How each army total came about. A fighter is worth its value doubled once per Kurgoz\ntoken; three or more fighters of one faction form a series whose sum is doubled. Ties\nare broken by the best series value, then the fighter count, else a shared draw.'))
 
 RRFactionInfo = named('RRFactionInfo', doc(record({'id': FACTION, 'name': doc(STR, examples=['Alfenghast']), 'colour': doc(STR, examples=['purple']), 'ability': doc(ABILITY, "The move type of the faction's ability."), 'ability_name': doc(STR, examples=['Destroy a Fighter']), 'description': STR}), 'A faction and its ability.'))
 

@@ -25,13 +25,14 @@ from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_
 from rules.reign_supreme.turns import can_deploy, to_place
 from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
-__all__ = ["check_state", "state_problems", "PHASES"]
+__all__ = ["check_state", "state_problems", "PHASES", "PACKING"]
 
 _UNIT_ID = re.compile(r"u[1-9][0-9]{0,5}", re.ASCII)
 """Unit ids as the rules give them: ``u`` and a number in ASCII digits (``"u²"`` is not one)."""
 PHASES = ("setup", "deployment", "combat", "finished")
 """The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
-_PACKING = ("packed", "unpacked", "packing", "unpacking")
+PACKING = ("packed", "unpacked", "packing", "unpacking")
+"""A siege engine's packing state: packed or unpacked, or on its way to one (a move in flight)."""
 _MAX_DEPLOYS = 99
 _MAX_LEFT = 99
 
@@ -206,7 +207,7 @@ def _unit_problems(state: State) -> list[Violation]:
             found.append(_v("bad_unit_turn", f"Unit {uid}'s record of this turn (steps, attacks, mode) is not "
                             "consistent."))
         packed = "packed" in stats["kinds"]
-        if packed != ("packing" in u) or (packed and u["packing"] not in _PACKING):
+        if packed != ("packing" in u) or (packed and u["packing"] not in PACKING):
             found.append(_v("bad_packing", f"Unit {uid}'s packing state does not fit its kind."))
         if u["at"] is not None:
             h = _hex(u["at"])
