@@ -3,8 +3,8 @@ breakdown and the default content, declared once (never read by the service: ``o
 the tests are built from them)."""
 from __future__ import annotations
 
-from rules.reigns_the_council.ending import GAME_END_REASONS, REIGN_ENDS
-from rules.reigns_the_council.rounds import DECISIONS
+from rules.reigns_the_council.ending import GAME_END_REASONS, POINT_KINDS, REIGN_ENDS
+from rules.reigns_the_council.rounds import DECISIONS, ZONES
 from rules.reigns_the_council.state import SCHEMA_VERSION
 from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
 from schemas.reigns_the_council import CARD_ID, GOAL_ID, PHASE, STORY_POINT, CouncilPillar, CouncilReign, CouncilTracks
@@ -36,7 +36,7 @@ CouncilProposalsOnTableEvent = named('CouncilProposalsOnTableEvent', doc(record(
 
 CouncilProposalsDecidedEvent = named('CouncilProposalsDecidedEvent', doc(record({'type': one_of(('proposals_decided',)), 'accepted': list_of(PLAYER_ID), 'rejected': list_of(PLAYER_ID)}), "The Monarch's decision.", examples=[{'type': 'proposals_decided', 'accepted': ['bob'], 'rejected': ['cat']}]))
 
-CouncilPointsScoredEvent = named('CouncilPointsScoredEvent', doc(record({'type': one_of(('points_scored',)), 'player': PLAYER_ID, 'points': integer(0, None), 'reason': one_of(['acceptance', 'story', 'pile', 'goal'])}, {'pillars': map_of(integer(0, None), key=CouncilPillar)}), 'Points scored (`pillars`: goal points per pillar).', examples=[{'type': 'points_scored', 'player': 'bob', 'points': 1, 'reason': 'acceptance'}]))
+CouncilPointsScoredEvent = named('CouncilPointsScoredEvent', doc(record({'type': one_of(('points_scored',)), 'player': PLAYER_ID, 'points': integer(0, None), 'reason': one_of(POINT_KINDS)}, {'pillars': map_of(integer(0, None), key=CouncilPillar)}), 'Points scored (`pillars`: goal points per pillar).', examples=[{'type': 'points_scored', 'player': 'bob', 'points': 1, 'reason': 'acceptance'}]))
 
 CouncilChanges = named('CouncilChanges', doc(map_of(integer(-5, 5), key=CouncilPillar), "Signed changes per pillar (a zone of a card's front).", examples=[{'church': 2, 'army': -1}]))
 
@@ -44,7 +44,7 @@ CouncilProposalRevealedEvent = named('CouncilProposalRevealedEvent', doc(record(
 
 CouncilMindChangedEvent = named('CouncilMindChangedEvent', doc(record({'type': one_of(('mind_changed',)), 'advisor': PLAYER_ID, 'card': CARD_ID, 'decision': one_of(DECISIONS)}), 'The Monarch reversed the decision on the revealed card.', examples=[{'type': 'mind_changed', 'advisor': 'cat', 'card': 'p03', 'decision': 'accepted'}]))
 
-CouncilProposalResolvedEvent = named('CouncilProposalResolvedEvent', doc(record({'type': one_of(('proposal_resolved',)), 'advisor': PLAYER_ID, 'card': CARD_ID, 'decision': one_of(DECISIONS), 'zone': one_of(['white', 'black']), 'changes': CouncilChanges, 'tracks': CouncilTracks}), 'A zone was applied; `tracks` after it.', examples=[{'type': 'proposal_resolved', 'advisor': 'cat', 'card': 'p03', 'decision': 'accepted', 'zone': 'white', 'changes': {'church': 2}, 'tracks': {'church': 2, 'army': 0, 'people': 0, 'wealth': 0}}]))
+CouncilProposalResolvedEvent = named('CouncilProposalResolvedEvent', doc(record({'type': one_of(('proposal_resolved',)), 'advisor': PLAYER_ID, 'card': CARD_ID, 'decision': one_of(DECISIONS), 'zone': one_of(ZONES), 'changes': CouncilChanges, 'tracks': CouncilTracks}), 'A zone was applied; `tracks` after it.', examples=[{'type': 'proposal_resolved', 'advisor': 'cat', 'card': 'p03', 'decision': 'accepted', 'zone': 'white', 'changes': {'church': 2}, 'tracks': {'church': 2, 'army': 0, 'people': 0, 'wealth': 0}}]))
 
 CouncilMonarchDiedEvent = named('CouncilMonarchDiedEvent', doc(record({'type': one_of(('monarch_died',)), 'monarch': PLAYER_ID, 'advisor': PLAYER_ID, 'card': CARD_ID, 'pillars': list_of(CouncilPillar)}), 'A token reached an end space.', examples=[{'type': 'monarch_died', 'monarch': 'ann', 'advisor': 'cat', 'card': 'p46', 'pillars': ['wealth']}]))
 

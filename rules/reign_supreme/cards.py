@@ -53,9 +53,11 @@ from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
+__all__ = ["DECKS", "check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
            "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
 
+DECKS = ("spell", "tactics")
+"""The two card decks (and a card definition's ``deck``)."""
 TARGETS = ("own_unit", "enemy_unit", "any_unit", "enemy_siege_or_wall", "none")
 PRIMITIVES: dict[str, dict[str, Any]] = {
     "damage": {"targets": ("enemy_unit", "any_unit"), "extra": ("splash",)},
@@ -117,7 +119,7 @@ def check_cards(cards: Any) -> list[Violation]:
             ids.add(cid)
         elif "id" in card:
             found.append(_v(bad, f"{at}.id must be 1 to 32 lower-case letters, digits or '_', starting with a letter."))
-        if card.get("deck") in ("spell", "tactics"):
+        if card.get("deck") in DECKS:
             decks.add(card["deck"])
         elif "deck" in card:
             found.append(_v(bad, f"{at}.deck must be 'spell' or 'tactics'."))

@@ -40,8 +40,10 @@ from rules.reign_supreme.turns import (after_placement, can_deploy, check_end, d
 from rules.reign_supreme.walls import wall_by_id, wall_distance
 from rules.rng import Rng
 
-__all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
+__all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES", "ATTACK_MODES"]
 
+ATTACK_MODES = ("melee", "shoot")
+"""How an attack is made: in melee, or by shooting."""
 MOVE_TYPES = ("place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "cast", "construct", "play",
               "counterattack", "pass", "end_turn", "concede")
 _FIELDS = {
@@ -317,7 +319,7 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
     if (target or wall)["owner"] == p:
         return [_v("own_unit", "You cannot attack your own units or walls.", rule)], None
     mode = move["mode"]
-    if mode not in ("melee", "shoot"):
+    if mode not in ATTACK_MODES:
         return [_v("bad_mode", "mode must be 'melee' or 'shoot'.", rule)], None
     if not can_attack(state, unit):
         if unit["at"] is None:

@@ -12,8 +12,10 @@ from rules.engine_types import Event, Outcome, PlayerId, State
 from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, goal_points
 from rules.reigns_the_council.seats import advisors, monarch
 
-__all__ = ["REIGN_ENDS", "GAME_END_REASONS", "death", "abdicate", "apply_story_vote", "apply_end_vote", "totals", "outcome"]
+__all__ = ["POINT_KINDS", "REIGN_ENDS", "GAME_END_REASONS", "death", "abdicate", "apply_story_vote", "apply_end_vote", "totals", "outcome"]
 
+POINT_KINDS = ("acceptance", "story", "pile", "goal")
+"""What points are scored for (seed §Game round 3, §End of a reign scoring)."""
 REIGN_ENDS = ("death", "abdication")
 """How a reign ends (seed §End of a reign; RtC 8, 9)."""
 GAME_END_REASONS = ("game_end", "early_end")

@@ -12,11 +12,13 @@ from rules.reigns_the_council.content import TRACK_MAX, TRACK_MIN
 from rules.reigns_the_council.seats import advisors, monarch
 from rules.rng import Rng
 
-__all__ = ["DECISIONS", "ABDICATION_PILE", "start_round", "apply_pitch", "apply_decide", "apply_reveal",
+__all__ = ["DECISIONS", "ZONES", "ABDICATION_PILE", "start_round", "apply_pitch", "apply_decide", "apply_reveal",
            "apply_mind", "revealable"]
 
 DECISIONS = ("accepted", "rejected")
 """The Monarch's decision on a proposal (seed §Game round 2)."""
+ZONES = ("white", "black")
+"""The zone of a proposal that applies: white if accepted, black if rejected."""
 ABDICATION_PILE = 12
 """Seed §End of a reign: the Monarch abdicates at the end of a round with 12 or more accepted
 proposals in their pile."""
@@ -134,7 +136,7 @@ def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: b
     rnd = new["round"]
     rnd["revealed"].append({"advisor": advisor, "card": card, "decision": decision, "changed": changed})
     events.append({"type": "proposal_resolved", "advisor": advisor, "card": card, "decision": decision,
-                   "zone": "white" if decision == "accepted" else "black", "changes": dict(zone),
+                   "zone": ZONES[0] if decision == "accepted" else ZONES[1], "changes": dict(zone),
                    "tracks": dict(tracks)})
     if any(v in (TRACK_MIN, TRACK_MAX) for v in tracks.values()):
         ending.death(new, advisor, card, events)
