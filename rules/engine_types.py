@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["JSON", "State", "Move", "Event", "View", "PlayerId", "Violation", "Outcome", "Score"]
+__all__ = ["JSON", "State", "Move", "Event", "View", "PlayerId", "Violation", "Outcome", "Score", "STATUSES"]
 
 JSON = Any
 State = dict[str, Any]
@@ -16,6 +16,8 @@ Event = dict[str, Any]
 View = dict[str, Any]
 """A state as one player (or a spectator) may see it."""
 PlayerId = str
+STATUSES = ("in_progress", "finished")
+"""Every game's ``status``: going on, or over."""
 
 
 @dataclass(frozen=True, slots=True)

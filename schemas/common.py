@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
+from rules.engine_types import STATUSES
 from rules.rng import MAX_SEED
 from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, doc, list_of, map_of, named, one_of, record,
                             shape_only, string)
@@ -17,7 +18,7 @@ PLAYER_ID = named("PlayerId", doc(string(1, 64), "A player id, chosen by the cli
 """A player id: a string of 1 to 64 characters."""
 PLAYER = shape_only(PLAYER_ID)
 """A player id inside a state or a move: a string (who it names is the rules' 422)."""
-STATUS = one_of(("in_progress", "finished"))
+STATUS = one_of(STATUSES)
 MAX_MOVE_COUNT = 2**53 - 1
 """The most moves a game counts: every JSON client reads the count exactly."""
 IDS = list_of(STR)

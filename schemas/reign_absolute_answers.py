@@ -4,7 +4,7 @@ the tests are built from them)."""
 from __future__ import annotations
 
 from rules.reign_absolute.combat import CARD_STATUSES, DRAW_RESULTS, SIDES
-from rules.reign_absolute.content import ACTION_EFFECTS, CARD_KINDS, TURN_EFFECTS
+from rules.reign_absolute.content import ACTION_EFFECTS, CARD_KINDS, SETUP_TASKS, TURN_EFFECTS
 from rules.reign_absolute.flow import BONUS_SKIP_REASONS, END_REASONS
 from rules.reign_absolute.state import SCHEMA_VERSION
 from schemas.common import OUTCOME, PLAYER_ID, STATUS
@@ -88,7 +88,7 @@ RAGameOverEvent = named('RAGameOverEvent', doc(record({'type': one_of(('game_ove
 
 RARaceActionTakenEvent = named('RARaceActionTakenEvent', doc(record({'type': one_of(('race_action_taken',)), 'player': PLAYER_ID, 'action': STR, 'effect': one_of(ACTION_EFFECTS), 'from': RACell, 'to': RACell}, {'unit': RAUnitId, 'other': RAUnitId}), "A race's own action (`unit`, and `other` for a swap, only for its owner)."))
 
-RASetupTaskEvent = named('RASetupTaskEvent', doc(record({'type': one_of(('setup_task',)), 'player': PLAYER_ID, 'effect': one_of(['reinforced_unit']), 'count': INT}), "A race's post-Setup task begins (its cards follow as reinforcement_placed or turn_card_discarded events)."))
+RASetupTaskEvent = named('RASetupTaskEvent', doc(record({'type': one_of(('setup_task',)), 'player': PLAYER_ID, 'effect': one_of(SETUP_TASKS), 'count': INT}), "A race's post-Setup task begins (its cards follow as reinforcement_placed or turn_card_discarded events)."))
 
 ReignAbsoluteEvent = named('ReignAbsoluteEvent', doc(tagged('type', {'race_chosen': RARaceChosenEvent, 'first_player_draw': RAFirstPlayerDrawEvent, 'first_player_chosen': RAFirstPlayerChosenEvent, 'placement_started': RAPlacementStartedEvent, 'unit_placed': RAUnitPlacedEvent, 'placement_finished': RAPlacementFinishedEvent, 'turn_started': RATurnStartedEvent, 'turn_ended': RATurnEndedEvent, 'passed': RAPassedEvent, 'unit_moved': RAUnitMovedEvent, 'race_action_taken': RARaceActionTakenEvent, 'setup_task': RASetupTaskEvent, 'combat_started': RACombatStartedEvent, 'units_revealed': RAUnitsRevealedEvent, 'ability_triggered': RAAbilityTriggeredEvent, 'combat_card_drawn': RACombatCardDrawnEvent, 'reinforcements_cancelled': RAReinforcementsCancelledEvent, 'combat_totals': RACombatTotalsEvent, 'unit_defeated': RAUnitDefeatedEvent, 'unit_advanced': RAUnitAdvancedEvent, 'reinforcements_discarded': RAReinforcementsDiscardedEvent, 'player_eradicated': RAPlayerEradicatedEvent, 'bonus_unit_placed': RABonusUnitPlacedEvent, 'bonus_skipped': RABonusSkippedEvent, 'doom_called': RADoomCalledEvent, 'doom_discard': RADoomDiscardEvent, 'doom_ended': RADoomEndedEvent, 'reinforcement_drawn': RAReinforcementDrawnEvent, 'reinforcement_placed': RAReinforcementPlacedEvent, 'turn_card_played': RATurnCardPlayedEvent, 'turn_card_discarded': RATurnCardDiscardedEvent, 'deck_reshuffled': RADeckReshuffledEvent, 'deck_empty': RADeckEmptyEvent, 'game_over': RAGameOverEvent}), "Something that happened in Reign Absolute. Events are in order; a combat is a sequence (combat_started, units_revealed, ability_triggered, combat_card_drawn, reinforcements_cancelled, combat_totals, unit_defeated, unit_advanced, reinforcements_discarded, player_eradicated) a front end can animate step by step. Fields private to the event's player are absent for others once redacted."))
 

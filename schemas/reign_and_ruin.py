@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
-from rules.reign_and_ruin.abilities import PLAY_TYPES
+from rules.reign_and_ruin.abilities import DESTINATIONS, PLAY_TYPES
 from rules.reign_and_ruin.cards import FACTIONS, MAX_DECK, MAX_KURGOZ, MAX_VALUE, MIN_VALUE, default_catalog
 from rules.reign_and_ruin.integrity import PHASES
 from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
@@ -38,7 +38,7 @@ FACTION = named("RRFaction", doc(one_of([f["id"] for f in FACTIONS]), "A card's 
                 "fighter, crou swaps with a fighter,\nnomora revives a discarded card."))
 ABILITY = one_of(t for t in PLAY_TYPES if t != "fighter")
 """The move types of the abilities, one per faction (``rules.reign_and_ruin.cards.FACTIONS``)."""
-DESTINATION = one_of(("army", "hand"))
+DESTINATION = one_of(DESTINATIONS)
 CARD_VALUE = integer(MIN_VALUE, MAX_VALUE)
 KURGOZ = doc(integer(0, MAX_KURGOZ), f"Kurgoz tokens; each doubles the fighter's worth again (at most {MAX_KURGOZ} "
                                      "on one fighter, a service limit; a `double` beyond it is refused with "

@@ -3,6 +3,7 @@ breakdown and the default content, declared once (never read by the service: ``o
 the tests are built from them)."""
 from __future__ import annotations
 
+from rules.reign_and_ruin.abilities import TOKENS
 from rules.reign_and_ruin.scoring import TIE_BREAKS
 from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
 from schemas.reign_and_ruin import (ABILITY, CARD, CARD_ID, CARD_LIST, CARD_VALUE, DECK_CARD, DESTINATION, FACTION,
@@ -33,7 +34,7 @@ RRFighterDestroyedEvent = named('RRFighterDestroyedEvent', doc(record({'type': o
 
 RRCardDrawnEvent = named('RRCardDrawnEvent', doc(record({'type': one_of(('card_drawn',)), 'player': PLAYER_ID}, {'card': RRCardId}), 'A Hexen drew the top card of the draw pile. The card is private to the player: in a\nsession, everyone else gets the event without `card`.'))
 
-RRTokenPlacedEvent = named('RRTokenPlacedEvent', doc(record({'type': one_of(('token_placed',)), 'player': PLAYER_ID, 'owner': PLAYER_ID, 'card': RRCardId, 'token': one_of(['kurgoz', 'cognitz']), 'kurgoz': KURGOZ}), 'A Kurgoz or Cognitz token was put on a fighter; `kurgoz` is its Kurgoz count now.'))
+RRTokenPlacedEvent = named('RRTokenPlacedEvent', doc(record({'type': one_of(('token_placed',)), 'player': PLAYER_ID, 'owner': PLAYER_ID, 'card': RRCardId, 'token': one_of(TOKENS), 'kurgoz': KURGOZ}), 'A Kurgoz or Cognitz token was put on a fighter; `kurgoz` is its Kurgoz count now.'))
 
 RRFighterJoinedEvent = named('RRFighterJoinedEvent', doc(record({'type': one_of(('fighter_joined',)), 'player': PLAYER_ID, 'army': PLAYER_ID, 'card': RRCardId}), "A Crou joined an opponent's army."))
 

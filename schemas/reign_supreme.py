@@ -19,7 +19,9 @@ from rules.reign_supreme.construction import ACTIONS
 from rules.reign_supreme.content import (ABILITIES, DAMAGE_TYPES, KINDS, MAX_BOARD, MAX_KINGDOMS, MAX_LIST, SPELLS,
                                          UNIT_TYPES, VICTORIES)
 from rules.reign_supreme.integrity import PACKING, PHASES
-from rules.reign_supreme.state import MAX_ROUND_LIMIT
+from rules.reign_supreme.combat import ATTACK_MODES, TURN_MODES
+from rules.reign_supreme.setup import SETUP_MODES
+from rules.reign_supreme.state import MAX_ROUND_LIMIT, PACKING_ENDS
 from rules.reign_supreme.walls import WALL_KINDS
 from schemas.common import PLAYER, PLAYER_ID, CommonStateSchema, move_schema
 from schemas.fields import (ANY, BOOL, INT, JSON_INT_MAX, JSON_INT_MIN, OBJECT, STR, Checker, Errors, Shape, custom, doc, integer, list_of,
@@ -65,11 +67,11 @@ RSUnitStats = named('RSUnitStats', doc(record({'name': STR, 'movement': integer(
 
 RSRoster = named('RSRoster', doc(record({'title': STR, 'units': doc(map_of(RSUnitStats, key=doc(ANY, enum=list(UNIT_TYPES))), 'Unit type to its statistics.')}), 'A custom army: its title and its unit types (must include the one Assault).'))
 
-RSUnit = named('RSUnit', doc(record({'owner': doc(PLAYER_ID, 'Who controls it now (a Throne capture in a game of 3+ hands units over).'), 'army': doc(STR, "Its army (its statistics come from this army's roster)."), 'type': RSUnitType, 'at': doc(nullable(HEX), 'The space it stands on; null while waiting to be set up or deployed.'), 'pins': doc(integer(0, None), "Damage taken; always below the unit's hp."), 'moved': doc(BOOL, 'Moved this turn (no shooting, no second move).'), 'steps': doc(integer(0, None), 'Spaces moved this turn.'), 'charge': doc(BOOL, 'Began its movement out of melee (Charging may apply).'), 'bonus': doc(integer(0, None), 'Extra movement this turn (Construction).'), 'attacked': doc(BOOL, 'Attacked this turn.'), 'attacks': doc(integer(0, 2), 'Attacks made this turn (two with Double Attack).'), 'mode': doc(nullable(one_of(['melee', 'shoot', 'spell'])), 'The type of attack made this turn (one type per turn).'), 'on_the_move': doc(BOOL, 'Its last attack was a Flanking attack while moving.'), 'knocked': doc(BOOL, 'Used Knockback this turn.'), 'acted': doc(BOOL, 'Did anything this turn (the unit-switching rule).'), 'done': doc(BOOL, 'Cannot act any more this turn (freshly deployed or handed over, started packing/unpacking, built, or another unit acted after it had).'), 'ensnared': doc(BOOL, "Cannot move during its owner's next (or current) turn."), 'countered': doc(BOOL, 'Has counterattacked this turn.')}, {'packing': doc(one_of(PACKING), 'Packed units only: packed units move, unpacked units attack, units in between do neither.')}), 'A unit in play.'))
+RSUnit = named('RSUnit', doc(record({'owner': doc(PLAYER_ID, 'Who controls it now (a Throne capture in a game of 3+ hands units over).'), 'army': doc(STR, "Its army (its statistics come from this army's roster)."), 'type': RSUnitType, 'at': doc(nullable(HEX), 'The space it stands on; null while waiting to be set up or deployed.'), 'pins': doc(integer(0, None), "Damage taken; always below the unit's hp."), 'moved': doc(BOOL, 'Moved this turn (no shooting, no second move).'), 'steps': doc(integer(0, None), 'Spaces moved this turn.'), 'charge': doc(BOOL, 'Began its movement out of melee (Charging may apply).'), 'bonus': doc(integer(0, None), 'Extra movement this turn (Construction).'), 'attacked': doc(BOOL, 'Attacked this turn.'), 'attacks': doc(integer(0, 2), 'Attacks made this turn (two with Double Attack).'), 'mode': doc(nullable(one_of(TURN_MODES)), 'The type of attack made this turn (one type per turn).'), 'on_the_move': doc(BOOL, 'Its last attack was a Flanking attack while moving.'), 'knocked': doc(BOOL, 'Used Knockback this turn.'), 'acted': doc(BOOL, 'Did anything this turn (the unit-switching rule).'), 'done': doc(BOOL, 'Cannot act any more this turn (freshly deployed or handed over, started packing/unpacking, built, or another unit acted after it had).'), 'ensnared': doc(BOOL, "Cannot move during its owner's next (or current) turn."), 'countered': doc(BOOL, 'Has counterattacked this turn.')}, {'packing': doc(one_of(PACKING), 'Packed units only: packed units move, unpacked units attack, units in between do neither.')}), 'A unit in play.'))
 
 RSWall = named('RSWall', doc(record({'id': doc(STR, pattern='^w[1-9][0-9]*$'), 'kind': one_of(WALL_KINDS), 'owner': PLAYER_ID, 'edge': doc(list_of(HEX), 'The two spaces it stands between.', minItems=2, maxItems=2), 'hp': integer(1, 20)}), "A Gate (20 hit points) or Palisade (at most 6) on the edge between two spaces; other players' units cannot cross it."))
 
-RSActionBoard = named('RSActionBoard', doc(record({'spell_pin': doc(nullable(integer(1, 10)), 'Duration Control Spell pin (cards only): 1 to 10, at 0 reset to 10 and draw a Spell card.'), 'tactics_pin': doc(nullable(integer(1, 10)), 'Duration Control Tactics pin (cards only).'), 'reinforcement_pin': doc(nullable(integer(1, 10)), 'Reinforcement pin (deployment scenarios): at 0 reset to 10 and 2 more deployments.'), 'deploys': doc(integer(0, 99), 'Units the player may deploy.'), 'packing': doc(list_of(record({'unit': RSUnitId, 'to': one_of(['packed', 'unpacked']), 'notch': integer(0, 4)})), 'Packing pins on the board (5 notches).'), 'spells': doc(list_of(record({'unit': RSUnitId, 'spell': one_of(SPELLS), 'left': integer(1, 99)})), 'Spell pins on cooldown.'), 'effects': doc(list_of(record({'effect': STR, 'unit': nullable(RSUnitId), 'left': integer(1, 99), 'value': INT})), 'Card effects with a duration (Cooldown phases left).')}), "A player's Action Board."))
+RSActionBoard = named('RSActionBoard', doc(record({'spell_pin': doc(nullable(integer(1, 10)), 'Duration Control Spell pin (cards only): 1 to 10, at 0 reset to 10 and draw a Spell card.'), 'tactics_pin': doc(nullable(integer(1, 10)), 'Duration Control Tactics pin (cards only).'), 'reinforcement_pin': doc(nullable(integer(1, 10)), 'Reinforcement pin (deployment scenarios): at 0 reset to 10 and 2 more deployments.'), 'deploys': doc(integer(0, 99), 'Units the player may deploy.'), 'packing': doc(list_of(record({'unit': RSUnitId, 'to': one_of(PACKING_ENDS), 'notch': integer(0, 4)})), 'Packing pins on the board (5 notches).'), 'spells': doc(list_of(record({'unit': RSUnitId, 'spell': one_of(SPELLS), 'left': integer(1, 99)})), 'Spell pins on cooldown.'), 'effects': doc(list_of(record({'effect': STR, 'unit': nullable(RSUnitId), 'left': integer(1, 99), 'value': INT})), 'Card effects with a duration (Cooldown phases left).')}), "A player's Action Board."))
 
 
 class StateSchema(CommonStateSchema):
@@ -121,7 +123,7 @@ class OptionsSchema(Schema):
     rosters = Shape(map_of(OBJECT), allow_none=True)
     round_limit = Shape(INT, allow_none=True)
     first_player = Shape(STR, allow_none=True)
-    setup = Shape(one_of(("manual", "auto")), allow_none=True)
+    setup = Shape(one_of(SETUP_MODES), allow_none=True)
     cards = Shape(list_of(OBJECT, max_items=MAX_DEFINITIONS), allow_none=True,
                   description=f"Card definitions: at most {MAX_DEFINITIONS} definitions, otherwise 422.")
 
@@ -162,7 +164,7 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "deploy": _move_schema("deploy", unit=_unit(), to=_to()),
     "end_deployment": _move_schema("end_deployment"),
     "move": _move_schema("move", unit=_unit(), to=_to()),
-    "attack": _move_schema("attack", unit=_unit(), target=Shape(doc(STR, "A unit id or a wall id.", pattern="^[uw][1-9][0-9]*$"), required=True), mode=Shape(one_of(("melee", "shoot")), required=True),
+    "attack": _move_schema("attack", unit=_unit(), target=Shape(doc(STR, "A unit id or a wall id.", pattern="^[uw][1-9][0-9]*$"), required=True), mode=Shape(one_of(ATTACK_MODES), required=True),
                            knockback=_flag(), volley=_flag(), on_the_move=_flag()),
     "pack": _move_schema("pack", unit=_unit()),
     "unpack": _move_schema("unpack", unit=_unit()),

@@ -45,7 +45,7 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.reign_absolute import rulebook
 
-__all__ = ["CARD_KINDS", "WHEN", "ABILITY_EFFECTS", "COMBAT_EFFECTS", "TURN_EFFECTS", "ACTION_EFFECTS", "SETUP_EFFECTS",
+__all__ = ["CARD_KINDS", "WHEN", "ABILITY_EFFECTS", "COMBAT_EFFECTS", "TURN_EFFECTS", "ACTION_EFFECTS", "SETUP_EFFECTS", "SETUP_TASKS",
            "MAX_LEAP", "MAX_STRENGTH", "MAX_AMOUNT",
            "MAX_DRAW", "MAX_NUMBER", "default_races", "default_cards", "build_races", "build_cards",
            "race_catalog", "unit_catalog", "card_catalog", "default_catalogs"]
@@ -59,7 +59,9 @@ TURN_EFFECTS = ("another_turn", "forced_march", "supply_drop")
 CARD_KINDS = ("combat", "turn")
 """A reinforcement card is a combat card or a turn card."""
 ACTION_EFFECTS = ("swap", "leap")
-SETUP_EFFECTS = ("place_first", "reinforced_unit")
+SETUP_TASKS = ("reinforced_unit",)
+"""The effects done once every unit is placed (``setup_task``)."""
+SETUP_EFFECTS = ("place_first", *SETUP_TASKS)
 MIN_LEAP, MAX_LEAP = 2, 3
 MAX_ACTIONS = 4
 MAX_SETUP = 4

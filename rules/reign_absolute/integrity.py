@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine_types import State, Violation
+from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.content import build_cards, build_races, default_catalogs
@@ -61,7 +61,7 @@ def _scalars(state: State, players: list[str]) -> list[Violation]:
     phase, status = state.get("phase"), state.get("status")
     if phase not in PHASES:
         found.append(_v("bad_phase", f"state.phase must be one of {', '.join(PHASES)}."))
-    if status not in ("in_progress", "finished") or (phase in PHASES and (status == "finished") != (phase == "finished")):
+    if status not in STATUSES or (phase in PHASES and (status == "finished") != (phase == "finished")):
         found.append(_v("inconsistent_status", "state.status is \"finished\" exactly when state.phase is."))
     limit = state.get("turn_limit")
     if not is_int(limit) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:

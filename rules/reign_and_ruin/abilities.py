@@ -20,7 +20,7 @@ from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS, MAX_KURGOZ
 from rules.reign_and_ruin.turns import end_turn
 
-__all__ = ["PLAY_TYPES", "play_moves", "play_violations", "check_play", "apply_play"]
+__all__ = ["PLAY_TYPES", "DESTINATIONS", "TOKENS", "play_moves", "play_violations", "check_play", "apply_play"]
 
 PLAY_TYPES = ("fighter", "destroy", "draw", "double", "protect", "swap", "revive")
 _NAME = {f["id"]: f["name"] for f in FACTIONS}
@@ -37,7 +37,10 @@ _ABILITY_PHRASE = {
     "destroy": "destroy a fighter", "draw": "draw a card", "double": "double a fighter",
     "protect": "protect a fighter", "swap": "swap with a fighter", "revive": "revive a card",
 }
-_DESTINATIONS = ("army", "hand")
+DESTINATIONS = ("army", "hand")
+"""Where a taken fighter goes: into the taker's army or hand."""
+TOKENS = ("kurgoz", "cognitz")
+"""The tokens a fighter can carry: Kurgoz (doubles its worth, stacks) and Cognitz (protects it)."""
 _MIN_FIELDS = {"fighter": 3, "destroy": 4, "draw": 3, "double": 4, "protect": 4, "swap": 4, "revive": 5}
 """Fields every move of the type has; a move with more may carry one it does not take."""
 _NONE: list[Violation] = []
@@ -211,7 +214,7 @@ def _check_swap(state: State, move: Move, p: PlayerId, card: str) -> tuple[list[
     take = move.get("take")
     to = move.get("to")
     army = armies[opponent]
-    if take is not None and to.__class__ is str and to in _DESTINATIONS:  # the usual, legal-looking case
+    if take is not None and to.__class__ is str and to in DESTINATIONS:  # the usual, legal-looking case
         for i, f in enumerate(army):
             if f["card"] == take and not f["cognitz"]:
                 return _NONE, i
@@ -239,7 +242,7 @@ def _check_swap(state: State, move: Move, p: PlayerId, card: str) -> tuple[list[
         if take is not None:
             found.append(Violation("missing_field", "Say where the fighter goes (to: army or hand).",
                                    rulebook.MOVES))
-    elif to.__class__ is not str or to not in _DESTINATIONS:
+    elif to.__class__ is not str or to not in DESTINATIONS:
         found.append(Violation("invalid_destination", "to must be \"army\" or \"hand\".", rulebook.CROU))
     return found, None
 
@@ -356,10 +359,10 @@ def _place_token(state: State, new: State, move: Move, p: PlayerId, card: str, h
     army = list(armies[owner])
     fighter = dict(army[i])
     if move["type"] == "double":
-        token = "kurgoz"
+        token = TOKENS[0]
         fighter["kurgoz"] += 1
     else:
-        token = "cognitz"
+        token = TOKENS[1]
         fighter["cognitz"] = True
     army[i] = fighter
     armies[owner] = army

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import seats_after
-from rules.engine_types import State, Violation
+from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import (CARDS_PER_PLAYER, FACTION_IDS, MAX_DECK, MAX_KURGOZ, MAX_VALUE,
@@ -64,7 +64,7 @@ def _check_scalars(state: State, players: list[str]) -> list[Violation]:
     phase, status = state.get("phase"), state.get("status")
     if phase not in PHASES:
         found.append(_v("bad_phase", f"state.phase must be one of {', '.join(PHASES)}."))
-    if status not in ("in_progress", "finished"):
+    if status not in STATUSES:
         found.append(_v("bad_status", "state.status must be \"in_progress\" or \"finished\"."))
     elif phase in PHASES and (status == "finished") != (phase == "finished"):
         found.append(_v("inconsistent_status",

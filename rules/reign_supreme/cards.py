@@ -54,7 +54,11 @@ from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
 __all__ = ["DECKS", "check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
-           "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration"]
+           "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration",
+           "FIZZLE_REASONS"]
+
+FIZZLE_REASONS = ("evaded", "target_gone", "bad_target", "player_out")
+"""Why a played card found nothing to act on (``card_fizzled``)."""
 
 DECKS = ("spell", "tactics")
 """The two card decks (and a card definition's ``deck``)."""

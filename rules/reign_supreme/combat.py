@@ -36,7 +36,15 @@ from rules.reign_supreme.walls import crosses_wall, edge_distance, far_side, wal
 
 __all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
            "counterattack_possible", "counterattack", "hit", "marched", "magic_silenced", "push_space",
-           "MELEE_RANGE", "KNOCKBACK_DAMAGE", "remove_unit"]
+           "MELEE_RANGE", "KNOCKBACK_DAMAGE", "remove_unit", "ATTACK_MODES", "TURN_MODES",
+           "CANCEL_REASONS"]
+
+ATTACK_MODES = ("melee", "shoot")
+"""The two kinds of attack a unit may declare."""
+TURN_MODES = (*ATTACK_MODES, "spell")
+"""The type of attack a unit made this turn (one type per turn): an attack mode or a field spell."""
+CANCEL_REASONS = ("attacker_gone", "evaded", "target_gone")
+"""Why a declared attack did not land (``attack_cancelled``)."""
 
 MELEE_RANGE = 1
 KNOCKBACK_DAMAGE = {"siege": 3, "mechanical": 2}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.engine_types import State, Violation
+from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.actors import combat_actors
@@ -20,16 +20,16 @@ from rules.reign_supreme.content import ARMY_IDS, MAX_BOARD, MAX_COORD, MAX_LIST
 from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.hexes import distance, neighbours
 from rules.reign_supreme.responses import responder
-from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
+from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_ENDS, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
                                        card_catalog)
-from rules.reign_supreme.turns import can_deploy, to_place
+from rules.reign_supreme.turns import PLAYING_PHASES, can_deploy, to_place
 from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
 __all__ = ["check_state", "state_problems", "PHASES", "PACKING"]
 
 _UNIT_ID = re.compile(r"u[1-9][0-9]{0,5}", re.ASCII)
 """Unit ids as the rules give them: ``u`` and a number in ASCII digits (``"u²"`` is not one)."""
-PHASES = ("setup", "deployment", "combat", "finished")
+PHASES = ("setup", *PLAYING_PHASES, "finished")
 """The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
 PACKING = ("packed", "unpacked", "packing", "unpacking")
 """A siege engine's packing state: packed or unpacked, or on its way to one (a move in flight)."""
@@ -237,7 +237,7 @@ def _board_problems(state: State) -> list[Violation]:
         pinned = set()
         for pin in b["packing"]:
             u = units.get(pin["unit"])
-            if u is None or u["owner"] != p or pin["unit"] in pinned or pin["to"] not in ("packed", "unpacked") \
+            if u is None or u["owner"] != p or pin["unit"] in pinned or pin["to"] not in PACKING_ENDS \
                     or not is_int(pin["notch"]) or not 0 <= pin["notch"] < PACKING_NOTCHES \
                     or u.get("packing") != ("packing" if pin["to"] == "packed" else "unpacking"):
                 found.append(_v("bad_packing_pin", f"{p} has a Packing pin that fits no packing unit."))
@@ -309,7 +309,7 @@ def _turn_problems(state: State) -> list[Violation]:
     if not is_int(state["round"]) or not 1 <= state["round"] <= sc["round_limit"]:
         found.append(_v("bad_round", f"state.round must be 1 to {sc['round_limit']}."))
     phase, status = state["phase"], state["status"]
-    if phase not in PHASES or status not in ("in_progress", "finished") or \
+    if phase not in PHASES or status not in STATUSES or \
             (status == "finished") != (phase == "finished"):
         return found + [_v("bad_phase", "state.phase and state.status do not agree.")]
     alive = [p for p in players if p not in defeated]

@@ -27,7 +27,7 @@ from rules.reign_supreme import cards, effects, responses, rulebook
 from rules.reign_supreme.actors import off_turn_moves, refresh_actors
 from rules.reign_supreme.auras import engaged, moves_freely, prune_engaged, range_bonus, stealthy
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, stats
-from rules.reign_supreme.combat import attack_options, can_attack, declare_attack, magic_silenced, marched, max_attacks
+from rules.reign_supreme.combat import ATTACK_MODES, attack_options, can_attack, declare_attack, magic_silenced, marched, max_attacks
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.holdings import claim
@@ -40,10 +40,8 @@ from rules.reign_supreme.turns import (after_placement, can_deploy, check_end, d
 from rules.reign_supreme.walls import wall_by_id, wall_distance
 from rules.rng import Rng
 
-__all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES", "ATTACK_MODES"]
+__all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
 
-ATTACK_MODES = ("melee", "shoot")
-"""How an attack is made: in melee, or by shooting."""
 MOVE_TYPES = ("place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "cast", "construct", "play",
               "counterattack", "pass", "end_turn", "concede")
 _FIELDS = {

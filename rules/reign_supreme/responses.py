@@ -30,7 +30,10 @@ from rules.engine_types import Event, Move, PlayerId, State
 from rules.reign_supreme import cards, combat, spells
 from rules.reign_supreme.board import Geometry
 
-__all__ = ["start", "answers", "answer", "advance", "responder"]
+__all__ = ["start", "answers", "answer", "advance", "responder", "PENDING_KINDS"]
+
+PENDING_KINDS = ("attack", "spell", "card")
+"""What a pending entry declares: an attack (``combat``), a field spell (``spells``) or a card (``cards``)."""
 
 
 def start(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:

@@ -14,7 +14,10 @@ from typing import Any
 from rules.engine_types import Outcome, PlayerId, Score, State
 from rules.reign_supreme.board import stats
 
-__all__ = ["strength", "outcome", "score"]
+__all__ = ["strength", "outcome", "score", "TIE_BREAKS"]
+
+TIE_BREAKS = ("kills", "draw")
+"""How a tie on strength was settled: by kills, or not at all (a draw)."""
 
 
 def strength(state: State, player: PlayerId) -> int:

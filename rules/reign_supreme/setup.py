@@ -26,7 +26,10 @@ from rules.reign_supreme.turns import auto_setup
 from rules.reign_supreme.walls import GATE_HP, castle_wall_edges
 from rules.rng import MAX_SEED, Rng
 
-__all__ = ["DEFAULT_OPTIONS", "new_game"]
+__all__ = ["DEFAULT_OPTIONS", "SETUP_MODES", "new_game"]
+
+SETUP_MODES = ("manual", "auto")
+"""How the first units are placed: by the players, one move each, or in list order."""
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "scenario": "standard",
@@ -116,7 +119,7 @@ def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, 
     if first is not None and first not in players:
         found.append(_v("unknown_first_player", f"options.first_player must be one of the players "
                         f"({', '.join(players)}).", rulebook.TURN))
-    if opts["setup"] not in ("manual", "auto"):
+    if opts["setup"] not in SETUP_MODES:
         found.append(_v("bad_setup_option", "options.setup must be 'manual' or 'auto'.", rulebook.SETUP))
     card_set = opts["cards"]
     if card_set is None:

@@ -19,7 +19,7 @@ def json_copy(value: Any) -> Any:
     return value
 
 __all__ = ["SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_START", "TACTICS_PIN_START",
-           "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "DEPLOYS_PER_PIN", "THRONE_CAPTURE_DEPLOYS",
+           "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "PACKING_ENDS", "DEPLOYS_PER_PIN", "THRONE_CAPTURE_DEPLOYS",
            "CARDS_PER_DECK_AT_START", "clone", "card_catalog", "fresh_turn_flags", "json_copy"]
 
 SCHEMA_VERSION = 3
@@ -31,6 +31,8 @@ TACTICS_PIN_START = 10
 REINFORCEMENT_PIN_START = 10
 PIN_RESET = 10
 PACKING_NOTCHES = 5
+PACKING_ENDS = ("packed", "unpacked")
+"""Where a Packing pin takes its unit (the ``to`` of a pin, ``now`` when it completes)."""
 DEPLOYS_PER_PIN = 2
 THRONE_CAPTURE_DEPLOYS = 3
 CARDS_PER_DECK_AT_START = 2

@@ -21,13 +21,15 @@ from rules.reign_supreme.scoring import outcome
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
 from rules.rng import Rng
 
-__all__ = ["DEFEAT_REASONS", "END_REASONS", "to_place", "placement_spaces", "after_placement", "auto_setup", "begin_turn", "deploy_spaces",
+__all__ = ["DEFEAT_REASONS", "END_REASONS", "PLAYING_PHASES", "to_place", "placement_spaces", "after_placement", "auto_setup", "begin_turn", "deploy_spaces",
            "can_deploy", "end_turn", "defeat", "check_end", "finish", "in_game"]
 
 DEFEAT_REASONS = ("concede", "no_units", "throne_captured")
 """Why a player is out: they conceded (RS 8), lost their last unit, or lost their Throne."""
 END_REASONS = ("last_standing", "round_limit")
 """Why the game ended: one player (or none) is left, or the last round is over."""
+PLAYING_PHASES = ("deployment", "combat")
+"""The phases of a turn (``phase_started``): Deployment, then Combat."""
 
 
 def in_game(state: State) -> list[PlayerId]:

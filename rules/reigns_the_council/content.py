@@ -16,7 +16,7 @@ from rules.engine_types import Violation
 from rules.reigns_the_council import rulebook
 
 __all__ = ["PILLARS", "PILLAR_NAMES", "TRACK_MIN", "TRACK_MAX", "HAND_SIZE", "DECK_COUNT",
-           "MAX_DECK", "MAX_CHANGE", "GOALS", "default_deck", "default_catalog", "min_deck_size",
+           "MAX_DECK", "MAX_CHANGE", "GOALS", "GOAL_SIDES", "default_deck", "default_catalog", "min_deck_size",
            "build_deck", "space_points", "goal_points"]
 
 
@@ -43,6 +43,8 @@ _CARD_KEYS = frozenset({"id", "title", "back", "accept", "reject"})
 GOALS: dict[str, dict[str, int]] = {g["id"]: dict(g["sides"]) for g in _data("goals.json")}
 """Rulings RtC 4: the 24 secret goals, every pair of two different pillars with a direction
 for each (+1: the pillar strong, -1: the pillar weak). Goal id -> {pillar: side}."""
+GOAL_SIDES = (-1, 1)
+"""A goal's direction for a pillar: weak (-1) or strong (+1)."""
 
 
 @lru_cache(maxsize=1)

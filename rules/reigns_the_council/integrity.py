@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import seats_after
-from rules.engine_types import State, Violation
+from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, is_int, raise_problems
 from rules.reigns_the_council import rulebook
 from rules.reigns_the_council.content import (DECK_COUNT, GOALS, HAND_SIZE, MAX_DECK, PILLARS, TRACK_MAX,
@@ -87,7 +87,7 @@ def _problems(state: State, found: list[Violation]) -> None:
 def _check_scalars(state: State, players: list[str], found: list[Violation]) -> None:
     phase, status = state.get("phase"), state.get("status")
     _need(phase in PHASES, found, "bad_phase", f"state.phase must be one of {', '.join(PHASES)}.")
-    _need(status in ("in_progress", "finished") and (status == "finished") == (phase == "finished"), found,
+    _need(status in STATUSES and (status == "finished") == (phase == "finished"), found,
           "inconsistent_status", 'state.status is "finished" exactly when state.phase is "finished".')
     _need(state.get("story_point") in STORY_MODES, found, "bad_story_point",
           'state.story_point must be "auto" or "vote".')

@@ -25,7 +25,10 @@ from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
 from rules.reigns_the_council.seats import advisors
 
-__all__ = ["view", "view_event", "view_move", "card_face"]
+__all__ = ["view", "view_event", "view_move", "card_face", "ROLES"]
+
+ROLES = ("monarch", "advisor")
+"""A player's role in the current reign, as their view names it."""
 
 _PRIVATE_EVENT_FIELDS = {
     "card_drawn": "card",
@@ -91,7 +94,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "game": state["game"],
         "schema_version": state["schema_version"],
         "viewer": viewer,
-        "role": None if viewer is None else ("monarch" if viewer == ruler else "advisor"),
+        "role": None if viewer is None else (ROLES[0] if viewer == ruler else ROLES[1]),
         "players": list(players),
         "status": state["status"],
         "phase": state["phase"],
