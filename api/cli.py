@@ -21,11 +21,14 @@ per level and seat (``rules.bots.match``).
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import math
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
@@ -465,20 +468,24 @@ def openapi(output: str, check: bool) -> int:
 
 
 def app_ask() -> Callable[..., Any]:
-    """``schemas.examples.Ask`` over an in-process app (no server, no Redis: games only)."""
+    """``schemas.examples.Ask`` over an in-process app (no server; the sessions' embedded Redis
+    keeps its data in a temporary directory and stops with the process)."""
     from api import create_app
 
-    client = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+    data_dir = tempfile.mkdtemp(prefix="reign-referee-examples-")
+    atexit.register(shutil.rmtree, data_dir, True)  # after the embedded Redis stops (atexit: last in, first out)
+    client = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": data_dir}).test_client()
 
     def ask(method: str, path: str, body: Any = None, raw: bytes | None = None,
-            content_type: str = "application/json", status: int = 200) -> Any:
+            content_type: str = "application/json", status: int = 200,
+            headers: dict[str, str] | None = None) -> Any:
         data = raw if raw is not None else (None if body is None else json.dumps(body))
-        headers = {"Content-Type": content_type} if data is not None else {}
-        response = client.open(path, method=method, data=data, headers=headers)
+        sent = {**({"Content-Type": content_type} if data is not None else {}), **(headers or {})}
+        response = client.open(path, method=method, data=data, headers=sent)
         if response.status_code != status:
             raise AssertionError(f"{method} {path}: {response.status_code}, expected {status}: "
                                  f"{response.get_data()[:500]!r}")
-        return response.get_json(force=True)
+        return response.get_json(force=True) if response.data else None
 
     return ask
 

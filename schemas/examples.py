@@ -10,6 +10,10 @@ imports ``api``), errors included:
 
 * Reign & Ruin, hand-picked: seed 187, players ann and bob, random legal moves until move 11, a
   play turn where every play move type is legal for ann; every problem the service answers.
+* a Reign & Ruin session (seed 7, ann and bob): created, ann's legal moves, her first one posted
+  with ``If-Match``, then the session and its history as bob sees them; the random session id,
+  tokens and times are replaced by fixed stand-ins (``SESSION_STAND_INS``), and the legal moves
+  are cut to the first three. A session request per game;
 * every other game: a setup of its fewest players, seed 1, the state it deals, its first legal
   move and the app's answers to setup, legal-moves, validate, apply, score and view
   (``<Game>SetupRequest`` ... ``<Game>ViewResponse``; ``schemas.openapi`` refers the game's
@@ -33,8 +37,8 @@ from schemas.openapi import game_prefix
 __all__ = ["Ask", "BASE", "BEGIN", "END", "build", "render", "splice", "refresh"]
 
 Ask = Callable[..., Any]
-"""``ask(method, path, body=None, raw=None, content_type="application/json", status=200)``: the
-app's JSON answer to one request, which must have ``status``."""
+"""``ask(method, path, body=None, raw=None, content_type="application/json", status=200,
+headers=None)``: the app's JSON answer to one request, which must have ``status``."""
 
 BASE = Path(__file__).resolve().parent / "openapi_base.yaml"
 BEGIN = "    # BEGIN GENERATED EXAMPLES (reign-referee examples)\n"
@@ -45,6 +49,15 @@ SEED = 187
 PLAYERS = ["ann", "bob"]
 MID_MOVE = 11
 SEATS = ["ann", "bob", "cat", "dan", "eve", "fay"]
+SESSION_SEED = 7
+SESSION_STAND_INS = {
+    "session_id": "mGy9_2iusRS5D2UA9lxI9g",
+    "admin_token": "AdminToken-0123456789abcdefghijklmnopqrstuvwxyz",
+    "ann": "AnnSeatToken-0123456789abcdefghijklmnopqrstuvw",
+    "bob": "BobSeatToken-0123456789abcdefghijklmnopqrstuvw",
+    "at": "2026-11-21T18:00:00.000Z",
+}
+"""What stands in the examples for a real session's random id and tokens and its clock."""
 
 
 def _fresh(value: Any) -> Any:
@@ -187,10 +200,58 @@ def build(ask: Ask) -> dict[str, dict[str, Any]]:
     add("UnknownGameProblem", "No such game", problems["unknown_game"])
     add("PayloadTooLargeProblem", "A body over 1 MiB", problems["too_large"])
     add("UnsupportedMediaTypeProblem", "A text/plain body", problems["media_type"])
+    ex.update(_session_examples(ask))
     for game_id in GAMES:
         if game_id != GAME:
             ex.update(_game_examples(ask, game_id))
     return ex
+
+
+def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
+    """A real Reign & Ruin session, its secrets and clock replaced by ``SESSION_STAND_INS``, and a
+    request to start a session of every game."""
+    create = {"game": GAME, "players": PLAYERS, "seed": SESSION_SEED}
+    created = ask("POST", "/v1/sessions", create, status=201)
+    sid, seats = created["session_id"], created["seats"]
+    base = f"/v1/sessions/{sid}"
+
+    def seat(player: str, **more: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {seats[player]}", **more}
+
+    legal = ask("GET", f"{base}/legal-moves", headers=seat("ann"))
+    move = {"move": legal["moves"][0]}
+    moved = ask("POST", f"{base}/moves", move, headers=seat("ann", **{"If-Match": '"0"'}))
+    snapshot = ask("GET", base, headers=seat("bob"))
+    history = ask("GET", f"{base}/history", headers=seat("bob"))
+    ask("DELETE", base, headers={"Authorization": f"Bearer {created['admin_token']}"}, status=204)
+    secrets = {sid: SESSION_STAND_INS["session_id"], created["admin_token"]: SESSION_STAND_INS["admin_token"],
+               **{token: SESSION_STAND_INS[p] for p, token in seats.items()}}
+
+    def stand_in(value: Any) -> Any:
+        if isinstance(value, list):
+            return [stand_in(v) for v in value]
+        if isinstance(value, dict):
+            return {k: SESSION_STAND_INS["at"] if k == "at" else stand_in(v) for k, v in value.items()}
+        return secrets.get(value, value) if isinstance(value, str) else value
+
+    shown = dict(legal, moves=legal["moves"][:3])
+    examples = {
+        "SessionCreatedExample": ("A new two-seat Reign & Ruin session (the tokens stand in for random ones)",
+                                  created),
+        "SessionLegalMovesExample": (f"Ann's legal moves at version 0 (the first three of {len(legal['moves'])})",
+                                     shown),
+        "SessionMoveRequestExample": ("Ann's first legal move, sent with If-Match: \"0\"", move),
+        "SessionMoveResponseExample": ("The answer to Ann's move, as Ann may see it", moved),
+        "SessionSnapshotExample": ("Bob's seat after Ann's move: what she kept is hidden from him", snapshot),
+        "SessionHistoryExample": ("History as Bob sees it: Ann's move shows only its player and type", history),
+    }
+    out = {name: {"summary": summary, "value": _readable(stand_in(value))}
+           for name, (summary, value) in examples.items()}
+    for game_id, game in GAMES.items():
+        out[game_prefix(game_id) + "CreateSessionExample"] = {
+            "summary": f"{game.title}, {game.min_players} seats",
+            "value": {"game": game_id, "players": SEATS[:game.min_players], "seed": SESSION_SEED}}
+    return out
 
 
 def _game_examples(ask: Ask, game_id: str) -> dict[str, dict[str, Any]]:
