@@ -17,7 +17,7 @@
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
 | `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session stores (JSON bytes); larger: 422 `state_too_large` |
 | `MAX_REMEMBERED_ANSWERS` | `32`       | Idempotency-Key answers remembered per session (oldest forgotten first) |
-| `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (Flask-Limiter syntax; empty: no limit); beyond: 429 |
+| `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (`limits` syntax; empty: no limit); beyond: 429 |
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
 """
@@ -46,7 +46,7 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
 
 
 def _rate(env: Mapping[str, str], name: str, default: str) -> str:
-    """A rate limit in Flask-Limiter's syntax (``60/minute``, ``10 per second``); empty: none."""
+    """A rate limit in the syntax of `limits` (``60/minute``, ``10 per second``); empty: none."""
     if name not in env:
         return default
     raw = env[name].strip()

@@ -1,5 +1,5 @@
 """Session quotas (issue 13): a rate limit on creating sessions per client address, counted in
-the session Redis (Flask-Limiter), a maximum stored state, and a cap on remembered
+the session Redis (`limits`), a maximum stored state, and a cap on remembered
 Idempotency-Key answers. Against real Redis servers (a standalone one, and the embedded one)."""
 from __future__ import annotations
 
@@ -76,3 +76,19 @@ def test_remembered_answers_are_capped_oldest_first(redis_server, tmp_path):
                          ).status_code == 204
     assert store.keys(f"{KEY_PREFIX}{{{sid}}}*") == [f"{KEY_PREFIX}{{{sid}}}:session".encode()]  # the tombstone
     assert sorted(store.hkeys(f"{KEY_PREFIX}{{{sid}}}:session")) == [b"admin", b"seats"]
+
+
+def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(referee_data_dir):
+    """``X-RateLimit-*`` on each answer of the limited endpoint; no hook runs before the other
+    endpoints (the limit costs the stateless endpoints nothing: issue 14)."""
+    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir),
+                      "SESSION_CREATE_LIMIT": "5/minute"})
+    client = app.test_client()
+    address = {"REMOTE_ADDR": "10.9.9.10"}
+    first = client.post("/v1/sessions", json=BODY, environ_base=address)
+    second = client.post("/v1/sessions", json=BODY, environ_base=address)
+    assert first.headers["X-RateLimit-Limit"] == "5"
+    assert [first.headers["X-RateLimit-Remaining"], second.headers["X-RateLimit-Remaining"]] == ["4", "3"]
+    assert not app.before_request_funcs.get(None) and not app.after_request_funcs.get(None)
+    stateless = client.post(f"/v1/games/{GAME}/setup", json={"players": ["a", "b"]}, environ_base=address)
+    assert stateless.status_code == 200 and "X-RateLimit-Limit" not in stateless.headers
