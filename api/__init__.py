@@ -24,6 +24,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     import schemas
     from api import bots, errors, games, ops, sessions
     from api.bot_seats import BotSeats
+    from api.known_states import KnownStates
     from api.ratelimit import init_rate_limits
     from api.session_store import SessionStore
     from api.store import Store
@@ -54,6 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(sessions.bp)
     app.register_blueprint(ops.bp)
     ops.register_docs(app)
+    app.extensions["referee_known_states"] = KnownStates(settings.known_states)
     store = Store(settings.redis_url, settings.data_dir, settings.store_timeout)
     app.extensions["referee_store"] = store
     app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl, settings.max_session_state_bytes,

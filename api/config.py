@@ -20,6 +20,7 @@
 | `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (`limits` syntax; empty: no limit); beyond: 429 |
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
+| `KNOWN_STATES`     | `4096`           | digests of checked states each worker remembers, so a state sent again is not checked again (`api.known_states`); `0`: off |
 """
 from __future__ import annotations
 
@@ -89,6 +90,7 @@ class Settings:
     session_create_limit: str = "60/minute"
     rate_limit_storage_uri: str | None = None
     session_bot_time_ms: int = 300
+    known_states: int = 4096
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -115,4 +117,5 @@ class Settings:
             session_create_limit=_rate(env, "SESSION_CREATE_LIMIT", cls.session_create_limit),
             rate_limit_storage_uri=env.get("RATE_LIMIT_STORAGE_URI", "").strip() or None,
             session_bot_time_ms=_bot_time(env),
+            known_states=_int(env, "KNOWN_STATES", cls.known_states, 0),
         )

@@ -20,6 +20,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 import schemas
 from api import jsonio
 from api.errors import ApiError
+from api.known_states import KnownStates
 from rules.engine import Game
 from rules.engine_types import Move, State, Violation
 from rules.errors import InvalidState
@@ -98,14 +99,24 @@ def _game(game_id: str) -> tuple[Game, schemas.GameSchemas]:
 def checked_state(game: Game, state: Any) -> State:
     """``state`` checked for ``game``: its shape (400, keyed ``state.<path>``), then its integrity
     (422 ``invalid_state``). A state that names another game is one 422 ``wrong_game`` naming both
-    games, before (and instead of) the field errors of this game's shape."""
+    games, before (and instead of) the field errors of this game's shape. A state this process
+    has checked or produced before is not checked again (``api.known_states``)."""
     named = state.get("game") if type(state) is dict else None
     if type(named) is str and named != game.id and named in GAMES:
         raise InvalidState([Violation("wrong_game", f"This is a {named} state; this endpoint is {game.id}'s "
                                       f"(send it to /v1/games/{named}/...).", f"{game.id}#integrity")])
+    known = _known_states()
+    digest = known.digest(game.id, state)
+    if digest in known:
+        return state
     schemas.for_game(game.id).load_state(state)
     game.check_state(state)
+    known.add(digest)
     return state
+
+
+def _known_states() -> KnownStates:
+    return current_app.extensions["referee_known_states"]
 
 
 def _check_player(game: Game, state: State, player: str | None) -> None:
@@ -150,7 +161,9 @@ def new_game(game: Game, body: dict[str, Any]) -> State:
 @bp.post("/<game_id>/setup")
 def setup(game_id: str):
     game = get_game(game_id)
-    return {"state": new_game(game, read_body(envelopes.SETUP))}
+    state = new_game(game, read_body(envelopes.SETUP))
+    _known_states().remember(game.id, state)
+    return {"state": state}
 
 
 def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
@@ -189,6 +202,7 @@ def validate(game_id: str):
 def apply(game_id: str):
     game, state, move = _state_and_move(game_id)
     new_state, events = game.apply(state, move)  # IllegalMove -> 422
+    _known_states().remember(game.id, new_state)
     return {"state": new_state, "events": events, "outcome": new_state.get("outcome")}
 
 

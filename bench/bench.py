@@ -1,7 +1,8 @@
 """Benchmarks, in one run: in-process playout speed and HTTP throughput against a same-bytes echo.
 
     .venv/bin/python bench/bench.py [--games ID ...] [--seconds 5] [--rounds 3] [--clients 4]
-                                    [--port 8014] [--echo-port 8114] [--load wrk|python]
+                                    [--port 8014] [--echo-port 8114] [--unseen-port 8214]
+                                    [--load wrk|python]
 
 1. In-process: random playouts of every game (``legal_moves`` + ``apply`` per step; Reign
    Supreme never concedes), and, when ``open_spiel`` is installed (``pip install -e
@@ -13,7 +14,10 @@
    ``apply`` and ``legal-moves`` are each compared with the echo fed THE SAME bodies (mid-game
    states from random playouts), in alternating rounds at ``--clients`` concurrent connections.
    Reported: requests/s (median of rounds), p50 and p99 latency (of the median round), the ratio
-   endpoint/echo, and any non-200 answer (there should be none).
+   endpoint/echo, and any non-200 answer (there should be none). The service remembers the states
+   it has checked (``api/known_states.py``), so the repeated bodies are known after their first
+   round, as a client's states are when it sends back what the service answered; a second
+   service with ``KNOWN_STATES=0`` ("unseen") shows every request as the first sight of its state.
 
 Load comes from ``wrk`` when it is on PATH (``apt-get install -y wrk``; ``bench/load.lua``),
 else from Python client processes, which cost the server more CPU (say which in any report).
@@ -111,13 +115,13 @@ def inprocess(games: list[str], seconds: float, rounds: int) -> dict:
 
 
 # -- HTTP --------------------------------------------------------------------------------------
-def start_gunicorn(app_path: str, port: int) -> subprocess.Popen:
+def start_gunicorn(app_path: str, port: int, **env_vars: str) -> subprocess.Popen:
     opts = gunicorn_options(host="127.0.0.1", port=port)
     cmd = [sys.executable, "-m", "gunicorn", app_path, "--bind", opts["bind"],
            "--workers", str(opts["workers"]), "--worker-class", opts["worker_class"],
            "--threads", str(opts["threads"]), "--keep-alive", str(opts["keepalive"]),
            "--log-level", "warning"]
-    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'bench'}")
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'bench'}", **env_vars)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -186,6 +190,7 @@ def _percentile_ms(ordered: list[float], q: float) -> float:
 def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, ports: dict[str, int],
          load: str) -> dict:
     servers = {"service": start_gunicorn("wsgi:app", ports["service"]),
+               "unseen": start_gunicorn("wsgi:app", ports["unseen"], KNOWN_STATES="0"),
                "echo": start_gunicorn("echo_app:app", ports["echo"])}
     results: dict[str, dict] = {}
     tmp = tempfile.TemporaryDirectory(prefix="bench-")
@@ -197,7 +202,8 @@ def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, por
                 body_file = Path(tmp.name) / f"{game}-{endpoint}.jsonl"
                 body_file.write_bytes(b"\n".join(bodies) + b"\n")
                 targets = {"echo": (ports["echo"], "/echo"),
-                           endpoint: (ports["service"], f"/v1/games/{game}/{endpoint}")}
+                           endpoint: (ports["service"], f"/v1/games/{game}/{endpoint}"),
+                           "unseen": (ports["unseen"], f"/v1/games/{game}/{endpoint}")}
 
                 def measure(port: int, path: str, secs: float) -> dict:
                     if load == "wrk":
@@ -217,10 +223,11 @@ def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, por
                 for name, measured in runs.items():
                     measured.sort(key=lambda m: m["requests_per_second"])
                     median = measured[len(measured) // 2]
-                    row["echo" if name == "echo" else "endpoint"] = dict(
+                    row[name if name in ("echo", "unseen") else "endpoint"] = dict(
                         median, rounds=[m["requests_per_second"] for m in measured],
                         errors=sum(m["errors"] for m in measured))
                 row["ratio"] = round(row["endpoint"]["requests_per_second"] / row["echo"]["requests_per_second"], 3)
+                row["ratio_unseen"] = round(row["unseen"]["requests_per_second"] / row["echo"]["requests_per_second"], 3)
                 results[f"{game} {endpoint}"] = row
     finally:
         tmp.cleanup()
@@ -241,12 +248,13 @@ def table(report: dict) -> str:
                       f"(goals: apply >= {GOALS['apply']:.0%} of echo, legal-moves >= {GOALS['legal-moves']:.0%}, "
                       f"apply p99 < {GOALS['apply_p99_ms']:g} ms)",
                   f"  {'game endpoint':36s} {'body':>7s} {'echo/s':>8s} {'req/s':>8s} {'ratio':>6s} "
-                  f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} errors"]
+                  f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors"]
         for name, row in report["http"].items():
-            e, s = row["echo"], row["endpoint"]
+            e, s, u = row["echo"], row["endpoint"], row["unseen"]
             lines.append(f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
                          f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
-                         f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {s['errors'] + e['errors']}")
+                         f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} {u['p99_ms']:>6.2f} "
+                         f"{s['errors'] + e['errors'] + u['errors']}")
     return "\n".join(lines)
 
 
@@ -258,6 +266,7 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=4, help="concurrent HTTP connections")
     ap.add_argument("--port", type=int, default=8014, help="the service's port")
     ap.add_argument("--echo-port", type=int, default=8114, help="the echo's port")
+    ap.add_argument("--unseen-port", type=int, default=8214, help="the port of the service with KNOWN_STATES=0")
     ap.add_argument("--load", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
     ap.add_argument("--skip-http", action="store_true", help="in-process figures only")
     args = ap.parse_args()
@@ -268,7 +277,7 @@ def main() -> int:
     report["inprocess"] = inprocess(args.games, args.seconds, args.rounds)
     if not args.skip_http:
         report["http"] = http_ratios(args.games, args.seconds, args.rounds, args.clients,
-                              {"service": args.port, "echo": args.echo_port}, args.load)
+                              {"service": args.port, "echo": args.echo_port, "unseen": args.unseen_port}, args.load)
     report["load_average_after"] = os.getloadavg()
     print(table(report))
     out = ROOT / "bench" / "results"
