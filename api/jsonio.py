@@ -31,8 +31,9 @@ def loads(data: bytes | str) -> Any:
 
 _MIN_INT = -(1 << 63)  # orjson's integers (schemas.fields.JSON_INT_MIN/MAX, which the spec states)
 _MAX_INT = (1 << 64) - 1
-_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_FRACTION_MARKS = (b"0.", b"0e", b"0E")
+_DIGIT_THEN_MARK = bytes(0x30 if c in b"0123456789" else 0x2E if c in b".eE" else 0x20 for c in range(256))
+"""A byte table for the scan below: each digit becomes ``0``, each ``.``/``e``/``E`` becomes ``.``,
+anything else a space, so one two-byte search (``0.``) finds every digit followed by a mark."""
 _BEFORE_VALUE = frozenset(b":,[ \t\n\r")
 """What may precede a JSON value (RFC 8259 section 2): a number token starts after one of these."""
 
@@ -42,22 +43,23 @@ def _may_have_float(data: bytes) -> bool:
     starts where a JSON value may start (without one, orjson reads no float within 64 bits).
 
     Every state's ``rng`` is a hex string, so "a digit then ``e``" alone matches inside a string
-    in nearly every body; checking what precedes the digits keeps the walk below for bodies that
-    may really hold a float (a string may still pass: the walk then finds nothing). The scan uses
-    ``bytes.translate``/``find`` (C speed): a regular expression over a 14 KB body costs as much
-    as the walk it would save."""
-    flat = data.translate(_DIGITS_AS_ZERO)
-    for mark in _FRACTION_MARKS:
-        at = flat.find(mark)
-        while at != -1:
-            start = at
-            while start > 0 and flat[start - 1] == 0x30:
-                start -= 1
-            if start > 0 and flat[start - 1] == 0x2D:  # a minus sign
-                start -= 1
-            if start == 0 or flat[start - 1] in _BEFORE_VALUE:
-                return True
-            at = flat.find(mark, at + 1)
+    in nearly every body; checking what precedes the digits (in ``data`` itself) keeps the walk
+    below for bodies that may really hold a float (a string may still pass: the walk then finds
+    nothing). The scan uses ``bytes.translate``/``find`` (C speed) over a three-symbol alphabet: a
+    regular expression over a 14 KB body costs as much as the walk it would save, and searching
+    for ``0.``, ``0e`` and ``0E`` in a body whose digits all read ``0`` was three times slower
+    (45 µs for a 10 KB Council state, as much as parsing it)."""
+    flat = data.translate(_DIGIT_THEN_MARK)
+    at = flat.find(b"0.")
+    while at != -1:
+        start = at
+        while start > 0 and flat[start - 1] == 0x30:
+            start -= 1
+        if start > 0 and data[start - 1] == 0x2D:  # a minus sign
+            start -= 1
+        if start == 0 or data[start - 1] in _BEFORE_VALUE:
+            return True
+        at = flat.find(b"0.", at + 1)
     return False
 
 
