@@ -61,10 +61,23 @@ ST_CONFIG = tomllib.loads((Path(SPEC_PATH).parent / "schemathesis.toml").read_te
 """What ``st run`` reads from the repository root; its ``checks`` settings apply here too."""
 
 
+#: What makes a run depend on more than its seed and the spec, off here: schemathesis 4 feeds
+#: values seen in earlier answers into later cases ("extra data sources") and narrows schemas by
+#: what earlier 4xx messages say ("error feedback"). Our answers vary with things outside the seed
+#: (a session's random id, an expert suggestion cut short on a busy machine). With them on, one
+#: full run on a loaded machine failed the Council suggest operation with ``InvalidSchema``
+#: ("a collection of min_size=3 unique elements ... drawn from only 2 distinct elements": Council
+#: ``players`` narrowed to two values), while the same test passed alone and with the contract
+#: suite. ``st run`` keeps them (a hunt, not a CI gate).
+ADAPTIVE_OFF = {"extra-data-sources": {"responses": False}}
+
+
 def _config(stateful: bool = False) -> schemathesis.Config:
     return schemathesis.Config.from_dict({"seed": SEED, "checks": ST_CONFIG["checks"],
                                           "operations": ST_CONFIG["operations"],
-                                          "phases": {"stateful": {"enabled": stateful}}})
+                                          "phases": {"examples": ADAPTIVE_OFF,
+                                                     "fuzzing": {**ADAPTIVE_OFF, "error-feedback": {"enabled": False}},
+                                                     "stateful": {"enabled": stateful}}})
 
 
 # -- the whole spec -------------------------------------------------------------------------------
