@@ -23,7 +23,8 @@ Levels (``LEVELS``):
   ahead by the evaluation with probability ``rollout_greed``, else a random one: uniformly
   random opponents punish nothing, so random rollouts could not tell a good move from a bad
   one (the expert only tied greedy in Reign & Ruin with them). The move most often chosen is
-  played.
+  played. A game may search its own number of candidates (``expert_width``) and cut its
+  rollouts earlier at a break of its own (``rollout_stop``); see :class:`GameBot`.
 
 Reproducibility: the search budget is a playout count, ``playouts_for(time_ms)`` (a fixed
 rate per game, calibrated low on a busy two-core machine), not the wall clock, so the same
@@ -77,6 +78,12 @@ class GameBot(Protocol):
 
     def evaluate(self, state: State, player: PlayerId) -> float:
         """How good ``state`` is for ``player``, in [0, 1] (0.5: even)."""
+
+    # Optional, read with getattr (a game without them keeps the defaults):
+    # ``expert_width: int``, the game's own EXPERT_WIDTH; and
+    # ``rollout_stop(start: State, state: State) -> bool``, true when a rollout that began at
+    # ``start`` should stop at ``state`` (before ``rollout_depth`` moves) and be scored by the
+    # evaluation, e.g. at a natural break of the game where the evaluation is reliable.
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +197,13 @@ def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Ran
 
 def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -> float:
     game = bot.game
+    start, stop = state, getattr(bot, "rollout_stop", None)
     for _ in range(bot.rollout_depth):
         result = outcome_value(state, player)
         if result is not None:
             return result
+        if stop is not None and stop(start, state):
+            break
         moves = game.legal_moves(state)
         if not moves:
             break
@@ -210,7 +220,7 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
     values, complete = _one_ahead(bot, player, moves, _samples(bot, view, first, rng, bot.greedy_samples),
                                   deadline, clock)
     ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    kept = sorted(ranked[:EXPERT_WIDTH])
+    kept = sorted(ranked[:getattr(bot, "expert_width", EXPERT_WIDTH)])
     moves = [moves[i] for i in kept]
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)

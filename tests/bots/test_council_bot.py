@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.bots import BOTS
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
+from rules.bots.reigns_the_council import _REIGN_OVER, _round
 from tests.bots.positions import random_line
 
 BOT = BOTS["reigns-the-council"]
@@ -79,3 +80,43 @@ def test_a_monarch_values_accepting_more_while_the_realm_is_calm():
         after, _ = GAME.apply(state, {"player": king, "type": "decide", "accept": accept})
         return BOT.evaluate(after, king)
     assert value(advisors) > value(advisors[:1])
+
+
+def test_a_rollout_stops_at_the_end_of_the_round_it_began_in():
+    """The expert's rollouts are cut where the evaluation is most reliable: at the next round's
+    first pitch (the reign setup counting as a round), or once the reign is over."""
+    for seed in range(1, 6):
+        line = list(random_line("reigns-the-council", seed, 400))
+        for i, start in enumerate(line):
+            if start["phase"] in ("deal", "pitch", "refill"):
+                for later in line[i:]:
+                    stop = BOT.rollout_stop(start, later)
+                    over = later["phase"] in ("story_vote", "end_vote", "succession", "finished")
+                    next_round = later["phase"] == "pitch" and _round(later) != _round(start)
+                    assert stop == (over or next_round)
+                    if stop:
+                        break
+                else:
+                    continue
+                assert later is not start
+
+
+def test_the_expert_searches_the_three_best_and_stops_its_rollouts(monkeypatch):
+    """The Council's expert keeps only ``expert_width`` candidates and its rollouts end with the
+    round: a search from a pitch never sees a state of the next round."""
+    from rules.bots import core
+    state = _first("pitch")
+    player = state["active_players"][0]
+    seen = []
+    real = BOT.rollout_stop
+
+    def spy(start, now):
+        seen.append(now)
+        return real(start, now)
+    monkeypatch.setattr(BOT, "rollout_stop", spy)
+    picked = []
+    real_pick = core._ucb_pick
+    monkeypatch.setattr(core, "_ucb_pick", lambda v, *a: picked.append(len(v)) or real_pick(v, *a))
+    core.suggest(BOT, GAME.view(state, player), player, "expert", 1, 100, clock=lambda: float("-inf"))
+    assert BOT.expert_width == 3 and set(picked) == {3}
+    assert seen and all(_round(s) == _round(state) or s["phase"] in ("pitch",) + _REIGN_OVER for s in seen)
