@@ -24,3 +24,20 @@ def app(referee_data_dir):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Run the schemathesis contract module first, in a process no other test has touched yet.
+
+    Alone, it passes every time. After other tests in the same process, one run in two failed on
+    a loaded machine: schemathesis stopped generating for the Council ``suggest`` operation with
+    ``InvalidSchema`` ("a collection of min_size=3 unique elements ... drawn from only 2 distinct
+    elements": Council ``players``). Its generation is derandomised and does not learn from
+    answers here (``test_contract_schemathesis.ADAPTIVE_OFF``), yet some state left in the process
+    (I did not find which, in schemathesis or hypothesis) changes what it draws. Until that is
+    found, the module runs before anything can leave such state; nothing else depends on order.
+    """
+    first = [item for item in items if item.nodeid.startswith("tests/contract/test_contract_schemathesis.py")]
+    if first:
+        rest = [item for item in items if item not in first]
+        items[:] = first + rest
