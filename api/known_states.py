@@ -23,7 +23,7 @@ import hashlib
 import threading
 from typing import Any
 
-import orjson
+from api import jsonio
 
 __all__ = ["KnownStates"]
 
@@ -36,17 +36,13 @@ class KnownStates:
         self._seen: dict[bytes, None] = {}
         self._lock = threading.Lock()
 
-    @property
-    def enabled(self) -> bool:
-        return self._size > 0
-
     def digest(self, game_id: str, state: Any) -> bytes | None:
         """The state's digest; None when it is off or the value cannot be written as JSON."""
         if not self._size:
             return None
         try:
-            text = orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
-        except (TypeError, orjson.JSONEncodeError):
+            text = jsonio.dumps(state)
+        except TypeError:  # orjson's JSONEncodeError is one
             return None
         hasher = hashlib.blake2b(game_id.encode(), digest_size=16)
         hasher.update(b"\0")

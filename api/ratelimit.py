@@ -109,5 +109,4 @@ def init_rate_limits(app: Flask, settings: Settings, config: Mapping[str, Any]) 
         return response
 
     app.view_functions[LIMITED_ENDPOINT] = counted
-    app.extensions["referee_rate_limit"] = limit
     return limit

@@ -224,7 +224,7 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     snapshot = ask("GET", base, headers=seat("bob"))
     history = ask("GET", f"{base}/history", headers=seat("bob"))
     ask("DELETE", base, headers={"Authorization": f"Bearer {created['admin_token']}"}, status=204)
-    secrets = {sid: SESSION_STAND_INS["session_id"], created["admin_token"]: SESSION_STAND_INS["admin_token"],
+    replaced = {sid: SESSION_STAND_INS["session_id"], created["admin_token"]: SESSION_STAND_INS["admin_token"],
                **{token: SESSION_STAND_INS[p] for p, token in seats.items()}}
 
     def stand_in(value: Any) -> Any:
@@ -232,7 +232,7 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
             return [stand_in(v) for v in value]
         if isinstance(value, dict):
             return {k: SESSION_STAND_INS["at"] if k == "at" else stand_in(v) for k, v in value.items()}
-        return secrets.get(value, value) if isinstance(value, str) else value
+        return replaced.get(value, value) if isinstance(value, str) else value
 
     shown = dict(legal, moves=legal["moves"][:3])
     examples = {

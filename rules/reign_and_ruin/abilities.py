@@ -40,7 +40,8 @@ _ABILITY_PHRASE = {
 DESTINATIONS = ("army", "hand")
 """Where a taken fighter goes: into the taker's army or hand."""
 TOKENS = ("kurgoz", "cognitz")
-"""The tokens a fighter can carry: Kurgoz (doubles its worth, stacks) and Cognitz (protects it)."""
+"""The tokens a fighter can carry (``token_placed``): Kurgoz (doubles its worth, stacks) and
+Cognitz (protects it)."""
 _MIN_FIELDS = {"fighter": 3, "destroy": 4, "draw": 3, "double": 4, "protect": 4, "swap": 4, "revive": 5}
 """Fields every move of the type has; a move with more may carry one it does not take."""
 _NONE: list[Violation] = []
@@ -359,10 +360,10 @@ def _place_token(state: State, new: State, move: Move, p: PlayerId, card: str, h
     army = list(armies[owner])
     fighter = dict(army[i])
     if move["type"] == "double":
-        token = TOKENS[0]
+        token = "kurgoz"
         fighter["kurgoz"] += 1
     else:
-        token = TOKENS[1]
+        token = "cognitz"
         fighter["cognitz"] = True
     army[i] = fighter
     armies[owner] = army

@@ -94,7 +94,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "game": state["game"],
         "schema_version": state["schema_version"],
         "viewer": viewer,
-        "role": None if viewer is None else (ROLES[0] if viewer == ruler else ROLES[1]),
+        "role": None if viewer is None else ("monarch" if viewer == ruler else "advisor"),
         "players": list(players),
         "status": state["status"],
         "phase": state["phase"],

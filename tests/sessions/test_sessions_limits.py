@@ -23,6 +23,7 @@ def test_session_creation_is_rate_limited_per_address_in_redis(redis_server, tmp
     problem = refused.get_json()
     assert problem["code"] == "too_many_requests" and "at most 3/minute" in problem["detail"]
     assert 0 < int(refused.headers["Retry-After"]) <= 60
+    assert refused.headers["X-RateLimit-Limit"] == "3" and refused.headers["X-RateLimit-Remaining"] == "0"
     other = first.post("/v1/sessions", json=BODY, environ_base={"REMOTE_ADDR": "10.0.0.2"})
     assert other.status_code == 201  # another address has its own count
     assert any(k.startswith(b"LIMITS") or b"referee-limits" in k
@@ -92,3 +93,15 @@ def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(re
     assert not app.before_request_funcs.get(None) and not app.after_request_funcs.get(None)
     stateless = client.post(f"/v1/games/{GAME}/setup", json={"players": ["a", "b"]}, environ_base=address)
     assert stateless.status_code == 200 and "X-RateLimit-Limit" not in stateless.headers
+
+
+def test_the_spec_declares_the_limit_headers():
+    """``X-RateLimit-*`` are in openapi.yaml on the answers that carry them: 201 and 429."""
+    import yaml
+
+    from api.ops import OPENAPI_PATH
+    spec = yaml.safe_load(open(OPENAPI_PATH, encoding="utf-8"))
+    created = spec["paths"]["/v1/sessions"]["post"]["responses"]["201"]["headers"]
+    refused = spec["components"]["responses"]["TooManyRequests"]["headers"]
+    names = {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+    assert names <= set(created) and names | {"Retry-After"} <= set(refused)
