@@ -23,8 +23,9 @@ Levels (``LEVELS``):
   ahead by the evaluation with probability ``rollout_greed``, else a random one: uniformly
   random opponents punish nothing, so random rollouts could not tell a good move from a bad
   one (the expert only tied greedy in Reign & Ruin with them). The move most often chosen is
-  played. A game may search its own number of candidates (``expert_width``) and cut its
-  rollouts earlier at a break of its own (``rollout_stop``); see :class:`GameBot`.
+  played. A game may search its own number of candidates (``expert_width``), cut its
+  rollouts earlier at a break of its own (``rollout_stop``) and imagine the unseen with a
+  model of the other players (``imagine``); see :class:`GameBot`.
 
 Reproducibility: the search budget is a playout count, ``playouts_for(time_ms)`` (a fixed
 rate per game, calibrated low on a busy two-core machine), not the wall clock, so the same
@@ -80,10 +81,13 @@ class GameBot(Protocol):
         """How good ``state`` is for ``player``, in [0, 1] (0.5: even)."""
 
     # Optional, read with getattr (a game without them keeps the defaults):
-    # ``expert_width: int``, the game's own EXPERT_WIDTH; and
+    # ``expert_width: int``, the game's own EXPERT_WIDTH;
     # ``rollout_stop(start: State, state: State) -> bool``, true when a rollout that began at
     # ``start`` should stop at ``state`` (before ``rollout_depth`` moves) and be scored by the
-    # evaluation, e.g. at a natural break of the game where the evaluation is reliable.
+    # evaluation, e.g. at a natural break of the game where the evaluation is reliable; and
+    # ``imagine(view: View, rng: random.Random) -> State``, the expert's determinization in
+    # place of ``determinize``: one that also draws the others' hidden choices as players
+    # pursuing their own aims would make them, from the view and ``rng`` only.
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +157,9 @@ def _after(bot: GameBot, state: State, move: Move, player: PlayerId) -> tuple[St
     return after, bot.evaluate(after, player) if result is None else result
 
 
-def _samples(bot: GameBot, view: View, first: State, rng: random.Random, count: int) -> list[State]:
-    return [first] + [bot.determinize(view, rng) for _ in range(count - 1)]
+def _samples(draw: Callable[[View, random.Random], State], view: View, first: State, rng: random.Random,
+             count: int) -> list[State]:
+    return [first] + [draw(view, rng) for _ in range(count - 1)]
 
 
 def _one_ahead(bot: GameBot, player: PlayerId, moves: list[Move], samples: list[State],
@@ -171,7 +176,7 @@ def _one_ahead(bot: GameBot, player: PlayerId, moves: list[Move], samples: list[
 
 def _greedy(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first: State,
             rng: random.Random, deadline: float, clock: Callable[[], float]) -> Suggestion:
-    samples = _samples(bot, view, first, rng, bot.greedy_samples)
+    samples = _samples(bot.determinize, view, first, rng, bot.greedy_samples)
     values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
     best_value = max(values)
     best = [i for i, v in enumerate(values) if v >= best_value - 1e-12]
@@ -217,7 +222,12 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
             rng: random.Random, deadline: float, clock: Callable[[], float], budget: int) -> Suggestion:
     game = bot.game
     considered = len(moves)
-    values, complete = _one_ahead(bot, player, moves, _samples(bot, view, first, rng, bot.greedy_samples),
+    imagine = getattr(bot, "imagine", None)
+    if imagine is None:
+        imagine = bot.determinize
+    else:
+        first = imagine(view, rng)
+    values, complete = _one_ahead(bot, player, moves, _samples(imagine, view, first, rng, bot.greedy_samples),
                                   deadline, clock)
     ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
     kept = sorted(ranked[:getattr(bot, "expert_width", EXPERT_WIDTH)])
@@ -232,7 +242,7 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
             complete = False
             break
         if playouts:
-            sample = bot.determinize(view, rng)
+            sample = imagine(view, rng)
         i = _ucb_pick(visits, totals, priors, playouts)
         after, _ = game.apply(sample, moves[i])
         totals[i] += _rollout(bot, after, player, rng)

@@ -25,11 +25,17 @@ hand; compared with the best opponent. The rules doc's "Bots" section states it 
 The expert searches the 3 best moves one move ahead (``expert_width``), and its random rollouts
 stop at the end of the current round (``rollout_stop``: the next round's first pitch, or the end
 of the reign), where the evaluation scores them: short rollouts let the same time buy 300
-playouts per second of ``time_ms`` instead of 30.
+playouts per second of ``time_ms`` instead of 30. It imagines the others as players with aims
+(``imagine``): each proposal of another advisor, pitched or on the table, is drawn with a weight
+that grows with its worth to that advisor's imagined goal, as an advisor pitches for their goal,
+and a goal pays only when the Monarch dies. A Monarch who drew them as random cards of their backs
+would not see that accepting them pushes the realm towards an end space.
 """
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import MutableMapping, MutableSequence
 from typing import Any
 
 from rules.bots.sampling import Pool, fresh_chance, spread
@@ -55,6 +61,12 @@ _HAND_HOPE = 0.2
 _DEATH_FLOOR = 0.4
 """The least weight of a goal: most reigns end in a death, even from a calm realm."""
 _REIGN_OVER = ("story_vote", "end_vote", "succession", "finished")
+_PITCH_SHARPNESS = 2.0
+"""How firmly the expert expects an advisor to pitch for their goal: a card is imagined as the
+pitch with a weight of ``exp(_PITCH_SHARPNESS * gain)``, its gain for the advisor's goal."""
+
+_Slot = tuple[MutableSequence[str] | MutableMapping[str, str], Any]
+"""A place a card lies in an imagined state: a list and an index, or a mapping and a key."""
 
 
 class _Backs:
@@ -136,6 +148,19 @@ class ReignsTheCouncilBot:
             for p, voted in view["votes"]["voted"].items()}
         return fresh_chance(state, rng)
 
+    def imagine(self, view: View, rng: random.Random) -> State:
+        """The expert's determinization: :meth:`determinize`, then the others' proposals drawn as
+        advisors pitching for their goals would choose them (:func:`_pitch_for_goals`).
+
+        An advisor scores their goal only if the Monarch dies, so advisors pitch cards that push
+        their goal's pillars outwards; a Monarch who imagined the face-down proposals as random
+        cards of their backs would accept what kills them. Only the view and ``rng`` are used:
+        the backs and the tracks are public, the goals are the imagined ones.
+        """
+        state = self.determinize(view, rng)
+        _pitch_for_goals(state, view["viewer"], rng)
+        return state
+
     @staticmethod
     def _round(view: View, rnd: dict[str, Any] | None, unseen: _Backs, hands: dict[str, list[str]],
                rng: random.Random) -> dict[str, Any] | None:
@@ -200,6 +225,55 @@ class ReignsTheCouncilBot:
         # viewer, so each counts as a coin flip whatever the imagined state says.
         ends = 0.5 ** (len(votes) - 1)
         return ends * _result_now(value, player) + (1 - ends) * ahead
+
+
+def _pitch_for_goals(state: State, viewer: PlayerId, rng: random.Random) -> None:
+    """Redraw, in place, every proposal of another advisor, each card weighted by what it is
+    worth to that advisor's goal (``_card_gain`` on today's tracks, ``_PITCH_SHARPNESS``).
+
+    A pitch not yet on the table is one of its advisor's cards. A face-down proposal on the table
+    keeps its public back: it is swapped with a card of the same back from a place the viewer
+    cannot see into (another hand, a deck, the face-down discard pile, another proposal), so the
+    state still gives the viewer the same view.
+    """
+    rnd = state["round"]
+    if rnd is None:
+        return
+    cards, tracks, goals, hands = state["cards"], state["tracks"], state["goals"], state["hands"]
+
+    def weight(player: PlayerId, card: str) -> float:
+        return math.exp(_PITCH_SHARPNESS * _card_gain(GOALS[goals[player]], tracks, cards[card]))
+
+    pitches = rnd["pitches"] or {}
+    for p, card in pitches.items():
+        if card is not None and p != viewer:
+            hand = hands[p]
+            pitches[p] = rng.choices(hand, weights=[weight(p, c) for c in hand])[0]
+    table = rnd["table"]
+    if not table:
+        return
+    hidden = _hidden_slots(state, viewer)
+    for p in [p for p in table if p != viewer]:
+        back = cards[table[p]]["back"]
+        others = [(table, q) for q in table if q not in (p, viewer)]
+        slots = [(table, p)] + [(where, key) for where, key in hidden + others if cards[where[key]]["back"] == back]
+        where, key = rng.choices(slots, weights=[weight(p, where[key]) for where, key in slots])[0]
+        table[p], where[key] = where[key], table[p]
+
+
+def _hidden_slots(state: State, viewer: PlayerId) -> list[_Slot]:
+    """The places off the table whose card the viewer cannot see: the others' hands, the decks
+    and the face-down part of the discard pile."""
+    face_up = set(state["discard_revealed"])
+    slots: list[_Slot] = []
+    for p, hand in state["hands"].items():
+        if p != viewer:
+            slots += [(hand, i) for i in range(len(hand))]
+    for deck in state["decks"]:
+        slots += [(deck, i) for i in range(len(deck))]
+    discard = state["discard"]
+    slots += [(discard, i) for i, c in enumerate(discard) if c not in face_up]
+    return slots
 
 
 def _round(state: State) -> int | None:

@@ -120,3 +120,87 @@ def test_the_expert_searches_the_three_best_and_stops_its_rollouts(monkeypatch):
     core.suggest(BOT, GAME.view(state, player), player, "expert", 1, 100, clock=lambda: float("-inf"))
     assert BOT.expert_width == 3 and set(picked) == {3}
     assert seen and all(_round(s) == _round(state) or s["phase"] in ("pitch",) + _REIGN_OVER for s in seen)
+
+
+def _table_gain(state, player):
+    """What the advisor's proposal on the table is worth to that advisor's goal."""
+    from rules.bots.reigns_the_council import _card_gain
+    card = state["round"]["table"][player]
+    return _card_gain(GOALS[state["goals"][player]], state["tracks"], state["cards"][card])
+
+
+def test_the_expert_imagines_proposals_pitched_for_their_advisors_goals():
+    """``imagine`` (the expert's determinization) draws a face-down proposal as its advisor
+    would pitch it, for their (imagined) goal; ``determinize`` (greedy's) draws any card of its
+    back. Both give the viewer the same view and a valid state."""
+    import random
+    checked = 0
+    for seed in range(1, 5):
+        state = _first("decide", seed)
+        monarch = state["reigns"][-1]["monarch"]
+        view = GAME.view(state, monarch)
+        plain, informed = [], []
+        for i in range(150):
+            imagined = BOT.imagine(view, random.Random(i))
+            GAME.check_state(imagined)
+            assert GAME.view(imagined, monarch) == view
+            informed += [_table_gain(imagined, p) for p in imagined["round"]["table"]]
+            guessed = BOT.determinize(view, random.Random(i))
+            plain += [_table_gain(guessed, p) for p in guessed["round"]["table"]]
+        assert sum(informed) / len(informed) > sum(plain) / len(plain) + 0.15, (seed, informed, plain)
+        checked += 1
+    assert checked == 4
+
+
+def test_an_advisor_imagines_another_advisors_pitch_from_that_advisors_hand():
+    """A pitch made but not yet on the table is one of its advisor's own cards, drawn for their
+    goal; the viewer's own pitch is never redrawn."""
+    import random
+    from rules.bots.reigns_the_council import _card_gain
+    for seed in range(1, 30):
+        line = random_line("reigns-the-council", seed, 400)
+        state = next((s for s in line if s["phase"] == "pitch"
+                      and sum(c is not None for c in s["round"]["pitches"].values()) == 1), None)
+        if state is not None:
+            break
+    (pitcher,) = [p for p, c in state["round"]["pitches"].items() if c is not None]
+    viewer = next(p for p in state["active_players"])
+    view = GAME.view(state, viewer)
+    gains = {"imagine": [], "determinize": []}
+    for i in range(200):
+        for how in gains:
+            imagined = getattr(BOT, how)(view, random.Random(i))
+            card = imagined["round"]["pitches"][pitcher]
+            assert card in imagined["hands"][pitcher]
+            gains[how].append(_card_gain(GOALS[imagined["goals"][pitcher]], imagined["tracks"], imagined["cards"][card]))
+    assert sum(gains["imagine"]) > sum(gains["determinize"]) + 0.1 * 200
+
+
+def test_the_monarchs_expert_suggestion_is_blind_to_the_proposals_fronts():
+    """Two states whose face-down proposals differ in front but not in back give the Monarch's
+    expert the same suggestion: ``imagine`` redraws the proposals from the view alone."""
+    import random
+    from rules.bots import core
+    state = _first("decide", 2)
+    monarch = state["reigns"][-1]["monarch"]
+    view = GAME.view(state, monarch)
+    twin = BOT.determinize(view, random.Random(11))
+    assert GAME.view(twin, monarch) == view and twin["round"]["table"] != state["round"]["table"]
+    suggestions = [core.suggest(BOT, GAME.view(s, monarch), monarch, "expert", 4, 300, clock=lambda: float("-inf"))
+                   for s in (state, twin)]
+    assert suggestions[0] == suggestions[1]
+
+
+def test_only_the_expert_imagines_the_others_aims(monkeypatch):
+    """The expert draws every imagined state with ``imagine``; greedy keeps ``determinize``."""
+    from rules.bots import core
+    state = _first("decide", 3)
+    monarch = state["reigns"][-1]["monarch"]
+    calls = []
+    real = BOT.imagine
+    monkeypatch.setattr(BOT, "imagine", lambda view, rng: calls.append(1) or real(view, rng))
+    never = lambda: float("-inf")  # noqa: E731
+    core.suggest(BOT, GAME.view(state, monarch), monarch, "greedy", 1, 100, clock=never)
+    assert calls == []
+    picked = core.suggest(BOT, GAME.view(state, monarch), monarch, "expert", 1, 100, clock=never)
+    assert len(calls) == picked.playouts + BOT.greedy_samples - 1
