@@ -1,4 +1,5 @@
 """The Flask application: ``create_app()`` wires config, error handlers, blueprints and store."""
+
 from __future__ import annotations
 
 import os
@@ -58,9 +59,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee_known_states"] = KnownStates(settings.known_states)
     store = Store(settings.redis_url, settings.data_dir, settings.store_timeout)
     app.extensions["referee_store"] = store
-    app.extensions["referee_sessions"] = SessionStore(store, settings.session_ttl, settings.max_session_state_bytes,
-                                                      settings.max_remembered_answers)
-    app.extensions["referee_bot_seats"] = BotSeats(app.extensions["referee_sessions"], settings.session_bot_time_ms)
+    app.extensions["referee_sessions"] = SessionStore(
+        store,
+        settings.session_ttl,
+        settings.max_session_state_bytes,
+        settings.max_remembered_answers,
+    )
+    app.extensions["referee_bot_seats"] = BotSeats(
+        app.extensions["referee_sessions"], settings.session_bot_time_ms
+    )
     init_rate_limits(app, settings, config)
     # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.
     app.extensions["referee_stream_slots"] = threading.BoundedSemaphore(settings.max_streams)

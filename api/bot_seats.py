@@ -26,6 +26,7 @@ each bot move's seed from that, the version the move is made on and the seat
 replays the same bot moves, whichever process makes them (an expert cut short by a busy machine,
 ``complete: false``, is the only exception). The seed never comes from the state's generator.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,7 +43,15 @@ from rules.engine import Game
 from rules.engine_types import Move, PlayerId, State, Violation
 from rules.registry import get_game
 
-__all__ = ["BotSeats", "BOT_THREADS", "RUN_MOVES", "due_bot", "bot_violations", "session_bot_seed", "move_seed"]
+__all__ = [
+    "BotSeats",
+    "BOT_THREADS",
+    "RUN_MOVES",
+    "due_bot",
+    "bot_violations",
+    "session_bot_seed",
+    "move_seed",
+]
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +99,10 @@ def move_seed(bot_seed: int, version: int, player: PlayerId) -> int:
 
 
 def _hash63(text: str) -> int:
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:8], "big") & _SEED_MASK
+    return (
+        int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:8], "big")
+        & _SEED_MASK
+    )
 
 
 def bot_violations(game: Game, state: State, bots: Mapping[str, str]) -> dict[str, Violation]:
@@ -103,17 +115,26 @@ def bot_violations(game: Game, state: State, bots: Mapping[str, str]) -> dict[st
     for player, level in bots.items():
         where = f"bots.{player}"
         if player not in state["players"]:
-            found[where] = Violation("unknown_seat", f"{player[:64]!r} is not a player of this session; "
-                                     f"the players are {', '.join(state['players'])}.", rule)
+            found[where] = Violation(
+                "unknown_seat",
+                f"{player[:64]!r} is not a player of this session; "
+                f"the players are {', '.join(state['players'])}.",
+                rule,
+            )
         elif level not in game.bot_levels:
             levels = ", ".join(game.bot_levels) or "none"
-            found[where] = Violation("unknown_bot_level", f"{game.title} has no bot level {level!r} "
-                                     f"(its bot_levels: {levels}).", rule)
+            found[where] = Violation(
+                "unknown_bot_level",
+                f"{game.title} has no bot level {level!r} (its bot_levels: {levels}).",
+                rule,
+            )
         else:
             try:
                 BOTS[game.id].determinize(game.view(state, player), random.Random(0))
             except ValueError as err:
-                found[where] = Violation("bot_unavailable", f"The bots cannot play this game: {err}.", rule)
+                found[where] = Violation(
+                    "bot_unavailable", f"The bots cannot play this game: {err}.", rule
+                )
     return found
 
 
@@ -179,10 +200,15 @@ class BotSeats:
                     return False
                 state, events = game.apply(session.state, move)
                 entry = history_entry(session.version + 1, player, move, events)
-                result = self.store.commit(session.id, session.version, state, entry, entry["at"], None, None)
+                result = self.store.commit(
+                    session.id, session.version, state, entry, entry["at"], None, None
+                )
             except StoreUnavailable as err:  # the next touch tries again
-                log.warning("bot seats of session %s: the store failed (%s); waiting for the next touch",
-                            session_id, err)
+                log.warning(
+                    "bot seats of session %s: the store failed (%s); waiting for the next touch",
+                    session_id,
+                    err,
+                )
                 return False
             except StateTooLarge as err:
                 log.warning("bot seats of session %s stop: %s", session_id, err)
@@ -196,13 +222,24 @@ class BotSeats:
         """The bot's move, from ``player``'s view only; None when it has none to make."""
         seed = move_seed(session.bot_seed, session.version, player)
         try:
-            chosen = suggest(BOTS[game.id], game.view(session.state, player), player, session.bots[player],
-                             seed, self.time_ms)
+            chosen = suggest(
+                BOTS[game.id],
+                game.view(session.state, player),
+                player,
+                session.bots[player],
+                seed,
+                self.time_ms,
+            )
         except NoMoveToSuggest:
             return _forced_concession(game, session.state, player)
         except ValueError as err:
-            log.warning("bot seat %s of session %s cannot move at version %d: %r", player, session.id,
-                        session.version, err)
+            log.warning(
+                "bot seat %s of session %s cannot move at version %d: %r",
+                player,
+                session.id,
+                session.version,
+                err,
+            )
             return None
         return chosen.move
 

@@ -4,6 +4,7 @@ The pipeline of every stateless endpoint (docs/architecture.md): envelope (400),
 state shape (400), ``check_state`` (422), then the bot. The bot is handed the seat's *view*,
 never the state (``rules.bots``), so its move can reveal nothing the seat may not see.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -32,24 +33,47 @@ def suggest_move(game_id: str):
     game = get_game(game_id)  # UnknownGame -> 404
     body = read_body(SUGGEST)
     if body["level"] not in game.bot_levels:  # the spec lists each game's own levels
-        raise ApiError(400, "invalid_body", f"The bots of {game.id} play at {', '.join(game.bot_levels) or 'no level'}, "
-                       f"not {body['level']}.", errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]})
+        raise ApiError(
+            400,
+            "invalid_body",
+            f"The bots of {game.id} play at {', '.join(game.bot_levels) or 'no level'}, "
+            f"not {body['level']}.",
+            errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]},
+        )
     state = checked_state(game, body["state"])  # 400 shape, 422 invalid_state
     player = body["player"]
     if player not in state["players"]:
-        raise _refuse("unknown_player", f"There is no player {player!r} in this game; the players are "
-                      f"{', '.join(state['players'])}.", f"{game.id}#players")
+        raise _refuse(
+            "unknown_player",
+            f"There is no player {player!r} in this game; the players are "
+            f"{', '.join(state['players'])}.",
+            f"{game.id}#players",
+        )
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     time_ms = body.get("time_ms") or DEFAULT_TIME_MS
     try:
-        chosen = suggest(BOTS[game.id], game.view(state, player), player, body["level"], seed, time_ms)
+        chosen = suggest(
+            BOTS[game.id], game.view(state, player), player, body["level"], seed, time_ms
+        )
     except NoMoveToSuggest:
-        raise _refuse("no_move_to_suggest", f"{player} has no move to make now (not their turn, or the game "
-                      f"is over).", f"{game.id}#bots") from None
+        raise _refuse(
+            "no_move_to_suggest",
+            f"{player} has no move to make now (not their turn, or the game is over).",
+            f"{game.id}#bots",
+        ) from None
     except ValueError as err:  # the view cannot be imagined (e.g. a custom Council deck)
-        raise _refuse("bot_unavailable", f"The bots cannot play this state: {err}.", f"{game.id}#bots") from None
-    return {"move": chosen.move, "level": chosen.level, "seed": seed, "time_ms": time_ms,
-            "playouts": chosen.playouts, "considered": chosen.considered, "complete": chosen.complete,
-            "reason": chosen.reason}
+        raise _refuse(
+            "bot_unavailable", f"The bots cannot play this state: {err}.", f"{game.id}#bots"
+        ) from None
+    return {
+        "move": chosen.move,
+        "level": chosen.level,
+        "seed": seed,
+        "time_ms": time_ms,
+        "playouts": chosen.playouts,
+        "considered": chosen.considered,
+        "complete": chosen.complete,
+        "reason": chosen.reason,
+    }

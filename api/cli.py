@@ -18,6 +18,7 @@ in ``REDIS_URL``, and stops it (saving) on exit.
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
 per level and seat (``rules.bots.match``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,9 +38,26 @@ from gunicorn.app.base import BaseApplication
 
 from api.config import Settings
 
-__all__ = ["main", "gunicorn_options", "LIMIT_REQUEST_LINE", "LIMIT_REQUEST_FIELDS", "LIMIT_REQUEST_FIELD_SIZE", "RefereeServer", "simulation_stats", "format_stats", "read_options",
-           "ProgressBar", "simulate", "wilson_interval", "bot_stats", "format_bot_stats", "simulate_bots", "openapi",
-           "app_ask", "examples"]
+__all__ = [
+    "main",
+    "gunicorn_options",
+    "LIMIT_REQUEST_LINE",
+    "LIMIT_REQUEST_FIELDS",
+    "LIMIT_REQUEST_FIELD_SIZE",
+    "RefereeServer",
+    "simulation_stats",
+    "format_stats",
+    "read_options",
+    "ProgressBar",
+    "simulate",
+    "wilson_interval",
+    "bot_stats",
+    "format_bot_stats",
+    "simulate_bots",
+    "openapi",
+    "app_ask",
+    "examples",
+]
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -50,8 +68,14 @@ LIMIT_REQUEST_FIELDS = 100
 LIMIT_REQUEST_FIELD_SIZE = 8190
 """Longest request header (name and value) in bytes; longer: 431."""
 
-def gunicorn_options(host: str | None = None, port: int | None = None, workers: int | None = None,
-                     threads: int | None = None, settings: Settings | None = None) -> dict[str, Any]:
+
+def gunicorn_options(
+    host: str | None = None,
+    port: int | None = None,
+    workers: int | None = None,
+    threads: int | None = None,
+    settings: Settings | None = None,
+) -> dict[str, Any]:
     """The gunicorn settings ``serve`` uses (``bench/`` reuses them for a fair comparison)."""
     settings = settings or Settings.from_env()
     host = host or settings.host
@@ -124,15 +148,23 @@ def serve(args: argparse.Namespace) -> int:
     if settings.redis_url is None:
         embedded = start_embedded(settings.data_dir)
         os.environ["REDIS_URL"] = embedded_url(embedded)
-        print(f"reign-referee: embedded Redis for {os.path.abspath(settings.data_dir)} at "
-              f"{os.environ['REDIS_URL']}", file=sys.stderr, flush=True)
+        print(
+            f"reign-referee: embedded Redis for {os.path.abspath(settings.data_dir)} at "
+            f"{os.environ['REDIS_URL']}",
+            file=sys.stderr,
+            flush=True,
+        )
 
         def post_fork(server: Any, worker: Any) -> None:
             detach_embedded(embedded)  # only the master stops the embedded server
 
         options["post_fork"] = post_fork
-    print(f"reign-referee: serving on http://{options['bind']} with {options['workers']} worker(s) "
-          f"x {options['threads']} thread(s)", file=sys.stderr, flush=True)
+    print(
+        f"reign-referee: serving on http://{options['bind']} with {options['workers']} worker(s) "
+        f"x {options['threads']} thread(s)",
+        file=sys.stderr,
+        flush=True,
+    )
     master = os.getpid()
     try:
         RefereeServer(options, create_app).run()
@@ -148,7 +180,9 @@ def serve(args: argparse.Namespace) -> int:
 class ProgressBar:
     """A one-line text progress bar, redrawn in place (``\\r``) on a terminal stream."""
 
-    def __init__(self, total: int, stream: IO[str] | None = None, width: int = 30, label: str = "") -> None:
+    def __init__(
+        self, total: int, stream: IO[str] | None = None, width: int = 30, label: str = ""
+    ) -> None:
         self.total = max(total, 0)
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
@@ -163,8 +197,10 @@ class ProgressBar:
         fraction = 1.0 if self.total == 0 else self.done / self.total
         filled = int(round(self.width * fraction))
         elapsed = time.perf_counter() - self._started
-        return (f"\r{self.label}[{'#' * filled}{'.' * (self.width - filled)}] "
-                f"{self.done}/{self.total} {fraction:4.0%} {elapsed:5.1f}s")
+        return (
+            f"\r{self.label}[{'#' * filled}{'.' * (self.width - filled)}] "
+            f"{self.done}/{self.total} {fraction:4.0%} {elapsed:5.1f}s"
+        )
 
     def update(self, done: int) -> None:
         """Record progress; redraws at most ten times a second, and always at the end."""
@@ -184,7 +220,9 @@ class ProgressBar:
         self.stream.flush()
 
 
-def simulation_stats(results: Sequence[dict[str, Any]], seats: int, elapsed: float) -> dict[str, Any]:
+def simulation_stats(
+    results: Sequence[dict[str, Any]], seats: int, elapsed: float
+) -> dict[str, Any]:
     """Statistics of finished games (pure; ``simulate`` prints them).
 
     Each result is ``{"players": [seat order], "moves": n, "scores": {p: n}, "winners": [...],
@@ -233,8 +271,10 @@ def simulation_stats(results: Sequence[dict[str, Any]], seats: int, elapsed: flo
 
 
 def format_stats(game_id: str, stats: dict[str, Any]) -> str:
-    seats = "  ".join(f"seat {i + 1}: {rate:.1%} ({n})" for i, (rate, n) in
-                      enumerate(zip(stats["win_rate_by_seat"], stats["wins_by_seat"])))
+    seats = "  ".join(
+        f"seat {i + 1}: {rate:.1%} ({n})"
+        for i, (rate, n) in enumerate(zip(stats["win_rate_by_seat"], stats["wins_by_seat"]))
+    )
     lines = [
         f"game:             {game_id}",
         f"games played:     {stats['games']}",
@@ -266,17 +306,25 @@ def read_options(text: str | None) -> dict[str, Any]:
     return options
 
 
-def simulate(game_id: str, games: int, players: int | None, seed: int,
-             out: IO[str] | None = None, err: IO[str] | None = None,
-             options: dict[str, Any] | None = None, concede: float = 1.0) -> dict[str, Any]:
+def simulate(
+    game_id: str,
+    games: int,
+    players: int | None,
+    seed: int,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
+    options: dict[str, Any] | None = None,
+    concede: float = 1.0,
+) -> dict[str, Any]:
     """Play ``games`` random games of ``game_id`` (seeds ``seed``, ``seed + 1``...) with the setup
     ``options`` (e.g. a custom deck), print and return the statistics. ``concede``: how often the
     random players consider conceding (``rules.playout.choose_move``: 1 uniform, 0 never). Raises
     ValueError for an unknown game, a bad player count or options the game refuses (each reason
     in the message)."""
+    from marshmallow import ValidationError
+
     import schemas
     from api.errors import flatten_errors
-    from marshmallow import ValidationError
     from rules.errors import InvalidSetup, UnknownGame
     from rules.playout import play_random_game
     from rules.registry import get_game
@@ -287,10 +335,15 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
         game = get_game(game_id)
     except UnknownGame:
         from rules.registry import GAMES
-        raise ValueError(f"unknown game {game_id!r}; the games are {', '.join(sorted(GAMES))}") from None
+
+        raise ValueError(
+            f"unknown game {game_id!r}; the games are {', '.join(sorted(GAMES))}"
+        ) from None
     count = game.min_players if players is None else players
     if not game.min_players <= count <= game.max_players:
-        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}")
+        raise ValueError(
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}"
+        )
     if games < 1:
         raise ValueError("--games must be at least 1")
     if not 0.0 <= concede <= 1.0:
@@ -301,7 +354,11 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
         schemas.for_game(game.id).load_options(options)
         game.setup(names, seed, options)
     except ValidationError as bad:
-        raise ValueError("; ".join(f"{path}: {' '.join(msgs)}" for path, msgs in flatten_errors(bad.messages).items())) from None
+        raise ValueError(
+            "; ".join(
+                f"{path}: {' '.join(msgs)}" for path, msgs in flatten_errors(bad.messages).items()
+            )
+        ) from None
     except InvalidSetup as bad:
         raise ValueError("; ".join(v.message for v in bad.violations)) from None
     bar = ProgressBar(games, err, label=f"{game_id} ")
@@ -310,8 +367,15 @@ def simulate(game_id: str, games: int, players: int | None, seed: int,
     for i in range(games):
         playout = play_random_game(game, names, seed + i, options, concede=concede)
         score = playout.score
-        results.append({"players": list(playout.players), "moves": len(playout.moves),
-                        "scores": dict(score.scores), "winners": list(score.winners), "draw": score.draw})
+        results.append(
+            {
+                "players": list(playout.players),
+                "moves": len(playout.moves),
+                "scores": dict(score.scores),
+                "winners": list(score.winners),
+                "draw": score.draw,
+            }
+        )
         bar.update(i + 1)
     elapsed = time.perf_counter() - started
     bar.close()
@@ -343,7 +407,8 @@ def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[
     seats = len(levels)
     per: dict[str, dict[str, Any]] = {
         level: {"played": 0, "wins": 0, "seat_played": [0] * seats, "seat_wins": [0] * seats}
-        for level in dict.fromkeys(levels)}
+        for level in dict.fromkeys(levels)
+    }
     draws = 0
     for r in results:
         draws += bool(r["draw"])
@@ -357,27 +422,42 @@ def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[
     for row in per.values():
         row["win_rate"] = row["wins"] / row["played"] if row["played"] else 0.0
         row["interval"] = wilson_interval(row["wins"], row["played"])
-        row["seat_win_rate"] = [w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"])]
+        row["seat_win_rate"] = [
+            w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"])
+        ]
     return {"games": len(results), "draws": draws, "levels": per}
 
 
 def format_bot_stats(game_id: str, seats: int, stats: dict[str, Any], elapsed: float) -> str:
     head = "  ".join(f"seat {i + 1:<10}" for i in range(seats))
-    lines = [f"game:   {game_id}, {seats} players, {stats['games']} games, seats rotate every game",
-             f"draws:  {stats['draws']} (a shared win counts as a win for each sharer)",
-             f"{'level':<8} {'seats':>5} {'wins':>5} {'win rate':>8} {'95% interval':>14}   {head}"]
+    lines = [
+        f"game:   {game_id}, {seats} players, {stats['games']} games, seats rotate every game",
+        f"draws:  {stats['draws']} (a shared win counts as a win for each sharer)",
+        f"{'level':<8} {'seats':>5} {'wins':>5} {'win rate':>8} {'95% interval':>14}   {head}",
+    ]
     for level, row in stats["levels"].items():
-        by_seat = "  ".join(f"{rate:6.1%} ({n:>3})" for rate, n in zip(row["seat_win_rate"], row["seat_played"]))
+        by_seat = "  ".join(
+            f"{rate:6.1%} ({n:>3})" for rate, n in zip(row["seat_win_rate"], row["seat_played"])
+        )
         low, high = row["interval"]
         interval = f"{low:.1%}-{high:.1%}"
-        lines.append(f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%} {interval:>14}   {by_seat}")
+        lines.append(
+            f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%} {interval:>14}   {by_seat}"
+        )
     lines.append(f"time:   {elapsed:.1f} s")
     return "\n".join(lines)
 
 
-def simulate_bots(game_id: str, levels: Sequence[str], games: int, seed: int, time_ms: int,
-                  out: IO[str] | None = None, err: IO[str] | None = None,
-                  options: dict[str, Any] | None = None) -> dict[str, Any]:
+def simulate_bots(
+    game_id: str,
+    levels: Sequence[str],
+    games: int,
+    seed: int,
+    time_ms: int,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Play ``games`` games of bots, one level per seat (seats rotate every game), print and
     return the win rates. Raises ValueError for an unknown game or level or a bad seat count."""
     from rules.bots import BOTS, LEVELS, MAX_TIME_MS
@@ -393,8 +473,10 @@ def simulate_bots(game_id: str, levels: Sequence[str], games: int, seed: int, ti
         raise ValueError(f"unknown bot level {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
     game = bot.game
     if not game.min_players <= len(levels) <= game.max_players:
-        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
-                         f"not {len(levels)} (one level per seat in --bots)")
+        raise ValueError(
+            f"{game.title} is for {game.min_players} to {game.max_players} players, "
+            f"not {len(levels)} (one level per seat in --bots)"
+        )
     if games < 1:
         raise ValueError("--games must be at least 1")
     if not 1 <= time_ms <= MAX_TIME_MS:
@@ -406,8 +488,13 @@ def simulate_bots(game_id: str, levels: Sequence[str], games: int, seed: int, ti
     for i in range(games):
         seated = seat_levels(levels, i)
         played = play_bot_game(bot, names, seated, seed + i, time_ms, options)
-        results.append({"levels": list(seated), "draw": played.score.draw,
-                        "winners": [names.index(p) for p in played.score.winners]})
+        results.append(
+            {
+                "levels": list(seated),
+                "draw": played.score.draw,
+                "winners": [names.index(p) for p in played.score.winners],
+            }
+        )
         bar.update(i + 1)
     elapsed = time.perf_counter() - started
     bar.close()
@@ -418,7 +505,9 @@ def simulate_bots(game_id: str, levels: Sequence[str], games: int, seed: int, ti
 
 # -- main ----------------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="reign-referee", description="Reign Referee: rules adjudication service")
+    ap = argparse.ArgumentParser(
+        prog="reign-referee", description="Reign Referee: rules adjudication service"
+    )
     sub = ap.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("serve", help="serve the HTTP API with gunicorn")
     sp.add_argument("--host", help="address to bind (env HOST, default 127.0.0.1)")
@@ -431,19 +520,41 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     sm.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sm.add_argument("--options", help='setup options as JSON, or @file.json (e.g. {"deck": [...]})')
-    sm.add_argument("--concede", type=float, default=1.0,
-                    help="how often random players consider conceding, 0 (never) to 1 (uniform among legal "
-                         "moves, the default); e.g. 0.002 lets Reign Supreme games reach their late game")
-    sm.add_argument("--bots", help="bot levels, one per seat (e.g. expert,random): bots play instead of "
-                                   "random moves, seats rotating every game; sets the player count")
-    sm.add_argument("--time-ms", type=int, default=None,
-                    help="the bots' time_ms, which sets the expert's playout budget (default 1000)")
+    sm.add_argument(
+        "--concede",
+        type=float,
+        default=1.0,
+        help="how often random players consider conceding, 0 (never) to 1 (uniform among legal "
+        "moves, the default); e.g. 0.002 lets Reign Supreme games reach their late game",
+    )
+    sm.add_argument(
+        "--bots",
+        help="bot levels, one per seat (e.g. expert,random): bots play instead of "
+        "random moves, seats rotating every game; sets the player count",
+    )
+    sm.add_argument(
+        "--time-ms",
+        type=int,
+        default=None,
+        help="the bots' time_ms, which sets the expert's playout budget (default 1000)",
+    )
     so = sub.add_parser("openapi", help="write openapi.yaml from schemas/ (the spec generator)")
-    so.add_argument("--output", default="openapi.yaml", help="file to write (default openapi.yaml, '-' for stdout)")
-    so.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is stale")
-    se = sub.add_parser("examples", help="regenerate the examples of schemas/openapi_base.yaml from the app "
-                                         "(then run `reign-referee openapi`)")
-    se.add_argument("--check", action="store_true", help="write nothing; exit 1 when the examples are stale")
+    so.add_argument(
+        "--output",
+        default="openapi.yaml",
+        help="file to write (default openapi.yaml, '-' for stdout)",
+    )
+    so.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when the file is stale"
+    )
+    se = sub.add_parser(
+        "examples",
+        help="regenerate the examples of schemas/openapi_base.yaml from the app "
+        "(then run `reign-referee openapi`)",
+    )
+    se.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when the examples are stale"
+    )
     return ap
 
 
@@ -460,7 +571,10 @@ def openapi(output: str, check: bool) -> int:
     path = Path(output)
     if check:
         if not path.exists() or path.read_text("utf-8") != text:
-            print(f"reign-referee openapi: {output} is stale; run `reign-referee openapi`", file=sys.stderr)
+            print(
+                f"reign-referee openapi: {output} is stale; run `reign-referee openapi`",
+                file=sys.stderr,
+            )
             return 1
         return 0
     path.write_text(text, "utf-8")
@@ -473,18 +587,30 @@ def app_ask() -> Callable[..., Any]:
     from api import create_app
 
     data_dir = tempfile.mkdtemp(prefix="reign-referee-examples-")
-    atexit.register(shutil.rmtree, data_dir, True)  # after the embedded Redis stops (atexit: last in, first out)
-    client = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": data_dir}).test_client()
+    atexit.register(
+        shutil.rmtree, data_dir, True
+    )  # after the embedded Redis stops (atexit: last in, first out)
+    client = create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": data_dir}
+    ).test_client()
 
-    def ask(method: str, path: str, body: Any = None, raw: bytes | None = None,
-            content_type: str = "application/json", status: int = 200,
-            headers: dict[str, str] | None = None) -> Any:
+    def ask(
+        method: str,
+        path: str,
+        body: Any = None,
+        raw: bytes | None = None,
+        content_type: str = "application/json",
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
         data = raw if raw is not None else (None if body is None else json.dumps(body))
         sent = {**({"Content-Type": content_type} if data is not None else {}), **(headers or {})}
         response = client.open(path, method=method, data=data, headers=sent)
         if response.status_code != status:
-            raise AssertionError(f"{method} {path}: {response.status_code}, expected {status}: "
-                                 f"{response.get_data()[:500]!r}")
+            raise AssertionError(
+                f"{method} {path}: {response.status_code}, expected {status}: "
+                f"{response.get_data()[:500]!r}"
+            )
         return response.get_json(force=True) if response.data else None
 
     return ask
@@ -497,8 +623,11 @@ def examples(check: bool) -> int:
     if refresh(app_ask(), check=check):
         return 0
     if check:
-        print("reign-referee examples: the examples in schemas/openapi_base.yaml are stale; run "
-              "`reign-referee examples` then `reign-referee openapi`", file=sys.stderr)
+        print(
+            "reign-referee examples: the examples in schemas/openapi_base.yaml are stale; run "
+            "`reign-referee examples` then `reign-referee openapi`",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -518,15 +647,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.bots:
             from rules.bots import DEFAULT_TIME_MS
+
             levels = [level.strip() for level in args.bots.split(",")]
             if args.players is not None and args.players != len(levels):
-                raise ValueError("--bots gives one level per seat; --players must match or be left out")
-            simulate_bots(args.game, levels, args.games, args.seed,
-                          DEFAULT_TIME_MS if args.time_ms is None else args.time_ms,
-                          options=read_options(args.options))
+                raise ValueError(
+                    "--bots gives one level per seat; --players must match or be left out"
+                )
+            simulate_bots(
+                args.game,
+                levels,
+                args.games,
+                args.seed,
+                DEFAULT_TIME_MS if args.time_ms is None else args.time_ms,
+                options=read_options(args.options),
+            )
         else:
-            simulate(args.game, args.games, args.players, args.seed, options=read_options(args.options),
-                     concede=args.concede)
+            simulate(
+                args.game,
+                args.games,
+                args.players,
+                args.seed,
+                options=read_options(args.options),
+                concede=args.concede,
+            )
     except ValueError as err:
         print(f"reign-referee simulate: {err}", file=sys.stderr)
         return 2

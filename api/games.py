@@ -8,6 +8,7 @@ Every body goes through the same pipeline (docs/architecture.md):
 4. ``game.check_state`` (422 ``invalid_state``);
 5. the rules call (422 ``illegal_move`` / ``invalid_setup``).
 """
+
 from __future__ import annotations
 
 import secrets
@@ -35,24 +36,33 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 _catalogue: dict[str, Any] = {}
 _CHUNK = 64 * 1024
 _NO_LIMIT = 1 << 62
-_UNREADABLE = "The request body could not be read in full (client gone, or broken chunked encoding)."
+_UNREADABLE = (
+    "The request body could not be read in full (client gone, or broken chunked encoding)."
+)
 
 
 def _is_json(mimetype: str) -> bool:
-    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+    return mimetype == "application/json" or (
+        mimetype.startswith("application/") and mimetype.endswith("+json")
+    )
 
 
 def read_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON body, checked by ``schema`` (the envelope). Raises the 4xx errors."""
     if not _is_json(request.mimetype):
         given = request.mimetype or "no content type"
-        raise ApiError(415, "unsupported_media_type",
-                       f"The request body must be application/json, not {given[:100]}.")
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"The request body must be application/json, not {given[:100]}.",
+        )
     data = _read_data()
     try:
         body = jsonio.loads_body(data)
     except jsonio.JSONDecodeError as err:  # also NaN, lone surrogates, nesting past 1024 levels
-        raise ApiError(400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]) from None
+        raise ApiError(
+            400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]
+        ) from None
     return schemas.load(schema, body)
 
 
@@ -103,8 +113,16 @@ def checked_state(game: Game, state: Any) -> State:
     has checked or produced before is not checked again (``api.known_states``)."""
     named = state.get("game") if type(state) is dict else None
     if type(named) is str and named != game.id and named in GAMES:
-        raise InvalidState([Violation("wrong_game", f"This is a {named} state; this endpoint is {game.id}'s "
-                                      f"(send it to /v1/games/{named}/...).", f"{game.id}#integrity")])
+        raise InvalidState(
+            [
+                Violation(
+                    "wrong_game",
+                    f"This is a {named} state; this endpoint is {game.id}'s "
+                    f"(send it to /v1/games/{named}/...).",
+                    f"{game.id}#integrity",
+                )
+            ]
+        )
     known = _known_states()
     digest = known.digest(game.id, state)
     if digest in known:
@@ -121,9 +139,12 @@ def _known_states() -> KnownStates:
 
 def _check_player(game: Game, state: State, player: str | None) -> None:
     if player is not None and player not in state["players"]:
-        violation = Violation("unknown_player",
-                              f"There is no player {player[:64]!r} in this game; the players are "
-                              f"{', '.join(state['players'])}.", f"{game.id}#players")
+        violation = Violation(
+            "unknown_player",
+            f"There is no player {player[:64]!r} in this game; the players are "
+            f"{', '.join(state['players'])}.",
+            f"{game.id}#players",
+        )
         raise ApiError(422, "unknown_player", violation.message, violations=[violation.to_dict()])
 
 

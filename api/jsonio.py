@@ -11,6 +11,7 @@ and every checker and rule sees one kind of integer (a seed of ``5.0`` deals the
 Only numbers within orjson's integer range (64 bits) are turned into integers; beyond it they stay
 floats and are refused like the integer literals orjson reads as floats.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,7 +32,9 @@ def loads(data: bytes | str) -> Any:
 
 _MIN_INT = -(1 << 63)  # orjson's integers (schemas.fields.JSON_INT_MIN/MAX, which the spec states)
 _MAX_INT = (1 << 64) - 1
-_DIGIT_THEN_MARK = bytes(0x30 if c in b"0123456789" else 0x2E if c in b".eE" else 0x20 for c in range(256))
+_DIGIT_THEN_MARK = bytes(
+    0x30 if c in b"0123456789" else 0x2E if c in b".eE" else 0x20 for c in range(256)
+)
 """A byte table for the scan below: each digit becomes ``0``, each ``.``/``e``/``E`` becomes ``.``,
 anything else a space, so one two-byte search (``0.``) finds every digit followed by a mark."""
 _BEFORE_VALUE = frozenset(b":,[ \t\n\r")
@@ -79,7 +82,9 @@ def _integral_floats_as_ints(value: Any) -> Any:
     stack = [value]
     while stack:
         node = stack.pop()
-        items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
+        items = (
+            node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
+        )
         for key, item in items:
             kind = type(item)
             if kind is float:

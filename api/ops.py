@@ -1,4 +1,5 @@
 """Operations: ``/healthz``, ``/readyz``, ``/openapi.yaml`` and the ``/docs`` Swagger UI."""
+
 from __future__ import annotations
 
 import json
@@ -62,10 +63,16 @@ def readyz():
     try:
         store.ping()
     except StoreUnavailable as err:
-        current_app.logger.warning("readiness check failed: %s unreachable: %s", store.describe(), err)
-        return problem(503, "store_unavailable",
-                       "The session store is unreachable; stateless endpoints keep working.",
-                       store="unreachable", headers={"Retry-After": "5"})
+        current_app.logger.warning(
+            "readiness check failed: %s unreachable: %s", store.describe(), err
+        )
+        return problem(
+            503,
+            "store_unavailable",
+            "The session store is unreachable; stateless endpoints keep working.",
+            store="unreachable",
+            headers={"Retry-After": "5"},
+        )
     return {"status": "ready", "store": "ok"}
 
 
@@ -76,7 +83,10 @@ def openapi_yaml():
     data = _spec.read()
     if data is None:
         return problem(404, "not_found", "The OpenAPI document is not available on this server.")
-    if request.accept_mimetypes.best_match(("application/yaml", "application/json")) == "application/json":
+    if (
+        request.accept_mimetypes.best_match(("application/yaml", "application/json"))
+        == "application/json"
+    ):
         return Response(json.dumps(yaml.safe_load(data)), mimetype="application/json")
     return Response(data, mimetype="application/yaml")
 
@@ -86,13 +96,19 @@ def register_docs(app: Flask) -> None:
     reading the spec from ``/openapi.yaml``. ``validatorUrl: null`` keeps the page from calling
     the public swagger.io validator; the OAuth redirect is a relative URL, so the page names no
     host at all."""
-    docs = get_swaggerui_blueprint(DOCS_URL, SPEC_URL, config={
-        "app_name": "Reign Referee API",
-        "validatorUrl": None,
-        "oauth2RedirectUrl": DOCS_URL + "/oauth2-redirect.html",
-    })
+    docs = get_swaggerui_blueprint(
+        DOCS_URL,
+        SPEC_URL,
+        config={
+            "app_name": "Reign Referee API",
+            "validatorUrl": None,
+            "oauth2RedirectUrl": DOCS_URL + "/oauth2-redirect.html",
+        },
+    )
     app.register_blueprint(docs)
     # ``/docs`` without the slash: its own rule, so that GET is redirected and any other method is
     # a 405 with ``Allow`` like everywhere (werkzeug's implicit slash redirect answers only GET's
     # methods and leaves the rest 404).
-    app.add_url_rule(DOCS_URL, "docs_redirect", lambda: redirect(DOCS_URL + "/", 308), methods=["GET"])
+    app.add_url_rule(
+        DOCS_URL, "docs_redirect", lambda: redirect(DOCS_URL + "/", 308), methods=["GET"]
+    )

@@ -18,6 +18,7 @@ counts its own requests, with the same fixed-window strategy and the same storag
 
 Tests run without the limit (``TESTING``) unless their config names ``SESSION_CREATE_LIMIT``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -47,7 +48,7 @@ def storage_uri(settings: Settings) -> str:
         return settings.rate_limit_storage_uri
     url = settings.redis_url or f"unix://{socket_path_for(settings.data_dir)}"
     if url.startswith("unix://"):
-        return "redis+unix://" + url[len("unix://"):]
+        return "redis+unix://" + url[len("unix://") :]
     return url
 
 
@@ -57,8 +58,9 @@ class AddressLimit:
     def __init__(self, rate: str, uri: str, timeout: float, logger: Any) -> None:
         self.rate = rate
         self.items: list[RateLimitItem] = parse_many(rate)
-        self._counter = FixedWindowRateLimiter(storage_from_string(
-            uri, socket_connect_timeout=2, socket_timeout=timeout))
+        self._counter = FixedWindowRateLimiter(
+            storage_from_string(uri, socket_connect_timeout=2, socket_timeout=timeout)
+        )
         self._logger = logger
 
     def count(self, address: str) -> dict[str, str]:
@@ -70,11 +72,19 @@ class AddressLimit:
             for item in self.items:
                 if not self._counter.hit(item, *ids):
                     headers, reset = self._headers(item, ids)
-                    raise ApiError(429, "too_many_requests",
-                                   f"Too many sessions created from this address: at most {self.rate}.",
-                                   headers={**headers, "Retry-After": str(max(1, math.ceil(reset - time.time())))})
-            return min((self._headers(item, ids)[0] for item in self.items),
-                       key=lambda h: int(h["X-RateLimit-Remaining"]))
+                    raise ApiError(
+                        429,
+                        "too_many_requests",
+                        f"Too many sessions created from this address: at most {self.rate}.",
+                        headers={
+                            **headers,
+                            "Retry-After": str(max(1, math.ceil(reset - time.time()))),
+                        },
+                    )
+            return min(
+                (self._headers(item, ids)[0] for item in self.items),
+                key=lambda h: int(h["X-RateLimit-Remaining"]),
+            )
         except ApiError:
             raise
         except Exception as err:  # the store is down: the request meets the store's own 503
@@ -84,11 +94,19 @@ class AddressLimit:
     def _headers(self, item: RateLimitItem, ids: tuple[str, ...]) -> tuple[dict[str, str], float]:
         """The headers for ``item``'s window, and when it resets (epoch seconds)."""
         stats = self._counter.get_window_stats(item, *ids)
-        return ({"X-RateLimit-Limit": str(item.amount), "X-RateLimit-Remaining": str(stats.remaining),
-                 "X-RateLimit-Reset": str(math.ceil(stats.reset_time))}, stats.reset_time)
+        return (
+            {
+                "X-RateLimit-Limit": str(item.amount),
+                "X-RateLimit-Remaining": str(stats.remaining),
+                "X-RateLimit-Reset": str(math.ceil(stats.reset_time)),
+            },
+            stats.reset_time,
+        )
 
 
-def init_rate_limits(app: Flask, settings: Settings, config: Mapping[str, Any]) -> AddressLimit | None:
+def init_rate_limits(
+    app: Flask, settings: Settings, config: Mapping[str, Any]
+) -> AddressLimit | None:
     """Limit session creation on ``app`` (after its blueprints and its store are set up); None
     when off."""
     rate = settings.session_create_limit

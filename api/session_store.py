@@ -22,6 +22,7 @@ computed on (compare-and-set), and that the Idempotency-Key has not been answere
 then writes state, version, history entry and remembered answer and publishes the entry. So two
 racing moves can never both land, and a retried request never applies twice.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,7 +30,7 @@ import hmac
 import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -37,8 +38,21 @@ import redis
 from api import jsonio
 from api.store import Store, guarded, guarded_write
 
-__all__ = ["SessionStore", "Session", "Tombstone", "Committed", "Conflict", "Replay", "StateTooLarge", "new_token",
-           "token_hash", "valid_session_id", "KEY_PREFIX", "now", "history_entry"]
+__all__ = [
+    "SessionStore",
+    "Session",
+    "Tombstone",
+    "Committed",
+    "Conflict",
+    "Replay",
+    "StateTooLarge",
+    "new_token",
+    "token_hash",
+    "valid_session_id",
+    "KEY_PREFIX",
+    "now",
+    "history_entry",
+]
 
 KEY_PREFIX = "referee:"
 
@@ -96,18 +110,21 @@ def token_hash(token: str) -> str:
 
 def now() -> str:
     """The time stamp of history entries and of the session hash: UTC, milliseconds, ``Z``."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def history_entry(version: int, player: str, move: dict[str, Any], events: list[dict[str, Any]]
-                  ) -> dict[str, Any]:
+def history_entry(
+    version: int, player: str, move: dict[str, Any], events: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The history entry (and stream message) of the move that makes ``version``; the same for a
     seat's posted move and a bot seat's."""
     return {"version": version, "player": player, "move": move, "events": events, "at": now()}
 
 
 def valid_session_id(session_id: str) -> bool:
-    return 1 <= len(session_id) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in session_id)
+    return 1 <= len(session_id) <= 64 and all(
+        c.isascii() and (c.isalnum() or c in "-_") for c in session_id
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +211,9 @@ class SessionStore:
     ``max_answers`` Idempotency-Key answers are remembered per session (the oldest is forgotten
     first; a retry comes seconds after its request, not dozens of moves later)."""
 
-    def __init__(self, store: Store, ttl_seconds: int, max_state_bytes: int = 262_144,
-                 max_answers: int = 32) -> None:
+    def __init__(
+        self, store: Store, ttl_seconds: int, max_state_bytes: int = 262_144, max_answers: int = 32
+    ) -> None:
         self.store = store
         self.ttl = ttl_seconds
         self.max_state_bytes = max_state_bytes
@@ -212,12 +230,18 @@ class SessionStore:
 
     def keys(self, session_id: str) -> list[str]:
         """Every key of a session, in the order the scripts take them."""
-        return [self.key(session_id, "session"), self.key(session_id, "history"),
-                self.key(session_id, "answers"), self.key(session_id, "answer_keys")]
+        return [
+            self.key(session_id, "session"),
+            self.key(session_id, "history"),
+            self.key(session_id, "answers"),
+            self.key(session_id, "answer_keys"),
+        ]
 
     @staticmethod
     def answer_field(player: str, idempotency_key: str) -> str:
-        return hashlib.sha256(f"{player}\0{idempotency_key}".encode("utf-8", "surrogatepass")).hexdigest()
+        return hashlib.sha256(
+            f"{player}\0{idempotency_key}".encode("utf-8", "surrogatepass")
+        ).hexdigest()
 
     def _script(self, name: str, source: str) -> Any:
         script = self._scripts.get(name)
@@ -229,8 +253,13 @@ class SessionStore:
         return self.store.client()
 
     # -- create, read, delete ------------------------------------------------------------------
-    def create(self, state: dict[str, Any], now: str, bots: Mapping[str, str] | None = None,
-               bot_seed: int = 0) -> tuple[str, dict[str, str], str]:
+    def create(
+        self,
+        state: dict[str, Any],
+        now: str,
+        bots: Mapping[str, str] | None = None,
+        bot_seed: int = 0,
+    ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
         ``bots`` (player -> level) are the seats the service plays; they get no token."""
         stored = self._stored(state)
@@ -277,8 +306,15 @@ class SessionStore:
         seats, admin, version, state, bots, bot_seed = values
         if version is None:
             return None
-        return Session(session_id, jsonio.loads(seats), admin.decode(), int(version), jsonio.loads(state),
-                       jsonio.loads(bots) if bots else {}, int(bot_seed or 0))
+        return Session(
+            session_id,
+            jsonio.loads(seats),
+            admin.decode(),
+            int(version),
+            jsonio.loads(state),
+            jsonio.loads(bots) if bots else {},
+            int(bot_seed or 0),
+        )
 
     def tombstone(self, session_id: str) -> Tombstone | None:
         """The tombstone of a deleted session; None for a live, expired or never-created one."""
@@ -286,7 +322,9 @@ class SessionStore:
             return None
         client = self._client()
         names = ("seats", "admin", "version")
-        seats, admin, version = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
+        seats, admin, version = guarded(
+            lambda: client.hmget(self.key(session_id, "session"), names)
+        )
         if admin is None or version is not None:
             return None
         return Tombstone(jsonio.loads(seats or b"{}"), admin.decode())
@@ -315,24 +353,47 @@ class SessionStore:
         return int(version or 0), [jsonio.loads(e) for e in entries]
 
     # -- moves -----------------------------------------------------------------------------
-    def remembered(self, session_id: str, player: str, idempotency_key: str) -> dict[str, Any] | None:
+    def remembered(
+        self, session_id: str, player: str, idempotency_key: str
+    ) -> dict[str, Any] | None:
         client = self._client()
-        raw = guarded(lambda: client.hget(self.key(session_id, "answers"), self.answer_field(player, idempotency_key)))
+        raw = guarded(
+            lambda: client.hget(
+                self.key(session_id, "answers"), self.answer_field(player, idempotency_key)
+            )
+        )
         return None if raw is None else jsonio.loads(raw)
 
-    def commit(self, session_id: str, base_version: int, state: dict[str, Any], entry: dict[str, Any],
-               now: str, idem: tuple[str, str] | None, answer: dict[str, Any] | None
-               ) -> Committed | Conflict | Replay:
+    def commit(
+        self,
+        session_id: str,
+        base_version: int,
+        state: dict[str, Any],
+        entry: dict[str, Any],
+        now: str,
+        idem: tuple[str, str] | None,
+        answer: dict[str, Any] | None,
+    ) -> Committed | Conflict | Replay:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
         (``Replay``). Raises StoreUnavailable when it surely did not happen, OutcomeUnknown when
         Redis stopped answering after the script was sent (it may have been applied)."""
         writer = self.store.writer()
         script = self._script("commit", _COMMIT)
-        args = [str(base_version), self._stored(state), now, jsonio.dumps(entry), str(self.ttl),
-                self.answer_field(*idem) if idem else "", jsonio.dumps(answer) if idem else "",
-                self.channel(session_id), str(self.max_answers)]
-        status, value = guarded_write(lambda: script(keys=self.keys(session_id), args=args, client=writer))
+        args = [
+            str(base_version),
+            self._stored(state),
+            now,
+            jsonio.dumps(entry),
+            str(self.ttl),
+            self.answer_field(*idem) if idem else "",
+            jsonio.dumps(answer) if idem else "",
+            self.channel(session_id),
+            str(self.max_answers),
+        ]
+        status, value = guarded_write(
+            lambda: script(keys=self.keys(session_id), args=args, client=writer)
+        )
         status = status.decode()
         if status == "ok":
             return Committed(int(value))

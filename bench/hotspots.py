@@ -9,6 +9,7 @@ Flask request pipeline in-process (``app.test_client()``), without gunicorn or s
 Prints the top functions and the share of a few landmarks (parse, shape check, ``check_state``,
 the rules call, serialization) of the total.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,9 +26,10 @@ sys.path.insert(0, str(ROOT))
 from workloads import GAME_IDS, play_for, request_bodies  # noqa: E402
 
 
-
 def _cumulative(stats: pstats.Stats, path_end: str, name: str) -> float:
-    return sum(v[3] for (path, _, fn), v in stats.stats.items() if path.endswith(path_end) and fn == name)
+    return sum(
+        v[3] for (path, _, fn), v in stats.stats.items() if path.endswith(path_end) and fn == name
+    )
 
 
 def profile_http(game_id: str, endpoint: str, seconds: float) -> tuple[cProfile.Profile, int]:
@@ -56,7 +58,9 @@ def main() -> int:
     ap.add_argument("game", choices=GAME_IDS)
     ap.add_argument("--what", choices=("playout", "apply", "legal-moves"), default="playout")
     ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--sort", default="tottime", help="pstats sort key (tottime, cumulative, ncalls)")
+    ap.add_argument(
+        "--sort", default="tottime", help="pstats sort key (tottime, cumulative, ncalls)"
+    )
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
     if args.what == "playout":

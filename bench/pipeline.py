@@ -14,6 +14,7 @@ first request) and with ``KNOWN_STATES=0`` (every state unseen), and through the
 includes the test client's own cost, which the echo pays too). Best of ``--repeat`` rounds, µs
 per request. Prints a table and writes ``bench/results/pipeline-<UTC time>.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,12 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from workloads import GAME_IDS, request_bodies  # noqa: E402
+
 import schemas  # noqa: E402
 from api import create_app, jsonio  # noqa: E402
 from api.known_states import KnownStates  # noqa: E402
 from rules.registry import get_game  # noqa: E402
 from schemas import requests as envelopes  # noqa: E402
-from workloads import GAME_IDS, request_bodies  # noqa: E402
 
 STAGES = ("parse", "shape", "known digests", "state checks", "rules", "answer", "serialize")
 FIRST_SIGHT_ONLY = ("state checks",)
@@ -108,11 +110,19 @@ def measure(game_id: str, endpoint: str, count: int, repeat: int, app, unseen, e
     n = len(bodies)
     us = {name: best_stages[name] / n * 1e6 for name in STAGES}
     whole = best_whole / n * 1e6
-    us["flask/werkzeug"] = max(whole - sum(v for k, v in us.items() if k not in FIRST_SIGHT_ONLY), 0.0)
-    return {"game": game_id, "endpoint": endpoint, "requests": n,
-            "body_bytes": sum(map(len, bodies)) // n, "whole_us": round(whole, 1),
-            "unseen_us": round(best_unseen / n * 1e6, 1), "echo_us": round(best_echo / n * 1e6, 1),
-            "stages_us": {k: round(v, 1) for k, v in us.items()}}
+    us["flask/werkzeug"] = max(
+        whole - sum(v for k, v in us.items() if k not in FIRST_SIGHT_ONLY), 0.0
+    )
+    return {
+        "game": game_id,
+        "endpoint": endpoint,
+        "requests": n,
+        "body_bytes": sum(map(len, bodies)) // n,
+        "whole_us": round(whole, 1),
+        "unseen_us": round(best_unseen / n * 1e6, 1),
+        "echo_us": round(best_echo / n * 1e6, 1),
+        "stages_us": {k: round(v, 1) for k, v in us.items()},
+    }
 
 
 def main() -> int:
@@ -133,9 +143,12 @@ def main() -> int:
             row = measure(game_id, endpoint, args.count, args.repeat, app, unseen, echo)
             rows.append(row)
             whole, first = row["whole_us"], row["unseen_us"]
-            print(f"\n{game_id} {endpoint}: {whole:.0f} µs/request whole with its state known, echo "
-                  f"{row['echo_us']:.0f} µs (echo/whole {row['echo_us'] / whole:.0%}); unseen {first:.0f} µs "
-                  f"(echo/whole {row['echo_us'] / first:.0%}); {row['body_bytes']} B bodies", flush=True)
+            print(
+                f"\n{game_id} {endpoint}: {whole:.0f} µs/request whole with its state known, echo "
+                f"{row['echo_us']:.0f} µs (echo/whole {row['echo_us'] / whole:.0%}); unseen {first:.0f} µs "
+                f"(echo/whole {row['echo_us'] / first:.0%}); {row['body_bytes']} B bodies",
+                flush=True,
+            )
             for name, us in row["stages_us"].items():
                 note = "  (first sight only)" if name in FIRST_SIGHT_ONLY else ""
                 print(f"  {name:16s} {us:9.1f} µs  {us / whole:6.1%}{note}", flush=True)

@@ -11,6 +11,7 @@ the same answers. ``time`` replays the same states (CPU time, best of rounds), s
 compared on identical work; run the two trees at the same time on a shared machine so both see
 the same load (issue 14). The file is a pickle: only load files you wrote.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,9 +20,10 @@ import pickle
 import random
 import time
 
+from workloads import CONCEDE, random_players
+
 from rules.playout import choose_move
 from rules.registry import get_game
-from workloads import CONCEDE, random_players
 
 
 def record(game_id: str, path: str, steps: int, seed: int) -> None:
@@ -77,8 +79,10 @@ def timing(game_id: str, path: str, rounds: int) -> None:
             game.apply(r[0], r[1])
         best_apply = min(best_apply, time.process_time() - started)
     n = len(records)
-    print(f"{game_id}: legal_moves {n / best_legal:,.0f}/s, apply {n / best_apply:,.0f}/s, "
-          f"step {n / (best_legal + best_apply):,.0f}/s (CPU time, best of {rounds}, {n} states)")
+    print(
+        f"{game_id}: legal_moves {n / best_legal:,.0f}/s, apply {n / best_apply:,.0f}/s, "
+        f"step {n / (best_legal + best_apply):,.0f}/s (CPU time, best of {rounds}, {n} states)"
+    )
 
 
 def main() -> int:

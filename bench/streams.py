@@ -14,6 +14,7 @@ seat's legal moves, then ``POST .../moves`` with ``If-Match``) and measures the 
 Prints a table and writes ``bench/results/streams.json``. Loopback only: the client threads
 share the machine's cores with the server.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -116,7 +117,9 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen, int]:
 
 
 def new_session(client: Client) -> dict:
-    status, body = client.call("POST", "/v1/sessions", {"game": GAME, "players": ["ann", "bob", "cat"]})
+    status, body = client.call(
+        "POST", "/v1/sessions", {"game": GAME, "players": ["ann", "bob", "cat"]}
+    )
     assert status == 201, body
     return body
 
@@ -140,7 +143,9 @@ def play(port: int, moves: int, streams: int) -> dict:
         while done < moves:
             mover = None
             for player, token in session["seats"].items():
-                status, listed = client.call("GET", path + "/legal-moves", headers={"Authorization": f"Bearer {token}"})
+                status, listed = client.call(
+                    "GET", path + "/legal-moves", headers={"Authorization": f"Bearer {token}"}
+                )
                 if listed["moves"]:
                     mover = (token, listed)
                     break
@@ -148,8 +153,12 @@ def play(port: int, moves: int, streams: int) -> dict:
                 break  # finished: next session
             token, listed = mover
             started = time.perf_counter()
-            status, body = client.call("POST", path + "/moves", {"move": listed["moves"][0]},
-                                       headers={"Authorization": f"Bearer {token}", "If-Match": f'"{listed["version"]}"'})
+            status, body = client.call(
+                "POST",
+                path + "/moves",
+                {"move": listed["moves"][0]},
+                headers={"Authorization": f"Bearer {token}", "If-Match": f'"{listed["version"]}"'},
+            )
             latencies.append(time.perf_counter() - started)
             assert status == 200, body
             answered[body["version"]] = time.perf_counter()
@@ -161,19 +170,26 @@ def play(port: int, moves: int, streams: int) -> dict:
             assert reader.status == 200, f"a stream was refused: {reader.status}"
             for version, at in answered.items():
                 if version in reader.arrived:
-                    delays.append(max(0.0, reader.arrived[version] - at))  # often read before the answer
+                    delays.append(
+                        max(0.0, reader.arrived[version] - at)
+                    )  # often read before the answer
                 else:
                     missing += 1
             reader.close()
         if streams:
             time.sleep(2)  # closed streams free their server threads within a second or so
-    result = {"streams": streams, "moves": len(latencies),
-              "move_ms_median": round(statistics.median(latencies) * 1000, 2),
-              "move_ms_p95": round(sorted(latencies)[int(0.95 * len(latencies)) - 1] * 1000, 2)}
+    result = {
+        "streams": streams,
+        "moves": len(latencies),
+        "move_ms_median": round(statistics.median(latencies) * 1000, 2),
+        "move_ms_p95": round(sorted(latencies)[int(0.95 * len(latencies)) - 1] * 1000, 2),
+    }
     if streams:
-        result.update(delivery_ms_median=round(statistics.median(delays) * 1000, 2),
-                      delivery_ms_p95=round(sorted(delays)[int(0.95 * len(delays)) - 1] * 1000, 2),
-                      events_missing=missing)
+        result.update(
+            delivery_ms_median=round(statistics.median(delays) * 1000, 2),
+            delivery_ms_p95=round(sorted(delays)[int(0.95 * len(delays)) - 1] * 1000, 2),
+            events_missing=missing,
+        )
     return result
 
 
@@ -194,8 +210,13 @@ def main() -> int:
         print("  ".join(f"{k}={v}" for k, v in r.items()))
     out = ROOT / "bench" / "results" / "streams.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
-                              indent=2) + "\n")
+    out.write_text(
+        json.dumps(
+            {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
+            indent=2,
+        )
+        + "\n"
+    )
     return 0
 
 

@@ -3,6 +3,7 @@
 Shared by ``bench/bench.py`` (timings) and ``bench/profile.py`` (where the time goes), so both
 measure the same work.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,12 @@ def random_players(game: Game, chooser: random.Random) -> list[str]:
     return [f"p{i}" for i in range(chooser.randint(game.min_players, game.max_players))]
 
 
-def play_for(game_id: str, seconds: float, seed: int = 1,
-             progress: Callable[[int, float], None] | None = None) -> dict:
+def play_for(
+    game_id: str,
+    seconds: float,
+    seed: int = 1,
+    progress: Callable[[int, float], None] | None = None,
+) -> dict:
     """Random playouts for ``seconds``: steps (``legal_moves`` + ``apply``) per second.
 
     ``progress(steps, elapsed)`` is called about once a second."""
@@ -51,8 +56,12 @@ def play_for(game_id: str, seconds: float, seed: int = 1,
             steps += 1
         games += 1
     elapsed = time.perf_counter() - started
-    return {"steps": steps, "games": games, "seconds": round(elapsed, 2),
-            "steps_per_second": round(steps / elapsed)}
+    return {
+        "steps": steps,
+        "games": games,
+        "seconds": round(elapsed, 2),
+        "steps_per_second": round(steps / elapsed),
+    }
 
 
 def request_bodies(game_id: str, endpoint: str, count: int, seed: int = 2) -> list[bytes]:
@@ -65,7 +74,11 @@ def request_bodies(game_id: str, endpoint: str, count: int, seed: int = 2) -> li
     while len(bodies) < count:
         state = game.setup(random_players(game, chooser), chooser.randrange(1 << 32), {})
         steps = list(random_steps(game, state, chooser, concede=concede))
-        for step in steps[len(steps) // 3: 2 * len(steps) // 3: 3]:
-            body = {"state": step.before, "move": step.move} if endpoint == "apply" else {"state": step.before}
+        for step in steps[len(steps) // 3 : 2 * len(steps) // 3 : 3]:
+            body = (
+                {"state": step.before, "move": step.move}
+                if endpoint == "apply"
+                else {"state": step.before}
+            )
             bodies.append(json.dumps(body, separators=(",", ":")).encode())
     return bodies[:count]

@@ -1,4 +1,5 @@
 """Canonical JSON: sorted keys, no spaces. Two equal states serialise to the same bytes."""
+
 from __future__ import annotations
 
 import json

@@ -9,6 +9,7 @@ marshmallow schemas (``schemas/``), so their *shape* is right (fields present, o
 types). The methods check *meaning*: integrity of a state (:meth:`Game.check_state`) and legality
 of a move (:meth:`Game.violations`).
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -131,14 +132,19 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
     rule = f"{game.id}#players"
     found: list[Violation] = []
     if not game.min_players <= len(players) <= game.max_players:
-        found.append(Violation(
-            "player_count",
-            f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
-            rule))
+        found.append(
+            Violation(
+                "player_count",
+                f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
+                rule,
+            )
+        )
     seen: set[str] = set()
     for player in players:
         if player in seen:
-            found.append(Violation("duplicate_player", f"Player id {player!r} is given twice.", rule))
+            found.append(
+                Violation("duplicate_player", f"Player id {player!r} is given twice.", rule)
+            )
         seen.add(player)
     if found:
         raise InvalidSetup(found)

@@ -1,10 +1,22 @@
 """Plain data types shared by every game: JSON aliases, Violation, Outcome, Score."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["JSON", "State", "Move", "Event", "View", "PlayerId", "Violation", "Outcome", "Score", "STATUSES"]
+__all__ = [
+    "JSON",
+    "State",
+    "Move",
+    "Event",
+    "View",
+    "PlayerId",
+    "Violation",
+    "Outcome",
+    "Score",
+    "STATUSES",
+]
 
 JSON = Any
 State = dict[str, Any]
@@ -47,8 +59,12 @@ class Outcome:
     reason: str = "game_end"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "draw": self.draw, "scores": dict(self.scores),
-                "reason": self.reason}
+        return {
+            "winners": list(self.winners),
+            "draw": self.draw,
+            "scores": dict(self.scores),
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,5 +78,10 @@ class Score:
     breakdown: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"finished": self.finished, "scores": dict(self.scores), "winners": list(self.winners),
-                "draw": self.draw, "breakdown": self.breakdown}
+        return {
+            "finished": self.finished,
+            "scores": dict(self.scores),
+            "winners": list(self.winners),
+            "draw": self.draw,
+            "breakdown": self.breakdown,
+        }

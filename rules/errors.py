@@ -12,6 +12,7 @@ A *malformed* request (wrong JSON shape, missing field, wrong type) never reache
 the marshmallow schemas in ``schemas/`` reject it first (400). So every error here is about
 meaning, never about shape.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -38,7 +39,9 @@ class UnknownGame(RulesError, LookupError):
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        super().__init__([Violation("unknown_game", f"There is no game called {game_id!r}.", "games")])
+        super().__init__(
+            [Violation("unknown_game", f"There is no game called {game_id!r}.", "games")]
+        )
 
 
 class InvalidSetup(RulesError):

@@ -5,6 +5,7 @@ any unreadable state into a violation instead of a crash.
 Each game's own ``integrity`` module starts with :func:`common_problems`, then checks its own
 fields, and is wrapped by :func:`guarded`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -23,8 +24,16 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def common_problems(state: State, *, game_id: str, schema_version: int, min_players: int, max_players: int,
-                    max_move_count: int, rule: str) -> tuple[list[Violation], bool]:
+def common_problems(
+    state: State,
+    *,
+    game_id: str,
+    schema_version: int,
+    min_players: int,
+    max_players: int,
+    max_move_count: int,
+    rule: str,
+) -> tuple[list[Violation], bool]:
     """The problems of the fields every state has: ``game``, ``schema_version``, ``players``,
     ``move_count``, ``seed`` and ``rng``. Also says whether ``players`` is sound (nothing else
     can be checked without it)."""
@@ -32,27 +41,49 @@ def common_problems(state: State, *, game_id: str, schema_version: int, min_play
     if state.get("game") != game_id:
         found.append(Violation("wrong_game", f"state.game must be {game_id!r}.", rule))
     if state.get("schema_version") != schema_version:
-        found.append(Violation("schema_version", f"state.schema_version must be {schema_version}.", rule))
+        found.append(
+            Violation("schema_version", f"state.schema_version must be {schema_version}.", rule)
+        )
     players = state.get("players")
-    players_ok = (isinstance(players, list) and all(isinstance(p, str) for p in players)
-                  and min_players <= len(players) <= max_players and len(set(players)) == len(players))
+    players_ok = (
+        isinstance(players, list)
+        and all(isinstance(p, str) for p in players)
+        and min_players <= len(players) <= max_players
+        and len(set(players)) == len(players)
+    )
     if not players_ok:
-        found.append(Violation("bad_players", f"state.players must list {min_players} to {max_players} "
-                                              "different player ids.", rule))
+        found.append(
+            Violation(
+                "bad_players",
+                f"state.players must list {min_players} to {max_players} different player ids.",
+                rule,
+            )
+        )
     count = state.get("move_count")
     if not is_int(count) or not 0 <= count <= max_move_count:
-        found.append(Violation("bad_move_count", f"state.move_count must be a whole number from 0 to "
-                                                 f"{max_move_count}.", rule))
+        found.append(
+            Violation(
+                "bad_move_count",
+                f"state.move_count must be a whole number from 0 to {max_move_count}.",
+                rule,
+            )
+        )
     seed = state.get("seed")
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
-        found.append(Violation("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}.", rule))
+        found.append(
+            Violation("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}.", rule)
+        )
     rng = state.get("rng")
     if not isinstance(rng, str) or len(rng) != 16 or not set(rng) <= HEX_DIGITS:
-        found.append(Violation("bad_rng", "state.rng must be 16 lowercase hexadecimal digits.", rule))
+        found.append(
+            Violation("bad_rng", "state.rng must be 16 lowercase hexadecimal digits.", rule)
+        )
     return found, players_ok
 
 
-def guarded(problems: Callable[[State], list[Violation]], rule: str) -> Callable[[State], list[Violation]]:
+def guarded(
+    problems: Callable[[State], list[Violation]], rule: str
+) -> Callable[[State], list[Violation]]:
     """``problems`` made total: a state it cannot read (a missing key, a wrong type deep inside)
     is one ``malformed_state`` violation, never an exception. The message names the kind of
     problem only: it must not echo hidden parts of the state."""
@@ -61,9 +92,15 @@ def guarded(problems: Callable[[State], list[Violation]], rule: str) -> Callable
         try:
             return problems(state)
         except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as exc:
-            return [Violation("malformed_state", f"The state cannot be read ({type(exc).__name__}).", rule)]
+            return [
+                Violation(
+                    "malformed_state", f"The state cannot be read ({type(exc).__name__}).", rule
+                )
+            ]
 
-    state_problems.__doc__ = "Every integrity problem of ``state`` (``[]`` when sound). Never raises."
+    state_problems.__doc__ = (
+        "Every integrity problem of ``state`` (``[]`` when sound). Never raises."
+    )
     return state_problems
 
 

@@ -3,6 +3,7 @@
 Used by ``reign-referee simulate``, the random-playout tests and ``bench/``. The chooser's
 randomness (``random.Random``) is separate from the game's own generator in the state.
 """
+
 from __future__ import annotations
 
 import random
@@ -49,8 +50,9 @@ def choose_move(legal: Sequence[Move], chooser: random.Random, concede: float = 
     return chooser.choice(others or legal)
 
 
-def random_steps(game: Game, state: State, chooser: random.Random, max_steps: int = 100_000,
-                 concede: float = 1.0) -> Iterator[Step]:
+def random_steps(
+    game: Game, state: State, chooser: random.Random, max_steps: int = 100_000, concede: float = 1.0
+) -> Iterator[Step]:
     """Yield each step of a random game from ``state`` until it finishes (moves by
     :func:`choose_move` with ``concede``).
 
@@ -67,8 +69,13 @@ def random_steps(game: Game, state: State, chooser: random.Random, max_steps: in
     raise RuntimeError(f"{game.id}: not finished after {max_steps} moves")
 
 
-def play_random_game(game: Game, players: Sequence[PlayerId], seed: int,
-                     options: dict[str, Any] | None = None, concede: float = 1.0) -> Playout:
+def play_random_game(
+    game: Game,
+    players: Sequence[PlayerId],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    concede: float = 1.0,
+) -> Playout:
     """Set up and play one game to the end with random legal moves (:func:`choose_move`)."""
     state = game.setup(list(players), seed, dict(options or {}))
     chooser = random.Random(seed)

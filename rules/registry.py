@@ -1,4 +1,5 @@
 """The games this service adjudicates. Add a game here and every endpoint serves it."""
+
 from __future__ import annotations
 
 from rules.bots import BOTS, LEVELS
@@ -11,7 +12,9 @@ from rules.reigns_the_council import GAME as REIGNS_THE_COUNCIL
 
 __all__ = ["GAMES", "get_game"]
 
-GAMES: dict[str, Game] = {game.id: game for game in (REIGN_AND_RUIN, REIGN_ABSOLUTE, REIGN_SUPREME, REIGNS_THE_COUNCIL)}
+GAMES: dict[str, Game] = {
+    game.id: game for game in (REIGN_AND_RUIN, REIGN_ABSOLUTE, REIGN_SUPREME, REIGNS_THE_COUNCIL)
+}
 
 for _game in GAMES.values():  # a game with a bot (rules.bots) plays at every level
     _game.bot_levels = LEVELS if _game.id in BOTS else ()

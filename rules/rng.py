@@ -5,6 +5,7 @@ All chance in every game comes from one of these, stored in the state as 16 hex 
 arithmetic is used, so results are identical on every Python version (unlike ``random.Random``,
 whose algorithms and state format are not a stable contract).
 """
+
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence

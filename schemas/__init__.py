@@ -5,6 +5,7 @@ state, moves and setup options (``schemas.<game>``).
 ``ValidationError`` with messages keyed from the body root (``state.hands.ann.0``,
 ``move.target``, ``options.deck``), which the API turns into a 400.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

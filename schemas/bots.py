@@ -4,6 +4,7 @@ The request is checked like every envelope (400 with ``errors`` keyed by field);
 inside it then goes through the game's own state shape and ``check_state`` as everywhere.
 The answer's shape is declared here too, so the spec and the tests derive it from one place.
 """
+
 from __future__ import annotations
 
 from marshmallow import RAISE, Schema

@@ -2,19 +2,44 @@
 (``../shared/docs/api-contract.md``, "Core ideas"). Each game's ``StateSchema`` extends
 :class:`CommonStateSchema` with its own fields, and builds its move schemas with
 :func:`move_schema`."""
+
 from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
 
 from rules.engine_types import STATUSES
 from rules.rng import MAX_SEED
-from schemas.fields import (BOOL, INT, NUMBER, STR, Shape, doc, list_of, map_of, named, one_of, record,
-                            shape_only, string)
+from schemas.fields import (
+    BOOL,
+    INT,
+    NUMBER,
+    STR,
+    Shape,
+    doc,
+    list_of,
+    map_of,
+    named,
+    one_of,
+    record,
+    shape_only,
+    string,
+)
 
-__all__ = ["PLAYER_ID", "PLAYER", "IDS", "SCORES", "OUTCOME", "STATUS", "MAX_MOVE_COUNT", "CommonStateSchema",
-           "move_schema"]
+__all__ = [
+    "PLAYER_ID",
+    "PLAYER",
+    "IDS",
+    "SCORES",
+    "OUTCOME",
+    "STATUS",
+    "MAX_MOVE_COUNT",
+    "CommonStateSchema",
+    "move_schema",
+]
 
-PLAYER_ID = named("PlayerId", doc(string(1, 64), "A player id, chosen by the client at setup.", examples=["ann"]))
+PLAYER_ID = named(
+    "PlayerId", doc(string(1, 64), "A player id, chosen by the client at setup.", examples=["ann"])
+)
 """A player id: a string of 1 to 64 characters."""
 PLAYER = shape_only(PLAYER_ID)
 """A player id inside a state or a move: a string (who it names is the rules' 422)."""
@@ -23,12 +48,24 @@ MAX_MOVE_COUNT = 2**53 - 1
 """The most moves a game counts: every JSON client reads the count exactly."""
 IDS = list_of(STR)
 SCORES = named("Scores", doc(map_of(NUMBER), "Player id to score."))
-OUTCOME = named("Outcome", doc(record({
-    "winners": doc(list_of(PLAYER_ID), "The winners; several when they share a draw."),
-    "draw": doc(BOOL, "True when several players share the win."),
-    "scores": SCORES,
-    "reason": doc(STR, "Why the game ended (`game_end` for a game played to its end).", examples=["game_end"]),
-}), "How a finished game ended."))
+OUTCOME = named(
+    "Outcome",
+    doc(
+        record(
+            {
+                "winners": doc(list_of(PLAYER_ID), "The winners; several when they share a draw."),
+                "draw": doc(BOOL, "True when several players share the win."),
+                "scores": SCORES,
+                "reason": doc(
+                    STR,
+                    "Why the game ended (`game_end` for a game played to its end).",
+                    examples=["game_end"],
+                ),
+            }
+        ),
+        "How a finished game ended.",
+    ),
+)
 
 
 class CommonStateSchema(Schema):
@@ -41,18 +78,37 @@ class CommonStateSchema(Schema):
 
     game = Shape(STR, required=True)
     schema_version = Shape(INT, required=True)
-    players = Shape(list_of(PLAYER_ID), required=True, description="Player ids in clockwise seat order.")
-    status = Shape(shape_only(STATUS), required=True, description="`finished` exactly when the game is over "
-                                                                   "(`outcome` set).")
-    active_players = Shape(shape_only(list_of(PLAYER_ID)), required=True,
-                           description="Who may move now, in seat order; `[]` once finished.")
-    move_count = Shape(doc(INT, minimum=0, maximum=MAX_MOVE_COUNT), required=True,
-                       description="Moves applied so far (at most 2^53 − 1, so every JSON client reads it exactly).")
-    outcome = Shape(OUTCOME, required=True, allow_none=True, description="Null until the game is finished.")
-    seed = Shape(doc(INT, minimum=0, maximum=MAX_SEED), required=True,
-                 description="Seed of the state's generator (0 to 2^63 − 1).")
-    rng = Shape(doc(STR, pattern="^[0-9a-f]{16}$"), required=True,
-                description="The generator's state: SplitMix64, 16 lowercase hex digits.")
+    players = Shape(
+        list_of(PLAYER_ID), required=True, description="Player ids in clockwise seat order."
+    )
+    status = Shape(
+        shape_only(STATUS),
+        required=True,
+        description="`finished` exactly when the game is over (`outcome` set).",
+    )
+    active_players = Shape(
+        shape_only(list_of(PLAYER_ID)),
+        required=True,
+        description="Who may move now, in seat order; `[]` once finished.",
+    )
+    move_count = Shape(
+        doc(INT, minimum=0, maximum=MAX_MOVE_COUNT),
+        required=True,
+        description="Moves applied so far (at most 2^53 − 1, so every JSON client reads it exactly).",
+    )
+    outcome = Shape(
+        OUTCOME, required=True, allow_none=True, description="Null until the game is finished."
+    )
+    seed = Shape(
+        doc(INT, minimum=0, maximum=MAX_SEED),
+        required=True,
+        description="Seed of the state's generator (0 to 2^63 − 1).",
+    )
+    rng = Shape(
+        doc(STR, pattern="^[0-9a-f]{16}$"),
+        required=True,
+        description="The generator's state: SplitMix64, 16 lowercase hex digits.",
+    )
 
 
 def move_schema(prefix: str, move_type: str, **params: fields.Field) -> type[Schema]:

@@ -21,6 +21,7 @@ imports ``api``), errors included:
 
 A state used by several examples is written once with a YAML anchor.
 """
+
 from __future__ import annotations
 
 import json
@@ -109,8 +110,9 @@ def build(ask: Ask) -> dict[str, dict[str, Any]]:
     legal = ask("POST", f"{P}/legal-moves", {"state": mid, "player": "ann"})
     moves = legal["moves"]
     protected = next(f["card"] for army in mid["armies"].values() for f in army if f["cognitz"])
-    unprotected = [f["card"] for f in mid["armies"]["bob"] if not f["cognitz"]] or \
-                  [f["card"] for army in mid["armies"].values() for f in army if not f["cognitz"]]
+    unprotected = [f["card"] for f in mid["armies"]["bob"] if not f["cognitz"]] or [
+        f["card"] for army in mid["armies"].values() for f in army if not f["cognitz"]
+    ]
     chosen = {
         "fighter": moves[0] if moves[0]["type"] == "fighter" else _pick(moves, "fighter"),
         "destroy": _pick(moves, "destroy", target=unprotected[0]),
@@ -131,11 +133,19 @@ def build(ask: Ask) -> dict[str, dict[str, Any]]:
         "invalid_state": ask("POST", f"{P}/score", {"state": broken}, status=422),
         "invalid_setup": ask("POST", f"{P}/setup", {"players": ["ann"]}, status=422),
         "malformed": ask("POST", f"{P}/apply", raw=b'{"state": {', status=400),
-        "validation": ask("POST", f"{P}/apply", {"state": mid, "move": {k: v for k, v in chosen["destroy"].items()
-                                                                         if k != "target"}}, status=400),
+        "validation": ask(
+            "POST",
+            f"{P}/apply",
+            {"state": mid, "move": {k: v for k, v in chosen["destroy"].items() if k != "target"}},
+            status=400,
+        ),
         "unknown_game": ask("GET", "/v1/games/chess", status=404),
-        "too_large": ask("POST", f"{P}/apply", raw=b'{"state": "' + b"x" * (1 << 20) + b'"}', status=413),
-        "media_type": ask("POST", f"{P}/apply", raw=b"state=...", content_type="text/plain", status=415),
+        "too_large": ask(
+            "POST", f"{P}/apply", raw=b'{"state": "' + b"x" * (1 << 20) + b'"}', status=413
+        ),
+        "media_type": ask(
+            "POST", f"{P}/apply", raw=b"state=...", content_type="text/plain", status=415
+        ),
         "unknown_player": ask("POST", f"{P}/view", {"state": mid, "player": "zed"}, status=422),
     }
     not_legal = ask("POST", f"{P}/validate", {"state": mid, "move": illegal})
@@ -156,41 +166,74 @@ def build(ask: Ask) -> dict[str, dict[str, Any]]:
     add("GameList", "The catalogue", ask("GET", "/v1/games"))
     add("GameDetail", "Reign & Ruin with its default deck and factions", ask("GET", P))
     add("SetupRequest", "Two players, fixed seed", setup_request)
-    add("SetupRequestWithOptions", "Three players, the previous winner starts",
-        {"players": ["ann", "bob", "cat"], "seed": 42, "options": {"starting_player": "cat"}})
-    deck = ([{"faction": f, "value": v} for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
-             for v in (2, 5)] + [{"faction": "crou", "value": 5}, {"id": "old-king", "faction": "alfenghast", "value": 12}])
-    add("SetupRequestCustomDeck", "A custom deck of 14 cards",
+    add(
+        "SetupRequestWithOptions",
+        "Three players, the previous winner starts",
+        {"players": ["ann", "bob", "cat"], "seed": 42, "options": {"starting_player": "cat"}},
+    )
+    deck = [
+        {"faction": f, "value": v}
+        for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
+        for v in (2, 5)
+    ] + [{"faction": "crou", "value": 5}, {"id": "old-king", "faction": "alfenghast", "value": 12}]
+    add(
+        "SetupRequestCustomDeck",
+        "A custom deck of 14 cards",
         {"players": PLAYERS, "seed": 1, "options": {"deck": deck}},
-        "Missing ids are generated: `crou-5`, then `crou-5-2` for the second Crou 5.")
+        "Missing ids are generated: `crou-5`, then `crou-5-2` for the second Crou 5.",
+    )
     setup_response = {"state": start}
     add("SetupResponse", "A new game: round 1 of the draft", setup_response)
-    add("MidGameState", "A state at move 11 (ann to play; every play move type is legal for her)",
-        {"state": mid, "player": "ann"})
+    add(
+        "MidGameState",
+        "A state at move 11 (ann to play; every play move type is legal for her)",
+        {"state": mid, "player": "ann"},
+    )
     add("LegalMovesResponse", "Ann's legal moves in the mid-game state", legal)
-    add("MoveRequestDraft", "draft: keep two cards of your packet (in the new game above)",
-        {"state": start, "move": draft_move})
+    add(
+        "MoveRequestDraft",
+        "draft: keep two cards of your packet (in the new game above)",
+        {"state": start, "move": draft_move},
+    )
     for kind, move in chosen.items():
-        add(f"MoveRequest{kind.capitalize()}", f"{kind}: {_describe(kind, move, mid)}",
-            {"state": mid, "move": move})
-    add("MoveRequestIllegal", f"An illegal move: destroying the protected fighter {protected}",
-        {"state": mid, "move": illegal})
+        add(
+            f"MoveRequest{kind.capitalize()}",
+            f"{kind}: {_describe(kind, move, mid)}",
+            {"state": mid, "move": move},
+        )
+    add(
+        "MoveRequestIllegal",
+        f"An illegal move: destroying the protected fighter {protected}",
+        {"state": mid, "move": illegal},
+    )
     add("ValidateLegal", "A legal move", {"legal": True, "violations": []})
     add("ValidateIllegal", "An illegal move", not_legal)
     add("ApplyResponse", "After ann's destroy", applied)
     add("ScoreRequest", "Score the mid-game state", {"state": mid})
-    add("ScoreResponseProvisional", "Provisional standings at move 11",
-        ask("POST", f"{P}/score", {"state": mid}))
+    add(
+        "ScoreResponseProvisional",
+        "Provisional standings at move 11",
+        ask("POST", f"{P}/score", {"state": mid}),
+    )
     add("ScoreRequestFinished", "Score the finished game", {"state": final})
     add("ScoreResponseFinished", "Final standings", ask("POST", f"{P}/score", {"state": final}))
     add("ViewRequestPlayer", "What ann may see", {"state": mid, "player": "ann"})
     add("ViewRequestSpectator", "What a spectator may see", {"state": mid})
-    add("ViewResponsePlayer", "Ann's view: her hand, everyone's hand size",
-        ask("POST", f"{P}/view", {"state": mid, "player": "ann"}))
-    add("ViewResponseSpectator", "A spectator's view: no hand",
-        ask("POST", f"{P}/view", {"state": mid}))
-    add("ViewResponseDraft", "Ann's view during the draft: her packet only",
-        ask("POST", f"{P}/view", {"state": start, "player": "ann"}))
+    add(
+        "ViewResponsePlayer",
+        "Ann's view: her hand, everyone's hand size",
+        ask("POST", f"{P}/view", {"state": mid, "player": "ann"}),
+    )
+    add(
+        "ViewResponseSpectator",
+        "A spectator's view: no hand",
+        ask("POST", f"{P}/view", {"state": mid}),
+    )
+    add(
+        "ViewResponseDraft",
+        "Ann's view during the draft: her packet only",
+        ask("POST", f"{P}/view", {"state": start, "player": "ann"}),
+    )
     add("IllegalMoveProblem", "An illegal move", problems["illegal"])
     add("InvalidStateProblem", "A state with a card in two places", problems["invalid_state"])
     add("UnknownPlayerProblem", "A player who is not in the game", problems["unknown_player"])
@@ -224,33 +267,51 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     snapshot = ask("GET", base, headers=seat("bob"))
     history = ask("GET", f"{base}/history", headers=seat("bob"))
     ask("DELETE", base, headers={"Authorization": f"Bearer {created['admin_token']}"}, status=204)
-    replaced = {sid: SESSION_STAND_INS["session_id"], created["admin_token"]: SESSION_STAND_INS["admin_token"],
-               **{token: SESSION_STAND_INS[p] for p, token in seats.items()}}
+    replaced = {
+        sid: SESSION_STAND_INS["session_id"],
+        created["admin_token"]: SESSION_STAND_INS["admin_token"],
+        **{token: SESSION_STAND_INS[p] for p, token in seats.items()},
+    }
 
     def stand_in(value: Any) -> Any:
         if isinstance(value, list):
             return [stand_in(v) for v in value]
         if isinstance(value, dict):
-            return {k: SESSION_STAND_INS["at"] if k == "at" else stand_in(v) for k, v in value.items()}
+            return {
+                k: SESSION_STAND_INS["at"] if k == "at" else stand_in(v) for k, v in value.items()
+            }
         return replaced.get(value, value) if isinstance(value, str) else value
 
     shown = dict(legal, moves=legal["moves"][:3])
     examples = {
-        "SessionCreatedExample": ("A new two-seat Reign & Ruin session (the tokens stand in for random ones)",
-                                  created),
-        "SessionLegalMovesExample": (f"Ann's legal moves at version 0 (the first three of {len(legal['moves'])})",
-                                     shown),
-        "SessionMoveRequestExample": ("Ann's first legal move, sent with If-Match: \"0\"", move),
+        "SessionCreatedExample": (
+            "A new two-seat Reign & Ruin session (the tokens stand in for random ones)",
+            created,
+        ),
+        "SessionLegalMovesExample": (
+            f"Ann's legal moves at version 0 (the first three of {len(legal['moves'])})",
+            shown,
+        ),
+        "SessionMoveRequestExample": ('Ann\'s first legal move, sent with If-Match: "0"', move),
         "SessionMoveResponseExample": ("The answer to Ann's move, as Ann may see it", moved),
-        "SessionSnapshotExample": ("Bob's seat after Ann's move: what she kept is hidden from him", snapshot),
-        "SessionHistoryExample": ("History as Bob sees it: Ann's move shows only its player and type", history),
+        "SessionSnapshotExample": (
+            "Bob's seat after Ann's move: what she kept is hidden from him",
+            snapshot,
+        ),
+        "SessionHistoryExample": (
+            "History as Bob sees it: Ann's move shows only its player and type",
+            history,
+        ),
     }
-    out = {name: {"summary": summary, "value": _readable(stand_in(value))}
-           for name, (summary, value) in examples.items()}
+    out = {
+        name: {"summary": summary, "value": _readable(stand_in(value))}
+        for name, (summary, value) in examples.items()
+    }
     for game_id, game in GAMES.items():
         out[game_prefix(game_id) + "CreateSessionExample"] = {
             "summary": f"{game.title}, {game.min_players} seats",
-            "value": {"game": game_id, "players": SEATS[:game.min_players], "seed": SESSION_SEED}}
+            "value": {"game": game_id, "players": SEATS[: game.min_players], "seed": SESSION_SEED},
+        }
     return out
 
 
@@ -258,7 +319,7 @@ def _game_examples(ask: Ask, game_id: str) -> dict[str, dict[str, Any]]:
     """A game's examples from real play: a setup, the state it deals, its first legal move, and
     what the app answers to each operation on them."""
     game, p, path = GAMES[game_id], game_prefix(game_id), f"/v1/games/{game_id}"
-    players = SEATS[:game.min_players]
+    players = SEATS[: game.min_players]
     setup = {"players": players, "seed": 1}
     state = ask("POST", f"{path}/setup", setup)["state"]
     move = ask("POST", f"{path}/legal-moves", {"state": state})["moves"][0]
@@ -270,14 +331,23 @@ def _game_examples(ask: Ask, game_id: str) -> dict[str, dict[str, Any]]:
         "SetupResponse": ("The state it deals", {"state": state}),
         "StateRequest": ("The state that setup deals", {"state": state}),
         "StatePlayerRequest": (f"The state that setup deals, for {player}", with_player),
-        "LegalMovesResponse": (f"{player}'s legal moves", ask("POST", f"{path}/legal-moves", with_player)),
+        "LegalMovesResponse": (
+            f"{player}'s legal moves",
+            ask("POST", f"{path}/legal-moves", with_player),
+        ),
         "MoveRequest": (f"{player}'s first legal move in that state", with_move),
         "ValidateResponse": ("It is legal", ask("POST", f"{path}/validate", with_move)),
-        "ApplyResponse": ("The state after it, and what happened", ask("POST", f"{path}/apply", with_move)),
+        "ApplyResponse": (
+            "The state after it, and what happened",
+            ask("POST", f"{path}/apply", with_move),
+        ),
         "ScoreResponse": ("Provisional standings", ask("POST", f"{path}/score", {"state": state})),
         "ViewResponse": (f"What {player} may see", ask("POST", f"{path}/view", with_player)),
     }
-    return {p + name: {"summary": summary, "value": value} for name, (summary, value) in examples.items()}
+    return {
+        p + name: {"summary": summary, "value": value}
+        for name, (summary, value) in examples.items()
+    }
 
 
 def _describe(kind: str, move: dict, state: dict) -> str:
@@ -293,8 +363,10 @@ def _describe(kind: str, move: dict, state: dict) -> str:
         return f"{move['card']} puts a Cognitz token on {move['target']}"
     if kind == "swap":
         if "take" in move:
-            return (f"{move['card']} joins {move['opponent']}'s army, then {move['take']} moves "
-                    f"to your {move['to']}")
+            return (
+                f"{move['card']} joins {move['opponent']}'s army, then {move['take']} moves "
+                f"to your {move['to']}"
+            )
         return f"{move['card']} joins {move['opponent']}'s army (nothing to take)"
     if kind == "revive":
         where = f"{move['army']}'s army" if move["to"] == "army" else "your hand"
@@ -327,8 +399,14 @@ def render(examples: dict[str, dict[str, Any]]) -> str:
     """The block's YAML text, indented for ``components.examples``."""
     names = _shared_states(examples)
     _Dumper.shared = set(names)
-    text = yaml.dump(examples, Dumper=_Dumper, sort_keys=False, default_flow_style=None, width=110,
-                     allow_unicode=True)
+    text = yaml.dump(
+        examples,
+        Dumper=_Dumper,
+        sort_keys=False,
+        default_flow_style=None,
+        width=110,
+        allow_unicode=True,
+    )
     # yaml names anchors id001, id002... in order of first appearance, which is the examples' order
     for i, label in enumerate(names.values(), start=1):
         text = text.replace(f"&id{i:03d}", f"&{label}").replace(f"*id{i:03d}", f"*{label}")

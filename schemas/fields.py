@@ -20,6 +20,7 @@ checked: what the shape check lets through and the JSON Schema forbids is the ru
 
 Booleans are never integers here (JSON ``true`` is not ``1``), and integers are never booleans.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
@@ -28,9 +29,35 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
-__all__ = ["Checker", "Errors", "Shape", "STR", "INT", "BOOL", "NUMBER", "OBJECT", "ANY",
-           "string", "integer", "list_of", "map_of", "record", "nullable", "known_or", "one_of",
-           "either", "tagged", "custom", "doc", "named", "shape_only", "json_schema", "MSG", "MAX_ERRORS", "load"]
+__all__ = [
+    "Checker",
+    "Errors",
+    "Shape",
+    "STR",
+    "INT",
+    "BOOL",
+    "NUMBER",
+    "OBJECT",
+    "ANY",
+    "string",
+    "integer",
+    "list_of",
+    "map_of",
+    "record",
+    "nullable",
+    "known_or",
+    "one_of",
+    "either",
+    "tagged",
+    "custom",
+    "doc",
+    "named",
+    "shape_only",
+    "json_schema",
+    "MSG",
+    "MAX_ERRORS",
+    "load",
+]
 
 Errors = list[str] | dict[Any, Any]
 
@@ -92,8 +119,9 @@ def _spec(check: Checker, schema: dict[str, Any], scalar: type | None = None) ->
 def _clone(check: Checker) -> Checker:
     """The same function (same code, same closure: no extra call when checking) as a new object,
     so it can carry other documentation."""
-    copy = FunctionType(check.__code__, check.__globals__, check.__name__, check.__defaults__,
-                        check.__closure__)
+    copy = FunctionType(
+        check.__code__, check.__globals__, check.__name__, check.__defaults__, check.__closure__
+    )
     copy.__dict__.update(check.__dict__)
     return copy
 
@@ -135,7 +163,9 @@ def json_schema(check: Checker, components: dict[str, Any], inline: bool = False
     if name and not inline:
         declared = _DECLARED.setdefault(name, id(_schema_of(check)))
         if declared != id(_schema_of(check)):
-            raise ValueError(f"two different declarations are named {name!r}: declare it once and import it")
+            raise ValueError(
+                f"two different declarations are named {name!r}: declare it once and import it"
+            )
         if name not in components:
             components[name] = None  # placeholder: recursion guard
             components[name] = json_schema(check, components, inline=True)
@@ -155,7 +185,9 @@ def _schema_of(check: Checker) -> dict[str, Any]:
     try:
         return check.schema  # type: ignore[attr-defined]
     except AttributeError:
-        raise TypeError(f"{check.__qualname__} has no JSON Schema: declare it with fields.custom") from None
+        raise TypeError(
+            f"{check.__qualname__} has no JSON Schema: declare it with fields.custom"
+        ) from None
 
 
 def _render(node: Any, components: dict[str, Any]) -> Any:
@@ -163,9 +195,18 @@ def _render(node: Any, components: dict[str, Any]) -> Any:
         return json_schema(node, components)
     if isinstance(node, dict):
         if "propertyName" in node:  # a discriminator: its mapping names schemas by reference
-            return {**node, "mapping": {k: json_schema(v, components)["$ref"] for k, v in node["mapping"].items()}}
-        return {k: json_schema(v, components)["$ref"] if k == "$ref" and callable(v) else _render(v, components)
-                for k, v in node.items()}
+            return {
+                **node,
+                "mapping": {
+                    k: json_schema(v, components)["$ref"] for k, v in node["mapping"].items()
+                },
+            }
+        return {
+            k: json_schema(v, components)["$ref"]
+            if k == "$ref" and callable(v)
+            else _render(v, components)
+            for k, v in node.items()
+        }
     if isinstance(node, list):
         return [_render(v, components) for v in node]
     return node
@@ -176,7 +217,9 @@ JSON_INT_MIN, JSON_INT_MAX = -(1 << 63), (1 << 64) - 1
 """The integers a request can carry: the service reads JSON with orjson, which reads integers in
 this range as integers and any beyond it as floats (refused as "Not a valid integer."). The spec
 says so (``minimum``/``maximum`` of every integer not bounded more narrowly)."""
-INT: Checker = _spec(_int, {"type": "integer", "minimum": JSON_INT_MIN, "maximum": JSON_INT_MAX}, int)
+INT: Checker = _spec(
+    _int, {"type": "integer", "minimum": JSON_INT_MIN, "maximum": JSON_INT_MAX}, int
+)
 BOOL: Checker = _spec(_bool, {"type": "boolean"}, bool)
 NUMBER: Checker = _spec(_number, {"type": "number"})
 OBJECT: Checker = _spec(_object, {"type": "object"})
@@ -206,11 +249,19 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> Checker:
         if type(value) is not int:
             return [MSG["int"]]
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            return [f"Must be greater than or equal to {minimum} and less than or equal to {maximum}."]
+            return [
+                f"Must be greater than or equal to {minimum} and less than or equal to {maximum}."
+            ]
         return None
 
-    return _spec(check, _bounded("integer", minimum=JSON_INT_MIN if minimum is None else minimum,
-                                 maximum=JSON_INT_MAX if maximum is None else maximum))
+    return _spec(
+        check,
+        _bounded(
+            "integer",
+            minimum=JSON_INT_MIN if minimum is None else minimum,
+            maximum=JSON_INT_MAX if maximum is None else maximum,
+        ),
+    )
 
 
 def _bounded(json_type: str, **bounds: int | None) -> dict[str, Any]:
@@ -251,8 +302,13 @@ def tagged(tag: str, variants: Mapping[str, Checker]) -> Checker:
             return {tag: [f"Must be one of: {listed}."]}
         return inner(value)
 
-    return _spec(check, {"oneOf": list(known.values()),
-                         "discriminator": {"propertyName": tag, "mapping": dict(known)}})
+    return _spec(
+        check,
+        {
+            "oneOf": list(known.values()),
+            "discriminator": {"propertyName": tag, "mapping": dict(known)},
+        },
+    )
 
 
 def either(*alternatives: Checker) -> Checker:
@@ -338,6 +394,7 @@ def map_of(inner: Checker, key: Checker | None = None, max_items: int | None = N
     """A JSON object with arbitrary keys (checked by ``key`` if given), values passing ``inner``;
     ``max_items`` declares the documented limit on its size (the spec's ``maxProperties``; a 422
     of the rules, like :func:`list_of`'s)."""
+
     def check(value: Any) -> Errors | None:
         if type(value) is not dict:
             return [MSG["object"]]
@@ -347,8 +404,11 @@ def map_of(inner: Checker, key: Checker | None = None, max_items: int | None = N
             if key is not None:
                 bad_key = key(k)
                 if bad_key:
-                    found = [f"Invalid key: {message}" for message in bad_key] if isinstance(bad_key, list) \
+                    found = (
+                        [f"Invalid key: {message}" for message in bad_key]
+                        if isinstance(bad_key, list)
                         else ["Invalid key."]
+                    )
             if found:
                 if errors is None:
                     errors = {}
@@ -365,7 +425,9 @@ def map_of(inner: Checker, key: Checker | None = None, max_items: int | None = N
     return _spec(check, schema)
 
 
-def record(required: Mapping[str, Checker], optional: Mapping[str, Checker] | None = None) -> Checker:
+def record(
+    required: Mapping[str, Checker], optional: Mapping[str, Checker] | None = None
+) -> Checker:
     """A JSON object with exactly these keys: ``required`` ones present, ``optional`` ones may be,
     nothing else (unknown keys are an error, like marshmallow's ``RAISE``)."""
     req = tuple(required.items())
@@ -467,7 +529,12 @@ def _loosen(check: Checker, instead: Mapping[Checker, Checker]) -> Checker:
     if callable(ref):
         return _loosen(ref, instead)
     union = schema.get("oneOf")
-    if union is not None and "discriminator" not in schema and len(union) == 2 and {"type": "null"} in union:
+    if (
+        union is not None
+        and "discriminator" not in schema
+        and len(union) == 2
+        and {"type": "null"} in union
+    ):
         inner = next(u for u in union if u != {"type": "null"})
         return nullable(_loosen(inner, instead)) if callable(inner) else check
     json_type = schema.get("type")
@@ -475,17 +542,25 @@ def _loosen(check: Checker, instead: Mapping[Checker, Checker]) -> Checker:
         return _LOOSE[json_type]
     if json_type == "array" and callable(schema.get("items")) and set(schema) <= _ARRAY_KEYS:
         return list_of(_loosen(schema["items"], instead))
-    if json_type == "object" and "properties" in schema and all(map(callable, schema["properties"].values())):
+    if (
+        json_type == "object"
+        and "properties" in schema
+        and all(map(callable, schema["properties"].values()))
+    ):
         required = set(schema.get("required", ()))
         props = schema["properties"]
-        return record({k: _loosen(v, instead) for k, v in props.items() if k in required},
-                      {k: _loosen(v, instead) for k, v in props.items() if k not in required})
+        return record(
+            {k: _loosen(v, instead) for k, v in props.items() if k in required},
+            {k: _loosen(v, instead) for k, v in props.items() if k not in required},
+        )
     if json_type == "object" and callable(schema.get("additionalProperties")):
         return map_of(_loosen(schema["additionalProperties"], instead))
     return check
 
 
-_ARRAY_KEYS = frozenset({"type", "items", "maxItems", "minItems", "uniqueItems", "description", "examples"})
+_ARRAY_KEYS = frozenset(
+    {"type", "items", "maxItems", "minItems", "uniqueItems", "description", "examples"}
+)
 
 
 # -- marshmallow fields ---------------------------------------------------------------------------
@@ -499,7 +574,9 @@ class Shape(fields.Field):
         super().__init__(**kwargs)
         self.checker = checker
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> Any:
         errors = self.checker(value)
         if errors:
             raise ValidationError(errors)
@@ -517,8 +594,10 @@ def _plan(schema: Schema) -> _Plan | None:
     if key not in _PLANS:
         declared = schema.fields
         if all(isinstance(f, Shape) and f.data_key is None for f in declared.values()):
-            _PLANS[key] = (frozenset(declared), tuple((name, f.required, f.allow_none, f.checker)
-                                                      for name, f in declared.items()))
+            _PLANS[key] = (
+                frozenset(declared),
+                tuple((name, f.required, f.allow_none, f.checker) for name, f in declared.items()),
+            )
         else:
             _PLANS[key] = None
     return _PLANS[key]

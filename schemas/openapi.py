@@ -15,6 +15,7 @@ whose request and answer schemas are that game's (``ReignSupremeMoveRequest`` ..
 client gets typed moves, events and views per game; moves and events are ``oneOf`` with a
 ``type`` discriminator. The server needs no new route for that: it serves ``/v1/games/<game>/...``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -26,14 +27,31 @@ from typing import Any
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from marshmallow import Schema, fields as ma_fields
+from marshmallow import Schema
+from marshmallow import fields as ma_fields
 
 from rules.bots import BOTS, suggest
 from rules.registry import GAMES
-from schemas import (SCHEMAS, bots, reign_absolute_answers, reign_and_ruin_answers, reign_supreme_answers,
-                     reigns_the_council_answers, requests)
+from schemas import (
+    SCHEMAS,
+    bots,
+    reign_absolute_answers,
+    reign_and_ruin_answers,
+    reign_supreme_answers,
+    reigns_the_council_answers,
+    requests,
+)
 from schemas.common import OUTCOME, SCORES
-from schemas.fields import REF_PREFIX, Checker, Shape, custom, json_schema, list_of, nullable, record
+from schemas.fields import (
+    REF_PREFIX,
+    Checker,
+    Shape,
+    custom,
+    json_schema,
+    list_of,
+    nullable,
+    record,
+)
 
 __all__ = ["BASE_PATH", "build", "render", "game_prefix"]
 
@@ -65,13 +83,26 @@ ENVELOPES: dict[str, type[Schema]] = {
 }
 """Body schema name -> the envelope that checks it (the request envelopes, and the suggest answer,
 which is declared as a marshmallow schema too)."""
-_PER_GAME_ONLY = ("SetupRequest", "StateRequest", "LegalMovesRequest", "ViewRequest", "MoveRequest",
-                  "SuggestRequest", "SuggestResponse")
+_PER_GAME_ONLY = (
+    "SetupRequest",
+    "StateRequest",
+    "LegalMovesRequest",
+    "ViewRequest",
+    "MoveRequest",
+    "SuggestRequest",
+    "SuggestResponse",
+)
 """Envelopes written only per game (``ReignSupremeMoveRequest``...), never as a generic schema."""
 _ENVELOPE_SLOTS = {"state": "State", "move": "Move", "options": "Options"}
 """Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
-_SESSION_ANSWERS = ("SessionCreated", "SessionSnapshot", "SessionLegalMoves", "SessionMoveResponse",
-                    "SessionHistoryEntry", "SessionHistory")
+_SESSION_ANSWERS = (
+    "SessionCreated",
+    "SessionSnapshot",
+    "SessionLegalMoves",
+    "SessionMoveResponse",
+    "SessionHistoryEntry",
+    "SessionHistory",
+)
 """Session answers, written once in the base and made concrete per game (``ReignSupremeSessionSnapshot``
 holds ``ReignSupremeView``, ``ReignSupremeMove``, ``ReignSupremeEvent``). Each names its session's
 ``game``, so the generic one is a ``oneOf`` discriminated by ``game``: a generated client parses a
@@ -90,21 +121,34 @@ def _ref(name: str) -> Checker:
 
 def _answers(p: str) -> dict[str, Checker]:
     """The answer envelopes of one game (``p`` its schema prefix), in the checker vocabulary."""
-    state, move, event, view = _ref(p + "State"), _ref(p + "Move"), _ref(p + "Event"), _ref(p + "View")
+    state, move, event, view = (
+        _ref(p + "State"),
+        _ref(p + "Move"),
+        _ref(p + "Event"),
+        _ref(p + "View"),
+    )
     return {
         "SetupResponse": record({"state": state}),
         "LegalMovesResponse": record({"moves": list_of(move)}),
-        "ApplyResponse": record({"state": state, "events": list_of(event), "outcome": nullable(OUTCOME)}),
-        "ScoreResponse": record({"finished": _doc_bool("False for provisional, mid-game standings."),
-                                 "scores": SCORES, "winners": list_of(_ref("PlayerId")),
-                                 "draw": _doc_bool("Several players share the win."),
-                                 "breakdown": _ref(p + "ScoreBreakdown")}),
+        "ApplyResponse": record(
+            {"state": state, "events": list_of(event), "outcome": nullable(OUTCOME)}
+        ),
+        "ScoreResponse": record(
+            {
+                "finished": _doc_bool("False for provisional, mid-game standings."),
+                "scores": SCORES,
+                "winners": list_of(_ref("PlayerId")),
+                "draw": _doc_bool("Several players share the win."),
+                "breakdown": _ref(p + "ScoreBreakdown"),
+            }
+        ),
         "ViewResponse": record({"view": view}),
     }
 
 
 def _doc_bool(text: str) -> Checker:
     from schemas.fields import BOOL, doc
+
     return doc(BOOL, text)
 
 
@@ -113,13 +157,20 @@ class _Spec:
 
     def __init__(self, base: dict[str, Any]) -> None:
         info = dict(base["info"])
-        self.spec = APISpec(title=info.pop("title"), version=info.pop("version"), openapi_version="3.1.0",
-                            plugins=[MarshmallowPlugin()], info=info)
+        self.spec = APISpec(
+            title=info.pop("title"),
+            version=info.pop("version"),
+            openapi_version="3.1.0",
+            plugins=[MarshmallowPlugin()],
+            info=info,
+        )
         self.spec.components.schemas  # noqa: B018  (created on first use)
         self.checked: dict[str, Any] = {}
         checked = self.checked
 
-        def shape(converter: Any, field: ma_fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        def shape(
+            converter: Any, field: ma_fields.Field, ret: dict[str, Any], **kwargs: Any
+        ) -> dict[str, Any]:
             """A ``Shape`` field's JSON Schema: its checker's."""
             if not isinstance(field, Shape):
                 return {}
@@ -128,8 +179,13 @@ class _Spec:
 
         self.spec.plugins[0].converter.add_attribute_function(shape)  # type: ignore[union-attr]
 
-    def schema(self, name: str, cls: type[Schema] | Schema, slots: dict[str, str] | None = None,
-               description: str | None = None) -> None:
+    def schema(
+        self,
+        name: str,
+        cls: type[Schema] | Schema,
+        slots: dict[str, str] | None = None,
+        description: str | None = None,
+    ) -> None:
         """Register the marshmallow schema ``cls`` as ``name``; ``slots``: field -> component to refer to."""
         resolved = self.spec.plugins[0].converter.schema2jsonschema(cls)  # type: ignore[union-attr]
         for field, target in (slots or {}).items():
@@ -156,8 +212,9 @@ def _pin_state(schema: dict[str, Any], game_id: str) -> None:
     props = schema["properties"]
     props["game"] = {"type": "string", "const": game_id}
     props["schema_version"] = {"type": "integer", "const": version}
-    props["players"].update(minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players,
-                            uniqueItems=True)
+    props["players"].update(
+        minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players, uniqueItems=True
+    )
 
 
 def _rewrite(node: Any, names: dict[str, str]) -> Any:
@@ -165,9 +222,13 @@ def _rewrite(node: Any, names: dict[str, str]) -> Any:
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
-            if key == "$ref" and isinstance(value, str) and value.startswith(REF_PREFIX) \
-                    and value[len(REF_PREFIX):] in names:
-                out[key] = REF_PREFIX + names[value[len(REF_PREFIX):]]
+            if (
+                key == "$ref"
+                and isinstance(value, str)
+                and value.startswith(REF_PREFIX)
+                and value[len(REF_PREFIX) :] in names
+            ):
+                out[key] = REF_PREFIX + names[value[len(REF_PREFIX) :]]
             else:
                 out[key] = _rewrite(value, names)
         return out
@@ -215,10 +276,17 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         out.checked[p + "Move"] = {
             "description": f"A move of {GAMES[game_id].title}; `type` says which.",
             "oneOf": [{"$ref": REF_PREFIX + n} for n in variants.values()],
-            "discriminator": {"propertyName": "type", "mapping": {t: REF_PREFIX + n for t, n in variants.items()}},
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {t: REF_PREFIX + n for t, n in variants.items()},
+            },
         }
-        for slot, check in (("Event", answers.EVENT), ("View", answers.VIEW),
-                            ("ScoreBreakdown", answers.SCORE_BREAKDOWN), ("Content", answers.CONTENT)):
+        for slot, check in (
+            ("Event", answers.EVENT),
+            ("View", answers.VIEW),
+            ("ScoreBreakdown", answers.SCORE_BREAKDOWN),
+            ("Content", answers.CONTENT),
+        ):
             json_schema(check, out.checked)
             if p + slot not in out.checked:
                 raise ValueError(f"{answers.__name__}: {slot} must be named {p + slot}")
@@ -228,12 +296,18 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
                 continue
             schema = _rewrite(out.spec.components.schemas[name], names)
             if name == "CreateSessionRequest":  # the game's own options and player counts
-                schema["properties"]["game"] = {"description": schema["properties"]["game"]["description"],
-                                                "type": "string", "const": game_id}
+                schema["properties"]["game"] = {
+                    "description": schema["properties"]["game"]["description"],
+                    "type": "string",
+                    "const": game_id,
+                }
             if name in ("SetupRequest", "CreateSessionRequest"):
                 players = schema["properties"]["players"]
-                players.update(minItems=GAMES[game_id].min_players, maxItems=GAMES[game_id].max_players,
-                               uniqueItems=True)
+                players.update(
+                    minItems=GAMES[game_id].min_players,
+                    maxItems=GAMES[game_id].max_players,
+                    uniqueItems=True,
+                )
             if name in ("SuggestRequest", "SuggestResponse"):  # the levels this game's bots play
                 schema["properties"]["level"]["enum"] = list(GAMES[game_id].bot_levels)
             out.spec.components.schema(p + name, schema)
@@ -242,10 +316,13 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     for slot in _PER_GAME:
         refs = {g: REF_PREFIX + game_prefix(g) + slot for g in games}
         generic: dict[str, Any] = {
-            "description": f"Any game's {slot}; each game's operations name its own (`ReignAndRuin{slot}`...)."}
+            "description": f"Any game's {slot}; each game's operations name its own (`ReignAndRuin{slot}`...)."
+        }
         if slot in _BY_GAME:  # states and views name their game: a client can tell them apart
-            generic.update(oneOf=[{"$ref": r} for r in refs.values()],
-                           discriminator={"propertyName": "game", "mapping": refs})
+            generic.update(
+                oneOf=[{"$ref": r} for r in refs.values()],
+                discriminator={"propertyName": "game", "mapping": refs},
+            )
         else:  # moves and events of different games may look alike (`pass`)
             generic["anyOf"] = [{"$ref": r} for r in refs.values()]
         out.checked[slot] = generic
@@ -255,23 +332,39 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     out.spec.components.schemas["CreateSessionRequest"] = {
         "description": "A new session of one game: its `game`, then that game's setup body.",
         "oneOf": [{"$ref": r} for r in sessions.values()],
-        "discriminator": {"propertyName": "game", "mapping": sessions}}
+        "discriminator": {"propertyName": "game", "mapping": sessions},
+    }
     out.checked["EntityTags"] = {
-        "type": "string", "pattern": requests.ENTITY_TAGS,
-        "description": '`*` or a list of entity tags (RFC 9110 §13.1.1-2): `"3"`, `W/"3"`, `"2", "3"`.'}
+        "type": "string",
+        "pattern": requests.ENTITY_TAGS,
+        "description": '`*` or a list of entity tags (RFC 9110 §13.1.1-2): `"3"`, `W/"3"`, `"2", "3"`.',
+    }
     doc = out.spec.to_dict()
-    schemas_ = {**base["components"].get("schemas", {}), **doc["components"]["schemas"],
-                **dict(sorted(out.checked.items()))}
+    schemas_ = {
+        **base["components"].get("schemas", {}),
+        **doc["components"]["schemas"],
+        **dict(sorted(out.checked.items())),
+    }
     schemas_.update(_session_answers(base["components"]["schemas"], games))
     components = {**base["components"], "schemas": schemas_}
     components["examples"] = {**components.get("examples", {}), **_game_examples(games)}
     paths = _paths(base["paths"], games)
     _inline_parameters(paths, components["parameters"])
-    tags = base.get("tags", []) + [{"name": g, "description": f"{GAMES[g].title}: the stateless rules calls, typed "
-                                                             f"with this game's shapes."} for g in games]
-    return {"openapi": "3.1.0", **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
-            "tags": tags,
-            "paths": paths, "components": components}
+    tags = base.get("tags", []) + [
+        {
+            "name": g,
+            "description": f"{GAMES[g].title}: the stateless rules calls, typed "
+            f"with this game's shapes.",
+        }
+        for g in games
+    ]
+    return {
+        "openapi": "3.1.0",
+        **{k: v for k, v in base.items() if k not in ("openapi", "paths", "components")},
+        "tags": tags,
+        "paths": paths,
+        "components": components,
+    }
 
 
 def _session_answers(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
@@ -282,17 +375,23 @@ def _session_answers(templates: dict[str, Any], games: list[str]) -> dict[str, A
         variants = {}
         for game_id in games:
             p = game_prefix(game_id)
-            concrete = _rewrite(copy.deepcopy(template), {slot: p + slot for slot in _SESSION_SLOTS})
+            concrete = _rewrite(
+                copy.deepcopy(template), {slot: p + slot for slot in _SESSION_SLOTS}
+            )
             if "game" in concrete["properties"]:
                 concrete["properties"]["game"] = {"type": "string", "const": game_id}
             out[p + name] = concrete
             variants[game_id] = REF_PREFIX + p + name
         told = ", told apart by `game`" if "game" in template["properties"] else ""
-        generic: dict[str, Any] = {"description": f"{template.get('description', '')} One schema per game "
-                                                  f"(`ReignAndRuin{name}`...){told}.".lstrip()}
+        generic: dict[str, Any] = {
+            "description": f"{template.get('description', '')} One schema per game "
+            f"(`ReignAndRuin{name}`...){told}.".lstrip()
+        }
         if "game" in template["properties"]:
-            generic.update(oneOf=[{"$ref": r} for r in variants.values()],
-                           discriminator={"propertyName": "game", "mapping": variants})
+            generic.update(
+                oneOf=[{"$ref": r} for r in variants.values()],
+                discriminator={"propertyName": "game", "mapping": variants},
+            )
         else:  # an entry of a history whose game is known
             generic["anyOf"] = [{"$ref": r} for r in variants.values()]
         out[name] = generic
@@ -308,32 +407,61 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
             continue
         for game_id in games:
             p = game_prefix(game_id)
-            concrete = _rewrite(copy.deepcopy(item), {n: p + n for n in
-                                                      (*ENVELOPES, "SetupResponse", "LegalMovesResponse",
-                                                       "ApplyResponse", "ScoreResponse", "ViewResponse")})
+            concrete = _rewrite(
+                copy.deepcopy(item),
+                {
+                    n: p + n
+                    for n in (
+                        *ENVELOPES,
+                        "SetupResponse",
+                        "LegalMovesResponse",
+                        "ApplyResponse",
+                        "ScoreResponse",
+                        "ViewResponse",
+                    )
+                },
+            )
             concrete.pop("parameters", None)
             if game_id != "reign-and-ruin":  # the hand-picked examples are Reign & Ruin games
                 concrete = _drop_examples(concrete)
                 for op in concrete.values():  # the game's examples (schemas.examples), by one name
                     body = op["requestBody"]["content"]["application/json"]
-                    kind = body["schema"]["$ref"].rsplit("/", 1)[1][len(p):]
-                    example = {"SetupRequest": "Setup", "MoveRequest": "Move", "StateRequest": "State",
-                               "SuggestRequest": "Suggest"}.get(kind, "StatePlayer")
-                    body["examples"] = {"started": {"$ref": f"#/components/examples/{p}{example}Request"}}
+                    kind = body["schema"]["$ref"].rsplit("/", 1)[1][len(p) :]
+                    example = {
+                        "SetupRequest": "Setup",
+                        "MoveRequest": "Move",
+                        "StateRequest": "State",
+                        "SuggestRequest": "Suggest",
+                    }.get(kind, "StatePlayer")
+                    body["examples"] = {
+                        "started": {"$ref": f"#/components/examples/{p}{example}Request"}
+                    }
                     answer = op["responses"]["200"]["content"]["application/json"]
-                    answer["examples"] = {"started": {"$ref": "#/components/examples/" + p +
-                                                      answer["schema"]["$ref"].rsplit("/", 1)[1].removeprefix(p)}}
+                    answer["examples"] = {
+                        "started": {
+                            "$ref": "#/components/examples/"
+                            + p
+                            + answer["schema"]["$ref"].rsplit("/", 1)[1].removeprefix(p)
+                        }
+                    }
             for op in concrete.values():
                 body = op["requestBody"]["content"]["application/json"]
                 if body["schema"]["$ref"].endswith("SuggestRequest"):  # generated for every game
-                    body["examples"] = {"started": {"$ref": f"#/components/examples/{p}SuggestRequest"}}
+                    body["examples"] = {
+                        "started": {"$ref": f"#/components/examples/{p}SuggestRequest"}
+                    }
                     op["responses"]["200"]["content"]["application/json"]["examples"] = {
-                        "started": {"$ref": f"#/components/examples/{p}SuggestResponse"}}
+                        "started": {"$ref": f"#/components/examples/{p}SuggestResponse"}
+                    }
             for op in concrete.values():
-                op["operationId"] = p[0].lower() + p[1:] + op["operationId"][0].upper() + op["operationId"][1:]
+                op["operationId"] = (
+                    p[0].lower() + p[1:] + op["operationId"][0].upper() + op["operationId"][1:]
+                )
                 op["tags"] = [game_id]
-                op["summary"] = f"{GAMES[game_id].title}: {op['summary'][0].lower()}{op['summary'][1:]}"
-            out[GAME_PATH.replace("{game}", game_id) + path[len(GAME_PATH):]] = concrete
+                op["summary"] = (
+                    f"{GAMES[game_id].title}: {op['summary'][0].lower()}{op['summary'][1:]}"
+                )
+            out[GAME_PATH.replace("{game}", game_id) + path[len(GAME_PATH) :]] = concrete
     return out
 
 
@@ -344,7 +472,9 @@ def _game_examples(games: list[str]) -> dict[str, Any]:
     for game_id in games:
         game = GAMES[game_id]
         if game.bot_levels:
-            state = game.setup(["ann", "bob", "cat", "dan", "eve", "fay"][:game.min_players], 1, {})
+            state = game.setup(
+                ["ann", "bob", "cat", "dan", "eve", "fay"][: game.min_players], 1, {}
+            )
             out.update(_suggest_examples(game_id, state, game.legal_moves(state)[0]["player"]))
     return out
 
@@ -352,17 +482,34 @@ def _game_examples(games: list[str]) -> dict[str, Any]:
 def _suggest_examples(game_id: str, state: Any, player: str) -> dict[str, Any]:
     """A suggest request (the random bot, seed 1: cheap and reproducible) and its real answer."""
     level, seed, time_ms = "random", 1, 100
-    chosen = suggest(BOTS[game_id], GAMES[game_id].view(state, player), player, level, seed, time_ms)
+    chosen = suggest(
+        BOTS[game_id], GAMES[game_id].view(state, player), player, level, seed, time_ms
+    )
     p = game_prefix(game_id)
     return {
-        p + "SuggestRequest": {"summary": f"The random bot's move for {player} in the state that setup deals",
-                               "value": {"state": state, "player": player, "level": level, "seed": seed,
-                                         "time_ms": time_ms}},
-        p + "SuggestResponse": {"summary": "Its answer",
-                                "value": {"move": chosen.move, "level": chosen.level, "seed": seed,
-                                          "time_ms": time_ms, "playouts": chosen.playouts,
-                                          "considered": chosen.considered, "complete": chosen.complete,
-                                          "reason": chosen.reason}},
+        p + "SuggestRequest": {
+            "summary": f"The random bot's move for {player} in the state that setup deals",
+            "value": {
+                "state": state,
+                "player": player,
+                "level": level,
+                "seed": seed,
+                "time_ms": time_ms,
+            },
+        },
+        p + "SuggestResponse": {
+            "summary": "Its answer",
+            "value": {
+                "move": chosen.move,
+                "level": chosen.level,
+                "seed": seed,
+                "time_ms": time_ms,
+                "playouts": chosen.playouts,
+                "considered": chosen.considered,
+                "complete": chosen.complete,
+                "reason": chosen.reason,
+            },
+        },
     }
 
 
@@ -379,8 +526,12 @@ class _FlowMap(dict):
     """A mapping written in YAML flow style (an example's value: one compact JSON-like block)."""
 
 
-_Dumper.add_representer(_Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
-_Dumper.add_representer(_FlowMap, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v, flow_style=True))
+_Dumper.add_representer(
+    _Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True)
+)
+_Dumper.add_representer(
+    _FlowMap, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v, flow_style=True)
+)
 
 
 def _flow_examples(node: Any, key: str = "") -> Any:
@@ -388,7 +539,11 @@ def _flow_examples(node: Any, key: str = "") -> Any:
         return {k: _flow_examples(v, k) for k, v in node.items()}
     if isinstance(node, list):
         items = [_flow_examples(v) for v in node]
-        return _Flow(json.loads(json.dumps(items))) if key in ("examples", "enum", "required") else items
+        return (
+            _Flow(json.loads(json.dumps(items)))
+            if key in ("examples", "enum", "required")
+            else items
+        )
     return node
 
 
@@ -406,7 +561,14 @@ def _flow_values(document: dict[str, Any]) -> dict[str, Any]:
 
 def render(document: dict[str, Any] | None = None) -> str:
     """``openapi.yaml``'s text."""
-    text = yaml.dump(_flow_values(_flow_examples(document if document is not None else build())), Dumper=_Dumper,
-                     sort_keys=False, allow_unicode=True, width=110)
-    return "# Generated by `reign-referee openapi` from schemas/openapi_base.yaml and the schemas/\n" \
-           "# declarations. Do not edit: edit those and run the command again.\n" + text
+    text = yaml.dump(
+        _flow_values(_flow_examples(document if document is not None else build())),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=110,
+    )
+    return (
+        "# Generated by `reign-referee openapi` from schemas/openapi_base.yaml and the schemas/\n"
+        "# declarations. Do not edit: edit those and run the command again.\n" + text
+    )

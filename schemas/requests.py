@@ -4,6 +4,7 @@ They check the envelope only (``state`` is an object, ``players`` a list of play
 an integer in range...); the game's own schemas (``schemas.for_game``) then check the shape of
 ``state``, ``move`` and ``options``. Unknown fields are an error (``RAISE``).
 """
+
 from __future__ import annotations
 
 from marshmallow import RAISE, Schema
@@ -12,16 +13,32 @@ from rules.bots import LEVELS
 from schemas.common import PLAYER_ID
 from schemas.fields import OBJECT, Shape, doc, integer, list_of, map_of, named, one_of, string
 
-__all__ = ["MAX_SEED", "PLAYER_ID", "SetupRequest", "StateRequest", "StatePlayerRequest",
-           "MoveRequest", "CreateSessionRequest", "BOT_SEATS", "SessionMoveRequest", "SETUP", "STATE",
-           "STATE_PLAYER", "MOVE", "CREATE_SESSION", "SESSION_MOVE", "MAX_VERSION", "ENTITY_TAG",
-           "ENTITY_TAGS"]
+__all__ = [
+    "MAX_SEED",
+    "PLAYER_ID",
+    "SetupRequest",
+    "StateRequest",
+    "StatePlayerRequest",
+    "MoveRequest",
+    "CreateSessionRequest",
+    "BOT_SEATS",
+    "SessionMoveRequest",
+    "SETUP",
+    "STATE",
+    "STATE_PLAYER",
+    "MOVE",
+    "CREATE_SESSION",
+    "SESSION_MOVE",
+    "MAX_VERSION",
+    "ENTITY_TAG",
+    "ENTITY_TAGS",
+]
 
 MAX_SEED = (1 << 63) - 1
 
 ENTITY_TAG = r'(W/)?"([\x21\x23-\x7E\x80-\xFF]*)"'
 """RFC 9110 §8.8.3: ``entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE`` (groups: weak flag, opaque tag)."""
-ENTITY_TAGS = (rf'^([ \t]*\*[ \t]*|[ \t,]*({ENTITY_TAG}([ \t]*,[ \t,]*{ENTITY_TAG})*[ \t,]*)?)$')
+ENTITY_TAGS = rf"^([ \t]*\*[ \t]*|[ \t,]*({ENTITY_TAG}([ \t]*,[ \t,]*{ENTITY_TAG})*[ \t,]*)?)$"
 """``If-Match`` and ``If-None-Match`` (RFC 9110 §13.1.1-2): ``"*" / #entity-tag``, a list that may
 hold empty elements (§5.6.1.2). A regular expression both for Python (``fullmatch``) and for the
 spec's ``pattern`` (ECMA-262); written so that no input makes it backtrack badly."""
@@ -35,13 +52,28 @@ class _Envelope(Schema):
 class SetupRequest(_Envelope):
     """``POST /v1/games/{game}/setup``: ``seed`` and ``options`` may be omitted (or null)."""
 
-    players = Shape(list_of(PLAYER_ID), required=True, description=(
-        "Player ids in clockwise seat order, each once; the count the game allows is in its setup request "
-        "schema. Another count, or an id given twice, is a 422 `invalid_setup`."))
-    seed = Shape(integer(0, MAX_SEED), allow_none=True, description=(
-        "Seed of the game's generator (0 to 2^63 - 1); omitted or null, the service draws one at random."))
-    options = Shape(OBJECT, allow_none=True, description=(
-        "The game's options; omitted or null (or `{}`), every option takes its default."))
+    players = Shape(
+        list_of(PLAYER_ID),
+        required=True,
+        description=(
+            "Player ids in clockwise seat order, each once; the count the game allows is in its setup request "
+            "schema. Another count, or an id given twice, is a 422 `invalid_setup`."
+        ),
+    )
+    seed = Shape(
+        integer(0, MAX_SEED),
+        allow_none=True,
+        description=(
+            "Seed of the game's generator (0 to 2^63 - 1); omitted or null, the service draws one at random."
+        ),
+    )
+    options = Shape(
+        OBJECT,
+        allow_none=True,
+        description=(
+            "The game's options; omitted or null (or `{}`), every option takes its default."
+        ),
+    )
 
 
 class StateRequest(_Envelope):
@@ -55,9 +87,14 @@ class StatePlayerRequest(_Envelope):
     active (legal moves) or a spectator (view)."""
 
     state = Shape(OBJECT, required=True)
-    player = Shape(PLAYER_ID, allow_none=True, description=(
-        "legal-moves: whose moves (omitted or null: every active player's); view: who is looking "
-        "(omitted or null: a spectator). A player not in the game is a 422 `unknown_player`."))
+    player = Shape(
+        PLAYER_ID,
+        allow_none=True,
+        description=(
+            "legal-moves: whose moves (omitted or null: every active player's); view: who is looking "
+            "(omitted or null: a spectator). A player not in the game is a 422 `unknown_player`."
+        ),
+    )
 
 
 class MoveRequest(_Envelope):
@@ -71,10 +108,18 @@ MAX_VERSION = (1 << 53) - 1
 """Session versions count moves; they stay exact integers for JavaScript clients."""
 
 
-BOT_SEATS = named("SessionBots", doc(map_of(one_of(LEVELS), key=string(1, 64)), (
-    "The seats the service plays itself: player id to bot level (`{}` when none). A bot moves whenever "
-    "the game waits on it, from its seat's view only, through the same history and event stream as "
-    "any move."), examples=[{"bob": "random"}]))
+BOT_SEATS = named(
+    "SessionBots",
+    doc(
+        map_of(one_of(LEVELS), key=string(1, 64)),
+        (
+            "The seats the service plays itself: player id to bot level (`{}` when none). A bot moves whenever "
+            "the game waits on it, from its seat's view only, through the same history and event stream as "
+            "any move."
+        ),
+        examples=[{"bob": "random"}],
+    ),
+)
 """``bots`` of a session: player id -> level. Which players and levels the game allows is a 422
 (``invalid_bots``), checked against the game (its seats after setup, its ``bot_levels``)."""
 
@@ -83,21 +128,29 @@ class CreateSessionRequest(SetupRequest):
     """``POST /v1/sessions``: the setup body plus the ``game`` and the bot seats."""
 
     game = Shape(string(1, 64), required=True, description="The game id (`GET /v1/games`).")
-    bots = Shape(BOT_SEATS, allow_none=True, description=(
-        "Seats the service plays itself, `{\"<player>\": \"<level>\"}`: each a player of this "
-        "session, each level one of the game's `bot_levels`; every seat may be a bot (a game to "
-        "watch). A bot seat gets no token; the service moves for it whenever the game waits on it "
-        "(`SESSION_BOT_TIME_MS` per move), through the same history and event stream as any move. "
-        "Omitted, null or `{}`: no bots. A player not in `players` or a level the game lacks is a "
-        "422 `invalid_bots` naming `bots.<player>`."))
+    bots = Shape(
+        BOT_SEATS,
+        allow_none=True,
+        description=(
+            'Seats the service plays itself, `{"<player>": "<level>"}`: each a player of this '
+            "session, each level one of the game's `bot_levels`; every seat may be a bot (a game to "
+            "watch). A bot seat gets no token; the service moves for it whenever the game waits on it "
+            "(`SESSION_BOT_TIME_MS` per move), through the same history and event stream as any move. "
+            "Omitted, null or `{}`: no bots. A player not in `players` or a level the game lacks is a "
+            "422 `invalid_bots` naming `bots.<player>`."
+        ),
+    )
 
 
 class SessionMoveRequest(_Envelope):
     """``POST /v1/sessions/{id}/moves``: the move, and optionally the version it was made on."""
 
     move = Shape(OBJECT, required=True)
-    expected_version = Shape(integer(0, MAX_VERSION), allow_none=True, description=(
-        "The version the move was made on; 409 when the session is elsewhere."))
+    expected_version = Shape(
+        integer(0, MAX_VERSION),
+        allow_none=True,
+        description=("The version the move was made on; 409 when the session is elsewhere."),
+    )
 
 
 # One instance of each, created once (schemas are stateless and thread-safe to load with).

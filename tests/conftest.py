@@ -1,5 +1,6 @@
 """Shared fixtures: the Flask ``app`` (embedded Redis in a temporary data directory) and its
 test ``client``."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,7 +17,9 @@ def referee_data_dir(tmp_path_factory):
 @pytest.fixture
 def app(referee_data_dir):
     """The app as served, with REDIS_URL unset (embedded store) whatever the environment says."""
-    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
+    )
     yield app
     app.extensions["referee_bot_seats"].stop()  # bot seats of its sessions stop with the test
 
@@ -37,7 +40,11 @@ def pytest_collection_modifyitems(session, config, items):
     (I did not find which, in schemathesis or hypothesis) changes what it draws. Until that is
     found, the module runs before anything can leave such state; nothing else depends on order.
     """
-    first = [item for item in items if item.nodeid.startswith("tests/contract/test_contract_schemathesis.py")]
+    first = [
+        item
+        for item in items
+        if item.nodeid.startswith("tests/contract/test_contract_schemathesis.py")
+    ]
     if first:
         rest = [item for item in items if item not in first]
         items[:] = first + rest

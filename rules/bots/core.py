@@ -33,6 +33,7 @@ request gives the same move on any machine. ``time_ms`` is also an upper bound: 
 too slow to finish the budget in time the search stops early, answers with what it has, and
 says so (``complete: false``); only such answers can differ between runs.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,16 @@ from typing import Protocol
 from rules.engine import Game
 from rules.engine_types import Move, PlayerId, State, View
 
-__all__ = ["LEVELS", "DEFAULT_TIME_MS", "MAX_TIME_MS", "GameBot", "Suggestion", "NoMoveToSuggest",
-           "suggest", "outcome_value"]
+__all__ = [
+    "LEVELS",
+    "DEFAULT_TIME_MS",
+    "MAX_TIME_MS",
+    "GameBot",
+    "Suggestion",
+    "NoMoveToSuggest",
+    "suggest",
+    "outcome_value",
+]
 
 LEVELS: tuple[str, ...] = ("random", "greedy", "expert")
 DEFAULT_TIME_MS = 1000
@@ -118,8 +127,15 @@ def outcome_value(state: State, player: PlayerId) -> float | None:
     return 1.0 / len(winners) if player in winners else 0.0
 
 
-def suggest(bot: GameBot, view: View, player: PlayerId, level: str, seed: int, time_ms: int,
-            clock: Callable[[], float] = time.monotonic) -> Suggestion:
+def suggest(
+    bot: GameBot,
+    view: View,
+    player: PlayerId,
+    level: str,
+    seed: int,
+    time_ms: int,
+    clock: Callable[[], float] = time.monotonic,
+) -> Suggestion:
     """A legal move for ``player`` chosen at ``level`` from ``view`` (``game.view(state, player)``).
 
     Raises :class:`NoMoveToSuggest` when the player has nothing to do, ValueError for an unknown
@@ -141,7 +157,9 @@ def suggest(bot: GameBot, view: View, player: PlayerId, level: str, seed: int, t
         return Suggestion(rng.choice(moves), level, 0, len(moves), True, "a random legal move")
     if level == "greedy":
         return _greedy(bot, view, player, moves, first, rng, deadline, clock)
-    return _expert(bot, view, player, moves, first, rng, deadline, clock, playouts_for(bot, time_ms))
+    return _expert(
+        bot, view, player, moves, first, rng, deadline, clock, playouts_for(bot, time_ms)
+    )
 
 
 def playouts_for(bot: GameBot, time_ms: int) -> int:
@@ -157,32 +175,59 @@ def _after(bot: GameBot, state: State, move: Move, player: PlayerId) -> tuple[St
     return after, bot.evaluate(after, player) if result is None else result
 
 
-def _samples(draw: Callable[[View, random.Random], State], view: View, first: State, rng: random.Random,
-             count: int) -> list[State]:
+def _samples(
+    draw: Callable[[View, random.Random], State],
+    view: View,
+    first: State,
+    rng: random.Random,
+    count: int,
+) -> list[State]:
     return [first] + [draw(view, rng) for _ in range(count - 1)]
 
 
-def _one_ahead(bot: GameBot, player: PlayerId, moves: list[Move], samples: list[State],
-               deadline: float, clock: Callable[[], float]) -> tuple[list[float], bool]:
+def _one_ahead(
+    bot: GameBot,
+    player: PlayerId,
+    moves: list[Move],
+    samples: list[State],
+    deadline: float,
+    clock: Callable[[], float],
+) -> tuple[list[float], bool]:
     """Each move's mean value one move ahead over ``samples``, in move order; the list is cut
     short (and the flag false) when the deadline passes."""
     values: list[float] = []
     for move in moves:
         if values and clock() > deadline:
             return values, False
-        values.append(sum(_after(bot, sample, move, player)[1] for sample in samples) / len(samples))
+        values.append(
+            sum(_after(bot, sample, move, player)[1] for sample in samples) / len(samples)
+        )
     return values, True
 
 
-def _greedy(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first: State,
-            rng: random.Random, deadline: float, clock: Callable[[], float]) -> Suggestion:
+def _greedy(
+    bot: GameBot,
+    view: View,
+    player: PlayerId,
+    moves: list[Move],
+    first: State,
+    rng: random.Random,
+    deadline: float,
+    clock: Callable[[], float],
+) -> Suggestion:
     samples = _samples(bot.determinize, view, first, rng, bot.greedy_samples)
     values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
     best_value = max(values)
     best = [i for i, v in enumerate(values) if v >= best_value - 1e-12]
     move = moves[rng.choice(best)]
-    return Suggestion(move, "greedy", len(values) * len(samples), len(moves), complete,
-                      f"the best position one move ahead (evaluation {best_value:.2f})")
+    return Suggestion(
+        move,
+        "greedy",
+        len(values) * len(samples),
+        len(moves),
+        complete,
+        f"the best position one move ahead (evaluation {best_value:.2f})",
+    )
 
 
 def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Random) -> State:
@@ -218,8 +263,17 @@ def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -
     return bot.evaluate(state, player) if result is None else result
 
 
-def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first: State,
-            rng: random.Random, deadline: float, clock: Callable[[], float], budget: int) -> Suggestion:
+def _expert(
+    bot: GameBot,
+    view: View,
+    player: PlayerId,
+    moves: list[Move],
+    first: State,
+    rng: random.Random,
+    deadline: float,
+    clock: Callable[[], float],
+    budget: int,
+) -> Suggestion:
     game = bot.game
     considered = len(moves)
     imagine = getattr(bot, "imagine", None)
@@ -227,10 +281,11 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
         imagine = bot.determinize
     else:
         first = imagine(view, rng)
-    values, complete = _one_ahead(bot, player, moves, _samples(imagine, view, first, rng, bot.greedy_samples),
-                                  deadline, clock)
+    values, complete = _one_ahead(
+        bot, player, moves, _samples(imagine, view, first, rng, bot.greedy_samples), deadline, clock
+    )
     ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    kept = sorted(ranked[:getattr(bot, "expert_width", EXPERT_WIDTH)])
+    kept = sorted(ranked[: getattr(bot, "expert_width", EXPERT_WIDTH)])
     moves = [moves[i] for i in kept]
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
@@ -248,22 +303,35 @@ def _expert(bot: GameBot, view: View, player: PlayerId, moves: list[Move], first
         totals[i] += _rollout(bot, after, player, rng)
         visits[i] += 1
         playouts += 1
-    best = max(range(len(moves)), key=lambda i: (visits[i], _mean(totals[i], visits[i], priors[i]), -i))
+    best = max(
+        range(len(moves)), key=lambda i: (visits[i], _mean(totals[i], visits[i], priors[i]), -i)
+    )
     mean = totals[best] / visits[best] if visits[best] else 0.0
-    return Suggestion(moves[best], "expert", playouts, considered, complete,
-                      f"chosen in {visits[best]} of {playouts} playouts, winning {mean:.0%} of them")
+    return Suggestion(
+        moves[best],
+        "expert",
+        playouts,
+        considered,
+        complete,
+        f"chosen in {visits[best]} of {playouts} playouts, winning {mean:.0%} of them",
+    )
 
 
-def _ucb_pick(visits: Sequence[int], totals: Sequence[float], priors: Sequence[float], played: int) -> int:
+def _ucb_pick(
+    visits: Sequence[int], totals: Sequence[float], priors: Sequence[float], played: int
+) -> int:
     """The untried move first (in legal-move order), else the highest UCB1 bound, each mean
     starting from the move's one-move-ahead value worth ``PRIOR_PLAYOUTS`` playouts."""
     for i, n in enumerate(visits):
         if n == 0:
             return i
     log_n = math.log(played)
-    return max(range(len(visits)),
-               key=lambda i: _mean(totals[i], visits[i], priors[i]) + EXPLORATION * math.sqrt(log_n / visits[i]))
-
+    return max(
+        range(len(visits)),
+        key=lambda i: (
+            _mean(totals[i], visits[i], priors[i]) + EXPLORATION * math.sqrt(log_n / visits[i])
+        ),
+    )
 
 
 def _mean(total: float, visits: int, prior: float) -> float:

@@ -5,6 +5,7 @@ also a test of the bots' blindness and legality. The search budget is a playout 
 match runs it in full (no wall-clock cut), so a match is reproducible from its seed on any
 machine.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,14 @@ def _never() -> float:
     return -math.inf
 
 
-def play_bot_game(bot: GameBot, players: Sequence[PlayerId], levels: Sequence[str], seed: int, time_ms: int,
-                  options: dict[str, Any] | None = None) -> BotGame:
+def play_bot_game(
+    bot: GameBot,
+    players: Sequence[PlayerId],
+    levels: Sequence[str],
+    seed: int,
+    time_ms: int,
+    options: dict[str, Any] | None = None,
+) -> BotGame:
     """Set up a game with ``seed`` and play it to the end, seat ``i`` at ``levels[i]``.
 
     When several players are active at once (secret simultaneous choices), the first of them
@@ -55,8 +62,15 @@ def play_bot_game(bot: GameBot, players: Sequence[PlayerId], levels: Sequence[st
         if state["status"] == "finished":
             return BotGame(tuple(players), tuple(levels), seed, moves, game.score(state))
         player = state["active_players"][0]
-        chosen = suggest(bot, game.view(state, player), player, level_of[player],
-                         seed * 100_003 + state["move_count"], time_ms, clock=_never)
+        chosen = suggest(
+            bot,
+            game.view(state, player),
+            player,
+            level_of[player],
+            seed * 100_003 + state["move_count"],
+            time_ms,
+            clock=_never,
+        )
         state, _ = game.apply(state, chosen.move)
         moves.append(chosen.move)
     raise RuntimeError(f"{game.id}: not finished after {MAX_MOVES} moves")

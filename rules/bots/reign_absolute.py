@@ -20,6 +20,7 @@ The evaluation follows the victory rule (the last Liege standing; at the turn li
 play, then strength in play): eradicated counts heavily, then units and strength in play,
 compared with the strongest opponent.
 """
+
 from __future__ import annotations
 
 import random
@@ -31,9 +32,29 @@ from rules.reign_absolute import GAME
 
 __all__ = ["BOT"]
 
-_COPIED = ("game", "schema_version", "players", "status", "phase", "active_players", "move_count", "outcome",
-           "turn_limit", "races", "units", "cards", "race_of", "first_player", "first_player_draws",
-           "unit_discards", "discard", "eradicated", "placer", "doom", "bonus_owed")
+_COPIED = (
+    "game",
+    "schema_version",
+    "players",
+    "status",
+    "phase",
+    "active_players",
+    "move_count",
+    "outcome",
+    "turn_limit",
+    "races",
+    "units",
+    "cards",
+    "race_of",
+    "first_player",
+    "first_player_draws",
+    "unit_discards",
+    "discard",
+    "eradicated",
+    "placer",
+    "doom",
+    "bonus_owed",
+)
 
 
 class ReignAbsoluteBot:
@@ -64,7 +85,12 @@ class ReignAbsoluteBot:
             elif p != me:
                 for c in cells:
                     if c["owner"] == p:
-                        battlefield[pool.take(1)[0]] = {"x": c["x"], "y": c["y"], "owner": p, "reinforcements": []}
+                        battlefield[pool.take(1)[0]] = {
+                            "x": c["x"],
+                            "y": c["y"],
+                            "owner": p,
+                            "reinforcements": [],
+                        }
                 unit_decks[p] = pool.take(view["unit_deck_counts"][p])
             else:
                 unit_decks[p] = pool.take(view["unit_deck_counts"][p])
@@ -81,14 +107,26 @@ class ReignAbsoluteBot:
         if turn is not None:
             card = None
             if drawn is not None:
-                card = drawn.get("card") or cards.take_where(lambda c: view["cards"][c]["kind"] == drawn["kind"])
-            state_turn = {"player": turn["player"], "number": turn["number"], "stage": turn["stage"],
-                          "draws_left": 0, "drawn": card, "marching": turn["marching"],
-                          "extra_turns": turn["extra_turns"]}
+                card = drawn.get("card") or cards.take_where(
+                    lambda c: view["cards"][c]["kind"] == drawn["kind"]
+                )
+            state_turn = {
+                "player": turn["player"],
+                "number": turn["number"],
+                "stage": turn["stage"],
+                "draws_left": 0,
+                "drawn": card,
+                "marching": turn["marching"],
+                "extra_turns": turn["extra_turns"],
+            }
         for c in cells:
             if c["owner"] == me:
-                battlefield[c["unit"]] = {"x": c["x"], "y": c["y"], "owner": me,
-                                          "reinforcements": list(c["reinforcements"])}
+                battlefield[c["unit"]] = {
+                    "x": c["x"],
+                    "y": c["y"],
+                    "owner": me,
+                    "reinforcements": list(c["reinforcements"]),
+                }
         for uid, entry in battlefield.items():
             if entry["owner"] != me:
                 cell = next(c for c in cells if c["x"] == entry["x"] and c["y"] == entry["y"])
@@ -101,8 +139,10 @@ class ReignAbsoluteBot:
 
     def evaluate(self, state: State, player: PlayerId) -> float:
         standing = GAME.score(state).breakdown["players"]
-        value = {p: (-60 if s["eradicated"] else 0) + 3 * s["units_in_play"] + s["strength_in_play"]
-                 for p, s in standing.items()}
+        value = {
+            p: (-60 if s["eradicated"] else 0) + 3 * s["units_in_play"] + s["strength_in_play"]
+            for p, s in standing.items()
+        }
         best_other = max(v for p, v in value.items() if p != player)
         return spread(value[player] - best_other, 20.0)
 

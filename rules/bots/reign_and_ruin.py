@@ -10,6 +10,7 @@ round ends), so their picks are two of their sampled packet.
 The evaluation is the army total (seed §5, ``game.score``) plus half the face value of the
 cards still in hand or kept in the draft (cards to come), compared with the best opponent.
 """
+
 from __future__ import annotations
 
 import random
@@ -38,29 +39,46 @@ class ReignAndRuinBot:
         if draft is not None:
             seen |= set(draft["packet"]) | set(draft["picks"]) | set(draft["kept"])
         pool = Pool((c for c in view["cards"] if c not in seen), rng)
-        hands = {p: list(view["hand"]) if p == me else pool.take(view["hand_counts"][p]) for p in players}
+        hands = {
+            p: list(view["hand"]) if p == me else pool.take(view["hand_counts"][p]) for p in players
+        }
         state_draft: dict[str, Any] | None = None
         if draft is not None:
             packets, picks, kept = {}, {}, {}
             for p in players:
                 if p == me:
-                    packets[p], picks[p], kept[p] = list(draft["packet"]), list(draft["picks"]), list(draft["kept"])
+                    packets[p], picks[p], kept[p] = (
+                        list(draft["packet"]),
+                        list(draft["picks"]),
+                        list(draft["kept"]),
+                    )
                     continue
                 packets[p] = pool.take(draft["packet_counts"][p])
                 picks[p] = packets[p][:2] if draft["picked"][p] else []
                 kept[p] = pool.take(draft["kept_counts"][p])
-            state_draft = {"round": draft["round"], "packets": packets, "picks": picks, "kept": kept}
+            state_draft = {
+                "round": draft["round"],
+                "packets": packets,
+                "picks": picks,
+                "kept": kept,
+            }
         state: State = {
-            "game": view["game"], "schema_version": view["schema_version"], "players": list(players),
-            "status": view["status"], "phase": view["phase"], "active_players": list(view["active_players"]),
-            "move_count": view["move_count"], "outcome": view["outcome"],
+            "game": view["game"],
+            "schema_version": view["schema_version"],
+            "players": list(players),
+            "status": view["status"],
+            "phase": view["phase"],
+            "active_players": list(view["active_players"]),
+            "move_count": view["move_count"],
+            "outcome": view["outcome"],
             "cards": view["cards"],
             # null during the draft, as in the view: the rules draw it from the (fresh) generator
             # when the draft ends, so imagined games still start with any player
             "starting_player": view.get("starting_player"),
             "draw_pile": pool.take(view["draw_pile_count"]),
             "discard_pile": list(view["discard_pile"]),
-            "draft": state_draft, "hands": hands,
+            "draft": state_draft,
+            "hands": hands,
             "armies": {p: [dict(f) for f in view["armies"][p]] for p in players},
             "final_round": view["final_round"],
         }

@@ -10,6 +10,7 @@ The evaluation is the victory measure (seed §Victory, ``game.score``): strength
 points a player's living units have left, compared with the strongest opponent, plus a
 little for kills, Mines and Ruins held.
 """
+
 from __future__ import annotations
 
 import random
@@ -47,14 +48,19 @@ class ReignSupremeBot:
             rest += pool.take(pool.left())
         others = Pool(rest, rng)
         state["decks"] = decks
-        state["hands"] = {p: list(view["hand"]) if p == me else others.take(n)
-                          for p, n in view["hand_counts"].items()}
+        state["hands"] = {
+            p: list(view["hand"]) if p == me else others.take(n)
+            for p, n in view["hand_counts"].items()
+        }
         return fresh_chance(state, rng)
 
     def evaluate(self, state: State, player: PlayerId) -> float:
         strength = GAME.score(state).scores
-        extra = {p: state["kills"][p] + 2 * (state["control"]["mines"].count(p) + state["control"]["ruins"].count(p))
-                 for p in strength}
+        extra = {
+            p: state["kills"][p]
+            + 2 * (state["control"]["mines"].count(p) + state["control"]["ruins"].count(p))
+            for p in strength
+        }
         value = {p: strength[p] + extra[p] for p in strength}
         best_other = max(v for p, v in value.items() if p != player)
         return spread(value[player] - best_other, 30.0)

@@ -31,6 +31,7 @@ that grows with its worth to that advisor's imagined goal, as an advisor pitches
 and a goal pays only when the Monarch dies. A Monarch who drew them as random cards of their backs
 would not see that accepting them pushes the realm towards an end space.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,20 @@ from rules.reigns_the_council.rounds import ABDICATION_PILE
 
 __all__ = ["BOT"]
 
-_COPIED = ("game", "schema_version", "players", "status", "phase", "active_players", "move_count", "outcome",
-           "story_point", "tracks", "draw_queue", "story")
+_COPIED = (
+    "game",
+    "schema_version",
+    "players",
+    "status",
+    "phase",
+    "active_players",
+    "move_count",
+    "outcome",
+    "story_point",
+    "tracks",
+    "draw_queue",
+    "story",
+)
 
 
 _ACCEPTED = 2 / 3
@@ -72,7 +85,9 @@ _Slot = tuple[MutableSequence[str] | MutableMapping[str, str], Any]
 class _Backs:
     """The unseen cards, grouped by back, dealt from with the bot's generator."""
 
-    def __init__(self, ids: list[str], catalog: dict[str, dict[str, Any]], rng: random.Random) -> None:
+    def __init__(
+        self, ids: list[str], catalog: dict[str, dict[str, Any]], rng: random.Random
+    ) -> None:
         self._catalog = catalog
         self._pool = Pool(ids, rng)
 
@@ -97,7 +112,9 @@ class ReignsTheCouncilBot:
     def rollout_stop(self, start: State, state: State) -> bool:
         """A rollout ends with the round it began in (the reign setup counting as one): at the
         next round's first pitch, or as soon as the reign is over."""
-        return state["phase"] in _REIGN_OVER or (state["phase"] == "pitch" and _round(state) != _round(start))
+        return state["phase"] in _REIGN_OVER or (
+            state["phase"] == "pitch" and _round(state) != _round(start)
+        )
 
     def determinize(self, view: View, rng: random.Random) -> State:
         me = view["viewer"]
@@ -118,21 +135,37 @@ class ReignsTheCouncilBot:
         state: State = {k: view[k] for k in _COPIED}
         state["cards"] = catalog
         state["pile"] = [c["id"] for c in view["pile"]]
-        state["reigns"] = [{"number": r["number"], "monarch": r["monarch"], "end": r["end"], "goals": r["goals"],
-                            "tracks": r["tracks"], "points": r["points"]} for r in view["reigns"]]
+        state["reigns"] = [
+            {
+                "number": r["number"],
+                "monarch": r["monarch"],
+                "end": r["end"],
+                "goals": r["goals"],
+                "tracks": r["tracks"],
+                "points": r["points"],
+            }
+            for r in view["reigns"]
+        ]
         hands: dict[str, list[str]] = {p: [] for p in players}
         for p, hand in view["hands"].items():
-            hands[p] = ([c["id"] for c in view["hand"]] if p == me
-                        else [unseen.with_back(back) for back in hand["backs"]])
+            hands[p] = (
+                [c["id"] for c in view["hand"]]
+                if p == me
+                else [unseen.with_back(back) for back in hand["backs"]]
+            )
         state["hands"] = hands
         tops = [unseen.with_back(d["top"]) if d["top"] is not None else None for d in view["decks"]]
         state["round"] = self._round(view, rnd, unseen, hands, rng)
         known_discard = list(face_up)
         if rnd is not None:
             pile, pending = set(state["pile"]), rnd["pending"]
-            known_discard += [r["card"]["id"] for r in rnd["revealed"] if r["card"]["id"] not in pile
-                              and r["card"]["id"] not in face_up
-                              and (pending is None or pending["card"]["id"] != r["card"]["id"])]
+            known_discard += [
+                r["card"]["id"]
+                for r in rnd["revealed"]
+                if r["card"]["id"] not in pile
+                and r["card"]["id"] not in face_up
+                and (pending is None or pending["card"]["id"] != r["card"]["id"])
+            ]
         decks = []
         for top, d in zip(tops, view["decks"]):
             decks.append([] if top is None else [top] + unseen.any(d["count"] - 1))
@@ -143,9 +176,14 @@ class ReignsTheCouncilBot:
             raise ValueError("the bots play Reigns: The Council with the default deck only")
         state["goals"] = self._goals(view, rng)
         state["exchange"] = self._exchange(view, hands, rng)
-        state["votes"] = None if view["votes"] is None else {
-            p: (view["votes"].get("mine") if p == me else rng.random() < 0.5) if voted else None
-            for p, voted in view["votes"]["voted"].items()}
+        state["votes"] = (
+            None
+            if view["votes"] is None
+            else {
+                p: (view["votes"].get("mine") if p == me else rng.random() < 0.5) if voted else None
+                for p, voted in view["votes"]["voted"].items()
+            }
+        )
         return fresh_chance(state, rng)
 
     def imagine(self, view: View, rng: random.Random) -> State:
@@ -162,14 +200,21 @@ class ReignsTheCouncilBot:
         return state
 
     @staticmethod
-    def _round(view: View, rnd: dict[str, Any] | None, unseen: _Backs, hands: dict[str, list[str]],
-               rng: random.Random) -> dict[str, Any] | None:
+    def _round(
+        view: View,
+        rnd: dict[str, Any] | None,
+        unseen: _Backs,
+        hands: dict[str, list[str]],
+        rng: random.Random,
+    ) -> dict[str, Any] | None:
         if rnd is None:
             return None
         me = view["viewer"]
         mine = rnd.get("mine")
-        table = {p: (mine["id"] if p == me and mine is not None else unseen.with_back(back))
-                 for p, back in rnd["table"].items()}
+        table = {
+            p: (mine["id"] if p == me and mine is not None else unseen.with_back(back))
+            for p, back in rnd["table"].items()
+        }
         pitches = None
         if rnd["pitched"] is not None:
             pitches = {}
@@ -180,13 +225,30 @@ class ReignsTheCouncilBot:
                     pitches[p] = mine["id"]
                 else:
                     pitches[p] = rng.choice(hands[p])
-        return {"number": rnd["number"], "pitches": pitches, "table": table, "accepted": rnd["accepted"],
-                "revealed": [{"advisor": r["advisor"], "card": r["card"]["id"], "decision": r["decision"],
-                              "changed": r["changed"]} for r in rnd["revealed"]],
-                "pending": None if rnd["pending"] is None else {
-                    "advisor": rnd["pending"]["advisor"], "card": rnd["pending"]["card"]["id"],
-                    "decision": rnd["pending"]["decision"]},
-                "mind_changed": rnd["mind_changed"], "discarded": list(rnd["discarded"])}
+        return {
+            "number": rnd["number"],
+            "pitches": pitches,
+            "table": table,
+            "accepted": rnd["accepted"],
+            "revealed": [
+                {
+                    "advisor": r["advisor"],
+                    "card": r["card"]["id"],
+                    "decision": r["decision"],
+                    "changed": r["changed"],
+                }
+                for r in rnd["revealed"]
+            ],
+            "pending": None
+            if rnd["pending"] is None
+            else {
+                "advisor": rnd["pending"]["advisor"],
+                "card": rnd["pending"]["card"]["id"],
+                "decision": rnd["pending"]["decision"],
+            },
+            "mind_changed": rnd["mind_changed"],
+            "discarded": list(rnd["discarded"]),
+        }
 
     @staticmethod
     def _goals(view: View, rng: random.Random) -> dict[str, str]:
@@ -196,11 +258,15 @@ class ReignsTheCouncilBot:
         mine = view.get("goal")
         free = sorted(g for g in GOALS if mine is None or g != mine["id"])
         rng.shuffle(free)
-        return {p: (mine["id"] if p == view["viewer"] and mine is not None else free.pop())
-                for p in view["hands"]}
+        return {
+            p: (mine["id"] if p == view["viewer"] and mine is not None else free.pop())
+            for p in view["hands"]
+        }
 
     @staticmethod
-    def _exchange(view: View, hands: dict[str, list[str]], rng: random.Random) -> dict[str, Any] | None:
+    def _exchange(
+        view: View, hands: dict[str, list[str]], rng: random.Random
+    ) -> dict[str, Any] | None:
         exchange = view["exchange"]
         if exchange is None:
             return None
@@ -256,7 +322,9 @@ def _pitch_for_goals(state: State, viewer: PlayerId, rng: random.Random) -> None
     for p in [p for p in table if p != viewer]:
         back = cards[table[p]]["back"]
         others = [(table, q) for q in table if q not in (p, viewer)]
-        slots = [(table, p)] + [(where, key) for where, key in hidden + others if cards[where[key]]["back"] == back]
+        slots = [(table, p)] + [
+            (where, key) for where, key in hidden + others if cards[where[key]]["back"] == back
+        ]
         where, key = rng.choices(slots, weights=[weight(p, where[key]) for where, key in slots])[0]
         table[p], where[key] = where[key], table[p]
 
@@ -345,7 +413,14 @@ def _unresolved(state: State) -> list[tuple[PlayerId, str, float, bool]]:
             found.append((p, card, 1.0 if p in accepted else 0.0, True))
     pending = rnd["pending"]
     if pending is not None:
-        found.append((pending["advisor"], pending["card"], 1.0 if pending["decision"] == "accepted" else 0.0, True))
+        found.append(
+            (
+                pending["advisor"],
+                pending["card"],
+                1.0 if pending["decision"] == "accepted" else 0.0,
+                True,
+            )
+        )
     return found
 
 
@@ -382,7 +457,9 @@ def _card_gain(goal: dict[str, int], tracks: dict[str, int], info: dict[str, Any
         for zone, weight in ((info["accept"], _ACCEPTED), (info["reject"], 1 - _ACCEPTED)):
             change = zone.get(pillar)
             if change:
-                gain += weight * (max(0, side * max(TRACK_MIN, min(TRACK_MAX, now + change))) - before)
+                gain += weight * (
+                    max(0, side * max(TRACK_MIN, min(TRACK_MAX, now + change))) - before
+                )
     return gain
 
 

@@ -3,6 +3,7 @@
 The pool is always built in an order fixed by the view (sorted ids), then shuffled with the
 bot's own ``random.Random``: so a determinization depends on the view and the bot's seed only.
 """
+
 from __future__ import annotations
 
 import math

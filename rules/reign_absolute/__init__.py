@@ -4,6 +4,7 @@ grid; locate and defeat every enemy Liege.
 ``GAME`` is the instance registered in :mod:`rules.registry`. Rules and rulings:
 ``docs/rules/reign-absolute.md``.
 """
+
 from rules.reign_absolute.game import ReignAbsolute
 
 GAME = ReignAbsolute()

@@ -35,6 +35,7 @@ Setup requirements (seed, Setup: "Certain Races have specific Setup requirements
   ``count`` reinforcement cards are drawn and put face down under that unit (a turn card drawn
   is discarded without effect, as in combat).
 """
+
 from __future__ import annotations
 
 import json
@@ -45,10 +46,29 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.reign_absolute import rulebook
 
-__all__ = ["CARD_KINDS", "WHEN", "ABILITY_EFFECTS", "COMBAT_EFFECTS", "TURN_EFFECTS", "ACTION_EFFECTS", "SETUP_EFFECTS", "SETUP_TASKS",
-           "MAX_LEAP", "MAX_STRENGTH", "MAX_AMOUNT",
-           "MAX_DRAW", "MAX_NUMBER", "default_races", "default_cards", "build_races", "build_cards",
-           "race_catalog", "unit_catalog", "card_catalog", "default_catalogs"]
+__all__ = [
+    "CARD_KINDS",
+    "WHEN",
+    "ABILITY_EFFECTS",
+    "COMBAT_EFFECTS",
+    "TURN_EFFECTS",
+    "ACTION_EFFECTS",
+    "SETUP_EFFECTS",
+    "SETUP_TASKS",
+    "MAX_LEAP",
+    "MAX_STRENGTH",
+    "MAX_AMOUNT",
+    "MAX_DRAW",
+    "MAX_NUMBER",
+    "default_races",
+    "default_cards",
+    "build_races",
+    "build_cards",
+    "race_catalog",
+    "unit_catalog",
+    "card_catalog",
+    "default_catalogs",
+]
 
 _DATA = Path(__file__).resolve().parent / "data"
 
@@ -108,12 +128,18 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and 1 <= len(value) <= MAX_TEXT
 
 
-def _check_effect(effect: Any, where: str, allowed: tuple[str, ...], rule: str,
-                  needs_when: bool) -> list[Violation]:
+def _check_effect(
+    effect: Any, where: str, allowed: tuple[str, ...], rule: str, needs_when: bool
+) -> list[Violation]:
     """One effect primitive: a known ``effect`` with exactly its parameters, in range."""
     if not isinstance(effect, dict) or effect.get("effect") not in allowed:
-        return [_v("bad_effect", f"{where} must be an object whose effect is one of {', '.join(allowed)}.",
-                   rulebook.EFFECTS)]
+        return [
+            _v(
+                "bad_effect",
+                f"{where} must be an object whose effect is one of {', '.join(allowed)}.",
+                rulebook.EFFECTS,
+            )
+        ]
     kind = effect["effect"]
     params: dict[str, tuple[int, int] | tuple[str, ...]] = {}
     if kind in ("strength", "strength_per_adjacent_friend"):
@@ -134,14 +160,31 @@ def _check_effect(effect: Any, where: str, allowed: tuple[str, ...], rule: str,
         value = effect.get(key)
         if not allowed_values:  # a unit id, checked by the caller against the race's units
             if not _text(value):
-                found.append(_v("bad_effect", f"{where}.{key} must be a unit id of the race.", rulebook.EFFECTS))
+                found.append(
+                    _v(
+                        "bad_effect",
+                        f"{where}.{key} must be a unit id of the race.",
+                        rulebook.EFFECTS,
+                    )
+                )
         elif isinstance(allowed_values[0], str):
             if value not in allowed_values:
-                found.append(_v("bad_effect", f"{where}.{key} must be one of {', '.join(allowed_values)}.",
-                                rulebook.EFFECTS))
+                found.append(
+                    _v(
+                        "bad_effect",
+                        f"{where}.{key} must be one of {', '.join(allowed_values)}.",
+                        rulebook.EFFECTS,
+                    )
+                )
         elif not _is_int(value) or not allowed_values[0] <= value <= allowed_values[1]:
-            found.append(_v("bad_effect", f"{where}.{key} must be a whole number from {allowed_values[0]} "
-                                          f"to {allowed_values[1]}.", rulebook.EFFECTS))
+            found.append(
+                _v(
+                    "bad_effect",
+                    f"{where}.{key} must be a whole number from {allowed_values[0]} "
+                    f"to {allowed_values[1]}.",
+                    rulebook.EFFECTS,
+                )
+            )
     return found
 
 
@@ -165,11 +208,21 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
     for i, race in enumerate(spec):
         where = f"options.races.{i}"
         if not isinstance(race, dict) or set(race) - {"id", "name", "units", "actions", "setup"}:
-            found.append(_v("bad_race", f"{where} must be an object with id, name, units, actions and setup only."))
+            found.append(
+                _v(
+                    "bad_race",
+                    f"{where} must be an object with id, name, units, actions and setup only.",
+                )
+            )
             continue
         rid = race.get("id")
         if not _text(rid) or not _text(race.get("name")):
-            found.append(_v("bad_race", f"{where}.id and .name must be strings of 1 to {MAX_TEXT} characters."))
+            found.append(
+                _v(
+                    "bad_race",
+                    f"{where}.id and .name must be strings of 1 to {MAX_TEXT} characters.",
+                )
+            )
             continue
         if rid in race_ids:
             found.append(_v("duplicate_race", f"Race id {rid!r} is given twice."))
@@ -183,12 +236,28 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
         lieges = 0
         for j, unit in enumerate(units):
             uwhere = f"{where}.units.{j}"
-            if not isinstance(unit, dict) or set(unit) - {"id", "name", "strength", "liege", "abilities"}:
-                found.append(_v("bad_unit", f"{uwhere} must be an object with id, name, strength, liege and abilities."))
+            if not isinstance(unit, dict) or set(unit) - {
+                "id",
+                "name",
+                "strength",
+                "liege",
+                "abilities",
+            }:
+                found.append(
+                    _v(
+                        "bad_unit",
+                        f"{uwhere} must be an object with id, name, strength, liege and abilities.",
+                    )
+                )
                 continue
             uid = unit.get("id")
             if not _text(uid) or not _text(unit.get("name")):
-                found.append(_v("bad_unit", f"{uwhere}.id and .name must be strings of 1 to {MAX_TEXT} characters."))
+                found.append(
+                    _v(
+                        "bad_unit",
+                        f"{uwhere}.id and .name must be strings of 1 to {MAX_TEXT} characters.",
+                    )
+                )
                 continue
             if uid in unit_ids:
                 found.append(_v("duplicate_unit", f"Unit id {uid!r} is given twice."))
@@ -196,30 +265,66 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
             unit_ids.add(uid)
             strength = unit.get("strength")
             if not _is_int(strength) or not 0 <= strength <= MAX_STRENGTH:
-                found.append(_v("bad_unit", f"{uwhere}.strength must be a whole number from 0 to {MAX_STRENGTH}."))
+                found.append(
+                    _v(
+                        "bad_unit",
+                        f"{uwhere}.strength must be a whole number from 0 to {MAX_STRENGTH}.",
+                    )
+                )
             liege = unit.get("liege", False)
             if not isinstance(liege, bool):
                 found.append(_v("bad_unit", f"{uwhere}.liege must be true or false."))
             lieges += liege is True
             abilities = unit.get("abilities", [])
             if not isinstance(abilities, list) or len(abilities) > MAX_ABILITIES:
-                found.append(_v("bad_unit", f"{uwhere}.abilities must list at most {MAX_ABILITIES} effects."))
+                found.append(
+                    _v("bad_unit", f"{uwhere}.abilities must list at most {MAX_ABILITIES} effects.")
+                )
                 abilities = []
             for k, ability in enumerate(abilities):
-                found.extend(_check_effect(ability, f"{uwhere}.abilities.{k}", ABILITY_EFFECTS,
-                                           rulebook.EFFECTS, needs_when=True))
-            clean_units.append({"id": uid, "name": unit["name"], "strength": strength,
-                                "liege": liege is True, "abilities": abilities})
+                found.extend(
+                    _check_effect(
+                        ability,
+                        f"{uwhere}.abilities.{k}",
+                        ABILITY_EFFECTS,
+                        rulebook.EFFECTS,
+                        needs_when=True,
+                    )
+                )
+            clean_units.append(
+                {
+                    "id": uid,
+                    "name": unit["name"],
+                    "strength": strength,
+                    "liege": liege is True,
+                    "abilities": abilities,
+                }
+            )
         if lieges != 1:
-            found.append(_v("liege_count", f"Race {rid!r} must have exactly one Liege, not {lieges}."))
+            found.append(
+                _v("liege_count", f"Race {rid!r} must have exactly one Liege, not {lieges}.")
+            )
         actions, problems = _check_actions(race.get("actions", []), where)
         found.extend(problems)
         setup, problems = _check_setup(race.get("setup", []), where, {u["id"] for u in clean_units})
         found.extend(problems)
-        races.append({"id": rid, "name": race["name"], "units": clean_units, "actions": actions, "setup": setup})
+        races.append(
+            {
+                "id": rid,
+                "name": race["name"],
+                "units": clean_units,
+                "actions": actions,
+                "setup": setup,
+            }
+        )
     if not found and len(races) < player_count:
-        found.append(_v("not_enough_races", f"Every player plays a different race: {player_count} players "
-                                            f"need {player_count} races, not {len(races)}."))
+        found.append(
+            _v(
+                "not_enough_races",
+                f"Every player plays a different race: {player_count} players "
+                f"need {player_count} races, not {len(races)}.",
+            )
+        )
     return races, found
 
 
@@ -227,36 +332,69 @@ def _check_actions(spec: Any, where: str) -> tuple[list[dict[str, Any]], list[Vi
     """A race's own actions: ``{"id", "name", "effect"}``, ids unique within the race."""
     rule = rulebook.RACE_ACTIONS
     if not isinstance(spec, list) or len(spec) > MAX_ACTIONS:
-        return [], [_v("bad_action", f"{where}.actions must list at most {MAX_ACTIONS} actions.", rule)]
+        return [], [
+            _v("bad_action", f"{where}.actions must list at most {MAX_ACTIONS} actions.", rule)
+        ]
     found: list[Violation] = []
     ids: set[str] = set()
     for k, action in enumerate(spec):
         awhere = f"{where}.actions.{k}"
         if not isinstance(action, dict) or set(action) != {"id", "name", "effect"}:
-            found.append(_v("bad_action", f"{awhere} must be an object with exactly id, name and effect.", rule))
+            found.append(
+                _v(
+                    "bad_action",
+                    f"{awhere} must be an object with exactly id, name and effect.",
+                    rule,
+                )
+            )
             continue
         if not _text(action["id"]) or not _text(action["name"]):
-            found.append(_v("bad_action", f"{awhere}.id and .name must be strings of 1 to {MAX_TEXT} characters.",
-                            rule))
+            found.append(
+                _v(
+                    "bad_action",
+                    f"{awhere}.id and .name must be strings of 1 to {MAX_TEXT} characters.",
+                    rule,
+                )
+            )
             continue
         if action["id"] in ids:
-            found.append(_v("bad_action", f"{awhere}.id {action['id']!r} is given twice in this race.", rule))
+            found.append(
+                _v("bad_action", f"{awhere}.id {action['id']!r} is given twice in this race.", rule)
+            )
         ids.add(action["id"])
-        found.extend(_check_effect(action["effect"], f"{awhere}.effect", ACTION_EFFECTS, rule, needs_when=False))
-    return ([{"id": a["id"], "name": a["name"], "effect": a["effect"]} for a in spec] if not found else []), found
+        found.extend(
+            _check_effect(
+                action["effect"], f"{awhere}.effect", ACTION_EFFECTS, rule, needs_when=False
+            )
+        )
+    return (
+        [{"id": a["id"], "name": a["name"], "effect": a["effect"]} for a in spec]
+        if not found
+        else []
+    ), found
 
 
-def _check_setup(spec: Any, where: str, units: set[str]) -> tuple[list[dict[str, Any]], list[Violation]]:
+def _check_setup(
+    spec: Any, where: str, units: set[str]
+) -> tuple[list[dict[str, Any]], list[Violation]]:
     """A race's setup requirements, each naming a unit of the race; at most one ``place_first``."""
     rule = rulebook.RACE_SETUP
     if not isinstance(spec, list) or len(spec) > MAX_SETUP:
-        return [], [_v("bad_setup", f"{where}.setup must list at most {MAX_SETUP} requirements.", rule)]
+        return [], [
+            _v("bad_setup", f"{where}.setup must list at most {MAX_SETUP} requirements.", rule)
+        ]
     found: list[Violation] = []
     for k, requirement in enumerate(spec):
         swhere = f"{where}.setup.{k}"
         problems = _check_effect(requirement, swhere, SETUP_EFFECTS, rule, needs_when=False)
         if not problems and requirement["unit"] not in units:
-            problems = [_v("bad_setup", f"{swhere}.unit {requirement['unit']!r} is not a unit of this race.", rule)]
+            problems = [
+                _v(
+                    "bad_setup",
+                    f"{swhere}.unit {requirement['unit']!r} is not a unit of this race.",
+                    rule,
+                )
+            ]
         found.extend(problems)
     if not found and sum(r["effect"] == "place_first" for r in spec) > 1:
         found.append(_v("bad_setup", f"{where}.setup may name at most one place_first unit.", rule))
@@ -271,62 +409,124 @@ def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
     """
     rule = rulebook.REINFORCEMENT_DECK
     if not isinstance(spec, list) or not MIN_CARDS <= len(spec) <= MAX_CARDS:
-        return [], [_v("bad_reinforcements",
-                       f"options.reinforcements must list {MIN_CARDS} to {MAX_CARDS} cards.", rule)]
+        return [], [
+            _v(
+                "bad_reinforcements",
+                f"options.reinforcements must list {MIN_CARDS} to {MAX_CARDS} cards.",
+                rule,
+            )
+        ]
     found: list[Violation] = []
     cards: list[dict[str, Any]] = []
     ids: set[str] = set()
     for i, card in enumerate(spec):
         where = f"options.reinforcements.{i}"
         if not isinstance(card, dict) or set(card) != {"id", "name", "kind", "number", "effect"}:
-            found.append(_v("bad_card", f"{where} must be an object with exactly id, name, kind, number "
-                                        f"and effect.", rule))
+            found.append(
+                _v(
+                    "bad_card",
+                    f"{where} must be an object with exactly id, name, kind, number and effect.",
+                    rule,
+                )
+            )
             continue
         cid = card["id"]
         if not _text(cid) or not _text(card["name"]):
-            found.append(_v("bad_card", f"{where}.id and .name must be strings of 1 to {MAX_TEXT} characters.", rule))
+            found.append(
+                _v(
+                    "bad_card",
+                    f"{where}.id and .name must be strings of 1 to {MAX_TEXT} characters.",
+                    rule,
+                )
+            )
             continue
         if cid in ids:
             found.append(_v("duplicate_card", f"Card id {cid!r} is given twice.", rule))
             continue
         ids.add(cid)
         if not _is_int(card["number"]) or not 0 <= card["number"] <= MAX_NUMBER:
-            found.append(_v("bad_card", f"{where}.number must be a whole number from 0 to {MAX_NUMBER}.", rule))
+            found.append(
+                _v(
+                    "bad_card",
+                    f"{where}.number must be a whole number from 0 to {MAX_NUMBER}.",
+                    rule,
+                )
+            )
         kind = card["kind"]
         if kind == "combat":
-            found.extend(_check_effect(card["effect"], f"{where}.effect", COMBAT_EFFECTS, rule, needs_when=False))
+            found.extend(
+                _check_effect(
+                    card["effect"], f"{where}.effect", COMBAT_EFFECTS, rule, needs_when=False
+                )
+            )
         elif kind == "turn":
-            found.extend(_check_effect(card["effect"], f"{where}.effect", TURN_EFFECTS, rule, needs_when=False))
+            found.extend(
+                _check_effect(
+                    card["effect"], f"{where}.effect", TURN_EFFECTS, rule, needs_when=False
+                )
+            )
         else:
-            found.append(_v("bad_card", f"{where}.kind must be \"combat\" or \"turn\".", rule))
-        cards.append({"id": cid, "name": card["name"], "kind": kind, "number": card["number"],
-                      "effect": card["effect"]})
+            found.append(_v("bad_card", f'{where}.kind must be "combat" or "turn".', rule))
+        cards.append(
+            {
+                "id": cid,
+                "name": card["name"],
+                "kind": kind,
+                "number": card["number"],
+                "effect": card["effect"],
+            }
+        )
     return cards, found
 
 
 def race_catalog(races: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """``state.races``: race id -> ``{"name", "units": [unit ids], "actions", "setup"}``."""
-    return {r["id"]: {"name": r["name"], "units": [u["id"] for u in r["units"]], "actions": r["actions"],
-                      "setup": r["setup"]} for r in races}
+    return {
+        r["id"]: {
+            "name": r["name"],
+            "units": [u["id"] for u in r["units"]],
+            "actions": r["actions"],
+            "setup": r["setup"],
+        }
+        for r in races
+    }
 
 
 def unit_catalog(races: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """``state.units``: unit id -> ``{"race", "name", "strength", "liege", "abilities"}``."""
-    return {u["id"]: {"race": r["id"], "name": u["name"], "strength": u["strength"], "liege": u["liege"],
-                      "abilities": u["abilities"]} for r in races for u in r["units"]}
+    return {
+        u["id"]: {
+            "race": r["id"],
+            "name": u["name"],
+            "strength": u["strength"],
+            "liege": u["liege"],
+            "abilities": u["abilities"],
+        }
+        for r in races
+        for u in r["units"]
+    }
 
 
 def card_catalog(cards: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """``state.cards``: card id -> ``{"name", "kind", "number", "effect"}``."""
-    return {c["id"]: {"name": c["name"], "kind": c["kind"], "number": c["number"], "effect": c["effect"]}
-            for c in cards}
+    return {
+        c["id"]: {
+            "name": c["name"],
+            "kind": c["kind"],
+            "number": c["number"],
+            "effect": c["effect"],
+        }
+        for c in cards
+    }
 
 
 @lru_cache(maxsize=1)
 def _default_catalogs_json() -> str:
     races, _ = build_races(default_races(), 0)
     cards, _ = build_cards(default_cards())
-    return json.dumps({"races": race_catalog(races), "units": unit_catalog(races), "cards": card_catalog(cards)})
+    return json.dumps(
+        {"races": race_catalog(races), "units": unit_catalog(races), "cards": card_catalog(cards)}
+    )
 
 
 def default_catalogs() -> dict[str, Any]:

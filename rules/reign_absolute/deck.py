@@ -4,6 +4,7 @@ Seed, Reinforcement Phase: "If the Reinforcement Deck has been depleted, shuffle
 Reinforcement Discard pile facedown to form a new Reinforcement Deck" (rulings RA 10).
 ``state["deck"][0]`` is the top card; ``state["discard"]`` is in discard order.
 """
+
 from __future__ import annotations
 
 from rules.engine_types import Event, State

@@ -8,15 +8,28 @@ Seed, Turn / Reinforcement Phase / Victory; rulings RA 6 (turn), RA 9 (Doom: no 
 for the caller), RA 10 (draw one), RA 11 (eradication, bonus unit, last Liege wins, last
 Lieges falling together draw).
 """
+
 from __future__ import annotations
 
 from rules.engine_types import Event, Outcome, PlayerId, State
 from rules.reign_absolute.deck import draw_card
-from rules.reign_absolute.grid import empty_cells_next_to, occupancy, cell_of
+from rules.reign_absolute.grid import cell_of, empty_cells_next_to, occupancy
 from rules.rng import Rng
 
-__all__ = ["END_REASONS", "BONUS_SKIP_REASONS", "new_turn", "advance", "eradicate", "check_victory", "bonus_cells", "alive",
-           "finish", "scores", "turn_limit_winners", "next_alive"]
+__all__ = [
+    "END_REASONS",
+    "BONUS_SKIP_REASONS",
+    "new_turn",
+    "advance",
+    "eradicate",
+    "check_victory",
+    "bonus_cells",
+    "alive",
+    "finish",
+    "scores",
+    "turn_limit_winners",
+    "next_alive",
+]
 
 END_REASONS = ("last_liege", "lieges_fell_together", "turn_limit")
 """How a game ends: one Liege left, the last Lieges falling together, or the turn limit."""
@@ -43,8 +56,15 @@ def next_alive(state: State, player: PlayerId) -> PlayerId:
 
 def new_turn(player: PlayerId, number: int, extra_turns: int = 0) -> dict:
     """A turn at its Action Phase."""
-    return {"player": player, "number": number, "stage": "action", "draws_left": 0, "drawn": None,
-            "marching": False, "extra_turns": extra_turns}
+    return {
+        "player": player,
+        "number": number,
+        "stage": "action",
+        "draws_left": 0,
+        "drawn": None,
+        "marching": False,
+        "extra_turns": extra_turns,
+    }
 
 
 def scores(state: State) -> dict[PlayerId, int]:
@@ -98,7 +118,9 @@ def eradicate(state: State, player: PlayerId, by: PlayerId | None, events: list[
     state["eradicated"].append(player)
     if state["doom"] is not None and player in state["doom"]["to_discard"]:
         state["doom"]["to_discard"].remove(player)
-    events.append({"type": "player_eradicated", "player": player, "by": by, "units": units, "cards": cards})
+    events.append(
+        {"type": "player_eradicated", "player": player, "by": by, "units": units, "cards": cards}
+    )
     if by is not None and by != player:
         state["bonus_owed"].append(by)
 
@@ -132,12 +154,20 @@ def _end_turn(state: State, events: list[Event]) -> None:
         return
     if player not in state["eradicated"] and turn["extra_turns"] > 0:
         state["turn"] = new_turn(player, turn["number"] + 1, turn["extra_turns"] - 1)
-        events.append({"type": "turn_started", "player": player, "number": turn["number"] + 1,
-                       "another_turn": True})
+        events.append(
+            {
+                "type": "turn_started",
+                "player": player,
+                "number": turn["number"] + 1,
+                "another_turn": True,
+            }
+        )
         return
     nxt = next_alive(state, player)
     state["turn"] = new_turn(nxt, turn["number"] + 1)
-    events.append({"type": "turn_started", "player": nxt, "number": turn["number"] + 1, "another_turn": False})
+    events.append(
+        {"type": "turn_started", "player": nxt, "number": turn["number"] + 1, "another_turn": False}
+    )
 
 
 def advance(state: State, rng: Rng, events: list[Event]) -> None:
@@ -190,6 +220,8 @@ def advance(state: State, rng: Rng, events: list[Event]) -> None:
                 continue
             turn["drawn"] = card
             kind = state["cards"][card]["kind"]
-            events.append({"type": "reinforcement_drawn", "player": player, "kind": kind, "card": card})
+            events.append(
+                {"type": "reinforcement_drawn", "player": player, "kind": kind, "card": card}
+            )
             continue
         _end_turn(state, events)

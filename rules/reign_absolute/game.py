@@ -4,6 +4,7 @@ Each method delegates to the module that owns the concept: ``state`` (setup), ``
 (legal moves, violations, apply), ``combat``, ``flow`` (turns, eradication, victory),
 ``scoring``, ``views``, ``integrity``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -4,12 +4,22 @@
 utilisation in this game"). ``state["battlefield"]`` maps a unit id to ``{"x", "y", "owner",
 "reinforcements"}``; these helpers answer questions about it.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MIDDLE", "COORD_LIMIT", "STEPS", "Cell", "neighbours", "occupancy", "units_of", "empty_cells_next_to",
-           "cell_of"]
+__all__ = [
+    "MIDDLE",
+    "COORD_LIMIT",
+    "STEPS",
+    "Cell",
+    "neighbours",
+    "occupancy",
+    "units_of",
+    "empty_cells_next_to",
+    "cell_of",
+]
 
 Cell = tuple[int, int]
 MIDDLE: Cell = (0, 0)

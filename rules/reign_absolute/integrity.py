@@ -6,6 +6,7 @@ exactly one place, units only in their owner's places, one unit per cell, cells 
 eradicated players without units and everyone else with a Liege in play, and phase, turn,
 Doom, bonus, active players and outcome consistent with each other.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,7 +17,12 @@ from rules.reign_absolute import rulebook
 from rules.reign_absolute.content import build_cards, build_races, default_catalogs
 from rules.reign_absolute.flow import bonus_cells
 from rules.reign_absolute.grid import COORD_LIMIT, neighbours, occupancy
-from rules.reign_absolute.state import MAX_MOVE_COUNT, MAX_TURN_LIMIT, MIN_TURN_LIMIT, SCHEMA_VERSION
+from rules.reign_absolute.state import (
+    MAX_MOVE_COUNT,
+    MAX_TURN_LIMIT,
+    MIN_TURN_LIMIT,
+    SCHEMA_VERSION,
+)
 
 __all__ = ["check_state", "state_problems", "PHASES"]
 
@@ -35,16 +41,24 @@ def check_state(state: State) -> None:
 
 
 def _problems(state: State) -> list[Violation]:
-    found, players_ok = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
-                                        min_players=2, max_players=4, max_move_count=MAX_MOVE_COUNT,
-                                        rule=rulebook.INTEGRITY)
+    found, players_ok = common_problems(
+        state,
+        game_id=rulebook.GAME_ID,
+        schema_version=SCHEMA_VERSION,
+        min_players=2,
+        max_players=4,
+        max_move_count=MAX_MOVE_COUNT,
+        rule=rulebook.INTEGRITY,
+    )
     if not players_ok:
         return found
     players = state["players"]
     found.extend(_scalars(state, players))
     for field in ("race_of", "unit_decks", "unit_discards"):
         if not isinstance(state.get(field), dict) or set(state[field]) != set(players):
-            found.append(_v("bad_players", f"state.{field} must have exactly one entry per player."))
+            found.append(
+                _v("bad_players", f"state.{field} must have exactly one entry per player.")
+            )
     if found:
         return found
     found.extend(_catalogues(state, players))
@@ -61,19 +75,41 @@ def _scalars(state: State, players: list[str]) -> list[Violation]:
     phase, status = state.get("phase"), state.get("status")
     if phase not in PHASES:
         found.append(_v("bad_phase", f"state.phase must be one of {', '.join(PHASES)}."))
-    if status not in STATUSES or (phase in PHASES and (status == "finished") != (phase == "finished")):
-        found.append(_v("inconsistent_status", "state.status is \"finished\" exactly when state.phase is."))
+    if status not in STATUSES or (
+        phase in PHASES and (status == "finished") != (phase == "finished")
+    ):
+        found.append(
+            _v("inconsistent_status", 'state.status is "finished" exactly when state.phase is.')
+        )
     limit = state.get("turn_limit")
     if not is_int(limit) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:
-        found.append(_v("bad_turn_limit", f"state.turn_limit must be a whole number from {MIN_TURN_LIMIT} "
-                                          f"to {MAX_TURN_LIMIT}."))
+        found.append(
+            _v(
+                "bad_turn_limit",
+                f"state.turn_limit must be a whole number from {MIN_TURN_LIMIT} "
+                f"to {MAX_TURN_LIMIT}.",
+            )
+        )
     active = state.get("active_players")
     if not isinstance(active, list) or any(p not in players for p in active) or len(active) > 1:
-        found.append(_v("bad_active_players", "state.active_players must list at most one player of the game."))
+        found.append(
+            _v(
+                "bad_active_players",
+                "state.active_players must list at most one player of the game.",
+            )
+        )
     eradicated = state.get("eradicated")
-    if (not isinstance(eradicated, list) or any(p not in players for p in eradicated)
-            or len(set(eradicated)) != len(eradicated)):
-        found.append(_v("bad_eradicated", "state.eradicated must list players of the game, each at most once."))
+    if (
+        not isinstance(eradicated, list)
+        or any(p not in players for p in eradicated)
+        or len(set(eradicated)) != len(eradicated)
+    ):
+        found.append(
+            _v(
+                "bad_eradicated",
+                "state.eradicated must list players of the game, each at most once.",
+            )
+        )
     return found
 
 
@@ -87,23 +123,44 @@ def _catalogues(state: State, players: list[str]) -> list[Violation]:
         return [_v("bad_catalogue", "state.races, state.units and state.cards must be objects.")]
     spec = []
     for rid, race in races.items():
-        if not isinstance(race, dict) or not isinstance(race.get("units"), list) \
-                or set(race) != {"name", "units", "actions", "setup"}:
-            return [_v("bad_catalogue", f"state.races.{rid} must be {{name, units, actions, setup}}.")]
+        if (
+            not isinstance(race, dict)
+            or not isinstance(race.get("units"), list)
+            or set(race) != {"name", "units", "actions", "setup"}
+        ):
+            return [
+                _v("bad_catalogue", f"state.races.{rid} must be {{name, units, actions, setup}}.")
+            ]
         members = []
         for uid in race["units"]:
             unit = units.get(uid) if isinstance(uid, str) else None
             if not isinstance(unit, dict) or unit.get("race") != rid:
-                return [_v("bad_catalogue", f"state.races.{rid}.units lists {uid!r}, which is not a unit of "
-                                            f"that race in state.units.")]
+                return [
+                    _v(
+                        "bad_catalogue",
+                        f"state.races.{rid}.units lists {uid!r}, which is not a unit of "
+                        f"that race in state.units.",
+                    )
+                ]
             members.append({"id": uid, **{k: v for k, v in unit.items() if k != "race"}})
-        spec.append({"id": rid, "name": race.get("name"), "units": members, "actions": race.get("actions"),
-                     "setup": race.get("setup")})
+        spec.append(
+            {
+                "id": rid,
+                "name": race.get("name"),
+                "units": members,
+                "actions": race.get("actions"),
+                "setup": race.get("setup"),
+            }
+        )
     listed = sum(len(r["units"]) for r in spec)
     if listed != len(units):
-        return [_v("bad_catalogue", "Every unit of state.units must be listed by exactly one race.")]
+        return [
+            _v("bad_catalogue", "Every unit of state.units must be listed by exactly one race.")
+        ]
     _, problems = build_races(spec, len(players))
-    _, card_problems = build_cards([{"id": cid, **c} if isinstance(c, dict) else c for cid, c in cards.items()])
+    _, card_problems = build_cards(
+        [{"id": cid, **c} if isinstance(c, dict) else c for cid, c in cards.items()]
+    )
     return [_v("bad_catalogue", f"state content: {v.message}") for v in problems + card_problems]
 
 
@@ -119,7 +176,12 @@ def _places(state: State, players: list[str]) -> list[Violation]:
         r = race_of[p]
         if r is not None:
             if r not in races:
-                return [_v("unknown_race", f"state.race_of.{p} is {r!r}, which is not a race of the game.")]
+                return [
+                    _v(
+                        "unknown_race",
+                        f"state.race_of.{p} is {r!r}, which is not a race of the game.",
+                    )
+                ]
             if r in owner_of_race:
                 return [_v("race_twice", f"Race {r!r} is played by two players.")]
             owner_of_race[r] = p
@@ -130,17 +192,26 @@ def _places(state: State, players: list[str]) -> list[Violation]:
         if not isinstance(uid, str) or uid not in units:
             found.append(_v("unknown_unit", f"{where} holds {uid!r}, which is not in state.units."))
         elif uid in seen_units:
-            found.append(_v("unit_in_two_places", f"Unit {uid!r} is in {seen_units[uid]} and in {where}."))
+            found.append(
+                _v("unit_in_two_places", f"Unit {uid!r} is in {seen_units[uid]} and in {where}.")
+            )
         else:
             seen_units[uid] = where
             if owner_of_race.get(units[uid]["race"]) != owner:
-                found.append(_v("wrong_owner", f"{where} holds {uid!r}, which is not a unit of {owner}'s race."))
+                found.append(
+                    _v(
+                        "wrong_owner",
+                        f"{where} holds {uid!r}, which is not a unit of {owner}'s race.",
+                    )
+                )
 
     def card_at(cid: Any, where: str) -> None:
         if not isinstance(cid, str) or cid not in cards:
             found.append(_v("unknown_card", f"{where} holds {cid!r}, which is not in state.cards."))
         elif cid in seen_cards:
-            found.append(_v("card_in_two_places", f"Card {cid!r} is in {seen_cards[cid]} and in {where}."))
+            found.append(
+                _v("card_in_two_places", f"Card {cid!r} is in {seen_cards[cid]} and in {where}.")
+            )
         else:
             seen_cards[cid] = where
 
@@ -162,10 +233,17 @@ def _places(state: State, players: list[str]) -> list[Violation]:
         unit_at(uid, where, owner)
         x, y = entry.get("x"), entry.get("y")
         if not is_int(x) or not is_int(y) or abs(x) > COORD_LIMIT or abs(y) > COORD_LIMIT:
-            found.append(_v("bad_cell", f"{where} must have whole-number x and y within {COORD_LIMIT} of the middle."))
+            found.append(
+                _v(
+                    "bad_cell",
+                    f"{where} must have whole-number x and y within {COORD_LIMIT} of the middle.",
+                )
+            )
             continue
         if (x, y) in cells:
-            found.append(_v("cell_twice", f"Cell ({x}, {y}) holds both {cells[(x, y)]!r} and {uid!r}."))
+            found.append(
+                _v("cell_twice", f"Cell ({x}, {y}) holds both {cells[(x, y)]!r} and {uid!r}.")
+            )
         cells[(x, y)] = uid
         for cid in entry["reinforcements"]:
             card_at(cid, f"{where}.reinforcements")
@@ -184,11 +262,20 @@ def _places(state: State, players: list[str]) -> list[Violation]:
             continue
         missing = [u for u in races[r]["units"] if u not in seen_units]
         if missing:
-            found.append(_v("missing_unit", f"{len(missing)} unit(s) of {p}'s race are nowhere: {missing[0]!r}..."))
+            found.append(
+                _v(
+                    "missing_unit",
+                    f"{len(missing)} unit(s) of {p}'s race are nowhere: {missing[0]!r}...",
+                )
+            )
     missing_cards = [c for c in cards if c not in seen_cards]
     if missing_cards:
-        found.append(_v("missing_card", f"{len(missing_cards)} card(s) of state.cards are nowhere: "
-                                        f"{missing_cards[0]!r}..."))
+        found.append(
+            _v(
+                "missing_card",
+                f"{len(missing_cards)} card(s) of state.cards are nowhere: {missing_cards[0]!r}...",
+            )
+        )
     return found
 
 
@@ -202,19 +289,48 @@ def _phase(state: State, players: list[str]) -> list[Violation]:
     if phase == "race_selection":
         waiting = [p for p in players if race_of[p] is None]
         if not waiting or active != waiting[:1]:
-            found.append(_v("inconsistent_phase", "During race selection the first player (seat order) "
-                                                  "without a race is the only active player."))
-        if battlefield or state["eradicated"] or state["first_player"] is not None or state["discard"]:
-            found.append(_v("inconsistent_phase", "Nothing is drawn or placed before every race is chosen."))
+            found.append(
+                _v(
+                    "inconsistent_phase",
+                    "During race selection the first player (seat order) "
+                    "without a race is the only active player.",
+                )
+            )
+        if (
+            battlefield
+            or state["eradicated"]
+            or state["first_player"] is not None
+            or state["discard"]
+        ):
+            found.append(
+                _v("inconsistent_phase", "Nothing is drawn or placed before every race is chosen.")
+            )
         if any(state["unit_decks"][p] or state["unit_discards"][p] for p in players):
-            found.append(_v("inconsistent_phase", "The race decks are shuffled only once every race is chosen."))
-        return found + _nulls(state, "placer", "turn", "doom", "outcome") + _empty(state, "bonus_owed")
+            found.append(
+                _v(
+                    "inconsistent_phase",
+                    "The race decks are shuffled only once every race is chosen.",
+                )
+            )
+        return (
+            found + _nulls(state, "placer", "turn", "doom", "outcome") + _empty(state, "bonus_owed")
+        )
     if any(race_of[p] is None for p in players) or state["first_player"] not in players:
-        return [_v("inconsistent_phase", "Every player has a race and the first player is known after race selection.")]
+        return [
+            _v(
+                "inconsistent_phase",
+                "Every player has a race and the first player is known after race selection.",
+            )
+        ]
     if phase == "placement":
         placer = state["placer"]
         if placer not in players or not state["unit_decks"][placer] or active != [placer]:
-            found.append(_v("inconsistent_phase", "During placement the placer, whose deck holds a unit, is active."))
+            found.append(
+                _v(
+                    "inconsistent_phase",
+                    "During placement the placer, whose deck holds a unit, is active.",
+                )
+            )
         if eradicated or any(state["unit_discards"][p] for p in players):
             found.append(_v("inconsistent_phase", "Nothing is defeated during placement."))
         return found + _nulls(state, "turn", "doom", "outcome") + _empty(state, "bonus_owed")
@@ -225,9 +341,13 @@ def _phase(state: State, players: list[str]) -> list[Violation]:
         mine = [u for u, e in battlefield.items() if e["owner"] == p]
         has_liege = any(state["units"][u]["liege"] for u in mine)
         if p in eradicated and mine:
-            found.append(_v("inconsistent_eradication", f"{p} is eradicated but still has units in play."))
+            found.append(
+                _v("inconsistent_eradication", f"{p} is eradicated but still has units in play.")
+            )
         if p not in eradicated and not has_liege:
-            found.append(_v("inconsistent_eradication", f"{p} has no Liege in play, so must be eradicated."))
+            found.append(
+                _v("inconsistent_eradication", f"{p} has no Liege in play, so must be eradicated.")
+            )
     if found:
         return found
     left = [p for p in players if p not in eradicated]
@@ -236,9 +356,16 @@ def _phase(state: State, players: list[str]) -> list[Violation]:
         if active or not isinstance(outcome, dict) or not isinstance(outcome.get("winners"), list):
             return [_v("inconsistent_outcome", "A finished game has an outcome and nobody active.")]
         if any(w not in players for w in outcome["winners"]) or not outcome["winners"]:
-            return [_v("inconsistent_outcome", "state.outcome.winners must name players of the game.")]
+            return [
+                _v("inconsistent_outcome", "state.outcome.winners must name players of the game.")
+            ]
         if len(left) > 1 and outcome.get("reason") != "turn_limit":
-            return [_v("inconsistent_outcome", "The game ends early only when at most one Liege is left.")]
+            return [
+                _v(
+                    "inconsistent_outcome",
+                    "The game ends early only when at most one Liege is left.",
+                )
+            ]
         return _nulls(state, "doom") + _empty(state, "bonus_owed")
     found.extend(_nulls(state, "outcome"))
     if len(left) < 2:
@@ -270,23 +397,48 @@ def _decision(state: State, players: list[str], turn: dict[str, Any]) -> list[Vi
     current = turn["player"]
     drawn = turn["drawn"]
     if current in eradicated and not owed:
-        return [_v("bad_turn", "The player whose turn it is must still be in the game (unless the bonus "
-                               "for eradicating them is still to be placed).")]
+        return [
+            _v(
+                "bad_turn",
+                "The player whose turn it is must still be in the game (unless the bonus "
+                "for eradicating them is still to be placed).",
+            )
+        ]
     if not isinstance(owed, list) or any(p not in players or p in eradicated for p in owed):
         return [_v("bad_bonus", "state.bonus_owed must list players still in the game.")]
     if doom is not None:
         order = doom.get("to_discard") if isinstance(doom, dict) else None
-        if (not isinstance(order, list) or doom.get("caller") != current or not order
-                or any(p not in players or p in eradicated for p in order) or turn["stage"] != "doom"):
-            return [_v("bad_doom", "state.doom must be {caller: the current player, to_discard: players still "
-                                   "in the game} during the Doom stage.")]
+        if (
+            not isinstance(order, list)
+            or doom.get("caller") != current
+            or not order
+            or any(p not in players or p in eradicated for p in order)
+            or turn["stage"] != "doom"
+        ):
+            return [
+                _v(
+                    "bad_doom",
+                    "state.doom must be {caller: the current player, to_discard: players still "
+                    "in the game} during the Doom stage.",
+                )
+            ]
     elif turn["stage"] == "doom":
         return [_v("bad_doom", "The Doom stage needs state.doom.")]
     if owed:
         if not state["unit_discards"][owed[0]]:
-            return [_v("bad_bonus", "A bonus is owed only to a player with a unit in their discard pile.")]
+            return [
+                _v(
+                    "bad_bonus",
+                    "A bonus is owed only to a player with a unit in their discard pile.",
+                )
+            ]
         if not bonus_cells(state, owed[0]):
-            return [_v("bad_bonus", "A bonus is owed only to a player with a free cell next to their units.")]
+            return [
+                _v(
+                    "bad_bonus",
+                    "A bonus is owed only to a player with a free cell next to their units.",
+                )
+            ]
         expected = owed[:1]
     elif doom is not None:
         expected = doom["to_discard"][:1]
@@ -296,11 +448,21 @@ def _decision(state: State, players: list[str], turn: dict[str, Any]) -> list[Vi
             if drawn is not None or turn["marching"] or turn["draws_left"]:
                 return [_v("bad_turn", "Nothing is drawn during the Action Phase.")]
         elif drawn is None and not turn["marching"]:
-            return [_v("bad_turn", "In the Reinforcement Phase a card is being dealt with or a Forced March is due.")]
+            return [
+                _v(
+                    "bad_turn",
+                    "In the Reinforcement Phase a card is being dealt with or a Forced March is due.",
+                )
+            ]
         elif drawn is not None and turn["marching"]:
             return [_v("bad_turn", "A Forced March is made before the next card is drawn.")]
         elif turn["marching"] and not any(steps_of(state, current)):
-            return [_v("bad_turn", "A Forced March is due only when one of the player's units can move.")]
+            return [
+                _v(
+                    "bad_turn",
+                    "A Forced March is due only when one of the player's units can move.",
+                )
+            ]
     if active != expected:
         return [_v("inconsistent_active_players", f"state.active_players must be {expected}.")]
     return []
@@ -315,13 +477,19 @@ def steps_of(state: State, player: str):
 
 
 def _nulls(state: State, *fields: str) -> list[Violation]:
-    return [_v("inconsistent_phase", f"state.{f} must be null in phase {state['phase']!r}.")
-            for f in fields if state.get(f) is not None]
+    return [
+        _v("inconsistent_phase", f"state.{f} must be null in phase {state['phase']!r}.")
+        for f in fields
+        if state.get(f) is not None
+    ]
 
 
 def _empty(state: State, *fields: str) -> list[Violation]:
-    return [_v("inconsistent_phase", f"state.{f} must be empty in phase {state['phase']!r}.")
-            for f in fields if state.get(f)]
+    return [
+        _v("inconsistent_phase", f"state.{f} must be empty in phase {state['phase']!r}.")
+        for f in fields
+        if state.get(f)
+    ]
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)

@@ -10,6 +10,7 @@ changes) happen inside ``apply`` (:func:`rules.reign_absolute.flow.advance`).
 Messages never name a hidden unit or card of another player: a unit id that is not the
 mover's own on the battlefield gets the same answer whatever it is.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,11 +21,24 @@ from rules.reign_absolute import rulebook
 from rules.reign_absolute.combat import resolve_attack
 from rules.reign_absolute.flow import advance, bonus_cells, check_victory, eradicate, new_turn
 from rules.reign_absolute.grid import MIDDLE, STEPS, empty_cells_next_to, neighbours, occupancy
-from rules.reign_absolute.race_rules import action_moves, apply_race_action, post_setup_tasks, race_actions
+from rules.reign_absolute.race_rules import (
+    action_moves,
+    apply_race_action,
+    post_setup_tasks,
+    race_actions,
+)
 from rules.reign_absolute.state import clone, start_battle
 from rules.rng import Rng
 
-__all__ = ["MOVE_TYPES", "MOVE_FIELDS", "decision", "legal_moves", "violations", "apply", "placement_cells"]
+__all__ = [
+    "MOVE_TYPES",
+    "MOVE_FIELDS",
+    "decision",
+    "legal_moves",
+    "violations",
+    "apply",
+    "placement_cells",
+]
 
 MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "choose_race": ("race",),
@@ -57,7 +71,10 @@ _DECISION_TYPES = {
 _DECISION_WORDS = {
     "choose_race": ("choose a race", rulebook.RACE_SELECTION),
     "place": ("place a unit", rulebook.PLACEMENT),
-    "action": ("take an action (move, attack, doom, your race's own action or pass)", rulebook.TURN),
+    "action": (
+        "take an action (move, attack, doom, your race's own action or pass)",
+        rulebook.TURN,
+    ),
     "doom_discard": ("discard a unit for Doom", rulebook.DOOM),
     "bonus_unit": ("place the bonus unit from the unit discard pile", rulebook.ERADICATION),
     "reinforce": ("put the drawn combat reinforcement under a unit", rulebook.REINFORCEMENT_PHASE),
@@ -140,19 +157,33 @@ def _moves_for(state: State, player: PlayerId) -> list[Move]:
     kind = decision(state)
     if kind == "choose_race":
         taken = set(r for r in state["race_of"].values() if r is not None)
-        return [{"player": player, "type": "choose_race", "race": r} for r in state["races"] if r not in taken]
+        return [
+            {"player": player, "type": "choose_race", "race": r}
+            for r in state["races"]
+            if r not in taken
+        ]
     if kind == "place":
-        return [{"player": player, "type": "place", "x": x, "y": y} for x, y in placement_cells(state, player)]
+        return [
+            {"player": player, "type": "place", "x": x, "y": y}
+            for x, y in placement_cells(state, player)
+        ]
     if kind == "action":
         moves, attacks = _steps(state, player)
-        return (moves + attacks + action_moves(state, player)
-                + [{"player": player, "type": "doom"}, {"player": player, "type": "pass"}])
+        return (
+            moves
+            + attacks
+            + action_moves(state, player)
+            + [{"player": player, "type": "doom"}, {"player": player, "type": "pass"}]
+        )
     if kind in ("doom_discard", "reinforce"):
         return [{"player": player, "type": kind, "unit": u} for u in _own_units(state, player)]
     if kind == "bonus_unit":
         cells = bonus_cells(state, player)
-        return [{"player": player, "type": "bonus_unit", "unit": u, "x": x, "y": y}
-                for u in sorted(state["unit_discards"][player]) for x, y in cells]
+        return [
+            {"player": player, "type": "bonus_unit", "unit": u, "x": x, "y": y}
+            for u in sorted(state["unit_discards"][player])
+            for x, y in cells
+        ]
     if kind == "turn_card":
         found = [{"player": player, "type": "discard_turn_card"}]
         if _turn_card_resolvable(state, player):
@@ -186,59 +217,142 @@ def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
     if kind == "choose_race":
         race = move["race"]
         if not isinstance(race, str) or race not in state["races"]:
-            return [Violation("unknown_race", f"There is no race {race!r} in this game.", rulebook.RACE_SELECTION)]
-        return [Violation("race_taken", f"Another player already plays {state['races'][race]['name']}: every "
-                          "player plays a different race.", rulebook.RACE_SELECTION)]
+            return [
+                Violation(
+                    "unknown_race",
+                    f"There is no race {race!r} in this game.",
+                    rulebook.RACE_SELECTION,
+                )
+            ]
+        return [
+            Violation(
+                "race_taken",
+                f"Another player already plays {state['races'][race]['name']}: every "
+                "player plays a different race.",
+                rulebook.RACE_SELECTION,
+            )
+        ]
     if "x" in MOVE_FIELDS[kind] and not (_is_int(move["x"]) and _is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
-    if kind == "race_action" and (not isinstance(move["action"], str) or move["action"] not in race_actions(state, p)):
+    if kind == "race_action" and (
+        not isinstance(move["action"], str) or move["action"] not in race_actions(state, p)
+    ):
         race = state["races"][state["race_of"][p]]["name"]
-        return [Violation("unknown_action", f"{race} have no action {str(move['action'])[:64]!r}.",
-                          rulebook.RACE_ACTIONS)]
+        return [
+            Violation(
+                "unknown_action",
+                f"{race} have no action {str(move['action'])[:64]!r}.",
+                rulebook.RACE_ACTIONS,
+            )
+        ]
     if kind == "place":
         cell = (move["x"], move["y"])
         if cell in occupancy(battlefield):
-            return [Violation("cell_occupied", f"Cell ({cell[0]}, {cell[1]}) already holds a unit.", rulebook.PLACEMENT)]
+            return [
+                Violation(
+                    "cell_occupied",
+                    f"Cell ({cell[0]}, {cell[1]}) already holds a unit.",
+                    rulebook.PLACEMENT,
+                )
+            ]
         if not battlefield:
-            return [Violation("must_place_in_middle", "The first unit goes in the middle, (0, 0).", rulebook.PLACEMENT)]
+            return [
+                Violation(
+                    "must_place_in_middle",
+                    "The first unit goes in the middle, (0, 0).",
+                    rulebook.PLACEMENT,
+                )
+            ]
         if not any(e["owner"] == p for e in battlefield.values()):
-            return [Violation("must_place_next_to_enemy", "Your first unit goes next to an enemy unit.",
-                              rulebook.PLACEMENT)]
-        return [Violation("must_place_next_to_own", "Place the unit next to one of your own units (next to any "
-                          "unit only when no cell next to yours is free).", rulebook.PLACEMENT)]
+            return [
+                Violation(
+                    "must_place_next_to_enemy",
+                    "Your first unit goes next to an enemy unit.",
+                    rulebook.PLACEMENT,
+                )
+            ]
+        return [
+            Violation(
+                "must_place_next_to_own",
+                "Place the unit next to one of your own units (next to any "
+                "unit only when no cell next to yours is free).",
+                rulebook.PLACEMENT,
+            )
+        ]
     if "unit" in MOVE_FIELDS[kind]:
         uid = move["unit"]
         if kind == "bonus_unit":
             if uid not in state["unit_discards"][p]:
-                return [Violation("not_in_discard", f"{uid!r} is not in your unit discard pile.", rulebook.ERADICATION)]
-            return [Violation("bad_bonus_cell", "The bonus unit goes on an empty cell next to one of your units.",
-                              rulebook.ERADICATION)]
+                return [
+                    Violation(
+                        "not_in_discard",
+                        f"{uid!r} is not in your unit discard pile.",
+                        rulebook.ERADICATION,
+                    )
+                ]
+            return [
+                Violation(
+                    "bad_bonus_cell",
+                    "The bonus unit goes on an empty cell next to one of your units.",
+                    rulebook.ERADICATION,
+                )
+            ]
         entry = battlefield.get(uid) if isinstance(uid, str) else None
         if entry is None or entry["owner"] != p:
-            return [Violation("not_your_unit", f"You have no unit {uid!r} on the battlefield.", rulebook.MOVES)]
+            return [
+                Violation(
+                    "not_your_unit", f"You have no unit {uid!r} on the battlefield.", rulebook.MOVES
+                )
+            ]
         if kind in ("move", "attack", "march"):
             cell = (move["x"], move["y"])
             if cell not in neighbours((entry["x"], entry["y"])):
-                return [Violation("not_adjacent", "A unit moves or attacks only to an orthogonally adjacent cell.",
-                                  rulebook.MOVE if kind != "attack" else rulebook.ATTACK)]
+                return [
+                    Violation(
+                        "not_adjacent",
+                        "A unit moves or attacks only to an orthogonally adjacent cell.",
+                        rulebook.MOVE if kind != "attack" else rulebook.ATTACK,
+                    )
+                ]
             other = occupancy(battlefield).get(cell)
             if kind != "attack" and other is not None:
-                return [Violation("cell_occupied", f"Cell ({cell[0]}, {cell[1]}) is not empty: attack an enemy "
-                                  "there instead, or move elsewhere.", rulebook.MOVE)]
+                return [
+                    Violation(
+                        "cell_occupied",
+                        f"Cell ({cell[0]}, {cell[1]}) is not empty: attack an enemy "
+                        "there instead, or move elsewhere.",
+                        rulebook.MOVE,
+                    )
+                ]
             if kind == "attack" and (other is None or battlefield[other]["owner"] == p):
-                return [Violation("no_enemy_there", f"There is no enemy unit at ({cell[0]}, {cell[1]}).",
-                                  rulebook.ATTACK)]
+                return [
+                    Violation(
+                        "no_enemy_there",
+                        f"There is no enemy unit at ({cell[0]}, {cell[1]}).",
+                        rulebook.ATTACK,
+                    )
+                ]
         if kind == "race_action":
             effect = race_actions(state, p)[move["action"]]["effect"]
             if effect["effect"] == "swap":
                 words = "one of your units orthogonally next to it, to trade cells with"
             else:
                 words = f"an empty cell 2 to {effect['distance']} cells away in a straight line"
-            return [Violation("bad_action_target", f"({move['x']}, {move['y']}) is not a target of this action: "
-                              f"name {words}.", rulebook.RACE_ACTIONS)]
+            return [
+                Violation(
+                    "bad_action_target",
+                    f"({move['x']}, {move['y']}) is not a target of this action: name {words}.",
+                    rulebook.RACE_ACTIONS,
+                )
+            ]
     if kind == "play_turn_card":
-        return [Violation("cannot_resolve", "None of your units can move, so Forced March cannot be resolved; "
-                          "discard it.", rulebook.TURN_CARDS)]
+        return [
+            Violation(
+                "cannot_resolve",
+                "None of your units can move, so Forced March cannot be resolved; discard it.",
+                rulebook.TURN_CARDS,
+            )
+        ]
     return []
 
 
@@ -251,18 +365,34 @@ def violations(state: State, move: Move) -> list[Violation]:
     """
     p = move.get("player")
     if not isinstance(p, str) or p not in state["race_of"]:
-        return [Violation("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)]
+        return [
+            Violation("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)
+        ]
     if state["status"] == "finished":
-        return [Violation("game_finished", "The game is over; no more moves can be made.", rulebook.VICTORY)]
+        return [
+            Violation(
+                "game_finished", "The game is over; no more moves can be made.", rulebook.VICTORY
+            )
+        ]
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        return [Violation("unknown_move_type", f"Reign Absolute has no move type {kind!r}.", rulebook.MOVES)]
+        return [
+            Violation(
+                "unknown_move_type", f"Reign Absolute has no move type {kind!r}.", rulebook.MOVES
+            )
+        ]
     current = decision(state)
     active = state["active_players"]
     if p not in active:
         words, rule = _DECISION_WORDS[current]  # type: ignore[index]
         if p in state["eradicated"]:
-            return [Violation("eradicated", "You have been eradicated: you have no more moves.", rulebook.ERADICATION)]
+            return [
+                Violation(
+                    "eradicated",
+                    "You have been eradicated: you have no more moves.",
+                    rulebook.ERADICATION,
+                )
+            ]
         return [Violation("not_your_turn", f"It is {active[0]}'s move: they must {words}.", rule)]
     if kind not in _DECISION_TYPES[current]:  # type: ignore[index]
         words, rule = _DECISION_WORDS[current]  # type: ignore[index]
@@ -275,7 +405,9 @@ def violations(state: State, move: Move) -> list[Violation]:
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
     if _is_legal(state, move, p, kind):
         return []
-    return _specific(state, move, p) or [Violation("not_allowed", "That move is not allowed now.", rulebook.MOVES)]
+    return _specific(state, move, p) or [
+        Violation("not_allowed", "That move is not allowed now.", rulebook.MOVES)
+    ]
 
 
 def _is_legal(state: State, move: Move, p: PlayerId, kind: str) -> bool:
@@ -287,11 +419,15 @@ def _is_legal(state: State, move: Move, p: PlayerId, kind: str) -> bool:
         return _turn_card_resolvable(state, p)
     if kind == "choose_race":
         race = move["race"]
-        return type(race) is str and race in state["races"] and race not in state["race_of"].values()
+        return (
+            type(race) is str and race in state["races"] and race not in state["race_of"].values()
+        )
     if kind == "place":
         return (move["x"], move["y"]) in placement_cells(state, p)
     if kind == "bonus_unit":
-        return move["unit"] in state["unit_discards"][p] and (move["x"], move["y"]) in bonus_cells(state, p)
+        return move["unit"] in state["unit_discards"][p] and (move["x"], move["y"]) in bonus_cells(
+            state, p
+        )
     if kind == "race_action":
         return move in action_moves(state, p)
     uid = move["unit"]
@@ -327,7 +463,9 @@ def _step_unit(state: State, uid: str, x: int, y: int) -> dict[str, int]:
     return origin
 
 
-def _apply_choose_race(state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]) -> None:
+def _apply_choose_race(
+    state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]
+) -> None:
     state["race_of"][p] = move["race"]
     events.append({"type": "race_chosen", "player": p, "race": move["race"]})
     waiting = [q for q in state["players"] if state["race_of"][q] is None]
@@ -375,8 +513,15 @@ def _apply_action(state: State, rng: Rng, move: Move, p: PlayerId, events: list[
         apply_race_action(state, move, events)
     elif kind == "move":
         origin = _step_unit(state, move["unit"], move["x"], move["y"])
-        events.append({"type": "unit_moved", "player": p, "unit": move["unit"], "from": origin,
-                       "to": {"x": move["x"], "y": move["y"]}})
+        events.append(
+            {
+                "type": "unit_moved",
+                "player": p,
+                "unit": move["unit"],
+                "from": origin,
+                "to": {"x": move["x"], "y": move["y"]},
+            }
+        )
     else:
         target = (move["x"], move["y"])
         defender = occupancy(state["battlefield"])[target]
@@ -389,7 +534,9 @@ def _seats_after(state: State, p: PlayerId) -> list[PlayerId]:
     return [players[(i + k) % len(players)] for k in range(1, len(players))]
 
 
-def _apply_doom_discard(state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]) -> None:
+def _apply_doom_discard(
+    state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]
+) -> None:
     doom = state["doom"]
     doom["to_discard"].pop(0)
     uid = move["unit"]
@@ -397,7 +544,16 @@ def _apply_doom_discard(state: State, rng: Rng, move: Move, p: PlayerId, events:
     cell = {"x": entry["x"], "y": entry["y"]}
     cards = _remove_unit(state, uid)
     liege = state["units"][uid]["liege"]
-    events.append({"type": "doom_discard", "player": p, "unit": uid, **cell, "cards": list(cards), "liege": liege})
+    events.append(
+        {
+            "type": "doom_discard",
+            "player": p,
+            "unit": uid,
+            **cell,
+            "cards": list(cards),
+            "liege": liege,
+        }
+    )
     if liege:
         caller = doom["caller"]
         eradicate(state, p, caller if caller != p else None, events)
@@ -409,7 +565,9 @@ def _apply_bonus(state: State, rng: Rng, move: Move, p: PlayerId, events: list[E
     uid = move["unit"]
     state["unit_discards"][p].remove(uid)
     state["battlefield"][uid] = {"x": move["x"], "y": move["y"], "owner": p, "reinforcements": []}
-    events.append({"type": "bonus_unit_placed", "player": p, "unit": uid, "x": move["x"], "y": move["y"]})
+    events.append(
+        {"type": "bonus_unit_placed", "player": p, "unit": uid, "x": move["x"], "y": move["y"]}
+    )
 
 
 def _apply_reinforce(state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]) -> None:
@@ -419,8 +577,17 @@ def _apply_reinforce(state: State, rng: Rng, move: Move, p: PlayerId, events: li
     old = state["battlefield"][move["unit"]]
     entry = {**old, "reinforcements": old["reinforcements"] + [card]}  # shared with the old state
     state["battlefield"][move["unit"]] = entry
-    events.append({"type": "reinforcement_placed", "player": p, "unit": move["unit"], "card": card,
-                   "x": entry["x"], "y": entry["y"], "count": len(entry["reinforcements"])})
+    events.append(
+        {
+            "type": "reinforcement_placed",
+            "player": p,
+            "unit": move["unit"],
+            "card": card,
+            "x": entry["x"],
+            "y": entry["y"],
+            "count": len(entry["reinforcements"]),
+        }
+    )
 
 
 def _apply_turn_card(state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]) -> None:
@@ -444,8 +611,16 @@ def _apply_turn_card(state: State, rng: Rng, move: Move, p: PlayerId, events: li
 def _apply_march(state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]) -> None:
     state["turn"]["marching"] = False
     origin = _step_unit(state, move["unit"], move["x"], move["y"])
-    events.append({"type": "unit_moved", "player": p, "unit": move["unit"], "from": origin,
-                   "to": {"x": move["x"], "y": move["y"]}, "march": True})
+    events.append(
+        {
+            "type": "unit_moved",
+            "player": p,
+            "unit": move["unit"],
+            "from": origin,
+            "to": {"x": move["x"], "y": move["y"]},
+            "march": True,
+        }
+    )
 
 
 _APPLY = {
@@ -483,4 +658,3 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     new["rng"] = str(rng)
     new["move_count"] = state["move_count"] + 1
     return new, events
-

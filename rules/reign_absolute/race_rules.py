@@ -6,6 +6,7 @@ post-Setup tasks are resolved, then the 1st Player now takes a Turn"; rulings RA
 own action"). The primitives are defined in :mod:`rules.reign_absolute.content`; this module
 applies them. It sits below ``state``, ``flow`` and ``moves`` and imports none of them.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,7 +29,9 @@ def race_actions(state: State, player: PlayerId) -> dict[str, dict[str, Any]]:
     return {a["id"]: a for a in state["races"][race]["actions"]}
 
 
-def _targets(state: State, occupied: dict[Cell, str], uid: str, effect: dict[str, Any]) -> list[Cell]:
+def _targets(
+    state: State, occupied: dict[Cell, str], uid: str, effect: dict[str, Any]
+) -> list[Cell]:
     """Cells the action ``effect`` may take ``uid`` to: for ``swap``, the cells of the owner's
     units orthogonally next to it; for ``leap``, the empty cells 2 to ``distance`` cells away
     in a straight line (the cells in between may hold any units)."""
@@ -36,10 +39,17 @@ def _targets(state: State, occupied: dict[Cell, str], uid: str, effect: dict[str
     entry = battlefield[uid]
     x, y = entry["x"], entry["y"]
     if effect["effect"] == "swap":
-        return [c for c in neighbours((x, y))
-                if c in occupied and battlefield[occupied[c]]["owner"] == entry["owner"]]
-    return sorted((x + dx * d, y + dy * d) for dx, dy in _DIRECTIONS for d in range(2, effect["distance"] + 1)
-                  if (x + dx * d, y + dy * d) not in occupied)
+        return [
+            c
+            for c in neighbours((x, y))
+            if c in occupied and battlefield[occupied[c]]["owner"] == entry["owner"]
+        ]
+    return sorted(
+        (x + dx * d, y + dy * d)
+        for dx, dy in _DIRECTIONS
+        for d in range(2, effect["distance"] + 1)
+        if (x + dx * d, y + dy * d) not in occupied
+    )
 
 
 def action_moves(state: State, player: PlayerId) -> list[Move]:
@@ -49,9 +59,12 @@ def action_moves(state: State, player: PlayerId) -> list[Move]:
         return []
     occupied = occupancy(state["battlefield"])
     own = sorted(u for u, e in state["battlefield"].items() if e["owner"] == player)
-    return [{"player": player, "type": "race_action", "action": aid, "unit": uid, "x": x, "y": y}
-            for aid, action in actions.items() for uid in own
-            for x, y in _targets(state, occupied, uid, action["effect"])]
+    return [
+        {"player": player, "type": "race_action", "action": aid, "unit": uid, "x": x, "y": y}
+        for aid, action in actions.items()
+        for uid in own
+        for x, y in _targets(state, occupied, uid, action["effect"])
+    ]
 
 
 def apply_race_action(state: State, move: Move, events: list[Event]) -> None:
@@ -63,8 +76,15 @@ def apply_race_action(state: State, move: Move, events: list[Event]) -> None:
     entry = battlefield[move["unit"]]
     origin = {"x": entry["x"], "y": entry["y"]}
     target = {"x": move["x"], "y": move["y"]}
-    event: Event = {"type": "race_action_taken", "player": player, "action": action["id"],
-                    "effect": action["effect"]["effect"], "unit": move["unit"], "from": origin, "to": target}
+    event: Event = {
+        "type": "race_action_taken",
+        "player": player,
+        "action": action["id"],
+        "effect": action["effect"]["effect"],
+        "unit": move["unit"],
+        "from": origin,
+        "to": target,
+    }
     # Battlefield entries may be shared with the state before the move: replace, never edit.
     if action["effect"]["effect"] == "swap":
         other = occupancy(battlefield)[(move["x"], move["y"])]
@@ -99,8 +119,14 @@ def post_setup_tasks(state: State, rng: Rng, events: list[Event]) -> None:
             if requirement["effect"] != "reinforced_unit":
                 continue
             uid = requirement["unit"]
-            events.append({"type": "setup_task", "player": player, "effect": "reinforced_unit",
-                           "count": requirement["count"]})
+            events.append(
+                {
+                    "type": "setup_task",
+                    "player": player,
+                    "effect": "reinforced_unit",
+                    "count": requirement["count"],
+                }
+            )
             entry = state["battlefield"][uid]
             for _ in range(requirement["count"]):
                 card = draw_card(state, rng, events)
@@ -112,5 +138,14 @@ def post_setup_tasks(state: State, rng: Rng, events: list[Event]) -> None:
                     events.append({"type": "turn_card_discarded", "player": player, "card": card})
                     continue
                 entry["reinforcements"].append(card)
-                events.append({"type": "reinforcement_placed", "player": player, "unit": uid, "card": card,
-                               "x": entry["x"], "y": entry["y"], "count": len(entry["reinforcements"])})
+                events.append(
+                    {
+                        "type": "reinforcement_placed",
+                        "player": player,
+                        "unit": uid,
+                        "card": card,
+                        "x": entry["x"],
+                        "y": entry["y"],
+                        "count": len(entry["reinforcements"]),
+                    }
+                )

@@ -3,6 +3,7 @@
 Every :class:`~rules.engine_types.Violation` of this game carries one of these as its ``rule``,
 written ``reign-absolute#<anchor>``; each anchor is a heading of the rules document.
 """
+
 from __future__ import annotations
 
 GAME_ID = "reign-absolute"

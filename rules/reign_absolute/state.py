@@ -4,6 +4,7 @@ Seed, Setup; rulings RA 2 (races, each player a different one), RA 3 (the deck),
 player: highest random number, ties draw again, drawn cards discarded), RA 5 (race decks
 shuffled for placement).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,14 +13,31 @@ from typing import Any
 from rules.engine_types import Event, PlayerId, State, Violation
 from rules.errors import InvalidSetup
 from rules.reign_absolute import rulebook
-from rules.reign_absolute.content import (build_cards, build_races, card_catalog, default_cards,
-                                          default_races, race_catalog, unit_catalog)
+from rules.reign_absolute.content import (
+    build_cards,
+    build_races,
+    card_catalog,
+    default_cards,
+    default_races,
+    race_catalog,
+    unit_catalog,
+)
 from rules.reign_absolute.deck import draw_card
 from rules.reign_absolute.race_rules import deck_order
 from rules.rng import MAX_SEED, Rng
 
-__all__ = ["SCHEMA_VERSION", "MAX_MOVE_COUNT", "DEFAULT_OPTIONS", "DEFAULT_TURN_LIMIT", "MIN_TURN_LIMIT",
-           "MAX_TURN_LIMIT", "MAX_DRAW_ROUNDS", "new_game", "clone", "start_battle"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "MAX_MOVE_COUNT",
+    "DEFAULT_OPTIONS",
+    "DEFAULT_TURN_LIMIT",
+    "MIN_TURN_LIMIT",
+    "MAX_TURN_LIMIT",
+    "MAX_DRAW_ROUNDS",
+    "new_game",
+    "clone",
+    "start_battle",
+]
 
 SCHEMA_VERSION = 2
 """2: races carry their own ``actions`` and ``setup`` requirements (``state.races``)."""
@@ -29,21 +47,32 @@ MIN_TURN_LIMIT, MAX_TURN_LIMIT = 1, 2000
 MAX_DRAW_ROUNDS = 50
 """First-player draw: after this many tied rounds (only possible with a custom deck of equal
 numbers) the generator picks among the players still tied."""
-DEFAULT_OPTIONS: dict[str, Any] = {"races": None, "reinforcements": None, "races_by_player": None,
-                                   "turn_limit": DEFAULT_TURN_LIMIT}
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "races": None,
+    "reinforcements": None,
+    "races_by_player": None,
+    "turn_limit": DEFAULT_TURN_LIMIT,
+}
 """``races``: custom races (None: Empire, Raiders, Elves, Orcs). ``reinforcements``: a custom
 reinforcement deck (None: the default). ``races_by_player``: player -> race id, skipping the
 race selection (None: players choose in seat order). ``turn_limit``: the game ends after this
 many turns (all players' turns counted together) with the tie-break of the rules doc."""
 
 
-def _check_options(players: Sequence[PlayerId], options: dict[str, Any]
-                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, str] | None, int]:
+def _check_options(
+    players: Sequence[PlayerId], options: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, str] | None, int]:
     found: list[Violation] = []
     for key in options:
         if key not in DEFAULT_OPTIONS:
-            found.append(Violation("unknown_option", f"Reign Absolute has no option {key!r}; the options are "
-                                   f"{', '.join(DEFAULT_OPTIONS)}.", rulebook.OPTIONS))
+            found.append(
+                Violation(
+                    "unknown_option",
+                    f"Reign Absolute has no option {key!r}; the options are "
+                    f"{', '.join(DEFAULT_OPTIONS)}.",
+                    rulebook.OPTIONS,
+                )
+            )
     spec = options.get("races")
     races, problems = build_races(default_races() if spec is None else spec, len(players))
     found.extend(problems)
@@ -53,17 +82,35 @@ def _check_options(players: Sequence[PlayerId], options: dict[str, Any]
     chosen = options.get("races_by_player")
     if chosen is not None:
         race_ids = {r["id"] for r in races}
-        if (not isinstance(chosen, dict) or set(chosen) != set(players)
-                or any(r not in race_ids for r in chosen.values())
-                or len(set(chosen.values())) != len(chosen)):
-            found.append(Violation("bad_races_by_player", "options.races_by_player must give every player a "
-                                   "different race of the game.", rulebook.RACE_SELECTION))
+        if (
+            not isinstance(chosen, dict)
+            or set(chosen) != set(players)
+            or any(r not in race_ids for r in chosen.values())
+            or len(set(chosen.values())) != len(chosen)
+        ):
+            found.append(
+                Violation(
+                    "bad_races_by_player",
+                    "options.races_by_player must give every player a different race of the game.",
+                    rulebook.RACE_SELECTION,
+                )
+            )
     limit = options.get("turn_limit")
     if limit is None:
         limit = DEFAULT_TURN_LIMIT
-    if not isinstance(limit, int) or isinstance(limit, bool) or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT:
-        found.append(Violation("bad_turn_limit", f"options.turn_limit must be a whole number from "
-                               f"{MIN_TURN_LIMIT} to {MAX_TURN_LIMIT}.", rulebook.TURN_LIMIT))
+    if (
+        not isinstance(limit, int)
+        or isinstance(limit, bool)
+        or not MIN_TURN_LIMIT <= limit <= MAX_TURN_LIMIT
+    ):
+        found.append(
+            Violation(
+                "bad_turn_limit",
+                f"options.turn_limit must be a whole number from "
+                f"{MIN_TURN_LIMIT} to {MAX_TURN_LIMIT}.",
+                rulebook.TURN_LIMIT,
+            )
+        )
     if found:
         raise InvalidSetup(found)
     return races, cards, chosen, limit
@@ -74,8 +121,15 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     then either race selection (players choose in seat order) or, with
     ``options.races_by_player``, straight to the first-player draw and placement."""
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup([Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                                      rulebook.SETUP)])
+        raise InvalidSetup(
+            [
+                Violation(
+                    "bad_seed",
+                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
+                    rulebook.SETUP,
+                )
+            ]
+        )
     races, cards, chosen, limit = _check_options(players, options)
     rng = Rng.from_seed(seed)
     deck = [c["id"] for c in cards]
@@ -133,7 +187,9 @@ def clone(state: State) -> State:
     new["eradicated"] = list(state["eradicated"])
     new["turn"] = None if state["turn"] is None else dict(state["turn"])
     doom = state["doom"]
-    new["doom"] = None if doom is None else {"caller": doom["caller"], "to_discard": list(doom["to_discard"])}
+    new["doom"] = (
+        None if doom is None else {"caller": doom["caller"], "to_discard": list(doom["to_discard"])}
+    )
     new["bonus_owed"] = list(state["bonus_owed"])
     return new
 
@@ -150,12 +206,21 @@ def _first_player(state: State, rng: Rng, events: list[Event]) -> PlayerId:
                 draws[p] = card
         state["discard"].extend(draws[p] for p in contenders if p in draws)
         state["first_player_draws"].append(draws)
-        events.append({"type": "first_player_draw", "round": round_no,
-                       "draws": {p: {"card": c, "number": state["cards"][c]["number"]} for p, c in draws.items()}})
+        events.append(
+            {
+                "type": "first_player_draw",
+                "round": round_no,
+                "draws": {
+                    p: {"card": c, "number": state["cards"][c]["number"]} for p, c in draws.items()
+                },
+            }
+        )
         if not draws:
             break
         best = max(state["cards"][c]["number"] for c in draws.values())
-        contenders = [p for p in contenders if p in draws and state["cards"][draws[p]]["number"] == best]
+        contenders = [
+            p for p in contenders if p in draws and state["cards"][draws[p]]["number"] == best
+        ]
         if len(contenders) == 1:
             return contenders[0]
     return rng.choice(contenders)

@@ -15,6 +15,7 @@ number of [reinforcements] under an enemy Unit"). A view is built from the publi
   they have just drawn, and during placement the unit they are about to place;
 - nobody: ``rng``, ``seed``, the deck's order, the order of the unit decks.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -47,8 +48,12 @@ def view(state: State, player: PlayerId | None) -> View:
     viewer = player if isinstance(player, str) and player in players else None
     battlefield = []
     for uid, e in state["battlefield"].items():
-        shown: dict[str, Any] = {"x": e["x"], "y": e["y"], "owner": e["owner"],
-                                 "reinforcement_count": len(e["reinforcements"])}
+        shown: dict[str, Any] = {
+            "x": e["x"],
+            "y": e["y"],
+            "owner": e["owner"],
+            "reinforcement_count": len(e["reinforcements"]),
+        }
         if viewer is not None and e["owner"] == viewer:
             shown["unit"] = uid
             shown["reinforcements"] = list(e["reinforcements"])
@@ -57,8 +62,14 @@ def view(state: State, player: PlayerId | None) -> View:
     turn = state["turn"]
     shown_turn = None
     if turn is not None:
-        shown_turn = {"player": turn["player"], "number": turn["number"], "stage": turn["stage"],
-                      "extra_turns": turn["extra_turns"], "marching": turn["marching"], "drawn": None}
+        shown_turn = {
+            "player": turn["player"],
+            "number": turn["number"],
+            "stage": turn["stage"],
+            "extra_turns": turn["extra_turns"],
+            "marching": turn["marching"],
+            "drawn": None,
+        }
         card = turn["drawn"]
         if card is not None:
             kind = state["cards"][card]["kind"]
@@ -91,7 +102,9 @@ def view(state: State, player: PlayerId | None) -> View:
         "eradicated": list(state["eradicated"]),
         "placer": state["placer"],
         "turn": shown_turn,
-        "doom": None if doom is None else {"caller": doom["caller"], "to_discard": list(doom["to_discard"])},
+        "doom": None
+        if doom is None
+        else {"caller": doom["caller"], "to_discard": list(doom["to_discard"])},
         "bonus_owed": list(state["bonus_owed"]),
     }
     if viewer is not None:

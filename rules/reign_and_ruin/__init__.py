@@ -3,6 +3,7 @@
 ``GAME`` is the instance registered in :mod:`rules.registry`. Rules and rulings:
 ``docs/rules/reign-and-ruin.md``.
 """
+
 from rules.reign_and_ruin.game import ReignAndRuin
 
 GAME = ReignAndRuin()

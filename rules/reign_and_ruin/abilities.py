@@ -10,6 +10,7 @@ This module is on the hot path of random playouts, so legal moves are built as p
 literals, a move is checked with targeted look-ups (never by listing all legal moves), and a
 play copies only the containers it changes (copy-on-write; states are never mutated).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -20,7 +21,15 @@ from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS, MAX_KURGOZ
 from rules.reign_and_ruin.turns import end_turn
 
-__all__ = ["PLAY_TYPES", "DESTINATIONS", "TOKENS", "play_moves", "play_violations", "check_play", "apply_play"]
+__all__ = [
+    "PLAY_TYPES",
+    "DESTINATIONS",
+    "TOKENS",
+    "play_moves",
+    "play_violations",
+    "check_play",
+    "apply_play",
+]
 
 PLAY_TYPES = ("fighter", "destroy", "draw", "double", "protect", "swap", "revive")
 _NAME = {f["id"]: f["name"] for f in FACTIONS}
@@ -34,15 +43,27 @@ _ALLOWED_FIELDS: dict[str, frozenset[str]] = {
     "revive": frozenset({"player", "type", "card", "target", "to", "army"}),
 }
 _ABILITY_PHRASE = {
-    "destroy": "destroy a fighter", "draw": "draw a card", "double": "double a fighter",
-    "protect": "protect a fighter", "swap": "swap with a fighter", "revive": "revive a card",
+    "destroy": "destroy a fighter",
+    "draw": "draw a card",
+    "double": "double a fighter",
+    "protect": "protect a fighter",
+    "swap": "swap with a fighter",
+    "revive": "revive a card",
 }
 DESTINATIONS = ("army", "hand")
 """Where a taken fighter goes: into the taker's army or hand."""
 TOKENS = ("kurgoz", "cognitz")
 """The tokens a fighter can carry (``token_placed``): Kurgoz (doubles its worth, stacks) and
 Cognitz (protects it)."""
-_MIN_FIELDS = {"fighter": 3, "destroy": 4, "draw": 3, "double": 4, "protect": 4, "swap": 4, "revive": 5}
+_MIN_FIELDS = {
+    "fighter": 3,
+    "destroy": 4,
+    "draw": 3,
+    "double": 4,
+    "protect": 4,
+    "swap": 4,
+    "revive": 5,
+}
 """Fields every move of the type has; a move with more may carry one it does not take."""
 _NONE: list[Violation] = []
 """The shared empty result of a check that found nothing (never appended to)."""
@@ -62,8 +83,12 @@ def _unprotected(state: State) -> list[str]:
 def _doublable(state: State) -> list[str]:
     """Ids of the unprotected fighters that may take one more Kurgoz token (below MAX_KURGOZ)."""
     armies = state["armies"]
-    return [f["card"] for p in state["players"] for f in armies[p]
-            if not f["cognitz"] and f["kurgoz"] < MAX_KURGOZ]
+    return [
+        f["card"]
+        for p in state["players"]
+        for f in armies[p]
+        if not f["cognitz"] and f["kurgoz"] < MAX_KURGOZ
+    ]
 
 
 def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
@@ -77,6 +102,7 @@ def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
 
 
 # -- legal moves -------------------------------------------------------------------------------
+
 
 def play_moves(state: State, p: PlayerId) -> list[Move]:
     """Every legal play of the active player ``p``: for each card of the hand, in hand order,
@@ -110,8 +136,26 @@ def play_moves(state: State, p: PlayerId) -> list[Move]:
                 takeable = [f["card"] for f in armies[o] if not f["cognitz"]]
                 if takeable:
                     for t in takeable:
-                        add({"player": p, "type": "swap", "card": c, "opponent": o, "take": t, "to": "army"})
-                        add({"player": p, "type": "swap", "card": c, "opponent": o, "take": t, "to": "hand"})
+                        add(
+                            {
+                                "player": p,
+                                "type": "swap",
+                                "card": c,
+                                "opponent": o,
+                                "take": t,
+                                "to": "army",
+                            }
+                        )
+                        add(
+                            {
+                                "player": p,
+                                "type": "swap",
+                                "card": c,
+                                "opponent": o,
+                                "take": t,
+                                "to": "hand",
+                            }
+                        )
                 else:
                     add({"player": p, "type": "swap", "card": c, "opponent": o})
         else:  # nomora
@@ -119,11 +163,21 @@ def play_moves(state: State, p: PlayerId) -> list[Move]:
             for t in state["discard_pile"]:
                 add({"player": p, "type": "revive", "card": c, "target": t, "to": "hand"})
                 for a in players:
-                    add({"player": p, "type": "revive", "card": c, "target": t, "to": "army", "army": a})
+                    add(
+                        {
+                            "player": p,
+                            "type": "revive",
+                            "card": c,
+                            "target": t,
+                            "to": "army",
+                            "army": a,
+                        }
+                    )
     return moves
 
 
 # -- violations --------------------------------------------------------------------------------
+
 
 def play_violations(state: State, move: Move, p: PlayerId) -> list[Violation]:
     """Why the active player ``p`` may not make the play ``move`` (phase and turn already checked).
@@ -141,8 +195,11 @@ def check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], 
     found: list[Violation] = []
     if len(move) > _MIN_FIELDS[kind]:  # only then can a field be one too many
         allowed = _ALLOWED_FIELDS[kind]
-        found = [Violation("unexpected_field", f"A {kind} move takes no {key!r}.", rulebook.MOVES)
-                 for key in move if key not in allowed]
+        found = [
+            Violation("unexpected_field", f"A {kind} move takes no {key!r}.", rulebook.MOVES)
+            for key in move
+            if key not in allowed
+        ]
     card = move.get("card")
     if card.__class__ is not str or card not in state["hands"][p]:
         found.append(Violation("card_not_in_hand", "That card is not in your hand.", rulebook.TURN))
@@ -152,10 +209,13 @@ def check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], 
     faction = state["cards"][card]["faction"]
     needed = ABILITY_FACTION[kind]
     if faction != needed:
-        found.append(Violation(
-            "wrong_faction",
-            f"Only a {_NAME[needed]} card can {_ABILITY_PHRASE[kind]}; {card} is {_NAME[faction]}.",
-            rulebook.FACTION_RULE[needed]))
+        found.append(
+            Violation(
+                "wrong_faction",
+                f"Only a {_NAME[needed]} card can {_ABILITY_PHRASE[kind]}; {card} is {_NAME[faction]}.",
+                rulebook.FACTION_RULE[needed],
+            )
+        )
         return found, None
     problems, where = _CHECKS[kind](state, move, p, card)
     if problems:
@@ -163,8 +223,9 @@ def check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], 
     return found, where
 
 
-def _check_fighter_target(state: State, move: Move, p: PlayerId,
-                          card: str) -> tuple[list[Violation], tuple[PlayerId, int] | None]:
+def _check_fighter_target(
+    state: State, move: Move, p: PlayerId, card: str
+) -> tuple[list[Violation], tuple[PlayerId, int] | None]:
     """Alfenghast, Kurgoz and Cognitz: ``target`` is an unprotected fighter in any army (your
     own counts). With no unprotected fighter anywhere the ability cannot be used (rulings R&R 5, 6)."""
     target = move.get("target")
@@ -176,75 +237,135 @@ def _check_fighter_target(state: State, move: Move, p: PlayerId,
         return _NONE, where
     faction = ABILITY_FACTION[move["type"]]
     if not (_doublable(state) if doubling else _unprotected(state)):
-        return [Violation(
-            "no_target",
-            f"There is no unprotected fighter in any army, so {_NAME[faction]}'s ability cannot "
-            f"be used; play the card as a fighter.", rulebook.ABILITIES)], None
+        return [
+            Violation(
+                "no_target",
+                f"There is no unprotected fighter in any army, so {_NAME[faction]}'s ability cannot "
+                f"be used; play the card as a fighter.",
+                rulebook.ABILITIES,
+            )
+        ], None
     if fighter is not None and not fighter["cognitz"]:  # so, at the token limit
-        return [Violation("token_limit", f"{target} already carries {MAX_KURGOZ} Kurgoz tokens, "
-                          f"the most a fighter can hold.", rulebook.KURGOZ)], None
+        return [
+            Violation(
+                "token_limit",
+                f"{target} already carries {MAX_KURGOZ} Kurgoz tokens, "
+                f"the most a fighter can hold.",
+                rulebook.KURGOZ,
+            )
+        ], None
     if where is not None:
-        return [Violation("target_protected",
-                          f"{target} has a Cognitz token: it is immune to every ability.",
-                          rulebook.PROTECTION)], None
+        return [
+            Violation(
+                "target_protected",
+                f"{target} has a Cognitz token: it is immune to every ability.",
+                rulebook.PROTECTION,
+            )
+        ], None
     if target is None:
-        return [Violation("missing_field", "Name the fighter to target (target).", rulebook.MOVES)], None
-    return [Violation("unknown_target", f"There is no fighter {target!r} in any army.",
-                      rulebook.FACTION_RULE[faction])], None
+        return [
+            Violation("missing_field", "Name the fighter to target (target).", rulebook.MOVES)
+        ], None
+    return [
+        Violation(
+            "unknown_target",
+            f"There is no fighter {target!r} in any army.",
+            rulebook.FACTION_RULE[faction],
+        )
+    ], None
 
 
 def _check_draw(state: State, move: Move, p: PlayerId, card: str) -> tuple[list[Violation], None]:
     """Hexen: "If the draw pile is empty, this ability cannot be used." (seed §Hexen)"""
     if not state["draw_pile"]:
-        return [Violation("draw_pile_empty", "The draw pile is empty, so Hexen's ability cannot be used.",
-                          rulebook.HEXEN)], None
+        return [
+            Violation(
+                "draw_pile_empty",
+                "The draw pile is empty, so Hexen's ability cannot be used.",
+                rulebook.HEXEN,
+            )
+        ], None
     return _NONE, None
 
 
-def _check_swap(state: State, move: Move, p: PlayerId, card: str) -> tuple[list[Violation], int | None]:
+def _check_swap(
+    state: State, move: Move, p: PlayerId, card: str
+) -> tuple[list[Violation], int | None]:
     """Crou: join an opponent's army; then, exactly when that army holds an unprotected fighter
     other than this Crou, take one into your army or hand (rulings R&R 7). Found: the index of
     the fighter to take in the opponent's army."""
     opponent = move.get("opponent")
     armies = state["armies"]
     if opponent.__class__ is not str or opponent not in armies:
-        return [Violation("unknown_opponent", f"There is no player {opponent!r} in this game.",
-                          rulebook.CROU)], None
+        return [
+            Violation(
+                "unknown_opponent", f"There is no player {opponent!r} in this game.", rulebook.CROU
+            )
+        ], None
     if opponent == p:
-        return [Violation("own_army", "Crou joins an opponent's army, not your own.", rulebook.CROU)], None
+        return [
+            Violation("own_army", "Crou joins an opponent's army, not your own.", rulebook.CROU)
+        ], None
     take = move.get("take")
     to = move.get("to")
     army = armies[opponent]
-    if take is not None and to.__class__ is str and to in DESTINATIONS:  # the usual, legal-looking case
+    if (
+        take is not None and to.__class__ is str and to in DESTINATIONS
+    ):  # the usual, legal-looking case
         for i, f in enumerate(army):
             if f["card"] == take and not f["cognitz"]:
                 return _NONE, i
     if not any(not f["cognitz"] for f in army):
         if take is not None or to is not None:
-            return [Violation("nothing_to_take",
-                              f"{opponent}'s army has no unprotected fighter to take, so leave out "
-                              f"take and to.", rulebook.CROU)], None
+            return [
+                Violation(
+                    "nothing_to_take",
+                    f"{opponent}'s army has no unprotected fighter to take, so leave out "
+                    f"take and to.",
+                    rulebook.CROU,
+                )
+            ], None
         return _NONE, None
     found: list[Violation] = []
     if take is None:
-        found.append(Violation("take_required",
-                               f"{opponent}'s army holds an unprotected fighter: choose one to take "
-                               f"(take) and where it goes (to: army or hand).", rulebook.CROU))
+        found.append(
+            Violation(
+                "take_required",
+                f"{opponent}'s army holds an unprotected fighter: choose one to take "
+                f"(take) and where it goes (to: army or hand).",
+                rulebook.CROU,
+            )
+        )
     else:
         fighter = next((f for f in army if f["card"] == take), None)
         if fighter is None:
-            message = ("You cannot take the Crou you are playing." if take == card
-                       else f"There is no fighter {take!r} in {opponent}'s army.")
+            message = (
+                "You cannot take the Crou you are playing."
+                if take == card
+                else f"There is no fighter {take!r} in {opponent}'s army."
+            )
             found.append(Violation("take_not_in_army", message, rulebook.CROU))
         elif fighter["cognitz"]:
-            found.append(Violation("target_protected",
-                                   f"{take} has a Cognitz token: Crou cannot take it.", rulebook.PROTECTION))
+            found.append(
+                Violation(
+                    "target_protected",
+                    f"{take} has a Cognitz token: Crou cannot take it.",
+                    rulebook.PROTECTION,
+                )
+            )
     if to is None:
         if take is not None:
-            found.append(Violation("missing_field", "Say where the fighter goes (to: army or hand).",
-                                   rulebook.MOVES))
+            found.append(
+                Violation(
+                    "missing_field",
+                    "Say where the fighter goes (to: army or hand).",
+                    rulebook.MOVES,
+                )
+            )
     elif to.__class__ is not str or to not in DESTINATIONS:
-        found.append(Violation("invalid_destination", "to must be \"army\" or \"hand\".", rulebook.CROU))
+        found.append(
+            Violation("invalid_destination", 'to must be "army" or "hand".', rulebook.CROU)
+        )
     return found, None
 
 
@@ -253,28 +374,48 @@ def _check_revive(state: State, move: Move, p: PlayerId, card: str) -> tuple[lis
     into your hand (rulings R&R 6, R&R 8)."""
     discard = state["discard_pile"]
     if not discard:
-        return [Violation("discard_pile_empty",
-                          "The discard pile is empty, so Nomora's ability cannot be used.", rulebook.NOMORA)], None
+        return [
+            Violation(
+                "discard_pile_empty",
+                "The discard pile is empty, so Nomora's ability cannot be used.",
+                rulebook.NOMORA,
+            )
+        ], None
     found: list[Violation] = []
     target = move.get("target")
     if target.__class__ is not str or target not in discard:
-        message = ("A Nomora cannot revive itself: it is discarded only after it resolves."
-                   if target == card else f"Card {target!r} is not in the discard pile.")
+        message = (
+            "A Nomora cannot revive itself: it is discarded only after it resolves."
+            if target == card
+            else f"Card {target!r} is not in the discard pile."
+        )
         found.append(Violation("not_in_discard", message, rulebook.NOMORA))
     to = move.get("to")
     army = move.get("army")
     if to == "hand":
         if army is not None:
-            found.append(Violation("unexpected_field", "A card revived into your hand takes no army.",
-                                   rulebook.MOVES))
+            found.append(
+                Violation(
+                    "unexpected_field",
+                    "A card revived into your hand takes no army.",
+                    rulebook.MOVES,
+                )
+            )
     elif to == "army":
         if army is None:
-            found.append(Violation("missing_field", "Say which army the card joins (army).", rulebook.MOVES))
+            found.append(
+                Violation("missing_field", "Say which army the card joins (army).", rulebook.MOVES)
+            )
         elif army.__class__ is not str or army not in state["armies"]:
-            found.append(Violation("unknown_army", f"There is no player {army!r} in this game.",
-                                   rulebook.NOMORA))
+            found.append(
+                Violation(
+                    "unknown_army", f"There is no player {army!r} in this game.", rulebook.NOMORA
+                )
+            )
     else:
-        found.append(Violation("invalid_destination", "to must be \"army\" or \"hand\".", rulebook.NOMORA))
+        found.append(
+            Violation("invalid_destination", 'to must be "army" or "hand".', rulebook.NOMORA)
+        )
     return found, None
 
 
@@ -289,6 +430,7 @@ _CHECKS: dict[str, Callable[[State, Move, PlayerId, str], tuple[list[Violation],
 
 
 # -- resolution --------------------------------------------------------------------------------
+
 
 def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State, list[Event]]:
     """Resolve a legal play (already checked by :func:`check_play`, which found ``where``) and
@@ -314,8 +456,16 @@ def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State
     return new, events
 
 
-def _play_fighter(state: State, new: State, move: Move, p: PlayerId, card: str, hand: list[str],
-                  where: Any, events: list[Event]) -> None:
+def _play_fighter(
+    state: State,
+    new: State,
+    move: Move,
+    p: PlayerId,
+    card: str,
+    hand: list[str],
+    where: Any,
+    events: list[Event],
+) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
     armies = dict(state["armies"])
     armies[p] = armies[p] + [_fighter(card)]
@@ -323,8 +473,16 @@ def _play_fighter(state: State, new: State, move: Move, p: PlayerId, card: str, 
     events.append({"type": "fighter_played", "player": p, "card": card})
 
 
-def _destroy(state: State, new: State, move: Move, p: PlayerId, card: str, hand: list[str],
-             where: Any, events: list[Event]) -> None:
+def _destroy(
+    state: State,
+    new: State,
+    move: Move,
+    p: PlayerId,
+    card: str,
+    hand: list[str],
+    where: Any,
+    events: list[Event],
+) -> None:
     """Alfenghast: discard this card, then discard the target fighter; its tokens return to the
     supply (seed §Alfenghast, §Kurgoz; rulings R&R 9)."""
     target = move["target"]
@@ -335,12 +493,28 @@ def _destroy(state: State, new: State, move: Move, p: PlayerId, card: str, hand:
     armies[owner] = army
     new["armies"] = armies
     new["discard_pile"] = state["discard_pile"] + [card, target]
-    events.append({"type": "fighter_destroyed", "player": p, "owner": owner, "card": target,
-                   "kurgoz_returned": fighter["kurgoz"], "cognitz_returned": fighter["cognitz"]})
+    events.append(
+        {
+            "type": "fighter_destroyed",
+            "player": p,
+            "owner": owner,
+            "card": target,
+            "kurgoz_returned": fighter["kurgoz"],
+            "cognitz_returned": fighter["cognitz"],
+        }
+    )
 
 
-def _draw(state: State, new: State, move: Move, p: PlayerId, card: str, hand: list[str],
-          where: Any, events: list[Event]) -> None:
+def _draw(
+    state: State,
+    new: State,
+    move: Move,
+    p: PlayerId,
+    card: str,
+    hand: list[str],
+    where: Any,
+    events: list[Event],
+) -> None:
     """Hexen: discard this card and put the top card of the draw pile into your hand."""
     new["discard_pile"] = state["discard_pile"] + [card]
     pile = state["draw_pile"]
@@ -350,8 +524,16 @@ def _draw(state: State, new: State, move: Move, p: PlayerId, card: str, hand: li
     events.append({"type": "card_drawn", "player": p, "card": top})
 
 
-def _place_token(state: State, new: State, move: Move, p: PlayerId, card: str, hand: list[str],
-                 where: Any, events: list[Event]) -> None:
+def _place_token(
+    state: State,
+    new: State,
+    move: Move,
+    p: PlayerId,
+    card: str,
+    hand: list[str],
+    where: Any,
+    events: list[Event],
+) -> None:
     """Kurgoz: one more Kurgoz token on the target (tokens stack, rulings R&R 9).
     Cognitz: a Cognitz token on the target, which becomes immune to every ability (R&R 5)."""
     target = move["target"]
@@ -369,12 +551,28 @@ def _place_token(state: State, new: State, move: Move, p: PlayerId, card: str, h
     armies[owner] = army
     new["armies"] = armies
     new["discard_pile"] = state["discard_pile"] + [card]
-    events.append({"type": "token_placed", "player": p, "owner": owner, "card": target, "token": token,
-                   "kurgoz": fighter["kurgoz"]})
+    events.append(
+        {
+            "type": "token_placed",
+            "player": p,
+            "owner": owner,
+            "card": target,
+            "token": token,
+            "kurgoz": fighter["kurgoz"],
+        }
+    )
 
 
-def _swap(state: State, new: State, move: Move, p: PlayerId, card: str, hand: list[str],
-          where: Any, events: list[Event]) -> None:
+def _swap(
+    state: State,
+    new: State,
+    move: Move,
+    p: PlayerId,
+    card: str,
+    hand: list[str],
+    where: Any,
+    events: list[Event],
+) -> None:
     """Crou: this card joins the opponent's army as a fighter; then the chosen unprotected
     fighter leaves that army for your army or your hand, its tokens returned (rulings R&R 7)."""
     opponent = move["opponent"]
@@ -389,14 +587,30 @@ def _swap(state: State, new: State, move: Move, p: PlayerId, card: str, hand: li
             armies[p] = armies[p] + [_fighter(take)]
         else:
             hand.append(take)
-        events.append({"type": "fighter_taken", "player": p, "owner": opponent, "card": take, "to": to,
-                       "kurgoz_returned": fighter["kurgoz"]})
+        events.append(
+            {
+                "type": "fighter_taken",
+                "player": p,
+                "owner": opponent,
+                "card": take,
+                "to": to,
+                "kurgoz_returned": fighter["kurgoz"],
+            }
+        )
     armies[opponent] = army
     new["armies"] = armies
 
 
-def _revive(state: State, new: State, move: Move, p: PlayerId, card: str, hand: list[str],
-            where: Any, events: list[Event]) -> None:
+def _revive(
+    state: State,
+    new: State,
+    move: Move,
+    p: PlayerId,
+    card: str,
+    hand: list[str],
+    where: Any,
+    events: list[Event],
+) -> None:
     """Nomora: the chosen discard card goes into an army as a fighter without tokens, or into
     your hand; then this Nomora is discarded (rulings R&R 8)."""
     target = move["target"]
@@ -412,10 +626,14 @@ def _revive(state: State, new: State, move: Move, p: PlayerId, card: str, hand: 
         armies = dict(state["armies"])
         armies[army] = armies[army] + [_fighter(target)]
         new["armies"] = armies
-        events.append({"type": "card_revived", "player": p, "card": target, "to": "army", "army": army})
+        events.append(
+            {"type": "card_revived", "player": p, "card": target, "to": "army", "army": army}
+        )
 
 
-_RESOLVE: dict[str, Callable[[State, State, Move, PlayerId, str, list[str], Any, list[Event]], None]] = {
+_RESOLVE: dict[
+    str, Callable[[State, State, Move, PlayerId, str, list[str], Any, list[Event]], None]
+] = {
     "fighter": _play_fighter,
     "destroy": _destroy,
     "draw": _draw,

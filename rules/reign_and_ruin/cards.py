@@ -3,6 +3,7 @@
 Seed §Card Abilities; rulings R&R 1 (default deck of 54 cards, the six factions with values 1
 to 9 each; a custom deck may be given in ``options``).
 """
+
 from __future__ import annotations
 
 import json
@@ -14,12 +15,29 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.reign_and_ruin import rulebook
 
-__all__ = ["FACTIONS", "FACTION_IDS", "ABILITY_FACTION", "FACTION_ABILITY", "MIN_VALUE",
-           "MAX_VALUE", "MAX_KURGOZ", "CARDS_PER_PLAYER", "MAX_DECK", "CardSpec", "default_cards", "default_catalog", "default_deck", "build_deck",
-           "catalogue"]
+__all__ = [
+    "FACTIONS",
+    "FACTION_IDS",
+    "ABILITY_FACTION",
+    "FACTION_ABILITY",
+    "MIN_VALUE",
+    "MAX_VALUE",
+    "MAX_KURGOZ",
+    "CARDS_PER_PLAYER",
+    "MAX_DECK",
+    "CardSpec",
+    "default_cards",
+    "default_catalog",
+    "default_deck",
+    "build_deck",
+    "catalogue",
+]
 
 FACTIONS: tuple[dict[str, str], ...] = tuple(
-    json.loads(resources.files("rules.reign_and_ruin").joinpath("data/factions.json").read_text("utf-8")))
+    json.loads(
+        resources.files("rules.reign_and_ruin").joinpath("data/factions.json").read_text("utf-8")
+    )
+)
 """The six factions in the order of the rule text, each with its ability (the move type)."""
 
 FACTION_IDS: frozenset[str] = frozenset(f["id"] for f in FACTIONS)
@@ -83,45 +101,77 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
     if not isinstance(spec, list):
         return [], [Violation("bad_deck", "options.deck must be a list of cards.", rulebook.DECK)]
     if len(spec) > MAX_DECK:  # refused before looking at any card: bounded cost
-        return [], [Violation("deck_too_large", f"A custom deck holds at most {MAX_DECK} cards, "
-                                                f"not {len(spec)}.", rulebook.DECK)]
+        return [], [
+            Violation(
+                "deck_too_large",
+                f"A custom deck holds at most {MAX_DECK} cards, not {len(spec)}.",
+                rulebook.DECK,
+            )
+        ]
     explicit: set[str] = set()
     for i, entry in enumerate(spec):
         where = f"options.deck.{i}"
         if not isinstance(entry, dict):
-            found.append(Violation("bad_card", f"{where} must be an object with faction and value.",
-                                   rulebook.DECK))
+            found.append(
+                Violation(
+                    "bad_card", f"{where} must be an object with faction and value.", rulebook.DECK
+                )
+            )
             continue
         unknown = sorted(str(k) for k in entry if k not in _CARD_KEYS)
         if unknown:
-            found.append(Violation("bad_card", f"{where} has unknown field(s): {', '.join(unknown)}.",
-                                   rulebook.DECK))
+            found.append(
+                Violation(
+                    "bad_card",
+                    f"{where} has unknown field(s): {', '.join(unknown)}.",
+                    rulebook.DECK,
+                )
+            )
         if entry.get("faction") not in FACTION_IDS:
-            found.append(Violation(
-                "unknown_faction",
-                f"{where}.faction must be one of {', '.join(f['id'] for f in FACTIONS)}.",
-                rulebook.DECK))
+            found.append(
+                Violation(
+                    "unknown_faction",
+                    f"{where}.faction must be one of {', '.join(f['id'] for f in FACTIONS)}.",
+                    rulebook.DECK,
+                )
+            )
         value = entry.get("value")
         if not _is_int(value) or not MIN_VALUE <= value <= MAX_VALUE:
-            found.append(Violation("bad_value",
-                                   f"{where}.value must be a whole number from {MIN_VALUE} to {MAX_VALUE}.",
-                                   rulebook.DECK))
+            found.append(
+                Violation(
+                    "bad_value",
+                    f"{where}.value must be a whole number from {MIN_VALUE} to {MAX_VALUE}.",
+                    rulebook.DECK,
+                )
+            )
         if "id" in entry:
             card_id = entry["id"]
             if not isinstance(card_id, str) or not card_id:
-                found.append(Violation("bad_card_id", f"{where}.id must be a non-empty string.",
-                                       rulebook.DECK))
+                found.append(
+                    Violation(
+                        "bad_card_id", f"{where}.id must be a non-empty string.", rulebook.DECK
+                    )
+                )
             elif card_id in explicit:
-                found.append(Violation("duplicate_card_id",
-                                       f"{where}.id {card_id!r} is used by another card.", rulebook.DECK))
+                found.append(
+                    Violation(
+                        "duplicate_card_id",
+                        f"{where}.id {card_id!r} is used by another card.",
+                        rulebook.DECK,
+                    )
+                )
             else:
                 explicit.add(card_id)
     needed = CARDS_PER_PLAYER * player_count
     if len(spec) < needed:
-        found.append(Violation(
-            "deck_too_small",
-            f"A deck for {player_count} players needs at least {needed} cards "
-            f"({CARDS_PER_PLAYER} per player), not {len(spec)}.", rulebook.DECK))
+        found.append(
+            Violation(
+                "deck_too_small",
+                f"A deck for {player_count} players needs at least {needed} cards "
+                f"({CARDS_PER_PLAYER} per player), not {len(spec)}.",
+                rulebook.DECK,
+            )
+        )
     if found:
         return [], found
     used = set(explicit)

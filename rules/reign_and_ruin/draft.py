@@ -5,6 +5,7 @@ simultaneously and secretly, keeps 2 cards of the packet in front of them, then 
 to the next seat once everyone has chosen: 7 → 5 → 3 → 1, and the last single card is kept
 automatically.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -15,7 +16,14 @@ from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
 from rules.rng import Rng
 
-__all__ = ["ROUNDS", "PICKS_PER_ROUND", "packet_size", "draft_moves", "draft_violations", "apply_draft"]
+__all__ = [
+    "ROUNDS",
+    "PICKS_PER_ROUND",
+    "packet_size",
+    "draft_moves",
+    "draft_violations",
+    "apply_draft",
+]
 
 ROUNDS = 3
 """Three rounds of choosing (packets of 7, 5, 3); the single card left is then kept."""
@@ -29,8 +37,10 @@ def packet_size(round_no: int) -> int:
 
 def draft_moves(state: State, player: PlayerId) -> list[Move]:
     """Every pair of cards ``player`` may keep from their packet, in packet order."""
-    return [{"player": player, "type": "draft", "cards": [a, b]}
-            for a, b in combinations(state["draft"]["packets"][player], 2)]
+    return [
+        {"player": player, "type": "draft", "cards": [a, b]}
+        for a, b in combinations(state["draft"]["packets"][player], 2)
+    ]
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
@@ -41,13 +51,20 @@ def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violati
     """
     draft = state["draft"]
     if draft["picks"][player]:
-        return [Violation("already_picked",
-                          "You have already chosen your two cards this round; wait for the others.",
-                          rulebook.DRAFT)]
+        return [
+            Violation(
+                "already_picked",
+                "You have already chosen your two cards this round; wait for the others.",
+                rulebook.DRAFT,
+            )
+        ]
     chosen = move.get("cards")
     if not isinstance(chosen, list) or len(chosen) != PICKS_PER_ROUND:
-        return [Violation("wrong_pick_count", "Choose exactly two cards from your packet.",
-                          rulebook.DRAFT)]
+        return [
+            Violation(
+                "wrong_pick_count", "Choose exactly two cards from your packet.", rulebook.DRAFT
+            )
+        ]
     a, b = chosen
     if not isinstance(a, str) or not isinstance(b, str):
         return [Violation("card_not_in_packet", "Name the two cards by their ids.", rulebook.DRAFT)]
@@ -56,8 +73,11 @@ def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violati
     packet = draft["packets"][player]
     if a in packet and b in packet:
         return []
-    return [Violation("card_not_in_packet", f"Card {c!r} is not in your packet.", rulebook.DRAFT)
-            for c in chosen if c not in packet]
+    return [
+        Violation("card_not_in_packet", f"Card {c!r} is not in your packet.", rulebook.DRAFT)
+        for c in chosen
+        if c not in packet
+    ]
 
 
 def apply_draft(state: State, move: Move, player: PlayerId) -> tuple[State, list[Event]]:
@@ -83,16 +103,21 @@ def apply_draft(state: State, move: Move, player: PlayerId) -> tuple[State, list
     waiting = list(state["active_players"])
     waiting.remove(player)
     if waiting:
-        new["draft"] = {"round": old["round"], "packets": old["packets"], "picks": all_picks,
-                        "kept": old["kept"]}
+        new["draft"] = {
+            "round": old["round"],
+            "packets": old["packets"],
+            "picks": all_picks,
+            "kept": old["kept"],
+        }
         new["active_players"] = waiting
         return new, events
     _pass_packets(new, old, all_picks, events)
     return new, events
 
 
-def _pass_packets(new: State, old: dict[str, Any], all_picks: dict[str, list[str]],
-                  events: list[Event]) -> None:
+def _pass_packets(
+    new: State, old: dict[str, Any], all_picks: dict[str, list[str]], events: list[Event]
+) -> None:
     """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left."""
     players = new["players"]
     round_no = old["round"]
@@ -104,8 +129,12 @@ def _pass_packets(new: State, old: dict[str, Any], all_picks: dict[str, list[str
         packets[next_seat(players, p)] = [c for c in old["packets"][p] if c not in chosen]
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
-        new["draft"] = {"round": round_no + 1, "packets": {p: packets[p] for p in players},
-                        "picks": {p: [] for p in players}, "kept": kept}
+        new["draft"] = {
+            "round": round_no + 1,
+            "packets": {p: packets[p] for p in players},
+            "picks": {p: [] for p in players},
+            "kept": kept,
+        }
         new["active_players"] = list(players)
         return
     hands: dict[str, list[str]] = {}

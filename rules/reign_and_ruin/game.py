@@ -4,6 +4,7 @@ Each method delegates to the module that owns the concept: ``state`` (setup), ``
 ``abilities`` (plays), ``moves`` (dispatch), ``turns`` (turn order, final round),
 ``scoring``, ``views``, ``integrity``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -4,6 +4,7 @@ Moves arrive shape-checked by the schemas, but every value may still be wrong (a
 card of someone else, a value of an unexpected type). Nothing here raises anything but
 :class:`~rules.errors.IllegalMove`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,27 +60,53 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     """The violations of ``move`` and, for a legal play, what its checks found (see check_play)."""
     p = move.get("player")
     if p.__class__ is not str or p not in state["hands"]:
-        return [Violation("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)], None
+        return [
+            Violation("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)
+        ], None
     if state["status"] == "finished":
-        return [Violation("game_finished", "The game is over; no more moves can be made.",
-                          rulebook.FINAL_ROUND)], None
+        return [
+            Violation(
+                "game_finished",
+                "The game is over; no more moves can be made.",
+                rulebook.FINAL_ROUND,
+            )
+        ], None
     kind = move.get("type")
     phase = state["phase"]
     if kind == "draft":
         if phase != "draft":
-            return [Violation("wrong_phase", "The draft is over: play a card from your hand instead.",
-                              rulebook.DRAFT)], None
-        found = [Violation("unexpected_field", f"A draft move takes no {key!r}.", rulebook.MOVES)
-                 for key in move if key not in _DRAFT_FIELDS] if len(move) > 3 else []
+            return [
+                Violation(
+                    "wrong_phase",
+                    "The draft is over: play a card from your hand instead.",
+                    rulebook.DRAFT,
+                )
+            ], None
+        found = (
+            [
+                Violation("unexpected_field", f"A draft move takes no {key!r}.", rulebook.MOVES)
+                for key in move
+                if key not in _DRAFT_FIELDS
+            ]
+            if len(move) > 3
+            else []
+        )
         found.extend(draft_violations(state, move, p))
         return found, None
     if kind.__class__ is not str or kind not in _PLAY_TYPES:
-        return [Violation("unknown_move_type", f"Reign & Ruin has no move type {kind!r}.",
-                          rulebook.MOVES)], None
+        return [
+            Violation(
+                "unknown_move_type", f"Reign & Ruin has no move type {kind!r}.", rulebook.MOVES
+            )
+        ], None
     if phase == "draft":
-        return [Violation("wrong_phase",
-                          "The draft is still going on: choose two cards from your packet (a draft move).",
-                          rulebook.DRAFT)], None
+        return [
+            Violation(
+                "wrong_phase",
+                "The draft is still going on: choose two cards from your packet (a draft move).",
+                rulebook.DRAFT,
+            )
+        ], None
     if state["active_players"][0] != p:
         return [_not_your_turn(state, p)], None
     return check_play(state, move, p)
@@ -91,12 +118,15 @@ def _not_your_turn(state: State, p: PlayerId) -> Violation:
     current = state["active_players"][0]
     if final is not None:
         if p == final["ended_by"]:
-            return Violation("not_your_turn",
-                             "You have played your last card; the others each play one more card.",
-                             rulebook.FINAL_ROUND)
+            return Violation(
+                "not_your_turn",
+                "You have played your last card; the others each play one more card.",
+                rulebook.FINAL_ROUND,
+            )
         if p not in final["to_play"]:
-            return Violation("not_your_turn", "You have no more plays in the final round.",
-                             rulebook.FINAL_ROUND)
+            return Violation(
+                "not_your_turn", "You have no more plays in the final round.", rulebook.FINAL_ROUND
+            )
         return Violation("not_your_turn", f"It is {current}'s turn.", rulebook.FINAL_ROUND)
     return Violation("not_your_turn", f"It is {current}'s turn.", rulebook.TURN)
 

@@ -4,6 +4,7 @@ Every :class:`~rules.engine_types.Violation` of this game carries one of these a
 written ``reign-and-ruin#<anchor>``; each anchor is an explicit heading anchor in the rules
 document, so a client can link a violation straight to the rule it breaks.
 """
+
 from __future__ import annotations
 
 GAME_ID = "reign-and-ruin"

@@ -6,6 +6,7 @@ token. Three or more fighters of one faction in an army form a series: the sum o
 (a player without a series counts 0), then the most fighters, else a draw shared by those still
 tied.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -38,8 +39,15 @@ def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]])
         card = fighter["card"]
         info = cards[card]
         worth = info["value"] << fighter["kurgoz"]
-        fighters.append({"card": card, "faction": info["faction"], "value": info["value"],
-                         "kurgoz": fighter["kurgoz"], "worth": worth})
+        fighters.append(
+            {
+                "card": card,
+                "faction": info["faction"],
+                "value": info["value"],
+                "kurgoz": fighter["kurgoz"],
+                "worth": worth,
+            }
+        )
         by_faction.setdefault(info["faction"], []).append((card, worth))
         total += worth
     series: list[dict[str, Any]] = []
@@ -47,16 +55,27 @@ def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]])
         members = by_faction.get(faction, ())
         if len(members) >= SERIES_MIN:
             subtotal = sum(w for _, w in members)
-            series.append({"faction": faction, "cards": [c for c, _ in members], "sum": subtotal,
-                           "value": 2 * subtotal})
+            series.append(
+                {
+                    "faction": faction,
+                    "cards": [c for c, _ in members],
+                    "sum": subtotal,
+                    "value": 2 * subtotal,
+                }
+            )
             total += subtotal  # the series doubles a sum already counted once
-    return {"fighters": fighters, "series": series, "total": total,
-            "best_series": max((s["value"] for s in series), default=0),
-            "fighter_count": len(army)}
+    return {
+        "fighters": fighters,
+        "series": series,
+        "total": total,
+        "best_series": max((s["value"] for s in series), default=0),
+        "fighter_count": len(army),
+    }
 
 
-def rank(players: list[PlayerId], keys: dict[PlayerId, tuple[int, int, int]]
-         ) -> tuple[list[PlayerId], list[PlayerId], str | None]:
+def rank(
+    players: list[PlayerId], keys: dict[PlayerId, tuple[int, int, int]]
+) -> tuple[list[PlayerId], list[PlayerId], str | None]:
     """Ranking, winners and tie-break from each player's ``(total, best_series, fighter_count)``.
 
     Ranking: total, then best series value, then fighter count, all descending; players still
@@ -95,8 +114,13 @@ def score(state: State) -> Score:
     """Final standings once finished, provisional ones (``finished: false``) before."""
     breakdown, winners, draw = standings(state)
     totals = {p: breakdown["players"][p]["total"] for p in state["players"]}
-    return Score(finished=state["status"] == "finished", scores=totals, winners=tuple(winners),
-                 draw=draw, breakdown=breakdown)
+    return Score(
+        finished=state["status"] == "finished",
+        scores=totals,
+        winners=tuple(winners),
+        draw=draw,
+        breakdown=breakdown,
+    )
 
 
 def outcome(state: State) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 Seed §1 Setup (shuffle, deal seven face down to each player, the rest is the draw pile),
 §3 Determine starting player; rulings R&R 1 (custom deck), R&R 3 (starting player).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -11,7 +12,13 @@ from typing import Any
 from rules.engine_types import PlayerId, State, Violation
 from rules.errors import InvalidSetup
 from rules.reign_and_ruin import rulebook
-from rules.reign_and_ruin.cards import CARDS_PER_PLAYER, CardSpec, build_deck, catalogue, default_cards
+from rules.reign_and_ruin.cards import (
+    CARDS_PER_PLAYER,
+    CardSpec,
+    build_deck,
+    catalogue,
+    default_cards,
+)
 from rules.rng import MAX_SEED, Rng
 
 __all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "new_game"]
@@ -29,14 +36,23 @@ def _check_options(players: Sequence[PlayerId], options: dict[str, Any]) -> Sequ
     found: list[Violation] = []
     for key in options:
         if key not in DEFAULT_OPTIONS:
-            found.append(Violation("unknown_option",
-                                   f"Reign & Ruin has no option {key!r}; the options are "
-                                   f"{', '.join(DEFAULT_OPTIONS)}.", rulebook.OPTIONS))
+            found.append(
+                Violation(
+                    "unknown_option",
+                    f"Reign & Ruin has no option {key!r}; the options are "
+                    f"{', '.join(DEFAULT_OPTIONS)}.",
+                    rulebook.OPTIONS,
+                )
+            )
     starting = options.get("starting_player")
     if starting is not None and (not isinstance(starting, str) or starting not in players):
-        found.append(Violation("unknown_starting_player",
-                               f"options.starting_player must be one of the players "
-                               f"({', '.join(players)}).", rulebook.STARTING_PLAYER))
+        found.append(
+            Violation(
+                "unknown_starting_player",
+                f"options.starting_player must be one of the players ({', '.join(players)}).",
+                rulebook.STARTING_PLAYER,
+            )
+        )
     spec = options.get("deck")
     deck: Sequence[CardSpec] = ()
     if spec is None:
@@ -60,15 +76,24 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     drafter can know it. Players must already have passed ``check_players``.
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup([Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                                      rulebook.SETUP)])
+        raise InvalidSetup(
+            [
+                Violation(
+                    "bad_seed",
+                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
+                    rulebook.SETUP,
+                )
+            ]
+        )
     deck = _check_options(players, options)
     rng = Rng.from_seed(seed)
     order = [card[0] for card in deck]
     rng.shuffle(order)
     players = list(players)
     starting = options.get("starting_player")
-    packets = {p: order[i * CARDS_PER_PLAYER:(i + 1) * CARDS_PER_PLAYER] for i, p in enumerate(players)}
+    packets = {
+        p: order[i * CARDS_PER_PLAYER : (i + 1) * CARDS_PER_PLAYER] for i, p in enumerate(players)
+    }
     return {
         "game": rulebook.GAME_ID,
         "schema_version": SCHEMA_VERSION,
@@ -82,7 +107,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "rng": str(rng),
         "cards": catalogue(deck),
         "starting_player": starting,
-        "draw_pile": order[CARDS_PER_PLAYER * len(players):],
+        "draw_pile": order[CARDS_PER_PLAYER * len(players) :],
         "discard_pile": [],
         "draft": {
             "round": 1,

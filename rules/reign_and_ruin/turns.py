@@ -4,6 +4,7 @@ Seed §4 Play cards ("After you have played your last card, your opponents have 
 card after which the game ends"); rulings R&R 4 (one card per turn, no passing) and R&R 10
 (final round).
 """
+
 from __future__ import annotations
 
 from rules.engine import next_seat, seats_after
@@ -60,5 +61,11 @@ def finish(new: State, events: list[Event]) -> None:
     new["active_players"] = []
     result = outcome(new)
     new["outcome"] = result
-    events.append({"type": "game_over", "winners": list(result["winners"]), "draw": result["draw"],
-                   "scores": dict(result["scores"])})
+    events.append(
+        {
+            "type": "game_over",
+            "winners": list(result["winners"]),
+            "draw": result["draw"],
+            "scores": dict(result["scores"]),
+        }
+    )

@@ -6,6 +6,7 @@ parts only (never "copy and delete"), so a field added to the state later stays 
 view chooses to show it. The card catalogue (``cards``) is public: it is the deck's
 composition, which every player knows; where each card lies is what stays hidden.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,8 +32,12 @@ def _copy_final_round(final: dict[str, Any] | None) -> dict[str, Any] | None:
 def _copy_outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
-    return {"winners": list(outcome["winners"]), "draw": outcome["draw"],
-            "scores": dict(outcome["scores"]), "reason": outcome["reason"]}
+    return {
+        "winners": list(outcome["winners"]),
+        "draw": outcome["draw"],
+        "scores": dict(outcome["scores"]),
+        "reason": outcome["reason"],
+    }
 
 
 def view(state: State, player: PlayerId | None) -> View:
@@ -60,12 +65,19 @@ def view(state: State, player: PlayerId | None) -> View:
         "active_players": list(state["active_players"]),
         "move_count": state["move_count"],
         "outcome": _copy_outcome(state["outcome"]),
-        "cards": {cid: {"faction": c["faction"], "value": c["value"]} for cid, c in state["cards"].items()},
+        "cards": {
+            cid: {"faction": c["faction"], "value": c["value"]} for cid, c in state["cards"].items()
+        },
         "starting_player": state["starting_player"],
         "draw_pile_count": len(state["draw_pile"]),
         "discard_pile": list(state["discard_pile"]),
-        "armies": {p: [{"card": f["card"], "kurgoz": f["kurgoz"], "cognitz": f["cognitz"]}
-                       for f in armies[p]] for p in players},
+        "armies": {
+            p: [
+                {"card": f["card"], "kurgoz": f["kurgoz"], "cognitz": f["cognitz"]}
+                for f in armies[p]
+            ]
+            for p in players
+        },
         "final_round": _copy_final_round(state["final_round"]),
         "hand_counts": {p: len(hands[p]) for p in players},
         "draft": None,

@@ -3,6 +3,7 @@
 ``GAME`` is the instance registered in :mod:`rules.registry`. Rules and rulings:
 ``docs/rules/reign-supreme.md``.
 """
+
 from rules.reign_supreme.game import ReignSupreme
 
 GAME = ReignSupreme()

@@ -13,6 +13,7 @@ seat order from the turn player's left, every other player still in the game who
 cast now or holds a card (:func:`combat_actors`; read from public information only). They are never waited for: the game goes on with the turn player's
 moves, and their chance ends with the turn player's ``end_turn``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -26,11 +27,17 @@ from rules.reign_supreme.survey import Survey
 __all__ = ["off_turn_moves", "combat_actors", "refresh_actors", "waiting_on"]
 
 
-def _casts(state: State, geo: Geometry, player: PlayerId, survey: Survey | None = None) -> Iterator[list[Move]]:
+def _casts(
+    state: State, geo: Geometry, player: PlayerId, survey: Survey | None = None
+) -> Iterator[list[Move]]:
     """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts. The
     board is surveyed only once such a unit is found (most have none)."""
     for uid, unit in state["units"].items():
-        if unit["owner"] == player and unit["at"] is not None and any(ready(state, uid, s) for s in FIELD_SPELLS):
+        if (
+            unit["owner"] == player
+            and unit["at"] is not None
+            and any(ready(state, uid, s) for s in FIELD_SPELLS)
+        ):
             if survey is None:
                 survey = Survey(state, geo)
             yield cast_moves(state, survey, player, uid)
@@ -40,7 +47,9 @@ def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
     """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
     with each of their units whose spell is ready (unit-id order), then their cards."""
     survey = Survey(state, geo)
-    return [m for casts in _casts(state, geo, player, survey) for m in casts] + card_moves(state, player, survey)
+    return [m for casts in _casts(state, geo, player, survey) for m in casts] + card_moves(
+        state, player, survey
+    )
 
 
 def _may_act(state: State, geo: Geometry, player: PlayerId) -> bool:

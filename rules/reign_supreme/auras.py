@@ -18,6 +18,7 @@ So nothing here is stored: every aura is read off the board when it matters.
 **Decision:** auras of the same kind do not stack (two Commanders still give +1). "Allied" means
 the same player's units.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,8 +27,20 @@ from rules.engine_types import PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 
-__all__ = ["has", "in_aura", "range_bonus", "silence_sources", "silenced", "stealthy", "moves_freely",
-           "engaged_pairs", "engaged", "prune_engaged", "SILENCE_RADIUS", "STEALTH_WALLS"]
+__all__ = [
+    "has",
+    "in_aura",
+    "range_bonus",
+    "silence_sources",
+    "silenced",
+    "stealthy",
+    "moves_freely",
+    "engaged_pairs",
+    "engaged",
+    "prune_engaged",
+    "SILENCE_RADIUS",
+    "STEALTH_WALLS",
+]
 
 SILENCE_RADIUS = 3
 
@@ -38,7 +51,6 @@ def has(state: State, unit: dict[str, Any], ability: str) -> bool:
     return ability in s["abilities"] or ability in s["kinds"] or ability in s["spells"]
 
 
-
 def in_aura(state: State, occ: dict[Hex, str], unit: dict[str, Any], ability: str) -> bool:
     """Whether ``unit`` stands in an allied ``ability`` aura: it has the aura itself or an
     adjacent unit of the same player has it (Command, Supply, Enchant)."""
@@ -47,7 +59,11 @@ def in_aura(state: State, occ: dict[Hex, str], unit: dict[str, Any], ability: st
     units = state["units"]
     for n in neighbours(as_hex(unit["at"])):
         other = occ.get(n)
-        if other is not None and units[other]["owner"] == unit["owner"] and has(state, units[other], ability):
+        if (
+            other is not None
+            and units[other]["owner"] == unit["owner"]
+            and has(state, units[other], ability)
+        ):
             return True
     return False
 
@@ -60,16 +76,25 @@ def range_bonus(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> int:
 def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
     """Active Silence auras as (space, owner): Silence units on the board with no other Silence
     unit (of any side) within 3 spaces ("their effect cancel and the aura is lost")."""
-    found = [(as_hex(u["at"]), u["owner"]) for u in state["units"].values()
-             if u["at"] is not None and has(state, u, "silence")]
-    return [(h, p) for h, p in found
-            if not any(o != h and distance(h, o) <= SILENCE_RADIUS for o, _ in found)]
+    found = [
+        (as_hex(u["at"]), u["owner"])
+        for u in state["units"].values()
+        if u["at"] is not None and has(state, u, "silence")
+    ]
+    return [
+        (h, p)
+        for h, p in found
+        if not any(o != h and distance(h, o) <= SILENCE_RADIUS for o, _ in found)
+    ]
 
 
 def silenced(state: State, h: Hex, player: PlayerId) -> bool:
     """Whether ``player`` may not cast a spell from or into space ``h``: it lies within 3 spaces
     of an active Silence aura of another player."""
-    return any(owner != player and distance(h, src) <= SILENCE_RADIUS for src, owner in silence_sources(state))
+    return any(
+        owner != player and distance(h, src) <= SILENCE_RADIUS
+        for src, owner in silence_sources(state)
+    )
 
 
 STEALTH_WALLS = ("gate", "palisade")
@@ -139,8 +164,14 @@ def prune_engaged(state: State, mover: str | None = None, path: list[Hex] | None
     keep = []
     for a, b in state["engaged"]:
         ua, ub = units.get(a), units.get(b)
-        if ua is None or ub is None or ua["at"] is None or ub["at"] is None \
-                or distance(as_hex(ua["at"]), as_hex(ub["at"])) != 1 or ua["owner"] == ub["owner"]:
+        if (
+            ua is None
+            or ub is None
+            or ua["at"] is None
+            or ub["at"] is None
+            or distance(as_hex(ua["at"]), as_hex(ub["at"])) != 1
+            or ua["owner"] == ub["owner"]
+        ):
             continue
         if path is not None and mover in (a, b):
             other = as_hex(ub["at"]) if mover == a else as_hex(ua["at"])

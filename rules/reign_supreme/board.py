@@ -5,6 +5,7 @@ auras and walls, is :mod:`rules.reign_supreme.movement`.
 Units stand one to a space. A unit "on the board" has ``at = [q, r]``; a unit waiting to be set
 up or deployed has ``at = null``.
 """
+
 from __future__ import annotations
 
 import marshal
@@ -14,15 +15,34 @@ from rules.engine_types import PlayerId, State
 from rules.reign_supreme.content import default_roster
 from rules.reign_supreme.hexes import Hex, neighbours
 
-__all__ = ["Geometry", "geometry", "layout_key", "occupancy", "stats", "unit_hex", "enemies_adjacent", "in_melee",
-           "units_of", "on_board"]
+__all__ = [
+    "Geometry",
+    "geometry",
+    "layout_key",
+    "occupancy",
+    "stats",
+    "unit_hex",
+    "enemies_adjacent",
+    "in_melee",
+    "units_of",
+    "on_board",
+]
 
 
 class Geometry:
     """The static spaces of a game: the board, each player's Kingdom, Castles and Thrones."""
 
-    __slots__ = ("board", "adjacent", "kingdom_of", "kingdoms", "castles", "castle_owner", "thrones", "mines",
-                 "ruins")
+    __slots__ = (
+        "board",
+        "adjacent",
+        "kingdom_of",
+        "kingdoms",
+        "castles",
+        "castle_owner",
+        "thrones",
+        "mines",
+        "ruins",
+    )
 
     def __init__(self, state: State) -> None:
         scenario = state["scenario"]
@@ -46,7 +66,9 @@ class Geometry:
             if k["throne"] is not None:
                 self.thrones[(k["throne"][0], k["throne"][1])] = p
         self.board: frozenset[Hex] = frozenset(board)
-        self.adjacent: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in neighbours(h) if n in board) for h in board}
+        self.adjacent: dict[Hex, tuple[Hex, ...]] = {
+            h: tuple(n for n in neighbours(h) if n in board) for h in board
+        }
         """Each board space's neighbours on the board."""
         self.mines: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["mines"])
         self.ruins: tuple[Hex, ...] = tuple((h[0], h[1]) for h in scenario["ruins"])
@@ -118,7 +140,9 @@ def units_of(state: State, player: PlayerId) -> list[tuple[str, dict[str, Any]]]
 
 def occupancy(state: State) -> dict[Hex, str]:
     """Space -> id of the unit on it."""
-    return {(u["at"][0], u["at"][1]): uid for uid, u in state["units"].items() if u["at"] is not None}
+    return {
+        (u["at"][0], u["at"][1]): uid for uid, u in state["units"].items() if u["at"] is not None
+    }
 
 
 def enemies_adjacent(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> list[str]:

@@ -37,6 +37,7 @@ deck's discard pile at once (:func:`declare`); opponents may Counterspell a Spel
 owner of a targeted unit may Teleport it away (:mod:`responses`); then :func:`resolve` applies
 it, or it fizzles if its target is gone.
 """
+
 from __future__ import annotations
 
 import re
@@ -53,9 +54,23 @@ from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import wall_by_id, wall_spaces
 
-__all__ = ["DECKS", "check_cards", "card_moves", "OWN_TURN_EFFECTS", "check_play", "declare", "resolve", "TARGETS",
-           "PRIMITIVES", "MAX_AMOUNT", "MAX_COPIES", "MAX_TURNS", "MAX_DEFINITIONS", "duration",
-           "FIZZLE_REASONS"]
+__all__ = [
+    "DECKS",
+    "check_cards",
+    "card_moves",
+    "OWN_TURN_EFFECTS",
+    "check_play",
+    "declare",
+    "resolve",
+    "TARGETS",
+    "PRIMITIVES",
+    "MAX_AMOUNT",
+    "MAX_COPIES",
+    "MAX_TURNS",
+    "MAX_DEFINITIONS",
+    "duration",
+    "FIZZLE_REASONS",
+]
 
 FIZZLE_REASONS = ("evaded", "target_gone", "bad_target", "player_out")
 """Why a played card found nothing to act on (``card_fizzled``)."""
@@ -96,7 +111,6 @@ def _int(value: Any, lo: int, hi: int) -> bool:
     return type(value) is int and lo <= value <= hi
 
 
-
 # -- custom card sets ----------------------------------------------------------------------------------
 def check_cards(cards: Any) -> list[Violation]:
     """Problems of a card set (``options.cards``, the format of ``data/cards.json``): 1 to 50
@@ -105,7 +119,9 @@ def check_cards(cards: Any) -> list[Violation]:
     in both decks. Each problem is a ``bad_cards`` naming the field."""
     bad = "bad_cards"
     if type(cards) is not list or not 1 <= len(cards) <= MAX_DEFINITIONS:
-        return [_v(bad, f"options.cards must be a list of 1 to {MAX_DEFINITIONS} card definitions.")]
+        return [
+            _v(bad, f"options.cards must be a list of 1 to {MAX_DEFINITIONS} card definitions.")
+        ]
     found: list[Violation] = []
     ids: set[str] = set()
     decks: set[str] = set()
@@ -114,7 +130,11 @@ def check_cards(cards: Any) -> list[Violation]:
         if type(card) is not dict:
             found.append(_v(bad, f"{at} must be an object."))
             continue
-        found.extend(_v(bad, f"{at} has an unknown field {key[:40]!r}.") for key in card if key not in _FIELDS)
+        found.extend(
+            _v(bad, f"{at} has an unknown field {key[:40]!r}.")
+            for key in card
+            if key not in _FIELDS
+        )
         found.extend(_v(bad, f"{at}.{key} is missing.") for key in _FIELDS if key not in card)
         cid = card.get("id")
         if type(cid) is str and _ID.fullmatch(cid) is not None:
@@ -122,7 +142,12 @@ def check_cards(cards: Any) -> list[Violation]:
                 found.append(_v(bad, f"{at}.id {cid!r} is used twice."))
             ids.add(cid)
         elif "id" in card:
-            found.append(_v(bad, f"{at}.id must be 1 to 32 lower-case letters, digits or '_', starting with a letter."))
+            found.append(
+                _v(
+                    bad,
+                    f"{at}.id must be 1 to 32 lower-case letters, digits or '_', starting with a letter.",
+                )
+            )
         if card.get("deck") in DECKS:
             decks.add(card["deck"])
         elif "deck" in card:
@@ -139,29 +164,38 @@ def check_cards(cards: Any) -> list[Violation]:
         if "target" in card and target not in TARGETS:
             found.append(_v(bad, f"{at}.target must be one of {', '.join(TARGETS)}."))
         if card.get("range") is not None and not _int(card["range"], 0, MAX_RANGE):
-            found.append(_v(bad, f"{at}.range must be null or a whole number from 0 to {MAX_RANGE}."))
+            found.append(
+                _v(bad, f"{at}.range must be null or a whole number from 0 to {MAX_RANGE}.")
+            )
         if "effect" in card:
             found.extend(_check_effect(card["effect"], target, f"{at}.effect"))
     if not found and decks != {"spell", "tactics"}:
-        found.append(_v(bad, "options.cards needs at least one card in each deck (spell and tactics)."))
+        found.append(
+            _v(bad, "options.cards needs at least one card in each deck (spell and tactics).")
+        )
     return found
 
 
 def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
     bad = "bad_cards"
     if type(effect) is not dict:
-        return [_v(bad, f"{at} must be an object {{\"kind\", \"amount\", ...}}.")]
+        return [_v(bad, f'{at} must be an object {{"kind", "amount", ...}}.')]
     kind = effect.get("kind")
     if type(kind) is not str or kind not in PRIMITIVES:
         return [_v(bad, f"{at}.kind must be one of {', '.join(PRIMITIVES)}.")]
     spec = PRIMITIVES[kind]
-    found = [_v(bad, f"{at} has an unknown field {key[:40]!r} for {kind}.") for key in effect
-             if key not in ("kind", "amount", *spec["extra"])]
+    found = [
+        _v(bad, f"{at} has an unknown field {key[:40]!r} for {kind}.")
+        for key in effect
+        if key not in ("kind", "amount", *spec["extra"])
+    ]
     if not _int(effect.get("amount"), 0, MAX_AMOUNT):
         found.append(_v(bad, f"{at}.amount must be a whole number from 0 to {MAX_AMOUNT}."))
     for key in spec["extra"]:
         if key in effect and not _int(effect[key], 0, _EXTRA_LIMIT[key]):
-            found.append(_v(bad, f"{at}.{key} must be a whole number from 0 to {_EXTRA_LIMIT[key]}."))
+            found.append(
+                _v(bad, f"{at}.{key} must be a whole number from 0 to {_EXTRA_LIMIT[key]}.")
+            )
     if target is not None and target in TARGETS and target not in spec["targets"]:
         found.append(_v(bad, f"{at}.kind {kind} needs the target {' or '.join(spec['targets'])}."))
     return found
@@ -177,7 +211,11 @@ class _Ctx:
     def __init__(self, survey: Survey, player: PlayerId) -> None:
         self.survey = survey
         self.player = player
-        self.own = [as_hex(u["at"]) for u in survey.units.values() if u["owner"] == player and u["at"] is not None]
+        self.own = [
+            as_hex(u["at"])
+            for u in survey.units.values()
+            if u["owner"] == player and u["at"] is not None
+        ]
 
     def silenced(self, h: Hex) -> bool:
         return self.survey.silenced(h, self.player)
@@ -194,9 +232,12 @@ def duration(state: State, turns: int) -> int:
     return turns * (len(state["players"]) - len(state["defeated"]))
 
 
-_TARGET_WORDS = {"own_unit": "one of your units on the board", "enemy_unit": "an enemy unit on the board",
-                 "any_unit": "a unit on the board",
-                 "enemy_siege_or_wall": "an enemy Siege unit or wall (Gate, Castle wall, Palisade)"}
+_TARGET_WORDS = {
+    "own_unit": "one of your units on the board",
+    "enemy_unit": "an enemy unit on the board",
+    "any_unit": "a unit on the board",
+    "enemy_siege_or_wall": "an enemy Siege unit or wall (Gate, Castle wall, Palisade)",
+}
 
 
 def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -209,8 +250,13 @@ def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, A
     return None, wall_by_id(state, target)
 
 
-def _fits(card: dict[str, Any], p: PlayerId, state: State, unit: dict[str, Any] | None,
-          wall: dict[str, Any] | None) -> bool:
+def _fits(
+    card: dict[str, Any],
+    p: PlayerId,
+    state: State,
+    unit: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+) -> bool:
     """The target is of the card's ``target`` kind."""
     kind = card["target"]
     if unit is not None:
@@ -221,20 +267,28 @@ def _fits(card: dict[str, Any], p: PlayerId, state: State, unit: dict[str, Any] 
     return wall is not None and kind == "enemy_siege_or_wall" and wall["owner"] != p
 
 
-def _needs(state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any] | None) -> Violation | None:
+def _needs(
+    state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any] | None
+) -> Violation | None:
     """What the primitive asks of its target beyond the card's ``target`` kind (None: fine)."""
 
     kind = card["effect"]["kind"]
     if kind == "reinforce":
         if state["boards"][p]["reinforcement_pin"] is None:
-            return _v("no_reinforcement_pin", "Without a Deployment phase there is no Reinforcement pin to move.")
+            return _v(
+                "no_reinforcement_pin",
+                "Without a Deployment phase there is no Reinforcement pin to move.",
+            )
         return None
     if unit is None:
         return None
     kinds = stats(state, unit)["kinds"]
     if kind == "heal":
         if "mechanical" in kinds or "siege" in kinds:
-            return _v("bad_card_target", "Mechanical and Siege units cannot be healed (they are repaired).")
+            return _v(
+                "bad_card_target",
+                "Mechanical and Siege units cannot be healed (they are repaired).",
+            )
         if unit["pins"] == 0:
             return _v("no_pins", "That unit has no pins to remove.")
     elif kind == "repair":
@@ -248,13 +302,22 @@ def _needs(state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any]
     elif kind in ("ambush", "flaming_oil"):
         if kind == "flaming_oil" and "shooting" not in kinds:
             return _v("bad_card_target", "Flaming Oil goes on a Shooting unit.")
-        if not can_attack(state, unit) or (kind == "flaming_oil" and unit["mode"] not in (None, "shoot")):
+        if not can_attack(state, unit) or (
+            kind == "flaming_oil" and unit["mode"] not in (None, "shoot")
+        ):
             return _v("unit_cannot_attack", "That unit cannot make another such attack this turn.")
     elif kind == "forced_march":
         if unit["attacked"]:
-            return _v("attacked_already", "Forced March needs a unit that has not attacked.", rulebook.COMBAT)
+            return _v(
+                "attacked_already",
+                "Forced March needs a unit that has not attacked.",
+                rulebook.COMBAT,
+            )
         if not unit["moved"]:
-            return _v("not_moved", "Forced March lets a unit that has moved move again; this one has not moved.")
+            return _v(
+                "not_moved",
+                "Forced March lets a unit that has moved move again; this one has not moved.",
+            )
         if unit["ensnared"]:
             return _v("ensnared", "An Ensnared unit cannot move this turn.", rulebook.ABILITIES)
         if unit.get("packing", "packed") != "packed":
@@ -270,18 +333,25 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
             return _v("bad_card_target", f"{card['name']} takes no target: give target null.")
         return _needs(state, card, p, None)
     if target is None:
-        return _v("card_needs_target", f"{card['name']} needs a target: {_TARGET_WORDS[card['target']]}.")
+        return _v(
+            "card_needs_target", f"{card['name']} needs a target: {_TARGET_WORDS[card['target']]}."
+        )
     unit, wall = _find(state, target)
     if unit is None and wall is None:
         return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
     if not _fits(card, p, state, unit, wall):
         return _v("bad_card_target", f"{card['name']} targets {_TARGET_WORDS[card['target']]}.")
     if unit is not None and unit["owner"] != p and ctx.survey.is_stealthy(target):
-        return _v("stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS)
+        return _v(
+            "stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS
+        )
     spaces = [as_hex(unit["at"])] if unit is not None else list(wall_spaces(wall))
     reach = card["range"]
     if reach is not None and min(ctx.reach(h) for h in spaces) > reach:
-        return _v("out_of_card_range", f"{card['name']} reaches only {reach} spaces from one of your units.")
+        return _v(
+            "out_of_card_range",
+            f"{card['name']} reaches only {reach} spaces from one of your units.",
+        )
     if card["deck"] == "spell" and any(ctx.silenced(h) for h in spaces):
         return _v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)
     return _needs(state, card, p, unit)
@@ -304,8 +374,12 @@ OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")
 def _may_play(state: State, player: PlayerId) -> bool:
     """Seed: "Any player can play cards only this phase" (Combat); ruling RS 10: in every Combat
     phase, whoever's, while no declaration awaits answers."""
-    return (state["status"] == "in_progress" and state["phase"] == "combat" and state["pending"] is None
-            and player not in state["defeated"])
+    return (
+        state["status"] == "in_progress"
+        and state["phase"] == "combat"
+        and state["pending"] is None
+        and player not in state["defeated"]
+    )
 
 
 def _off_turn_ok(state: State, player: PlayerId, card: dict[str, Any]) -> bool:
@@ -351,15 +425,26 @@ def check_play(state: State, move: Move) -> list[Violation]:
     ``not_moved``, ``ensnared``, ``not_packed``, ``no_reinforcement_pin``)."""
     p = move["player"]
     if not _may_play(state, p):
-        return [_v("not_your_turn", "Cards are played in a Combat phase, while nothing waits for an answer.",
-                   rulebook.COMBAT)]
+        return [
+            _v(
+                "not_your_turn",
+                "Cards are played in a Combat phase, while nothing waits for an answer.",
+                rulebook.COMBAT,
+            )
+        ]
     cid = move["card"]
     if cid.__class__ is not str or cid not in state["hands"][p]:
         return [_v("not_in_hand", f"You hold no card {str(cid)[:40]!r}.")]
     card = _catalog(state)[cid]
     if not _off_turn_ok(state, p, card):
-        return [_v("own_turn_card", f"{card['name']} acts on a unit's activation: it is played only in your own "
-                   "Combat phase.", rulebook.OUTSIDE_YOUR_TURN)]
+        return [
+            _v(
+                "own_turn_card",
+                f"{card['name']} acts on a unit's activation: it is played only in your own "
+                "Combat phase.",
+                rulebook.OUTSIDE_YOUR_TURN,
+            )
+        ]
     problem = _target_problem(state, _Ctx(Survey(state, geometry(state)), p), card, move["target"])
     return [] if problem is None else [problem]
 
@@ -373,10 +458,23 @@ def declare(state: State, geo: Geometry, move: Move) -> tuple[dict[str, Any], li
     state["hands"][p].remove(cid)
     state["discards"][card["deck"]].append(cid)
     unit, wall = _find(state, target) if target is not None else (None, None)
-    at = list(unit["at"]) if unit is not None else (list(wall["edge"][0]) if wall is not None else None)
-    entry = {"kind": "card", "player": p, "move": dict(move), "asked": [], "spell": card["deck"] == "spell",
-             "at": at, "target_unit": target if unit is not None else None}
-    return entry, [{"type": "card_played", "player": p, "card": cid, "name": card["name"], "target": target}]
+    at = (
+        list(unit["at"])
+        if unit is not None
+        else (list(wall["edge"][0]) if wall is not None else None)
+    )
+    entry = {
+        "kind": "card",
+        "player": p,
+        "move": dict(move),
+        "asked": [],
+        "spell": card["deck"] == "spell",
+        "at": at,
+        "target_unit": target if unit is not None else None,
+    }
+    return entry, [
+        {"type": "card_played", "player": p, "card": cid, "name": card["name"], "target": target}
+    ]
 
 
 def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
@@ -401,16 +499,35 @@ def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
     return _APPLY[card["effect"]["kind"]](state, p, cid, card, target, unit, wall)
 
 
-def _card_hit(state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: str, amount: int) -> list[Event]:
+def _card_hit(
+    state: State, p: PlayerId, cid: str, card: dict[str, Any], uid: str, amount: int
+) -> list[Event]:
     unit = state["units"][uid]
     hp = stats(state, unit)["hp"]
-    events: list[Event] = [{"type": "card_hit", "player": p, "card": cid, "unit": uid, "owner": unit["owner"],
-                            "damage": amount, "pins": min(hp, unit["pins"] + amount), "hp": hp}]
+    events: list[Event] = [
+        {
+            "type": "card_hit",
+            "player": p,
+            "card": cid,
+            "unit": uid,
+            "owner": unit["owner"],
+            "damage": amount,
+            "pins": min(hp, unit["pins"] + amount),
+            "hp": hp,
+        }
+    ]
     return events + hit(state, p, uid, amount, card["id"])
 
 
-def _damage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
-            wall: Any) -> list[Event]:
+def _damage(
+    state: State,
+    p: PlayerId,
+    cid: str,
+    card: dict[str, Any],
+    target: str,
+    unit: dict[str, Any],
+    wall: Any,
+) -> list[Event]:
     """``amount`` pins on the target, then ``splash`` on every other unit next to its space."""
 
     centre = as_hex(unit["at"])
@@ -422,35 +539,87 @@ def _damage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: s
             vid = occ.get(n)
             if vid is None or vid == target:
                 continue
-            events.append({"type": "splashed", "player": p, "unit": vid, "owner": state["units"][vid]["owner"],
-                           "source": card["id"], "damage": splash})
+            events.append(
+                {
+                    "type": "splashed",
+                    "player": p,
+                    "unit": vid,
+                    "owner": state["units"][vid]["owner"],
+                    "source": card["id"],
+                    "damage": splash,
+                }
+            )
             events.extend(hit(state, p, vid, splash, card["id"]))
     return events
 
 
-def _mend(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
-          wall: Any) -> list[Event]:
+def _mend(
+    state: State,
+    p: PlayerId,
+    cid: str,
+    card: dict[str, Any],
+    target: str,
+    unit: dict[str, Any],
+    wall: Any,
+) -> list[Event]:
     """Heal and Repair: take up to ``amount`` pins off the unit."""
     removed = min(unit["pins"], card["effect"]["amount"])
     unit["pins"] -= removed
     kind = "card_healed" if card["effect"]["kind"] == "heal" else "card_repaired"
-    return [{"type": kind, "player": p, "card": cid, "unit": target, "owner": unit["owner"],
-             "pins_removed": removed, "pins": unit["pins"]}]
+    return [
+        {
+            "type": kind,
+            "player": p,
+            "card": cid,
+            "unit": target,
+            "owner": unit["owner"],
+            "pins_removed": removed,
+            "pins": unit["pins"],
+        }
+    ]
 
 
-def _lasting(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
-             wall: Any) -> list[Event]:
+def _lasting(
+    state: State,
+    p: PlayerId,
+    cid: str,
+    card: dict[str, Any],
+    target: str,
+    unit: dict[str, Any],
+    wall: Any,
+) -> list[Event]:
     """An effect on the Action Board: offence, defence and weaken for ``turns``; haste, ambush
     and flaming oil for this turn."""
     effect = card["effect"]
-    left = duration(state, effect.get("turns", 0)) if effect["kind"] in ("offence", "defence", "weaken") else 1
+    left = (
+        duration(state, effect.get("turns", 0))
+        if effect["kind"] in ("offence", "defence", "weaken")
+        else 1
+    )
     effects.add_effect(state, p, effect["kind"], target, left, effect["amount"])
-    return [{"type": "effect_added", "player": p, "card": cid, "unit": target, "owner": unit["owner"],
-             "effect": effect["kind"], "value": effect["amount"], "left": left}]
+    return [
+        {
+            "type": "effect_added",
+            "player": p,
+            "card": cid,
+            "unit": target,
+            "owner": unit["owner"],
+            "effect": effect["kind"],
+            "value": effect["amount"],
+            "left": left,
+        }
+    ]
 
 
-def _forced_march(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any],
-                  wall: Any) -> list[Event]:
+def _forced_march(
+    state: State,
+    p: PlayerId,
+    cid: str,
+    card: dict[str, Any],
+    target: str,
+    unit: dict[str, Any],
+    wall: Any,
+) -> list[Event]:
     """The unit's movement is fresh: it has not moved, its activation is open again."""
     unit["moved"] = False
     unit["steps"] = 0
@@ -459,32 +628,74 @@ def _forced_march(state: State, p: PlayerId, cid: str, card: dict[str, Any], tar
     return [{"type": "unit_may_move_again", "player": p, "card": cid, "unit": target}]
 
 
-def _reinforce(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: Any, unit: Any,
-               wall: Any) -> list[Event]:
+def _reinforce(
+    state: State, p: PlayerId, cid: str, card: dict[str, Any], target: Any, unit: Any, wall: Any
+) -> list[Event]:
 
     board = state["boards"][p]
     gained = advance_reinforcement(board, card["effect"]["amount"])
-    return [{"type": "reinforcement_pin_moved", "player": p, "reinforcement_pin": board["reinforcement_pin"],
-             "deploys_gained": gained}]
+    return [
+        {
+            "type": "reinforcement_pin_moved",
+            "player": p,
+            "reinforcement_pin": board["reinforcement_pin"],
+            "deploys_gained": gained,
+        }
+    ]
 
 
-def _sabotage(state: State, p: PlayerId, cid: str, card: dict[str, Any], target: str, unit: dict[str, Any] | None,
-              wall: dict[str, Any] | None) -> list[Event]:
+def _sabotage(
+    state: State,
+    p: PlayerId,
+    cid: str,
+    card: dict[str, Any],
+    target: str,
+    unit: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+) -> list[Event]:
     """Pins on an enemy Siege unit, or hit points off an enemy wall (destroyed at 0)."""
     amount = card["effect"]["amount"]
     if unit is not None:
         return _card_hit(state, p, cid, card, target, amount)
     assert wall is not None
     wall["hp"] = max(0, wall["hp"] - amount)
-    events: list[Event] = [{"type": "wall_sabotaged", "player": p, "card": cid, "wall": wall["id"],
-                            "kind": wall["kind"], "damage": amount, "hp": wall["hp"]}]
+    events: list[Event] = [
+        {
+            "type": "wall_sabotaged",
+            "player": p,
+            "card": cid,
+            "wall": wall["id"],
+            "kind": wall["kind"],
+            "damage": amount,
+            "hp": wall["hp"],
+        }
+    ]
     if wall["hp"] == 0:
         state["walls"].remove(wall)
-        events.append({"type": "wall_destroyed", "player": p, "wall": wall["id"], "kind": wall["kind"],
-                       "owner": wall["owner"], "edge": wall["edge"]})
+        events.append(
+            {
+                "type": "wall_destroyed",
+                "player": p,
+                "wall": wall["id"],
+                "kind": wall["kind"],
+                "owner": wall["owner"],
+                "edge": wall["edge"],
+            }
+        )
     return events
 
 
-_APPLY = {"damage": _damage, "heal": _mend, "repair": _mend, "offence": _lasting, "defence": _lasting,
-          "weaken": _lasting, "haste": _lasting, "ambush": _lasting, "flaming_oil": _lasting,
-          "forced_march": _forced_march, "reinforce": _reinforce, "sabotage": _sabotage}
+_APPLY = {
+    "damage": _damage,
+    "heal": _mend,
+    "repair": _mend,
+    "offence": _lasting,
+    "defence": _lasting,
+    "weaken": _lasting,
+    "haste": _lasting,
+    "ambush": _lasting,
+    "flaming_oil": _lasting,
+    "forced_march": _forced_march,
+    "reinforce": _reinforce,
+    "sabotage": _sabotage,
+}

@@ -19,6 +19,7 @@ attack while moving, +2/+3 **Knockback** against a Mechanical/Siege target, and 
 Defence: armour, +1 in a Castle, +1 in a Supply aura, card effects; a Siege target takes only
 the aura's.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,15 +30,31 @@ from rules.reign_supreme.auras import has, in_aura, prune_engaged, range_bonus, 
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.content import MAGICAL_DAMAGE
 from rules.reign_supreme.cooldown import advance_reinforcement
-from rules.reign_supreme.hexes import Hex, DIRECTIONS, as_hex, distance, neighbours
+from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import crosses_wall, edge_distance, far_side, wall_by_id
 
-__all__ = ["attack_options", "can_attack", "max_attacks", "damage", "declare_attack", "resolve_attack",
-           "counterattack_possible", "counterattack", "hit", "marched", "magic_silenced", "push_space",
-           "MELEE_RANGE", "KNOCKBACK_DAMAGE", "remove_unit", "ATTACK_MODES", "TURN_MODES",
-           "CANCEL_REASONS"]
+__all__ = [
+    "attack_options",
+    "can_attack",
+    "max_attacks",
+    "damage",
+    "declare_attack",
+    "resolve_attack",
+    "counterattack_possible",
+    "counterattack",
+    "hit",
+    "marched",
+    "magic_silenced",
+    "push_space",
+    "MELEE_RANGE",
+    "KNOCKBACK_DAMAGE",
+    "remove_unit",
+    "ATTACK_MODES",
+    "TURN_MODES",
+    "CANCEL_REASONS",
+]
 
 ATTACK_MODES = ("melee", "shoot")
 """The two kinds of attack a unit may declare."""
@@ -52,7 +69,6 @@ KNOCKBACK_DAMAGE = {"siege": 3, "mechanical": 2}
 the Siege section: "If a Siege unit is hit with Knockback, it takes 3 damage" (its own rule
 wins for Siege)."""
 _FLAGS = ("knockback", "volley", "on_the_move")
-
 
 
 def marched(unit: dict[str, Any]) -> bool:
@@ -74,7 +90,9 @@ def magic_silenced(state: State, unit: dict[str, Any]) -> bool:
     from the outside into the aura." Ruling RS 14: a unit whose attack deals magical damage
     (its roster ``damage``; in the default rosters the Wizard and the Battlemage) cannot attack
     while it stands within an enemy's active Silence; its target may stand in one."""
-    return stats(state, unit)["damage"] in MAGICAL_DAMAGE and silenced(state, as_hex(unit["at"]), unit["owner"])
+    return stats(state, unit)["damage"] in MAGICAL_DAMAGE and silenced(
+        state, as_hex(unit["at"]), unit["owner"]
+    )
 
 
 def can_attack(state: State, unit: dict[str, Any]) -> bool:
@@ -103,8 +121,12 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     fixed = unit["mode"]
     reach = 1 if survey.in_aura(uid, "enchant") else 0  # range_bonus
     melee_ok = not siege and fixed in (None, "melee")
-    shoot_ok = ("shooting" in kinds and fixed in (None, "shoot") and (not marched(unit) or flanking)
-                and (siege or here not in survey.melee_spaces(owner)))  # in_melee
+    shoot_ok = (
+        "shooting" in kinds
+        and fixed in (None, "shoot")
+        and (not marched(unit) or flanking)
+        and (siege or here not in survey.melee_spaces(owner))
+    )  # in_melee
     if not melee_ok and not shoot_ok:
         return []
     melee_reach = MELEE_RANGE + reach
@@ -131,8 +153,14 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     return out
 
 
-def _with_flags(s: dict[str, Any], unit: dict[str, Any], target: dict[str, Any] | None, hidden: bool, tid: str,
-                mode: str) -> list[dict[str, Any]]:
+def _with_flags(
+    s: dict[str, Any],
+    unit: dict[str, Any],
+    target: dict[str, Any] | None,
+    hidden: bool,
+    tid: str,
+    mode: str,
+) -> list[dict[str, Any]]:
     """The declarations possible for one attack by ``unit`` (statistics ``s``) on ``target``
     (None: a wall; ``hidden``: it has Stealth): each flag that may be true doubles the choices;
     a Flanking unit that has moved can only shoot while moving."""
@@ -155,8 +183,17 @@ def _with_flags(s: dict[str, Any], unit: dict[str, Any], target: dict[str, Any] 
 
 
 # -- damage ------------------------------------------------------------------------------------------
-def offence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], uid: str, target: dict[str, Any] | None,
-                      mode: str, *, on_the_move: bool = False, counter: bool = False) -> list[dict[str, Any]]:
+def offence_modifiers(
+    state: State,
+    geo: Geometry,
+    occ: dict[Hex, str],
+    uid: str,
+    target: dict[str, Any] | None,
+    mode: str,
+    *,
+    on_the_move: bool = False,
+    counter: bool = False,
+) -> list[dict[str, Any]]:
     """The attacker's offence modifiers, each ``{"source", "value"}``."""
     unit = state["units"][uid]
     out = []
@@ -164,9 +201,15 @@ def offence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], uid: str
         out.append({"source": "throne", "value": 1})
     if in_aura(state, occ, unit, "command"):
         out.append({"source": "command", "value": 1})
-    if mode == "melee" and not counter and unit["steps"] > 0 and unit["charge"] \
-            and (has(state, unit, "charging") or stealthy(state, geo, unit)) \
-            and target is not None and not stealthy(state, geo, target):
+    if (
+        mode == "melee"
+        and not counter
+        and unit["steps"] > 0
+        and unit["charge"]
+        and (has(state, unit, "charging") or stealthy(state, geo, unit))
+        and target is not None
+        and not stealthy(state, geo, target)
+    ):
         out.append({"source": "charging", "value": 1})
     if on_the_move:
         out.append({"source": "flanking", "value": -1})
@@ -174,7 +217,9 @@ def offence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], uid: str
     return out
 
 
-def defence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], tid: str) -> list[dict[str, Any]]:
+def defence_modifiers(
+    state: State, geo: Geometry, occ: dict[Hex, str], tid: str
+) -> list[dict[str, Any]]:
     """The target's defence modifiers. "Siege units have no armor modifications ... Siege units
     do gain bonuses from auras": a Siege target keeps only Supply."""
     target = state["units"][tid]
@@ -193,15 +238,27 @@ def defence_modifiers(state: State, geo: Geometry, occ: dict[Hex, str], tid: str
     return out
 
 
-def damage(state: State, geo: Geometry, uid: str, tid: str, mode: str, *, base: int | None = None,
-           knockback: bool = False, on_the_move: bool = False, counter: bool = False) -> dict[str, Any]:
+def damage(
+    state: State,
+    geo: Geometry,
+    uid: str,
+    tid: str,
+    mode: str,
+    *,
+    base: int | None = None,
+    knockback: bool = False,
+    on_the_move: bool = False,
+    counter: bool = False,
+) -> dict[str, Any]:
     """The damage unit ``uid`` deals to unit ``tid``: ``{"attack", "offence", "defence", "damage"}``.
     ``base`` replaces the attack statistic (a combat spell's damage)."""
     occ = occupancy(state)
     units = state["units"]
     attacker, target = units[uid], units[tid]
     attack = stats(state, attacker)["attack"] if base is None else base
-    offence = offence_modifiers(state, geo, occ, uid, target, mode, on_the_move=on_the_move, counter=counter)
+    offence = offence_modifiers(
+        state, geo, occ, uid, target, mode, on_the_move=on_the_move, counter=counter
+    )
     if knockback:
         kinds = stats(state, target)["kinds"]
         extra = max((v for k, v in KNOCKBACK_DAMAGE.items() if k in kinds), default=0)
@@ -244,15 +301,30 @@ def hit(state: State, player: PlayerId, tid: str, amount: int, source: str) -> l
         return []
     at, owner = target["at"], target["owner"]
     remove_unit(state, tid)
-    events: list[Event] = [{"type": "unit_destroyed", "player": player, "unit": tid, "owner": owner,
-                            "unit_type": target["type"], "at": at, "by": source}]
+    events: list[Event] = [
+        {
+            "type": "unit_destroyed",
+            "player": player,
+            "unit": tid,
+            "owner": owner,
+            "unit_type": target["type"],
+            "at": at,
+            "by": source,
+        }
+    ]
     if owner != player:
         state["kills"][player] += 1
         board = state["boards"][player]
         gained = advance_reinforcement(board, 1)
         if board["reinforcement_pin"] is not None:
-            events.append({"type": "reinforcement_pin_moved", "player": player,
-                           "reinforcement_pin": board["reinforcement_pin"], "deploys_gained": gained})
+            events.append(
+                {
+                    "type": "reinforcement_pin_moved",
+                    "player": player,
+                    "reinforcement_pin": board["reinforcement_pin"],
+                    "deploys_gained": gained,
+                }
+            )
     return events
 
 
@@ -285,19 +357,28 @@ def counterattack_possible(state: State, geo: Geometry, entry: dict[str, Any]) -
     attacker, target = units.get(move["unit"]), units.get(move["target"])
     if attacker is None or target is None or attacker["at"] is None or target["at"] is None:
         return None
-    if not has(state, target, "counterattack") or target["countered"] or "siege" in stats(state, target)["kinds"]:
+    if (
+        not has(state, target, "counterattack")
+        or target["countered"]
+        or "siege" in stats(state, target)["kinds"]
+    ):
         return None
-    if target.get("packing", "unpacked") != "unpacked" or stealthy(state, geo, attacker) \
-            or magic_silenced(state, target):
+    if (
+        target.get("packing", "unpacked") != "unpacked"
+        or stealthy(state, geo, attacker)
+        or magic_silenced(state, target)
+    ):
         return None
     occ = occupancy(state)
-    if distance(as_hex(target["at"]), as_hex(attacker["at"])) > MELEE_RANGE + range_bonus(state, occ, target):
+    if distance(as_hex(target["at"]), as_hex(attacker["at"])) > MELEE_RANGE + range_bonus(
+        state, occ, target
+    ):
         return None
     return move["target"]
 
 
 def counterattack(state: State, geo: Geometry, entry: dict[str, Any]) -> tuple[list[Event], bool]:
-    """"The Counterattack is worked out before the initial attack, and no damage is done by the
+    """ "The Counterattack is worked out before the initial attack, and no damage is done by the
     original attacker if the unit is killed." Returns the events and whether the attacker died."""
     move = entry["move"]
     tid, aid = move["target"], move["unit"]
@@ -305,8 +386,16 @@ def counterattack(state: State, geo: Geometry, entry: dict[str, Any]) -> tuple[l
     defender = units[tid]
     defender["countered"] = True
     result = damage(state, geo, tid, aid, "melee", counter=True)
-    events: list[Event] = [{"type": "counterattacked", "player": defender["owner"], "unit": tid, "target": aid,
-                            "owner": units[aid]["owner"], **result}]
+    events: list[Event] = [
+        {
+            "type": "counterattacked",
+            "player": defender["owner"],
+            "unit": tid,
+            "target": aid,
+            "owner": units[aid]["owner"],
+            **result,
+        }
+    ]
     hp = stats(state, units[aid])["hp"]
     events[0]["pins"] = min(hp, units[aid]["pins"] + result["damage"])
     events[0]["hp"] = hp
@@ -328,12 +417,18 @@ def push_space(state: State, geo: Geometry, attacker: Hex, target: Hex) -> Hex |
 
     best = max(DIRECTIONS, key=score)
     space = (target[0] + best[0], target[1] + best[1])
-    if space not in geo.board or space in occupancy(state) or crosses_wall(state, target, space) is not None:
+    if (
+        space not in geo.board
+        or space in occupancy(state)
+        or crosses_wall(state, target, space) is not None
+    ):
         return None
     return space
 
 
-def _splash(state: State, player: PlayerId, centre: Hex, skip: set[str], amount_for: Any, source: str) -> list[Event]:
+def _splash(
+    state: State, player: PlayerId, centre: Hex, skip: set[str], amount_for: Any, source: str
+) -> list[Event]:
     """Damage every unit on a space next to ``centre`` (allies included), but not ``skip``."""
     occ = occupancy(state)
     events: list[Event] = []
@@ -342,8 +437,16 @@ def _splash(state: State, player: PlayerId, centre: Hex, skip: set[str], amount_
         if vid is None or vid in skip or vid not in state["units"]:
             continue
         amount = amount_for(vid)
-        events.append({"type": "splashed", "player": player, "unit": vid, "owner": state["units"][vid]["owner"],
-                       "source": source, "damage": amount})
+        events.append(
+            {
+                "type": "splashed",
+                "player": player,
+                "unit": vid,
+                "owner": state["units"][vid]["owner"],
+                "source": source,
+                "damage": amount,
+            }
+        )
         events.extend(hit(state, player, vid, amount, source))
     return events
 
@@ -377,20 +480,41 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
     units = state["units"]
     attacker, target = units[uid], units[tid]
     knock = bool(move.get("knockback"))
-    result = damage(state, geo, uid, tid, mode, knockback=knock, on_the_move=bool(move.get("on_the_move")))
+    result = damage(
+        state, geo, uid, tid, mode, knockback=knock, on_the_move=bool(move.get("on_the_move"))
+    )
     hp = stats(state, target)["hp"]
     owner = target["owner"]
     centre = as_hex(target["at"])
     hidden = stealthy(state, geo, target)
-    events: list[Event] = [{"type": "attacked", "player": p, "unit": uid, "target": tid, "owner": owner,
-                            "mode": mode, **result, "pins": min(hp, target["pins"] + result["damage"]), "hp": hp}]
+    events: list[Event] = [
+        {
+            "type": "attacked",
+            "player": p,
+            "unit": uid,
+            "target": tid,
+            "owner": owner,
+            "mode": mode,
+            **result,
+            "pins": min(hp, target["pins"] + result["damage"]),
+            "hp": hp,
+        }
+    ]
     events.extend(hit(state, p, tid, result["damage"], mode))
     alive = tid in units
     oil = effects.oil_splash(state, uid) if mode == "shoot" else 0
     if move.get("volley"):
         # Seed, Volley: "all adjacent units to the target take damage as well, including allies".
-        events.extend(_splash(state, p, centre, {uid, tid},
-                              lambda vid: damage(state, geo, uid, vid, mode)["damage"], "volley"))
+        events.extend(
+            _splash(
+                state,
+                p,
+                centre,
+                {uid, tid},
+                lambda vid: damage(state, geo, uid, vid, mode)["damage"],
+                "volley",
+            )
+        )
     elif oil:
         events.extend(_splash(state, p, centre, {uid, tid}, lambda vid: oil, "flaming_oil"))
     effects.after_attack(state, uid, mode)
@@ -403,8 +527,15 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
                 target["at"] = [space[0], space[1]]
                 target["ensnared"] = False
                 prune_engaged(state)
-                events.append({"type": "knocked_back", "player": p, "unit": tid, "from": list(centre),
-                               "to": list(space)})
+                events.append(
+                    {
+                        "type": "knocked_back",
+                        "player": p,
+                        "unit": tid,
+                        "from": list(centre),
+                        "to": list(space),
+                    }
+                )
                 events.extend(claim(state, geo, tid, [space]))
         if has(state, attacker, "ensnare") and not hidden:
             target["ensnared"] = True
@@ -412,7 +543,9 @@ def _attack_unit(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Eve
     return events
 
 
-def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[str, Any]) -> list[Event]:
+def _attack_wall(
+    state: State, geo: Geometry, entry: dict[str, Any], wall: dict[str, Any]
+) -> list[Event]:
     move = entry["move"]
     p = entry["player"]
     uid = move["unit"]
@@ -420,14 +553,32 @@ def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[
     amount = wall_damage(state, uid)
     before = wall["hp"]
     wall["hp"] = max(0, before - amount)
-    events: list[Event] = [{"type": "wall_attacked", "player": p, "unit": uid, "wall": wall["id"],
-                            "kind": wall["kind"], "mode": move["mode"], "damage": amount, "hp": wall["hp"]}]
+    events: list[Event] = [
+        {
+            "type": "wall_attacked",
+            "player": p,
+            "unit": uid,
+            "wall": wall["id"],
+            "kind": wall["kind"],
+            "mode": move["mode"],
+            "damage": amount,
+            "hp": wall["hp"],
+        }
+    ]
     effects.after_attack(state, uid, move["mode"])
     if wall["hp"] > 0:
         return events
     state["walls"].remove(wall)
-    events.append({"type": "wall_destroyed", "player": p, "wall": wall["id"], "kind": wall["kind"],
-                   "owner": wall["owner"], "edge": wall["edge"]})
+    events.append(
+        {
+            "type": "wall_destroyed",
+            "player": p,
+            "wall": wall["id"],
+            "kind": wall["kind"],
+            "owner": wall["owner"],
+            "edge": wall["edge"],
+        }
+    )
     rest = amount - before
     if wall["kind"] == "palisade" and rest > 0:
         # Seed, Palisades: "the remaining damage reach[es] through and damage[s] an enemy unit on
@@ -438,8 +589,16 @@ def _attack_wall(state: State, geo: Geometry, entry: dict[str, Any], wall: dict[
         if vid is not None and state["units"][vid]["owner"] != p:
             defence = defence_modifiers(state, geo, occ, vid)
             through = max(0, rest - sum(m["value"] for m in defence))
-            events.append({"type": "reached_through", "player": p, "unit": vid, "owner": state["units"][vid]["owner"],
-                           "rest": rest, "defence": defence, "damage": through})
+            events.append(
+                {
+                    "type": "reached_through",
+                    "player": p,
+                    "unit": vid,
+                    "owner": state["units"][vid]["owner"],
+                    "rest": rest,
+                    "defence": defence,
+                    "damage": through,
+                }
+            )
             events.extend(hit(state, p, vid, through, "reach_through"))
     return events
-

@@ -26,6 +26,7 @@ attack (it may move first); its activation then ends. Actions:
 repairs, hastens or packs are its own side's (walls of any side, as the seed says for
 Palisades); every hasten adds one point.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,14 +36,20 @@ from rules.reign_supreme import rulebook
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
 from rules.reign_supreme.state import PACKING_NOTCHES
-from rules.reign_supreme.walls import (MAX_HP, PALISADE_BUILD, PALISADE_LIMIT, REPAIR, crosses_wall, wall_by_id,
-                                       wall_spaces)
+from rules.reign_supreme.walls import (
+    MAX_HP,
+    PALISADE_BUILD,
+    PALISADE_LIMIT,
+    REPAIR,
+    crosses_wall,
+    wall_by_id,
+    wall_spaces,
+)
 
 __all__ = ["ACTIONS", "construct_moves", "check_construct", "apply_construct"]
 
 ACTIONS = ("repair", "build", "hasten", "speed_packing")
 _GAIN = {"gate": REPAIR, "castle_wall": REPAIR, "palisade": PALISADE_BUILD}
-
 
 
 def _repairable(state: State, unit: dict[str, Any]) -> bool:
@@ -51,20 +58,30 @@ def _repairable(state: State, unit: dict[str, Any]) -> bool:
 
 
 def _neighbours_own(state: State, p: PlayerId, here: Hex) -> list[tuple[str, dict[str, Any]]]:
-    return [(uid, u) for uid, u in state["units"].items()
-            if u["owner"] == p and u["at"] is not None and distance(here, as_hex(u["at"])) == 1]
+    return [
+        (uid, u)
+        for uid, u in state["units"].items()
+        if u["owner"] == p and u["at"] is not None and distance(here, as_hex(u["at"])) == 1
+    ]
 
 
 def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[Move]:
     """Every construction action ``uid`` may take now."""
     unit = state["units"][uid]
-    if unit["at"] is None or unit["done"] or unit["attacks"] or "construction" not in stats(state, unit)["abilities"]:
+    if (
+        unit["at"] is None
+        or unit["done"]
+        or unit["attacks"]
+        or "construction" not in stats(state, unit)["abilities"]
+    ):
         return []
     here = as_hex(unit["at"])
     out: list[Move] = []
 
     def add(action: str, target: Any) -> None:
-        out.append({"player": p, "type": "construct", "unit": uid, "action": action, "target": target})
+        out.append(
+            {"player": p, "type": "construct", "unit": uid, "action": action, "target": target}
+        )
 
     for tid, t in _neighbours_own(state, p, here):
         if _repairable(state, t) and t["pins"] > 0:
@@ -72,13 +89,21 @@ def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[
     for wall in state["walls"]:
         if here in wall_spaces(wall) and wall["hp"] < MAX_HP[wall["kind"]]:
             add("repair", wall["id"])
-    if sum(1 for w in state["walls"] if w["kind"] == "palisade" and w["owner"] == p) < PALISADE_LIMIT:
+    if (
+        sum(1 for w in state["walls"] if w["kind"] == "palisade" and w["owner"] == p)
+        < PALISADE_LIMIT
+    ):
         for n in sorted(neighbours(here)):
             if n in geo.board and crosses_wall(state, here, n) is None:
                 add("build", as_json(n))
     for tid, t in _neighbours_own(state, p, here):
-        if _repairable(state, t) and not t["moved"] and not t["attacked"] and not t["done"] \
-                and t.get("packing", "packed") == "packed":
+        if (
+            _repairable(state, t)
+            and not t["moved"]
+            and not t["attacked"]
+            and not t["done"]
+            and t.get("packing", "packed") == "packed"
+        ):
             add("hasten", tid)
     pins = {pin["unit"] for pin in state["boards"][p]["packing"]}
     for tid, _ in _neighbours_own(state, p, here):
@@ -92,24 +117,52 @@ def check_construct(state: State, geo: Geometry, move: Move) -> list[Violation]:
     rule = rulebook.CONSTRUCTION
     unit = state["units"][move["unit"]]
     if "construction" not in stats(state, unit)["abilities"]:
-        return [Violation("no_construction", f"Unit {move['unit']} has no Construction ability.", rule)]
+        return [
+            Violation("no_construction", f"Unit {move['unit']} has no Construction ability.", rule)
+        ]
     if move["action"] not in ACTIONS:
-        return [Violation("unknown_action", f"Construction actions are {', '.join(ACTIONS)}.", rule)]
+        return [
+            Violation("unknown_action", f"Construction actions are {', '.join(ACTIONS)}.", rule)
+        ]
     if unit["at"] is None:
         return [Violation("not_on_board", f"Unit {move['unit']} is not on the board.", rule)]
     if unit["done"] or unit["attacks"]:
-        return [Violation("unit_done", "Construction takes the unit's action for the turn; it has none left.", rule)]
-    if move["action"] == "build" and sum(1 for w in state["walls"] if w["kind"] == "palisade"
-                                         and w["owner"] == move["player"]) >= PALISADE_LIMIT:
-        return [Violation("palisade_limit", f"A player may have at most {PALISADE_LIMIT} Palisades on the board.",
-                          rulebook.WALLS)]
+        return [
+            Violation(
+                "unit_done",
+                "Construction takes the unit's action for the turn; it has none left.",
+                rule,
+            )
+        ]
+    if (
+        move["action"] == "build"
+        and sum(
+            1 for w in state["walls"] if w["kind"] == "palisade" and w["owner"] == move["player"]
+        )
+        >= PALISADE_LIMIT
+    ):
+        return [
+            Violation(
+                "palisade_limit",
+                f"A player may have at most {PALISADE_LIMIT} Palisades on the board.",
+                rulebook.WALLS,
+            )
+        ]
     target = move["target"]
     key = tuple(target) if type(target) is list else target
-    listed = {(m["action"], tuple(m["target"]) if type(m["target"]) is list else m["target"])
-              for m in construct_moves(state, geo, move["player"], move["unit"])}
+    listed = {
+        (m["action"], tuple(m["target"]) if type(m["target"]) is list else m["target"])
+        for m in construct_moves(state, geo, move["player"], move["unit"])
+    }
     if (move["action"], key) not in listed:
-        return [Violation("bad_construction_target", f"Unit {move['unit']} cannot {move['action'].replace('_', ' ')} "
-                          f"{target!r} from where it stands.", rule)]
+        return [
+            Violation(
+                "bad_construction_target",
+                f"Unit {move['unit']} cannot {move['action'].replace('_', ' ')} "
+                f"{target!r} from where it stands.",
+                rule,
+            )
+        ]
     return []
 
 
@@ -135,7 +188,9 @@ def apply_construct(state: State, geo: Geometry, move: Move) -> list[Event]:
         wid = f"w{state['wall_serial']}"
         here = as_hex(unit["at"])
         edge = sorted([list(here), list(target)])
-        state["walls"].append({"id": wid, "kind": "palisade", "owner": p, "edge": edge, "hp": PALISADE_BUILD})
+        state["walls"].append(
+            {"id": wid, "kind": "palisade", "owner": p, "edge": edge, "hp": PALISADE_BUILD}
+        )
         return [{**base, "wall": wid, "edge": edge, "hp": PALISADE_BUILD}]
     if action == "hasten":
         state["units"][target]["bonus"] += 1

@@ -6,10 +6,11 @@ standard scenario, a skirmish scenario, four armies (Resistance, Greenskin, Unde
 nineteen unit types, and a card set, and accepts custom scenarios, rosters and army lists in
 ``options``. Every problem with custom content is a Violation naming it (422 invalid_setup).
 """
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +18,72 @@ from rules.engine_types import Violation
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.hexes import distance, neighbours
 
-__all__ = ["UNIT_TYPES", "KINDS", "ABILITIES", "SPELLS", "VICTORIES", "ARMY_IDS", "default_armies", "default_scenarios",
-           "default_cards", "spell_table", "check_roster", "check_scenario", "check_army_list", "MAX_COORD",
-           "MAX_STAT", "MAX_LIST", "MAX_HEXES", "MAX_BOARD", "MAX_KINGDOMS", "ARMY_LIST_KEYS", "DAMAGE_TYPES",
-           "MAGICAL_DAMAGE", "board_size"]
+__all__ = [
+    "UNIT_TYPES",
+    "KINDS",
+    "ABILITIES",
+    "SPELLS",
+    "VICTORIES",
+    "ARMY_IDS",
+    "default_armies",
+    "default_scenarios",
+    "default_cards",
+    "spell_table",
+    "check_roster",
+    "check_scenario",
+    "check_army_list",
+    "MAX_COORD",
+    "MAX_STAT",
+    "MAX_LIST",
+    "MAX_HEXES",
+    "MAX_BOARD",
+    "MAX_KINGDOMS",
+    "ARMY_LIST_KEYS",
+    "DAMAGE_TYPES",
+    "MAGICAL_DAMAGE",
+    "board_size",
+]
 
 _DATA = Path(__file__).resolve().parent / "data"
 
 UNIT_TYPES: tuple[str, ...] = (
-    "infantry", "footman", "knight", "cavalry", "skirmisher", "archer", "wizard", "battlemage", "priest",
-    "provisioner", "general", "enchanter", "trebuchet", "mangonel", "assassin", "assault", "shock_trooper",
-    "engineer", "warder")
+    "infantry",
+    "footman",
+    "knight",
+    "cavalry",
+    "skirmisher",
+    "archer",
+    "wizard",
+    "battlemage",
+    "priest",
+    "provisioner",
+    "general",
+    "enchanter",
+    "trebuchet",
+    "mangonel",
+    "assassin",
+    "assault",
+    "shock_trooper",
+    "engineer",
+    "warder",
+)
 """The nineteen unit types of the seed's Units section, in its order."""
 KINDS = ("shooting", "siege", "mechanical", "packed", "stealth")
 """Kind flags: how the rules treat a unit (Shooting, Siege, Mechanical, Packed, Stealth)."""
-ABILITIES = ("counterattack", "ensnare", "charging", "flanking", "double_attack", "knockback", "command",
-             "supply", "enchant", "silence", "volley", "construction")
+ABILITIES = (
+    "counterattack",
+    "ensnare",
+    "charging",
+    "flanking",
+    "double_attack",
+    "knockback",
+    "command",
+    "supply",
+    "enchant",
+    "silence",
+    "volley",
+    "construction",
+)
 """Special abilities and auras of the seed (their effects are part 2 of the game)."""
 SPELLS = ("teleport", "healing", "counterspell", "blast", "cone", "arc")
 """Field spells of the seed (their effects are part 2 of the game)."""
@@ -89,7 +140,7 @@ def spell_table() -> dict[str, Any]:
     return json.loads(json.dumps(_SPELLS))
 
 
-@lru_cache(maxsize=None)
+@cache
 def default_roster(army: str) -> dict[str, Any]:
     """The unit statistics of a default army, by unit type (shared; never mutate)."""
     return _ARMIES[army]["units"]
@@ -115,7 +166,9 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
     rule = rulebook.ROSTERS
     where = f"options.rosters.{army}"
     if type(roster) is not dict or type(roster.get("units")) is not dict or not roster["units"]:
-        return [_v("bad_roster", f"{where} must be an object with a non-empty 'units' object.", rule)]
+        return [
+            _v("bad_roster", f"{where} must be an object with a non-empty 'units' object.", rule)
+        ]
     found: list[Violation] = []
     for key in roster:
         if key not in ("title", "units"):
@@ -127,8 +180,14 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
     for utype, stats in roster["units"].items():
         at = f"{where}.units.{utype}"
         if utype not in UNIT_TYPES:
-            found.append(_v("unknown_unit_type", f"{at}: there is no unit type {utype!r}; the types are "
-                            f"{', '.join(UNIT_TYPES)}.", rule))
+            found.append(
+                _v(
+                    "unknown_unit_type",
+                    f"{at}: there is no unit type {utype!r}; the types are "
+                    f"{', '.join(UNIT_TYPES)}.",
+                    rule,
+                )
+            )
             continue
         found.extend(_check_stats(at, stats, rule))
     return found
@@ -148,16 +207,36 @@ def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
         value = stats.get(stat)
         low = 1 if stat in ("hp", "range") else 0
         if not _is_int(value) or not low <= value <= MAX_STAT:
-            found.append(_v("bad_unit_stats", f"{at}.{stat} must be a whole number from {low} to {MAX_STAT}.", rule))
+            found.append(
+                _v(
+                    "bad_unit_stats",
+                    f"{at}.{stat} must be a whole number from {low} to {MAX_STAT}.",
+                    rule,
+                )
+            )
     if stats.get("damage") not in DAMAGE_TYPES:
-        found.append(_v("bad_unit_stats", f"{at}.damage must name the attack's damage type: "
-                        f"{', '.join(DAMAGE_TYPES)}.", rule))
+        found.append(
+            _v(
+                "bad_unit_stats",
+                f"{at}.damage must name the attack's damage type: {', '.join(DAMAGE_TYPES)}.",
+                rule,
+            )
+        )
     for field, vocabulary in (("kinds", KINDS), ("abilities", ABILITIES), ("spells", SPELLS)):
         value = stats.get(field)
-        if type(value) is not list or any(type(x) is not str or x not in vocabulary for x in value) \
-                or len(set(value)) != len(value):
-            found.append(_v("bad_unit_stats", f"{at}.{field} must be a list of distinct values from: "
-                            f"{', '.join(vocabulary)}.", rule))
+        if (
+            type(value) is not list
+            or any(type(x) is not str or x not in vocabulary for x in value)
+            or len(set(value)) != len(value)
+        ):
+            found.append(
+                _v(
+                    "bad_unit_stats",
+                    f"{at}.{field} must be a list of distinct values from: "
+                    f"{', '.join(vocabulary)}.",
+                    rule,
+                )
+            )
     return found
 
 
@@ -165,10 +244,17 @@ def check_army_list(player: str, units: Any, roster: dict[str, Any]) -> list[Vio
     """Problems of an army list: 1 to 20 unit types of the army's roster, at most one Assault."""
     rule = rulebook.ARMY_LISTS
     at = f"options.army_lists.{player}"
-    if type(units) is not list or not 1 <= len(units) <= MAX_LIST or any(type(u) is not str for u in units):
+    if (
+        type(units) is not list
+        or not 1 <= len(units) <= MAX_LIST
+        or any(type(u) is not str for u in units)
+    ):
         return [_v("bad_army_list", f"{at} must be a list of 1 to {MAX_LIST} unit types.", rule)]
-    found = [_v("unknown_unit_type", f"{at}: the army has no unit type {u!r}.", rule)
-             for u in sorted(set(units)) if u not in roster]
+    found = [
+        _v("unknown_unit_type", f"{at}: the army has no unit type {u!r}.", rule)
+        for u in sorted(set(units))
+        if u not in roster
+    ]
     if units.count("assault") > 1:
         found.append(_v("too_many_assaults", f"{at}: an army fields only one Assault.", rule))
     return found
@@ -176,21 +262,40 @@ def check_army_list(player: str, units: Any, roster: dict[str, Any]) -> list[Vio
 
 # -- scenarios -------------------------------------------------------------------------------------
 def _hex_ok(value: Any) -> bool:
-    return (type(value) is list and len(value) == 2 and _is_int(value[0]) and _is_int(value[1])
-            and abs(value[0]) <= MAX_COORD and abs(value[1]) <= MAX_COORD)
+    return (
+        type(value) is list
+        and len(value) == 2
+        and _is_int(value[0])
+        and _is_int(value[1])
+        and abs(value[0]) <= MAX_COORD
+        and abs(value[1]) <= MAX_COORD
+    )
 
 
-def _hex_list(value: Any, at: str, found: list[Violation], allow_empty: bool = True) -> list[tuple[int, int]]:
+def _hex_list(
+    value: Any, at: str, found: list[Violation], allow_empty: bool = True
+) -> list[tuple[int, int]]:
     rule = rulebook.SCENARIOS
     if type(value) is not list or len(value) > MAX_HEXES or (not allow_empty and not value):
-        found.append(_v("bad_scenario", f"{at} must be a list of [q, r] hexes"
-                        f"{'' if allow_empty else ' (at least one)'}.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                f"{at} must be a list of [q, r] hexes{'' if allow_empty else ' (at least one)'}.",
+                rule,
+            )
+        )
         return []
     out = []
     for item in value:
         if not _hex_ok(item):
-            found.append(_v("bad_scenario", f"{at}: {item!r} is not a hex [q, r] with coordinates "
-                            f"from -{MAX_COORD} to {MAX_COORD}.", rule))
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f"{at}: {item!r} is not a hex [q, r] with coordinates "
+                    f"from -{MAX_COORD} to {MAX_COORD}.",
+                    rule,
+                )
+            )
             return []
         out.append((item[0], item[1]))
     if len(set(out)) != len(out):
@@ -198,8 +303,22 @@ def _hex_list(value: Any, at: str, found: list[Violation], allow_empty: bool = T
     return out
 
 
-_SCENARIO_FIELDS = ("id", "name", "description", "midfield", "kingdoms", "seating", "mines", "ruins", "castles",
-                    "cards", "deployment", "initial_units", "army_list", "victory")
+_SCENARIO_FIELDS = (
+    "id",
+    "name",
+    "description",
+    "midfield",
+    "kingdoms",
+    "seating",
+    "mines",
+    "ruins",
+    "castles",
+    "cards",
+    "deployment",
+    "initial_units",
+    "army_list",
+    "victory",
+)
 
 
 def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
@@ -214,11 +333,19 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     """
     rule = rulebook.SCENARIOS
     if type(scenario) is not dict:
-        return [_v("bad_scenario", "options.scenario must be 'standard', 'skirmish' or a scenario object.", rule)]
+        return [
+            _v(
+                "bad_scenario",
+                "options.scenario must be 'standard', 'skirmish' or a scenario object.",
+                rule,
+            )
+        ]
     found: list[Violation] = []
     for key in scenario:
         if key not in _SCENARIO_FIELDS:
-            found.append(_v("bad_scenario", f"options.scenario has an unknown field {key!r}.", rule))
+            found.append(
+                _v("bad_scenario", f"options.scenario has an unknown field {key!r}.", rule)
+            )
     for key in ("id", "name", "description"):
         if key in scenario and type(scenario[key]) is not str:
             found.append(_v("bad_scenario", f"options.scenario.{key} must be a string.", rule))
@@ -226,33 +353,75 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
         if type(scenario.get(key)) is not bool:
             found.append(_v("bad_scenario", f"options.scenario.{key} must be true or false.", rule))
     if scenario.get("army_list") not in ARMY_LIST_KEYS:
-        found.append(_v("bad_scenario", "options.scenario.army_list must be 'standard' or 'skirmish' "
-                        "(which default army list each army fields).", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                "options.scenario.army_list must be 'standard' or 'skirmish' "
+                "(which default army list each army fields).",
+                rule,
+            )
+        )
     if scenario.get("victory") not in VICTORIES:
-        found.append(_v("bad_scenario", "options.scenario.victory must be 'last_standing' or 'throne'.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                "options.scenario.victory must be 'last_standing' or 'throne'.",
+                rule,
+            )
+        )
     castles = scenario.get("castles") is True
     if scenario.get("victory") == "throne" and not castles:
         found.append(_v("bad_scenario", "A Throne victory needs castles.", rule))
     initial = scenario.get("initial_units")
     if scenario.get("deployment") is True:
         if not castles:
-            found.append(_v("bad_scenario", "Deployment needs castles: the Castle is the deployment zone.", rule))
+            found.append(
+                _v(
+                    "bad_scenario",
+                    "Deployment needs castles: the Castle is the deployment zone.",
+                    rule,
+                )
+            )
         if not _is_int(initial) or not 1 <= initial <= MAX_LIST:
-            found.append(_v("bad_scenario", f"options.scenario.initial_units must be 1 to {MAX_LIST} "
-                            "with deployment.", rule))
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f"options.scenario.initial_units must be 1 to {MAX_LIST} with deployment.",
+                    rule,
+                )
+            )
     elif initial is not None:
-        found.append(_v("bad_scenario", "options.scenario.initial_units must be null without deployment.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                "options.scenario.initial_units must be null without deployment.",
+                rule,
+            )
+        )
     size = board_size(scenario)
     if size > MAX_BOARD:  # refused before any hex is looked at: bounded cost
-        return found + [_v("board_too_large", f"options.scenario has {size} spaces (Midfield and Kingdoms); "
-                           f"a scenario has at most {MAX_BOARD}.", rule)]
-    midfield = _hex_list(scenario.get("midfield"), "options.scenario.midfield", found, allow_empty=False)
+        return found + [
+            _v(
+                "board_too_large",
+                f"options.scenario has {size} spaces (Midfield and Kingdoms); "
+                f"a scenario has at most {MAX_BOARD}.",
+                rule,
+            )
+        ]
+    midfield = _hex_list(
+        scenario.get("midfield"), "options.scenario.midfield", found, allow_empty=False
+    )
     taken = set(midfield)
     kingdoms = scenario.get("kingdoms")
     ids: list[str] = []
     if type(kingdoms) is not list or not kingdoms or len(kingdoms) > MAX_KINGDOMS:
-        found.append(_v("bad_scenario", f"options.scenario.kingdoms must be a list of 1 to {MAX_KINGDOMS} "
-                        "kingdoms.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                f"options.scenario.kingdoms must be a list of 1 to {MAX_KINGDOMS} kingdoms.",
+                rule,
+            )
+        )
         kingdoms = []
     for i, kingdom in enumerate(kingdoms):
         at = f"options.scenario.kingdoms.{i}"
@@ -265,7 +434,9 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
         ids.append(kingdom["id"])
         hexes = _hex_list(kingdom.get("hexes"), f"{at}.hexes", found, allow_empty=False)
         if taken & set(hexes):
-            found.append(_v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule))
+            found.append(
+                _v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule)
+            )
         taken |= set(hexes)
         if castles:
             found.extend(_check_castle(kingdom, set(hexes), set(midfield), at))
@@ -274,19 +445,45 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     seating = scenario.get("seating")
     if seating is not None:
         seats = seating.get(str(n_players)) if type(seating) is dict else None
-        if type(seats) is not list or len(seats) != n_players or len(set(map(str, seats))) != n_players \
-                or any(s not in ids for s in seats):
-            found.append(_v("bad_scenario", f"options.scenario.seating[\"{n_players}\"] must name {n_players} "
-                            "distinct kingdoms.", rule))
+        if (
+            type(seats) is not list
+            or len(seats) != n_players
+            or len(set(map(str, seats))) != n_players
+            or any(s not in ids for s in seats)
+        ):
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f'options.scenario.seating["{n_players}"] must name {n_players} '
+                    "distinct kingdoms.",
+                    rule,
+                )
+            )
     elif len(ids) < n_players:
-        found.append(_v("bad_scenario", f"The scenario has {len(ids)} kingdoms for {n_players} players.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                f"The scenario has {len(ids)} kingdoms for {n_players} players.",
+                rule,
+            )
+        )
     mid = set(midfield)
     for key in ("mines", "ruins"):
         spots = _hex_list(scenario.get(key), f"options.scenario.{key}", found)
         if any(s not in mid for s in spots):
-            found.append(_v("bad_scenario", f"Every one of options.scenario.{key} must lie in the Midfield.", rule))
-    if "mines" in scenario and "ruins" in scenario and _hex_list(scenario["mines"], "", []) and \
-            set(_hex_list(scenario["mines"], "", [])) & set(_hex_list(scenario["ruins"], "", [])):
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f"Every one of options.scenario.{key} must lie in the Midfield.",
+                    rule,
+                )
+            )
+    if (
+        "mines" in scenario
+        and "ruins" in scenario
+        and _hex_list(scenario["mines"], "", [])
+        and set(_hex_list(scenario["mines"], "", [])) & set(_hex_list(scenario["ruins"], "", []))
+    ):
         found.append(_v("bad_scenario", "A space cannot be both a Mine and a Ruin.", rule))
     return found
 
@@ -294,6 +491,7 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
 def board_size(scenario: dict[str, Any]) -> int:
     """The spaces a scenario lists, Midfield and Kingdoms together (counting list items; not
     checked for sense: a cheap bound taken before anything else is looked at)."""
+
     def length(value: Any) -> int:
         return len(value) if type(value) is list else 0
 
@@ -304,8 +502,9 @@ def board_size(scenario: dict[str, Any]) -> int:
     return size
 
 
-def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], midfield: set[tuple[int, int]],
-                  at: str) -> list[Violation]:
+def _check_castle(
+    kingdom: dict[str, Any], hexes: set[tuple[int, int]], midfield: set[tuple[int, int]], at: str
+) -> list[Violation]:
     """A Castle: the Throne and the 6 spaces round it, inside the Kingdom, and a Gate joining an
     outer Castle space to a space of the same Kingdom or of the Midfield. Every other outer edge
     is a Castle wall (ruling RS 12), so the Gate must open onto the board whatever kingdoms are
@@ -318,18 +517,46 @@ def _check_castle(kingdom: dict[str, Any], hexes: set[tuple[int, int]], midfield
         return found + [_v("bad_scenario", f"{at}.throne must be a hex [q, r].", rule)]
     t = (throne[0], throne[1])
     if set(castle) != {t, *neighbours(t)} or not set(castle) <= hexes:
-        found.append(_v("bad_scenario", f"{at}.castle must be the 7 spaces of the Throne and the 6 around it, "
-                        "all inside the Kingdom.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                f"{at}.castle must be the 7 spaces of the Throne and the 6 around it, "
+                "all inside the Kingdom.",
+                rule,
+            )
+        )
     gate = kingdom.get("gate")
     if type(gate) is not list or len(gate) != 2 or not all(_hex_ok(g) for g in gate):
-        found.append(_v("bad_scenario", f"{at}.gate must be two hexes: a Castle space and the space outside "
-                        "it that the Gate faces.", rule))
+        found.append(
+            _v(
+                "bad_scenario",
+                f"{at}.gate must be two hexes: a Castle space and the space outside "
+                "it that the Gate faces.",
+                rule,
+            )
+        )
     else:
         inside, outside = (gate[0][0], gate[0][1]), (gate[1][0], gate[1][1])
-        if inside not in castle or inside == t or outside in castle or distance(inside, outside) != 1:
-            found.append(_v("bad_scenario", f"{at}.gate must join an outer Castle space to a space outside "
-                            "the Castle.", rule))
+        if (
+            inside not in castle
+            or inside == t
+            or outside in castle
+            or distance(inside, outside) != 1
+        ):
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f"{at}.gate must join an outer Castle space to a space outside the Castle.",
+                    rule,
+                )
+            )
         elif outside not in hexes and outside not in midfield:
-            found.append(_v("bad_scenario", f"{at}.gate must open onto a space of its Kingdom or of the Midfield: "
-                            "the Castle's other outer edges are walls.", rule))
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f"{at}.gate must open onto a space of its Kingdom or of the Midfield: "
+                    "the Castle's other outer edges are walls.",
+                    rule,
+                )
+            )
     return found

@@ -17,6 +17,7 @@ still in the game one notch; each controlled Ruin moves the Spell pin, each cont
 the Tactics pin, and each Mine or Ruin the Reinforcement pin one notch more; a player with a
 unit in an enemy Kingdom moves the Tactics (Supply) pin one notch more.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -97,17 +98,23 @@ def cooldown_phase(state: State, geo: Geometry, rng: Rng) -> list[Event]:
         enemy_kingdom = in_enemy_kingdom(state, geo, p)
         b["spells"], ready = _tick(b["spells"])
         for e in ready:
-            events.append({"type": "spell_ready", "player": p, "unit": e["unit"], "spell": e["spell"]})
+            events.append(
+                {"type": "spell_ready", "player": p, "unit": e["unit"], "spell": e["spell"]}
+            )
         b["effects"], ended = _tick(b["effects"])
         for e in ended:
-            events.append({"type": "effect_ended", "player": p, "unit": e["unit"], "effect": e["effect"]})
+            events.append(
+                {"type": "effect_ended", "player": p, "unit": e["unit"], "effect": e["effect"]}
+            )
         still = []
         for pin in b["packing"]:
             pin["notch"] += 1
             if pin["notch"] >= PACKING_NOTCHES:
                 if pin["unit"] in units:
                     units[pin["unit"]]["packing"] = pin["to"]
-                events.append({"type": "packing_done", "player": p, "unit": pin["unit"], "now": pin["to"]})
+                events.append(
+                    {"type": "packing_done", "player": p, "unit": pin["unit"], "now": pin["to"]}
+                )
             else:
                 still.append(pin)
         b["packing"] = still
@@ -123,10 +130,19 @@ def cooldown_phase(state: State, geo: Geometry, rng: Rng) -> list[Event]:
                 b["tactics_pin"] += PIN_RESET
                 draws.append("tactics")
         gained = advance_reinforcement(b, 1 + mines + ruins)
-        events.append({"type": "cooldown", "player": p, "mines": mines, "ruins": ruins,
-                       "in_enemy_kingdom": enemy_kingdom, "spell_pin": b["spell_pin"],
-                       "tactics_pin": b["tactics_pin"], "reinforcement_pin": b["reinforcement_pin"],
-                       "deploys_gained": gained})
+        events.append(
+            {
+                "type": "cooldown",
+                "player": p,
+                "mines": mines,
+                "ruins": ruins,
+                "in_enemy_kingdom": enemy_kingdom,
+                "spell_pin": b["spell_pin"],
+                "tactics_pin": b["tactics_pin"],
+                "reinforcement_pin": b["reinforcement_pin"],
+                "deploys_gained": gained,
+            }
+        )
         for deck in draws:
             events.extend(draw_card(state, rng, p, deck))
     return events

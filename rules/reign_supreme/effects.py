@@ -17,6 +17,7 @@ always positive (Weaken *subtracts* its value). Effects stack: two entries add u
 | ``ambush`` | combat | +value to the unit's offence, used up by its next melee or shooting attack |
 | ``flaming_oil`` | combat | the unit's next shooting attack also deals value to every unit next to its target; used up by that shot, and does nothing with Volley ("The Flaming Oil card does not stack with the mangonel ability") |
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,18 +29,36 @@ EFFECT_KINDS = ("offence", "defence", "weaken", "haste", "ambush", "flaming_oil"
 AFFLICTIONS = ("weaken",)
 """Effects that are afflictions (cured by Healing); Ensnare is a unit flag, handled by spells."""
 
-__all__ = ["EFFECT_KINDS", "AFFLICTIONS", "offence_modifiers", "defence_modifiers", "movement_bonus",
-           "after_attack", "oil_splash", "afflicted", "cure", "remove_unit_effects", "add_effect", "entries"]
+__all__ = [
+    "EFFECT_KINDS",
+    "AFFLICTIONS",
+    "offence_modifiers",
+    "defence_modifiers",
+    "movement_bonus",
+    "after_attack",
+    "oil_splash",
+    "afflicted",
+    "cure",
+    "remove_unit_effects",
+    "add_effect",
+    "entries",
+]
 
 
 def entries(state: State, uid: str, kind: str | None = None) -> list[dict[str, Any]]:
     """Every effect on unit ``uid`` (of ``kind``, when given), from every player's board in seat
     order."""
-    return [e for p in state["players"] for e in state["boards"][p]["effects"]
-            if e["unit"] == uid and (kind is None or e["effect"] == kind)]
+    return [
+        e
+        for p in state["players"]
+        for e in state["boards"][p]["effects"]
+        if e["unit"] == uid and (kind is None or e["effect"] == kind)
+    ]
 
 
-def add_effect(state: State, player: str, kind: str, uid: str, left: int, value: int) -> dict[str, Any]:
+def add_effect(
+    state: State, player: str, kind: str, uid: str, left: int, value: int
+) -> dict[str, Any]:
     """Put an effect on ``player``'s Action Board; returns the entry."""
     entry = {"effect": kind, "unit": uid, "left": left, "value": value}
     state["boards"][player]["effects"].append(entry)
@@ -75,7 +94,9 @@ def _drop(state: State, uid: str, kinds: tuple[str, ...]) -> list[Event]:
         keep = []
         for e in board["effects"]:
             if e["unit"] == uid and e["effect"] in kinds:
-                events.append({"type": "effect_ended", "player": p, "unit": uid, "effect": e["effect"]})
+                events.append(
+                    {"type": "effect_ended", "player": p, "unit": uid, "effect": e["effect"]}
+                )
             else:
                 keep.append(e)
         board["effects"] = keep

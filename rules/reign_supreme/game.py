@@ -4,6 +4,7 @@ Each method delegates to the module that owns the concept: ``setup`` (a new game
 (dispatch), ``board`` (spaces, movement, melee), ``combat`` (attacks, damage), ``cooldown``
 (Action Board), ``turns`` (phases, defeat, the end), ``scoring``, ``views``, ``integrity``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,7 +13,12 @@ from typing import Any
 from rules.engine import Game, check_players
 from rules.engine_types import Event, Move, PlayerId, Score, State, View
 from rules.reign_supreme import actors, integrity, moves, scoring, views
-from rules.reign_supreme.content import default_armies, default_cards, default_scenarios, spell_table
+from rules.reign_supreme.content import (
+    default_armies,
+    default_cards,
+    default_scenarios,
+    spell_table,
+)
 from rules.reign_supreme.setup import DEFAULT_OPTIONS, new_game
 
 __all__ = ["ReignSupreme"]
@@ -32,8 +38,12 @@ class ReignSupreme(Game):
         return dict(DEFAULT_OPTIONS)
 
     def content(self) -> dict[str, Any]:
-        return {"armies": default_armies(), "scenarios": default_scenarios(), "cards": default_cards(),
-                "spells": spell_table()}
+        return {
+            "armies": default_armies(),
+            "scenarios": default_scenarios(),
+            "cards": default_cards(),
+            "spells": spell_table(),
+        }
 
     def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
         check_players(self, players)
@@ -43,7 +53,9 @@ class ReignSupreme(Game):
         integrity.check_state(state)
 
     legal_moves = staticmethod(moves.legal_moves)
-    waiting_on = staticmethod(actors.waiting_on)  # ruling RS 10: only active_players[0] is waited for
+    waiting_on = staticmethod(
+        actors.waiting_on
+    )  # ruling RS 10: only active_players[0] is waited for
     violations = staticmethod(moves.violations)
     apply = staticmethod(moves.apply)
 

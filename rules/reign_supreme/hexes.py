@@ -3,6 +3,7 @@
 A hex is ``(q, r)``; in JSON it is the two-item list ``[q, r]``. The six neighbours differ by
 the six axial directions; the distance between two hexes is the number of steps between them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator

@@ -7,6 +7,7 @@ included, and so does a unit that a card, Knockback or Teleport puts there. Stan
 needed to keep it. ``state["control"]`` lists each Mine's and Ruin's holder (None: nobody), in the
 scenario's order.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -26,7 +27,10 @@ def claim(state: State, geo: Geometry, uid: str, spaces: Iterable[Hex]) -> list[
     control = state["control"]
     events: list[Event] = []
     for h in spaces:
-        for key, spots, kind in (("mines", geo.mines, "mine_taken"), ("ruins", geo.ruins, "ruin_taken")):
+        for key, spots, kind in (
+            ("mines", geo.mines, "mine_taken"),
+            ("ruins", geo.ruins, "ruin_taken"),
+        ):
             for i, spot in enumerate(spots):
                 if spot == h and control[key][i] != owner:
                     before = control[key][i]

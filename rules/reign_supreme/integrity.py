@@ -5,6 +5,7 @@ by playing: known players, armies and unit types; units on board spaces, one per
 below hit points; Action Board pins in range; every card in exactly one place; Mines and Ruins
 owned by players; phase, turn, active players, status and outcome consistent.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,12 +17,27 @@ from rules.reign_supreme import rulebook
 from rules.reign_supreme.actors import combat_actors
 from rules.reign_supreme.board import geometry, layout_key
 from rules.reign_supreme.cards import check_cards
-from rules.reign_supreme.content import ARMY_IDS, MAX_BOARD, MAX_COORD, MAX_LIST, SPELLS, check_roster, default_roster
+from rules.reign_supreme.content import (
+    ARMY_IDS,
+    MAX_BOARD,
+    MAX_COORD,
+    MAX_LIST,
+    SPELLS,
+    check_roster,
+    default_roster,
+)
 from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.hexes import distance, neighbours
 from rules.reign_supreme.responses import responder
-from rules.reign_supreme.state import (MAX_MOVE_COUNT, MAX_ROUND_LIMIT, PACKING_ENDS, PACKING_NOTCHES, PIN_RESET, SCHEMA_VERSION,
-                                       card_catalog)
+from rules.reign_supreme.state import (
+    MAX_MOVE_COUNT,
+    MAX_ROUND_LIMIT,
+    PACKING_ENDS,
+    PACKING_NOTCHES,
+    PIN_RESET,
+    SCHEMA_VERSION,
+    card_catalog,
+)
 from rules.reign_supreme.turns import PLAYING_PHASES, can_deploy, to_place
 from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
 
@@ -44,7 +60,12 @@ def _v(code: str, message: str) -> Violation:
 def _hex(value: Any) -> tuple[int, int] | None:
     if type(value) is list and len(value) == 2:
         q, r = value
-        if type(q) is int and type(r) is int and -MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD:
+        if (
+            type(q) is int
+            and type(r) is int
+            and -MAX_COORD <= q <= MAX_COORD
+            and -MAX_COORD <= r <= MAX_COORD
+        ):
             return (q, r)
     return None
 
@@ -55,16 +76,24 @@ def check_state(state: State) -> None:
 
 
 def _problems(state: State) -> list[Violation]:
-    found, players_ok = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
-                                        min_players=2, max_players=4, max_move_count=MAX_MOVE_COUNT,
-                                        rule=rulebook.INTEGRITY)
+    found, players_ok = common_problems(
+        state,
+        game_id=rulebook.GAME_ID,
+        schema_version=SCHEMA_VERSION,
+        min_players=2,
+        max_players=4,
+        max_move_count=MAX_MOVE_COUNT,
+        rule=rulebook.INTEGRITY,
+    )
     if not players_ok:
         return found
     players = state["players"]
     pset = set(players)
     for key in ("kingdoms", "armies", "boards", "kills", "zones", "hands"):
         if set(state[key]) != pset:
-            found.append(_v("bad_player_keys", f"state.{key} must have exactly one entry per player."))
+            found.append(
+                _v("bad_player_keys", f"state.{key} must have exactly one entry per player.")
+            )
     if found:
         return found
     found.extend(_board_layout_problems(state))
@@ -106,7 +135,9 @@ def _control_problems(state: State) -> list[Violation]:
     sc = state["scenario"]
     for key in ("mines", "ruins"):
         if len(state["control"][key]) != len(sc[key]):
-            found.append(_v("bad_control", f"state.control.{key} must have one entry per {key[:-1]}."))
+            found.append(
+                _v("bad_control", f"state.control.{key} must have one entry per {key[:-1]}.")
+            )
         elif any(o is not None and o not in state["players"] for o in state["control"][key]):
             found.append(_v("bad_control", f"state.control.{key} names someone not in the game."))
     return found
@@ -115,18 +146,40 @@ def _control_problems(state: State) -> list[Violation]:
 def _scenario_problems(state: State) -> list[Violation]:
     found: list[Violation] = []
     sc = state["scenario"]
-    if sc["victory"] not in ("last_standing", "throne") or (sc["victory"] == "throne" and not sc["castles"]):
-        found.append(_v("bad_scenario", "state.scenario.victory must be 'last_standing' or 'throne' (with castles)."))
+    if sc["victory"] not in ("last_standing", "throne") or (
+        sc["victory"] == "throne" and not sc["castles"]
+    ):
+        found.append(
+            _v(
+                "bad_scenario",
+                "state.scenario.victory must be 'last_standing' or 'throne' (with castles).",
+            )
+        )
     if not is_int(sc["round_limit"]) or not 1 <= sc["round_limit"] <= MAX_ROUND_LIMIT:
-        found.append(_v("bad_scenario", f"state.scenario.round_limit must be 1 to {MAX_ROUND_LIMIT}."))
+        found.append(
+            _v("bad_scenario", f"state.scenario.round_limit must be 1 to {MAX_ROUND_LIMIT}.")
+        )
     if sc["deployment"]:
-        if not sc["castles"] or not is_int(sc["initial_units"]) or not 1 <= sc["initial_units"] <= MAX_LIST:
-            found.append(_v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20."))
+        if (
+            not sc["castles"]
+            or not is_int(sc["initial_units"])
+            or not 1 <= sc["initial_units"] <= MAX_LIST
+        ):
+            found.append(
+                _v("bad_scenario", "Deployment needs castles and initial_units from 1 to 20.")
+            )
     elif sc["initial_units"] is not None:
-        found.append(_v("bad_scenario", "state.scenario.initial_units must be null without deployment."))
+        found.append(
+            _v("bad_scenario", "state.scenario.initial_units must be null without deployment.")
+        )
     size = len(sc["midfield"]) + sum(len(k["hexes"]) for k in state["kingdoms"].values())
     if size > MAX_BOARD:
-        return found + [_v("board_too_large", f"The board has {size} spaces; a scenario has at most {MAX_BOARD}.")]
+        return found + [
+            _v(
+                "board_too_large",
+                f"The board has {size} spaces; a scenario has at most {MAX_BOARD}.",
+            )
+        ]
     mid = [_hex(h) for h in sc["midfield"]]
     if not mid or None in mid or len(set(mid)) != len(mid):
         return found + [_v("bad_board", "state.scenario.midfield must be distinct hexes [q, r].")]
@@ -138,23 +191,46 @@ def _scenario_problems(state: State) -> list[Violation]:
     for p, k in state["kingdoms"].items():
         hexes = [_hex(h) for h in k["hexes"]]
         if not hexes or None in hexes or len(set(hexes)) != len(hexes) or taken & set(hexes):
-            found.append(_v("bad_board", f"{p}'s Kingdom must be distinct spaces apart from the Midfield and "
-                            "other Kingdoms."))
+            found.append(
+                _v(
+                    "bad_board",
+                    f"{p}'s Kingdom must be distinct spaces apart from the Midfield and "
+                    "other Kingdoms.",
+                )
+            )
             continue
         taken |= set(hexes)
         has_castle = k["castle"] is not None
-        if has_castle != bool(sc["castles"]) or (k["throne"] is None) == has_castle or \
-                (k["gate"] is None) == has_castle:
-            found.append(_v("bad_board", f"{p}'s Kingdom must have a castle, throne and gate exactly when the "
-                            "scenario uses castles."))
+        if (
+            has_castle != bool(sc["castles"])
+            or (k["throne"] is None) == has_castle
+            or (k["gate"] is None) == has_castle
+        ):
+            found.append(
+                _v(
+                    "bad_board",
+                    f"{p}'s Kingdom must have a castle, throne and gate exactly when the "
+                    "scenario uses castles.",
+                )
+            )
             continue
         if has_castle:
             throne = _hex(k["throne"])
             castle = {_hex(h) for h in k["castle"]}
-            if throne is None or castle != {throne, *neighbours(throne)} or not castle <= set(hexes) \
-                    or len(k["gate"]) != 2 or _hex(k["gate"][0]) not in castle:
-                found.append(_v("bad_board", f"{p}'s Castle must be its Throne and the 6 spaces around it, in "
-                                "the Kingdom, with a Gate on a Castle space."))
+            if (
+                throne is None
+                or castle != {throne, *neighbours(throne)}
+                or not castle <= set(hexes)
+                or len(k["gate"]) != 2
+                or _hex(k["gate"][0]) not in castle
+            ):
+                found.append(
+                    _v(
+                        "bad_board",
+                        f"{p}'s Castle must be its Throne and the 6 spaces around it, in "
+                        "the Kingdom, with a Gate on a Castle space.",
+                    )
+                )
     return found
 
 
@@ -181,7 +257,12 @@ def _unit_problems(state: State) -> list[Violation]:
     defeated = set(state["defeated"])
     for uid, u in state["units"].items():
         if _UNIT_ID.fullmatch(uid) is None:
-            found.append(_v("bad_unit_id", f"Unit id {uid[:20]!r} is not of the form u<number> (u1 to u999999)."))
+            found.append(
+                _v(
+                    "bad_unit_id",
+                    f"Unit id {uid[:20]!r} is not of the form u<number> (u1 to u999999).",
+                )
+            )
             continue
         owner = u["owner"]
         if owner not in state["armies"]:
@@ -195,17 +276,31 @@ def _unit_problems(state: State) -> list[Violation]:
         roster = _roster(state, u["army"])
         stats = roster.get(u["type"])
         if stats is None:
-            found.append(_v("unknown_unit_type", f"Unit {uid}'s type {u['type'][:30]!r} is not in its army."))
+            found.append(
+                _v("unknown_unit_type", f"Unit {uid}'s type {u['type'][:30]!r} is not in its army.")
+            )
             continue
         if not is_int(u["pins"]) or not 0 <= u["pins"] < stats["hp"]:
-            found.append(_v("bad_pins", f"Unit {uid} has {u['pins']} pins; a living unit has 0 to "
-                            f"{stats['hp'] - 1}."))
-        if not all(is_int(u[k]) and 0 <= u[k] <= _MAX_LEFT for k in ("steps", "bonus")) \
-                or not is_int(u["attacks"]) or not 0 <= u["attacks"] <= 2 \
-                or u["mode"] not in (None, "melee", "shoot", "spell") or (u["attacks"] == 0) != (u["mode"] is None) \
-                or u["attacked"] != (u["attacks"] > 0):
-            found.append(_v("bad_unit_turn", f"Unit {uid}'s record of this turn (steps, attacks, mode) is not "
-                            "consistent."))
+            found.append(
+                _v(
+                    "bad_pins",
+                    f"Unit {uid} has {u['pins']} pins; a living unit has 0 to {stats['hp'] - 1}.",
+                )
+            )
+        if (
+            not all(is_int(u[k]) and 0 <= u[k] <= _MAX_LEFT for k in ("steps", "bonus"))
+            or not is_int(u["attacks"])
+            or not 0 <= u["attacks"] <= 2
+            or u["mode"] not in (None, "melee", "shoot", "spell")
+            or (u["attacks"] == 0) != (u["mode"] is None)
+            or u["attacked"] != (u["attacks"] > 0)
+        ):
+            found.append(
+                _v(
+                    "bad_unit_turn",
+                    f"Unit {uid}'s record of this turn (steps, attacks, mode) is not consistent.",
+                )
+            )
         packed = "packed" in stats["kinds"]
         if packed != ("packing" in u) or (packed and u["packing"] not in PACKING):
             found.append(_v("bad_packing", f"Unit {uid}'s packing state does not fit its kind."))
@@ -214,7 +309,9 @@ def _unit_problems(state: State) -> list[Violation]:
             if h is None or h not in geo.board:
                 found.append(_v("off_board", f"Unit {uid} stands off the board."))
             elif h in seen:
-                found.append(_v("two_units_one_space", f"Units {seen[h]} and {uid} stand on the same space."))
+                found.append(
+                    _v("two_units_one_space", f"Units {seen[h]} and {uid} stand on the same space.")
+                )
             else:
                 seen[h] = uid
             if state["phase"] == "setup" and h is not None and h not in geo.kingdoms.get(owner, ()):
@@ -227,33 +324,69 @@ def _board_problems(state: State) -> list[Violation]:
     sc = state["scenario"]
     units = state["units"]
     for p, b in state["boards"].items():
-        for key, used in (("spell_pin", sc["cards"]), ("tactics_pin", sc["cards"]),
-                          ("reinforcement_pin", sc["deployment"])):
+        for key, used in (
+            ("spell_pin", sc["cards"]),
+            ("tactics_pin", sc["cards"]),
+            ("reinforcement_pin", sc["deployment"]),
+        ):
             pin = b[key]
-            if (pin is None) == bool(used) or (pin is not None and (not is_int(pin) or not 1 <= pin <= PIN_RESET)):
-                found.append(_v("bad_pin", f"{p}'s {key} must be 1 to {PIN_RESET} when used, else null."))
+            if (pin is None) == bool(used) or (
+                pin is not None and (not is_int(pin) or not 1 <= pin <= PIN_RESET)
+            ):
+                found.append(
+                    _v("bad_pin", f"{p}'s {key} must be 1 to {PIN_RESET} when used, else null.")
+                )
         if not is_int(b["deploys"]) or not 0 <= b["deploys"] <= _MAX_DEPLOYS:
             found.append(_v("bad_pin", f"{p}'s deploys must be 0 to {_MAX_DEPLOYS}."))
         pinned = set()
         for pin in b["packing"]:
             u = units.get(pin["unit"])
-            if u is None or u["owner"] != p or pin["unit"] in pinned or pin["to"] not in PACKING_ENDS \
-                    or not is_int(pin["notch"]) or not 0 <= pin["notch"] < PACKING_NOTCHES \
-                    or u.get("packing") != ("packing" if pin["to"] == "packed" else "unpacking"):
-                found.append(_v("bad_packing_pin", f"{p} has a Packing pin that fits no packing unit."))
+            if (
+                u is None
+                or u["owner"] != p
+                or pin["unit"] in pinned
+                or pin["to"] not in PACKING_ENDS
+                or not is_int(pin["notch"])
+                or not 0 <= pin["notch"] < PACKING_NOTCHES
+                or u.get("packing") != ("packing" if pin["to"] == "packed" else "unpacking")
+            ):
+                found.append(
+                    _v("bad_packing_pin", f"{p} has a Packing pin that fits no packing unit.")
+                )
             pinned.add(pin["unit"])
-        transit = {uid for uid, u in units.items() if u["owner"] == p and u.get("packing") in ("packing", "unpacking")}
+        transit = {
+            uid
+            for uid, u in units.items()
+            if u["owner"] == p and u.get("packing") in ("packing", "unpacking")
+        }
         if transit != pinned:
-            found.append(_v("bad_packing_pin", f"Every packing or unpacking unit of {p} needs one Packing pin."))
+            found.append(
+                _v(
+                    "bad_packing_pin",
+                    f"Every packing or unpacking unit of {p} needs one Packing pin.",
+                )
+            )
         for entry in b["spells"]:
             u = units.get(entry["unit"])
-            if u is None or u["owner"] != p or not is_int(entry["left"]) or not 1 <= entry["left"] <= _MAX_LEFT \
-                    or entry["spell"] not in _roster(state, u["army"])[u["type"]]["spells"]:
-                found.append(_v("bad_spell_pin", f"{p} has a spell cooldown that fits no unit's spell."))
+            if (
+                u is None
+                or u["owner"] != p
+                or not is_int(entry["left"])
+                or not 1 <= entry["left"] <= _MAX_LEFT
+                or entry["spell"] not in _roster(state, u["army"])[u["type"]]["spells"]
+            ):
+                found.append(
+                    _v("bad_spell_pin", f"{p} has a spell cooldown that fits no unit's spell.")
+                )
         for entry in b["effects"]:
-            if (entry["unit"] is not None and entry["unit"] not in units) or not is_int(entry["left"]) \
-                    or not 1 <= entry["left"] <= _MAX_LEFT or not is_int(entry["value"]) \
-                    or not -_MAX_LEFT <= entry["value"] <= _MAX_LEFT or entry["effect"] not in EFFECT_KINDS:
+            if (
+                (entry["unit"] is not None and entry["unit"] not in units)
+                or not is_int(entry["left"])
+                or not 1 <= entry["left"] <= _MAX_LEFT
+                or not is_int(entry["value"])
+                or not -_MAX_LEFT <= entry["value"] <= _MAX_LEFT
+                or entry["effect"] not in EFFECT_KINDS
+            ):
                 found.append(_v("bad_effect", f"{p} has an effect with a bad unit or duration."))
     for p, n in state["kills"].items():
         if not is_int(n) or not 0 <= n <= 10_000:
@@ -262,30 +395,58 @@ def _board_problems(state: State) -> list[Violation]:
 
 
 def _card_problems(state: State) -> list[Violation]:
-    if type(state["cards"]) is not list or (state["cards"] and check_cards(state["cards"])) \
-            or (not state["scenario"]["cards"] and state["cards"]):
+    if (
+        type(state["cards"]) is not list
+        or (state["cards"] and check_cards(state["cards"]))
+        or (not state["scenario"]["cards"] and state["cards"])
+    ):
         return [_v("bad_cards", "state.cards must be a valid card set (empty without cards).")]
     found: list[Violation] = []
     catalog = card_catalog(state["cards"])
     places: dict[str, str] = {}
-    for where, cards in ([(f"decks.{k}", v) for k, v in state["decks"].items()]
-                         + [(f"discards.{k}", v) for k, v in state["discards"].items()]
-                         + [(f"hands.{p}", h) for p, h in state["hands"].items()]):
+    for where, cards in (
+        [(f"decks.{k}", v) for k, v in state["decks"].items()]
+        + [(f"discards.{k}", v) for k, v in state["discards"].items()]
+        + [(f"hands.{p}", h) for p, h in state["hands"].items()]
+    ):
         for card in cards:
             if card not in catalog:
-                found.append(_v("unknown_card", f"There is no card {card[:40]!r} in state.{where}."))
+                found.append(
+                    _v("unknown_card", f"There is no card {card[:40]!r} in state.{where}.")
+                )
             elif card in places:
-                found.append(_v("card_in_two_places", f"A card is both in state.{places[card]} and state.{where}."))
+                found.append(
+                    _v(
+                        "card_in_two_places",
+                        f"A card is both in state.{places[card]} and state.{where}.",
+                    )
+                )
             else:
                 places[card] = where
-            if where.startswith(("decks", "discards")) and card in catalog and catalog[card]["deck"] != where[-5:] \
-                    and not (where.endswith("tactics") and catalog[card]["deck"] == "tactics"):
-                found.append(_v("card_in_wrong_deck", f"A card in state.{where} belongs to the other deck."))
-    if set(state["decks"]) != {"spell", "tactics"} or set(state["discards"]) != {"spell", "tactics"}:
-        found.append(_v("bad_decks", "There are exactly two decks and two discard piles: spell and tactics."))
+            if (
+                where.startswith(("decks", "discards"))
+                and card in catalog
+                and catalog[card]["deck"] != where[-5:]
+                and not (where.endswith("tactics") and catalog[card]["deck"] == "tactics")
+            ):
+                found.append(
+                    _v("card_in_wrong_deck", f"A card in state.{where} belongs to the other deck.")
+                )
+    if set(state["decks"]) != {"spell", "tactics"} or set(state["discards"]) != {
+        "spell",
+        "tactics",
+    }:
+        found.append(
+            _v("bad_decks", "There are exactly two decks and two discard piles: spell and tactics.")
+        )
     if state["scenario"]["cards"]:
         if not found and len(places) != len(catalog):
-            found.append(_v("missing_cards", "Some cards are missing from the decks, discard piles and hands."))
+            found.append(
+                _v(
+                    "missing_cards",
+                    "Some cards are missing from the decks, discard piles and hands.",
+                )
+            )
     elif places:
         found.append(_v("cards_without_cards", "This scenario is played without cards."))
     for p in state["defeated"]:
@@ -302,22 +463,35 @@ def _turn_problems(state: State) -> list[Violation]:
         return [_v("bad_defeated", "state.defeated must list distinct players of the game.")]
     for p, zones in state["zones"].items():
         if len(set(zones)) != len(zones) or any(z not in defeated or z == p for z in zones):
-            found.append(_v("bad_zones", f"{p}'s captured zones must be distinct defeated players."))
+            found.append(
+                _v("bad_zones", f"{p}'s captured zones must be distinct defeated players.")
+            )
     if state["first_player"] not in players:
         found.append(_v("bad_first_player", "state.first_player must be a player."))
     sc = state["scenario"]
     if not is_int(state["round"]) or not 1 <= state["round"] <= sc["round_limit"]:
         found.append(_v("bad_round", f"state.round must be 1 to {sc['round_limit']}."))
     phase, status = state["phase"], state["status"]
-    if phase not in PHASES or status not in STATUSES or \
-            (status == "finished") != (phase == "finished"):
+    if (
+        phase not in PHASES
+        or status not in STATUSES
+        or (status == "finished") != (phase == "finished")
+    ):
         return found + [_v("bad_phase", "state.phase and state.status do not agree.")]
     alive = [p for p in players if p not in defeated]
     if status == "finished":
-        if state["active_players"] or state["turn"] is not None or not isinstance(state["outcome"], dict):
+        if (
+            state["active_players"]
+            or state["turn"] is not None
+            or not isinstance(state["outcome"], dict)
+        ):
             found.append(_v("bad_finish", "A finished game has an outcome and nobody active."))
-        elif not set(state["outcome"]["winners"]) <= set(alive) or set(state["outcome"]["scores"]) != set(players):
-            found.append(_v("bad_outcome", "The outcome's winners must be players still in the game."))
+        elif not set(state["outcome"]["winners"]) <= set(alive) or set(
+            state["outcome"]["scores"]
+        ) != set(players):
+            found.append(
+                _v("bad_outcome", "The outcome's winners must be players still in the game.")
+            )
         return found
     if state["outcome"] is not None:
         found.append(_v("bad_outcome", "A game in progress has no outcome."))
@@ -325,9 +499,13 @@ def _turn_problems(state: State) -> list[Violation]:
     if state["pending"] is not None:
         return found + _pending_problems(state)
     if len(alive) < 2 or turn not in alive or state["active_players"][:1] != [turn]:
-        return found + [_v("bad_turn", "The player whose turn it is (still in the game) is active first, and "
-                           "at least two players are in the game.")]
-
+        return found + [
+            _v(
+                "bad_turn",
+                "The player whose turn it is (still in the game) is active first, and "
+                "at least two players are in the game.",
+            )
+        ]
 
     if phase == "setup":
         if to_place(state, turn) == 0:
@@ -335,25 +513,42 @@ def _turn_problems(state: State) -> list[Violation]:
     else:
         standing = {u["owner"] for u in state["units"].values() if u["at"] is not None}
         if any(p not in standing for p in alive):
-            found.append(_v("no_units", "Every player still in the game has a unit on the board after set-up."))
+            found.append(
+                _v(
+                    "no_units",
+                    "Every player still in the game has a unit on the board after set-up.",
+                )
+            )
         if phase == "deployment" and not can_deploy(state, geometry(state), turn):
             found.append(_v("bad_phase", "The Deployment phase needs a unit that can deploy."))
     if found:
         return found
     expected = combat_actors(state, geometry(state)) if phase == "combat" else [turn]
     if state["active_players"] != expected:
-        found.append(_v("bad_turn", "The active players are the turn player and, in a Combat phase, every other "
-                        "player who can act outside their turn (rules doc §Outside your own turn)."))
+        found.append(
+            _v(
+                "bad_turn",
+                "The active players are the turn player and, in a Combat phase, every other "
+                "player who can act outside their turn (rules doc §Outside your own turn).",
+            )
+        )
     return found
 
 
 _WALL_ID = re.compile(r"w[1-9][0-9]{0,5}", re.ASCII)
-_ENTRY_KEYS = {"attack": {"kind", "player", "move", "asked", "evaded"},
-               "spell": {"kind", "player", "move", "asked", "unit", "at", "evaded"},
-               "card": {"kind", "player", "move", "asked", "spell", "at", "target_unit", "evaded"}}
-_MOVE_KEYS = {"attack": ({"player", "type", "unit", "target", "mode"}, {"knockback", "volley", "on_the_move"}),
-              "spell": ({"player", "type", "unit", "spell", "target"}, {"cure"}),
-              "card": ({"player", "type", "card", "target"}, set())}
+_ENTRY_KEYS = {
+    "attack": {"kind", "player", "move", "asked", "evaded"},
+    "spell": {"kind", "player", "move", "asked", "unit", "at", "evaded"},
+    "card": {"kind", "player", "move", "asked", "spell", "at", "target_unit", "evaded"},
+}
+_MOVE_KEYS = {
+    "attack": (
+        {"player", "type", "unit", "target", "mode"},
+        {"knockback", "volley", "on_the_move"},
+    ),
+    "spell": ({"player", "type", "unit", "spell", "target"}, {"cure"}),
+    "card": ({"player", "type", "card", "target"}, set()),
+}
 _MOVE_TYPE = {"attack": "attack", "spell": "cast", "card": "play"}
 
 
@@ -368,15 +563,31 @@ def _wall_problems(state: State) -> list[Violation]:
     for w in state["walls"]:
         a, b = (_hex(h) for h in w["edge"]) if len(w["edge"]) == 2 else (None, None)
         limit = MAX_HP.get(w["kind"], 0)
-        if _WALL_ID.fullmatch(w["id"]) is None or w["id"] in ids or int(w["id"][1:]) > serial \
-                or w["kind"] not in WALL_KINDS or w["owner"] not in state["players"] \
-                or a is None or b is None or a not in geo.board or b not in geo.board or distance(a, b) != 1 \
-                or edge_key(a, b) in edges or not is_int(w["hp"]) or not 1 <= w["hp"] <= limit \
-                or (w["kind"] != "palisade" and not state["scenario"]["castles"]) \
-                or (w["kind"] == "castle_wall" and (a in geo.castle_owner) == (b in geo.castle_owner)):
-            found.append(_v("bad_walls", f"Wall {w['id'][:20]!r} is not a Gate, Castle wall or Palisade with an "
-                            "owner, an edge between two adjacent board spaces (a Castle wall: on a Castle's outer "
-                            "edge), a unique id and 1 to its most hit points."))
+        if (
+            _WALL_ID.fullmatch(w["id"]) is None
+            or w["id"] in ids
+            or int(w["id"][1:]) > serial
+            or w["kind"] not in WALL_KINDS
+            or w["owner"] not in state["players"]
+            or a is None
+            or b is None
+            or a not in geo.board
+            or b not in geo.board
+            or distance(a, b) != 1
+            or edge_key(a, b) in edges
+            or not is_int(w["hp"])
+            or not 1 <= w["hp"] <= limit
+            or (w["kind"] != "palisade" and not state["scenario"]["castles"])
+            or (w["kind"] == "castle_wall" and (a in geo.castle_owner) == (b in geo.castle_owner))
+        ):
+            found.append(
+                _v(
+                    "bad_walls",
+                    f"Wall {w['id'][:20]!r} is not a Gate, Castle wall or Palisade with an "
+                    "owner, an edge between two adjacent board spaces (a Castle wall: on a Castle's outer "
+                    "edge), a unique id and 1 to its most hit points.",
+                )
+            )
             continue
         ids.add(w["id"])
         edges.add(edge_key(a, b))
@@ -390,8 +601,14 @@ def _wall_problems(state: State) -> list[Violation]:
 def _engaged_problems(state: State) -> list[Violation]:
     units = state["units"]
     for pair in state["engaged"]:
-        if len(pair) != 2 or pair[0] >= pair[1] or any(uid not in units or units[uid]["at"] is None for uid in pair):
-            return [_v("bad_engaged", "state.engaged lists pairs [a, b] (a < b) of units on the board.")]
+        if (
+            len(pair) != 2
+            or pair[0] >= pair[1]
+            or any(uid not in units or units[uid]["at"] is None for uid in pair)
+        ):
+            return [
+                _v("bad_engaged", "state.engaged lists pairs [a, b] (a < b) of units on the board.")
+            ]
         a, b = units[pair[0]], units[pair[1]]
         if a["owner"] == b["owner"] or distance(_hex(a["at"]), _hex(b["at"])) != 1:
             return [_v("bad_engaged", "state.engaged pairs are enemy units next to each other.")]
@@ -402,11 +619,20 @@ def _pending_problems(state: State) -> list[Violation]:
     """A pending stack: well-formed declarations by players in the game, and the active player is
     the one who must answer the top of it."""
 
-    bad = [_v("bad_pending", "state.pending must be {'stack': [declarations]} with the player who must answer "
-              "active, during a Combat phase.")]
+    bad = [
+        _v(
+            "bad_pending",
+            "state.pending must be {'stack': [declarations]} with the player who must answer "
+            "active, during a Combat phase.",
+        )
+    ]
     pending = state["pending"]
-    if state["phase"] != "combat" or set(pending) != {"stack"} or type(pending["stack"]) is not list \
-            or not 1 <= len(pending["stack"]) <= 64:
+    if (
+        state["phase"] != "combat"
+        or set(pending) != {"stack"}
+        or type(pending["stack"]) is not list
+        or not 1 <= len(pending["stack"]) <= 64
+    ):
         return bad
     players = state["players"]
     for entry in pending["stack"]:
@@ -416,12 +642,21 @@ def _pending_problems(state: State) -> list[Violation]:
         if not {"kind", "player", "move", "asked"} <= set(entry) <= _ENTRY_KEYS[kind]:
             return bad
         move, asked = entry["move"], entry["asked"]
-        if entry["player"] not in players or type(asked) is not list or len(set(map(str, asked))) != len(asked) \
-                or any(p not in players for p in asked) or type(move) is not dict:
+        if (
+            entry["player"] not in players
+            or type(asked) is not list
+            or len(set(map(str, asked))) != len(asked)
+            or any(p not in players for p in asked)
+            or type(move) is not dict
+        ):
             return bad
         required, optional = _MOVE_KEYS[kind]
-        if not required <= set(move) <= required | optional or move["type"] != _MOVE_TYPE[kind] \
-                or move["player"] != entry["player"] or any(type(move[k]) is not bool for k in optional if k in move):
+        if (
+            not required <= set(move) <= required | optional
+            or move["type"] != _MOVE_TYPE[kind]
+            or move["player"] != entry["player"]
+            or any(type(move[k]) is not bool for k in optional if k in move)
+        ):
             return bad
         if not _entry_values_ok(state, entry):
             return bad
@@ -440,23 +675,48 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
         return False
     units = state["units"]
     if kind == "attack":
-        if type(move["unit"]) is not str or type(move["target"]) is not str or move["mode"] not in ("melee", "shoot"):
+        if (
+            type(move["unit"]) is not str
+            or type(move["target"]) is not str
+            or move["mode"] not in ("melee", "shoot")
+        ):
             return False
         attacker = units.get(move["unit"])
-        target = units.get(move["target"]) or next((w for w in state["walls"] if w["id"] == move["target"]), None)
-        return attacker is not None and attacker["owner"] == entry["player"] and target is not None \
+        target = units.get(move["target"]) or next(
+            (w for w in state["walls"] if w["id"] == move["target"]), None
+        )
+        return (
+            attacker is not None
+            and attacker["owner"] == entry["player"]
+            and target is not None
             and target["owner"] != entry["player"]
-    if kind == "spell" and (type(move["unit"]) is not str or move["unit"] not in units
-                            or units[move["unit"]]["owner"] != entry["player"]):
+        )
+    if kind == "spell" and (
+        type(move["unit"]) is not str
+        or move["unit"] not in units
+        or units[move["unit"]]["owner"] != entry["player"]
+    ):
         return False
     target = move["target"]
     target_ok = target is None or type(target) is str or _hex(target) is not None
     at_ok = entry.get("at") is None or _hex(entry["at"]) is not None
     if kind == "spell":
-        return type(move["unit"]) is str and entry.get("unit") == move["unit"] and move["spell"] in SPELLS \
-            and target_ok and at_ok and "at" in entry
-    return type(move["card"]) is str and move["card"] in card_catalog(state["cards"]) and target_ok and at_ok \
-        and type(entry.get("spell")) is bool and (entry.get("target_unit") is None or type(entry["target_unit"]) is str)
+        return (
+            type(move["unit"]) is str
+            and entry.get("unit") == move["unit"]
+            and move["spell"] in SPELLS
+            and target_ok
+            and at_ok
+            and "at" in entry
+        )
+    return (
+        type(move["card"]) is str
+        and move["card"] in card_catalog(state["cards"])
+        and target_ok
+        and at_ok
+        and type(entry.get("spell")) is bool
+        and (entry.get("target_unit") is None or type(entry["target_unit"]) is str)
+    )
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)

@@ -4,6 +4,7 @@
 Above :mod:`board` (spaces, occupancy) and :mod:`auras` (Stealth) and :mod:`walls` (what blocks
 the way): the search of the spaces a unit may end its move on, and the path it takes.
 """
+
 from __future__ import annotations
 
 from rules.engine_types import State
@@ -13,8 +14,9 @@ from rules.reign_supreme.survey import Survey
 __all__ = ["reachable", "path_to"]
 
 
-def reachable(state: State, survey: Survey, uid: str, speed: int,
-              move_freely: bool = False) -> tuple[list[Hex], dict[Hex, Hex | None]]:
+def reachable(
+    state: State, survey: Survey, uid: str, speed: int, move_freely: bool = False
+) -> tuple[list[Hex], dict[Hex, Hex | None]]:
     """Every space ``uid`` may end its movement on, with the breadth-first parent links.
 
     Seed, Movement: a unit moves up to as many spaces as its movement. Ruling (rules doc
@@ -47,8 +49,12 @@ def reachable(state: State, survey: Survey, uid: str, speed: int,
         for h in frontier:
             held = h in engaged
             for n in adjacent.get(h, ()):
-                if n not in parents and n not in enemies and not (held and n in engaged) \
-                        and (not blocked or ((h, n) if h <= n else (n, h)) not in blocked):  # edge_key
+                if (
+                    n not in parents
+                    and n not in enemies
+                    and not (held and n in engaged)
+                    and (not blocked or ((h, n) if h <= n else (n, h)) not in blocked)
+                ):  # edge_key
                     parents[n] = h
                     nxt.append(n)
         if not nxt:

@@ -17,6 +17,7 @@ Moves (every move also has ``player`` and ``type``):
 
 Nothing here raises anything but :class:`~rules.errors.IllegalMove`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,7 +28,15 @@ from rules.reign_supreme import cards, effects, responses, rulebook
 from rules.reign_supreme.actors import off_turn_moves, refresh_actors
 from rules.reign_supreme.auras import engaged, moves_freely, prune_engaged, range_bonus, stealthy
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, stats
-from rules.reign_supreme.combat import ATTACK_MODES, attack_options, can_attack, declare_attack, magic_silenced, marched, max_attacks
+from rules.reign_supreme.combat import (
+    ATTACK_MODES,
+    attack_options,
+    can_attack,
+    declare_attack,
+    magic_silenced,
+    marched,
+    max_attacks,
+)
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.holdings import claim
@@ -35,30 +44,82 @@ from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
 from rules.reign_supreme.survey import Survey
-from rules.reign_supreme.turns import (after_placement, can_deploy, check_end, defeat, deploy_spaces, end_turn,
-                                       placement_spaces, to_place)
+from rules.reign_supreme.turns import (
+    after_placement,
+    can_deploy,
+    check_end,
+    defeat,
+    deploy_spaces,
+    end_turn,
+    placement_spaces,
+    to_place,
+)
 from rules.reign_supreme.walls import wall_by_id, wall_distance
 from rules.rng import Rng
 
 __all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
 
-MOVE_TYPES = ("place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "cast", "construct", "play",
-              "counterattack", "pass", "end_turn", "concede")
+MOVE_TYPES = (
+    "place",
+    "deploy",
+    "end_deployment",
+    "move",
+    "attack",
+    "pack",
+    "unpack",
+    "cast",
+    "construct",
+    "play",
+    "counterattack",
+    "pass",
+    "end_turn",
+    "concede",
+)
 _FIELDS = {
-    "place": ("unit", "to"), "deploy": ("unit", "to"), "end_deployment": (), "move": ("unit", "to"),
-    "attack": ("unit", "target", "mode"), "pack": ("unit",), "unpack": ("unit",),
-    "cast": ("unit", "spell", "target"), "construct": ("unit", "action", "target"), "play": ("card", "target"),
-    "counterattack": ("unit",), "pass": (), "end_turn": (), "concede": (),
+    "place": ("unit", "to"),
+    "deploy": ("unit", "to"),
+    "end_deployment": (),
+    "move": ("unit", "to"),
+    "attack": ("unit", "target", "mode"),
+    "pack": ("unit",),
+    "unpack": ("unit",),
+    "cast": ("unit", "spell", "target"),
+    "construct": ("unit", "action", "target"),
+    "play": ("card", "target"),
+    "counterattack": ("unit",),
+    "pass": (),
+    "end_turn": (),
+    "concede": (),
 }
 _OPTIONAL = {"attack": ("knockback", "volley", "on_the_move"), "cast": ("cure",)}
 _ANSWERS = ("counterattack", "pass", "cast")
 _OFF_TURN = ("cast", "play")
 """Moves a player may make in another player's Combat phase (ruling RS 10; ``concede`` aside)."""
-_PHASE_OF = {"place": "setup", "deploy": "deployment", "end_deployment": "deployment", "move": "combat",
-             "attack": "combat", "pack": "combat", "unpack": "combat", "cast": "combat", "construct": "combat",
-             "play": "combat", "counterattack": "combat", "pass": "combat", "end_turn": "combat"}
-_PHASE_RULE = {"setup": rulebook.SETUP, "deployment": rulebook.DEPLOYMENT, "combat": rulebook.COMBAT}
-_PHASE_WORDS = {"setup": "set-up", "deployment": "the Deployment phase", "combat": "the Combat phase"}
+_PHASE_OF = {
+    "place": "setup",
+    "deploy": "deployment",
+    "end_deployment": "deployment",
+    "move": "combat",
+    "attack": "combat",
+    "pack": "combat",
+    "unpack": "combat",
+    "cast": "combat",
+    "construct": "combat",
+    "play": "combat",
+    "counterattack": "combat",
+    "pass": "combat",
+    "end_turn": "combat",
+}
+_PHASE_RULE = {
+    "setup": rulebook.SETUP,
+    "deployment": rulebook.DEPLOYMENT,
+    "combat": rulebook.COMBAT,
+}
+_PHASE_WORDS = {
+    "setup": "set-up",
+    "deployment": "the Deployment phase",
+    "combat": "the Combat phase",
+}
 
 
 def _v(code: str, message: str, rule: str) -> Violation:
@@ -70,7 +131,12 @@ def speed_left(state: State, uid: str) -> int:
     """Spaces ``uid`` may still move this turn: its movement, plus Construction and card bonuses,
     minus the spaces already moved."""
     unit = state["units"][uid]
-    return stats(state, unit)["movement"] + unit["bonus"] + effects.movement_bonus(state, uid) - unit["steps"]
+    return (
+        stats(state, unit)["movement"]
+        + unit["bonus"]
+        + effects.movement_bonus(state, uid)
+        - unit["steps"]
+    )
 
 
 def _can_move(state: State, uid: str) -> bool:
@@ -106,10 +172,14 @@ def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> lis
         # moves_freely: Flanking or Stealth
         free = "flanking" in survey.stats[uid]["abilities"] or survey.is_stealthy(uid)
         dests, _ = reachable(state, survey, uid, speed_left(state, uid), free)
-        out.extend({"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests))
+        out.extend(
+            {"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests)
+        )
     if can_attack(state, unit):
-        out.extend({"player": player, "type": "attack", "unit": uid, **option}
-                   for option in attack_options(state, survey, uid))
+        out.extend(
+            {"player": player, "type": "attack", "unit": uid, **option}
+            for option in attack_options(state, survey, uid)
+        )
     kind = _packing_move(unit)
     if kind is not None:
         out.append({"player": player, "type": kind, "unit": uid})
@@ -143,12 +213,16 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
         spaces = placement_spaces(state, geo, p)
         for uid, u in units.items():
             if u["owner"] == p and u["at"] is None:
-                out.extend({"player": p, "type": "place", "unit": uid, "to": as_json(h)} for h in spaces)
+                out.extend(
+                    {"player": p, "type": "place", "unit": uid, "to": as_json(h)} for h in spaces
+                )
     elif phase == "deployment":
         spaces = deploy_spaces(state, geo, p)
         for uid, u in units.items():
             if u["owner"] == p and u["at"] is None:
-                out.extend({"player": p, "type": "deploy", "unit": uid, "to": as_json(h)} for h in spaces)
+                out.extend(
+                    {"player": p, "type": "deploy", "unit": uid, "to": as_json(h)} for h in spaces
+                )
         out.append({"player": p, "type": "end_deployment"})
     elif phase == "combat" and p != state["turn"]:
         out.extend(off_turn_moves(state, geo, p))
@@ -177,19 +251,34 @@ def violations(state: State, move: Move) -> list[Violation]:
 def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     p = move.get("player")
     if p.__class__ is not str or p not in state["players"]:
-        return [_v("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)], None
+        return [
+            _v("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)
+        ], None
     if state["status"] == "finished":
-        return [_v("game_finished", "The game is over; no more moves can be made.", rulebook.VICTORY)], None
+        return [
+            _v("game_finished", "The game is over; no more moves can be made.", rulebook.VICTORY)
+        ], None
     kind = move.get("type")
     if kind.__class__ is not str or kind not in _FIELDS:
-        return [_v("unknown_move_type", f"Reign Supreme has no move type {kind!r}.", rulebook.MOVES)], None
+        return [
+            _v("unknown_move_type", f"Reign Supreme has no move type {kind!r}.", rulebook.MOVES)
+        ], None
     allowed = ("player", "type", *_FIELDS[kind], *_OPTIONAL.get(kind, ()))
-    found = [_v("unexpected_field", f"A {kind} move takes no {key!r}.", rulebook.MOVES) for key in move
-             if key not in allowed]
-    found += [_v("missing_field", f"A {kind} move needs {key!r}.", rulebook.MOVES) for key in _FIELDS[kind]
-              if key not in move]
-    found += [_v("bad_flag", f"{key!r} must be true or false.", rulebook.MOVES)
-              for key in _OPTIONAL.get(kind, ()) if key in move and move[key].__class__ is not bool]
+    found = [
+        _v("unexpected_field", f"A {kind} move takes no {key!r}.", rulebook.MOVES)
+        for key in move
+        if key not in allowed
+    ]
+    found += [
+        _v("missing_field", f"A {kind} move needs {key!r}.", rulebook.MOVES)
+        for key in _FIELDS[kind]
+        if key not in move
+    ]
+    found += [
+        _v("bad_flag", f"{key!r} must be true or false.", rulebook.MOVES)
+        for key in _OPTIONAL.get(kind, ())
+        if key in move and move[key].__class__ is not bool
+    ]
     if found:
         return found, None
     if p in state["defeated"]:
@@ -201,15 +290,29 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     if state["pending"] is not None:
         return _check_answer(state, move, p)
     if kind in ("counterattack", "pass"):
-        return [_v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)], None
+        return [
+            _v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)
+        ], None
     phase = state["phase"]
     if p != state["turn"] and kind not in _OFF_TURN:
-        return [_v("not_your_turn", f"It is {state['turn']}'s turn: outside your own turn you may only cast Teleport "
-                   "or Healing, play a card or concede.", rulebook.OUTSIDE_YOUR_TURN)], None
+        return [
+            _v(
+                "not_your_turn",
+                f"It is {state['turn']}'s turn: outside your own turn you may only cast Teleport "
+                "or Healing, play a card or concede.",
+                rulebook.OUTSIDE_YOUR_TURN,
+            )
+        ], None
     needed = _PHASE_OF[kind]
     if phase != needed:
-        return [_v("wrong_phase", f"A {kind} move belongs to {_PHASE_WORDS[needed]}; it is now "
-                   f"{_PHASE_WORDS.get(phase, phase)}.", _PHASE_RULE[needed])], None
+        return [
+            _v(
+                "wrong_phase",
+                f"A {kind} move belongs to {_PHASE_WORDS[needed]}; it is now "
+                f"{_PHASE_WORDS.get(phase, phase)}.",
+                _PHASE_RULE[needed],
+            )
+        ], None
     if kind in ("end_deployment", "end_turn"):
         return [], None
     return _CHECKS[kind](state, move, p)
@@ -221,7 +324,9 @@ def _hex_of(value: Any) -> Hex | None:
     return None
 
 
-def _own_unit(state: State, uid: Any, p: PlayerId, rule: str) -> tuple[dict[str, Any] | None, list[Violation]]:
+def _own_unit(
+    state: State, uid: Any, p: PlayerId, rule: str
+) -> tuple[dict[str, Any] | None, list[Violation]]:
     unit = state["units"].get(uid) if uid.__class__ is str else None
     if unit is None:
         return None, [_v("unknown_unit", f"There is no unit {uid!r} in play.", rule)]
@@ -253,8 +358,14 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
     if h not in deploy_spaces(state, geo, p):
         if h in occupancy(state):
             return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
-        return [_v("not_a_deployment_space", "Units deploy to an empty space of your Castle (or of a Castle you "
-                   "captured), and not while an enemy unit is in that Kingdom.", rule)], None
+        return [
+            _v(
+                "not_a_deployment_space",
+                "Units deploy to an empty space of your Castle (or of a Castle you "
+                "captured), and not while an enemy unit is in that Kingdom.",
+                rule,
+            )
+        ], None
     return [], h
 
 
@@ -267,18 +378,31 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     if unit["at"] is None:
         return [_v("not_on_board", f"Unit {uid} is not on the board.", rule)], None
     if unit["done"] and not unit["acted"]:
-        return [_v("freshly_deployed", "A unit cannot act in the turn it is deployed (or handed over).",
-                   rulebook.DEPLOYMENT)], None
+        return [
+            _v(
+                "freshly_deployed",
+                "A unit cannot act in the turn it is deployed (or handed over).",
+                rulebook.DEPLOYMENT,
+            )
+        ], None
     if unit["ensnared"]:
         return [_v("ensnared", "An Ensnared unit cannot move this turn.", rulebook.ABILITIES)], None
     if unit["attacked"] and not unit["on_the_move"]:
-        return [_v("attacked_already", "A unit moves before it attacks, not after (unless it has Flanking and "
-                   "attacked while moving).", rulebook.COMBAT)], None
+        return [
+            _v(
+                "attacked_already",
+                "A unit moves before it attacks, not after (unless it has Flanking and "
+                "attacked while moving).",
+                rulebook.COMBAT,
+            )
+        ], None
     if unit["moved"] and not unit["attacked"]:
         return [_v("already_moved", "This unit has already moved this turn.", rule)], None
     if not _can_move(state, uid):
         if unit.get("packing") not in (None, "packed"):
-            return [_v("not_packed", "A Packed unit moves only while packed.", rulebook.PACKED)], None
+            return [
+                _v("not_packed", "A Packed unit moves only while packed.", rulebook.PACKED)
+            ], None
         if not unit["done"] and speed_left(state, uid) <= 0:
             return [_v("out_of_reach", "This unit has no movement left this turn.", rule)], None
         return [_v("unit_done", "This unit has already acted this turn.", rulebook.COMBAT)], None
@@ -296,11 +420,22 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     dests, tree = reachable(state, survey, uid, speed, free)
     if h not in dests:
         if not free and h in reachable(state, survey, uid, speed, move_freely=True)[0]:
-            return [_v("melee_lock", "A unit in melee cannot move to another space and still be in melee: "
-                       "it stops when it comes next to an enemy, or steps away from every enemy.",
-                       rulebook.MELEE)], None
-        return [_v("out_of_reach", f"That space is beyond this unit's {speed} spaces of movement left "
-                   "(enemy units and other players' walls block the way).", rule)], None
+            return [
+                _v(
+                    "melee_lock",
+                    "A unit in melee cannot move to another space and still be in melee: "
+                    "it stops when it comes next to an enemy, or steps away from every enemy.",
+                    rulebook.MELEE,
+                )
+            ], None
+        return [
+            _v(
+                "out_of_reach",
+                f"That space is beyond this unit's {speed} spaces of movement left "
+                "(enemy units and other players' walls block the way).",
+                rule,
+            )
+        ], None
     return [], path_to(tree, h)
 
 
@@ -323,20 +458,44 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
         if unit["at"] is None:
             return [_v("not_on_board", f"Unit {move['unit']} is not on the board.", rule)], None
         if unit["attacks"] >= max_attacks(state, unit):
-            return [_v("attacked_already", "A unit attacks once per turn (twice with Double Attack).", rule)], None
+            return [
+                _v(
+                    "attacked_already",
+                    "A unit attacks once per turn (twice with Double Attack).",
+                    rule,
+                )
+            ], None
         if unit["done"] and unit["acted"] and unit.get("packing") is None:
-            return [_v("switched_units", "A unit moves and then attacks before you switch to another unit; this "
-                       "unit's turn ended when another of your units acted.", rulebook.COMBAT)], None
+            return [
+                _v(
+                    "switched_units",
+                    "A unit moves and then attacks before you switch to another unit; this "
+                    "unit's turn ended when another of your units acted.",
+                    rulebook.COMBAT,
+                )
+            ], None
         if unit["done"]:
             return [_v("unit_done", "This unit cannot attack this turn.", rulebook.COMBAT)], None
-        return [_v("not_unpacked", "A Packed unit attacks only once unpacked.", rulebook.PACKED)], None
+        return [
+            _v("not_unpacked", "A Packed unit attacks only once unpacked.", rulebook.PACKED)
+        ], None
     if unit["mode"] is not None and unit["mode"] != mode:
-        return [_v("one_attack_type", f"This unit already made a {unit['mode']} attack this turn: one type of "
-                   "attack per turn.", rule)], None
+        return [
+            _v(
+                "one_attack_type",
+                f"This unit already made a {unit['mode']} attack this turn: one type of "
+                "attack per turn.",
+                rule,
+            )
+        ], None
     geo = geometry(state)
     survey = Survey(state, geo)
     occ = survey.occ
-    options = [o for o in attack_options(state, survey, move["unit"]) if o["target"] == tid and o["mode"] == mode]
+    options = [
+        o
+        for o in attack_options(state, survey, move["unit"])
+        if o["target"] == tid and o["mode"] == mode
+    ]
     if not options:
         return [_attack_refusal(state, geo, occ, unit, move["unit"], tid, target, wall, mode)], None
     wanted = {k: True for k in ("knockback", "volley", "on_the_move") if move.get(k)}
@@ -348,46 +507,94 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
 def _flag_refusal(options: list[dict[str, Any]], wanted: dict[str, bool]) -> Violation:
     possible = {k for o in options for k in o if k not in ("target", "mode")}
     for flag, code, message in (
-            ("knockback", "no_knockback", "Knockback needs the Knockback ability, once per turn, and not against "
-             "a Stealth unit."),
-            ("volley", "no_volley", "Volley is declared only by a Volley unit's shot at a unit."),
-            ("on_the_move", "not_flanking", "Only a Flanking unit attacks while moving, and not a Stealth unit.")):
+        (
+            "knockback",
+            "no_knockback",
+            "Knockback needs the Knockback ability, once per turn, and not against a Stealth unit.",
+        ),
+        ("volley", "no_volley", "Volley is declared only by a Volley unit's shot at a unit."),
+        (
+            "on_the_move",
+            "not_flanking",
+            "Only a Flanking unit attacks while moving, and not a Stealth unit.",
+        ),
+    ):
         if wanted.get(flag) and flag not in possible:
             return _v(code, message, rulebook.ABILITIES)
-    return _v("must_attack_on_the_move", "A Flanking unit that has moved can shoot only while moving "
-              "(on_the_move: true).", rulebook.ABILITIES)
+    return _v(
+        "must_attack_on_the_move",
+        "A Flanking unit that has moved can shoot only while moving (on_the_move: true).",
+        rulebook.ABILITIES,
+    )
 
 
-def _attack_refusal(state: State, geo: Geometry, occ: dict[Hex, str], unit: dict[str, Any], uid: str, tid: str,
-                    target: dict[str, Any] | None, wall: dict[str, Any] | None, mode: str) -> Violation:
+def _attack_refusal(
+    state: State,
+    geo: Geometry,
+    occ: dict[Hex, str],
+    unit: dict[str, Any],
+    uid: str,
+    tid: str,
+    target: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+    mode: str,
+) -> Violation:
 
     s = stats(state, unit)
     here = (unit["at"][0], unit["at"][1])
     if magic_silenced(state, unit):
-        return _v("silenced_attack", "This unit's attack is magical: it cannot be made from inside an enemy "
-                  "Silence aura (it may be made from outside into one).", rulebook.AURAS)
+        return _v(
+            "silenced_attack",
+            "This unit's attack is magical: it cannot be made from inside an enemy "
+            "Silence aura (it may be made from outside into one).",
+            rulebook.AURAS,
+        )
     if target is not None and stealthy(state, geo, target) and not engaged(state, uid, tid):
-        return _v("stealth_target", "A Stealth unit may be attacked only by an enemy engaged in melee with it "
-                  "since the start of the turn.", rulebook.AURAS)
-    d = distance(here, (target["at"][0], target["at"][1])) if target is not None else wall_distance(here, wall)
+        return _v(
+            "stealth_target",
+            "A Stealth unit may be attacked only by an enemy engaged in melee with it "
+            "since the start of the turn.",
+            rulebook.AURAS,
+        )
+    d = (
+        distance(here, (target["at"][0], target["at"][1]))
+        if target is not None
+        else wall_distance(here, wall)
+    )
     bonus = range_bonus(state, occ, unit)
     if mode == "melee":
         if "siege" in s["kinds"]:
             return _v("siege_no_melee", "Siege units have no melee attack.", rulebook.ATTACKS)
-        return _v("not_adjacent", "A melee attack needs the target next to the attacker (2 spaces in an Enchant "
-                  "aura; a wall: standing on one of its spaces).", rulebook.ATTACKS)
+        return _v(
+            "not_adjacent",
+            "A melee attack needs the target next to the attacker (2 spaces in an Enchant "
+            "aura; a wall: standing on one of its spaces).",
+            rulebook.ATTACKS,
+        )
     if "shooting" not in s["kinds"]:
         return _v("cannot_shoot", "Only Shooting units shoot.", rulebook.SHOOTING)
     if d <= 1:
-        return _v("adjacent_target", "Shooting units may not shoot at adjacent units.", rulebook.SHOOTING)
+        return _v(
+            "adjacent_target", "Shooting units may not shoot at adjacent units.", rulebook.SHOOTING
+        )
     if d > s["range"] + bonus:
-        return _v("out_of_range", f"The target is {d} spaces away; this unit's range is {s['range'] + bonus}.",
-                  rulebook.SHOOTING)
+        return _v(
+            "out_of_range",
+            f"The target is {d} spaces away; this unit's range is {s['range'] + bonus}.",
+            rulebook.SHOOTING,
+        )
     if marched(unit):
-        return _v("moved_this_turn", "A Shooting unit cannot shoot after moving this turn.", rulebook.SHOOTING)
+        return _v(
+            "moved_this_turn",
+            "A Shooting unit cannot shoot after moving this turn.",
+            rulebook.SHOOTING,
+        )
     if in_melee(state, occ, here, unit["owner"]):
-        return _v("shooter_in_melee", "A Shooting unit in melee cannot shoot (unless it is Siege).",
-                  rulebook.SHOOTING)
+        return _v(
+            "shooter_in_melee",
+            "A Shooting unit in melee cannot shoot (unless it is Siege).",
+            rulebook.SHOOTING,
+        )
     return _v("cannot_attack", "This attack is not possible.", rulebook.ATTACKS)
 
 
@@ -400,8 +607,14 @@ def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violatio
         return [_v("not_packed_unit", "Only Packed units pack and unpack.", rule)], None
     if _packing_move(unit) != move["type"]:
         code = "cannot_pack" if move["type"] == "pack" else "cannot_unpack"
-        return [_v(code, f"This unit cannot {move['type']} now (it is "
-                   f"{unit['packing']}{', and has acted' if unit['done'] else ''}).", rule)], None
+        return [
+            _v(
+                code,
+                f"This unit cannot {move['type']} now (it is "
+                f"{unit['packing']}{', and has acted' if unit['done'] else ''}).",
+                rule,
+            )
+        ], None
     return [], None
 
 
@@ -409,16 +622,28 @@ def _check_answer(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
     """While a declaration waits for answers, the player asked may only answer it or pass."""
     kind = move["type"]
     if kind not in _ANSWERS:
-        return [_v("answer_pending", "A declaration is waiting for your answer: counterattack, cast Teleport "
-                   "or Counterspell, or pass.", rulebook.RESPONSES)], None
+        return [
+            _v(
+                "answer_pending",
+                "A declaration is waiting for your answer: counterattack, cast Teleport "
+                "or Counterspell, or pass.",
+                rulebook.RESPONSES,
+            )
+        ], None
     if kind == "pass":
         return [], None
     geo = geometry(state)
     listed = responses.answers(state, geo, state["pending"]["stack"][-1], p)
     if _canon(move) in [_canon(m) for m in listed]:
         return [], None
-    return [_v("bad_answer", "That is not an answer you can give now (the unit must be the one attacked for "
-               "Counterattack and Teleport, or a ready Counterspell in range).", rulebook.RESPONSES)], None
+    return [
+        _v(
+            "bad_answer",
+            "That is not an answer you can give now (the unit must be the one attacked for "
+            "Counterattack and Teleport, or a ready Counterspell in range).",
+            rulebook.RESPONSES,
+        )
+    ], None
 
 
 def _canon(move: Move) -> Move:
@@ -443,9 +668,17 @@ def _check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     return cards.check_play(state, move), None
 
 
-_CHECKS = {"place": _check_place, "deploy": _check_place, "move": _check_move, "attack": _check_attack,
-           "pack": _check_packing, "unpack": _check_packing, "cast": _check_cast, "construct": _check_construct,
-           "play": _check_play}
+_CHECKS = {
+    "place": _check_place,
+    "deploy": _check_place,
+    "move": _check_move,
+    "attack": _check_attack,
+    "pack": _check_packing,
+    "unpack": _check_packing,
+    "cast": _check_cast,
+    "construct": _check_construct,
+    "play": _check_play,
+}
 
 
 # -- apply ---------------------------------------------------------------------------------------------
@@ -477,8 +710,15 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         unit["at"] = as_json(where)
         unit["done"] = True
         new["boards"][p]["deploys"] -= 1
-        events.append({"type": "unit_deployed", "player": p, "unit": move["unit"], "at": unit["at"],
-                       "deploys_left": new["boards"][p]["deploys"]})
+        events.append(
+            {
+                "type": "unit_deployed",
+                "player": p,
+                "unit": move["unit"],
+                "at": unit["at"],
+                "deploys_left": new["boards"][p]["deploys"],
+            }
+        )
         if not _still_deploying(new, geo, p):
             events.extend(_to_combat(new, p))
     elif kind == "end_deployment":
@@ -489,7 +729,9 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     elif kind == "attack":
         _switch_to(new, p, move["unit"])
         entry = declare_attack(new, p, move)
-        events.append({"type": "attack_declared", **{k: v for k, v in entry["move"].items() if k != "type"}})
+        events.append(
+            {"type": "attack_declared", **{k: v for k, v in entry["move"].items() if k != "type"}}
+        )
         events.extend(responses.start(new, geo, entry))
         events.extend(_settle(new, geo, rng))
     elif kind in ("pack", "unpack"):
@@ -578,14 +820,26 @@ def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -
     unit["moved"] = True
     unit["acted"] = True
     unit["steps"] += len(path) - 1
-    prune_engaged(state, uid, path)  # leaving the melee on the way ends an engagement (seed, Stealth)
-    events: list[Event] = [{"type": "unit_moved", "player": p, "unit": uid, "from": as_json(path[0]),
-                            "to": as_json(dest), "path": [as_json(h) for h in path]}]
+    prune_engaged(
+        state, uid, path
+    )  # leaving the melee on the way ends an engagement (seed, Stealth)
+    events: list[Event] = [
+        {
+            "type": "unit_moved",
+            "player": p,
+            "unit": uid,
+            "from": as_json(path[0]),
+            "to": as_json(dest),
+            "path": [as_json(h) for h in path],
+        }
+    ]
     events.extend(claim(state, geo, uid, path[1:]))
     if state["scenario"]["victory"] == "throne":
         loser = geo.thrones.get(dest)
         if loser is not None and loser != p and loser not in state["defeated"]:
-            events.append({"type": "throne_captured", "player": p, "loser": loser, "at": as_json(dest)})
+            events.append(
+                {"type": "throne_captured", "player": p, "loser": loser, "at": as_json(dest)}
+            )
             events.extend(defeat(state, loser, "throne_captured", by=p))
     events.extend(check_end(state, geo))
     return events

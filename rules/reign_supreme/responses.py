@@ -22,6 +22,7 @@ is looked at again; when the stack is empty the turn player is active again.
 ``pending`` is ``{"stack": [entry, ...]}``; an entry is ``{"kind": "attack"|"spell"|"card",
 "player", "move", "asked": [players who answered or passed], ...}``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -86,8 +87,15 @@ def answer(state: State, geo: Geometry, move: Move) -> list[Event]:
         events.extend(evs)
         if attacker_died:
             stack.pop()
-            events.append({"type": "attack_cancelled", "player": entry["player"], "unit": entry["move"]["unit"],
-                           "target": entry["move"]["target"], "reason": "attacker_gone"})
+            events.append(
+                {
+                    "type": "attack_cancelled",
+                    "player": entry["player"],
+                    "unit": entry["move"]["unit"],
+                    "target": entry["move"]["target"],
+                    "reason": "attacker_gone",
+                }
+            )
     else:
         new_entry, evs = spells.declare_cast(state, move, activation=False)
         events.extend(evs)
@@ -110,8 +118,14 @@ def advance(state: State, geo: Geometry) -> list[Event]:
         if entry["kind"] == "spell" and entry["move"]["spell"] == "counterspell":
             if below is not None:
                 stack.pop()
-                events.append({"type": "spell_countered", "player": entry["player"], "unit": entry["move"]["unit"],
-                               "countered": _summary(below)})
+                events.append(
+                    {
+                        "type": "spell_countered",
+                        "player": entry["player"],
+                        "unit": entry["move"]["unit"],
+                        "countered": _summary(below),
+                    }
+                )
             continue
         if entry["kind"] == "attack":
             events.extend(combat.resolve_attack(state, geo, entry))

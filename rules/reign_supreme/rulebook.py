@@ -3,6 +3,7 @@
 Every :class:`~rules.engine_types.Violation` of this game carries one of these as its ``rule``,
 written ``reign-supreme#<anchor>``; each anchor is an explicit heading of the rules document.
 """
+
 from __future__ import annotations
 
 GAME_ID = "reign-supreme"

@@ -7,6 +7,7 @@ scenario's condition the last player in the game wins. At the round limit the pl
 the game are ranked by strength, then by kills (enemy units they destroyed); players still
 tied share the win (a draw).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,7 +25,9 @@ def strength(state: State, player: PlayerId) -> int:
     """Hit points left on ``player``'s living units (0 once defeated)."""
     if player in state["defeated"]:
         return 0
-    return sum(stats(state, u)["hp"] - u["pins"] for u in state["units"].values() if u["owner"] == player)
+    return sum(
+        stats(state, u)["hp"] - u["pins"] for u in state["units"].values() if u["owner"] == player
+    )
 
 
 def _ranking(state: State) -> list[PlayerId]:
@@ -79,6 +82,11 @@ def score(state: State) -> Score:
             "defeated": p in state["defeated"],
         }
     scores = {p: players[p]["strength"] for p in state["players"]}
-    breakdown = {"players": players, "ranking": _ranking(state), "tie_break": tie_break,
-                 "round": state["round"], "round_limit": state["scenario"]["round_limit"]}
+    breakdown = {
+        "players": players,
+        "ranking": _ranking(state),
+        "tie_break": tie_break,
+        "round": state["round"],
+        "round_limit": state["scenario"]["round_limit"],
+    }
     return Score(finished, scores, tuple(winners), draw, breakdown)

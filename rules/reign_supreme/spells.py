@@ -22,6 +22,7 @@ Silence; the Area of Effect reaches in. "Area of Effect spells cannot be cast fr
 into the Castle": a caster outside a Castle cannot target a space in it, and the area stops at
 its walls.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,19 @@ from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.survey import Survey
 
-__all__ = ["ready", "cast_moves", "check_cast", "declare_cast", "resolve_cast", "area", "teleport_spaces",
-           "counterspell_answers", "teleport_answers", "COMBAT_SPELLS", "FIELD_SPELLS"]
+__all__ = [
+    "ready",
+    "cast_moves",
+    "check_cast",
+    "declare_cast",
+    "resolve_cast",
+    "area",
+    "teleport_spaces",
+    "counterspell_answers",
+    "teleport_answers",
+    "COMBAT_SPELLS",
+    "FIELD_SPELLS",
+]
 
 COMBAT_SPELLS = ("blast", "cone", "arc")
 FIELD_SPELLS = ("teleport", "healing")
@@ -50,13 +62,14 @@ def _v(code: str, message: str, rule: str = rulebook.SPELLS) -> Violation:
     return Violation(code, message, rule)
 
 
-
 def ready(state: State, uid: str, spell: str) -> bool:
     """The unit has the spell and its pin is not on the Action Board (cooling down)."""
     unit = state["units"][uid]
     if spell not in stats(state, unit)["spells"]:
         return False
-    return not any(e["unit"] == uid and e["spell"] == spell for e in state["boards"][unit["owner"]]["spells"])
+    return not any(
+        e["unit"] == uid and e["spell"] == spell for e in state["boards"][unit["owner"]]["spells"]
+    )
 
 
 def area(geo: Geometry, spell: str, caster: Hex, target: Hex) -> list[Hex]:
@@ -91,9 +104,14 @@ def teleport_spaces(state: State, survey: Survey, uid: str) -> list[Hex]:
     reach = _TABLE["teleport"]["range"]
     geo, occ = survey.geo, survey.occ
     owner = unit["owner"]
-    return sorted(h for h in geo.board
-                  if 1 <= distance(here, h) <= reach and h not in occ and geo.thrones.get(h, owner) == owner
-                  and not survey.silenced(h, owner))
+    return sorted(
+        h
+        for h in geo.board
+        if 1 <= distance(here, h) <= reach
+        and h not in occ
+        and geo.thrones.get(h, owner) == owner
+        and not survey.silenced(h, owner)
+    )
 
 
 def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, bool]]:
@@ -129,8 +147,12 @@ def _combat_targets(state: State, survey: Survey, uid: str) -> list[Hex]:
             continue
         other = occ.get(h)
         # Stealth: "may not be directly attacked unless previously engaged in Melee" (as attacks).
-        if other is not None and state["units"][other]["owner"] != owner \
-                and survey.is_stealthy(other) and not survey.is_engaged(uid, other):
+        if (
+            other is not None
+            and state["units"][other]["owner"] != owner
+            and survey.is_stealthy(other)
+            and not survey.is_engaged(uid, other)
+        ):
             continue
         out.append(h)
     return sorted(out)
@@ -149,15 +171,19 @@ def cast_moves(state: State, survey: Survey, p: PlayerId, uid: str) -> list[Move
         if not ready(state, uid, spell) or (not own_turn and spell not in FIELD_SPELLS):
             continue
         if spell == "teleport":
-            out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
-                       for h in teleport_spaces(state, survey, uid))
+            out.extend(
+                {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
+                for h in teleport_spaces(state, survey, uid)
+            )
         elif spell == "healing":
             for tid, cure in _heal_targets(state, survey, uid):
                 m = {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": tid}
                 out.append({**m, "cure": True} if cure else m)
         elif spell in COMBAT_SPELLS and can_attack(state, unit) and unit["mode"] in (None, "spell"):
-            out.extend({"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
-                       for h in _combat_targets(state, survey, uid))
+            out.extend(
+                {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
+                for h in _combat_targets(state, survey, uid)
+            )
     return out
 
 
@@ -172,24 +198,47 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
     if spell not in stats(state, unit)["spells"]:
         return [_v("no_such_spell", f"Unit {uid} cannot cast {spell}.")]
     if spell == "counterspell":
-        return [_v("counterspell_is_an_answer", "Counterspell is cast only as an answer to a spell.",
-                   rulebook.RESPONSES)]
+        return [
+            _v(
+                "counterspell_is_an_answer",
+                "Counterspell is cast only as an answer to a spell.",
+                rulebook.RESPONSES,
+            )
+        ]
     if unit["at"] is None:
         return [_v("not_on_board", f"Unit {uid} is not on the board.")]
     own_turn = state["turn"] == p
     if not own_turn and spell not in FIELD_SPELLS:
-        return [_v("combat_spell_own_move", "Blast, Cone and Arc are cast only during the casting unit's move, in "
-                   "its own Combat phase; outside your turn you may cast Teleport or Healing.",
-                   rulebook.OUTSIDE_YOUR_TURN)]
+        return [
+            _v(
+                "combat_spell_own_move",
+                "Blast, Cone and Arc are cast only during the casting unit's move, in "
+                "its own Combat phase; outside your turn you may cast Teleport or Healing.",
+                rulebook.OUTSIDE_YOUR_TURN,
+            )
+        ]
     if own_turn and unit["done"]:
         return [_v("unit_done", "This unit's activation is over this turn.", rulebook.COMBAT)]
     if not ready(state, uid, spell):
         return [_v("spell_cooling_down", f"{spell} is cooling down on the Action Board.")]
     if silenced(state, as_hex(unit["at"]), p):
-        return [_v("silenced", "No spell can be cast from within an enemy Silence aura.", rulebook.AURAS)]
-    if spell in COMBAT_SPELLS and (not can_attack(state, unit) or unit["mode"] not in (None, "spell")):
-        return [_v("cannot_attack", "A combat spell is the unit's attack: one type of attack per turn.",
-                   rulebook.ATTACKS)]
+        return [
+            _v(
+                "silenced",
+                "No spell can be cast from within an enemy Silence aura.",
+                rulebook.AURAS,
+            )
+        ]
+    if spell in COMBAT_SPELLS and (
+        not can_attack(state, unit) or unit["mode"] not in (None, "spell")
+    ):
+        return [
+            _v(
+                "cannot_attack",
+                "A combat spell is the unit's attack: one type of attack per turn.",
+                rulebook.ATTACKS,
+            )
+        ]
     if move.get("cure") and spell != "healing":
         return [_v("unexpected_field", "Only Healing takes 'cure'.", rulebook.MOVES)]
     into = _target_space(state, move)
@@ -197,8 +246,13 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
         return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)]
     listed = {_key(m) for m in cast_moves(state, Survey(state, geo), p, uid) if m["spell"] == spell}
     if _key(move) not in listed:
-        return [_v("bad_spell_target", f"{spell} cannot be cast at {move['target']!r} "
-                   f"{'(to remove an affliction) ' if move.get('cure') else ''}from here.")]
+        return [
+            _v(
+                "bad_spell_target",
+                f"{spell} cannot be cast at {move['target']!r} "
+                f"{'(to remove an affliction) ' if move.get('cure') else ''}from here.",
+            )
+        ]
     return []
 
 
@@ -220,10 +274,14 @@ def _key(move: Move) -> tuple[Any, ...]:
 
 def _cool(state: State, uid: str, spell: str) -> None:
     unit = state["units"][uid]
-    state["boards"][unit["owner"]]["spells"].append({"unit": uid, "spell": spell, "left": _TABLE[spell]["cooldown"]})
+    state["boards"][unit["owner"]]["spells"].append(
+        {"unit": uid, "spell": spell, "left": _TABLE[spell]["cooldown"]}
+    )
 
 
-def declare_cast(state: State, move: Move, activation: bool = True) -> tuple[dict[str, Any], list[Event]]:
+def declare_cast(
+    state: State, move: Move, activation: bool = True
+) -> tuple[dict[str, Any], list[Event]]:
     """The caster commits: the pin goes on the Action Board (even if the spell is then countered:
     "the player must eat the cooldown"); a combat spell uses the unit's attack. ``activation``:
     the cast is part of the unit's activation in its own Combat phase (not an answer, nor a cast
@@ -247,14 +305,29 @@ def declare_cast(state: State, move: Move, activation: bool = True) -> tuple[dic
         at = target
     else:
         at = list(target)
-    entry = {"kind": "spell", "player": move["player"], "move": dict(move), "asked": [], "unit": uid, "at": at}
-    event = {"type": "spell_cast", "player": move["player"], "unit": uid, "spell": spell, "target": target}
+    entry = {
+        "kind": "spell",
+        "player": move["player"],
+        "move": dict(move),
+        "asked": [],
+        "unit": uid,
+        "at": at,
+    }
+    event = {
+        "type": "spell_cast",
+        "player": move["player"],
+        "unit": uid,
+        "spell": spell,
+        "target": target,
+    }
     if move.get("cure"):
         event["cure"] = True
     return entry, [event]
 
 
-def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict[str, Any] | None) -> list[Event]:
+def resolve_cast(
+    state: State, geo: Geometry, entry: dict[str, Any], below: dict[str, Any] | None
+) -> list[Event]:
     """Carry out a spell nobody countered. ``below`` is the entry this one answers, if any (a
     Teleport in answer to an attack voids it; a Counterspell cancels it, done by the caller)."""
     move = entry["move"]
@@ -263,11 +336,27 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
     units = state["units"]
     caster = units.get(uid)
     if caster is None or caster["at"] is None:
-        return [{"type": "spell_fizzled", "player": p, "unit": uid, "spell": spell, "reason": "caster_gone"}]
+        return [
+            {
+                "type": "spell_fizzled",
+                "player": p,
+                "unit": uid,
+                "spell": spell,
+                "reason": "caster_gone",
+            }
+        ]
     if spell == "teleport":
         dest = (target[0], target[1])
         if dest in occupancy(state):
-            return [{"type": "spell_fizzled", "player": p, "unit": uid, "spell": spell, "reason": "space_taken"}]
+            return [
+                {
+                    "type": "spell_fizzled",
+                    "player": p,
+                    "unit": uid,
+                    "spell": spell,
+                    "reason": "space_taken",
+                }
+            ]
         start = caster["at"]
         caster["at"] = [dest[0], dest[1]]
         caster["ensnared"] = False
@@ -276,19 +365,40 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
             below["evaded"] = True
         elif below is not None and below["kind"] in ("spell", "card"):
             below["evaded"] = uid
-        return [{"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]},
-                *claim(state, geo, uid, [dest])]
+        return [
+            {"type": "teleported", "player": p, "unit": uid, "from": start, "to": caster["at"]},
+            *claim(state, geo, uid, [dest]),
+        ]
     if spell == "healing":
         t = units.get(target)
         if t is None or t["at"] is None:
-            return [{"type": "spell_fizzled", "player": p, "unit": uid, "spell": spell, "reason": "target_gone"}]
+            return [
+                {
+                    "type": "spell_fizzled",
+                    "player": p,
+                    "unit": uid,
+                    "spell": spell,
+                    "reason": "target_gone",
+                }
+            ]
         if move.get("cure"):
             t["ensnared"] = False
-            return [{"type": "cured", "player": p, "unit": target, "owner": t["owner"]}, *effects.cure(state, target)]
+            return [
+                {"type": "cured", "player": p, "unit": target, "owner": t["owner"]},
+                *effects.cure(state, target),
+            ]
         healed = min(t["pins"], _TABLE["healing"]["heals"])
         t["pins"] -= healed
-        return [{"type": "healed", "player": p, "unit": target, "owner": t["owner"], "pins_removed": healed,
-                 "pins": t["pins"]}]
+        return [
+            {
+                "type": "healed",
+                "player": p,
+                "unit": target,
+                "owner": t["owner"],
+                "pins_removed": healed,
+                "pins": t["pins"],
+            }
+        ]
     here = as_hex(caster["at"])
     events: list[Event] = []
     occ = occupancy(state)
@@ -299,8 +409,18 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
         if vid is None or vid not in units or vid == entry.get("evaded"):
             continue
         result = damage(state, geo, uid, vid, "spell", base=_TABLE[spell]["damage"])
-        events.append({"type": "spell_hit", "player": p, "unit": uid, "spell": spell, "target": vid,
-                       "owner": units[vid]["owner"], "at": as_json(h), **result})
+        events.append(
+            {
+                "type": "spell_hit",
+                "player": p,
+                "unit": uid,
+                "spell": spell,
+                "target": vid,
+                "owner": units[vid]["owner"],
+                "at": as_json(h),
+                **result,
+            }
+        )
         events.extend(hit(state, p, vid, result["damage"], spell))
     if not events:
         events.append({"type": "spell_hit_nothing", "player": p, "unit": uid, "spell": spell})
@@ -308,7 +428,9 @@ def resolve_cast(state: State, geo: Geometry, entry: dict[str, Any], below: dict
 
 
 # -- answers -------------------------------------------------------------------------------------------
-def teleport_answers(state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId) -> list[Move]:
+def teleport_answers(
+    state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId
+) -> list[Move]:
     """Teleport as a defensive answer: "after another ability or attack has been declared against
     him ... but before the attack or ability can affect the unit". The unit attacked (or standing
     on a combat spell's target space) belongs to ``responder`` and has Teleport ready, outside
@@ -324,14 +446,28 @@ def teleport_answers(state: State, geo: Geometry, entry: dict[str, Any], respond
     if uid is None or uid not in state["units"]:
         return []
     unit = state["units"][uid]
-    if unit["owner"] != responder or unit["at"] is None or not ready(state, uid, "teleport") \
-            or silenced(state, as_hex(unit["at"]), responder):
+    if (
+        unit["owner"] != responder
+        or unit["at"] is None
+        or not ready(state, uid, "teleport")
+        or silenced(state, as_hex(unit["at"]), responder)
+    ):
         return []
-    return [{"player": responder, "type": "cast", "unit": uid, "spell": "teleport", "target": as_json(h)}
-            for h in teleport_spaces(state, Survey(state, geo), uid)]
+    return [
+        {
+            "player": responder,
+            "type": "cast",
+            "unit": uid,
+            "spell": "teleport",
+            "target": as_json(h),
+        }
+        for h in teleport_spaces(state, Survey(state, geo), uid)
+    ]
 
 
-def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId) -> list[Move]:
+def counterspell_answers(
+    state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId
+) -> list[Move]:
     """Counterspell: "can be cast at any direct spell cast in range of the caster, or the caster
     itself": a ready Counterspell unit of ``responder`` within 4 spaces of the spell's caster or
     of its target, not inside an enemy Silence ("it can still be cast in the vicinity of another
@@ -353,11 +489,23 @@ def counterspell_answers(state: State, geo: Geometry, entry: dict[str, Any], res
     reach = _TABLE["counterspell"]["range"]
     out: list[Move] = []
     for wid, w in state["units"].items():
-        if w["owner"] != responder or w["at"] is None or not has(state, w, "counterspell") \
-                or not ready(state, wid, "counterspell") or silenced(state, as_hex(w["at"]), responder):
+        if (
+            w["owner"] != responder
+            or w["at"] is None
+            or not has(state, w, "counterspell")
+            or not ready(state, wid, "counterspell")
+            or silenced(state, as_hex(w["at"]), responder)
+        ):
             continue
         if places and not any(distance(as_hex(w["at"]), h) <= reach for h in places):
             continue
-        out.append({"player": responder, "type": "cast", "unit": wid, "spell": "counterspell",
-                    "target": entry["at"]})
+        out.append(
+            {
+                "player": responder,
+                "type": "cast",
+                "unit": wid,
+                "spell": "counterspell",
+                "target": entry["at"],
+            }
+        )
     return out

@@ -2,6 +2,7 @@
 fresh turn record, the card catalogue. The lowest floor of the package's state handling: it
 imports only content; a new game is built by :mod:`rules.reign_supreme.setup`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,9 +19,25 @@ def json_copy(value: Any) -> Any:
         return [json_copy(v) for v in value]
     return value
 
-__all__ = ["SCHEMA_VERSION", "MAX_MOVE_COUNT", "MAX_ROUND_LIMIT", "SPELL_PIN_START", "TACTICS_PIN_START",
-           "REINFORCEMENT_PIN_START", "PIN_RESET", "PACKING_NOTCHES", "PACKING_ENDS", "DEPLOYS_PER_PIN", "THRONE_CAPTURE_DEPLOYS",
-           "CARDS_PER_DECK_AT_START", "clone", "card_catalog", "fresh_turn_flags", "json_copy"]
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "MAX_MOVE_COUNT",
+    "MAX_ROUND_LIMIT",
+    "SPELL_PIN_START",
+    "TACTICS_PIN_START",
+    "REINFORCEMENT_PIN_START",
+    "PIN_RESET",
+    "PACKING_NOTCHES",
+    "PACKING_ENDS",
+    "DEPLOYS_PER_PIN",
+    "THRONE_CAPTURE_DEPLOYS",
+    "CARDS_PER_DECK_AT_START",
+    "clone",
+    "card_catalog",
+    "fresh_turn_flags",
+    "json_copy",
+]
 
 SCHEMA_VERSION = 3
 """3: Castle walls, roster damage types, several active players in a Combat phase (issue 16)."""
@@ -36,6 +53,7 @@ PACKING_ENDS = ("packed", "unpacked")
 DEPLOYS_PER_PIN = 2
 THRONE_CAPTURE_DEPLOYS = 3
 CARDS_PER_DECK_AT_START = 2
+
 
 def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """Card instance id (``<card>-<copy>``) -> the card definition, for ``cards`` (a game's card
@@ -55,8 +73,19 @@ def fresh_turn_flags() -> dict[str, Any]:
     ``attacked``/``attacks``/``mode`` (attacks made and their type), ``on_the_move`` (its last
     attack was a Flanking attack while moving), ``knocked`` (Knockback used), ``acted`` (did
     anything: the unit-switching rule), ``done`` (its activation is over)."""
-    return {"moved": False, "steps": 0, "charge": False, "bonus": 0, "attacked": False, "attacks": 0,
-            "mode": None, "on_the_move": False, "knocked": False, "acted": False, "done": False}
+    return {
+        "moved": False,
+        "steps": 0,
+        "charge": False,
+        "bonus": 0,
+        "attacked": False,
+        "attacks": 0,
+        "mode": None,
+        "on_the_move": False,
+        "knocked": False,
+        "acted": False,
+        "done": False,
+    }
 
 
 def clone(state: State) -> State:
@@ -69,8 +98,15 @@ def clone(state: State) -> State:
     new["walls"] = [dict(w) for w in state["walls"]]
     new["engaged"] = [list(pair) for pair in state["engaged"]]
     new["pending"] = None if state["pending"] is None else json_copy(state["pending"])
-    new["boards"] = {p: {**b, "packing": [dict(x) for x in b["packing"]], "spells": [dict(x) for x in b["spells"]],
-                         "effects": [dict(x) for x in b["effects"]]} for p, b in state["boards"].items()}
+    new["boards"] = {
+        p: {
+            **b,
+            "packing": [dict(x) for x in b["packing"]],
+            "spells": [dict(x) for x in b["spells"]],
+            "effects": [dict(x) for x in b["effects"]],
+        }
+        for p, b in state["boards"].items()
+    }
     new["control"] = {k: list(v) for k, v in state["control"].items()}
     new["kills"] = dict(state["kills"])
     new["defeated"] = list(state["defeated"])

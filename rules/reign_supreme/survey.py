@@ -12,6 +12,7 @@ applies no rule of its own: every answer is the rule function's (:func:`auras.st
 A Survey is only valid for the state it was made from, while that state does not change: make
 a new one for every listing or check, never keep one across ``apply``.
 """
+
 from __future__ import annotations
 
 from functools import cached_property
@@ -27,9 +28,14 @@ __all__ = ["Survey"]
 
 _NEAR_MAX = 2
 _DISCS: dict[int, tuple[Hex, ...]] = {
-    radius: tuple((dq, dr) for dq in range(-radius, radius + 1) for dr in range(-radius, radius + 1)
-                  if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius)
-    for radius in range(_NEAR_MAX + 1)}
+    radius: tuple(
+        (dq, dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(-radius, radius + 1)
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius
+    )
+    for radius in range(_NEAR_MAX + 1)
+}
 """The offsets of the spaces within 0, 1 and 2 spaces of a space."""
 
 
@@ -126,8 +132,9 @@ class Survey:
         found = self._enemies.get(owner)
         if found is None:
             units = self.units
-            found = self._enemies[owner] = frozenset(h for h, other in self.occ.items()
-                                                     if units[other]["owner"] != owner)
+            found = self._enemies[owner] = frozenset(
+                h for h, other in self.occ.items() if units[other]["owner"] != owner
+            )
         return found
 
     def restricting(self, owner: PlayerId) -> frozenset[Hex]:
@@ -138,9 +145,11 @@ class Survey:
             occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
             found = self._restricting[owner] = frozenset(
-                (q + dq, r + dr) for q, r in self.enemy_spaces(owner)
+                (q + dq, r + dr)
+                for q, r in self.enemy_spaces(owner)
                 if occ[(q, r)] in in_melee_at_start or not self.is_stealthy(occ[(q, r)])
-                for dq, dr in DIRECTIONS)
+                for dq, dr in DIRECTIONS
+            )
         return found
 
     def melee_spaces(self, owner: PlayerId) -> frozenset[Hex]:
@@ -150,8 +159,11 @@ class Survey:
         if found is None:
             units = self.units
             found = self._melee[owner] = frozenset(
-                (h[0] + dq, h[1] + dr) for h, other in self.occ.items() if units[other]["owner"] != owner
-                for dq, dr in DIRECTIONS)
+                (h[0] + dq, h[1] + dr)
+                for h, other in self.occ.items()
+                if units[other]["owner"] != owner
+                for dq, dr in DIRECTIONS
+            )
         return found
 
     def blocked(self, owner: PlayerId) -> frozenset[tuple[Hex, Hex]]:
@@ -165,8 +177,9 @@ class Survey:
         """The walls of every player but ``owner``, as (id, space, space), in state order."""
         found = self._walls.get(owner)
         if found is None:
-            found = self._walls[owner] = [(w["id"], *wall_spaces(w)) for w in self.state["walls"]
-                                          if w["owner"] != owner]
+            found = self._walls[owner] = [
+                (w["id"], *wall_spaces(w)) for w in self.state["walls"] if w["owner"] != owner
+            ]
         return found
 
     def walls_near(self, owner: PlayerId, h: Hex, radius: int) -> list[tuple[str, Hex, Hex]]:

@@ -6,6 +6,7 @@ take turns in seat order from a randomly chosen first player; each turn is a Coo
 Castle: a player whose Throne an enemy unit moves onto loses at once. Rulings RS 5 and 8:
 the scenario's victory condition, a round limit with a tie-break, and ``concede``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
@@ -21,8 +22,23 @@ from rules.reign_supreme.scoring import outcome
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
 from rules.rng import Rng
 
-__all__ = ["DEFEAT_REASONS", "END_REASONS", "PLAYING_PHASES", "to_place", "placement_spaces", "after_placement", "auto_setup", "begin_turn", "deploy_spaces",
-           "can_deploy", "end_turn", "defeat", "check_end", "finish", "in_game"]
+__all__ = [
+    "DEFEAT_REASONS",
+    "END_REASONS",
+    "PLAYING_PHASES",
+    "to_place",
+    "placement_spaces",
+    "after_placement",
+    "auto_setup",
+    "begin_turn",
+    "deploy_spaces",
+    "can_deploy",
+    "end_turn",
+    "defeat",
+    "check_end",
+    "finish",
+    "in_game",
+]
 
 DEFEAT_REASONS = ("concede", "no_units", "throne_captured")
 """Why a player is out: they conceded (RS 8), lost their last unit, or lost their Throne."""
@@ -60,7 +76,7 @@ def _next_placer(state: State, after: PlayerId | None) -> PlayerId | None:
     first = players.index(state["first_player"])
     order = [players[(first + k) % len(players)] for k in range(len(players))]
     if after is not None:
-        order = order[order.index(after):]
+        order = order[order.index(after) :]
     for p in order:
         if p not in state["defeated"] and to_place(state, p) > 0:
             return p
@@ -286,8 +302,12 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
     else:
         for card in hand:
             state["discards"][_card_deck(state, card)].append(card)
-    event: dict[str, Any] = {"type": "player_defeated", "player": loser, "reason": reason,
-                             "units_removed": [] if hand_over else theirs}
+    event: dict[str, Any] = {
+        "type": "player_defeated",
+        "player": loser,
+        "reason": reason,
+        "units_removed": [] if hand_over else theirs,
+    }
     if by is not None:
         event["by"] = by
         event["cards_passed"] = len(hand)
@@ -328,5 +348,12 @@ def finish(state: State, reason: str) -> list[Event]:
     state["pending"] = None
     result = outcome(state, reason)
     state["outcome"] = result.to_dict()
-    return [{"type": "game_over", "winners": list(result.winners), "draw": result.draw,
-             "scores": dict(result.scores), "reason": reason}]
+    return [
+        {
+            "type": "game_over",
+            "winners": list(result.winners),
+            "draw": result.draw,
+            "scores": dict(result.scores),
+            "reason": reason,
+        }
+    ]

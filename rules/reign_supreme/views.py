@@ -9,14 +9,14 @@ captured deployment zones, the number of cards in each deck, the discard piles a
 size. Shown only to the viewer: their own hand. Never shown: ``rng``, ``seed``, deck order,
 other players' hands.
 """
+
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from rules.engine_types import Event, PlayerId, State, View
+from rules.engine_types import Event, PlayerId, State, View, Violation
 from rules.errors import InvalidState
-from rules.engine_types import Violation
 from rules.reign_supreme import rulebook
 
 __all__ = ["view", "view_event"]
@@ -30,8 +30,16 @@ def view(state: State, player: PlayerId | None) -> View:
     """The state as ``player`` sees it; ``None`` is a spectator. Unknown players are refused."""
     players = state["players"]
     if player is not None and player not in players:
-        raise InvalidState([Violation("unknown_player", f"There is no player {player!r} in this game; "
-                                      f"the players are {', '.join(players)}.", rulebook.PLAYERS)])
+        raise InvalidState(
+            [
+                Violation(
+                    "unknown_player",
+                    f"There is no player {player!r} in this game; "
+                    f"the players are {', '.join(players)}.",
+                    rulebook.PLAYERS,
+                )
+            ]
+        )
     result: View = {
         "game": state["game"],
         "schema_version": state["schema_version"],

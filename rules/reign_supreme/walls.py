@@ -24,6 +24,7 @@ to it", so from anywhere else the wall is as far as the nearer of its two spaces
 movement only, not attacks or spells (the game has no line of sight), and Teleport, not being
 movement, ignores them. Knockback cannot push a unit across a wall.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,9 +32,24 @@ from typing import Any
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.hexes import Hex, distance, neighbours
 
-__all__ = ["edge_key", "wall_spaces", "blocked_edges", "crosses_wall", "wall_distance", "edge_distance", "wall_by_id",
-           "GATE_HP", "PALISADE_BUILD", "PALISADE_MAX", "PALISADE_LIMIT", "REPAIR", "far_side", "WALL_KINDS",
-           "MAX_HP", "castle_wall_edges"]
+__all__ = [
+    "edge_key",
+    "wall_spaces",
+    "blocked_edges",
+    "crosses_wall",
+    "wall_distance",
+    "edge_distance",
+    "wall_by_id",
+    "GATE_HP",
+    "PALISADE_BUILD",
+    "PALISADE_MAX",
+    "PALISADE_LIMIT",
+    "REPAIR",
+    "far_side",
+    "WALL_KINDS",
+    "MAX_HP",
+    "castle_wall_edges",
+]
 
 WALL_KINDS = ("gate", "castle_wall", "palisade")
 GATE_HP = 20
@@ -47,13 +63,18 @@ MAX_HP = {"gate": GATE_HP, "castle_wall": GATE_HP, "palisade": PALISADE_MAX}
 """A wall's most hit points by kind: Castle walls are "attacked and repaired like a Gate"."""
 
 
-def castle_wall_edges(castle: frozenset[Hex] | set[Hex], gate: tuple[Hex, Hex], board: frozenset[Hex] | set[Hex]
-                      ) -> list[tuple[Hex, Hex]]:
+def castle_wall_edges(
+    castle: frozenset[Hex] | set[Hex], gate: tuple[Hex, Hex], board: frozenset[Hex] | set[Hex]
+) -> list[tuple[Hex, Hex]]:
     """Ruling RS 12: the Castle walls of ``castle``, every edge between one of its spaces and a
     board space outside it except the Gate's, as ``(inside, outside)``, sorted."""
     gate_key = edge_key(*gate)
-    return sorted((h, n) for h in castle for n in neighbours(h)
-                  if n in board and n not in castle and edge_key(h, n) != gate_key)
+    return sorted(
+        (h, n)
+        for h in castle
+        for n in neighbours(h)
+        if n in board and n not in castle and edge_key(h, n) != gate_key
+    )
 
 
 def edge_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
@@ -76,8 +97,11 @@ def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
 def blocked_edges(state: State, player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
     """Edges ``player``'s units may not cross: every wall of another player, and every Castle
     wall, their own included (ruling RS 12)."""
-    return frozenset(edge_key(*wall_spaces(w)) for w in state["walls"]
-                     if w["owner"] != player or w["kind"] == "castle_wall")
+    return frozenset(
+        edge_key(*wall_spaces(w))
+        for w in state["walls"]
+        if w["owner"] != player or w["kind"] == "castle_wall"
+    )
 
 
 def crosses_wall(state: State, a: Hex, b: Hex) -> dict[str, Any] | None:
@@ -104,7 +128,9 @@ def edge_distance(h: Hex, a: Hex, b: Hex) -> int:
         return 1
     q, r = h
     dq, dr = q - a[0], r - a[1]
-    da = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # hexes.distance, inlined: a listing asks thousands of times
+    da = (
+        abs(dq) + abs(dr) + abs(dq + dr)
+    ) // 2  # hexes.distance, inlined: a listing asks thousands of times
     dq, dr = q - b[0], r - b[1]
     db = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
     d = da if da < db else db

@@ -3,6 +3,7 @@
 ``GAME`` is the instance registered in :mod:`rules.registry`. Rules and rulings:
 ``docs/rules/reigns-the-council.md``.
 """
+
 from rules.reigns_the_council.game import ReignsTheCouncil
 
 GAME = ReignsTheCouncil()

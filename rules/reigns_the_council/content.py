@@ -5,6 +5,7 @@ of a proposal card (public back with the affected pillars; white zone = change i
 black zone = change if rejected); rulings RtC 2, 3, 4. A custom deck may replace the default
 one through ``options.deck``.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,13 +16,30 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.reigns_the_council import rulebook
 
-__all__ = ["PILLARS", "PILLAR_NAMES", "TRACK_MIN", "TRACK_MAX", "HAND_SIZE", "DECK_COUNT",
-           "MAX_DECK", "MAX_CHANGE", "GOALS", "GOAL_SIDES", "default_deck", "default_catalog", "min_deck_size",
-           "build_deck", "space_points", "goal_points"]
+__all__ = [
+    "PILLARS",
+    "PILLAR_NAMES",
+    "TRACK_MIN",
+    "TRACK_MAX",
+    "HAND_SIZE",
+    "DECK_COUNT",
+    "MAX_DECK",
+    "MAX_CHANGE",
+    "GOALS",
+    "GOAL_SIDES",
+    "default_deck",
+    "default_catalog",
+    "min_deck_size",
+    "build_deck",
+    "space_points",
+    "goal_points",
+]
 
 
 def _data(name: str) -> Any:
-    return json.loads(resources.files("rules.reigns_the_council").joinpath(f"data/{name}").read_text("utf-8"))
+    return json.loads(
+        resources.files("rules.reigns_the_council").joinpath(f"data/{name}").read_text("utf-8")
+    )
 
 
 PILLAR_INFO: tuple[dict[str, str], ...] = tuple(_data("pillars.json"))
@@ -50,14 +68,29 @@ GOAL_SIDES = (-1, 1)
 @lru_cache(maxsize=1)
 def default_catalog() -> dict[str, dict[str, Any]]:
     """The default 72 proposals as a state's ``cards`` map. Shared and cached: never modify it."""
-    return {c["id"]: {"title": c["title"], "back": c["back"], "accept": c["accept"], "reject": c["reject"]}
-            for c in _data("deck.json")}
+    return {
+        c["id"]: {
+            "title": c["title"],
+            "back": c["back"],
+            "accept": c["accept"],
+            "reject": c["reject"],
+        }
+        for c in _data("deck.json")
+    }
 
 
 def default_deck() -> list[dict[str, Any]]:
     """The default deck as a fresh list of ``{"id", "title", "back", "accept", "reject"}``."""
-    return [{"id": cid, "title": c["title"], "back": list(c["back"]), "accept": dict(c["accept"]),
-             "reject": dict(c["reject"])} for cid, c in default_catalog().items()]
+    return [
+        {
+            "id": cid,
+            "title": c["title"],
+            "back": list(c["back"]),
+            "accept": dict(c["accept"]),
+            "reject": dict(c["reject"]),
+        }
+        for cid, c in default_catalog().items()
+    ]
 
 
 def min_deck_size(player_count: int) -> int:
@@ -80,14 +113,23 @@ def card_problems(where: str, card: Any, with_id: bool) -> list[str]:
     if not isinstance(card, dict):
         return [f"{where} must be an object with back, accept and reject."]
     allowed = _CARD_KEYS if with_id else _CARD_KEYS - {"id"}
-    problems = [f"{where} has unknown field {k!r}." for k in sorted(map(str, card)) if k not in allowed]
+    problems = [
+        f"{where} has unknown field {k!r}." for k in sorted(map(str, card)) if k not in allowed
+    ]
     if "title" in card and (not isinstance(card["title"], str) or len(card["title"]) > 80):
         problems.append(f"{where}.title must be a string of at most 80 characters.")
     back = card.get("back")
-    if (not isinstance(back, list) or not back or any(p not in PILLARS for p in back)
-            or len(set(back)) != len(back) or back != sorted(back, key=PILLARS.index)):
-        problems.append(f"{where}.back must list one to four different pillars ({', '.join(PILLARS)}) "
-                        f"in that order.")
+    if (
+        not isinstance(back, list)
+        or not back
+        or any(p not in PILLARS for p in back)
+        or len(set(back)) != len(back)
+        or back != sorted(back, key=PILLARS.index)
+    ):
+        problems.append(
+            f"{where}.back must list one to four different pillars ({', '.join(PILLARS)}) "
+            f"in that order."
+        )
         return problems
     touched: set[str] = set()
     for zone in ("accept", "reject"):
@@ -97,10 +139,14 @@ def card_problems(where: str, card: Any, with_id: bool) -> list[str]:
             continue
         for pillar, change in changes.items():
             if pillar not in back:
-                problems.append(f"{where}.{zone} changes {pillar!r}, which is not on the card's back.")
+                problems.append(
+                    f"{where}.{zone} changes {pillar!r}, which is not on the card's back."
+                )
             elif not _is_int(change) or change == 0 or abs(change) > MAX_CHANGE:
-                problems.append(f"{where}.{zone}.{pillar} must be a non-zero whole number from "
-                                f"-{MAX_CHANGE} to {MAX_CHANGE}.")
+                problems.append(
+                    f"{where}.{zone}.{pillar} must be a non-zero whole number from "
+                    f"-{MAX_CHANGE} to {MAX_CHANGE}."
+                )
             else:
                 touched.add(pillar)
     missing = [p for p in back if p not in touched]
@@ -115,25 +161,45 @@ def build_deck(spec: Any, player_count: int) -> tuple[dict[str, dict[str, Any]],
     taken). The deck needs at least :func:`min_deck_size` cards and at most ``MAX_DECK``.
     Returns the ``cards`` catalogue and the violations found."""
     if not isinstance(spec, list):
-        return {}, [Violation("bad_deck", "options.deck must be a list of proposal cards.", rulebook.PROPOSALS)]
+        return {}, [
+            Violation(
+                "bad_deck", "options.deck must be a list of proposal cards.", rulebook.PROPOSALS
+            )
+        ]
     found: list[Violation] = []
     needed = min_deck_size(player_count)
     if not needed <= len(spec) <= MAX_DECK:
-        found.append(Violation("deck_size", f"A deck for {player_count} players needs {needed} to "
-                                            f"{MAX_DECK} cards, not {len(spec)}.", rulebook.PROPOSALS))
+        found.append(
+            Violation(
+                "deck_size",
+                f"A deck for {player_count} players needs {needed} to "
+                f"{MAX_DECK} cards, not {len(spec)}.",
+                rulebook.PROPOSALS,
+            )
+        )
     explicit: set[str] = set()
-    for i, entry in enumerate(spec[:MAX_DECK + 1]):
+    for i, entry in enumerate(spec[: MAX_DECK + 1]):
         where = f"options.deck.{i}"
         for problem in card_problems(where, entry, with_id=True)[:5]:
             found.append(Violation("bad_card", problem, rulebook.PROPOSALS))
         if isinstance(entry, dict) and "id" in entry:
             cid = entry["id"]
             if not isinstance(cid, str) or not 1 <= len(cid) <= 64:
-                found.append(Violation("bad_card_id", f"{where}.id must be a string of 1 to 64 characters.",
-                                       rulebook.PROPOSALS))
+                found.append(
+                    Violation(
+                        "bad_card_id",
+                        f"{where}.id must be a string of 1 to 64 characters.",
+                        rulebook.PROPOSALS,
+                    )
+                )
             elif cid in explicit:
-                found.append(Violation("duplicate_card_id", f"{where}.id {cid!r} is used by another card.",
-                                       rulebook.PROPOSALS))
+                found.append(
+                    Violation(
+                        "duplicate_card_id",
+                        f"{where}.id {cid!r} is used by another card.",
+                        rulebook.PROPOSALS,
+                    )
+                )
             else:
                 explicit.add(cid)
         if len(found) >= 50:
@@ -150,8 +216,12 @@ def build_deck(spec: Any, player_count: int) -> tuple[dict[str, dict[str, Any]],
                 k += len(spec)
                 cid = f"card-{k}"
             used.add(cid)
-        catalog[cid] = {"title": entry.get("title", ""), "back": list(entry["back"]),
-                        "accept": dict(entry["accept"]), "reject": dict(entry["reject"])}
+        catalog[cid] = {
+            "title": entry.get("title", ""),
+            "back": list(entry["back"]),
+            "accept": dict(entry["accept"]),
+            "reject": dict(entry["reject"]),
+        }
     return catalog, []
 
 
@@ -164,4 +234,6 @@ def goal_points(goal: dict[str, int], tracks: dict[str, int]) -> dict[str, int]:
     """Seed §End of a reign scoring: for each of the goal's two pillars whose token lies in the
     goal's zone, the points of its space; a token in the opposite zone or at 0 scores 0 (no
     points are lost). Returned per pillar, in board order."""
-    return {p: (space_points(tracks[p]) if tracks[p] * goal[p] > 0 else 0) for p in PILLARS if p in goal}
+    return {
+        p: (space_points(tracks[p]) if tracks[p] * goal[p] > 0 else 0) for p in PILLARS if p in goal
+    }

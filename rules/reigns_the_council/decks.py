@@ -4,6 +4,7 @@ Seed 004 §Game setup 6 (three decks of about the same size, backs up) and §Gam
 one of the decks runs out of cards, continue with the remaining decks, until all Proposal cards
 have been drawn. Then shuffle the discard pile and set up three new decks"); rulings RtC 3, 6.
 """
+
 from __future__ import annotations
 
 from rules.engine_types import Event, PlayerId, State
@@ -20,7 +21,7 @@ def split(ids: list[str]) -> list[list[str]]:
     sizes = [n // DECK_COUNT + (1 if i < n % DECK_COUNT else 0) for i in range(DECK_COUNT)]
     decks, start = [], 0
     for size in sizes:
-        decks.append(ids[start:start + size])
+        decks.append(ids[start : start + size])
         start += size
     return decks
 
@@ -50,6 +51,13 @@ def draw_card(new: State, player: PlayerId, index: int, rng: Rng, events: list[E
     card = deck[0]
     new["decks"] = [d[1:] if i == index else d for i, d in enumerate(new["decks"])]
     new["hands"] = {p: h + [card] if p == player else h for p, h in new["hands"].items()}
-    events.append({"type": "card_drawn", "player": player, "deck": index,
-                   "back": list(new["cards"][card]["back"]), "card": card})
+    events.append(
+        {
+            "type": "card_drawn",
+            "player": player,
+            "deck": index,
+            "back": list(new["cards"][card]["back"]),
+            "card": card,
+        }
+    )
     rebuild_if_empty(new, rng, events)

@@ -6,13 +6,24 @@ story point), RtC 9 (abdication), RtC 10 (early end, winners). Naming the next M
 new reign, so it lives with the reign's setup (:func:`rules.reigns_the_council.reign.apply_name`):
 this module never reaches up to :mod:`reign` or :mod:`rounds`.
 """
+
 from __future__ import annotations
 
 from rules.engine_types import Event, Outcome, PlayerId, State
 from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, goal_points
 from rules.reigns_the_council.seats import advisors, monarch
 
-__all__ = ["POINT_KINDS", "REIGN_ENDS", "GAME_END_REASONS", "death", "abdicate", "apply_story_vote", "apply_end_vote", "totals", "outcome"]
+__all__ = [
+    "POINT_KINDS",
+    "REIGN_ENDS",
+    "GAME_END_REASONS",
+    "death",
+    "abdicate",
+    "apply_story_vote",
+    "apply_end_vote",
+    "totals",
+    "outcome",
+]
 
 POINT_KINDS = ("acceptance", "story", "pile", "goal")
 """What points are scored for (seed §Game round 3, §End of a reign scoring)."""
@@ -29,8 +40,15 @@ def death(new: State, advisor: PlayerId, card: str, events: list[Event]) -> None
     on it (``"vote"``: phase ``story_vote``, all of them at once)."""
     rnd = new["round"]
     ended = [p for p, v in new["tracks"].items() if v in (TRACK_MIN, TRACK_MAX)]
-    events.append({"type": "monarch_died", "monarch": monarch(new), "advisor": advisor, "card": card,
-                   "pillars": ended})
+    events.append(
+        {
+            "type": "monarch_died",
+            "monarch": monarch(new),
+            "advisor": advisor,
+            "card": card,
+            "pillars": ended,
+        }
+    )
     left = [p for p in advisors(new) if p in rnd["table"]]
     if left:
         for p in left:
@@ -67,7 +85,9 @@ def apply_story_vote(new: State, player: PlayerId, approve: bool, events: list[E
     votes = dict(new["votes"])
     advisor = new["story"]["advisor"]
     awarded = any(votes.values())
-    events.append({"type": "story_vote_result", "advisor": advisor, "votes": votes, "awarded": awarded})
+    events.append(
+        {"type": "story_vote_result", "advisor": advisor, "votes": votes, "awarded": awarded}
+    )
     new["votes"] = None
     new["story"] = None
     _story_point(new, advisor, awarded, events)
@@ -100,10 +120,24 @@ def _close_reign(new: State, cause: str, events: list[Event]) -> None:
         for p in advisors(new):
             by_pillar = goal_points(GOALS[goals[p]], new["tracks"])
             record["points"][p]["goal"] = by_pillar
-            events.append({"type": "points_scored", "player": p, "points": sum(by_pillar.values()),
-                           "reason": "goal", "pillars": dict(by_pillar)})
-    events.append({"type": "reign_ended", "reign": record["number"], "monarch": ruler, "cause": cause,
-                   "points": {p: _reign_total(pts) for p, pts in record["points"].items()}})
+            events.append(
+                {
+                    "type": "points_scored",
+                    "player": p,
+                    "points": sum(by_pillar.values()),
+                    "reason": "goal",
+                    "pillars": dict(by_pillar),
+                }
+            )
+    events.append(
+        {
+            "type": "reign_ended",
+            "reign": record["number"],
+            "monarch": ruler,
+            "cause": cause,
+            "points": {p: _reign_total(pts) for p, pts in record["points"].items()},
+        }
+    )
     reigned = {r["monarch"] for r in new["reigns"]}
     if len(reigned) == len(new["players"]):
         _finish(new, "game_end", events)
@@ -163,5 +197,12 @@ def _finish(new: State, reason: str, events: list[Event]) -> None:
     new["draw_queue"] = []
     result = outcome(new, reason)
     new["outcome"] = result
-    events.append({"type": "game_over", "winners": list(result["winners"]), "draw": result["draw"],
-                   "scores": dict(result["scores"]), "reason": reason})
+    events.append(
+        {
+            "type": "game_over",
+            "winners": list(result["winners"]),
+            "draw": result["draw"],
+            "scores": dict(result["scores"]),
+            "reason": reason,
+        }
+    )

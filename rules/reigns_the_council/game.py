@@ -5,6 +5,7 @@ Each method delegates to the module that owns the concept: ``state`` (setup), ``
 ``ending`` (death, abdication, scoring a reign, votes, succession), ``moves`` (dispatch),
 ``scoring``, ``views``, ``integrity``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -34,10 +35,12 @@ class ReignsTheCouncil(Game):
         return dict(DEFAULT_OPTIONS)
 
     def content(self) -> dict[str, Any]:
-        return {"pillars": [dict(p) for p in PILLAR_INFO],
-                "track": {"min": TRACK_MIN, "max": TRACK_MAX, "start": 0},
-                "deck": default_deck(),
-                "goals": [{"id": g, "sides": dict(s)} for g, s in GOALS.items()]}
+        return {
+            "pillars": [dict(p) for p in PILLAR_INFO],
+            "track": {"min": TRACK_MIN, "max": TRACK_MAX, "start": 0},
+            "deck": default_deck(),
+            "goals": [{"id": g, "sides": dict(s)} for g, s in GOALS.items()],
+        }
 
     def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
         check_players(self, players)

@@ -6,6 +6,7 @@ place, tokens within -5..+5, each player reigning at most once, hand sizes, and 
 players, draw queue, pending choices, reveals, votes, reign records and outcome consistent with
 each other. It never raises anything but InvalidState.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,24 +15,64 @@ from rules.engine import seats_after
 from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, is_int, raise_problems
 from rules.reigns_the_council import rulebook
-from rules.reigns_the_council.content import (DECK_COUNT, GOALS, HAND_SIZE, MAX_DECK, PILLARS, TRACK_MAX,
-                                              TRACK_MIN, card_problems, default_catalog, goal_points,
-                                              min_deck_size)
+from rules.reigns_the_council.content import (
+    DECK_COUNT,
+    GOALS,
+    HAND_SIZE,
+    MAX_DECK,
+    PILLARS,
+    TRACK_MAX,
+    TRACK_MIN,
+    card_problems,
+    default_catalog,
+    goal_points,
+    min_deck_size,
+)
 from rules.reigns_the_council.ending import REIGN_ENDS, outcome
 from rules.reigns_the_council.rounds import ABDICATION_PILE, DECISIONS
 from rules.reigns_the_council.state import MAX_MOVE_COUNT, SCHEMA_VERSION, STORY_MODES
 
 __all__ = ["check_state", "state_problems", "PHASES"]
 
-PHASES = ("deal", "exchange", "redraw", "pitch", "decide", "reveal", "mind", "refill", "story_vote",
-          "end_vote", "succession", "finished")
+PHASES = (
+    "deal",
+    "exchange",
+    "redraw",
+    "pitch",
+    "decide",
+    "reveal",
+    "mind",
+    "refill",
+    "story_vote",
+    "end_vote",
+    "succession",
+    "finished",
+)
 _DRAW_PHASES = ("deal", "redraw", "refill")
-_ROUND_PHASES = ("pitch", "decide", "reveal", "mind", "refill", "story_vote", "end_vote", "succession",
-                 "finished")
+_ROUND_PHASES = (
+    "pitch",
+    "decide",
+    "reveal",
+    "mind",
+    "refill",
+    "story_vote",
+    "end_vote",
+    "succession",
+    "finished",
+)
 _MAX_POINTS = 1000
 _RECORD_KEYS = {"number", "monarch", "end", "goals", "tracks", "points"}
 _POINT_KEYS = {"acceptance", "story", "pile", "goal"}
-_ROUND_KEYS = {"number", "pitches", "table", "accepted", "revealed", "pending", "mind_changed", "discarded"}
+_ROUND_KEYS = {
+    "number",
+    "pitches",
+    "table",
+    "accepted",
+    "revealed",
+    "pending",
+    "mind_changed",
+    "discarded",
+}
 
 
 class _Bad(Exception):
@@ -68,9 +109,15 @@ def _need(ok: bool, found: list[Violation], code: str, message: str) -> None:
 
 def _problems(state: State, found: list[Violation]) -> None:
     _need(isinstance(state, dict), found, "malformed_state", "The state must be an object.")
-    common, _ = common_problems(state, game_id=rulebook.GAME_ID, schema_version=SCHEMA_VERSION,
-                                min_players=3, max_players=4, max_move_count=MAX_MOVE_COUNT,
-                                rule=rulebook.INTEGRITY)
+    common, _ = common_problems(
+        state,
+        game_id=rulebook.GAME_ID,
+        schema_version=SCHEMA_VERSION,
+        min_players=3,
+        max_players=4,
+        max_move_count=MAX_MOVE_COUNT,
+        rule=rulebook.INTEGRITY,
+    )
     found.extend(common)
     if common:
         raise _Bad
@@ -87,22 +134,45 @@ def _problems(state: State, found: list[Violation]) -> None:
 def _check_scalars(state: State, players: list[str], found: list[Violation]) -> None:
     phase, status = state.get("phase"), state.get("status")
     _need(phase in PHASES, found, "bad_phase", f"state.phase must be one of {', '.join(PHASES)}.")
-    _need(status in STATUSES and (status == "finished") == (phase == "finished"), found,
-          "inconsistent_status", 'state.status is "finished" exactly when state.phase is "finished".')
-    _need(state.get("story_point") in STORY_MODES, found, "bad_story_point",
-          'state.story_point must be "auto" or "vote".')
+    _need(
+        status in STATUSES and (status == "finished") == (phase == "finished"),
+        found,
+        "inconsistent_status",
+        'state.status is "finished" exactly when state.phase is "finished".',
+    )
+    _need(
+        state.get("story_point") in STORY_MODES,
+        found,
+        "bad_story_point",
+        'state.story_point must be "auto" or "vote".',
+    )
     active = state.get("active_players")
-    _need(isinstance(active, list) and all(p in players for p in active) and len(set(active)) == len(active),
-          found, "bad_active_players", "state.active_players must list players of the game, each at most once.")
+    _need(
+        isinstance(active, list)
+        and all(p in players for p in active)
+        and len(set(active)) == len(active),
+        found,
+        "bad_active_players",
+        "state.active_players must list players of the game, each at most once.",
+    )
 
 
 def _check_cards(state: State, players: list[str], found: list[Violation]) -> None:
     cards = state.get("cards")
-    _need(isinstance(cards, dict), found, "bad_cards", "state.cards must map card ids to proposal cards.")
+    _need(
+        isinstance(cards, dict),
+        found,
+        "bad_cards",
+        "state.cards must map card ids to proposal cards.",
+    )
     if cards is default_catalog() or cards == default_catalog():
         return
-    _need(min_deck_size(len(players)) <= len(cards) <= MAX_DECK, found, "deck_size",
-          f"state.cards must hold {min_deck_size(len(players))} to {MAX_DECK} cards for {len(players)} players.")
+    _need(
+        min_deck_size(len(players)) <= len(cards) <= MAX_DECK,
+        found,
+        "deck_size",
+        f"state.cards must hold {min_deck_size(len(players))} to {MAX_DECK} cards for {len(players)} players.",
+    )
     problems = []
     for cid, card in cards.items():
         problems.extend(card_problems(f"state.cards.{cid}", card, with_id=False))
@@ -115,9 +185,14 @@ def _check_cards(state: State, players: list[str], found: list[Violation]) -> No
 
 def _check_tracks(state: State, found: list[Violation]) -> None:
     tracks = state.get("tracks")
-    _need(isinstance(tracks, dict) and set(tracks) == set(PILLARS)
-          and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()), found, "bad_tracks",
-          f"state.tracks must give each pillar ({', '.join(PILLARS)}) a whole number from {TRACK_MIN} to {TRACK_MAX}.")
+    _need(
+        isinstance(tracks, dict)
+        and set(tracks) == set(PILLARS)
+        and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()),
+        found,
+        "bad_tracks",
+        f"state.tracks must give each pillar ({', '.join(PILLARS)}) a whole number from {TRACK_MIN} to {TRACK_MAX}.",
+    )
 
 
 def _check_points(where: str, points: Any, found: list[Violation]) -> None:
@@ -127,132 +202,273 @@ def _check_points(where: str, points: Any, found: list[Violation]) -> None:
         _need(False, found, "bad_points", f"{where} must be {{acceptance, story, pile, goal}}.")
     for k in ("acceptance", "story", "pile"):
         if not (is_int(points[k]) and 0 <= points[k] <= _MAX_POINTS):
-            _need(False, found, "bad_points", f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.")
+            _need(
+                False,
+                found,
+                "bad_points",
+                f"{where}.{k} must be a whole number from 0 to {_MAX_POINTS}.",
+            )
     goal = points["goal"]
-    if not (isinstance(goal, dict) and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX
-                                           for p, v in goal.items())):
-        _need(False, found, "bad_points", f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.")
+    if not (
+        isinstance(goal, dict)
+        and all(p in PILLARS and is_int(v) and 0 <= v <= TRACK_MAX for p, v in goal.items())
+    ):
+        _need(
+            False,
+            found,
+            "bad_points",
+            f"{where}.goal must map pillars to points from 0 to {TRACK_MAX}.",
+        )
 
 
 def _check_reigns(state: State, players: list[str], found: list[Violation]) -> None:
     """One record per reign so far, numbered from 1; each player reigns at most once; only the
     last reign may still be going on; points, goals and tracks as its end implies."""
     reigns = state.get("reigns")
-    _need(isinstance(reigns, list) and 1 <= len(reigns) <= len(players), found, "bad_reigns",
-          "state.reigns must hold one record per reign so far (at least one, at most one per player).")
+    _need(
+        isinstance(reigns, list) and 1 <= len(reigns) <= len(players),
+        found,
+        "bad_reigns",
+        "state.reigns must hold one record per reign so far (at least one, at most one per player).",
+    )
     seen: set[str] = set()
     for i, record in enumerate(reigns):
         where = f"state.reigns.{i}"
-        _need(isinstance(record, dict) and set(record) == _RECORD_KEYS, found, "bad_reigns",
-              f"{where} must be {{number, monarch, end, goals, tracks, points}}.")
+        _need(
+            isinstance(record, dict) and set(record) == _RECORD_KEYS,
+            found,
+            "bad_reigns",
+            f"{where} must be {{number, monarch, end, goals, tracks, points}}.",
+        )
         _need(record["number"] == i + 1, found, "bad_reigns", f"{where}.number must be {i + 1}.")
         ruler = record["monarch"]
-        _need(ruler in players and ruler not in seen, found, "reigned_twice",
-              f"{where}.monarch must be a player who has not reigned before; nobody reigns twice.")
+        _need(
+            ruler in players and ruler not in seen,
+            found,
+            "reigned_twice",
+            f"{where}.monarch must be a player who has not reigned before; nobody reigns twice.",
+        )
         seen.add(ruler)
         end = record["end"]
-        _need(end in (None, *REIGN_ENDS) and (end is not None or i == len(reigns) - 1), found,
-              "bad_reigns", f"{where}.end must be \"death\" or \"abdication\" (null only for the current reign).")
+        _need(
+            end in (None, *REIGN_ENDS) and (end is not None or i == len(reigns) - 1),
+            found,
+            "bad_reigns",
+            f'{where}.end must be "death" or "abdication" (null only for the current reign).',
+        )
         points = record["points"]
-        _need(isinstance(points, dict) and set(points) == set(players), found, "bad_points",
-              f"{where}.points must have exactly one entry per player.")
+        _need(
+            isinstance(points, dict) and set(points) == set(players),
+            found,
+            "bad_points",
+            f"{where}.points must have exactly one entry per player.",
+        )
         for p in players:
             _check_points(f"{where}.points.{p}", points[p], found)
         order = seats_after(players, ruler)
         mon = points[ruler]
-        _need(mon["acceptance"] == 0 and mon["story"] == 0 and not mon["goal"], found, "bad_points",
-              f"{where}.points.{ruler}: the Monarch scores only pile points.")
-        _need(all(points[p]["pile"] == 0 for p in order), found, "bad_points",
-              f"{where}.points: only the Monarch scores pile points.")
+        _need(
+            mon["acceptance"] == 0 and mon["story"] == 0 and not mon["goal"],
+            found,
+            "bad_points",
+            f"{where}.points.{ruler}: the Monarch scores only pile points.",
+        )
+        _need(
+            all(points[p]["pile"] == 0 for p in order),
+            found,
+            "bad_points",
+            f"{where}.points: only the Monarch scores pile points.",
+        )
         if end is None:
-            _need(record["goals"] is None and record["tracks"] is None and mon["pile"] == 0
-                  and all(not points[p]["goal"] for p in order), found, "bad_points",
-                  f"{where}: a reign going on has no end tracks, revealed goals, pile or goal points yet.")
+            _need(
+                record["goals"] is None
+                and record["tracks"] is None
+                and mon["pile"] == 0
+                and all(not points[p]["goal"] for p in order),
+                found,
+                "bad_points",
+                f"{where}: a reign going on has no end tracks, revealed goals, pile or goal points yet.",
+            )
             continue
         tracks = record["tracks"]
-        _need(isinstance(tracks, dict) and set(tracks) == set(PILLARS)
-              and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()), found, "bad_reigns",
-              f"{where}.tracks must give each pillar a whole number from {TRACK_MIN} to {TRACK_MAX}.")
+        _need(
+            isinstance(tracks, dict)
+            and set(tracks) == set(PILLARS)
+            and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()),
+            found,
+            "bad_reigns",
+            f"{where}.tracks must give each pillar a whole number from {TRACK_MIN} to {TRACK_MAX}.",
+        )
         at_end = any(v in (TRACK_MIN, TRACK_MAX) for v in tracks.values())
         if end == "abdication":
-            _need(record["goals"] is None and not at_end and mon["pile"] >= ABDICATION_PILE
-                  and all(not points[p]["goal"] and points[p]["story"] == 0 for p in order), found,
-                  "bad_reigns", f"{where}: after an abdication no token is on an end space, the pile held "
-                                f"{ABDICATION_PILE} or more, and no goal or story points are scored.")
+            _need(
+                record["goals"] is None
+                and not at_end
+                and mon["pile"] >= ABDICATION_PILE
+                and all(not points[p]["goal"] and points[p]["story"] == 0 for p in order),
+                found,
+                "bad_reigns",
+                f"{where}: after an abdication no token is on an end space, the pile held "
+                f"{ABDICATION_PILE} or more, and no goal or story points are scored.",
+            )
             continue
         goals = record["goals"]
-        _need(at_end and isinstance(goals, dict) and set(goals) == set(order)
-              and all(g in GOALS for g in goals.values()) and len(set(goals.values())) == len(goals), found,
-              "bad_reigns", f"{where}: after a death a token is on an end space and each advisor's "
-                            f"different goal is revealed.")
-        _need(all(points[p]["goal"] == goal_points(GOALS[goals[p]], tracks) for p in order)
-              and sum(points[p]["story"] for p in order) <= 1, found, "bad_points",
-              f"{where}: goal points must be those of the revealed goals, and at most one story point.")
+        _need(
+            at_end
+            and isinstance(goals, dict)
+            and set(goals) == set(order)
+            and all(g in GOALS for g in goals.values())
+            and len(set(goals.values())) == len(goals),
+            found,
+            "bad_reigns",
+            f"{where}: after a death a token is on an end space and each advisor's "
+            f"different goal is revealed.",
+        )
+        _need(
+            all(points[p]["goal"] == goal_points(GOALS[goals[p]], tracks) for p in order)
+            and sum(points[p]["story"] for p in order) <= 1,
+            found,
+            "bad_points",
+            f"{where}: goal points must be those of the revealed goals, and at most one story point.",
+        )
 
 
 def _ids(value: Any, where: str, found: list[Violation]) -> list[str]:
-    _need(isinstance(value, list) and all(isinstance(c, str) for c in value), found, "bad_places",
-          f"{where} must be a list of card ids.")
+    _need(
+        isinstance(value, list) and all(isinstance(c, str) for c in value),
+        found,
+        "bad_places",
+        f"{where} must be a list of card ids.",
+    )
     return value
 
 
 def _check_containers(state: State, players: list[str], found: list[Violation]) -> None:
     decks = state.get("decks")
-    _need(isinstance(decks, list) and len(decks) == DECK_COUNT, found, "bad_decks",
-          f"state.decks must be a list of {DECK_COUNT} decks.")
+    _need(
+        isinstance(decks, list) and len(decks) == DECK_COUNT,
+        found,
+        "bad_decks",
+        f"state.decks must be a list of {DECK_COUNT} decks.",
+    )
     for i, deck in enumerate(decks):
         _ids(deck, f"state.decks.{i}", found)
     _ids(state.get("discard"), "state.discard", found)
     _ids(state.get("discard_revealed"), "state.discard_revealed", found)
     _ids(state.get("pile"), "state.pile", found)
     hands = state.get("hands")
-    _need(isinstance(hands, dict) and set(hands) == set(players), found, "bad_players",
-          "state.hands must have exactly one entry per player.")
+    _need(
+        isinstance(hands, dict) and set(hands) == set(players),
+        found,
+        "bad_players",
+        "state.hands must have exactly one entry per player.",
+    )
     for p in players:
         _ids(hands[p], f"state.hands.{p}", found)
     ruler = state["reigns"][-1]["monarch"]
     _need(not hands[ruler], found, "monarch_hand", "The Monarch holds no proposal cards.")
     queue = state.get("draw_queue")
-    _need(isinstance(queue, list) and all(p in players and p != ruler for p in queue), found, "bad_draw_queue",
-          "state.draw_queue must list advisors.")
+    _need(
+        isinstance(queue, list) and all(p in players and p != ruler for p in queue),
+        found,
+        "bad_draw_queue",
+        "state.draw_queue must list advisors.",
+    )
     goals = state.get("goals")
     order = seats_after(players, ruler)
-    _need(isinstance(goals, dict) and set(goals) == set(order) and all(g in GOALS for g in goals.values())
-          and len(set(goals.values())) == len(goals), found, "bad_goals",
-          "state.goals must give each advisor a different known secret goal.")
+    _need(
+        isinstance(goals, dict)
+        and set(goals) == set(order)
+        and all(g in GOALS for g in goals.values())
+        and len(set(goals.values())) == len(goals),
+        found,
+        "bad_goals",
+        "state.goals must give each advisor a different known secret goal.",
+    )
     rnd = state.get("round")
     if rnd is not None:
-        _need(isinstance(rnd, dict) and set(rnd) == _ROUND_KEYS, found, "bad_round",
-              "state.round must be null or {number, pitches, table, accepted, revealed, pending, "
-              "mind_changed, discarded}.")
-        _need(is_int(rnd["number"]) and 1 <= rnd["number"] <= _MAX_POINTS, found, "bad_round",
-              "state.round.number must be a whole number from 1.")
-        _need(isinstance(rnd["table"], dict) and all(p in order and isinstance(c, str) for p, c in rnd["table"].items()),
-              found, "bad_round", "state.round.table must map advisors to card ids.")
+        _need(
+            isinstance(rnd, dict) and set(rnd) == _ROUND_KEYS,
+            found,
+            "bad_round",
+            "state.round must be null or {number, pitches, table, accepted, revealed, pending, "
+            "mind_changed, discarded}.",
+        )
+        _need(
+            is_int(rnd["number"]) and 1 <= rnd["number"] <= _MAX_POINTS,
+            found,
+            "bad_round",
+            "state.round.number must be a whole number from 1.",
+        )
+        _need(
+            isinstance(rnd["table"], dict)
+            and all(p in order and isinstance(c, str) for p, c in rnd["table"].items()),
+            found,
+            "bad_round",
+            "state.round.table must map advisors to card ids.",
+        )
         pending = rnd["pending"]
-        _need(pending is None or (isinstance(pending, dict) and set(pending) == {"advisor", "card", "decision"}
-                                  and pending["advisor"] in order and isinstance(pending["card"], str)
-                                  and pending["decision"] in DECISIONS), found, "bad_round",
-              "state.round.pending must be null or {advisor, card, decision}.")
-        _need(isinstance(rnd["revealed"], list) and all(
-            isinstance(r, dict) and set(r) == {"advisor", "card", "decision", "changed"} and r["advisor"] in order
-            and isinstance(r["card"], str) and r["decision"] in DECISIONS
-            and isinstance(r["changed"], bool) for r in rnd["revealed"]), found, "bad_round",
-            "state.round.revealed must list {advisor, card, decision, changed} of advisors.")
-        _need(isinstance(rnd["mind_changed"], bool), found, "bad_round", "state.round.mind_changed must be a boolean.")
-        _need(isinstance(rnd["discarded"], list) and all(p in order for p in rnd["discarded"]), found, "bad_round",
-              "state.round.discarded must list advisors.")
+        _need(
+            pending is None
+            or (
+                isinstance(pending, dict)
+                and set(pending) == {"advisor", "card", "decision"}
+                and pending["advisor"] in order
+                and isinstance(pending["card"], str)
+                and pending["decision"] in DECISIONS
+            ),
+            found,
+            "bad_round",
+            "state.round.pending must be null or {advisor, card, decision}.",
+        )
+        _need(
+            isinstance(rnd["revealed"], list)
+            and all(
+                isinstance(r, dict)
+                and set(r) == {"advisor", "card", "decision", "changed"}
+                and r["advisor"] in order
+                and isinstance(r["card"], str)
+                and r["decision"] in DECISIONS
+                and isinstance(r["changed"], bool)
+                for r in rnd["revealed"]
+            ),
+            found,
+            "bad_round",
+            "state.round.revealed must list {advisor, card, decision, changed} of advisors.",
+        )
+        _need(
+            isinstance(rnd["mind_changed"], bool),
+            found,
+            "bad_round",
+            "state.round.mind_changed must be a boolean.",
+        )
+        _need(
+            isinstance(rnd["discarded"], list) and all(p in order for p in rnd["discarded"]),
+            found,
+            "bad_round",
+            "state.round.discarded must list advisors.",
+        )
         accepted = rnd["accepted"]
-        _need(accepted is None or (isinstance(accepted, list) and all(p in order for p in accepted)
-                                   and len(set(accepted)) == len(accepted)), found, "bad_round",
-              "state.round.accepted must be null or a list of advisors.")
+        _need(
+            accepted is None
+            or (
+                isinstance(accepted, list)
+                and all(p in order for p in accepted)
+                and len(set(accepted)) == len(accepted)
+            ),
+            found,
+            "bad_round",
+            "state.round.accepted must be null or a list of advisors.",
+        )
 
 
 def _check_places(state: State, players: list[str], found: list[Violation]) -> None:
     """Every card of ``cards`` in exactly one place: a deck, the discard pile, a hand, the
     Monarch's pile, face down on the table, or revealed and awaiting the Monarch's mind."""
     cards = state["cards"]
-    places: list[tuple[str, list[str]]] = [(f"state.decks.{i}", d) for i, d in enumerate(state["decks"])]
+    places: list[tuple[str, list[str]]] = [
+        (f"state.decks.{i}", d) for i, d in enumerate(state["decks"])
+    ]
     places += [("state.discard", state["discard"]), ("state.pile", state["pile"])]
     places += [(f"state.hands.{p}", state["hands"][p]) for p in players]
     rnd = state["round"]
@@ -265,28 +481,45 @@ def _check_places(state: State, players: list[str], found: list[Violation]) -> N
     for where, ids in places:
         for cid in ids:
             if cid not in cards:
-                problems.append(_v("unknown_card", f"{where} holds {cid[:64]!r}, which is not in state.cards."))
+                problems.append(
+                    _v("unknown_card", f"{where} holds {cid[:64]!r}, which is not in state.cards.")
+                )
             elif cid in seen:
-                problems.append(_v("card_in_two_places", f"Card {cid!r} is in {seen[cid]} and in {where}."))
+                problems.append(
+                    _v("card_in_two_places", f"Card {cid!r} is in {seen[cid]} and in {where}.")
+                )
             else:
                 seen[cid] = where
             if len(problems) >= 10:
                 break
     if len(seen) != len(cards) and not problems:
-        problems.append(_v("missing_card", f"{len(cards) - len(seen)} card(s) of state.cards are found nowhere."))
+        problems.append(
+            _v(
+                "missing_card",
+                f"{len(cards) - len(seen)} card(s) of state.cards are found nowhere.",
+            )
+        )
     if problems:
         found.extend(problems)
         raise _Bad
     discard = state["discard"]
     face_up = state["discard_revealed"]
-    _need(len(set(face_up)) == len(face_up) and [c for c in discard if c in face_up] == face_up, found,
-          "bad_discard_revealed", "state.discard_revealed must list cards of state.discard, each once, in "
-                                  "discard order: the rejected proposals that went there face up.")
+    _need(
+        len(set(face_up)) == len(face_up) and [c for c in discard if c in face_up] == face_up,
+        found,
+        "bad_discard_revealed",
+        "state.discard_revealed must list cards of state.discard, each once, in "
+        "discard order: the rejected proposals that went there face up.",
+    )
 
 
 def _active(state: State, expected: list[str], found: list[Violation], what: str) -> None:
-    _need(state["active_players"] == expected, found, "inconsistent_active_players",
-          f"state.active_players must be {what}.")
+    _need(
+        state["active_players"] == expected,
+        found,
+        "inconsistent_active_players",
+        f"state.active_players must be {what}.",
+    )
 
 
 def _check_phase(state: State, players: list[str], found: list[Violation]) -> None:
@@ -300,70 +533,156 @@ def _check_phase(state: State, players: list[str], found: list[Violation]) -> No
     queue = state["draw_queue"]
     at_end = any(v in (TRACK_MIN, TRACK_MAX) for v in tracks.values())
     over = phase in ("end_vote", "succession", "finished")
-    _need((record["end"] is not None) == over, found, "inconsistent_phase",
-          "state.reigns' last record must be ended exactly when the phase is end_vote, succession or finished.")
-    _need(over or (at_end == (phase == "story_vote")), found, "inconsistent_tracks",
-          "A token stands on an end space exactly when the Monarch has died.")
+    _need(
+        (record["end"] is not None) == over,
+        found,
+        "inconsistent_phase",
+        "state.reigns' last record must be ended exactly when the phase is end_vote, succession or finished.",
+    )
+    _need(
+        over or (at_end == (phase == "story_vote")),
+        found,
+        "inconsistent_tracks",
+        "A token stands on an end space exactly when the Monarch has died.",
+    )
     if over:
-        _need(record["tracks"] == tracks, found, "inconsistent_tracks",
-              "The tracks must be as they were when the reign ended.")
-    _need((rnd is not None) == (phase in _ROUND_PHASES), found, "inconsistent_phase",
-          f"state.round must be present exactly in the phases {', '.join(_ROUND_PHASES)}.")
-    _need((state["exchange"] is not None) == (phase == "exchange"), found, "inconsistent_phase",
-          "state.exchange must be present exactly in the exchange phase.")
-    _need((state["votes"] is not None) == (phase in ("story_vote", "end_vote")), found, "inconsistent_phase",
-          "state.votes must be present exactly during a vote.")
-    _need((state["story"] is not None) == (phase == "story_vote"), found, "inconsistent_phase",
-          "state.story must be present exactly during the story vote.")
-    _need(bool(queue) == (phase in _DRAW_PHASES), found, "inconsistent_draw_queue",
-          "state.draw_queue is non-empty exactly in the draw phases (deal, redraw, refill).")
-    _need((state["outcome"] is not None) == (phase == "finished"), found, "inconsistent_phase",
-          "state.outcome is set exactly when the game is finished.")
+        _need(
+            record["tracks"] == tracks,
+            found,
+            "inconsistent_tracks",
+            "The tracks must be as they were when the reign ended.",
+        )
+    _need(
+        (rnd is not None) == (phase in _ROUND_PHASES),
+        found,
+        "inconsistent_phase",
+        f"state.round must be present exactly in the phases {', '.join(_ROUND_PHASES)}.",
+    )
+    _need(
+        (state["exchange"] is not None) == (phase == "exchange"),
+        found,
+        "inconsistent_phase",
+        "state.exchange must be present exactly in the exchange phase.",
+    )
+    _need(
+        (state["votes"] is not None) == (phase in ("story_vote", "end_vote")),
+        found,
+        "inconsistent_phase",
+        "state.votes must be present exactly during a vote.",
+    )
+    _need(
+        (state["story"] is not None) == (phase == "story_vote"),
+        found,
+        "inconsistent_phase",
+        "state.story must be present exactly during the story vote.",
+    )
+    _need(
+        bool(queue) == (phase in _DRAW_PHASES),
+        found,
+        "inconsistent_draw_queue",
+        "state.draw_queue is non-empty exactly in the draw phases (deal, redraw, refill).",
+    )
+    _need(
+        (state["outcome"] is not None) == (phase == "finished"),
+        found,
+        "inconsistent_phase",
+        "state.outcome is set exactly when the game is finished.",
+    )
     if phase in _DRAW_PHASES:
         _active(state, [queue[0]], found, "[state.draw_queue[0]]")
-        _need(any(state["decks"]), found, "inconsistent_decks", "Some deck must hold a card when a player must draw.")
+        _need(
+            any(state["decks"]),
+            found,
+            "inconsistent_decks",
+            "Some deck must hold a card when a player must draw.",
+        )
     if phase in ("deal", "exchange", "redraw"):
-        _need(all(v == 0 for v in tracks.values()) and not state["pile"], found, "inconsistent_phase",
-              "Before the first round the tokens are at the centre and the pile is empty.")
+        _need(
+            all(v == 0 for v in tracks.values()) and not state["pile"],
+            found,
+            "inconsistent_phase",
+            "Before the first round the tokens are at the centre and the pile is empty.",
+        )
         owed = {p: queue.count(p) for p in order}
-        _need(all(len(hands[p]) + owed[p] == HAND_SIZE for p in order), found, "bad_hand_size",
-              f"Each advisor holds {HAND_SIZE} cards once they have drawn the cards they are owed.")
+        _need(
+            all(len(hands[p]) + owed[p] == HAND_SIZE for p in order),
+            found,
+            "bad_hand_size",
+            f"Each advisor holds {HAND_SIZE} cards once they have drawn the cards they are owed.",
+        )
         if phase == "deal":
             full = _round_robin(order, {p: HAND_SIZE for p in order})
-            _need(queue == full[len(full) - len(queue):], found, "inconsistent_draw_queue",
-                  "state.draw_queue must take one card per advisor in turn, in seat order from the "
-                  "Monarch's left.")
+            _need(
+                queue == full[len(full) - len(queue) :],
+                found,
+                "inconsistent_draw_queue",
+                "state.draw_queue must take one card per advisor in turn, in seat order from the "
+                "Monarch's left.",
+            )
     if phase == "exchange":
         chosen = state["exchange"]
-        _need(isinstance(chosen, dict) and set(chosen) == set(order), found, "bad_exchange",
-              "state.exchange must have one entry per advisor.")
+        _need(
+            isinstance(chosen, dict) and set(chosen) == set(order),
+            found,
+            "bad_exchange",
+            "state.exchange must have one entry per advisor.",
+        )
         for p, cards in chosen.items():
-            _need(cards is None or (isinstance(cards, list) and len(set(cards)) == len(cards)
-                                    and all(c in hands[p] for c in cards)), found, "bad_exchange",
-                  f"state.exchange.{p} must be null or distinct cards of that advisor's hand.")
-        _active(state, [p for p in order if chosen[p] is None], found,
-                "the advisors (seat order from the Monarch's left) who have not chosen")
-        _need(bool(state["active_players"]), found, "bad_exchange", "Once everyone has chosen, the exchange happens.")
+            _need(
+                cards is None
+                or (
+                    isinstance(cards, list)
+                    and len(set(cards)) == len(cards)
+                    and all(c in hands[p] for c in cards)
+                ),
+                found,
+                "bad_exchange",
+                f"state.exchange.{p} must be null or distinct cards of that advisor's hand.",
+            )
+        _active(
+            state,
+            [p for p in order if chosen[p] is None],
+            found,
+            "the advisors (seat order from the Monarch's left) who have not chosen",
+        )
+        _need(
+            bool(state["active_players"]),
+            found,
+            "bad_exchange",
+            "Once everyone has chosen, the exchange happens.",
+        )
     if phase in _ROUND_PHASES:
         _check_round(state, order, ruler, found)
     if phase == "story_vote":
         story = state["story"]
-        _need(isinstance(story, dict) and set(story) == {"advisor"} and story["advisor"] in order, found,
-              "bad_story", "state.story must be {advisor} naming an advisor.")
+        _need(
+            isinstance(story, dict) and set(story) == {"advisor"} and story["advisor"] in order,
+            found,
+            "bad_story",
+            "state.story must be {advisor} naming an advisor.",
+        )
         voters = [p for p in players if p != story["advisor"]]
         _check_votes(state, voters, found)
     if phase == "end_vote":
         _check_votes(state, list(players), found)
     if phase in ("end_vote", "succession"):
-        _need(len(state["reigns"]) < len(players), found, "inconsistent_phase",
-              "Once everyone has reigned the game is over.")
+        _need(
+            len(state["reigns"]) < len(players),
+            found,
+            "inconsistent_phase",
+            "Once everyone has reigned the game is over.",
+        )
     if phase == "succession":
         _active(state, [ruler], found, "[the outgoing Monarch]")
     if phase == "finished":
         _active(state, [], found, "empty once the game is finished")
         reason = "game_end" if len(state["reigns"]) == len(players) else "early_end"
-        _need(state["outcome"] == outcome(state, reason), found, "inconsistent_outcome",
-              "state.outcome does not match the points scored.")
+        _need(
+            state["outcome"] == outcome(state, reason),
+            found,
+            "inconsistent_outcome",
+            "state.outcome does not match the points scored.",
+        )
 
 
 def _round_robin(order: list[str], owed: dict[str, int]) -> list[str]:
@@ -379,11 +698,23 @@ def _round_robin(order: list[str], owed: dict[str, int]) -> list[str]:
 
 def _check_votes(state: State, voters: list[str], found: list[Violation]) -> None:
     votes = state["votes"]
-    _need(isinstance(votes, dict) and set(votes) == set(voters)
-          and all(v is None or isinstance(v, bool) for v in votes.values()), found, "bad_votes",
-          "state.votes must map each voter to null or a boolean.")
-    _active(state, [p for p in voters if votes[p] is None], found, "the voters who have not voted yet")
-    _need(bool(state["active_players"]), found, "bad_votes", "Once everyone has voted, the vote is counted.")
+    _need(
+        isinstance(votes, dict)
+        and set(votes) == set(voters)
+        and all(v is None or isinstance(v, bool) for v in votes.values()),
+        found,
+        "bad_votes",
+        "state.votes must map each voter to null or a boolean.",
+    )
+    _active(
+        state, [p for p in voters if votes[p] is None], found, "the voters who have not voted yet"
+    )
+    _need(
+        bool(state["active_players"]),
+        found,
+        "bad_votes",
+        "Once everyone has voted, the vote is counted.",
+    )
 
 
 def _check_round(state: State, order: list[str], ruler: str, found: list[Violation]) -> None:
@@ -398,73 +729,196 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
     pending = rnd["pending"]
     if phase == "pitch":
         pitches = rnd["pitches"]
-        _need(isinstance(pitches, dict) and set(pitches) == set(order), found, "bad_round",
-              "state.round.pitches must have one entry per advisor.")
-        _need(all(c is None or (isinstance(c, str) and c in hands[p]) for p, c in pitches.items()), found,
-              "bad_round", "A pitched card stays in its advisor's hand until everyone has pitched.")
-        _need(not table and accepted is None and not revealed and pending is None and not rnd["discarded"]
-              and not rnd["mind_changed"], found, "bad_round", "Nothing is on the table while advisors pitch.")
-        _need(all(len(hands[p]) == HAND_SIZE for p in order), found, "bad_hand_size",
-              f"Each advisor holds {HAND_SIZE} cards when pitching.")
-        _active(state, [p for p in order if pitches[p] is None], found, "the advisors who have not pitched yet")
-        _need(bool(state["active_players"]), found, "bad_round", "Once everyone has pitched, the Monarch decides.")
+        _need(
+            isinstance(pitches, dict) and set(pitches) == set(order),
+            found,
+            "bad_round",
+            "state.round.pitches must have one entry per advisor.",
+        )
+        _need(
+            all(c is None or (isinstance(c, str) and c in hands[p]) for p, c in pitches.items()),
+            found,
+            "bad_round",
+            "A pitched card stays in its advisor's hand until everyone has pitched.",
+        )
+        _need(
+            not table
+            and accepted is None
+            and not revealed
+            and pending is None
+            and not rnd["discarded"]
+            and not rnd["mind_changed"],
+            found,
+            "bad_round",
+            "Nothing is on the table while advisors pitch.",
+        )
+        _need(
+            all(len(hands[p]) == HAND_SIZE for p in order),
+            found,
+            "bad_hand_size",
+            f"Each advisor holds {HAND_SIZE} cards when pitching.",
+        )
+        _active(
+            state,
+            [p for p in order if pitches[p] is None],
+            found,
+            "the advisors who have not pitched yet",
+        )
+        _need(
+            bool(state["active_players"]),
+            found,
+            "bad_round",
+            "Once everyone has pitched, the Monarch decides.",
+        )
         return
-    _need(rnd["pitches"] is None, found, "bad_round", "state.round.pitches is null once everyone has pitched.")
-    placed = list(table) + [r["advisor"] for r in revealed] + ([pending["advisor"]] if pending else [])
+    _need(
+        rnd["pitches"] is None,
+        found,
+        "bad_round",
+        "state.round.pitches is null once everyone has pitched.",
+    )
+    placed = (
+        list(table) + [r["advisor"] for r in revealed] + ([pending["advisor"]] if pending else [])
+    )
     placed += rnd["discarded"]
-    _need(sorted(placed) == sorted(order), found, "bad_round",
-          "Each advisor's proposal is face down, revealed, awaiting the Monarch's mind or discarded unrevealed.")
+    _need(
+        sorted(placed) == sorted(order),
+        found,
+        "bad_round",
+        "Each advisor's proposal is face down, revealed, awaiting the Monarch's mind or discarded unrevealed.",
+    )
     if phase == "decide":
-        _need(accepted is None and not revealed and pending is None and len(table) == len(order)
-              and not rnd["mind_changed"], found,
-              "bad_round", "While the Monarch decides, every proposal lies face down and nothing is decided.")
+        _need(
+            accepted is None
+            and not revealed
+            and pending is None
+            and len(table) == len(order)
+            and not rnd["mind_changed"],
+            found,
+            "bad_round",
+            "While the Monarch decides, every proposal lies face down and nothing is decided.",
+        )
         _active(state, [ruler], found, "[the Monarch]")
-        _need(all(len(hands[p]) == HAND_SIZE - 1 for p in order), found, "bad_hand_size",
-              f"Each advisor holds {HAND_SIZE - 1} cards after pitching.")
+        _need(
+            all(len(hands[p]) == HAND_SIZE - 1 for p in order),
+            found,
+            "bad_hand_size",
+            f"Each advisor holds {HAND_SIZE - 1} cards after pitching.",
+        )
         return
-    _need(isinstance(accepted, list) and bool(accepted), found, "bad_round",
-          "state.round.accepted must name at least one advisor once the Monarch has decided.")
+    _need(
+        isinstance(accepted, list) and bool(accepted),
+        found,
+        "bad_round",
+        "state.round.accepted must name at least one advisor once the Monarch has decided.",
+    )
     changed = [r for r in revealed if r["changed"]]
-    _need(len(changed) == (1 if rnd["mind_changed"] else 0) and (not rnd["mind_changed"] or rnd["number"] == 1),
-          found, "bad_round", "The Monarch changes their mind at most once, in the first round of a reign.")
+    _need(
+        len(changed) == (1 if rnd["mind_changed"] else 0)
+        and (not rnd["mind_changed"] or rnd["number"] == 1),
+        found,
+        "bad_round",
+        "The Monarch changes their mind at most once, in the first round of a reign.",
+    )
     for r in revealed:
         original = "accepted" if r["advisor"] in accepted else "rejected"
-        _need((r["decision"] != original) == r["changed"], found, "bad_round",
-              "A revealed proposal's decision is the Monarch's, reversed only when they changed their mind.")
+        _need(
+            (r["decision"] != original) == r["changed"],
+            found,
+            "bad_round",
+            "A revealed proposal's decision is the Monarch's, reversed only when they changed their mind.",
+        )
     if pending is not None:
-        _need(pending["decision"] == ("accepted" if pending["advisor"] in accepted else "rejected"), found,
-              "bad_round", "state.round.pending.decision must be the Monarch's decision.")
+        _need(
+            pending["decision"] == ("accepted" if pending["advisor"] in accepted else "rejected"),
+            found,
+            "bad_round",
+            "state.round.pending.decision must be the Monarch's decision.",
+        )
     shown = [r["advisor"] for r in revealed] + ([pending["advisor"]] if pending else [])
     if any(a in accepted for a in shown):
-        _need(all(a in accepted for a in table) and all(a in accepted for a in shown[shown.index(
-            next(a for a in shown if a in accepted)):]), found, "bad_round",
-            "The rejected proposals are revealed before the accepted ones.")
+        _need(
+            all(a in accepted for a in table)
+            and all(
+                a in accepted for a in shown[shown.index(next(a for a in shown if a in accepted)) :]
+            ),
+            found,
+            "bad_round",
+            "The rejected proposals are revealed before the accepted ones.",
+        )
     cards = [r["card"] for r in revealed]
-    _need(len(set(cards)) == len(cards) and all(c in state["cards"] for c in cards)
-          and all((c in state["pile"]) == (r["decision"] == "accepted") for c, r in zip(cards, revealed)), found,
-          "bad_round", "Each revealed proposal is a different known card; the accepted ones are in the "
-                       "Monarch's pile, the rejected ones are not.")
-    _need((pending is not None) == (phase == "mind"), found, "bad_round",
-          "A revealed card awaits the Monarch's mind exactly in the mind phase.")
+    _need(
+        len(set(cards)) == len(cards)
+        and all(c in state["cards"] for c in cards)
+        and all(
+            (c in state["pile"]) == (r["decision"] == "accepted") for c, r in zip(cards, revealed)
+        ),
+        found,
+        "bad_round",
+        "Each revealed proposal is a different known card; the accepted ones are in the "
+        "Monarch's pile, the rejected ones are not.",
+    )
+    _need(
+        (pending is not None) == (phase == "mind"),
+        found,
+        "bad_round",
+        "A revealed card awaits the Monarch's mind exactly in the mind phase.",
+    )
     if phase == "mind":
-        _need(rnd["number"] == 1 and not rnd["mind_changed"], found, "bad_round",
-              "The Monarch may change their mind only in the first round, and only once.")
+        _need(
+            rnd["number"] == 1 and not rnd["mind_changed"],
+            found,
+            "bad_round",
+            "The Monarch may change their mind only in the first round, and only once.",
+        )
     if phase in ("reveal", "mind"):
         _active(state, [ruler], found, "[the Monarch]")
-        _need(bool(table) or pending is not None, found, "bad_round", "Once every card is resolved the round ends.")
-        _need(not rnd["discarded"], found, "bad_round", "No proposal is discarded unrevealed while the Monarch lives.")
+        _need(
+            bool(table) or pending is not None,
+            found,
+            "bad_round",
+            "Once every card is resolved the round ends.",
+        )
+        _need(
+            not rnd["discarded"],
+            found,
+            "bad_round",
+            "No proposal is discarded unrevealed while the Monarch lives.",
+        )
         for r in revealed:
-            _need(r["card"] in (state["pile"] if r["decision"] == "accepted" else state["discard_revealed"]), found,
-                  "bad_round", "Revealed accepted cards go to the Monarch's pile, rejected ones face up to the "
-                               "discard pile.")
+            _need(
+                r["card"]
+                in (state["pile"] if r["decision"] == "accepted" else state["discard_revealed"]),
+                found,
+                "bad_round",
+                "Revealed accepted cards go to the Monarch's pile, rejected ones face up to the "
+                "discard pile.",
+            )
     if phase == "refill":
-        _need(not table and not rnd["discarded"] and len(state["pile"]) < ABDICATION_PILE, found, "bad_round",
-              f"The advisors draw only after every card is resolved, with fewer than {ABDICATION_PILE} in the pile.")
+        _need(
+            not table and not rnd["discarded"] and len(state["pile"]) < ABDICATION_PILE,
+            found,
+            "bad_round",
+            f"The advisors draw only after every card is resolved, with fewer than {ABDICATION_PILE} in the pile.",
+        )
         queue = state["draw_queue"]
-        _need(queue == order[len(order) - len(queue):], found, "inconsistent_draw_queue",
-              "At the end of a round each advisor draws one card, in seat order from the Monarch's left.")
-        drawn = order[:len(order) - len(queue)]
-        _need(all(len(hands[p]) == HAND_SIZE - (0 if p in drawn else 1) for p in order), found, "bad_hand_size",
-              "Each advisor holds 6 cards before their end-of-round draw and 7 after.")
+        _need(
+            queue == order[len(order) - len(queue) :],
+            found,
+            "inconsistent_draw_queue",
+            "At the end of a round each advisor draws one card, in seat order from the Monarch's left.",
+        )
+        drawn = order[: len(order) - len(queue)]
+        _need(
+            all(len(hands[p]) == HAND_SIZE - (0 if p in drawn else 1) for p in order),
+            found,
+            "bad_hand_size",
+            "Each advisor holds 6 cards before their end-of-round draw and 7 after.",
+        )
     if phase in ("story_vote", "end_vote", "succession", "finished"):
-        _need(not table and pending is None, found, "bad_round", "No card is left on the table once the reign is over.")
+        _need(
+            not table and pending is None,
+            found,
+            "bad_round",
+            "No card is left on the table once the reign is over.",
+        )

@@ -22,6 +22,7 @@ Moves arrive shape-checked by the schemas, but any value may still be wrong. Not
 raises anything but :class:`~rules.errors.IllegalMove`, and no message tells a player anything
 they may not see (another player's cards, pitch or vote).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,27 +35,61 @@ from rules.rng import Rng
 
 __all__ = ["MOVE_TYPES", "legal_moves", "violations", "apply"]
 
-MOVE_TYPES = ("draw", "exchange", "pitch", "decide", "reveal", "change_mind", "keep_decision",
-              "story_vote", "end_vote", "name_monarch")
+MOVE_TYPES = (
+    "draw",
+    "exchange",
+    "pitch",
+    "decide",
+    "reveal",
+    "change_mind",
+    "keep_decision",
+    "story_vote",
+    "end_vote",
+    "name_monarch",
+)
 _PHASES_OF = {
-    "draw": ("deal", "redraw", "refill"), "exchange": ("exchange",), "pitch": ("pitch",),
-    "decide": ("decide",), "reveal": ("reveal",), "change_mind": ("mind",), "keep_decision": ("mind",),
-    "story_vote": ("story_vote",), "end_vote": ("end_vote",), "name_monarch": ("succession",),
+    "draw": ("deal", "redraw", "refill"),
+    "exchange": ("exchange",),
+    "pitch": ("pitch",),
+    "decide": ("decide",),
+    "reveal": ("reveal",),
+    "change_mind": ("mind",),
+    "keep_decision": ("mind",),
+    "story_vote": ("story_vote",),
+    "end_vote": ("end_vote",),
+    "name_monarch": ("succession",),
 }
 _FIELDS = {
-    "draw": "deck", "exchange": "cards", "pitch": "card", "decide": "accept", "reveal": "advisor",
-    "change_mind": None, "keep_decision": None, "story_vote": "approve", "end_vote": "end",
+    "draw": "deck",
+    "exchange": "cards",
+    "pitch": "card",
+    "decide": "accept",
+    "reveal": "advisor",
+    "change_mind": None,
+    "keep_decision": None,
+    "story_vote": "approve",
+    "end_vote": "end",
     "name_monarch": "monarch",
 }
 """Move type -> its one parameter (None: no parameter)."""
 _ALLOWED: dict[str, frozenset[str]] = {
-    kind: frozenset({"player", "type"} if field is None else {"player", "type", field}) for kind, field in _FIELDS.items()}
+    kind: frozenset({"player", "type"} if field is None else {"player", "type", field})
+    for kind, field in _FIELDS.items()
+}
 """Move type -> the fields a move of that type may have."""
 _PHASE_RULE = {
-    "deal": rulebook.DRAWING, "redraw": rulebook.EXCHANGE, "refill": rulebook.DRAWING,
-    "exchange": rulebook.EXCHANGE, "pitch": rulebook.PITCHING, "decide": rulebook.DECISION,
-    "reveal": rulebook.REVEAL, "mind": rulebook.CHANGE_OF_MIND, "story_vote": rulebook.STORY_POINT,
-    "end_vote": rulebook.EARLY_END, "succession": rulebook.SUCCESSION, "finished": rulebook.WINNERS,
+    "deal": rulebook.DRAWING,
+    "redraw": rulebook.EXCHANGE,
+    "refill": rulebook.DRAWING,
+    "exchange": rulebook.EXCHANGE,
+    "pitch": rulebook.PITCHING,
+    "decide": rulebook.DECISION,
+    "reveal": rulebook.REVEAL,
+    "mind": rulebook.CHANGE_OF_MIND,
+    "story_vote": rulebook.STORY_POINT,
+    "end_vote": rulebook.EARLY_END,
+    "succession": rulebook.SUCCESSION,
+    "finished": rulebook.WINNERS,
 }
 _PHASE_TASK = {
     "deal": "the advisors are drawing their seven cards (a draw move)",
@@ -65,7 +100,7 @@ _PHASE_TASK = {
     "decide": "the Monarch is accepting or rejecting the proposals (a decide move)",
     "reveal": "the Monarch is revealing the proposals (a reveal move)",
     "mind": "the Monarch may change their mind about the revealed proposal "
-            "(change_mind or keep_decision)",
+    "(change_mind or keep_decision)",
     "story_vote": "the players are voting on the story point (a story_vote move)",
     "end_vote": "the players are voting on ending the game (an end_vote move)",
     "succession": "the outgoing Monarch is naming the next one (a name_monarch move)",
@@ -105,13 +140,22 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
     if phase == "mind":
         return [{"player": p, "type": "change_mind"}, {"player": p, "type": "keep_decision"}]
     if phase == "story_vote":
-        return [{"player": p, "type": "story_vote", "approve": True},
-                {"player": p, "type": "story_vote", "approve": False}]
+        return [
+            {"player": p, "type": "story_vote", "approve": True},
+            {"player": p, "type": "story_vote", "approve": False},
+        ]
     if phase == "end_vote":
-        return [{"player": p, "type": "end_vote", "end": True}, {"player": p, "type": "end_vote", "end": False}]
+        return [
+            {"player": p, "type": "end_vote", "end": True},
+            {"player": p, "type": "end_vote", "end": False},
+        ]
     if phase == "succession":
         reigned = {r["monarch"] for r in state["reigns"]}
-        return [{"player": p, "type": "name_monarch", "monarch": q} for q in state["players"] if q not in reigned]
+        return [
+            {"player": p, "type": "name_monarch", "monarch": q}
+            for q in state["players"]
+            if q not in reigned
+        ]
     return []
 
 
@@ -137,25 +181,45 @@ def violations(state: State, move: Move) -> list[Violation]:
     """
     p = move.get("player")
     if p.__class__ is not str or p not in state["hands"]:
-        return [Violation("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)]
+        return [
+            Violation("unknown_player", f"There is no player {p!r} in this game.", rulebook.PLAYERS)
+        ]
     if state["status"] == "finished":
-        return [Violation("game_finished", "The game is over; no more moves can be made.", rulebook.WINNERS)]
+        return [
+            Violation(
+                "game_finished", "The game is over; no more moves can be made.", rulebook.WINNERS
+            )
+        ]
     kind = move.get("type")
     if kind.__class__ is not str or kind not in _FIELDS:
-        return [Violation("unknown_move_type", f"Reigns: The Council has no move type {str(kind)[:40]!r}.",
-                          rulebook.MOVES)]
+        return [
+            Violation(
+                "unknown_move_type",
+                f"Reigns: The Council has no move type {str(kind)[:40]!r}.",
+                rulebook.MOVES,
+            )
+        ]
     field = _FIELDS[kind]
     allowed = _ALLOWED[kind]
     if not allowed.issuperset(move):
         extra = sorted(str(k) for k in move if k not in allowed)
-        return [Violation("unexpected_field", f"A {kind} move takes no {extra[0][:40]!r}.", rulebook.MOVES)]
+        return [
+            Violation(
+                "unexpected_field", f"A {kind} move takes no {extra[0][:40]!r}.", rulebook.MOVES
+            )
+        ]
     if field is not None and field not in move:
         return [Violation("missing_field", f"A {kind} move needs {field!r}.", rulebook.MOVES)]
     phase = state["phase"]
     if phase not in _PHASES_OF[kind]:
-        return [Violation("wrong_phase", f"This is not the time for a {kind} move: "
-                                         f"{_PHASE_TASK.get(phase, 'the game is in another phase')}.",
-                          _PHASE_RULE.get(phase, rulebook.MOVES))]
+        return [
+            Violation(
+                "wrong_phase",
+                f"This is not the time for a {kind} move: "
+                f"{_PHASE_TASK.get(phase, 'the game is in another phase')}.",
+                _PHASE_RULE.get(phase, rulebook.MOVES),
+            )
+        ]
     if p not in state["active_players"]:
         return [_not_active(state, p)]
     return _CHECKS[kind](state, move, p)
@@ -165,19 +229,31 @@ def _not_active(state: State, p: PlayerId) -> Violation:
     """Why ``p`` may not move now, without revealing anybody's secret choice."""
     phase = state["phase"]
     rule = _PHASE_RULE[phase]
-    pending = {"exchange": state["exchange"], "pitch": (state["round"] or {}).get("pitches"),
-               "story_vote": state["votes"], "end_vote": state["votes"]}.get(phase)
+    pending = {
+        "exchange": state["exchange"],
+        "pitch": (state["round"] or {}).get("pitches"),
+        "story_vote": state["votes"],
+        "end_vote": state["votes"],
+    }.get(phase)
     if pending is not None and p in pending:
-        return Violation("already_chosen", "You have already made your choice; wait for the others.", rule)
+        return Violation(
+            "already_chosen", "You have already made your choice; wait for the others.", rule
+        )
     if phase in ("deal", "redraw", "refill"):
-        return Violation("not_your_turn", f"It is {state['active_players'][0]}'s turn to draw.", rule)
+        return Violation(
+            "not_your_turn", f"It is {state['active_players'][0]}'s turn to draw.", rule
+        )
     if phase in ("decide", "reveal", "mind"):
         return Violation("not_monarch", "Only the Monarch makes this decision.", rule)
     if phase == "succession":
         return Violation("not_monarch", "Only the outgoing Monarch names the next one.", rule)
     if phase == "story_vote":
-        return Violation("storyteller", "The storyteller does not vote on their own story point.", rule)
-    return Violation("not_advisor", "The Monarch does not take part in this; only the advisors do.", rule)
+        return Violation(
+            "storyteller", "The storyteller does not vote on their own story point.", rule
+        )
+    return Violation(
+        "not_advisor", "The Monarch does not take part in this; only the advisors do.", rule
+    )
 
 
 def _check_draw(state: State, move: Move, p: PlayerId) -> list[Violation]:
@@ -185,42 +261,76 @@ def _check_draw(state: State, move: Move, p: PlayerId) -> list[Violation]:
     if not _is_int(deck) or not 0 <= deck < len(state["decks"]):
         return [Violation("unknown_deck", "Choose deck 0, 1 or 2.", rulebook.DRAWING)]
     if not state["decks"][deck]:
-        return [Violation("empty_deck", f"Deck {deck} is empty; draw from another deck.", rulebook.DRAWING)]
+        return [
+            Violation(
+                "empty_deck", f"Deck {deck} is empty; draw from another deck.", rulebook.DRAWING
+            )
+        ]
     return []
 
 
 def _check_exchange(state: State, move: Move, p: PlayerId) -> list[Violation]:
     cards = move["cards"]
     if cards.__class__ is not list or any(c.__class__ is not str for c in cards):
-        return [Violation("bad_cards", "Name the cards to exchange as a list of card ids.", rulebook.EXCHANGE)]
+        return [
+            Violation(
+                "bad_cards", "Name the cards to exchange as a list of card ids.", rulebook.EXCHANGE
+            )
+        ]
     if len(set(cards)) != len(cards):
-        return [Violation("duplicate_card", "Name each card to exchange only once.", rulebook.EXCHANGE)]
+        return [
+            Violation("duplicate_card", "Name each card to exchange only once.", rulebook.EXCHANGE)
+        ]
     hand = state["hands"][p]
     if any(c not in hand for c in cards):
-        return [Violation("card_not_in_hand", "You can only exchange cards from your own hand.",
-                          rulebook.EXCHANGE)]
+        return [
+            Violation(
+                "card_not_in_hand",
+                "You can only exchange cards from your own hand.",
+                rulebook.EXCHANGE,
+            )
+        ]
     return []
 
 
 def _check_pitch(state: State, move: Move, p: PlayerId) -> list[Violation]:
     card = move["card"]
     if card.__class__ is not str or card not in state["hands"][p]:
-        return [Violation("card_not_in_hand", "You can only pitch a card from your own hand.", rulebook.PITCHING)]
+        return [
+            Violation(
+                "card_not_in_hand",
+                "You can only pitch a card from your own hand.",
+                rulebook.PITCHING,
+            )
+        ]
     return []
 
 
 def _check_decide(state: State, move: Move, p: PlayerId) -> list[Violation]:
     accept = move["accept"]
     if accept.__class__ is not list or any(a.__class__ is not str for a in accept):
-        return [Violation("bad_accept", "List the advisors whose proposals you accept.", rulebook.DECISION)]
+        return [
+            Violation(
+                "bad_accept", "List the advisors whose proposals you accept.", rulebook.DECISION
+            )
+        ]
     if len(set(accept)) != len(accept):
         return [Violation("duplicate_advisor", "Name each advisor only once.", rulebook.DECISION)]
     table = state["round"]["table"]
     if any(a not in table for a in accept):
-        return [Violation("no_such_proposal", "You can only accept proposals pitched to you this round.",
-                          rulebook.DECISION)]
+        return [
+            Violation(
+                "no_such_proposal",
+                "You can only accept proposals pitched to you this round.",
+                rulebook.DECISION,
+            )
+        ]
     if not accept:
-        return [Violation("must_accept_one", "You must accept at least one proposal.", rulebook.DECISION)]
+        return [
+            Violation(
+                "must_accept_one", "You must accept at least one proposal.", rulebook.DECISION
+            )
+        ]
     return []
 
 
@@ -228,11 +338,21 @@ def _check_reveal(state: State, move: Move, p: PlayerId) -> list[Violation]:
     advisor = move["advisor"]
     rnd = state["round"]
     if advisor.__class__ is not str or advisor not in rnd["table"]:
-        return [Violation("no_such_proposal", "There is no face-down proposal of that advisor to reveal.",
-                          rulebook.REVEAL)]
+        return [
+            Violation(
+                "no_such_proposal",
+                "There is no face-down proposal of that advisor to reveal.",
+                rulebook.REVEAL,
+            )
+        ]
     if advisor not in rounds.revealable(state):
-        return [Violation("rejected_first", "Reveal every rejected proposal before the accepted ones.",
-                          rulebook.REVEAL)]
+        return [
+            Violation(
+                "rejected_first",
+                "Reveal every rejected proposal before the accepted ones.",
+                rulebook.REVEAL,
+            )
+        ]
     return []
 
 
@@ -246,24 +366,41 @@ def _check_bool(rule: str):
         if value is not True and value is not False:
             return [Violation("bad_vote", "Vote true or false.", rule)]
         return []
+
     return check
 
 
 def _check_name(state: State, move: Move, p: PlayerId) -> list[Violation]:
     successor = move["monarch"]
     if successor.__class__ is not str or successor not in state["hands"]:
-        return [Violation("unknown_player", f"There is no player {str(successor)[:64]!r} in this game.",
-                          rulebook.SUCCESSION)]
+        return [
+            Violation(
+                "unknown_player",
+                f"There is no player {str(successor)[:64]!r} in this game.",
+                rulebook.SUCCESSION,
+            )
+        ]
     if any(r["monarch"] == successor for r in state["reigns"]):
-        return [Violation("already_reigned", f"{successor} has already been the Monarch; nobody reigns twice.",
-                          rulebook.SUCCESSION)]
+        return [
+            Violation(
+                "already_reigned",
+                f"{successor} has already been the Monarch; nobody reigns twice.",
+                rulebook.SUCCESSION,
+            )
+        ]
     return []
 
 
 _CHECKS = {
-    "draw": _check_draw, "exchange": _check_exchange, "pitch": _check_pitch, "decide": _check_decide,
-    "reveal": _check_reveal, "change_mind": _check_none, "keep_decision": _check_none,
-    "story_vote": _check_bool(rulebook.STORY_POINT), "end_vote": _check_bool(rulebook.EARLY_END),
+    "draw": _check_draw,
+    "exchange": _check_exchange,
+    "pitch": _check_pitch,
+    "decide": _check_decide,
+    "reveal": _check_reveal,
+    "change_mind": _check_none,
+    "keep_decision": _check_none,
+    "story_vote": _check_bool(rulebook.STORY_POINT),
+    "end_vote": _check_bool(rulebook.EARLY_END),
     "name_monarch": _check_name,
 }
 

@@ -6,15 +6,23 @@ setup: shuffling the Secret Goals and dealing one to each Advisor and shuffling 
 cards and each Advisor drawing 7 and the opportunity to change any number of them before the
 first round"); rulings RtC 5.
 """
+
 from __future__ import annotations
 
 from rules.engine_types import Event, PlayerId, State
 from rules.reigns_the_council import decks, rounds
-from rules.reigns_the_council.seats import advisors, monarch
 from rules.reigns_the_council.content import GOALS, HAND_SIZE, PILLARS
+from rules.reigns_the_council.seats import advisors, monarch
 from rules.rng import Rng
 
-__all__ = ["start_reign", "round_robin", "after_draws", "apply_exchange", "apply_draw", "apply_name"]
+__all__ = [
+    "start_reign",
+    "round_robin",
+    "after_draws",
+    "apply_exchange",
+    "apply_draw",
+    "apply_name",
+]
 
 
 def round_robin(counts: list[tuple[PlayerId, int]]) -> list[PlayerId]:
@@ -40,8 +48,16 @@ def start_reign(new: State, ruler: PlayerId, rng: Rng, events: list[Event]) -> N
     """
     players = new["players"]
     number = len(new["reigns"]) + 1
-    new["reigns"].append({"number": number, "monarch": ruler, "end": None, "goals": None, "tracks": None,
-                          "points": {p: {"acceptance": 0, "story": 0, "pile": 0, "goal": {}} for p in players}})
+    new["reigns"].append(
+        {
+            "number": number,
+            "monarch": ruler,
+            "end": None,
+            "goals": None,
+            "tracks": None,
+            "points": {p: {"acceptance": 0, "story": 0, "pile": 0, "goal": {}} for p in players},
+        }
+    )
     new["tracks"] = {p: 0 for p in PILLARS}
     pile = list(new["cards"])
     rng.shuffle(pile)
@@ -55,8 +71,14 @@ def start_reign(new: State, ruler: PlayerId, rng: Rng, events: list[Event]) -> N
     goal_ids = list(GOALS)
     rng.shuffle(goal_ids)
     new["goals"] = {p: goal_ids[i] for i, p in enumerate(order)}
-    events.append({"type": "reign_started", "reign": number, "monarch": ruler,
-                   "decks": [len(d) for d in new["decks"]]})
+    events.append(
+        {
+            "type": "reign_started",
+            "reign": number,
+            "monarch": ruler,
+            "decks": [len(d) for d in new["decks"]],
+        }
+    )
     for p in order:
         events.append({"type": "goal_dealt", "player": p, "goal": new["goals"][p]})
     new["draw_queue"] = round_robin([(p, HAND_SIZE) for p in order])
@@ -80,7 +102,9 @@ def after_draws(new: State, events: list[Event]) -> None:
         rounds.start_round(new, new["round"]["number"] + 1, events)
 
 
-def apply_exchange(new: State, player: PlayerId, cards: list[str], rng: Rng, events: list[Event]) -> None:
+def apply_exchange(
+    new: State, player: PlayerId, cards: list[str], rng: Rng, events: list[Event]
+) -> None:
     """``player`` secretly chooses the cards to exchange (possibly none). The cards stay in the
     hand until every advisor has chosen; then, in seat order from the Monarch's left, each
     advisor discards the chosen cards, and they draw as many, one card at a time in turn, each
@@ -98,7 +122,9 @@ def apply_exchange(new: State, player: PlayerId, cards: list[str], rng: Rng, eve
         new["hands"][p] = [c for c in new["hands"][p] if c not in gone]
         new["discard"].extend(gone)
         counts.append((p, len(gone)))
-        events.append({"type": "cards_exchanged", "player": p, "count": len(gone), "cards": list(gone)})
+        events.append(
+            {"type": "cards_exchanged", "player": p, "count": len(gone), "cards": list(gone)}
+        )
     new["exchange"] = None
     decks.rebuild_if_empty(new, rng, events)
     queue = round_robin(counts)

@@ -4,6 +4,7 @@ the Monarch chooses, the first round's change of mind, and the draws that end th
 Seed 004 §Game round 1 to 6 and the note on the 1st round; rulings RtC 6 (round), RtC 7
 (change of mind). Death and abdication are in :mod:`ending`.
 """
+
 from __future__ import annotations
 
 from rules.engine_types import Event, PlayerId, State
@@ -12,8 +13,17 @@ from rules.reigns_the_council.content import TRACK_MAX, TRACK_MIN
 from rules.reigns_the_council.seats import advisors, monarch
 from rules.rng import Rng
 
-__all__ = ["DECISIONS", "ZONES", "ABDICATION_PILE", "start_round", "apply_pitch", "apply_decide", "apply_reveal",
-           "apply_mind", "revealable"]
+__all__ = [
+    "DECISIONS",
+    "ZONES",
+    "ABDICATION_PILE",
+    "start_round",
+    "apply_pitch",
+    "apply_decide",
+    "apply_reveal",
+    "apply_mind",
+    "revealable",
+]
 
 DECISIONS = ("accepted", "rejected")
 """The Monarch's decision on a proposal (seed §Game round 2)."""
@@ -27,8 +37,16 @@ proposals in their pile."""
 def start_round(new: State, number: int, events: list[Event]) -> None:
     """Round ``number`` begins: every advisor is active to pitch, simultaneously."""
     order = advisors(new)
-    new["round"] = {"number": number, "pitches": {p: None for p in order}, "table": {}, "accepted": None,
-                    "revealed": [], "pending": None, "mind_changed": False, "discarded": []}
+    new["round"] = {
+        "number": number,
+        "pitches": {p: None for p in order},
+        "table": {},
+        "accepted": None,
+        "revealed": [],
+        "pending": None,
+        "mind_changed": False,
+        "discarded": [],
+    }
     new["phase"] = "pitch"
     new["active_players"] = order
     events.append({"type": "round_started", "reign": len(new["reigns"]), "round": number})
@@ -53,7 +71,12 @@ def apply_pitch(new: State, player: PlayerId, card: str, events: list[Event]) ->
     rnd["pitches"] = None
     new["phase"] = "decide"
     new["active_players"] = [monarch(new)]
-    events.append({"type": "proposals_on_table", "backs": {p: list(cards[c]["back"]) for p, c in table.items()}})
+    events.append(
+        {
+            "type": "proposals_on_table",
+            "backs": {p: list(cards[c]["back"]) for p, c in table.items()},
+        }
+    )
 
 
 def apply_decide(new: State, accepted: list[PlayerId], events: list[Event]) -> None:
@@ -63,8 +86,13 @@ def apply_decide(new: State, accepted: list[PlayerId], events: list[Event]) -> N
     order = [p for p in advisors(new) if p in rnd["table"]]
     chosen = [p for p in order if p in accepted]
     rnd["accepted"] = chosen
-    events.append({"type": "proposals_decided", "accepted": list(chosen),
-                   "rejected": [p for p in order if p not in chosen]})
+    events.append(
+        {
+            "type": "proposals_decided",
+            "accepted": list(chosen),
+            "rejected": [p for p in order if p not in chosen],
+        }
+    )
     points = new["reigns"][-1]["points"]
     for p in chosen:
         points[p]["acceptance"] += 1
@@ -89,9 +117,18 @@ def apply_reveal(new: State, advisor: PlayerId, rng: Rng, events: list[Event]) -
     card = rnd["table"].pop(advisor)
     decision = "accepted" if advisor in rnd["accepted"] else "rejected"
     info = new["cards"][card]
-    events.append({"type": "proposal_revealed", "advisor": advisor, "card": card, "decision": decision,
-                   "title": info["title"], "back": list(info["back"]), "accept": dict(info["accept"]),
-                   "reject": dict(info["reject"])})
+    events.append(
+        {
+            "type": "proposal_revealed",
+            "advisor": advisor,
+            "card": card,
+            "decision": decision,
+            "title": info["title"],
+            "back": list(info["back"]),
+            "accept": dict(info["accept"]),
+            "reject": dict(info["reject"]),
+        }
+    )
     if rnd["number"] == 1 and not rnd["mind_changed"]:
         rnd["pending"] = {"advisor": advisor, "card": card, "decision": decision}
         new["phase"] = "mind"
@@ -111,13 +148,26 @@ def apply_mind(new: State, change: bool, rng: Rng, events: list[Event]) -> None:
     if change:
         decision = "rejected" if decision == "accepted" else "accepted"
         rnd["mind_changed"] = True
-        events.append({"type": "mind_changed", "advisor": pending["advisor"], "card": pending["card"],
-                       "decision": decision})
+        events.append(
+            {
+                "type": "mind_changed",
+                "advisor": pending["advisor"],
+                "card": pending["card"],
+                "decision": decision,
+            }
+        )
     _resolve(new, pending["advisor"], pending["card"], decision, change, rng, events)
 
 
-def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: bool, rng: Rng,
-             events: list[Event]) -> None:
+def _resolve(
+    new: State,
+    advisor: PlayerId,
+    card: str,
+    decision: str,
+    changed: bool,
+    rng: Rng,
+    events: list[Event],
+) -> None:
     """Apply the card's white zone (accepted) or black zone (rejected), tokens stopping at the
     end spaces; accepted cards join the Monarch's pile, rejected ones the discard pile, face up
     (``discard_revealed``: they stay public, rulings RtC 11). Then a
@@ -134,10 +184,20 @@ def _resolve(new: State, advisor: PlayerId, card: str, decision: str, changed: b
         new["discard"].append(card)
         new["discard_revealed"].append(card)
     rnd = new["round"]
-    rnd["revealed"].append({"advisor": advisor, "card": card, "decision": decision, "changed": changed})
-    events.append({"type": "proposal_resolved", "advisor": advisor, "card": card, "decision": decision,
-                   "zone": ZONES[0] if decision == "accepted" else ZONES[1], "changes": dict(zone),
-                   "tracks": dict(tracks)})
+    rnd["revealed"].append(
+        {"advisor": advisor, "card": card, "decision": decision, "changed": changed}
+    )
+    events.append(
+        {
+            "type": "proposal_resolved",
+            "advisor": advisor,
+            "card": card,
+            "decision": decision,
+            "zone": ZONES[0] if decision == "accepted" else ZONES[1],
+            "changes": dict(zone),
+            "tracks": dict(tracks),
+        }
+    )
     if any(v in (TRACK_MIN, TRACK_MAX) for v in tracks.values()):
         ending.death(new, advisor, card, events)
     elif rnd["table"]:

@@ -4,6 +4,7 @@ Every :class:`~rules.engine_types.Violation` of this game carries one of these a
 written ``reigns-the-council#<anchor>``; each anchor is an explicit heading anchor of the rules
 document.
 """
+
 from __future__ import annotations
 
 GAME_ID = "reigns-the-council"

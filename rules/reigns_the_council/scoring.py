@@ -5,6 +5,7 @@ scoring (pile points, goal points); rulings RtC 8 to 10. Points are counted as t
 scored, so ``score`` works mid-game: the current reign shows what has been scored so far (pile
 and goal points come at its end).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,7 +37,9 @@ def breakdown(state: State) -> dict[str, Any]:
     players = state["players"]
     reigns = []
     sums: dict[str, dict[str, Any]] = {
-        p: {"acceptance": 0, "story": 0, "pile": 0, "goal": {}, "goal_total": 0, "total": 0} for p in players}
+        p: {"acceptance": 0, "story": 0, "pile": 0, "goal": {}, "goal_total": 0, "total": 0}
+        for p in players
+    }
     for record in state["reigns"]:
         lines = {p: _player_line(record["points"][p]) for p in players}
         for p in players:
@@ -46,11 +49,19 @@ def breakdown(state: State) -> dict[str, Any]:
                         sums[p]["goal"][pillar] = sums[p]["goal"].get(pillar, 0) + n
                 else:
                     sums[p][k] += lines[p][k]
-        reigns.append({"reign": record["number"], "monarch": record["monarch"], "end": record["end"],
-                       "goals": None if record["goals"] is None else dict(record["goals"]),
-                       "players": lines})
+        reigns.append(
+            {
+                "reign": record["number"],
+                "monarch": record["monarch"],
+                "end": record["end"],
+                "goals": None if record["goals"] is None else dict(record["goals"]),
+                "players": lines,
+            }
+        )
     for p in players:  # pillars in board order
-        sums[p]["goal"] = {pillar: sums[p]["goal"][pillar] for pillar in PILLARS if pillar in sums[p]["goal"]}
+        sums[p]["goal"] = {
+            pillar: sums[p]["goal"][pillar] for pillar in PILLARS if pillar in sums[p]["goal"]
+        }
     ranking = sorted(players, key=lambda p: -sums[p]["total"])
     return {"reigns": reigns, "totals": sums, "ranking": ranking}
 
@@ -61,5 +72,10 @@ def score(state: State) -> Score:
     scores = totals(state)
     best = max(scores.values())
     winners = tuple(p for p in state["players"] if scores[p] == best)
-    return Score(finished=state["status"] == "finished", scores=scores, winners=winners,
-                 draw=len(winners) > 1, breakdown=breakdown(state))
+    return Score(
+        finished=state["status"] == "finished",
+        scores=scores,
+        winners=winners,
+        draw=len(winners) > 1,
+        breakdown=breakdown(state),
+    )

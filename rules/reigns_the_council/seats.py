@@ -5,6 +5,7 @@ seating convention of the rulings (``players`` is in clockwise seat order, "the 
 left" is the next seat). The lowest floor of the package's rules: it reads the state and
 imports no other module of the package.
 """
+
 from __future__ import annotations
 
 from rules.engine import seats_after

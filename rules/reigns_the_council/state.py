@@ -4,6 +4,7 @@ Seed 004 §Game setup; rulings RtC 1 (3 to 4 players; the first Monarch is
 ``options.first_monarch`` or drawn by the generator), RtC 3 (custom deck), RtC 8
 (``options.story_point``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,7 +16,15 @@ from rules.reigns_the_council import reign, rulebook
 from rules.reigns_the_council.content import PILLARS, build_deck, default_catalog
 from rules.rng import MAX_SEED, Rng
 
-__all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "STORY_MODES", "new_game", "clone", "CHANGES"]
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "SCHEMA_VERSION",
+    "MAX_MOVE_COUNT",
+    "STORY_MODES",
+    "new_game",
+    "clone",
+    "CHANGES",
+]
 
 SCHEMA_VERSION = 2
 """2: ``discard_revealed`` (rulings RtC 11: the rejected cards revealed face up stay public)."""
@@ -28,21 +37,39 @@ storyteller always scores) or ``"vote"`` (the other players approve or refuse it
 ``deck``: a custom list of proposal cards, or None for the default 72."""
 
 
-def _check_options(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _check_options(
+    players: Sequence[PlayerId], options: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
     """Validate ``options``; return the card catalogue to play with. Raises InvalidSetup."""
     found: list[Violation] = []
     for key in options:
         if key not in DEFAULT_OPTIONS:
-            found.append(Violation("unknown_option", f"Reigns: The Council has no option {key!r}; the "
-                                                     f"options are {', '.join(DEFAULT_OPTIONS)}.", rulebook.OPTIONS))
+            found.append(
+                Violation(
+                    "unknown_option",
+                    f"Reigns: The Council has no option {key!r}; the "
+                    f"options are {', '.join(DEFAULT_OPTIONS)}.",
+                    rulebook.OPTIONS,
+                )
+            )
     first = options.get("first_monarch")
     if first is not None and (not isinstance(first, str) or first not in players):
-        found.append(Violation("unknown_first_monarch", f"options.first_monarch must be one of the players "
-                                                        f"({', '.join(players)}).", rulebook.FIRST_MONARCH))
+        found.append(
+            Violation(
+                "unknown_first_monarch",
+                f"options.first_monarch must be one of the players ({', '.join(players)}).",
+                rulebook.FIRST_MONARCH,
+            )
+        )
     story = options.get("story_point")
     if story is not None and story not in STORY_MODES:
-        found.append(Violation("bad_story_point", 'options.story_point must be "auto" or "vote".',
-                               rulebook.STORY_POINT))
+        found.append(
+            Violation(
+                "bad_story_point",
+                'options.story_point must be "auto" or "vote".',
+                rulebook.STORY_POINT,
+            )
+        )
     spec = options.get("deck")
     cards = default_catalog()
     if spec is not None:
@@ -61,8 +88,15 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     the first reign is set up with the same generator (see :func:`reign.start_reign`).
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup([Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                                      rulebook.REIGN_SETUP)])
+        raise InvalidSetup(
+            [
+                Violation(
+                    "bad_seed",
+                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
+                    rulebook.REIGN_SETUP,
+                )
+            ]
+        )
     cards = _check_options(players, options)
     rng = Rng.from_seed(seed)
     players = list(players)
@@ -104,8 +138,12 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
 
 def _copy_round(rnd: dict) -> dict:
     # pitches and table are changed in place, revealed is appended to
-    return dict(rnd, pitches=None if rnd["pitches"] is None else dict(rnd["pitches"]), table=dict(rnd["table"]),
-                revealed=list(rnd["revealed"]))
+    return dict(
+        rnd,
+        pitches=None if rnd["pitches"] is None else dict(rnd["pitches"]),
+        table=dict(rnd["table"]),
+        revealed=list(rnd["revealed"]),
+    )
 
 
 def _copy_reigns(reigns: list) -> list:

@@ -16,6 +16,7 @@ revealed. Card ids are only shown with their fronts, to those who may see the fr
 names the front in the catalogue).
 Secret simultaneous choices (exchange, pitch, votes) show only whether a player has chosen.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,8 +46,13 @@ _PRIVATE_EVENT_FIELDS = {
 def card_face(state: State, card: str) -> dict[str, Any]:
     """A card with its front: ``{id, title, back, accept, reject}`` (for those who may see it)."""
     info = state["cards"][card]
-    return {"id": card, "title": info["title"], "back": list(info["back"]), "accept": dict(info["accept"]),
-            "reject": dict(info["reject"])}
+    return {
+        "id": card,
+        "title": info["title"],
+        "back": list(info["back"]),
+        "accept": dict(info["accept"]),
+        "reject": dict(info["reject"]),
+    }
 
 
 def _back(state: State, card: str) -> list[str]:
@@ -65,11 +71,22 @@ def _round(state: State, viewer: PlayerId | None) -> dict[str, Any] | None:
         "pitched": None if pitches is None else {p: c is not None for p, c in pitches.items()},
         "table": {p: _back(state, c) for p, c in table.items()},
         "accepted": None if rnd["accepted"] is None else list(rnd["accepted"]),
-        "revealed": [{"advisor": r["advisor"], "card": card_face(state, r["card"]), "decision": r["decision"],
-                      "changed": r["changed"]} for r in rnd["revealed"]],
-        "pending": None if pending is None else {"advisor": pending["advisor"],
-                                                 "card": card_face(state, pending["card"]),
-                                                 "decision": pending["decision"]},
+        "revealed": [
+            {
+                "advisor": r["advisor"],
+                "card": card_face(state, r["card"]),
+                "decision": r["decision"],
+                "changed": r["changed"],
+            }
+            for r in rnd["revealed"]
+        ],
+        "pending": None
+        if pending is None
+        else {
+            "advisor": pending["advisor"],
+            "card": card_face(state, pending["card"]),
+            "decision": pending["decision"],
+        },
         "mind_changed": rnd["mind_changed"],
         "discarded": list(rnd["discarded"]),
     }
@@ -100,29 +117,53 @@ def view(state: State, player: PlayerId | None) -> View:
         "phase": state["phase"],
         "active_players": list(state["active_players"]),
         "move_count": state["move_count"],
-        "outcome": None if state["outcome"] is None else {
-            "winners": list(state["outcome"]["winners"]), "draw": state["outcome"]["draw"],
-            "scores": dict(state["outcome"]["scores"]), "reason": state["outcome"]["reason"]},
+        "outcome": None
+        if state["outcome"] is None
+        else {
+            "winners": list(state["outcome"]["winners"]),
+            "draw": state["outcome"]["draw"],
+            "scores": dict(state["outcome"]["scores"]),
+            "reason": state["outcome"]["reason"],
+        },
         "story_point": state["story_point"],
         "reign": record["number"],
         "monarch": ruler,
         "tracks": dict(state["tracks"]),
-        "decks": [{"count": len(d), "top": _back(state, d[0]) if d else None} for d in state["decks"]],
+        "decks": [
+            {"count": len(d), "top": _back(state, d[0]) if d else None} for d in state["decks"]
+        ],
         "discard_count": len(state["discard"]),
         "discard_revealed": [card_face(state, c) for c in state["discard_revealed"]],
         "pile": [card_face(state, c) for c in state["pile"]],
-        "hands": {p: {"count": len(hands[p]), "backs": [_back(state, c) for c in hands[p]]} for p in order},
+        "hands": {
+            p: {"count": len(hands[p]), "backs": [_back(state, c) for c in hands[p]]} for p in order
+        },
         "draw_queue": list(state["draw_queue"]),
-        "exchange": None if exchange is None else {"chosen": {p: v is not None for p, v in exchange.items()}},
+        "exchange": None
+        if exchange is None
+        else {"chosen": {p: v is not None for p, v in exchange.items()}},
         "round": _round(state, viewer),
         "votes": None if votes is None else {"voted": {p: v is not None for p, v in votes.items()}},
         "story": None if state["story"] is None else {"advisor": state["story"]["advisor"]},
-        "reigns": [{"number": r["number"], "monarch": r["monarch"], "end": r["end"],
-                    "goals": None if r["goals"] is None else dict(r["goals"]),
-                    "tracks": None if r["tracks"] is None else dict(r["tracks"]),
-                    "points": {p: {"acceptance": v["acceptance"], "story": v["story"], "pile": v["pile"],
-                                   "goal": dict(v["goal"])} for p, v in r["points"].items()}}
-                   for r in state["reigns"]],
+        "reigns": [
+            {
+                "number": r["number"],
+                "monarch": r["monarch"],
+                "end": r["end"],
+                "goals": None if r["goals"] is None else dict(r["goals"]),
+                "tracks": None if r["tracks"] is None else dict(r["tracks"]),
+                "points": {
+                    p: {
+                        "acceptance": v["acceptance"],
+                        "story": v["story"],
+                        "pile": v["pile"],
+                        "goal": dict(v["goal"]),
+                    }
+                    for p, v in r["points"].items()
+                },
+            }
+            for r in state["reigns"]
+        ],
         "scores": totals(state),
     }
     if viewer is not None and viewer != ruler:
@@ -146,7 +187,9 @@ def view_event(event: Event, player: PlayerId | None) -> Event:
     return shown
 
 
-_PUBLIC_MOVES = frozenset({"draw", "decide", "reveal", "change_mind", "keep_decision", "name_monarch"})
+_PUBLIC_MOVES = frozenset(
+    {"draw", "decide", "reveal", "change_mind", "keep_decision", "name_monarch"}
+)
 """Moves made in the open at the table: the deck drawn from, the Monarch's decisions, the
 successor named. Exchanges, pitches and votes are secret choices."""
 

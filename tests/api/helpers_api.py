@@ -1,4 +1,5 @@
 """Helpers shared by the API tests (imported as ``helpers_api``)."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,15 @@ BASE = f"/v1/games/{GAME}"
 PLAYERS = ["ann", "bob", "cat"]
 
 
-def post(client, path: str, body: Any = None, *, raw: bytes | None = None,
-         content_type: str = "application/json", **kwargs):
+def post(
+    client,
+    path: str,
+    body: Any = None,
+    *,
+    raw: bytes | None = None,
+    content_type: str = "application/json",
+    **kwargs,
+):
     data = raw if raw is not None else json.dumps(body)
     return client.post(path, data=data, content_type=content_type, **kwargs)
 

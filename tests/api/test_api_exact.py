@@ -9,6 +9,7 @@
   Schema: it deals the same game as the integer;
 - ``suggest`` takes the levels of the game's own ``bot_levels``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,49 +28,83 @@ from schemas.requests import ENTITY_TAGS
 
 def _state(game_id: str, seed: int = 3) -> dict:
     game = get_game(game_id)
-    return game.setup(["ann", "bob", "cat", "dan", "eve", "fay"][:game.min_players], seed, {})
+    return game.setup(["ann", "bob", "cat", "dan", "eve", "fay"][: game.min_players], seed, {})
 
 
 # -- entity tags -------------------------------------------------------------------------------------
 @pytest.fixture
 def session(client):
-    resp = client.post("/v1/sessions", json={"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 11})
+    resp = client.post(
+        "/v1/sessions", json={"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 11}
+    )
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()
 
 
-@pytest.mark.parametrize("header, status", [
-    ('"0"', 304), ('W/"0"', 304), ('"7", "0"', 304), ("*", 304), (' , "0",, ', 304), ('"a,b", W/"0"', 304),
-    ('"abc"', 200), ('"00"', 200), ('"99999999999999999999"', 200), ('""', 200), ("", 200), ('"1", W/"2"', 200),
-])
+@pytest.mark.parametrize(
+    "header, status",
+    [
+        ('"0"', 304),
+        ('W/"0"', 304),
+        ('"7", "0"', 304),
+        ("*", 304),
+        (' , "0",, ', 304),
+        ('"a,b", W/"0"', 304),
+        ('"abc"', 200),
+        ('"00"', 200),
+        ('"99999999999999999999"', 200),
+        ('""', 200),
+        ("", 200),
+        ('"1", W/"2"', 200),
+    ],
+)
 def test_if_none_match_unknown_tags_do_not_match(client, session, header, status):
     resp = client.get(f"/v1/sessions/{session['session_id']}", headers={"If-None-Match": header})
     assert resp.status_code == status, resp.get_data(as_text=True)
     assert resp.headers["ETag"] == '"0"'
 
 
-@pytest.mark.parametrize("header", ["junk", "0", '"0', 'W/ "0"', '"1" "2"', '"0", *', 'w/"0"', '"\x7f"'])
+@pytest.mark.parametrize(
+    "header", ["junk", "0", '"0', 'W/ "0"', '"1" "2"', '"0", *', 'w/"0"', '"\x7f"']
+)
 def test_malformed_entity_tags_are_400(client, session, header):
     for name in ("If-None-Match", "If-Match"):
         if name == "If-None-Match":
             resp = client.get(f"/v1/sessions/{session['session_id']}", headers={name: header})
         else:
-            move = client.get(f"/v1/sessions/{session['session_id']}/legal-moves",
-                              headers={"Authorization": f"Bearer {session['seats']['ann']}"}).get_json()["moves"][0]
-            resp = client.post(f"/v1/sessions/{session['session_id']}/moves", json={"move": move},
-                               headers={"Authorization": f"Bearer {session['seats']['ann']}", name: header})
+            move = client.get(
+                f"/v1/sessions/{session['session_id']}/legal-moves",
+                headers={"Authorization": f"Bearer {session['seats']['ann']}"},
+            ).get_json()["moves"][0]
+            resp = client.post(
+                f"/v1/sessions/{session['session_id']}/moves",
+                json={"move": move},
+                headers={"Authorization": f"Bearer {session['seats']['ann']}", name: header},
+            )
         body = assert_problem(resp, 400, "invalid_header")
         assert name in body["errors"]
         assert re.fullmatch(ENTITY_TAGS, header) is None  # the spec's pattern refuses it too
 
 
-@pytest.mark.parametrize("header, status", [('"0"', 200), ('"1", "0"', 200), ("*", 200), ('"abc"', 412),
-                                            ('W/"0"', 412), ('"00"', 412), ("", 412)])
+@pytest.mark.parametrize(
+    "header, status",
+    [
+        ('"0"', 200),
+        ('"1", "0"', 200),
+        ("*", 200),
+        ('"abc"', 412),
+        ('W/"0"', 412),
+        ('"00"', 412),
+        ("", 412),
+    ],
+)
 def test_if_match_compares_strongly_and_unknown_tags_fail(client, session, header, status):
     auth = {"Authorization": f"Bearer {session['seats']['ann']}"}
     sid = session["session_id"]
     move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=auth).get_json()["moves"][0]
-    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers={**auth, "If-Match": header})
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move}, headers={**auth, "If-Match": header}
+    )
     assert resp.status_code == status, resp.get_data(as_text=True)
     assert client.get(f"/v1/sessions/{sid}").get_json()["version"] == (1 if status == 200 else 0)
 
@@ -79,10 +114,24 @@ def test_delete_refuses_a_wrong_token_and_a_seat(client, session):
     is gone): the refusals it would probe are here."""
     sid = session["session_id"]
     assert_problem(client.delete(f"/v1/sessions/{sid}"), 401, "unauthorized")
-    assert_problem(client.delete(f"/v1/sessions/{sid}", headers={"Authorization": "Bearer nope"}), 403, "forbidden")
-    assert_problem(client.delete(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {session['seats']['ann']}"}),
-                   403, "forbidden")
-    assert client.delete(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {session['admin_token']}"}).status_code == 204
+    assert_problem(
+        client.delete(f"/v1/sessions/{sid}", headers={"Authorization": "Bearer nope"}),
+        403,
+        "forbidden",
+    )
+    assert_problem(
+        client.delete(
+            f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {session['seats']['ann']}"}
+        ),
+        403,
+        "forbidden",
+    )
+    assert (
+        client.delete(
+            f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {session['admin_token']}"}
+        ).status_code
+        == 204
+    )
 
 
 def test_the_header_pattern_is_the_servers():
@@ -94,24 +143,33 @@ def test_the_header_pattern_is_the_servers():
 @pytest.mark.parametrize("sent, endpoint", list(itertools.permutations(sorted(GAMES), 2)))
 def test_a_state_of_another_game_gets_one_error_naming_both(client, sent, endpoint):
     state = _state(sent)
-    for action, body in (("view", {"state": state}), ("score", {"state": state}),
-                         ("apply", {"state": state, "move": get_game(sent).legal_moves(state)[0]}),
-                         ("suggest", {"state": state, "player": state["players"][0], "level": "random"})):
+    for action, body in (
+        ("view", {"state": state}),
+        ("score", {"state": state}),
+        ("apply", {"state": state, "move": get_game(sent).legal_moves(state)[0]}),
+        ("suggest", {"state": state, "player": state["players"][0], "level": "random"}),
+    ):
         resp = post(client, f"/v1/games/{endpoint}/{action}", body)
         problem = assert_problem(resp, 422, "invalid_state")
         assert [v["code"] for v in problem["violations"]] == ["wrong_game"], problem["violations"]
-        assert f"{sent} state" in problem["detail"] and f"endpoint is {endpoint}'s" in problem["detail"]
+        assert (
+            f"{sent} state" in problem["detail"]
+            and f"endpoint is {endpoint}'s" in problem["detail"]
+        )
         assert len(resp.get_data()) < 1000
 
 
 # -- integral floats ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_an_integral_float_seed_is_the_integer(client, game_id):
-    players = ["ann", "bob", "cat", "dan", "eve", "fay"][:get_game(game_id).min_players]
+    players = ["ann", "bob", "cat", "dan", "eve", "fay"][: get_game(game_id).min_players]
 
     def setup(seed_text: str) -> dict:
-        resp = post(client, f"/v1/games/{game_id}/setup",
-                    raw=f'{{"players": {json.dumps(players)}, "seed": {seed_text}}}'.encode())
+        resp = post(
+            client,
+            f"/v1/games/{game_id}/setup",
+            raw=f'{{"players": {json.dumps(players)}, "seed": {seed_text}}}'.encode(),
+        )
         assert resp.status_code == 200, resp.get_data(as_text=True)
         return resp.get_json()["state"]
 
@@ -121,9 +179,15 @@ def test_an_integral_float_seed_is_the_integer(client, game_id):
 
 def test_non_integral_numbers_stay_refused(client):
     for seed in ("5.5", "1e-3", "1e19", "-1.0"):
-        resp = post(client, "/v1/games/reign-and-ruin/setup", raw=f'{{"players": ["a", "b"], "seed": {seed}}}'.encode())
+        resp = post(
+            client,
+            "/v1/games/reign-and-ruin/setup",
+            raw=f'{{"players": ["a", "b"], "seed": {seed}}}'.encode(),
+        )
         assert_problem(resp, 400, "invalid_body")
-    resp = post(client, "/v1/games/reign-and-ruin/setup", raw=b'{"players": ["a", "b"], "seed": "1.0"}')
+    resp = post(
+        client, "/v1/games/reign-and-ruin/setup", raw=b'{"players": ["a", "b"], "seed": "1.0"}'
+    )
     assert_problem(resp, 400, "invalid_body")  # a string is never a number
 
 
@@ -133,7 +197,11 @@ def test_an_integral_float_in_a_state_and_a_session(client):
     assert '"schema_version": 1.0' in text
     resp = post(client, "/v1/games/reign-and-ruin/view", raw=text.encode())
     assert resp.status_code == 200, resp.get_data(as_text=True)
-    resp = post(client, "/v1/sessions", raw=b'{"game": "reign-and-ruin", "players": ["a", "b"], "seed": 7.0}')
+    resp = post(
+        client,
+        "/v1/sessions",
+        raw=b'{"game": "reign-and-ruin", "players": ["a", "b"], "seed": 7.0}',
+    )
     assert resp.status_code == 201, resp.get_data(as_text=True)
 
 
@@ -142,12 +210,22 @@ def test_suggest_levels_are_each_games_own(client, monkeypatch):
     spec = yaml.safe_load(OPENAPI_PATH.read_text("utf-8"))["components"]["schemas"]
     for game_id, game in GAMES.items():
         for name in ("SuggestRequest", "SuggestResponse"):
-            assert spec[game_prefix(game_id) + name]["properties"]["level"]["enum"] == list(game.bot_levels)
+            assert spec[game_prefix(game_id) + name]["properties"]["level"]["enum"] == list(
+                game.bot_levels
+            )
     game = get_game("reign-supreme")
     monkeypatch.setattr(game, "bot_levels", ("random",))
     state = _state("reign-supreme")
-    body = {"state": state, "player": state["players"][0], "level": "greedy", "seed": 1, "time_ms": 50}
-    problem = assert_problem(post(client, "/v1/games/reign-supreme/suggest", body), 400, "invalid_body")
+    body = {
+        "state": state,
+        "player": state["players"][0],
+        "level": "greedy",
+        "seed": 1,
+        "time_ms": 50,
+    }
+    problem = assert_problem(
+        post(client, "/v1/games/reign-supreme/suggest", body), 400, "invalid_body"
+    )
     assert list(problem["errors"]) == ["level"]
 
 
@@ -155,10 +233,16 @@ def test_a_move_of_another_game_in_a_session_is_422_naming_both(client, session)
     """A session's move is any game's move in the spec (the path does not name the game): a
     well-formed move of another game is illegal here (422), a move of no game is malformed (400)."""
     sid, auth = session["session_id"], {"Authorization": f"Bearer {session['seats']['ann']}"}
-    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": {"type": "concede", "player": "ann"}}, headers=auth)
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves",
+        json={"move": {"type": "concede", "player": "ann"}},
+        headers=auth,
+    )
     problem = assert_problem(resp, 422, "illegal_move")
     assert [v["code"] for v in problem["violations"]] == ["wrong_game"]
     assert "reign-and-ruin" in problem["detail"] and "reign-supreme" in problem["detail"]
-    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": {"type": "fly", "player": "ann"}}, headers=auth)
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": {"type": "fly", "player": "ann"}}, headers=auth
+    )
     assert_problem(resp, 400, "invalid_body")
     assert client.get(f"/v1/sessions/{sid}").get_json()["version"] == 0

@@ -5,6 +5,7 @@ values in every field (deep nesting, huge integers, floats and booleans where in
 unicode, nulls), raw garbage bytes, and valid states and moves with one random part replaced
 or removed (which gets past the shape checks into the rules' integrity checks).
 """
+
 from __future__ import annotations
 
 import copy
@@ -32,15 +33,27 @@ FIELDS = {
     "view": ["state", "player"],
 }
 
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                       HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,
+    ],
+)
 
 
 @pytest.fixture(scope="module")
 def fuzz_client(tmp_path_factory):
-    app = create_app({"TESTING": True, "REDIS_URL": None,
-                      "REFEREE_DATA_DIR": str(tmp_path_factory.mktemp("fuzz-data"))})
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(tmp_path_factory.mktemp("fuzz-data")),
+        }
+    )
     return app.test_client()
 
 
@@ -61,16 +74,43 @@ SAMPLES = _samples()
 CARD_IDS = sorted(SAMPLES[0][0]["cards"])
 
 scalars = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(), st.integers(min_value=-(10 ** 300), max_value=10 ** 300),
-    st.sampled_from([0, 1, -1, 2 ** 63 - 1, 2 ** 63, -(2 ** 63), 2 ** 64, 10 ** 4000]),
-    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([0.0, 1.0, -0.0, 1e308, 2.5]),
-    st.text(max_size=20), st.text(alphabet=st.characters(), max_size=80),
-    st.sampled_from(["", "a", "ann", "a" * 65, "\u0000", "\ud800", "🐉", "draft", "fighter", "hand",
-                     "army", "in_progress", "finished", "play", "draft"] + CARD_IDS[:6]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=-(10**300), max_value=10**300),
+    st.sampled_from([0, 1, -1, 2**63 - 1, 2**63, -(2**63), 2**64, 10**4000]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, 1.0, -0.0, 1e308, 2.5]),
+    st.text(max_size=20),
+    st.text(alphabet=st.characters(), max_size=80),
+    st.sampled_from(
+        [
+            "",
+            "a",
+            "ann",
+            "a" * 65,
+            "\u0000",
+            "\ud800",
+            "🐉",
+            "draft",
+            "fighter",
+            "hand",
+            "army",
+            "in_progress",
+            "finished",
+            "play",
+            "draft",
+        ]
+        + CARD_IDS[:6]
+    ),
 )
-json_values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=10), inner, max_size=6)), max_leaves=30)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=10), inner, max_size=6)
+    ),
+    max_leaves=30,
+)
 
 
 def deep(depth: int) -> Any:
@@ -115,12 +155,25 @@ def test_random_values_in_every_field(fuzz_client, endpoint, data):
 
 
 @FUZZ
-@given(raw=st.binary(max_size=300), content_type=st.sampled_from(
-    ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-json+json", ""]))
+@given(
+    raw=st.binary(max_size=300),
+    content_type=st.sampled_from(
+        [
+            "application/json",
+            "application/json; charset=utf-8",
+            "text/plain",
+            "application/x-json+json",
+            "",
+        ]
+    ),
+)
 def test_raw_bytes(fuzz_client, raw, content_type):
     for endpoint in ENDPOINTS:
-        resp = fuzz_client.post(f"{BASE}/{endpoint}", data=raw,
-                                headers={"Content-Type": content_type} if content_type else {})
+        resp = fuzz_client.post(
+            f"{BASE}/{endpoint}",
+            data=raw,
+            headers={"Content-Type": content_type} if content_type else {},
+        )
         check_answer(resp)
 
 
@@ -133,7 +186,9 @@ def test_deep_nesting_everywhere(fuzz_client, depth):
                 text = json.dumps({name: value})
             except RecursionError:
                 text = '{"%s": ' % name + "[" * depth + "]" * depth + "}"
-            resp = fuzz_client.post(f"{BASE}/{endpoint}", data=text, content_type="application/json")
+            resp = fuzz_client.post(
+                f"{BASE}/{endpoint}", data=text, content_type="application/json"
+            )
             check_answer(resp)
 
 
@@ -165,11 +220,14 @@ def replaced(doc: Any, path: tuple, new: Any, delete: bool) -> Any:
 
 plausible = st.one_of(
     json_values,
-    st.sampled_from(CARD_IDS), st.sampled_from(["a", "b", "ann", "bob", "w", "z", "nobody"]),
-    st.integers(-3, 12), st.lists(st.sampled_from(CARD_IDS), max_size=8),
+    st.sampled_from(CARD_IDS),
+    st.sampled_from(["a", "b", "ann", "bob", "w", "z", "nobody"]),
+    st.integers(-3, 12),
+    st.lists(st.sampled_from(CARD_IDS), max_size=8),
     st.sampled_from(["draft", "play", "final_round", "finished", "in_progress", None, [], {}]),
-    st.fixed_dictionaries({"card": st.sampled_from(CARD_IDS), "kurgoz": st.integers(-1, 3),
-                           "cognitz": st.booleans()}),
+    st.fixed_dictionaries(
+        {"card": st.sampled_from(CARD_IDS), "kurgoz": st.integers(-1, 3), "cognitz": st.booleans()}
+    ),
 )
 
 
@@ -185,16 +243,28 @@ def broken_state(draw):
 
 
 @FUZZ
-@given(sample=broken_state(), endpoint=st.sampled_from(["legal-moves", "validate", "apply", "score", "view"]),
-       data=st.data())
+@given(
+    sample=broken_state(),
+    endpoint=st.sampled_from(["legal-moves", "validate", "apply", "score", "view"]),
+    data=st.data(),
+)
 def test_states_with_a_broken_part(fuzz_client, sample, endpoint, data):
     state, broken, legal = sample
     body: dict[str, Any] = {"state": broken}
     if endpoint in ("validate", "apply"):
-        body["move"] = data.draw(st.sampled_from(legal)) if legal else {"player": "a", "type": "draw", "card": "x"}
+        body["move"] = (
+            data.draw(st.sampled_from(legal))
+            if legal
+            else {"player": "a", "type": "draw", "card": "x"}
+        )
     elif data.draw(st.booleans()):
-        body["player"] = data.draw(st.sampled_from(broken.get("players") or ["a"]) if isinstance(
-            broken, dict) and isinstance(broken.get("players"), list) and broken["players"] else st.just("a"))
+        body["player"] = data.draw(
+            st.sampled_from(broken.get("players") or ["a"])
+            if isinstance(broken, dict)
+            and isinstance(broken.get("players"), list)
+            and broken["players"]
+            else st.just("a")
+        )
     check_answer(post_json(fuzz_client, endpoint, body))
 
 
@@ -222,8 +292,10 @@ def test_plausible_moves_of_every_type(fuzz_client, state_sample, data):
     """Well-shaped moves with plausible ids: legal or a 422, never a crash."""
     state, legal = state_sample
     players = state["players"]
-    move = {"player": data.draw(st.sampled_from(players + ["nobody"])),
-            "type": data.draw(st.sampled_from(get_game(GAME).move_types))}
+    move = {
+        "player": data.draw(st.sampled_from(players + ["nobody"])),
+        "type": data.draw(st.sampled_from(get_game(GAME).move_types)),
+    }
     ids = st.sampled_from(CARD_IDS + ["nope"])
     for name in ("card", "target", "take"):
         if data.draw(st.booleans()):
@@ -245,14 +317,21 @@ def test_setup_with_plausible_options(fuzz_client, data):
     players = data.draw(st.lists(st.text(min_size=1, max_size=64), min_size=0, max_size=6))
     options: dict[str, Any] = {}
     if data.draw(st.booleans()):
-        options["starting_player"] = data.draw(st.one_of(st.none(), st.sampled_from(players or ["x"]), st.text()))
+        options["starting_player"] = data.draw(
+            st.one_of(st.none(), st.sampled_from(players or ["x"]), st.text())
+        )
     if data.draw(st.booleans()):
         card = st.fixed_dictionaries(
-            {"faction": st.sampled_from(["hexen", "crou", "nomora", "kurgoz", "cognitz", "alfenghast", "elves"]),
-             "value": st.integers(-2, 120)},
-            optional={"id": st.text(max_size=12)})
+            {
+                "faction": st.sampled_from(
+                    ["hexen", "crou", "nomora", "kurgoz", "cognitz", "alfenghast", "elves"]
+                ),
+                "value": st.integers(-2, 120),
+            },
+            optional={"id": st.text(max_size=12)},
+        )
         options["deck"] = data.draw(st.one_of(st.none(), st.lists(card, max_size=40)))
     body = {"players": players, "options": options}
     if data.draw(st.booleans()):
-        body["seed"] = data.draw(st.integers(0, 2 ** 63 - 1))
+        body["seed"] = data.draw(st.integers(0, 2**63 - 1))
     check_answer(post_json(fuzz_client, "setup", body))

@@ -1,4 +1,5 @@
 """Happy paths of every stateless endpoint, with Reign & Ruin."""
+
 from __future__ import annotations
 
 import json
@@ -78,12 +79,15 @@ def test_setup_without_seed_draws_one(client):
     assert len(seeds) > 1
 
 
-@pytest.mark.parametrize("body", [
-    {"players": ["a", "b"], "seed": None, "options": None},
-    {"players": ["a", "b"], "seed": 0, "options": {}},
-    {"players": ["a", "b"], "seed": 2**63 - 1, "options": {"starting_player": "b"}},
-    {"players": ["x" * 64, "y"], "seed": 3, "options": {"starting_player": None, "deck": None}},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": ["a", "b"], "seed": None, "options": None},
+        {"players": ["a", "b"], "seed": 0, "options": {}},
+        {"players": ["a", "b"], "seed": 2**63 - 1, "options": {"starting_player": "b"}},
+        {"players": ["x" * 64, "y"], "seed": 3, "options": {"starting_player": None, "deck": None}},
+    ],
+)
 def test_setup_accepts_optional_fields(client, body):
     resp = post(client, BASE + "/setup", body)
     assert resp.status_code == 200, resp.get_json()
@@ -100,8 +104,11 @@ def test_setup_with_custom_deck(client):
 
 
 def test_setup_accepts_json_with_charset(client):
-    resp = client.post(BASE + "/setup", data=json.dumps({"players": ["a", "b"], "seed": 1}),
-                       content_type="application/json; charset=utf-8")
+    resp = client.post(
+        BASE + "/setup",
+        data=json.dumps({"players": ["a", "b"], "seed": 1}),
+        content_type="application/json; charset=utf-8",
+    )
     assert resp.status_code == 200
 
 
@@ -110,10 +117,14 @@ def test_legal_moves_all_active_and_one_player(client):
     moves = post(client, BASE + "/legal-moves", {"state": state}).get_json()["moves"]
     assert {m["player"] for m in moves} == set(state["active_players"])
     assert moves == get_game(GAME).legal_moves(state)
-    only = post(client, BASE + "/legal-moves", {"state": state, "player": "bob"}).get_json()["moves"]
+    only = post(client, BASE + "/legal-moves", {"state": state, "player": "bob"}).get_json()[
+        "moves"
+    ]
     assert only and all(m["player"] == "bob" for m in only)
     assert only == [m for m in moves if m["player"] == "bob"]
-    spectator = post(client, BASE + "/legal-moves", {"state": state, "player": None}).get_json()["moves"]
+    spectator = post(client, BASE + "/legal-moves", {"state": state, "player": None}).get_json()[
+        "moves"
+    ]
     assert spectator == moves
 
 
@@ -196,4 +207,7 @@ def test_view_player_and_spectator(client):
     spectator = post(client, BASE + "/view", {"state": state}).get_json()["view"]
     assert spectator["viewer"] is None
     assert "hand" not in spectator
-    assert spectator == post(client, BASE + "/view", {"state": state, "player": None}).get_json()["view"]
+    assert (
+        spectator
+        == post(client, BASE + "/view", {"state": state, "player": None}).get_json()["view"]
+    )

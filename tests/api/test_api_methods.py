@@ -1,6 +1,7 @@
 """Wrong methods are 405 everywhere (api-contract.md): every rule of the app's URL map, ``/docs``,
 its assets and ``/openapi.yaml`` included, answers each method it does not list with a 405
 problem whose ``Allow`` names exactly the methods that path serves."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,7 +16,9 @@ SAMPLES = {"game_id": "reign-supreme", "session_id": "no-such-session", "path": 
 
 @pytest.fixture(scope="module")
 def app(referee_data_dir):
-    return create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    return create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
+    )
 
 
 def _paths(app) -> dict[str, set[str]]:
@@ -29,7 +32,13 @@ def _paths(app) -> dict[str, set[str]]:
 
 def test_the_walk_covers_the_docs_and_the_spec(app):
     paths = _paths(app)
-    assert {"/docs", "/docs/", "/docs/index.css", "/openapi.yaml", "/v1/sessions/no-such-session"} <= set(paths)
+    assert {
+        "/docs",
+        "/docs/",
+        "/docs/index.css",
+        "/openapi.yaml",
+        "/v1/sessions/no-such-session",
+    } <= set(paths)
     assert "/static/<path:filename>" not in {r.rule for r in app.url_map.iter_rules()}
 
 

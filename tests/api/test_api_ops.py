@@ -1,4 +1,5 @@
 """Operations endpoints: health, readiness with a real embedded Redis, the spec and the docs."""
+
 from __future__ import annotations
 
 import re
@@ -55,11 +56,18 @@ def test_stateless_endpoints_never_touch_the_store(tmp_path, monkeypatch):
         raise AssertionError("the store was used")
 
     monkeypatch.setattr(Store, "client", refuse)
-    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(tmp_path / "unused")})
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(tmp_path / "unused")}
+    )
     client = app.test_client()
-    state = client.post("/v1/games/reign-and-ruin/setup", json={"players": ["a", "b"], "seed": 1}).get_json()["state"]
+    state = client.post(
+        "/v1/games/reign-and-ruin/setup", json={"players": ["a", "b"], "seed": 1}
+    ).get_json()["state"]
     for endpoint in ("legal-moves", "score", "view"):
-        assert client.post(f"/v1/games/reign-and-ruin/{endpoint}", json={"state": state}).status_code == 200
+        assert (
+            client.post(f"/v1/games/reign-and-ruin/{endpoint}", json={"state": state}).status_code
+            == 200
+        )
     assert not (tmp_path / "unused").exists()
 
 

@@ -1,4 +1,5 @@
 """The marshmallow shapes: they accept everything the rules produce, and name what is wrong."""
+
 from __future__ import annotations
 
 import random
@@ -75,22 +76,41 @@ def test_nullable_state_fields():
     state = get_game(GAME).setup(["a", "b"], 1, {})
     for name in ("outcome", "draft", "final_round", "starting_player"):
         shapes.load_state(dict(state, **{name: None}))
-    assert messages(shapes.load_state, dict(state, players=None)) == {"state.players": ["Field may not be null."]}
+    assert messages(shapes.load_state, dict(state, players=None)) == {
+        "state.players": ["Field may not be null."]
+    }
 
 
-@pytest.mark.parametrize("move, errors", [
-    ({"player": "a", "type": "jump"}, {"move.type": None}),
-    ({"player": "a"}, {"move.type": ["Missing data for required field."]}),
-    ({"player": "a", "type": None}, {"move.type": ["Not a valid string."]}),
-    ({"player": "a", "type": "fighter"}, {"move.card": ["Missing data for required field."]}),
-    ({"player": "", "type": "fighter", "card": "x"}, {"move.player": ["Length must be between 1 and 64."]}),
-    ({"player": "a", "type": "fighter", "card": "x", "to": "army"}, {"move.to": ["Unknown field."]}),
-    ({"player": "a", "type": "swap", "card": "x", "opponent": "b", "take": None}, {"move.take": ["Field may not be null."]}),
-    ({"player": "a", "type": "revive", "card": "x", "target": "y", "to": "void"},
-     {"move.to": ["Must be one of: army, hand."]}),
-    ({"player": "a", "type": "draft", "cards": [1, "b"]}, {"move.cards.0": ["Not a valid string."]}),
-    ([], {"move": ["Not a valid mapping type."]}),
-])
+@pytest.mark.parametrize(
+    "move, errors",
+    [
+        ({"player": "a", "type": "jump"}, {"move.type": None}),
+        ({"player": "a"}, {"move.type": ["Missing data for required field."]}),
+        ({"player": "a", "type": None}, {"move.type": ["Not a valid string."]}),
+        ({"player": "a", "type": "fighter"}, {"move.card": ["Missing data for required field."]}),
+        (
+            {"player": "", "type": "fighter", "card": "x"},
+            {"move.player": ["Length must be between 1 and 64."]},
+        ),
+        (
+            {"player": "a", "type": "fighter", "card": "x", "to": "army"},
+            {"move.to": ["Unknown field."]},
+        ),
+        (
+            {"player": "a", "type": "swap", "card": "x", "opponent": "b", "take": None},
+            {"move.take": ["Field may not be null."]},
+        ),
+        (
+            {"player": "a", "type": "revive", "card": "x", "target": "y", "to": "void"},
+            {"move.to": ["Must be one of: army, hand."]},
+        ),
+        (
+            {"player": "a", "type": "draft", "cards": [1, "b"]},
+            {"move.cards.0": ["Not a valid string."]},
+        ),
+        ([], {"move": ["Not a valid mapping type."]}),
+    ],
+)
 def test_move_errors(move, errors):
     found = messages(schemas.for_game(GAME).load_move, move)
     assert set(found) == set(errors)
@@ -105,7 +125,7 @@ def test_unknown_move_type_message_is_bounded():
 
 
 def test_checkers_keep_booleans_and_integers_apart():
-    assert INT(True) and INT(1.0) and not INT(3) and not INT(-(10 ** 100))
+    assert INT(True) and INT(1.0) and not INT(3) and not INT(-(10**100))
     assert BOOL(1) and BOOL(0) and not BOOL(False)
     assert NUMBER(True) and not NUMBER(1.5) and not NUMBER(2)
     assert STR(b"x") and not STR("")
@@ -122,8 +142,10 @@ def test_container_checkers():
     card = record({"faction": STR, "value": INT})
     assert card({"faction": "x", "value": 1}) is None
     assert card({"faction": "x", "value": True}) == {"value": ["Not a valid integer."]}
-    assert card({"faction": "x", "colour": 1}) == {"value": ["Missing data for required field."],
-                                                   "colour": ["Unknown field."]}
+    assert card({"faction": "x", "colour": 1}) == {
+        "value": ["Missing data for required field."],
+        "colour": ["Unknown field."],
+    }
     assert card({"faction": "x", "value": 1, "id": "y"}) == {"id": ["Unknown field."]}
     assert card([]) == ["Not a valid mapping type."]
     optional = record({"a": INT}, {"b": nullable(one_of(["x"]))})
@@ -133,6 +155,10 @@ def test_container_checkers():
 
 def test_flatten_errors():
     assert flatten_errors({"state": {"hands": {"ann": {0: ["bad"]}}, "_schema": ["whole"]}}) == {
-        "state.hands.ann.0": ["bad"], "state": ["whole"]}
-    assert flatten_errors({"_schema": ["Invalid input type."]}) == {"_body": ["Invalid input type."]}
+        "state.hands.ann.0": ["bad"],
+        "state": ["whole"],
+    }
+    assert flatten_errors({"_schema": ["Invalid input type."]}) == {
+        "_body": ["Invalid input type."]
+    }
     assert flatten_errors(["x"]) == {"_body": ["x"]}

@@ -1,5 +1,6 @@
 """``reign-referee serve`` for real: gunicorn, the embedded Redis in the master, body limits
 over a socket (Content-Length and chunked), and a clean stop."""
+
 from __future__ import annotations
 
 import http.client
@@ -31,13 +32,32 @@ def server(tmp_path_factory):
     port = _free_port()
     data = tmp_path_factory.mktemp("serve-data")
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(REFEREE_DATA_DIR=str(data), MAX_BODY_BYTES=str(LIMIT), LOG_LEVEL="warning",
-               PYTHONPATH=str(ROOT))
+    env.update(
+        REFEREE_DATA_DIR=str(data),
+        MAX_BODY_BYTES=str(LIMIT),
+        LOG_LEVEL="warning",
+        PYTHONPATH=str(ROOT),
+    )
     log = tmp_path_factory.mktemp("serve-log") / "serve.log"
     with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
-                                 "--workers", "2", "--threads", "2"],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "api.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                "2",
+                "--threads",
+                "2",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -83,46 +103,72 @@ def test_ready_with_one_embedded_redis(server):
     status, ctype, data = _request(server["port"], "GET", "/readyz")
     assert status == 200, data
     assert json.loads(data) == {"status": "ready", "store": "ok"}
-    assert (server["data"] / "redis.pid").exists()  # api.embedded: the server of this data directory
+    assert (
+        server["data"] / "redis.pid"
+    ).exists()  # api.embedded: the server of this data directory
 
 
 def test_stateless_over_http(server):
     body = json.dumps({"players": ["a", "b"], "seed": 3}).encode()
-    status, ctype, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup", body,
-                                   {"Content-Type": "application/json"})
+    status, ctype, data = _request(
+        server["port"],
+        "POST",
+        "/v1/games/reign-and-ruin/setup",
+        body,
+        {"Content-Type": "application/json"},
+    )
     assert status == 200 and ctype == "application/json"
     assert json.loads(data)["state"]["seed"] == 3
 
 
 def test_body_over_limit_with_content_length_is_413(server):
     body = b'{"players": ["' + b"a" * (2 * LIMIT) + b'"]}'
-    status, ctype, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup", body,
-                                   {"Content-Type": "application/json"})
+    status, ctype, data = _request(
+        server["port"],
+        "POST",
+        "/v1/games/reign-and-ruin/setup",
+        body,
+        {"Content-Type": "application/json"},
+    )
     assert status == 413 and ctype == "application/problem+json"
     assert json.loads(data)["code"] == "payload_too_large"
 
 
 def test_chunked_body_over_limit_is_413(server):
     chunks = [b'{"players": ["'] + [b"a" * 1000] * 30 + [b'"]}']
-    status, ctype, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup",
-                                   headers={"Content-Type": "application/json"}, chunks=chunks)
+    status, ctype, data = _request(
+        server["port"],
+        "POST",
+        "/v1/games/reign-and-ruin/setup",
+        headers={"Content-Type": "application/json"},
+        chunks=chunks,
+    )
     assert status == 413 and ctype == "application/problem+json", data
 
 
 def test_chunked_body_within_limit_is_read_whole(server):
     text = json.dumps({"players": ["a", "b"], "seed": 4}).encode()
-    chunks = [text[i:i + 5] for i in range(0, len(text), 5)]
-    status, _, data = _request(server["port"], "POST", "/v1/games/reign-and-ruin/setup",
-                               headers={"Content-Type": "application/json"}, chunks=chunks)
+    chunks = [text[i : i + 5] for i in range(0, len(text), 5)]
+    status, _, data = _request(
+        server["port"],
+        "POST",
+        "/v1/games/reign-and-ruin/setup",
+        headers={"Content-Type": "application/json"},
+        chunks=chunks,
+    )
     assert status == 200, data
     assert json.loads(data)["state"]["seed"] == 4
 
 
-@pytest.mark.parametrize("body", [b"zz\r\nabc\r\n0\r\n\r\n", b"5\r\n{\"pla", b"3\r\nabcdef\r\n0\r\n\r\n"])
+@pytest.mark.parametrize(
+    "body", [b"zz\r\nabc\r\n0\r\n\r\n", b'5\r\n{"pla', b"3\r\nabcdef\r\n0\r\n\r\n"]
+)
 def test_broken_chunked_encoding_is_400_not_500(server, body):
     with socket.create_connection(("127.0.0.1", server["port"]), timeout=10) as sock:
-        sock.sendall(b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: x\r\n"
-                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+        sock.sendall(
+            b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body
+        )
         sock.shutdown(socket.SHUT_WR)
         answer = b""
         while b"\r\n\r\n" not in answer:
@@ -151,17 +197,36 @@ def _raw(port: int, data: bytes) -> tuple[int, str, bytes]:
     return int(lines[0].split()[1]), headers.get("content-type", ""), body
 
 
-@pytest.mark.parametrize("raw, status, code", [
-    (b"GET /healthz?" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n", 414, "uri_too_long"),
-    (b"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: " + b"x" * 20_000 + b"\r\n\r\n", 431,
-     "request_header_fields_too_large"),
-    (b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n", 431,
-     "request_header_fields_too_large"),
-    (b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400, "bad_request"),
-    (b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n"
-     b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "bad_request"),
-    (b"\x16\x03garbage / HTTP/9\r\n\r\n", 400, "bad_request"),
-])
+@pytest.mark.parametrize(
+    "raw, status, code",
+    [
+        (b"GET /healthz?" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n", 414, "uri_too_long"),
+        (
+            b"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: " + b"x" * 20_000 + b"\r\n\r\n",
+            431,
+            "request_header_fields_too_large",
+        ),
+        (
+            b"GET /healthz HTTP/1.1\r\n"
+            + b"".join(b"X-%d: y\r\n" % i for i in range(150))
+            + b"\r\n",
+            431,
+            "request_header_fields_too_large",
+        ),
+        (
+            b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+            400,
+            "bad_request",
+        ),
+        (
+            b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            400,
+            "bad_request",
+        ),
+        (b"\x16\x03garbage / HTTP/9\r\n\r\n", 400, "bad_request"),
+    ],
+)
 def test_errors_gunicorn_answers_itself_are_problem_json(server, raw, status, code):
     got, ctype, body = _raw(server["port"], raw)
     assert got == status and ctype == "application/problem+json", body

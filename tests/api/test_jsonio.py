@@ -1,5 +1,6 @@
 """``api.jsonio.loads_body``: integral floats arrive as integers, and the byte scan that decides
 whether to look for them (``_may_have_float``) misses no float token."""
+
 from __future__ import annotations
 
 import random
@@ -23,6 +24,11 @@ def test_the_scan_finds_exactly_the_float_tokens_of_its_definition():
 def test_integral_floats_become_integers_and_hex_strings_are_left_alone():
     body = b'{"seed": 5.0, "n": [1e3, -2E0, 2.5], "rng": "c0012a2ab4e0c6f1", "x": {"y": 12400387691.0}}'
     value = jsonio.loads_body(body)
-    assert value == {"seed": 5, "n": [1000, -2, 2.5], "rng": "c0012a2ab4e0c6f1", "x": {"y": 12400387691}}
+    assert value == {
+        "seed": 5,
+        "n": [1000, -2, 2.5],
+        "rng": "c0012a2ab4e0c6f1",
+        "x": {"y": 12400387691},
+    }
     assert [type(v) for v in value["n"]] == [int, int, float] and type(value["seed"]) is int
     assert not jsonio._may_have_float(b'{"rng": "c0012a2ab4e0c6f1", "count": 12}')

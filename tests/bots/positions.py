@@ -1,5 +1,6 @@
 """Positions for the bot tests: states reached by random play with fixed seeds (cheap,
 deterministic), never by ``concede`` so that Reign Supreme games last."""
+
 from __future__ import annotations
 
 import random
@@ -7,8 +8,12 @@ import random
 from rules.bots import BOTS
 from rules.engine_types import State
 
-PLAYERS = {"reign-and-ruin": ["ann", "bob", "cat"], "reign-absolute": ["ann", "bob", "cat"],
-           "reign-supreme": ["ann", "bob"], "reigns-the-council": ["ann", "bob", "cat", "dan"]}
+PLAYERS = {
+    "reign-and-ruin": ["ann", "bob", "cat"],
+    "reign-absolute": ["ann", "bob", "cat"],
+    "reign-supreme": ["ann", "bob"],
+    "reigns-the-council": ["ann", "bob", "cat", "dan"],
+}
 """Three seats where the game allows it (hidden information between several others)."""
 
 GAME_IDS = sorted(BOTS)
@@ -23,7 +28,9 @@ def random_line(game_id: str, seed: int, steps: int) -> list[State]:
     for _ in range(steps):
         if state["status"] == "finished":
             break
-        moves = [m for m in game.legal_moves(state) if m["type"] != "concede"] or game.legal_moves(state)
+        moves = [m for m in game.legal_moves(state) if m["type"] != "concede"] or game.legal_moves(
+            state
+        )
         state, _ = game.apply(state, chooser.choice(moves))
         states.append(state)
     return states

@@ -1,4 +1,5 @@
 """``POST /v1/games/{game}/suggest`` and ``bot_levels`` in the catalogue."""
+
 from __future__ import annotations
 
 import random
@@ -35,33 +36,52 @@ def test_suggestion_is_legal_reproducible_and_blind(client, game_id):
         resp = _suggest(client, game_id, body)
         assert resp.status_code == 200, resp.get_json()
         answer = resp.get_json()
-        assert set(answer) == {"move", "level", "seed", "time_ms", "playouts", "considered", "complete", "reason"}
+        assert set(answer) == {
+            "move",
+            "level",
+            "seed",
+            "time_ms",
+            "playouts",
+            "considered",
+            "complete",
+            "reason",
+        }
         assert answer["level"] == level and answer["seed"] == 21 and answer["time_ms"] == 50
         assert game.violations(state, answer["move"]) == []
         again = _suggest(client, game_id, body).get_json()
         blind = _suggest(client, game_id, dict(body, state=twin)).get_json()
-        if answer["complete"] and again["complete"] and blind["complete"]:  # a slow machine may cut it short
+        if (
+            answer["complete"] and again["complete"] and blind["complete"]
+        ):  # a slow machine may cut it short
             assert again == answer and blind == answer
 
 
 def test_seed_is_drawn_and_told_when_omitted(client):
     state = positions("reign-and-ruin")[0]
-    answer = _suggest(client, "reign-and-ruin", {"state": state, "player": "ann", "level": "random"}).get_json()
+    answer = _suggest(
+        client, "reign-and-ruin", {"state": state, "player": "ann", "level": "random"}
+    ).get_json()
     assert isinstance(answer["seed"], int) and answer["time_ms"] == 1000
-    again = _suggest(client, "reign-and-ruin", {"state": state, "player": "ann", "level": "random",
-                                                "seed": answer["seed"]}).get_json()
+    again = _suggest(
+        client,
+        "reign-and-ruin",
+        {"state": state, "player": "ann", "level": "random", "seed": answer["seed"]},
+    ).get_json()
     assert again["move"] == answer["move"]
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"level": "grandmaster"}, "level"),
-    ({"level": None}, "level"),
-    ({"time_ms": 0}, "time_ms"),
-    ({"time_ms": 10_001}, "time_ms"),
-    ({"seed": -1}, "seed"),
-    ({"player": None}, "player"),
-    ({"extra": 1}, "extra"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"level": "grandmaster"}, "level"),
+        ({"level": None}, "level"),
+        ({"time_ms": 0}, "time_ms"),
+        ({"time_ms": 10_001}, "time_ms"),
+        ({"seed": -1}, "seed"),
+        ({"player": None}, "player"),
+        ({"extra": 1}, "extra"),
+    ],
+)
 def test_malformed_requests_are_400_naming_the_field(client, change, field):
     state = positions("reign-and-ruin")[0]
     body = dict({"state": state, "player": "ann", "level": "random"}, **change)
@@ -72,14 +92,25 @@ def test_malformed_requests_are_400_naming_the_field(client, change, field):
 def test_meaning_errors_are_422(client):
     state = positions("reign-supreme")[1]
     idle = next(p for p in state["players"] if p not in state["active_players"])
-    problem = assert_problem(_suggest(client, "reign-supreme", {"state": state, "player": idle, "level": "expert"}),
-                             422, "no_move_to_suggest")
+    problem = assert_problem(
+        _suggest(client, "reign-supreme", {"state": state, "player": idle, "level": "expert"}),
+        422,
+        "no_move_to_suggest",
+    )
     assert problem["violations"][0]["rule"] == "reign-supreme#bots"
-    assert_problem(_suggest(client, "reign-supreme", {"state": state, "player": "zed", "level": "random"}),
-                   422, "unknown_player")
+    assert_problem(
+        _suggest(client, "reign-supreme", {"state": state, "player": "zed", "level": "random"}),
+        422,
+        "unknown_player",
+    )
     broken = dict(state, move_count=-1)
-    assert_problem(_suggest(client, "reign-supreme", {"state": broken, "player": "ann", "level": "random"}), 422)
-    assert_problem(_suggest(client, "no-such-game", {"state": state, "player": "ann", "level": "random"}), 404)
+    assert_problem(
+        _suggest(client, "reign-supreme", {"state": broken, "player": "ann", "level": "random"}),
+        422,
+    )
+    assert_problem(
+        _suggest(client, "no-such-game", {"state": state, "player": "ann", "level": "random"}), 404
+    )
 
 
 def test_custom_council_deck_is_refused(client):
@@ -87,6 +118,11 @@ def test_custom_council_deck_is_refused(client):
     deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
     state = game.setup(["ann", "bob", "cat"], 1, {"deck": deck})
     player = state["active_players"][0]
-    problem = assert_problem(_suggest(client, "reigns-the-council", {"state": state, "player": player,
-                                                                     "level": "random"}), 422, "bot_unavailable")
+    problem = assert_problem(
+        _suggest(
+            client, "reigns-the-council", {"state": state, "player": player, "level": "random"}
+        ),
+        422,
+        "bot_unavailable",
+    )
     assert problem["violations"][0]["rule"] == "reigns-the-council#bots"

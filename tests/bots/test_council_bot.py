@@ -1,13 +1,14 @@
 """The Council bots' evaluation (docs/rules/reigns-the-council.md, "Bots"): what greedy plays and
 what the expert starts its search from. Each test fails if one of its terms is lost."""
+
 from __future__ import annotations
 
 import random
 
 from rules.bots import BOTS
+from rules.bots.reigns_the_council import _REIGN_OVER, _card_gain, _round
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
-from rules.bots.reigns_the_council import _REIGN_OVER, _card_gain, _round
 from tests.bots.positions import random_line
 
 BOT = BOTS["reigns-the-council"]
@@ -25,7 +26,9 @@ def _first(phase: str, seed: int = 1):
 def _goal_gain(state, player, card):
     """How far the card pushes the tracks towards ``player``'s goal, accepted or rejected."""
     goal, info = GOALS[state["goals"][player]], state["cards"][card]
-    return sum(side * (2 * info["accept"].get(p, 0) + info["reject"].get(p, 0)) for p, side in goal.items())
+    return sum(
+        side * (2 * info["accept"].get(p, 0) + info["reject"].get(p, 0)) for p, side in goal.items()
+    )
 
 
 def test_a_pitch_towards_the_advisors_goal_is_worth_more():
@@ -40,6 +43,7 @@ def test_a_pitch_towards_the_advisors_goal_is_worth_more():
     def value(card):
         after, _ = GAME.apply(state, {"player": player, "type": "pitch", "card": card})
         return BOT.evaluate(after, player)
+
     assert value(best) > value(worst)
 
 
@@ -51,6 +55,7 @@ def test_an_exchange_that_throws_away_the_best_card_is_worth_less():
     def value(cards):
         after, _ = GAME.apply(state, {"player": player, "type": "exchange", "cards": cards})
         return BOT.evaluate(after, player)
+
     assert value([hand[0]]) > value([hand[-1]])
 
 
@@ -66,6 +71,7 @@ def test_only_a_leader_wants_the_game_to_end_early():
     def value(player, end):
         after, _ = GAME.apply(state, {"player": player, "type": "end_vote", "end": end})
         return BOT.evaluate(after, player)
+
     assert value(leader, True) > value(leader, False)
     assert value(trailer, False) > value(trailer, True)
 
@@ -73,14 +79,18 @@ def test_only_a_leader_wants_the_game_to_end_early():
 def test_a_monarch_values_accepting_more_while_the_realm_is_calm():
     """At the start of a reign no token is near an end space: each accepted proposal is a pile
     card for the Monarch (and one acceptance point for one advisor)."""
-    state = next(s for s in (_first("decide", seed=k) for k in range(1, 30))
-                 if max(abs(v) for v in s["tracks"].values()) <= 1 and len(s["round"]["table"]) >= 2)
+    state = next(
+        s
+        for s in (_first("decide", seed=k) for k in range(1, 30))
+        if max(abs(v) for v in s["tracks"].values()) <= 1 and len(s["round"]["table"]) >= 2
+    )
     king = state["active_players"][0]
     advisors = list(state["round"]["table"])
 
     def value(accept):
         after, _ = GAME.apply(state, {"player": king, "type": "decide", "accept": accept})
         return BOT.evaluate(after, king)
+
     assert value(advisors) > value(advisors[:1])
 
 
@@ -107,6 +117,7 @@ def test_the_expert_searches_the_three_best_and_stops_its_rollouts(monkeypatch):
     """The Council's expert keeps only ``expert_width`` candidates and its rollouts end with the
     round: a search from a pitch never sees a state of the next round."""
     from rules.bots import core
+
     state = _first("pitch")
     player = state["active_players"][0]
     seen = []
@@ -115,13 +126,18 @@ def test_the_expert_searches_the_three_best_and_stops_its_rollouts(monkeypatch):
     def spy(start, now):
         seen.append(now)
         return real(start, now)
+
     monkeypatch.setattr(BOT, "rollout_stop", spy)
     picked = []
     real_pick = core._ucb_pick
     monkeypatch.setattr(core, "_ucb_pick", lambda v, *a: picked.append(len(v)) or real_pick(v, *a))
-    core.suggest(BOT, GAME.view(state, player), player, "expert", 1, 100, clock=lambda: float("-inf"))
+    core.suggest(
+        BOT, GAME.view(state, player), player, "expert", 1, 100, clock=lambda: float("-inf")
+    )
     assert BOT.expert_width == 3 and set(picked) == {3}
-    assert seen and all(_round(s) == _round(state) or s["phase"] in ("pitch",) + _REIGN_OVER for s in seen)
+    assert seen and all(
+        _round(s) == _round(state) or s["phase"] in ("pitch",) + _REIGN_OVER for s in seen
+    )
 
 
 def _table_gain(state, player):
@@ -146,7 +162,11 @@ def test_the_expert_imagines_proposals_pitched_for_their_advisors_goals():
             informed += [_table_gain(imagined, p) for p in imagined["round"]["table"]]
             guessed = BOT.determinize(view, random.Random(i))
             plain += [_table_gain(guessed, p) for p in guessed["round"]["table"]]
-        assert sum(informed) / len(informed) > sum(plain) / len(plain) + 0.15, (seed, informed, plain)
+        assert sum(informed) / len(informed) > sum(plain) / len(plain) + 0.15, (
+            seed,
+            informed,
+            plain,
+        )
 
 
 def test_an_advisor_imagines_another_advisors_pitch_from_that_advisors_hand():
@@ -154,8 +174,15 @@ def test_an_advisor_imagines_another_advisors_pitch_from_that_advisors_hand():
     goal, in a state that still gives the viewer their view."""
     for seed in range(1, 30):
         line = random_line("reigns-the-council", seed, 400)
-        state = next((s for s in line if s["phase"] == "pitch"
-                      and sum(c is not None for c in s["round"]["pitches"].values()) == 1), None)
+        state = next(
+            (
+                s
+                for s in line
+                if s["phase"] == "pitch"
+                and sum(c is not None for c in s["round"]["pitches"].values()) == 1
+            ),
+            None,
+        )
         if state is not None:
             break
     assert state is not None, "no pitch position with exactly one pitch made"
@@ -169,7 +196,11 @@ def test_an_advisor_imagines_another_advisors_pitch_from_that_advisors_hand():
             assert GAME.view(imagined, viewer) == view
             card = imagined["round"]["pitches"][pitcher]
             assert card in imagined["hands"][pitcher]
-            gains[how].append(_card_gain(GOALS[imagined["goals"][pitcher]], imagined["tracks"], imagined["cards"][card]))
+            gains[how].append(
+                _card_gain(
+                    GOALS[imagined["goals"][pitcher]], imagined["tracks"], imagined["cards"][card]
+                )
+            )
     assert sum(gains["imagine"]) > sum(gains["determinize"]) + 0.1 * 200
 
 
@@ -177,19 +208,25 @@ def test_the_monarchs_expert_suggestion_is_blind_to_the_proposals_fronts():
     """Two states whose face-down proposals differ in front but not in back give the Monarch's
     expert the same suggestion: ``imagine`` redraws the proposals from the view alone."""
     from rules.bots import core
+
     state = _first("decide", 2)
     monarch = state["reigns"][-1]["monarch"]
     view = GAME.view(state, monarch)
     twin = BOT.determinize(view, random.Random(11))
     assert GAME.view(twin, monarch) == view and twin["round"]["table"] != state["round"]["table"]
-    suggestions = [core.suggest(BOT, GAME.view(s, monarch), monarch, "expert", 4, 300, clock=lambda: float("-inf"))
-                   for s in (state, twin)]
+    suggestions = [
+        core.suggest(
+            BOT, GAME.view(s, monarch), monarch, "expert", 4, 300, clock=lambda: float("-inf")
+        )
+        for s in (state, twin)
+    ]
     assert suggestions[0] == suggestions[1]
 
 
 def test_only_the_expert_imagines_the_others_aims(monkeypatch):
     """The expert draws every imagined state with ``imagine``; greedy keeps ``determinize``."""
     from rules.bots import core
+
     state = _first("decide", 3)
     monarch = state["reigns"][-1]["monarch"]
     calls = []

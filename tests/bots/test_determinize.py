@@ -1,6 +1,7 @@
 """The determinizers: a state imagined from a view is a valid state that gives the same view,
 and the same legal moves for the viewer, as the real one; it depends on the view and the bot's
 seed only."""
+
 from __future__ import annotations
 
 import random
@@ -49,7 +50,9 @@ def test_imagined_state_depends_on_the_view_and_seed_only(game_id):
 def test_council_bot_refuses_a_custom_deck():
     bot = BOTS["reigns-the-council"]
     game = bot.game
-    deck = [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(40)]
+    deck = [
+        {"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(40)
+    ]
     state = game.setup(["ann", "bob", "cat"], 1, {"deck": deck})
     while state["phase"] == "deal":
         state, _ = game.apply(state, game.legal_moves(state)[0])

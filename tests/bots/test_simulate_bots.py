@@ -1,6 +1,7 @@
 """``reign-referee simulate --bots``: seats rotate, win rates per level and seat, and a small
 deterministic win-rate check (the real measurement is a ``simulate`` run, see the note of
 issue 15 and docs/rules/*.md "Bots")."""
+
 from __future__ import annotations
 
 import io
@@ -18,17 +19,27 @@ from rules.engine import Game
 
 def test_seats_rotate_every_game():
     assert [seat_levels(["expert", "random", "random"], i) for i in range(3)] == [
-        ("expert", "random", "random"), ("random", "random", "expert"), ("random", "expert", "random")]
+        ("expert", "random", "random"),
+        ("random", "random", "expert"),
+        ("random", "expert", "random"),
+    ]
 
 
 def test_bot_stats_per_level_and_seat():
-    results = [{"levels": ["expert", "random"], "winners": [0], "draw": False},
-               {"levels": ["random", "expert"], "winners": [1], "draw": False},
-               {"levels": ["expert", "random"], "winners": [0, 1], "draw": True}]
+    results = [
+        {"levels": ["expert", "random"], "winners": [0], "draw": False},
+        {"levels": ["random", "expert"], "winners": [1], "draw": False},
+        {"levels": ["expert", "random"], "winners": [0, 1], "draw": True},
+    ]
     stats = bot_stats(results, ["expert", "random"])
     expert, rand = stats["levels"]["expert"], stats["levels"]["random"]
     assert stats["draws"] == 1 and stats["games"] == 3
-    assert (expert["played"], expert["wins"], expert["seat_played"], expert["seat_wins"]) == (3, 3, [2, 1], [2, 1])
+    assert (expert["played"], expert["wins"], expert["seat_played"], expert["seat_wins"]) == (
+        3,
+        3,
+        [2, 1],
+        [2, 1],
+    )
     assert (rand["played"], rand["wins"], rand["seat_wins"]) == (3, 1, [0, 1])
     assert rand["seat_win_rate"] == [0.0, 0.5]
     assert expert["interval"] == wilson_interval(3, 3) and expert["interval"][1] == 1.0
@@ -47,17 +58,25 @@ def test_simulate_bots_prints_win_rates():
     out, err = io.StringIO(), io.StringIO()
     stats = simulate_bots("reign-and-ruin", ["greedy", "random"], 4, 1, 50, out=out, err=err)
     text = out.getvalue()
-    assert re.search(r"^greedy\s+4\s+\d+\s+\d+\.\d%\s+\d+\.\d%-\d+\.\d%", text, re.M) and re.search(r"^random\s+4", text, re.M)
+    assert re.search(r"^greedy\s+4\s+\d+\s+\d+\.\d%\s+\d+\.\d%-\d+\.\d%", text, re.M) and re.search(
+        r"^random\s+4", text, re.M
+    )
     assert "4/4" in err.getvalue()  # the progress bar
     assert stats["levels"]["greedy"]["played"] == 4
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["simulate", "reign-and-ruin", "--bots", "expert,wizard"], "unknown bot level 'wizard'"),
-    (["simulate", "reigns-the-council", "--bots", "expert,random"], "3 to 4 players, not 2"),
-    (["simulate", "reign-and-ruin", "--bots", "expert,random", "--players", "3"], "--players must match"),
-    (["simulate", "reign-and-ruin", "--bots", "random,random", "--time-ms", "0"], "--time-ms"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "reign-and-ruin", "--bots", "expert,wizard"], "unknown bot level 'wizard'"),
+        (["simulate", "reigns-the-council", "--bots", "expert,random"], "3 to 4 players, not 2"),
+        (
+            ["simulate", "reign-and-ruin", "--bots", "expert,random", "--players", "3"],
+            "--players must match",
+        ),
+        (["simulate", "reign-and-ruin", "--bots", "random,random", "--time-ms", "0"], "--time-ms"),
+    ],
+)
 def test_simulate_bots_bad_arguments(capsys, argv, message):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
@@ -73,12 +92,17 @@ def test_bot_game_is_reproducible_and_finishes():
 SKIRMISH = {"scenario": "skirmish", "round_limit": 8}
 
 
-@pytest.mark.parametrize("game_id, levels, games, time_ms, at_least, options", [
-    ("reign-and-ruin", ["expert", "random"], 6, 100, 5, {}),
-    ("reign-and-ruin", ["greedy", "random"], 6, 100, 5, {}),
-    ("reign-supreme", ["greedy", "random"], 4, 100, 3, SKIRMISH),
-])
-def test_stronger_level_wins_most_small_fixed_matches(game_id, levels, games, time_ms, at_least, options):
+@pytest.mark.parametrize(
+    "game_id, levels, games, time_ms, at_least, options",
+    [
+        ("reign-and-ruin", ["expert", "random"], 6, 100, 5, {}),
+        ("reign-and-ruin", ["greedy", "random"], 6, 100, 5, {}),
+        ("reign-supreme", ["greedy", "random"], 4, 100, 3, SKIRMISH),
+    ],
+)
+def test_stronger_level_wins_most_small_fixed_matches(
+    game_id, levels, games, time_ms, at_least, options
+):
     """Deterministic (fixed seeds, playout budgets, no clock), so never flaky: a change that
     makes the bots much weaker fails here; a small change of strength may move one game."""
     bot = BOTS[game_id]

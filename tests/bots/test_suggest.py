@@ -1,4 +1,5 @@
 """Suggestions: legal, reproducible, blind to what the seat may not see, within the deadline."""
+
 from __future__ import annotations
 
 import itertools
@@ -111,7 +112,9 @@ def test_a_bot_never_suggests_conceding():
                 suggest(bot, view, player, "random", 1, TIME_MS, _never)
         elif not seen_other:
             seen_other = True
-            assert suggest(bot, view, player, "random", 1, TIME_MS, _never).move["type"] != "concede"
+            assert (
+                suggest(bot, view, player, "random", 1, TIME_MS, _never).move["type"] != "concede"
+            )
         if seen_only_concede and seen_other:
             break
     assert seen_only_concede

@@ -4,6 +4,7 @@
 REDIS_URL unset) but once per session, since schemathesis and whole games make thousands of
 requests. ``contract`` is a test client whose every exchange is validated against the spec.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -15,7 +16,9 @@ from .oapi import Contract
 def contract_app(referee_data_dir):
     from api import create_app
 
-    return create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    return create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
+    )
 
 
 @pytest.fixture()

@@ -6,11 +6,12 @@ body schema), the request too when the caller says it is a valid one. Exchanges 
 methods the spec does not document (unknown paths, 405s) have their body checked against the
 ``Problem`` schema instead.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -44,27 +45,34 @@ def spec_dict() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def openapi() -> OpenAPI:
-    config = Config(extra_media_type_deserializers={
-        "application/problem+json": json_loads,
-        "application/yaml": _yaml_loads,
-        "text/html": _text_loads,
-    })
+    config = Config(
+        extra_media_type_deserializers={
+            "application/problem+json": json_loads,
+            "application/yaml": _yaml_loads,
+            "text/html": _text_loads,
+        }
+    )
     return OpenAPI.from_file_path(str(SPEC_PATH), config=config)
 
 
-@lru_cache(maxsize=None)
+@cache
 def component_validator(name: str) -> jsonschema.Draft202012Validator:
     """A JSON Schema validator for ``#/components/schemas/<name>`` (refs resolved in the spec)."""
     registry = Registry().with_resource(SPEC_URI, Resource(spec_dict(), specification=DRAFT202012))
-    return jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/components/schemas/{name}"},
-                                           registry=registry)
+    return jsonschema.Draft202012Validator(
+        {"$ref": f"{SPEC_URI}#/components/schemas/{name}"}, registry=registry
+    )
 
 
 def check_component(name: str, instance: Any) -> None:
     errors = sorted(component_validator(name).iter_errors(instance), key=lambda e: list(e.path))
     if errors:
-        raise AssertionError(f"not a valid {name}: " + "; ".join(
-            f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:5]))
+        raise AssertionError(
+            f"not a valid {name}: "
+            + "; ".join(
+                f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:5]
+            )
+        )
 
 
 def find_template(path: str) -> str | None:
@@ -84,7 +92,9 @@ def documented(method: str, path: str) -> bool:
 class Exchange:
     """One request and its response."""
 
-    def __init__(self, method: str, path: str, body: bytes, content_type: str | None, response: Any):
+    def __init__(
+        self, method: str, path: str, body: bytes, content_type: str | None, response: Any
+    ):
         self.method = method
         self.path = path
         self.body = body
@@ -97,8 +107,10 @@ class Exchange:
         return json.loads(self.response.get_data())
 
     def __repr__(self) -> str:
-        return (f"{self.method} {self.path} {self.body[:300]!r} -> {self.status} "
-                f"{self.response.mimetype} {self.response.get_data()[:500]!r}")
+        return (
+            f"{self.method} {self.path} {self.body[:300]!r} -> {self.status} "
+            f"{self.response.mimetype} {self.response.get_data()[:500]!r}"
+        )
 
 
 class Contract:
@@ -108,9 +120,18 @@ class Contract:
         self.client = client
         self.exchanges = 0
 
-    def call(self, method: str, path: str, body: Any = None, *, raw: bytes | None = None,
-             content_type: str | None = "application/json", valid_request: bool = True,
-             expect: int | set[int] | None = None, headers: dict[str, str] | None = None) -> Exchange:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        content_type: str | None = "application/json",
+        valid_request: bool = True,
+        expect: int | set[int] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Exchange:
         """Send a request and validate it (when ``valid_request``) and its response.
 
         An exchange on an undocumented path or method (unknown path, 405) can only be checked
@@ -126,20 +147,31 @@ class Contract:
         if expect is not None:
             allowed = {expect} if isinstance(expect, int) else set(expect)
             assert ex.status in allowed, f"expected {sorted(allowed)}: {ex!r}"
-        request = MockRequest(HOST, method, path, data=data or b"",
-                              content_type=content_type or "application/octet-stream",
-                              headers=headers)
+        request = MockRequest(
+            HOST,
+            method,
+            path,
+            data=data or b"",
+            content_type=content_type or "application/octet-stream",
+            headers=headers,
+        )
         on_record = documented(method, path)
         if valid_request and on_record:
             errors = list(openapi().iter_request_errors(request))
             assert not errors, f"request does not match the spec: {_explain(errors)}\n{ex!r}"
         if ex.status >= 400:
-            assert response.mimetype == "application/problem+json", f"error is not problem+json: {ex!r}"
+            assert response.mimetype == "application/problem+json", (
+                f"error is not problem+json: {ex!r}"
+            )
             problem = ex.json
             check_component("Problem", problem)
-            assert problem["status"] == ex.status, f"problem status differs from HTTP status: {ex!r}"
+            assert problem["status"] == ex.status, (
+                f"problem status differs from HTTP status: {ex!r}"
+            )
         if on_record:
-            errors = list(openapi().iter_response_errors(request, WerkzeugOpenAPIResponse(response)))
+            errors = list(
+                openapi().iter_response_errors(request, WerkzeugOpenAPIResponse(response))
+            )
             assert not errors, f"response does not match the spec: {_explain(errors)}\n{ex!r}"
         return ex
 
@@ -158,6 +190,8 @@ def _explain(errors: list[Exception]) -> str:
         if cause is not None:
             text += f"\n  cause {type(cause).__name__}: {str(cause)[:800]}"
             for sub in getattr(cause, "schema_errors", None) or []:
-                text += f"\n    at {'/'.join(map(str, sub.absolute_path))}: {str(sub.message)[:400]}"
+                text += (
+                    f"\n    at {'/'.join(map(str, sub.absolute_path))}: {str(sub.message)[:400]}"
+                )
         parts.append(text)
     return "\n".join(parts)

@@ -10,6 +10,7 @@ gives ``deleteSession`` the admin token, ``sessionLegalMoves`` each seat's token
 ``submitSessionMove`` the token of the move's player (or of the seat that last listed its moves): schemathesis then also checks that the same
 requests without a token, or with a wrong one, are refused.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -28,19 +29,27 @@ _SEEDED = re.compile(r"^/v1/sessions/\{session_id\}/moves$")
 
 @schemathesis.hook
 def after_call(context: Any, case: Any, response: Any) -> None:
-    if case.operation.method.upper() == "POST" and case.operation.path == "/v1/sessions" \
-            and response.status_code == 201:
+    if (
+        case.operation.method.upper() == "POST"
+        and case.operation.path == "/v1/sessions"
+        and response.status_code == 201
+    ):
         body = response.json()
         seats = body["seats"]
         # the players who move first come first, so that the first moves listed are not []
         active = [p for p in body["view"].get("active_players") or [] if p in seats]
         order = active + [p for p in seats if p not in active]
-        TOKENS[body["session_id"]] = {"admin": body["admin_token"], "seats": seats,
-                                      "turns": itertools.cycle([seats[p] for p in order])}
+        TOKENS[body["session_id"]] = {
+            "admin": body["admin_token"],
+            "seats": seats,
+            "turns": itertools.cycle([seats[p] for p in order]),
+        }
 
 
 @schemathesis.hook
-def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) -> dict[str, Any] | None:
+def map_path_parameters(
+    context: Any, path_parameters: dict[str, Any] | None
+) -> dict[str, Any] | None:
     """Generated requests to post a session move name a session this run created (the newest), so
     they reach the session's rules (a 409, 412 or 422 for a random move) rather than a 404 for a
     random id: schemathesis' "known IDs" advice for its missing-test-data warning. A session id
@@ -48,8 +57,12 @@ def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) ->
     unknown-session answers are tested so, and an event stream of a real session stays open
     (`MAX_STREAM_SECONDS`), which would make every generated stream request last that long."""
     operation = context.operation
-    if (not path_parameters or not TOKENS or path_parameters.get("session_id") in TOKENS
-            or not _SEEDED.match(operation.path)):
+    if (
+        not path_parameters
+        or not TOKENS
+        or path_parameters.get("session_id") in TOKENS
+        or not _SEEDED.match(operation.path)
+    ):
         return path_parameters
     return {**path_parameters, "session_id": next(reversed(TOKENS))}
 
@@ -71,7 +84,9 @@ class SessionToken:
         elif method == "GET":  # legal moves: each seat in turn
             token = tokens["last"] = next(tokens["turns"])
         else:  # a move: its player's seat; else (the link fills the move in after this) the seat
-            move = case.body.get("move") if isinstance(case.body, dict) else None  # that just listed moves
+            move = (
+                case.body.get("move") if isinstance(case.body, dict) else None
+            )  # that just listed moves
             player = move.get("player") if isinstance(move, dict) else None
             token = tokens["seats"].get(player) if isinstance(player, str) else None
             token = token or tokens.get("last") or next(tokens["turns"])

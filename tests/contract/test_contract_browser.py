@@ -2,6 +2,7 @@
 Playwright opens Swagger UI, and for each game clicks Try it out -> Execute on setup and apply with
 the documented example; the answer must be 200. Skipped, with the reason, when Chromium or
 Playwright is missing (``.ci/run`` installs Chromium first)."""
+
 from __future__ import annotations
 
 import threading
@@ -16,8 +17,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_MS = 120_000
 """Generous: Swagger UI parses a large spec, and CI machines are shared."""
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium "
-                                                              "(Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,5 +62,7 @@ def test_try_it_out_executes_the_example(page, game_id, operation):
     block.locator(".execute").click()
     status = block.locator(".live-responses-table .response .response-col_status").first
     status.wait_for()
-    assert status.inner_text().strip().startswith("200"), block.locator(".live-responses-table").inner_text()[:500]
+    assert status.inner_text().strip().startswith("200"), block.locator(
+        ".live-responses-table"
+    ).inner_text()[:500]
     block.locator(".opblock-summary").click()  # fold it again: the page stays light

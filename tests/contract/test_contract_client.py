@@ -6,6 +6,7 @@ share types are played, every answer parsed into that game's own classes.
 
 The client talks to the app in process (httpx's WSGI transport): no server, no network.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -38,9 +39,26 @@ def client_package(tmp_path_factory):
         pytest.skip("openapi-python-client is not installed (pip install -e '.[test]')")
     out = tmp_path_factory.mktemp("client")
     config = out / "config.json"
-    config.write_text(json.dumps({"post_hooks": []}), "utf-8")  # no formatter run: none is installed
-    done = subprocess.run([exe, "generate", "--path", str(SPEC_PATH), "--meta", "none", "--config", str(config),
-                           "--output-path", str(out / PACKAGE)], capture_output=True, text=True, timeout=120)
+    config.write_text(
+        json.dumps({"post_hooks": []}), "utf-8"
+    )  # no formatter run: none is installed
+    done = subprocess.run(
+        [
+            exe,
+            "generate",
+            "--path",
+            str(SPEC_PATH),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+            "--output-path",
+            str(out / PACKAGE),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     printed = done.stdout + done.stderr
     assert done.returncode == 0, printed
     assert "warning" not in printed.lower(), printed
@@ -57,8 +75,11 @@ def client_package(tmp_path_factory):
 def client(client_package, contract_app):
     import httpx
 
-    return client_package.Client(base_url="http://referee.test", raise_on_unexpected_status=True,
-                                 httpx_args={"transport": httpx.WSGITransport(app=contract_app)})
+    return client_package.Client(
+        base_url="http://referee.test",
+        raise_on_unexpected_status=True,
+        httpx_args={"transport": httpx.WSGITransport(app=contract_app)},
+    )
 
 
 def _module(game_id: str, operation: str):
@@ -76,7 +97,9 @@ def _typed(game_id: str, operation: str, client, body):
     answer = _module(game_id, operation).sync_detailed(client=client, body=body)
     assert answer.parsed is not None, (operation, answer.status_code, answer.content[:300])
     if answer.status_code == 200:
-        assert answer.parsed.to_dict() == json.loads(answer.content), f"{operation}: a field was dropped"
+        assert answer.parsed.to_dict() == json.loads(answer.content), (
+            f"{operation}: a field was dropped"
+        )
     return answer.parsed
 
 
@@ -84,16 +107,24 @@ def _typed(game_id: str, operation: str, client, body):
 def test_each_game_is_played_to_its_end_through_the_typed_client(client, game_id):
     p = game_prefix(game_id)
     game = GAMES[game_id]
-    players = ["ann", "bob", "cat", "dan"][:game.min_players]
-    setup = _typed(game_id, "setup_game", client, _model(p + "SetupRequest").from_dict(
-        {"players": players, "seed": 5, "options": OPTIONS.get(game_id, {})}))
+    players = ["ann", "bob", "cat", "dan"][: game.min_players]
+    setup = _typed(
+        game_id,
+        "setup_game",
+        client,
+        _model(p + "SetupRequest").from_dict(
+            {"players": players, "seed": 5, "options": OPTIONS.get(game_id, {})}
+        ),
+    )
     state = setup.state
     assert type(state).__name__ == p + "State"
     chooser = random.Random(5)
     moves_of = _model(p + "LegalMovesRequest")
     move_request = _model(p + "MoveRequest")
     spec = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
-    event_types = {ref.rsplit("/", 1)[1] for ref in spec[p + "Event"]["discriminator"]["mapping"].values()}
+    event_types = {
+        ref.rsplit("/", 1)[1] for ref in spec[p + "Event"]["discriminator"]["mapping"].values()
+    }
     for _ in range(STEPS):
         listed = _typed(game_id, "legal_moves", client, moves_of(state=state)).moves
         if not listed:
@@ -117,7 +148,10 @@ def test_each_game_is_played_to_its_end_through_the_typed_client(client, game_id
 def _lossless(answer) -> object:
     """The parsed answer of a ``sync_detailed`` call, after checking it loses nothing of the body
     (history times compared as instants: the client writes ``+00:00`` for the server's ``Z``)."""
-    assert answer.status_code in (200, 201) and answer.parsed is not None, (answer.status_code, answer.content[:300])
+    assert answer.status_code in (200, 201) and answer.parsed is not None, (
+        answer.status_code,
+        answer.content[:300],
+    )
     body, parsed = json.loads(answer.content), answer.parsed.to_dict()
     for entries in (body.get("entries", []), parsed.get("entries", [])):
         for entry in entries:
@@ -137,19 +171,28 @@ def test_a_session_is_played_through_the_typed_client(client_package, client, ga
     submit = importlib.import_module(sessions.__name__ + ".submit_session_move")
     read = importlib.import_module(sessions.__name__ + ".read_session")
     history = importlib.import_module(sessions.__name__ + ".session_history")
-    players = ["ann", "bob", "cat", "dan"][:GAMES[game_id].min_players]
-    created = _lossless(create.sync_detailed(client=client, body=_model(p + "CreateSessionRequest").from_dict(
-        {"game": game_id, "players": players, "seed": 3})))
+    players = ["ann", "bob", "cat", "dan"][: GAMES[game_id].min_players]
+    created = _lossless(
+        create.sync_detailed(
+            client=client,
+            body=_model(p + "CreateSessionRequest").from_dict(
+                {"game": game_id, "players": players, "seed": 3}
+            ),
+        )
+    )
     assert type(created).__name__ == p + "SessionCreated", created
     seats = created.seats.to_dict()
     spec = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
-    event_types = {ref.rsplit("/", 1)[1] for ref in spec[p + "Event"]["discriminator"]["mapping"].values()}
+    event_types = {
+        ref.rsplit("/", 1)[1] for ref in spec[p + "Event"]["discriminator"]["mapping"].values()
+    }
     chooser = random.Random(3)
     for _ in range(STEPS):
         movers = {}
         for player, token in seats.items():
-            seat = client_package.AuthenticatedClient(base_url=client._base_url, token=token,
-                                                      httpx_args=client._httpx_args)
+            seat = client_package.AuthenticatedClient(
+                base_url=client._base_url, token=token, httpx_args=client._httpx_args
+            )
             listed = _lossless(legal.sync_detailed(created.session_id, client=seat))
             assert type(listed).__name__ == p + "SessionLegalMoves"
             if listed.moves:
@@ -157,8 +200,14 @@ def test_a_session_is_played_through_the_typed_client(client_package, client, ga
         if not movers:
             break
         seat, listed = movers[chooser.choice(sorted(movers))]
-        moved = _lossless(submit.sync_detailed(created.session_id, client=seat, if_match=f'"{listed.version}"',
-                                               body=_model("SessionMoveRequest")(move=chooser.choice(listed.moves))))
+        moved = _lossless(
+            submit.sync_detailed(
+                created.session_id,
+                client=seat,
+                if_match=f'"{listed.version}"',
+                body=_model("SessionMoveRequest")(move=chooser.choice(listed.moves)),
+            )
+        )
         assert type(moved).__name__ == p + "SessionMoveResponse", moved
         assert {type(e).__name__ for e in moved.events} <= event_types
     final = _lossless(read.sync_detailed(created.session_id, client=client))

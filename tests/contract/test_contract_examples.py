@@ -6,6 +6,7 @@
 * the generated examples block is what ``reign-referee examples`` (``schemas.examples``) builds
   from the current rules and app (if this fails after a rules change, rerun the generator).
 """
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from referencing.jsonschema import DRAFT202012
 
 from api import cli
 
-from .oapi import SPEC_PATH, SPEC_URI, spec_dict
+from .oapi import SPEC_URI, spec_dict
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 
@@ -53,14 +54,22 @@ def _examples_in_use():
             body = _resolve(op.get("requestBody", {}))
             for media, content in body.get("content", {}).items():
                 for name, example in content.get("examples", {}).items():
-                    yield (f"{method} {path} request {name}", (path, method, "request", media),
-                           name, _resolve(example)["value"])
+                    yield (
+                        f"{method} {path} request {name}",
+                        (path, method, "request", media),
+                        name,
+                        _resolve(example)["value"],
+                    )
             for status, response in op["responses"].items():
                 response = _resolve(response)
                 for media, content in response.get("content", {}).items():
                     for name, example in content.get("examples", {}).items():
-                        yield (f"{method} {path} {status} {name}", (path, method, status, media),
-                               name, _resolve(example)["value"])
+                        yield (
+                            f"{method} {path} {status} {name}",
+                            (path, method, status, media),
+                            name,
+                            _resolve(example)["value"],
+                        )
 
 
 def _schema_pointer(path: str, method: str, where: str, media: str) -> str:
@@ -95,14 +104,17 @@ def test_every_operation_has_examples():
 def test_example_matches_its_schema(where, location, name, value):
     errors = list(_validator(_schema_pointer(*location)).iter_errors(value))
     assert not errors, f"{where}: " + "; ".join(
-        f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:5])
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:5]
+    )
 
 
 def test_schema_level_examples_match():
     for name, schema in spec_dict()["components"]["schemas"].items():
         for i, value in enumerate(schema.get("examples", [])):
             if isinstance(value, (dict, list)):
-                errors = list(_validator(_pointer("components", "schemas", name)).iter_errors(value))
+                errors = list(
+                    _validator(_pointer("components", "schemas", name)).iter_errors(value)
+                )
                 assert not errors, f"{name} example {i}: {errors[0].message[:300]}"
 
 
@@ -127,18 +139,24 @@ def test_request_examples_get_the_documented_responses(contract):
             if name in documented:
                 assert ex.json == _resolve(documented[name])["value"], f"POST {path} example {name}"
                 checked += 1
-    assert checked >= 10 + 6 * 3  # Reign & Ruin's hand-picked ones, six operations of each other game
+    assert (
+        checked >= 10 + 6 * 3
+    )  # Reign & Ruin's hand-picked ones, six operations of each other game
 
 
 def test_generated_examples_are_up_to_date():
     """``reign-referee examples --check``: the block is what the generator writes from the app now."""
     assert cli.main(["examples", "--check"]) == 0, (
         "the examples in schemas/openapi_base.yaml differ from what the rules and app give now; run "
-        "`reign-referee examples`, then `reign-referee openapi`, and review the diff")
+        "`reign-referee examples`, then `reign-referee openapi`, and review the diff"
+    )
 
 
 def test_anchored_states_parse_as_plain_json():
     """The YAML anchors of the shared states resolve to plain JSON objects."""
     examples = spec_dict()["components"]["examples"]
-    assert examples["MoveRequestDestroy"]["value"]["state"] == examples["MidGameState"]["value"]["state"]
+    assert (
+        examples["MoveRequestDestroy"]["value"]["state"]
+        == examples["MidGameState"]["value"]["state"]
+    )
     json.dumps(spec_dict())

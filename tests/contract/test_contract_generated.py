@@ -1,5 +1,6 @@
 """``openapi.yaml`` is generated (``reign-referee openapi``): it must be exactly what the generator
 writes from ``schemas/`` now, and every shape it documents must come from one declaration."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,8 +16,9 @@ SPEC_FILE = ROOT / "openapi.yaml"
 
 
 def test_openapi_yaml_is_what_the_generator_writes():
-    assert SPEC_FILE.read_text("utf-8") == render(), \
+    assert SPEC_FILE.read_text("utf-8") == render(), (
         "openapi.yaml is stale: run `.venv/bin/reign-referee openapi` and review the diff"
+    )
 
 
 def test_the_check_command_tells_stale_from_fresh(tmp_path, capsys):
@@ -32,8 +34,9 @@ def test_each_game_operation_is_typed_per_game():
     for game_id in SCHEMAS:
         p = game_prefix(game_id)
         apply = spec["paths"][f"/v1/games/{game_id}/apply"]["post"]
-        assert apply["requestBody"]["content"]["application/json"]["schema"] == \
-            {"$ref": f"#/components/schemas/{p}MoveRequest"}
+        assert apply["requestBody"]["content"]["application/json"]["schema"] == {
+            "$ref": f"#/components/schemas/{p}MoveRequest"
+        }
         moves = spec["components"]["schemas"][p + "Move"]
         assert set(moves["discriminator"]["mapping"]) == set(SCHEMAS[game_id].move.types)
         events = spec["components"]["schemas"][p + "Event"]
@@ -47,4 +50,6 @@ def test_a_field_added_to_a_declaration_appears_in_the_spec():
     for game_id, shapes in SCHEMAS.items():
         documented = spec["components"]["schemas"][game_prefix(game_id) + "State"]
         assert set(documented["properties"]) == set(shapes.state.fields)
-        assert set(documented["required"]) == {n for n, f in shapes.state.fields.items() if f.required}
+        assert set(documented["required"]) == {
+            n for n, f in shapes.state.fields.items() if f.required
+        }

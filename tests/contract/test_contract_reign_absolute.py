@@ -1,5 +1,6 @@
 """Whole Reign Absolute games played over HTTP, every request and response validated against
 openapi.yaml (and every event, redacted for each player, against ``ReignAbsoluteEvent``)."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,15 @@ from .oapi import check_component
 GAME = "reign-absolute"
 
 
-def play_game(contract, players: list[str], seed: int, options: dict | None = None, chooser_seed: int = 0,
-              seen: set[str] | None = None, every: int = 5) -> dict:
+def play_game(
+    contract,
+    players: list[str],
+    seed: int,
+    options: dict | None = None,
+    chooser_seed: int = 0,
+    seen: set[str] | None = None,
+    every: int = 5,
+) -> dict:
     """Play one game to the end; every ``every``-th step goes through the API (legal-moves,
     validate, an illegal apply, apply, now and then view and score), validated against the spec."""
     rng = random.Random(chooser_seed)
@@ -26,7 +34,9 @@ def play_game(contract, players: list[str], seed: int, options: dict | None = No
     for step in range(3000):
         if state["status"] == "finished":
             break
-        if step % every:  # between checked steps, play on with the rules directly (openapi-core is slow)
+        if (
+            step % every
+        ):  # between checked steps, play on with the rules directly (openapi-core is slow)
             state, _ = RULES.apply(state, rng.choice(RULES.legal_moves(state)))
             continue
         moves = contract.post(GAME, "legal-moves", {"state": state}, expect=200).json["moves"]
@@ -42,11 +52,15 @@ def play_game(contract, players: list[str], seed: int, options: dict | None = No
         assert result["events"]
         for event in result["events"]:
             if seen is not None and event["type"] not in seen:
-                seen.add(event["type"])  # each event type checked, as each player sees it, once per run
+                seen.add(
+                    event["type"]
+                )  # each event type checked, as each player sees it, once per run
                 for viewer in players + [None]:
                     check_component("ReignAbsoluteEvent", RULES.view_event(event, viewer))
         if step % (every * 4) == 0:
-            view = contract.post(GAME, "view", {"state": state, "player": players[0]}, expect=200).json["view"]
+            view = contract.post(
+                GAME, "view", {"state": state, "player": players[0]}, expect=200
+            ).json["view"]
             assert view["viewer"] == players[0]
             contract.post(GAME, "view", {"state": state}, expect=200)
             score = contract.post(GAME, "score", {"state": state}, expect=200).json
@@ -70,32 +84,78 @@ def test_full_games_conform(contract):
 
 
 def test_custom_content_game_conforms(contract):
-    races = [{"id": "gnomes", "name": "Gnomes", "units": [
-                {"id": "g-king", "name": "Gnome King", "strength": 4, "liege": True,
-                 "abilities": [{"effect": "draw", "count": 1, "when": "defending"}]},
-                {"id": "g-1", "name": "Tinker", "strength": 2, "liege": False}]},
-             {"id": "trolls", "name": "Trolls", "units": [
+    races = [
+        {
+            "id": "gnomes",
+            "name": "Gnomes",
+            "units": [
+                {
+                    "id": "g-king",
+                    "name": "Gnome King",
+                    "strength": 4,
+                    "liege": True,
+                    "abilities": [{"effect": "draw", "count": 1, "when": "defending"}],
+                },
+                {"id": "g-1", "name": "Tinker", "strength": 2, "liege": False},
+            ],
+        },
+        {
+            "id": "trolls",
+            "name": "Trolls",
+            "units": [
                 {"id": "t-king", "name": "Troll King", "strength": 6, "liege": True},
-                {"id": "t-1", "name": "Troll", "strength": 5, "liege": False,
-                 "abilities": [{"effect": "strength_per_adjacent_friend", "amount": 1, "when": "always"}]}]}]
+                {
+                    "id": "t-1",
+                    "name": "Troll",
+                    "strength": 5,
+                    "liege": False,
+                    "abilities": [
+                        {"effect": "strength_per_adjacent_friend", "amount": 1, "when": "always"}
+                    ],
+                },
+            ],
+        },
+    ]
     play_game(contract, ["ann", "bob"], seed=5, options={"races": races, "turn_limit": 30})
 
 
 def test_bad_custom_content_is_422_naming_the_problem(contract):
-    races = [{"id": "a", "name": "A", "units": [{"id": "a1", "name": "x", "strength": 3, "liege": False}]},
-             {"id": "b", "name": "B", "units": [{"id": "b1", "name": "y", "strength": 3, "liege": True}]}]
-    problem = contract.post(GAME, "setup", {"players": ["ann", "bob"], "options": {"races": races}},
-                            expect=422).json
+    races = [
+        {
+            "id": "a",
+            "name": "A",
+            "units": [{"id": "a1", "name": "x", "strength": 3, "liege": False}],
+        },
+        {
+            "id": "b",
+            "name": "B",
+            "units": [{"id": "b1", "name": "y", "strength": 3, "liege": True}],
+        },
+    ]
+    problem = contract.post(
+        GAME, "setup", {"players": ["ann", "bob"], "options": {"races": races}}, expect=422
+    ).json
     assert problem["code"] == "invalid_setup"
     assert [v["code"] for v in problem["violations"]] == ["liege_count"]
-    contract.post(GAME, "setup", {"players": ["ann", "bob"], "options": {"turn_limit": "soon"}}, expect=400,
-                  valid_request=False)
+    contract.post(
+        GAME,
+        "setup",
+        {"players": ["ann", "bob"], "options": {"turn_limit": "soon"}},
+        expect=400,
+        valid_request=False,
+    )
 
 
 def test_catalogue_lists_the_game_with_its_content(contract):
     info = contract.call("GET", f"/v1/games/{GAME}", expect=200).json
     assert info["min_players"] == 2 and info["max_players"] == 4
-    assert [r["id"] for r in info["content"]["races"]] == ["empire", "raiders", "elves", "orcs", "dwarves"]
+    assert [r["id"] for r in info["content"]["races"]] == [
+        "empire",
+        "raiders",
+        "elves",
+        "orcs",
+        "dwarves",
+    ]
 
 
 def test_views_over_http_hide_enemy_units(contract):
@@ -114,6 +174,7 @@ def _corruptions(state: dict) -> list[dict]:
     """Shape-valid states that fail integrity: a card in two places, a unit in two places, the
     wrong active player, two units on one cell, an unknown card, a player without a Liege."""
     import copy
+
     units = sorted(state["battlefield"])
     out = []
     s = copy.deepcopy(state)
@@ -126,7 +187,9 @@ def _corruptions(state: dict) -> list[dict]:
     s["active_players"] = [p for p in s["players"] if p not in s["active_players"]][:1]
     out.append(s)
     s = copy.deepcopy(state)
-    s["battlefield"][units[1]].update(x=s["battlefield"][units[0]]["x"], y=s["battlefield"][units[0]]["y"])
+    s["battlefield"][units[1]].update(
+        x=s["battlefield"][units[0]]["x"], y=s["battlefield"][units[0]]["y"]
+    )
     out.append(s)
     s = copy.deepcopy(state)
     s["deck"][0] = "ace-of-spades"
@@ -145,9 +208,17 @@ def test_corrupted_states_are_422_over_http(contract):
     while state["phase"] != "play" or state["turn"]["number"] < 6:
         state, _ = RULES.apply(state, rng.choice(RULES.legal_moves(state)))
     move = RULES.legal_moves(state)[0]
-    endpoints = (("legal-moves", {}), ("validate", {"move": move}), ("apply", {"move": move}), ("score", {}),
-                 ("view", {"player": "ann"}))
+    endpoints = (
+        ("legal-moves", {}),
+        ("validate", {"move": move}),
+        ("apply", {"move": move}),
+        ("score", {}),
+        ("view", {"player": "ann"}),
+    )
     for i, broken in enumerate(_corruptions(state)):
-        for endpoint, extra in (endpoints[i % 5], endpoints[(i + 2) % 5]):  # each endpoint, twice or more
+        for endpoint, extra in (
+            endpoints[i % 5],
+            endpoints[(i + 2) % 5],
+        ):  # each endpoint, twice or more
             problem = contract.post(GAME, endpoint, {"state": broken, **extra}, expect=422).json
             assert problem["code"] == "invalid_state" and problem["violations"], (endpoint, problem)

@@ -2,6 +2,7 @@
 (openapi-core through ``Contract.call``), plus what the schema cannot say: legal moves only for
 the active player, views hiding hands, illegal moves and broken states answered 422, scores
 explained."""
+
 from __future__ import annotations
 
 import copy
@@ -13,8 +14,22 @@ from .oapi import spec_dict
 
 GAME = "reign-supreme"
 P = f"/v1/games/{GAME}"
-MOVE_TYPES = {"place", "deploy", "end_deployment", "move", "attack", "pack", "unpack", "cast", "construct", "play",
-              "counterattack", "pass", "end_turn", "concede"}
+MOVE_TYPES = {
+    "place",
+    "deploy",
+    "end_deployment",
+    "move",
+    "attack",
+    "pack",
+    "unpack",
+    "cast",
+    "construct",
+    "play",
+    "counterattack",
+    "pass",
+    "end_turn",
+    "concede",
+}
 
 
 def _choose(moves: list[dict], rng: random.Random) -> dict:
@@ -24,10 +39,21 @@ def _choose(moves: list[dict], rng: random.Random) -> dict:
     return rng.choice([m for m in moves if m["type"] != "concede"])
 
 
-def play_game(contract, players: list[str], seed: int, options: dict | None, seen: dict, chooser_seed: int,
-              full_every: int = 6) -> dict:
+def play_game(
+    contract,
+    players: list[str],
+    seed: int,
+    options: dict | None,
+    seen: dict,
+    chooser_seed: int,
+    full_every: int = 6,
+) -> dict:
     rng = random.Random(chooser_seed)
-    body = {"players": players, "seed": seed, **({"options": options} if options is not None else {})}
+    body = {
+        "players": players,
+        "seed": seed,
+        **({"options": options} if options is not None else {}),
+    }
     state = contract.post(GAME, "setup", body, expect=200).json["state"]
     assert state["players"] == players and state["seed"] == seed
     for step in range(4000):
@@ -38,14 +64,20 @@ def play_game(contract, players: list[str], seed: int, options: dict | None, see
         move = _choose(moves, rng)
         seen["moves"].add(move["type"])
         if step % full_every == 0:
-            verdict = contract.post(GAME, "validate", {"state": state, "move": move}, expect=200).json
+            verdict = contract.post(
+                GAME, "validate", {"state": state, "move": move}, expect=200
+            ).json
             assert verdict == {"legal": True, "violations": []}
             if "unit" in move:
                 bad = dict(move, unit="u999")
-                problem = contract.post(GAME, "apply", {"state": state, "move": bad}, expect=422).json
+                problem = contract.post(
+                    GAME, "apply", {"state": state, "move": bad}, expect=422
+                ).json
                 assert problem["code"] == "illegal_move"
                 assert all(v["rule"].startswith("reign-supreme#") for v in problem["violations"])
-            view = contract.post(GAME, "view", {"state": state, "player": players[0]}, expect=200).json["view"]
+            view = contract.post(
+                GAME, "view", {"state": state, "player": players[0]}, expect=200
+            ).json["view"]
             assert view["hand"] == state["hands"][players[0]] and "rng" not in view
             spectator = contract.post(GAME, "view", {"state": state}, expect=200).json["view"]
             assert "hand" not in spectator
@@ -78,11 +110,26 @@ def test_catalogue_lists_reign_supreme(contract):
 def test_full_games_conform(contract):
     seen = {"moves": set(), "events": set()}
     play_game(contract, ["ann", "bob"], 11, {"round_limit": 2}, seen, chooser_seed=1)
-    play_game(contract, ["ann", "bob", "cat"], 12, {"scenario": "skirmish", "round_limit": 3, "setup": "auto"}, seen,
-              chooser_seed=2)
-    play_game(contract, ["n", "e", "s", "w"], 13, {"setup": "auto", "round_limit": 1}, seen, chooser_seed=3)
+    play_game(
+        contract,
+        ["ann", "bob", "cat"],
+        12,
+        {"scenario": "skirmish", "round_limit": 3, "setup": "auto"},
+        seen,
+        chooser_seed=2,
+    )
+    play_game(
+        contract,
+        ["n", "e", "s", "w"],
+        13,
+        {"setup": "auto", "round_limit": 1},
+        seen,
+        chooser_seed=3,
+    )
     assert {"place", "move", "attack", "end_turn"} <= seen["moves"]
-    documented = set(spec_dict()["components"]["schemas"]["ReignSupremeEvent"]["discriminator"]["mapping"])
+    documented = set(
+        spec_dict()["components"]["schemas"]["ReignSupremeEvent"]["discriminator"]["mapping"]
+    )
     assert seen["events"] <= documented
     assert {"unit_moved", "attacked", "cooldown", "game_over"} <= seen["events"]
 
@@ -96,21 +143,30 @@ def combat(contract_app):
 
 
 def test_illegal_moves_are_422_with_violations(contract, combat):
-    problem = contract.post(GAME, "apply", {"state": combat, "move": {"player": "bob", "type": "end_turn"}},
-                            expect=422).json
+    problem = contract.post(
+        GAME, "apply", {"state": combat, "move": {"player": "bob", "type": "end_turn"}}, expect=422
+    ).json
     assert problem["violations"][0]["code"] == "not_your_turn"
-    problem = contract.post(GAME, "apply", {"state": combat, "move": {"player": "ann", "type": "move", "unit": "u1",
-                                                                       "to": [0, 0]}}, expect=422).json
+    problem = contract.post(
+        GAME,
+        "apply",
+        {"state": combat, "move": {"player": "ann", "type": "move", "unit": "u1", "to": [0, 0]}},
+        expect=422,
+    ).json
     assert problem["violations"][0]["code"] in ("out_of_reach", "space_taken")
     assert problem["violations"][0]["rule"].startswith("reign-supreme#")
 
 
 def test_malformed_moves_are_400(contract, combat):
-    for move in ({"player": "ann", "type": "move", "unit": "u1"}, {"player": "ann", "type": "move", "unit": "u1",
-                                                                    "to": [1]},
-                 {"player": "ann", "type": "attack", "unit": "u1", "target": "u12", "mode": "magic"},
-                 {"player": "ann", "type": "end_turn", "unit": "u1"}):
-        problem = contract.post(GAME, "apply", {"state": combat, "move": move}, expect=400, valid_request=False).json
+    for move in (
+        {"player": "ann", "type": "move", "unit": "u1"},
+        {"player": "ann", "type": "move", "unit": "u1", "to": [1]},
+        {"player": "ann", "type": "attack", "unit": "u1", "target": "u12", "mode": "magic"},
+        {"player": "ann", "type": "end_turn", "unit": "u1"},
+    ):
+        problem = contract.post(
+            GAME, "apply", {"state": combat, "move": move}, expect=400, valid_request=False
+        ).json
         assert problem["errors"]
 
 
@@ -122,23 +178,43 @@ def test_broken_states_are_422(contract, combat):
     assert problem["violations"][0]["code"] == "two_units_one_space"
     broken = copy.deepcopy(combat)
     broken["units"]["u1"]["pins"] = 99
-    assert contract.post(GAME, "score", {"state": broken}, expect=422).json["code"] == "invalid_state"
+    assert (
+        contract.post(GAME, "score", {"state": broken}, expect=422).json["code"] == "invalid_state"
+    )
     broken = copy.deepcopy(combat)
     broken["units"]["u1"]["at"] = "here"
     contract.post(GAME, "score", {"state": broken}, expect=400, valid_request=False)
     # "u²" is a digit to str.isdigit() but not to int(): refused as a bad unit id, never a 500
     broken = copy.deepcopy(combat)
     broken["units"] = {("u\u00b2" if k == "u1" else k): v for k, v in broken["units"].items()}
-    problem = contract.post(GAME, "apply", {"state": broken, "move": {"player": "ann", "type": "concede"}},
-                            expect=422, valid_request=False).json
-    assert problem["code"] == "invalid_state" and "bad_unit_id" in {v["code"] for v in problem["violations"]}
+    problem = contract.post(
+        GAME,
+        "apply",
+        {"state": broken, "move": {"player": "ann", "type": "concede"}},
+        expect=422,
+        valid_request=False,
+    ).json
+    assert problem["code"] == "invalid_state" and "bad_unit_id" in {
+        v["code"] for v in problem["violations"]
+    }
 
 
 def test_bad_setup_is_422(contract):
-    for options in ({"scenario": "huge"}, {"round_limit": 0}, {"army_lists": {"a": ["assault", "assault"]}},
-                    {"scenario": {"midfield": []}}):
-        problem = contract.post(GAME, "setup", {"players": ["a", "b"], "options": options},
-                                expect=422, valid_request=False).json
+    for options in (
+        {"scenario": "huge"},
+        {"round_limit": 0},
+        {"army_lists": {"a": ["assault", "assault"]}},
+        {"scenario": {"midfield": []}},
+    ):
+        problem = contract.post(
+            GAME,
+            "setup",
+            {"players": ["a", "b"], "options": options},
+            expect=422,
+            valid_request=False,
+        ).json
         assert problem["code"] == "invalid_setup"
-    problem = contract.post(GAME, "setup", {"players": ["a"]}, expect={400, 422}, valid_request=False).json
+    problem = contract.post(
+        GAME, "setup", {"players": ["a"]}, expect={400, 422}, valid_request=False
+    ).json
     assert problem["status"] in (400, 422)

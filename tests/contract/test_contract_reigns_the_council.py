@@ -2,6 +2,7 @@
 openapi.yaml (openapi-core through ``Contract.call``), plus what the schema cannot say: legal
 moves only for the active players, views hiding what they must, illegal moves and broken
 states answered 422, scores explained."""
+
 from __future__ import annotations
 
 import copy
@@ -15,8 +16,18 @@ from .oapi import spec_dict
 
 GAME = "reigns-the-council"
 P = f"/v1/games/{GAME}"
-MOVE_TYPES = {"draw", "exchange", "pitch", "decide", "reveal", "change_mind", "keep_decision", "story_vote",
-              "end_vote", "name_monarch"}
+MOVE_TYPES = {
+    "draw",
+    "exchange",
+    "pitch",
+    "decide",
+    "reveal",
+    "change_mind",
+    "keep_decision",
+    "story_vote",
+    "end_vote",
+    "name_monarch",
+}
 
 
 class Tally:
@@ -29,7 +40,12 @@ class Tally:
 
 def _mutate(move: dict) -> dict | None:
     """A move of the right shape that names something that does not exist."""
-    for key, bad in (("card", "no-such-card"), ("advisor", "nobody"), ("monarch", "nobody"), ("deck", 9)):
+    for key, bad in (
+        ("card", "no-such-card"),
+        ("advisor", "nobody"),
+        ("monarch", "nobody"),
+        ("deck", 9),
+    ):
         if key in move:
             return dict(move, **{key: bad})
     if "cards" in move:
@@ -37,8 +53,15 @@ def _mutate(move: dict) -> dict | None:
     return None
 
 
-def play_game(contract, players: list[str], seed: int, options: dict | None, tally: Tally, chooser_seed: int,
-              full_every: int = 60) -> dict:
+def play_game(
+    contract,
+    players: list[str],
+    seed: int,
+    options: dict | None,
+    tally: Tally,
+    chooser_seed: int,
+    full_every: int = 60,
+) -> dict:
     """Set up and play one game to the end through the API. Every exchange of a "full" step
     goes through openapi-core (about 35 ms each with a whole state in the request and the
     response): every ``full_every``-th step (sampled), and every step whose move type or events were
@@ -56,7 +79,11 @@ def play_game(contract, players: list[str], seed: int, options: dict | None, tal
         assert response.status_code == 200, response.get_data()[:300]
         return response.get_json()
 
-    body = {"players": players, "seed": seed, **({"options": options} if options is not None else {})}
+    body = {
+        "players": players,
+        "seed": seed,
+        **({"options": options} if options is not None else {}),
+    }
     state = contract.post(GAME, "setup", body, expect=200).json["state"]
     assert state["players"] == players and state["seed"] == seed
     for step in range(4000):
@@ -65,19 +92,31 @@ def play_game(contract, players: list[str], seed: int, options: dict | None, tal
         moves = post("legal-moves", {"state": state}, False)["moves"]
         assert moves and {m["player"] for m in moves} == set(state["active_players"])
         move = rng.choice(moves)
-        after, events = get_game(GAME).apply(state, move)  # to know whether this step shows something new
+        after, events = get_game(GAME).apply(
+            state, move
+        )  # to know whether this step shows something new
         sampled = step % full_every == 0
-        full = sampled or move["type"] not in tally.moves or not {e["type"] for e in events} <= tally.events
+        full = (
+            sampled
+            or move["type"] not in tally.moves
+            or not {e["type"] for e in events} <= tally.events
+        )
         tally.moves.add(move["type"])
         if sampled:
             contract.post(GAME, "legal-moves", {"state": state}, expect=200)
-            verdict = contract.post(GAME, "validate", {"state": state, "move": move}, expect=200).json
+            verdict = contract.post(
+                GAME, "validate", {"state": state, "move": move}, expect=200
+            ).json
             assert verdict == {"legal": True, "violations": []}
             bad = _mutate(move)
             if bad is not None and bad not in moves:
-                problem = contract.post(GAME, "apply", {"state": state, "move": bad}, expect=422).json
+                problem = contract.post(
+                    GAME, "apply", {"state": state, "move": bad}, expect=422
+                ).json
                 assert problem["code"] == "illegal_move"
-                assert all(v["rule"].startswith("reigns-the-council#") for v in problem["violations"])
+                assert all(
+                    v["rule"].startswith("reigns-the-council#") for v in problem["violations"]
+                )
         result = post("apply", {"state": state, "move": move}, full)
         assert result["events"] == events
         tally.events.update(e["type"] for e in result["events"])
@@ -103,7 +142,9 @@ def _check_views(contract, state: dict, roles_only: bool = False) -> None:
     Monarch, the first advisor, a spectator."""
     ruler = state["reigns"][-1]["monarch"]
     players = state["players"]
-    viewers = [ruler, players[(players.index(ruler) + 1) % len(players)]] if roles_only else list(players)
+    viewers = (
+        [ruler, players[(players.index(ruler) + 1) % len(players)]] if roles_only else list(players)
+    )
     for viewer in [*viewers, None]:
         body = {"state": state} if viewer is None else {"state": state, "player": viewer}
         view = contract.post(GAME, "view", body, expect=200).json["view"]
@@ -131,18 +172,42 @@ def test_catalogue_lists_the_council(contract):
 def test_full_games_conform(contract):
     tally = Tally()
     play_game(contract, ["ann", "bob", "cat"], 11, None, tally, chooser_seed=1)
-    play_game(contract, ["n", "e", "s", "w"], 12, {"story_point": "vote", "first_monarch": "s"}, tally,
-              chooser_seed=2)
-    deck = ([{"back": ["church", "army"], "accept": {"church": 1, "army": -1}, "reject": {"army": 2}}] * 10
-            + [{"id": "tax", "title": "Tax the mills", "back": ["people", "wealth"], "accept": {"wealth": -2},
-                "reject": {"people": 1}}] + [{"back": ["people"], "accept": {"people": 2}, "reject": {"people": -1}}] * 15)
+    play_game(
+        contract,
+        ["n", "e", "s", "w"],
+        12,
+        {"story_point": "vote", "first_monarch": "s"},
+        tally,
+        chooser_seed=2,
+    )
+    deck = (
+        [{"back": ["church", "army"], "accept": {"church": 1, "army": -1}, "reject": {"army": 2}}]
+        * 10
+        + [
+            {
+                "id": "tax",
+                "title": "Tax the mills",
+                "back": ["people", "wealth"],
+                "accept": {"wealth": -2},
+                "reject": {"people": 1},
+            }
+        ]
+        + [{"back": ["people"], "accept": {"people": 2}, "reject": {"people": -1}}] * 15
+    )
     play_game(contract, ["ann", "bob", "cat"], 12, {"deck": deck}, tally, chooser_seed=12)
     assert tally.moves == MOVE_TYPES, MOVE_TYPES - tally.moves
-    documented = set(spec_dict()["components"]["schemas"]["ReignsTheCouncilEvent"]["discriminator"]["mapping"])
+    documented = set(
+        spec_dict()["components"]["schemas"]["ReignsTheCouncilEvent"]["discriminator"]["mapping"]
+    )
     assert tally.events <= documented
     missing = documented - tally.events
-    assert missing <= {"story_vote_started", "story_vote_cast", "story_vote_result", "decks_rebuilt",
-                       "monarch_abdicated"}, missing
+    assert missing <= {
+        "story_vote_started",
+        "story_vote_cast",
+        "story_vote_result",
+        "decks_rebuilt",
+        "monarch_abdicated",
+    }, missing
 
 
 @pytest.fixture(scope="module")
@@ -159,20 +224,33 @@ def pitching(contract_app):
 
 def test_illegal_moves_are_422_with_violations(contract, pitching):
     cat_card = pitching["hands"]["cat"][0]
-    problem = contract.post(GAME, "apply", {"state": pitching, "move": {"player": "bob", "type": "pitch",
-                                                                         "card": cat_card}}, expect=422).json
+    problem = contract.post(
+        GAME,
+        "apply",
+        {"state": pitching, "move": {"player": "bob", "type": "pitch", "card": cat_card}},
+        expect=422,
+    ).json
     assert problem["violations"][0]["code"] == "card_not_in_hand"
     assert cat_card not in problem["detail"], "an error never names another player's card"
-    problem = contract.post(GAME, "apply", {"state": pitching, "move": {"player": "ann", "type": "decide",
-                                                                         "accept": []}}, expect=422).json
+    problem = contract.post(
+        GAME,
+        "apply",
+        {"state": pitching, "move": {"player": "ann", "type": "decide", "accept": []}},
+        expect=422,
+    ).json
     assert problem["violations"][0]["code"] == "wrong_phase"
 
 
 def test_malformed_moves_are_400(contract, pitching):
-    for move in ({"player": "bob", "type": "pitch"}, {"player": "bob", "type": "pitch", "card": 3},
-                 {"player": "bob", "type": "draw", "deck": "0"}, {"player": "ann", "type": "end_vote", "end": 1}):
-        problem = contract.post(GAME, "apply", {"state": pitching, "move": move}, expect=400,
-                                valid_request=False).json
+    for move in (
+        {"player": "bob", "type": "pitch"},
+        {"player": "bob", "type": "pitch", "card": 3},
+        {"player": "bob", "type": "draw", "deck": "0"},
+        {"player": "ann", "type": "end_vote", "end": 1},
+    ):
+        problem = contract.post(
+            GAME, "apply", {"state": pitching, "move": move}, expect=400, valid_request=False
+        ).json
         assert problem["errors"]
 
 
@@ -194,16 +272,30 @@ def test_broken_states_are_422(contract, pitching):
 def test_bad_setup_is_422(contract):
     """A value outside an option's vocabulary is a shape error (400); a value of the right shape
     that the rules refuse is 422 ``invalid_setup`` naming each problem."""
-    problem = contract.post(GAME, "setup", {"players": ["a", "b", "c"], "options": {"story_point": "sometimes"}},
-                            expect=400, valid_request=False).json
+    problem = contract.post(
+        GAME,
+        "setup",
+        {"players": ["a", "b", "c"], "options": {"story_point": "sometimes"}},
+        expect=400,
+        valid_request=False,
+    ).json
     assert "options.story_point" in str(problem["errors"])
-    for options, codes in (({"first_monarch": "zed"}, {"unknown_first_monarch"}),
-                           ({"deck": [{"back": ["church"], "accept": {}, "reject": {}}]}, {"deck_size", "bad_card"})):
-        problem = contract.post(GAME, "setup", {"players": ["a", "b", "c"], "options": options},
-                                expect=422, valid_request=False).json
+    for options, codes in (
+        ({"first_monarch": "zed"}, {"unknown_first_monarch"}),
+        ({"deck": [{"back": ["church"], "accept": {}, "reject": {}}]}, {"deck_size", "bad_card"}),
+    ):
+        problem = contract.post(
+            GAME,
+            "setup",
+            {"players": ["a", "b", "c"], "options": options},
+            expect=422,
+            valid_request=False,
+        ).json
         assert problem["code"] == "invalid_setup"
         assert {v["code"] for v in problem["violations"]} == codes
-    problem = contract.post(GAME, "setup", {"players": ["a", "b"]}, expect=422, valid_request=False).json
+    problem = contract.post(
+        GAME, "setup", {"players": ["a", "b"]}, expect=422, valid_request=False
+    ).json
     assert problem["violations"][0]["code"] == "player_count"
 
 
@@ -227,8 +319,10 @@ def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
     game = get_game(GAME)
     client = contract_app.test_client()
     players = ["ann", "bob", "cat"]
-    created = client.post("/v1/sessions", json={"game": GAME, "players": players, "seed": 21,
-                                                "options": {"story_point": "vote"}}).get_json()
+    created = client.post(
+        "/v1/sessions",
+        json={"game": GAME, "players": players, "seed": 21, "options": {"story_point": "vote"}},
+    ).get_json()
     path, seats = f"/v1/sessions/{created['session_id']}", created["seats"]
     state = game.setup(players, 21, {"story_point": "vote"})
     card_ids, goal_ids = set(state["cards"]), set(GOALS)
@@ -254,9 +348,13 @@ def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
             elif e["type"] == "goals_revealed":
                 for p in goals:
                     goals[p].update(e["goals"].values())
-        knowledge[state["move_count"]] = ({p: set(v) for p, v in known.items()},
-                                          {p: set(v) for p, v in goals.items()})
-    assert {r["end"] for r in state["reigns"]} & {"death"}, "a death, so goals and story votes are seen"
+        knowledge[state["move_count"]] = (
+            {p: set(v) for p, v in known.items()},
+            {p: set(v) for p, v in goals.items()},
+        )
+    assert {r["end"] for r in state["reigns"]} & {"death"}, (
+        "a death, so goals and story votes are seen"
+    )
     for reader in [*players, None]:
         headers = {} if reader is None else {"Authorization": f"Bearer {seats[reader]}"}
         entries, after = [], 0
@@ -273,7 +371,10 @@ def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
             assert not (found & card_ids) - cards_known[reader], (reader, entry["version"])
             assert not (found & goal_ids) - goals_known[reader], (reader, entry["version"])
             move = entry["move"]
-            if move["type"] in ("exchange", "pitch", "story_vote", "end_vote") and move["player"] != reader:
+            if (
+                move["type"] in ("exchange", "pitch", "story_vote", "end_vote")
+                and move["player"] != reader
+            ):
                 assert move == {"player": move["player"], "type": move["type"]}
             for e in entry["events"]:
                 if e["type"] in ("story_vote_cast", "end_vote_cast") and e["player"] != reader:
@@ -322,7 +423,9 @@ def test_corrupted_requests_are_4xx_never_5xx(contract_app):
     client = contract_app.test_client()
     samples = []
     for seed in range(4):
-        state = game.setup(["ann", "bob", "cat", "dan"][: 3 + seed % 2], seed, {"story_point": "vote"})
+        state = game.setup(
+            ["ann", "bob", "cat", "dan"][: 3 + seed % 2], seed, {"story_point": "vote"}
+        )
         for i, step in enumerate(random_steps(game, state, random.Random(seed))):
             if i % 20 == 0 or step.before["phase"] in ("mind", "story_vote", "succession"):
                 samples.append((step.before, step.legal))
@@ -338,7 +441,11 @@ def test_corrupted_requests_are_4xx_never_5xx(contract_app):
             body["player"] = rng.choice(state["players"])
         for _ in range(rng.randint(1, 2)):
             _corrupt(body, rng)
-        response = client.post(f"{P}/{action}", data=json.dumps(body), content_type="application/json")
+        response = client.post(
+            f"{P}/{action}", data=json.dumps(body), content_type="application/json"
+        )
         assert response.status_code < 500, (action, response.get_data()[:300])
         statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
-    assert statuses.get(400, 0) > 50 and statuses.get(422, 0) > 20 and statuses.get(200, 0) > 20, statuses
+    assert statuses.get(400, 0) > 50 and statuses.get(422, 0) > 20 and statuses.get(200, 0) > 20, (
+        statuses
+    )

@@ -6,6 +6,7 @@ of the schema, a few things the schema cannot say are checked against docs/archi
 and the shared API contract (a view hides the hand of a spectator, the legal-move list is
 for the active players only, an illegal move gets a 422 with violations...).
 """
+
 from __future__ import annotations
 
 import copy
@@ -39,8 +40,14 @@ class Tally:
         self.tie_breaks: set[object] = set()
 
 
-def play_game(contract, players: list[str], seed: int, options: dict | None = None,
-              tally: Tally | None = None, chooser_seed: int = 0) -> dict:
+def play_game(
+    contract,
+    players: list[str],
+    seed: int,
+    options: dict | None = None,
+    tally: Tally | None = None,
+    chooser_seed: int = 0,
+) -> dict:
     """Set up and play one game to the end through the API; returns the final state."""
     tally = tally or Tally()
     rng = random.Random(chooser_seed)
@@ -67,8 +74,9 @@ def play_game(contract, players: list[str], seed: int, options: dict | None = No
                 assert packet.index(m["cards"][0]) < packet.index(m["cards"][1]), m
         if step % 7 == 0:
             for player in players:
-                own = contract.post(GAME, "legal-moves", {"state": state, "player": player},
-                                    expect=200).json["moves"]
+                own = contract.post(
+                    GAME, "legal-moves", {"state": state, "player": player}, expect=200
+                ).json["moves"]
                 assert own == [m for m in moves if m["player"] == player]
         move = rng.choice(moves)
         tally.moves.add(move["type"])
@@ -81,7 +89,9 @@ def play_game(contract, players: list[str], seed: int, options: dict | None = No
         assert verdict == {"legal": True, "violations": []}
         bad = _mutate(move, rng)
         if bad is not None and bad not in moves:
-            verdict = contract.post(GAME, "validate", {"state": state, "move": bad}, expect=200).json
+            verdict = contract.post(
+                GAME, "validate", {"state": state, "move": bad}, expect=200
+            ).json
             assert verdict["legal"] is False and verdict["violations"]
             problem = contract.post(GAME, "apply", {"state": state, "move": bad}, expect=422).json
             assert problem["code"] == "illegal_move" and problem["violations"]
@@ -135,7 +145,9 @@ def _check_views(contract, state: dict) -> None:
     else:
         assert not {"packet", "picks", "kept"} & set(spectator["draft"])
     for player in state["players"]:
-        view = contract.post(GAME, "view", {"state": state, "player": player}, expect=200).json["view"]
+        view = contract.post(GAME, "view", {"state": state, "player": player}, expect=200).json[
+            "view"
+        ]
         assert view["viewer"] == player
         assert view["hand"] == state["hands"][player]
         assert view["armies"] == state["armies"] and view["discard_pile"] == state["discard_pile"]
@@ -161,8 +173,13 @@ def test_catalogue(contract):
 def test_unknown_game_is_404_everywhere(contract):
     contract.call("GET", "/v1/games/no-such-game", expect=404, valid_request=False)
     for action in ("setup", "legal-moves", "validate", "apply", "score", "view"):
-        problem = contract.call("POST", f"/v1/games/no-such-game/{action}", {"players": ["a", "b"]},
-                                expect=404, valid_request=False).json
+        problem = contract.call(
+            "POST",
+            f"/v1/games/no-such-game/{action}",
+            {"players": ["a", "b"]},
+            expect=404,
+            valid_request=False,
+        ).json
         assert problem["code"] in ("unknown_game", "not_found")
 
 
@@ -187,25 +204,46 @@ def contract_spec_bytes() -> bytes:
 def test_full_games_conform(contract):
     tally = Tally()
     finals = []
-    for i, players in enumerate((["ann", "bob"], ["ann", "bob", "cat"], ["n", "e", "s", "w"],
-                                 ["ann", "bob"], ["x" * 64, "y"], ["ann", "bob", "cat"])):
+    for i, players in enumerate(
+        (
+            ["ann", "bob"],
+            ["ann", "bob", "cat"],
+            ["n", "e", "s", "w"],
+            ["ann", "bob"],
+            ["x" * 64, "y"],
+            ["ann", "bob", "cat"],
+        )
+    ):
         finals.append(play_game(contract, players, seed=1000 + i, tally=tally, chooser_seed=i))
     assert tally.moves == MOVE_TYPES, f"move types never played: {MOVE_TYPES - tally.moves}"
-    documented = set(spec_dict()["components"]["schemas"]["ReignAndRuinEvent"]["discriminator"]["mapping"])
+    documented = set(
+        spec_dict()["components"]["schemas"]["ReignAndRuinEvent"]["discriminator"]["mapping"]
+    )
     assert tally.events <= documented
-    assert documented == tally.events, f"event types never seen in these games: {documented - tally.events}"
+    assert documented == tally.events, (
+        f"event types never seen in these games: {documented - tally.events}"
+    )
     assert tally.swaps_without_take and tally.revive_to == {"army", "hand"}
 
 
 def test_custom_options_game_conforms(contract):
-    deck = [{"faction": f, "value": v}
-            for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora") for v in (1, 5, 99)]
+    deck = [
+        {"faction": f, "value": v}
+        for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
+        for v in (1, 5, 99)
+    ]
     deck += [{"faction": "crou", "value": 5}, {"id": "special", "faction": "nomora", "value": 42}]
-    final = play_game(contract, ["ann", "bob"], seed=0, options={"starting_player": "bob", "deck": deck})
+    final = play_game(
+        contract, ["ann", "bob"], seed=0, options={"starting_player": "bob", "deck": deck}
+    )
     assert final["starting_player"] == "bob"
     assert {"crou-5", "crou-5-2", "special"} <= set(final["cards"])
-    final = play_game(contract, ["ann", "bob"], seed=9223372036854775807,
-                      options={"starting_player": None, "deck": None})
+    final = play_game(
+        contract,
+        ["ann", "bob"],
+        seed=9223372036854775807,
+        options={"starting_player": None, "deck": None},
+    )
     assert len(final["cards"]) == 54
 
 
@@ -229,7 +267,9 @@ def midgame(contract_app):
 
 
 def test_malformed_json_is_400(contract):
-    problem = contract.post(GAME, "apply", None, raw=b"{not json", valid_request=False, expect=400).json
+    problem = contract.post(
+        GAME, "apply", None, raw=b"{not json", valid_request=False, expect=400
+    ).json
     assert problem["status"] == 400
 
 
@@ -251,13 +291,19 @@ def test_missing_and_wrong_fields_are_400_with_errors(contract, midgame):
         ("apply", {"state": midgame, "move": dict(move, type="no_such_move_type")}, "move.type"),
         ("apply", {"state": midgame, "move": {"player": "ann", "type": "fighter"}}, "move.card"),
         ("apply", {"state": midgame, "move": dict(move, extra=1)}, "move.extra"),
-        ("validate", {"state": dict(midgame, hands={"ann": [5], "bob": []}), "move": move}, "state.hands.ann.0"),
+        (
+            "validate",
+            {"state": dict(midgame, hands={"ann": [5], "bob": []}), "move": move},
+            "state.hands.ann.0",
+        ),
         ("view", {"state": {k: v for k, v in midgame.items() if k != "rng"}}, "state.rng"),
     ]
     for action, body, field in cases:
         problem = contract.post(GAME, action, body, valid_request=False, expect=400).json
         assert problem["code"] == "invalid_body", problem
-        assert field in problem["errors"], f"{action} {body if action == 'setup' else ''}: {problem}"
+        assert field in problem["errors"], (
+            f"{action} {body if action == 'setup' else ''}: {problem}"
+        )
 
 
 def test_wrong_method_is_405(contract):
@@ -277,10 +323,24 @@ def test_large_body_is_413(contract):
 
 
 def test_not_json_is_415(contract):
-    contract.post(GAME, "apply", None, raw=b"state=1", content_type="text/plain",
-                  valid_request=False, expect=415)
-    contract.post(GAME, "setup", None, raw=b'{"players": ["a", "b"]}', content_type=None,
-                  valid_request=False, expect=415)
+    contract.post(
+        GAME,
+        "apply",
+        None,
+        raw=b"state=1",
+        content_type="text/plain",
+        valid_request=False,
+        expect=415,
+    )
+    contract.post(
+        GAME,
+        "setup",
+        None,
+        raw=b'{"players": ["a", "b"]}',
+        content_type=None,
+        valid_request=False,
+        expect=415,
+    )
 
 
 def test_illegal_move_is_422(contract, midgame):
@@ -305,30 +365,49 @@ def test_broken_state_is_422(contract, midgame):
     broken = copy.deepcopy(midgame)
     mover = broken["active_players"][0]
     broken["hands"][mover].append(broken["draw_pile"][0])  # a card in two places
-    for action, body in (("legal-moves", {"state": broken}), ("score", {"state": broken}),
-                         ("view", {"state": broken}),
-                         ("apply", {"state": broken, "move": {"player": mover, "type": "fighter",
-                                                              "card": broken["hands"][mover][0]}})):
+    for action, body in (
+        ("legal-moves", {"state": broken}),
+        ("score", {"state": broken}),
+        ("view", {"state": broken}),
+        (
+            "apply",
+            {
+                "state": broken,
+                "move": {"player": mover, "type": "fighter", "card": broken["hands"][mover][0]},
+            },
+        ),
+    ):
         problem = contract.post(GAME, action, body, expect=422).json
         assert problem["code"] == "invalid_state" and problem["violations"], problem
-    for field, value in (("rng", "XYZ"), ("move_count", -1), ("schema_version", 99), ("phase", "lunch")):
+    for field, value in (
+        ("rng", "XYZ"),
+        ("move_count", -1),
+        ("schema_version", 99),
+        ("phase", "lunch"),
+    ):
         body = {"state": dict(midgame, **{field: value})}
         contract.post(GAME, "score", body, valid_request=False, expect={400, 422})
 
 
 def test_bad_setup_is_422(contract):
-    for body in ({"players": ["solo"]}, {"players": ["a", "a", "b"]}, {"players": list("abcde")},
-                 {"players": ["a", "b"], "options": {"starting_player": "zed"}},
-                 {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 1}] * 13}},
-                 {"players": ["a", "b"], "options": {"deck": [{"faction": "elves", "value": 1}] * 14}},
-                 {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 100}] * 14}}):
+    for body in (
+        {"players": ["solo"]},
+        {"players": ["a", "a", "b"]},
+        {"players": list("abcde")},
+        {"players": ["a", "b"], "options": {"starting_player": "zed"}},
+        {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 1}] * 13}},
+        {"players": ["a", "b"], "options": {"deck": [{"faction": "elves", "value": 1}] * 14}},
+        {"players": ["a", "b"], "options": {"deck": [{"faction": "hexen", "value": 100}] * 14}},
+    ):
         problem = contract.post(GAME, "setup", body, valid_request=False, expect=422).json
         assert problem["code"] == "invalid_setup" and problem["violations"], problem
 
 
 def test_unknown_player_is_rejected(contract, midgame):
-    for action, body in (("legal-moves", {"state": midgame, "player": "nobody"}),
-                         ("view", {"state": midgame, "player": "nobody"})):
+    for action, body in (
+        ("legal-moves", {"state": midgame, "player": "nobody"}),
+        ("view", {"state": midgame, "player": "nobody"}),
+    ):
         problem = contract.post(GAME, action, body, expect={400, 422}).json
         assert problem["violations"] or problem.get("errors"), problem
     move = {"player": "nobody", "type": "fighter", "card": midgame["hands"]["ann"][0]}
@@ -336,7 +415,9 @@ def test_unknown_player_is_rejected(contract, midgame):
 
 
 # -- the spec is strict enough to catch a wrong response -------------------------------------------------
-def _response_errors(path: str, body: dict, status: int = 200, mimetype: str = "application/json") -> list:
+def _response_errors(
+    path: str, body: dict, status: int = 200, mimetype: str = "application/json"
+) -> list:
     import json as _json
 
     from openapi_core.testing import MockRequest, MockResponse
@@ -356,11 +437,19 @@ def test_spec_catches_wrong_responses(contract, midgame):
     view = contract.post(GAME, "view", {"state": midgame, "player": "ann"}, expect=200).json
     spectator = contract.post(GAME, "view", {"state": midgame}, expect=200).json
     score = contract.post(GAME, "score", {"state": midgame}, expect=200).json
-    start = contract.post(GAME, "setup", {"players": ["ann", "bob"], "seed": 1}, expect=200).json["state"]
+    start = contract.post(GAME, "setup", {"players": ["ann", "bob"], "seed": 1}, expect=200).json[
+        "state"
+    ]
     draft_view = contract.post(GAME, "view", {"state": start, "player": "ann"}, expect=200).json
     draft_spectator = contract.post(GAME, "view", {"state": start}, expect=200).json
-    for path, body in ((f"{P}/apply", applied), (f"{P}/view", view), (f"{P}/view", spectator),
-                       (f"{P}/view", draft_view), (f"{P}/view", draft_spectator), (f"{P}/score", score)):
+    for path, body in (
+        (f"{P}/apply", applied),
+        (f"{P}/view", view),
+        (f"{P}/view", spectator),
+        (f"{P}/view", draft_view),
+        (f"{P}/view", draft_spectator),
+        (f"{P}/score", score),
+    ):
         assert not _response_errors(path, body)
 
     def broken(base: dict, change) -> dict:
@@ -369,37 +458,101 @@ def test_spec_catches_wrong_responses(contract, midgame):
         return copy_
 
     wrong = {
-        "apply: unknown state field": (f"{P}/apply", broken(applied, lambda b: b["state"].update(colour="red"))),
+        "apply: unknown state field": (
+            f"{P}/apply",
+            broken(applied, lambda b: b["state"].update(colour="red")),
+        ),
         "apply: missing outcome": (f"{P}/apply", broken(applied, lambda b: b.pop("outcome"))),
         "apply: bad rng": (f"{P}/apply", broken(applied, lambda b: b["state"].update(rng="xyz"))),
-        "apply: bad phase": (f"{P}/apply", broken(applied, lambda b: b["state"].update(phase="lunch"))),
-        "apply: fighter without cognitz": (f"{P}/apply", broken(applied, lambda b: b["state"]["armies"]["ann"].append(
-            {"card": "hexen-1", "kurgoz": 0}))),
-        "apply: unknown event": (f"{P}/apply", broken(applied, lambda b: b["events"].append({"type": "party"}))),
-        "apply: event missing field": (f"{P}/apply", broken(applied, lambda b: b["events"].append(
-            {"type": "fighter_played", "player": "ann"}))),
+        "apply: bad phase": (
+            f"{P}/apply",
+            broken(applied, lambda b: b["state"].update(phase="lunch")),
+        ),
+        "apply: fighter without cognitz": (
+            f"{P}/apply",
+            broken(
+                applied,
+                lambda b: b["state"]["armies"]["ann"].append({"card": "hexen-1", "kurgoz": 0}),
+            ),
+        ),
+        "apply: unknown event": (
+            f"{P}/apply",
+            broken(applied, lambda b: b["events"].append({"type": "party"})),
+        ),
+        "apply: event missing field": (
+            f"{P}/apply",
+            broken(
+                applied, lambda b: b["events"].append({"type": "fighter_played", "player": "ann"})
+            ),
+        ),
         "view: seed leaked": (f"{P}/view", broken(view, lambda b: b["view"].update(seed=7))),
-        "view: draw pile leaked": (f"{P}/view", broken(view, lambda b: b["view"].update(draw_pile=[]))),
-        "view: hand for a spectator": (f"{P}/view", broken(spectator, lambda b: b["view"].update(hand=[]))),
+        "view: draw pile leaked": (
+            f"{P}/view",
+            broken(view, lambda b: b["view"].update(draw_pile=[])),
+        ),
+        "view: hand for a spectator": (
+            f"{P}/view",
+            broken(spectator, lambda b: b["view"].update(hand=[])),
+        ),
         "view: no hand for a player": (f"{P}/view", broken(view, lambda b: b["view"].pop("hand"))),
-        "view: spectator sees a packet": (f"{P}/view", broken(draft_spectator, lambda b: b["view"]["draft"].update(
-            packet=[]))),
-        "view: player without packet": (f"{P}/view", broken(draft_view, lambda b: b["view"]["draft"].pop("packet"))),
-        "validate: illegal without violations": (f"{P}/validate", {"legal": False, "violations": []}),
-        "validate: legal with violations": (f"{P}/validate", {"legal": True, "violations": [
-            {"code": "x", "message": "m", "rule": "reign-and-ruin#moves"}]}),
-        "score: tie_break unknown": (f"{P}/score", broken(score, lambda b: b["breakdown"].update(tie_break="coin"))),
-        "score: fighter without worth": (f"{P}/score", broken(score, lambda b: [
-            f.pop("worth") for d in b["breakdown"]["players"].values() for f in d["fighters"]] or
-            b["breakdown"]["players"]["ann"]["fighters"].append({"card": "x", "faction": "hexen", "value": 1, "kurgoz": 0}))),
+        "view: spectator sees a packet": (
+            f"{P}/view",
+            broken(draft_spectator, lambda b: b["view"]["draft"].update(packet=[])),
+        ),
+        "view: player without packet": (
+            f"{P}/view",
+            broken(draft_view, lambda b: b["view"]["draft"].pop("packet")),
+        ),
+        "validate: illegal without violations": (
+            f"{P}/validate",
+            {"legal": False, "violations": []},
+        ),
+        "validate: legal with violations": (
+            f"{P}/validate",
+            {
+                "legal": True,
+                "violations": [{"code": "x", "message": "m", "rule": "reign-and-ruin#moves"}],
+            },
+        ),
+        "score: tie_break unknown": (
+            f"{P}/score",
+            broken(score, lambda b: b["breakdown"].update(tie_break="coin")),
+        ),
+        "score: fighter without worth": (
+            f"{P}/score",
+            broken(
+                score,
+                lambda b: (
+                    [
+                        f.pop("worth")
+                        for d in b["breakdown"]["players"].values()
+                        for f in d["fighters"]
+                    ]
+                    or b["breakdown"]["players"]["ann"]["fighters"].append(
+                        {"card": "x", "faction": "hexen", "value": 1, "kurgoz": 0}
+                    )
+                ),
+            ),
+        ),
     }
     for what, (path, body) in wrong.items():
         assert _response_errors(path, body), f"the spec accepts a wrong response ({what})"
-    problem = {"type": "https://reign-referee.dev/problems/illegal-move", "title": "Illegal move",
-               "status": 422, "detail": "x", "code": "illegal_move"}
-    assert _response_errors(f"{P}/apply", problem, 422, "application/problem+json"), "422 without violations"
-    assert _response_errors(f"{P}/apply", dict(problem, violations=[{"code": "x", "message": "m"}]), 422,
-                            "application/problem+json"), "violation without rule"
+    problem = {
+        "type": "https://reign-referee.dev/problems/illegal-move",
+        "title": "Illegal move",
+        "status": 422,
+        "detail": "x",
+        "code": "illegal_move",
+    }
+    assert _response_errors(f"{P}/apply", problem, 422, "application/problem+json"), (
+        "422 without violations"
+    )
+    assert _response_errors(
+        f"{P}/apply",
+        dict(problem, violations=[{"code": "x", "message": "m"}]),
+        422,
+        "application/problem+json",
+    ), "violation without rule"
     assert _response_errors(f"{P}/apply", applied, 201), "undocumented status"
 
 
@@ -428,7 +581,9 @@ def test_extreme_values_get_no_5xx(contract, midgame, what):
     for action in ("legal-moves", "score", "view"):
         contract.post(GAME, action, {"state": state}, valid_request=False, expect={200, 400, 422})
     move = get_legal(midgame)[0]
-    contract.post(GAME, "apply", {"state": state, "move": move}, valid_request=False, expect={200, 400, 422})
+    contract.post(
+        GAME, "apply", {"state": state, "move": move}, valid_request=False, expect={200, 400, 422}
+    )
 
 
 @pytest.mark.parametrize(("seed", "status"), [(-1, 422), (1 << 63, 422), (1 << 64, 400)])

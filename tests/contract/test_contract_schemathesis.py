@@ -22,6 +22,7 @@ seed, ``derandomize``) so CI is stable. For a deeper hunt, scale the example cou
 ``CONTRACT_EXAMPLES_SCALE=20 .venv/bin/python -m pytest tests/contract``, or run ``st run`` against
 a server (README).
 """
+
 from __future__ import annotations
 
 import copy
@@ -38,9 +39,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
-                                              positive_data_acceptance, response_schema_conformance,
-                                              status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from . import schemathesis_hooks  # noqa: F401  (registers the seat tokens of the stateful phase)
 from .oapi import SPEC_PATH, spec_dict
@@ -50,11 +55,22 @@ SEED = 20240521
 #: No 5xx; status code, content type and body as documented; what the spec calls valid is not
 #: refused as malformed (400: the spec looser than the server); and what the spec calls invalid is
 #: rejected with a 4xx (the spec stricter than the server).
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance, positive_data_acceptance, negative_data_rejection]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    positive_data_acceptance,
+    negative_data_rejection,
+]
 SCALE = float(os.environ.get("CONTRACT_EXAMPLES_SCALE", "1"))
-SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=True,
-                suppress_health_check=list(HealthCheck))
+SETTINGS = dict(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 ST_CONFIG = tomllib.loads((Path(SPEC_PATH).parent / "schemathesis.toml").read_text("utf-8"))
@@ -73,11 +89,18 @@ ADAPTIVE_OFF = {"extra-data-sources": {"responses": False}}
 
 
 def _config(stateful: bool = False) -> schemathesis.Config:
-    return schemathesis.Config.from_dict({"seed": SEED, "checks": ST_CONFIG["checks"],
-                                          "operations": ST_CONFIG["operations"],
-                                          "phases": {"examples": ADAPTIVE_OFF,
-                                                     "fuzzing": {**ADAPTIVE_OFF, "error-feedback": {"enabled": False}},
-                                                     "stateful": {"enabled": stateful}}})
+    return schemathesis.Config.from_dict(
+        {
+            "seed": SEED,
+            "checks": ST_CONFIG["checks"],
+            "operations": ST_CONFIG["operations"],
+            "phases": {
+                "examples": ADAPTIVE_OFF,
+                "fuzzing": {**ADAPTIVE_OFF, "error-feedback": {"enabled": False}},
+                "stateful": {"enabled": stateful},
+            },
+        }
+    )
 
 
 # -- the whole spec -------------------------------------------------------------------------------
@@ -96,10 +119,15 @@ def test_api_conforms(case, contract_app):
 
 
 # -- stateful: the links ---------------------------------------------------------------------------------
-SESSION_OPERATIONS = {("POST", "/v1/sessions"), ("GET", "/v1/sessions/{session_id}"),
-                      ("DELETE", "/v1/sessions/{session_id}"), ("GET", "/v1/sessions/{session_id}/legal-moves"),
-                      ("POST", "/v1/sessions/{session_id}/moves"), ("GET", "/v1/sessions/{session_id}/history"),
-                      ("GET", "/v1/sessions/{session_id}/events")}
+SESSION_OPERATIONS = {
+    ("POST", "/v1/sessions"),
+    ("GET", "/v1/sessions/{session_id}"),
+    ("DELETE", "/v1/sessions/{session_id}"),
+    ("GET", "/v1/sessions/{session_id}/legal-moves"),
+    ("POST", "/v1/sessions/{session_id}/moves"),
+    ("GET", "/v1/sessions/{session_id}/history"),
+    ("GET", "/v1/sessions/{session_id}/events"),
+}
 
 
 def test_stateful_links_reach_every_session_operation(referee_data_dir):
@@ -108,10 +136,17 @@ def test_stateful_links_reach_every_session_operation(referee_data_dir):
     from api import create_app
 
     # schemathesis reads each answer to its end: a live event stream must end (after 1 s)
-    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir),
-                      "MAX_STREAM_SECONDS": 1})
-    stateful = schemathesis.openapi.from_wsgi("/openapi.yaml", app, config=_config(stateful=True)).include(
-        path_regex="^/v1/sessions")
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "MAX_STREAM_SECONDS": 1,
+        }
+    )
+    stateful = schemathesis.openapi.from_wsgi(
+        "/openapi.yaml", app, config=_config(stateful=True)
+    ).include(path_regex="^/v1/sessions")
     reached: Counter = Counter()
 
     class Sessions(stateful.as_state_machine()):  # type: ignore[misc]
@@ -119,15 +154,23 @@ def test_stateful_links_reach_every_session_operation(referee_data_dir):
             super().after_call(response, case)
             reached[(case.operation.method.upper(), case.operation.path, response.status_code)] += 1
 
-    Sessions.run(settings=settings(max_examples=int(15 * SCALE), stateful_step_count=10, **SETTINGS))
+    Sessions.run(
+        settings=settings(max_examples=int(15 * SCALE), stateful_step_count=10, **SETTINGS)
+    )
     # A move: its answer came from the rules (2xx, or 422 for a move of another game or an illegal
     # one), not only 401/403/404. (Through the link from the legal moves a move applies with a 200
     # in `st run`; this short derandomised run does not get there: see the closing note.)
     moves = ("POST", "/v1/sessions/{session_id}/moves")
     assert reached[(*moves, 200)] or reached[(*moves, 422)], sorted(reached.items())
-    missing = sorted(op for op in SESSION_OPERATIONS - {moves}
-                     if not any(n and k[:2] == op and 200 <= k[2] < 300 for k, n in reached.items()))
-    assert not missing, (missing, sorted((k, v) for k, v in reached.items() if k[1].startswith("/v1/sessions")))
+    missing = sorted(
+        op
+        for op in SESSION_OPERATIONS - {moves}
+        if not any(n and k[:2] == op and 200 <= k[2] < 300 for k, n in reached.items())
+    )
+    assert not missing, (
+        missing,
+        sorted((k, v) for k, v in reached.items() if k[1].startswith("/v1/sessions")),
+    )
 
 
 # -- generated moves on real states ------------------------------------------------------------------
@@ -137,15 +180,28 @@ def _real_states() -> dict[str, dict]:
 
     game = get_game(GAME)
     found: dict[str, dict] = {}
-    for seed, players in ((3, ["ann", "bob"]), (4, ["ann", "bob", "cat"]), (5, ["n", "e", "s", "w"])):
+    for seed, players in (
+        (3, ["ann", "bob"]),
+        (4, ["ann", "bob", "cat"]),
+        (5, ["n", "e", "s", "w"]),
+    ):
         chooser = random.Random(seed)
         state = game.setup(players, seed, {})
         found.setdefault(f"draft-{len(players)}p", state)
         while state["status"] != "finished":
-            if state["phase"] == "draft" and state["draft"]["round"] == 2 and any(state["draft"]["picks"].values()):
+            if (
+                state["phase"] == "draft"
+                and state["draft"]["round"] == 2
+                and any(state["draft"]["picks"].values())
+            ):
                 found.setdefault("draft-round-2-partly-picked", state)
-            if state["phase"] == "play" and state["discard_pile"] and any(
-                    f["cognitz"] or f["kurgoz"] for army in state["armies"].values() for f in army):
+            if (
+                state["phase"] == "play"
+                and state["discard_pile"]
+                and any(
+                    f["cognitz"] or f["kurgoz"] for army in state["armies"].values() for f in army
+                )
+            ):
                 found.setdefault(f"play-tokens-{len(players)}p", state)
             if state["phase"] == "play" and len(state["discard_pile"]) >= 3:
                 found.setdefault(f"play-late-{len(players)}p", state)
@@ -157,10 +213,18 @@ def _real_states() -> dict[str, dict]:
 
 
 REAL_STATES = _real_states()
-MOVE_SCHEMAS = [ref.rsplit("/", 1)[1] for ref in
-                spec_dict()["components"]["schemas"]["ReignAndRuinMove"]["discriminator"]["mapping"].values()]
-OPERATIONS = [f"/v1/games/{GAME}/validate", f"/v1/games/{GAME}/apply", f"/v1/games/{GAME}/legal-moves",
-              f"/v1/games/{GAME}/view"]
+MOVE_SCHEMAS = [
+    ref.rsplit("/", 1)[1]
+    for ref in spec_dict()["components"]["schemas"]["ReignAndRuinMove"]["discriminator"][
+        "mapping"
+    ].values()
+]
+OPERATIONS = [
+    f"/v1/games/{GAME}/validate",
+    f"/v1/games/{GAME}/apply",
+    f"/v1/games/{GAME}/legal-moves",
+    f"/v1/games/{GAME}/view",
+]
 
 
 def _relevant_cards(state: dict) -> set[str]:
@@ -179,28 +243,45 @@ def _state_schema(state: dict) -> dict:
     card and player ids in moves drawn from that state. Responses keep the real schemas."""
     spec = copy.deepcopy(spec_dict())
     schemas = spec["components"]["schemas"]
-    schemas["NarrowCardId"] = {"type": "string", "enum": sorted(_relevant_cards(state)) + ["no-such-card"]}
+    schemas["NarrowCardId"] = {
+        "type": "string",
+        "enum": sorted(_relevant_cards(state)) + ["no-such-card"],
+    }
     schemas["NarrowPlayerId"] = {"type": "string", "enum": list(state["players"]) + ["nobody"]}
 
     def narrow(name: str) -> str:
         text = json.dumps(schemas[name])
         for plain in ("RRCardId", "PlayerId"):
-            text = text.replace(f'"#/components/schemas/{plain}"', f'"#/components/schemas/Narrow{plain[2:] if plain.startswith("RR") else plain}"')
+            text = text.replace(
+                f'"#/components/schemas/{plain}"',
+                f'"#/components/schemas/Narrow{plain[2:] if plain.startswith("RR") else plain}"',
+            )
         for move in MOVE_SCHEMAS:
-            text = text.replace(f'"#/components/schemas/{move}"', f'"#/components/schemas/Narrow{move}"')
-        text = text.replace('"#/components/schemas/ReignAndRuinMove"', '"#/components/schemas/NarrowReignAndRuinMove"')
+            text = text.replace(
+                f'"#/components/schemas/{move}"', f'"#/components/schemas/Narrow{move}"'
+            )
+        text = text.replace(
+            '"#/components/schemas/ReignAndRuinMove"',
+            '"#/components/schemas/NarrowReignAndRuinMove"',
+        )
         schemas["Narrow" + name] = json.loads(text)
         return "#/components/schemas/Narrow" + name
 
     for move in MOVE_SCHEMAS:
         narrow(move)
     narrow("ReignAndRuinMove")
-    for name in ("ReignAndRuinStateRequest", "ReignAndRuinLegalMovesRequest", "ReignAndRuinViewRequest",
-                 "ReignAndRuinMoveRequest"):
+    for name in (
+        "ReignAndRuinStateRequest",
+        "ReignAndRuinLegalMovesRequest",
+        "ReignAndRuinViewRequest",
+        "ReignAndRuinMoveRequest",
+    ):
         props = schemas[name]["properties"]
         props["state"] = {"const": state}
         if "player" in props:
-            props["player"] = {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/NarrowPlayerId"}]}
+            props["player"] = {
+                "oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/NarrowPlayerId"}]
+            }
         if "move" in props:
             props["move"] = {"$ref": "#/components/schemas/NarrowReignAndRuinMove"}
     spec["paths"] = {p: item for p, item in spec["paths"].items() if p in OPERATIONS}
@@ -218,7 +299,11 @@ def _legal_moves(state: dict) -> list[dict]:
 
 def _canonical(move: object) -> object:
     """A move with the order of ``draft.cards`` ignored (it is irrelevant, architecture.md)."""
-    if isinstance(move, dict) and move.get("type") == "draft" and isinstance(move.get("cards"), list):
+    if (
+        isinstance(move, dict)
+        and move.get("type") == "draft"
+        and isinstance(move.get("cards"), list)
+    ):
         try:
             return dict(move, cards=sorted(move["cards"]))
         except TypeError:
@@ -243,16 +328,25 @@ def test_moves_on_real_states(contract_app, label, path):
     canonical_legal = [_canonical(m) for m in legal]
     ids = sorted(_relevant_cards(state)) + list(state["players"]) + ["no-such-card"]
 
-    @given(case=strategy, mode=st.sampled_from(["generated", "legal", "near-miss"]),
-           pick=st.sampled_from(legal) if legal else st.none(), key=st.integers(0, 3),
-           value=st.sampled_from(ids))
+    @given(
+        case=strategy,
+        mode=st.sampled_from(["generated", "legal", "near-miss"]),
+        pick=st.sampled_from(legal) if legal else st.none(),
+        key=st.integers(0, 3),
+        value=st.sampled_from(ids),
+    )
     @settings(max_examples=int((60 if legal else 15) * SCALE), **SETTINGS)
     def run(case, mode, pick, key, value):
         body = case.body
         listed = False
         positive = case.meta is not None and case.meta.generation.mode.is_positive
-        if pick is not None and mode != "generated" and positive and isinstance(body, dict) \
-                and body.get("state") == state:
+        if (
+            pick is not None
+            and mode != "generated"
+            and positive
+            and isinstance(body, dict)
+            and body.get("state") == state
+        ):
             move = dict(pick)
             params = [k for k in move if k not in ("player", "type")]
             if mode == "near-miss" and params:
@@ -268,13 +362,22 @@ def test_moves_on_real_states(contract_app, label, path):
             assert response.status_code == 200, response.text[:500]
             if action == "validate":
                 assert response.json() == {"legal": True, "violations": []}
-        elif action == "validate" and response.status_code == 200 \
-                and _canonical(case.body.get("move")) not in canonical_legal:
+        elif (
+            action == "validate"
+            and response.status_code == 200
+            and _canonical(case.body.get("move")) not in canonical_legal
+        ):
             assert response.json()["legal"] is False, f"unlisted move is legal: {case.body['move']}"
-        elif action == "apply" and isinstance(case.body, dict) and case.body.get("state") == state \
-                and _canonical(case.body.get("move")) not in canonical_legal:
+        elif (
+            action == "apply"
+            and isinstance(case.body, dict)
+            and case.body.get("state") == state
+            and _canonical(case.body.get("move")) not in canonical_legal
+        ):
             # the contract: every move not in the list is rejected
-            assert response.status_code in (400, 422), f"unlisted move applied: {case.body.get('move')}"
+            assert response.status_code in (400, 422), (
+                f"unlisted move applied: {case.body.get('move')}"
+            )
 
     run()
 
@@ -286,4 +389,3 @@ def test_real_state_moves_reached_the_rules():
     assert STATUSES[("apply", 200)] > 0, STATUSES
     assert STATUSES[("apply", 422)] > 0, STATUSES
     assert STATUSES[("validate", 200)] > 0, STATUSES
-

@@ -3,20 +3,37 @@ from the documented declaration a view uses, and a component name has one declar
 
 Cheap: no app, no spec file.
 """
+
 from __future__ import annotations
 
 import pytest
 
 from schemas import SCHEMAS, reign_and_ruin, reign_supreme
-from schemas.fields import INT, STR, doc, integer, json_schema, list_of, named, one_of, record, shape_only
+from schemas.fields import (
+    INT,
+    STR,
+    doc,
+    integer,
+    json_schema,
+    list_of,
+    named,
+    one_of,
+    record,
+    shape_only,
+)
 
 FACTION = doc(one_of(["hexen", "crou"]), "A faction.")
-CARD = named("TestCard", record({"faction": FACTION, "value": integer(1, 9)}, {"tags": list_of(one_of(["x"]))}))
+CARD = named(
+    "TestCard",
+    record({"faction": FACTION, "value": integer(1, 9)}, {"tags": list_of(one_of(["x"]))}),
+)
 
 
 def test_shape_only_checks_json_types_and_keys_but_no_vocabulary_or_bound():
     loose = shape_only(CARD)
-    assert CARD({"faction": "nomora", "value": 42}) is not None  # the view's declaration refuses both
+    assert (
+        CARD({"faction": "nomora", "value": 42}) is not None
+    )  # the view's declaration refuses both
     assert loose({"faction": "nomora", "value": 42}) is None  # the rules' 422, not a 400
     assert loose({"faction": "hexen", "value": 3, "tags": ["y"]}) is None
     assert loose({"faction": 3, "value": 3}) == {"faction": ["Not a valid string."]}
@@ -29,8 +46,11 @@ def test_shape_only_checks_json_types_and_keys_but_no_vocabulary_or_bound():
 def test_shape_only_is_documented_as_the_declaration():
     components: dict = {}
     assert json_schema(shape_only(CARD), components) == {"$ref": "#/components/schemas/TestCard"}
-    assert components["TestCard"]["properties"]["faction"] == {"type": "string", "enum": ["hexen", "crou"],
-                                                               "description": "A faction."}
+    assert components["TestCard"]["properties"]["faction"] == {
+        "type": "string",
+        "enum": ["hexen", "crou"],
+        "description": "A faction.",
+    }
     assert json_schema(shape_only(FACTION), {}) == json_schema(FACTION, {})
 
 
@@ -48,10 +68,13 @@ def test_a_component_name_has_one_declaration():
         json_schema(named("TestTwice", doc(STR, "Two.")), {})
 
 
-@pytest.mark.parametrize("state_field,declaration", [
-    (reign_and_ruin.StateSchema().fields["final_round"], reign_and_ruin.FINAL_ROUND),
-    (reign_supreme.StateSchema().fields["scenario"], reign_supreme.RSScenarioInPlay),
-])
+@pytest.mark.parametrize(
+    "state_field,declaration",
+    [
+        (reign_and_ruin.StateSchema().fields["final_round"], reign_and_ruin.FINAL_ROUND),
+        (reign_supreme.StateSchema().fields["scenario"], reign_supreme.RSScenarioInPlay),
+    ],
+)
 def test_states_refer_to_the_declarations_their_views_use(state_field, declaration):
     components: dict = {}
     rendered = json_schema(state_field.checker, components)
@@ -64,8 +87,12 @@ def test_every_game_phase_is_the_rules_list():
     from rules.reign_supreme.integrity import PHASES as RS
     from rules.reigns_the_council.integrity import PHASES as RTC
 
-    for game_id, phases in (("reign-and-ruin", RR), ("reign-absolute", RA), ("reign-supreme", RS),
-                            ("reigns-the-council", RTC)):
+    for game_id, phases in (
+        ("reign-and-ruin", RR),
+        ("reign-absolute", RA),
+        ("reign-supreme", RS),
+        ("reigns-the-council", RTC),
+    ):
         rendered = json_schema(SCHEMAS[game_id].state.fields["phase"].checker, {})
         assert rendered["enum"] == list(phases), game_id
 

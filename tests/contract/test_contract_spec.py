@@ -1,4 +1,5 @@
 """The OpenAPI document: valid OpenAPI 3.1, and exactly the routes the app serves."""
+
 from __future__ import annotations
 
 import re
@@ -44,9 +45,12 @@ def _app_routes(app) -> set[tuple[str, str]]:
 
 
 def _spec_routes() -> set[tuple[str, str]]:
-    return {(method, _spec_template(path))
-            for path, item in spec_dict()["paths"].items()
-            for method in item if method in HTTP_METHODS}
+    return {
+        (method, _spec_template(path))
+        for path, item in spec_dict()["paths"].items()
+        for method in item
+        if method in HTTP_METHODS
+    }
 
 
 def test_spec_is_valid_openapi_3_1():
@@ -64,7 +68,9 @@ def test_spec_has_servers_tags_and_description():
         for method, op in item.items():
             if method in HTTP_METHODS:
                 assert op.get("operationId"), f"{method} {path} has no operationId"
-                assert set(op.get("tags", [])) <= declared and op.get("tags"), f"{method} {path} tags"
+                assert set(op.get("tags", [])) <= declared and op.get("tags"), (
+                    f"{method} {path} tags"
+                )
                 assert op.get("summary"), f"{method} {path} has no summary"
 
 
@@ -119,20 +125,32 @@ def test_post_operations_document_every_error_status():
 
 def test_session_operations_document_auth_and_concurrency():
     paths = spec_dict()["paths"]
-    for path, method in [("/v1/sessions/{session_id}", "get"), ("/v1/sessions/{session_id}", "delete"),
-                         ("/v1/sessions/{session_id}/legal-moves", "get"),
-                         ("/v1/sessions/{session_id}/moves", "post")]:
+    for path, method in [
+        ("/v1/sessions/{session_id}", "get"),
+        ("/v1/sessions/{session_id}", "delete"),
+        ("/v1/sessions/{session_id}/legal-moves", "get"),
+        ("/v1/sessions/{session_id}/moves", "post"),
+    ]:
         assert {"401", "403"} <= set(paths[path][method]["responses"]), (method, path)
     moves = paths["/v1/sessions/{session_id}/moves"]["post"]
     assert {"409", "412"} <= set(moves["responses"])
-    assert {p["name"] for p in moves["parameters"] if p["in"] == "header"} == {"If-Match", "Idempotency-Key"}
+    assert {p["name"] for p in moves["parameters"] if p["in"] == "header"} == {
+        "If-Match",
+        "Idempotency-Key",
+    }
     assert "304" in paths["/v1/sessions/{session_id}"]["get"]["responses"]
-    assert "text/event-stream" in paths["/v1/sessions/{session_id}/events"]["get"]["responses"]["200"]["content"]
+    assert (
+        "text/event-stream"
+        in paths["/v1/sessions/{session_id}/events"]["get"]["responses"]["200"]["content"]
+    )
 
 
-@pytest.mark.parametrize("name", ["SetupRequest", "StateRequest", "MoveRequest", "LegalMovesRequest",
-                                  "ViewRequest"])
-@pytest.mark.parametrize("game", ["ReignAndRuin", "ReignAbsolute", "ReignSupreme", "ReignsTheCouncil"])
+@pytest.mark.parametrize(
+    "name", ["SetupRequest", "StateRequest", "MoveRequest", "LegalMovesRequest", "ViewRequest"]
+)
+@pytest.mark.parametrize(
+    "game", ["ReignAndRuin", "ReignAbsolute", "ReignSupreme", "ReignsTheCouncil"]
+)
 def test_request_envelopes_forbid_unknown_fields(game, name):
     assert spec_dict()["components"]["schemas"][game + name]["additionalProperties"] is False
 

@@ -1,6 +1,7 @@
 """Writing golden playthrough files (each game's ``make_golden.py``): one seeded game per file,
 laid out with one line per top-level field and per step, so that a rule change diffs to exactly
 the steps it touches."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,11 @@ def render(record: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(head) + ',\n "steps": [\n' + steps + "\n ]\n}\n"
 
 
-def write_golden(golden_dir: Path, games: dict[str, dict[str, Any]],
-                 play: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+def write_golden(
+    golden_dir: Path,
+    games: dict[str, dict[str, Any]],
+    play: Callable[[dict[str, Any]], dict[str, Any]],
+) -> None:
     """Play every spec of ``games`` with ``play`` and write ``<golden_dir>/<name>.json``."""
     golden_dir.mkdir(exist_ok=True)
     for name, spec in games.items():

@@ -1,4 +1,5 @@
 """The shared engine: seats, player checks, the Game helpers, errors, value types, registry."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,14 +26,17 @@ def test_check_players_accepts_the_range(players):
     check_players(GAME, players)
 
 
-@pytest.mark.parametrize("players, codes", [
-    ([], ["player_count"]),
-    (["a"], ["player_count"]),
-    (["a", "b", "c", "d", "e"], ["player_count"]),
-    (["a", "a"], ["duplicate_player"]),
-    (["a", "b", "a", "b"], ["duplicate_player", "duplicate_player"]),
-    (["a", "a", "a", "a", "a"], ["player_count"] + ["duplicate_player"] * 4),
-])
+@pytest.mark.parametrize(
+    "players, codes",
+    [
+        ([], ["player_count"]),
+        (["a"], ["player_count"]),
+        (["a", "b", "c", "d", "e"], ["player_count"]),
+        (["a", "a"], ["duplicate_player"]),
+        (["a", "b", "a", "b"], ["duplicate_player", "duplicate_player"]),
+        (["a", "a", "a", "a", "a"], ["player_count"] + ["duplicate_player"] * 4),
+    ],
+)
 def test_check_players_refuses(players, codes):
     with pytest.raises(InvalidSetup) as caught:
         check_players(GAME, players)
@@ -42,7 +46,11 @@ def test_check_players_refuses(players, codes):
 
 def test_error_tree_and_codes():
     v = Violation("x", "Because.", "reign-and-ruin#turn")
-    for cls, code in ((InvalidSetup, "invalid_setup"), (InvalidState, "invalid_state"), (IllegalMove, "illegal_move")):
+    for cls, code in (
+        (InvalidSetup, "invalid_setup"),
+        (InvalidState, "invalid_state"),
+        (IllegalMove, "illegal_move"),
+    ):
         err = cls([v])
         assert isinstance(err, RulesError) and err.code == code and err.violations == (v,)
         assert str(err) == "Because."
@@ -61,10 +69,19 @@ def test_registry():
 
 def test_value_types_serialise():
     assert Violation("a", "b", "c").to_dict() == {"code": "a", "message": "b", "rule": "c"}
-    assert Outcome(("ann",), False, {"ann": 3}).to_dict() == {"winners": ["ann"], "draw": False,
-                                                              "scores": {"ann": 3}, "reason": "game_end"}
+    assert Outcome(("ann",), False, {"ann": 3}).to_dict() == {
+        "winners": ["ann"],
+        "draw": False,
+        "scores": {"ann": 3},
+        "reason": "game_end",
+    }
     assert Score(True, {"ann": 1}, ("ann",), False, {"k": 1}).to_dict() == {
-        "finished": True, "scores": {"ann": 1}, "winners": ["ann"], "draw": False, "breakdown": {"k": 1}}
+        "finished": True,
+        "scores": {"ann": 1},
+        "winners": ["ann"],
+        "draw": False,
+        "breakdown": {"k": 1},
+    }
 
 
 def test_canonical_json_is_sorted_and_compact():

@@ -4,6 +4,7 @@ importing a higher one (GUIDE, "How we write code"; issue 16, "For all").
 The imports are read from the source (``ast``), so the test costs nothing at run time and
 also sees imports that happen inside functions.
 """
+
 from __future__ import annotations
 
 import ast
@@ -27,11 +28,11 @@ def _imports(package: str) -> dict[str, set[str]]:
                 if node.module == prefix:
                     found.update(a.name for a in node.names)
                 elif node.module.startswith(prefix + "."):
-                    found.add(node.module[len(prefix) + 1:].split(".")[0])
+                    found.add(node.module[len(prefix) + 1 :].split(".")[0])
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.startswith(prefix + "."):
-                        found.add(alias.name[len(prefix) + 1:].split(".")[0])
+                        found.add(alias.name[len(prefix) + 1 :].split(".")[0])
         graph[name] = found - {name}
     return graph
 
@@ -46,7 +47,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -72,8 +73,12 @@ def test_no_import_cycle_inside_the_package(package):
 
 
 def test_the_cycle_finder_finds_a_cycle():
-    assert _cycle({"ending": {"reign"}, "reign": {"rounds"}, "rounds": {"ending"}}) == \
-        ["ending", "reign", "rounds", "ending"]
+    assert _cycle({"ending": {"reign"}, "reign": {"rounds"}, "rounds": {"ending"}}) == [
+        "ending",
+        "reign",
+        "rounds",
+        "ending",
+    ]
     assert _cycle({"a": {"b"}, "b": set()}) is None
 
 

@@ -1,31 +1,57 @@
 """The integrity checks every game shares (rules/integrity.py), and that every registered game
 uses them: the common fields of a state are judged alike, with the same codes, in every game."""
+
 from __future__ import annotations
 
 import pytest
 
+from rules.errors import InvalidState
 from rules.integrity import common_problems, guarded, is_int
 from rules.registry import GAMES, get_game
-from rules.errors import InvalidState
 
-BASE = {"game": "g", "schema_version": 1, "players": ["a", "b"], "move_count": 0, "seed": 5,
-        "rng": "0123456789abcdef"}
+BASE = {
+    "game": "g",
+    "schema_version": 1,
+    "players": ["a", "b"],
+    "move_count": 0,
+    "seed": 5,
+    "rng": "0123456789abcdef",
+}
 
 
 def codes(state, **limits):
-    options = dict(game_id="g", schema_version=1, min_players=2, max_players=4, max_move_count=100, rule="g#integrity")
+    options = dict(
+        game_id="g",
+        schema_version=1,
+        min_players=2,
+        max_players=4,
+        max_move_count=100,
+        rule="g#integrity",
+    )
     options.update(limits)
     found, players_ok = common_problems(state, **options)
     return [v.code for v in found], players_ok
 
 
-@pytest.mark.parametrize("change, code", [
-    ({"game": "h"}, "wrong_game"), ({"schema_version": 2}, "schema_version"),
-    ({"players": ["a"]}, "bad_players"), ({"players": ["a", "a"]}, "bad_players"), ({"players": "ab"}, "bad_players"),
-    ({"move_count": -1}, "bad_move_count"), ({"move_count": 101}, "bad_move_count"), ({"move_count": True}, "bad_move_count"),
-    ({"seed": -1}, "bad_seed"), ({"seed": 2**63}, "bad_seed"), ({"seed": "5"}, "bad_seed"),
-    ({"rng": "0123456789ABCDEF"}, "bad_rng"), ({"rng": "01"}, "bad_rng"), ({"rng": 5}, "bad_rng"),
-])
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        ({"game": "h"}, "wrong_game"),
+        ({"schema_version": 2}, "schema_version"),
+        ({"players": ["a"]}, "bad_players"),
+        ({"players": ["a", "a"]}, "bad_players"),
+        ({"players": "ab"}, "bad_players"),
+        ({"move_count": -1}, "bad_move_count"),
+        ({"move_count": 101}, "bad_move_count"),
+        ({"move_count": True}, "bad_move_count"),
+        ({"seed": -1}, "bad_seed"),
+        ({"seed": 2**63}, "bad_seed"),
+        ({"seed": "5"}, "bad_seed"),
+        ({"rng": "0123456789ABCDEF"}, "bad_rng"),
+        ({"rng": "01"}, "bad_rng"),
+        ({"rng": 5}, "bad_rng"),
+    ],
+)
 def test_each_common_field_is_checked(change, code):
     found, players_ok = codes({**BASE, **change})
     assert found == [code]
@@ -47,8 +73,15 @@ def test_guarded_turns_an_unreadable_state_into_one_violation():
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-@pytest.mark.parametrize("change, code", [({"rng": "nope"}, "bad_rng"), ({"seed": -3}, "bad_seed"),
-                                          ({"move_count": -1}, "bad_move_count"), ({"game": "chess"}, "wrong_game")])
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        ({"rng": "nope"}, "bad_rng"),
+        ({"seed": -3}, "bad_seed"),
+        ({"move_count": -1}, "bad_move_count"),
+        ({"game": "chess"}, "wrong_game"),
+    ],
+)
 def test_every_game_refuses_a_broken_common_field(game_id, change, code):
     game = get_game(game_id)
     state = game.setup([f"p{i}" for i in range(game.min_players)], 1, {})

@@ -6,6 +6,7 @@ published SplitMix64 outputs (Rosetta Code "Pseudo-random numbers/Splitmix64"; V
 ``splitmix64.c``); ``below``/``shuffle`` are checked against a small independent re-statement of
 their documented algorithm (rejection sampling, Fisher–Yates from the end) and pinned.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -46,8 +47,12 @@ def reference_shuffle(stream, seq: list) -> list:
 def test_published_reference_vector_seed_1234567():
     rng = Rng(1234567)
     assert [rng.next_u64() for _ in range(5)] == [
-        6457827717110365317, 3203168211198807973, 9817491932198370423,
-        4593380528125082431, 16408922859458223821]
+        6457827717110365317,
+        3203168211198807973,
+        9817491932198370423,
+        4593380528125082431,
+        16408922859458223821,
+    ]
 
 
 def test_published_reference_vector_seed_0():
@@ -71,7 +76,9 @@ def test_str_and_parse_round_trip():
     assert [again.next_u64() for _ in range(3)] == [rng.next_u64() for _ in range(3)]
 
 
-@pytest.mark.parametrize("text", ["", "0123", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0"])
+@pytest.mark.parametrize(
+    "text", ["", "0123", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0"]
+)
 def test_parse_rejects_anything_but_16_lowercase_hex_digits(text):
     with pytest.raises(ValueError):
         Rng.parse(text)
@@ -87,7 +94,8 @@ def test_below_and_shuffle_follow_the_documented_algorithm(seed):
     rng = Rng.from_seed(seed)
     stream = reference_stream(int(str(rng), 16))
     assert [rng.below(n) for n in (1, 2, 3, 10, 54, 1000)] == [
-        reference_below(stream, n) for n in (1, 2, 3, 10, 54, 1000)]
+        reference_below(stream, n) for n in (1, 2, 3, 10, 54, 1000)
+    ]
     items = list(range(54))
     rng.shuffle(items)
     assert items == reference_shuffle(stream, list(range(54)))

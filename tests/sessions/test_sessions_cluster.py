@@ -1,13 +1,13 @@
 """Sessions on a Redis Cluster (three real nodes): ``REDIS_URL`` names one node, the store
 notices it is a cluster, and every key of a session lives on one slot, so the Lua scripts
 (atomic moves, delete) work there too."""
+
 from __future__ import annotations
 
 import pytest
 from sessions_served import RedisClusterServers
 
-from api import create_app
-from api import jsonio
+from api import create_app, jsonio
 from api.session_store import KEY_PREFIX
 
 GAME = "reign-and-ruin"
@@ -23,11 +23,15 @@ def cluster(tmp_path):
 def test_a_session_on_a_cluster(cluster, tmp_path):
     from redis.cluster import RedisCluster
 
-    app = create_app({"TESTING": True, "REDIS_URL": cluster.url, "REFEREE_DATA_DIR": str(tmp_path / "unused")})
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": cluster.url, "REFEREE_DATA_DIR": str(tmp_path / "unused")}
+    )
     client = app.test_client()
     assert isinstance(app.extensions["referee_store"].client(), RedisCluster)
     assert client.get("/readyz").status_code == 200
-    created = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 3}).get_json()
+    created = client.post(
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 3}
+    ).get_json()
     sid, path = created["session_id"], f"/v1/sessions/{created['session_id']}"
     seats = {p: {"Authorization": f"Bearer {t}"} for p, t in created["seats"].items()}
     stream = client.get(path + "/events?after=0")
@@ -35,11 +39,19 @@ def test_a_session_on_a_cluster(cluster, tmp_path):
     assert next(chunks).startswith(b"retry:")
     for player in ("ann", "bob"):
         move = client.get(path + "/legal-moves", headers=seats[player]).get_json()["moves"][0]
-        headers = {**seats[player], "Idempotency-Key": player, "If-Match": '"0"' if player == "ann" else '"1"'}
+        headers = {
+            **seats[player],
+            "Idempotency-Key": player,
+            "If-Match": '"0"' if player == "ann" else '"1"',
+        }
         first = client.post(path + "/moves", json={"move": move}, headers=headers)
         again = client.post(path + "/moves", json={"move": move}, headers=headers)
-        assert first.status_code == again.status_code == 200 and again.get_json() == first.get_json()
-    stale = client.post(path + "/moves", json={"move": move}, headers={**seats["bob"], "If-Match": '"0"'})
+        assert (
+            first.status_code == again.status_code == 200 and again.get_json() == first.get_json()
+        )
+    stale = client.post(
+        path + "/moves", json={"move": move}, headers={**seats["bob"], "If-Match": '"0"'}
+    )
     assert stale.status_code == 412
     assert [next(chunks).split(b"\n")[0] for _ in range(2)] == [b"id: 1", b"id: 2"]
     stream.close()
@@ -48,8 +60,18 @@ def test_a_session_on_a_cluster(cluster, tmp_path):
     redis = app.extensions["referee_store"].client()
     keys = [f"{KEY_PREFIX}{{{sid}}}:{part}" for part in ("session", "history", "answers")]
     assert len({redis.keyslot(k) for k in keys}) == 1
-    assert int(redis.hget(keys[0], "version")) == 2 and len(jsonio.loads(redis.lindex(keys[1], 0))["events"]) >= 1
-    assert client.delete(path, headers={"Authorization": f"Bearer {created['admin_token']}"}).status_code == 204
+    assert (
+        int(redis.hget(keys[0], "version")) == 2
+        and len(jsonio.loads(redis.lindex(keys[1], 0))["events"]) >= 1
+    )
+    assert (
+        client.delete(
+            path, headers={"Authorization": f"Bearer {created['admin_token']}"}
+        ).status_code
+        == 204
+    )
     assert client.get(path).status_code == 404
-    assert not any(redis.exists(k) for k in keys[1:])  # only the tombstone stays: token hashes, no state
+    assert not any(
+        redis.exists(k) for k in keys[1:]
+    )  # only the tombstone stays: token hashes, no state
     assert sorted(redis.hkeys(keys[0])) == [b"admin", b"seats"]

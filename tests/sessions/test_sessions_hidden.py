@@ -7,6 +7,7 @@ view, a history entry, a streamed event) leaks when it holds a string that the s
 of the same document does not hold, that some other seat privately knows, and that ``s`` does
 not privately know itself.
 """
+
 from __future__ import annotations
 
 import random
@@ -42,12 +43,18 @@ def leaks(delivered, spectator_copy, seat, players, game, states) -> set[str]:
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_no_seat_sees_another_seats_secrets(served, game_id):
     game = get_game(game_id)
-    players = ["north", "east", "south", "west"][:max(game.min_players, 3 if game.max_players >= 3 else 2)]
-    status, _, created = http(served.base, "POST", "/v1/sessions", {"game": game_id, "players": players, "seed": 8})
+    players = ["north", "east", "south", "west"][
+        : max(game.min_players, 3 if game.max_players >= 3 else 2)
+    ]
+    status, _, created = http(
+        served.base, "POST", "/v1/sessions", {"game": game_id, "players": players, "seed": 8}
+    )
     assert status == 201, created
     sid, seats = created["session_id"], created["seats"]
     path = f"/v1/sessions/{sid}"
-    readers = {p: EventReader(served.base, path + "/events", bearer(seats[p])).start() for p in players}
+    readers = {
+        p: EventReader(served.base, path + "/events", bearer(seats[p])).start() for p in players
+    }
     readers[None] = EventReader(served.base, path + "/events").start()
     state = game.setup(players, 8, {})
     states = [state]
@@ -56,8 +63,13 @@ def test_no_seat_sees_another_seats_secrets(served, game_id):
         if state["status"] == "finished":
             break
         move = rng.choice(game.legal_moves(state))
-        status, _, answer = http(served.base, "POST", path + "/moves", {"move": move},
-                                 headers=bearer(seats[move["player"]]))
+        status, _, answer = http(
+            served.base,
+            "POST",
+            path + "/moves",
+            {"move": move},
+            headers=bearer(seats[move["player"]]),
+        )
         assert status == 200, answer
         state, _ = game.apply(state, move)
         states.append(state)
@@ -71,10 +83,12 @@ def test_no_seat_sees_another_seats_secrets(served, game_id):
     assert moves > 0
     spectator_history = http(served.base, "GET", path + "/history")[2]["entries"]
     for seat in players:
-        history = http(served.base, "GET", path + "/history", headers=bearer(seats[seat]))[2]["entries"]
+        history = http(served.base, "GET", path + "/history", headers=bearer(seats[seat]))[2][
+            "entries"
+        ]
         assert len(history) == moves
         for entry, public in zip(history, spectator_history):
-            around = states[entry["version"] - 1: entry["version"] + 1]
+            around = states[entry["version"] - 1 : entry["version"] + 1]
             assert not leaks(entry, public, seat, players, game, around), (seat, entry["version"])
         reader = readers[seat]
         assert reader.wait_for(lambda r: len(r.events()) == moves), (seat, len(reader.events()))

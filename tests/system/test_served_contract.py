@@ -4,6 +4,7 @@ This is the issue's "done when": the README's serve command starts the service w
 else installed (embedded Redis included), and ``../shared/tools/contract_check.py`` passes
 against it for every registered game, sessions included (``--sessions``).
 """
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,14 @@ def served(tmp_path_factory):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["REFEREE_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
-    proc = subprocess.Popen([str(SERVE), "serve", "--port", str(port)], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [str(SERVE), "serve", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -75,13 +82,28 @@ def test_serve_starts_with_embedded_store(served):
     assert body["store"] == "ok"
 
 
-@pytest.mark.skipif(not CONTRACT_CHECK.exists(), reason="../shared/tools/contract_check.py is not beside the repo")
+@pytest.mark.skipif(
+    not CONTRACT_CHECK.exists(), reason="../shared/tools/contract_check.py is not beside the repo"
+)
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_contract_check_passes(served, game_id):
     result = subprocess.run(
-        [sys.executable, str(CONTRACT_CHECK), "--base-url", served, "--game", game_id, "--games", "20",
-         "--sessions", "--quiet"],
-        capture_output=True, text=True, timeout=900)
+        [
+            sys.executable,
+            str(CONTRACT_CHECK),
+            "--base-url",
+            served,
+            "--game",
+            game_id,
+            "--games",
+            "20",
+            "--sessions",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     last = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert last.endswith(" 0 failed") and not last.startswith("0 passed"), last

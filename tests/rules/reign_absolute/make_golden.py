@@ -9,6 +9,7 @@ Regenerate ONLY after an intended rule change, and review the diff:
 
     cd /work/main && .venv/bin/python tests/rules/reign_absolute/make_golden.py
 """
+
 from __future__ import annotations
 
 import random
@@ -25,11 +26,21 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
 GAMES = {
     "two_players": {"players": ["ann", "bob"], "seed": 2024, "options": {}, "chooser_seed": 1},
-    "three_players_assigned_races": {"players": ["ann", "bob", "cat"], "seed": 7, "chooser_seed": 2,
-                                     "options": {"races_by_player": {"ann": "orcs", "bob": "empire",
-                                                                     "cat": "elves"}, "turn_limit": 40}},
-    "four_players": {"players": ["ann", "bob", "cat", "dan"], "seed": 987654321, "options": {"turn_limit": 24},
-                     "chooser_seed": 3},
+    "three_players_assigned_races": {
+        "players": ["ann", "bob", "cat"],
+        "seed": 7,
+        "chooser_seed": 2,
+        "options": {
+            "races_by_player": {"ann": "orcs", "bob": "empire", "cat": "elves"},
+            "turn_limit": 40,
+        },
+    },
+    "four_players": {
+        "players": ["ann", "bob", "cat", "dan"],
+        "seed": 987654321,
+        "options": {"turn_limit": 24},
+        "chooser_seed": 3,
+    },
 }
 
 

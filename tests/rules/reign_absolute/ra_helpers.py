@@ -6,6 +6,7 @@ cards on top of the deck, and everything else where it cannot interfere (other u
 race in its owner's unit discard pile, other cards at the bottom of the deck), then checks the
 result with ``check_state`` so every test starts from a sound state.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,11 +25,21 @@ def unit(uid: str, x: int, y: int, *cards: str) -> tuple[str, int, int, list[str
     return uid, x, y, list(cards)
 
 
-def battle(races: dict[str, str], field: dict[str, list[tuple[str, int, int, list[str]]]], *,
-           deck: list[str] = (), discard: list[str] = (), leftover: str = "deck",
-           unit_discards: dict[str, list[str]] | None = None,
-           turn_player: str | None = None, number: int = 5, turn_limit: int = 200,
-           eradicated: list[str] = (), move_count: int = 40, **turn: Any) -> State:
+def battle(
+    races: dict[str, str],
+    field: dict[str, list[tuple[str, int, int, list[str]]]],
+    *,
+    deck: list[str] = (),
+    discard: list[str] = (),
+    leftover: str = "deck",
+    unit_discards: dict[str, list[str]] | None = None,
+    turn_player: str | None = None,
+    number: int = 5,
+    turn_limit: int = 200,
+    eradicated: list[str] = (),
+    move_count: int = 40,
+    **turn: Any,
+) -> State:
     """A play-phase state of the default content.
 
     ``races``: player -> race id, in seat order. ``field``: player -> units on the battlefield
@@ -57,15 +68,33 @@ def battle(races: dict[str, str], field: dict[str, list[tuple[str, int, int, lis
     t = new_turn(turn_player or players[0], number)
     t.update(turn)
     state: State = {
-        "game": "reign-absolute", "schema_version": 2, "players": players, "status": "in_progress",
-        "phase": "play", "active_players": [t["player"]], "move_count": move_count, "outcome": None,
-        "seed": 1, "rng": "0123456789abcdef", "turn_limit": turn_limit,
-        "races": CATALOGS["races"], "units": CATALOGS["units"], "cards": CATALOGS["cards"],
-        "race_of": dict(races), "first_player": players[0], "first_player_draws": [],
-        "unit_decks": {p: [] for p in players}, "battlefield": battlefield, "unit_discards": discards,
+        "game": "reign-absolute",
+        "schema_version": 2,
+        "players": players,
+        "status": "in_progress",
+        "phase": "play",
+        "active_players": [t["player"]],
+        "move_count": move_count,
+        "outcome": None,
+        "seed": 1,
+        "rng": "0123456789abcdef",
+        "turn_limit": turn_limit,
+        "races": CATALOGS["races"],
+        "units": CATALOGS["units"],
+        "cards": CATALOGS["cards"],
+        "race_of": dict(races),
+        "first_player": players[0],
+        "first_player_draws": [],
+        "unit_decks": {p: [] for p in players},
+        "battlefield": battlefield,
+        "unit_discards": discards,
         "deck": list(deck) + (rest if leftover == "deck" else []),
         "discard": (rest if leftover == "discard" else []) + list(discard),
-        "eradicated": list(eradicated), "placer": None, "turn": t, "doom": None, "bonus_owed": [],
+        "eradicated": list(eradicated),
+        "placer": None,
+        "turn": t,
+        "doom": None,
+        "bonus_owed": [],
     }
     GAME.check_state(state)
     return state

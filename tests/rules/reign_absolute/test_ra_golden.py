@@ -1,5 +1,6 @@
 """Golden playthroughs: seeded games recorded by ``make_golden.py``, replayed move by move and
 compared byte for byte, so an unintended change of the rules is caught."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,12 @@ def test_golden_playthrough_replays_exactly(path):
         assert step["move"] in GAME.legal_moves(state), f"move {i} is no longer listed"
         state, events = GAME.apply(state, step["move"])
         assert dumps(events) == dumps(step["events"]), f"events of move {i} changed"
-        assert dumps({k: v for k, v in state.items() if k not in ("races", "units", "cards")}) == \
-            dumps(step["state"]), f"state after move {i} changed"
-        assert state["units"] == record["setup"]["units"] and state["cards"] == record["setup"]["cards"]
+        assert dumps(
+            {k: v for k, v in state.items() if k not in ("races", "units", "cards")}
+        ) == dumps(step["state"]), f"state after move {i} changed"
+        assert (
+            state["units"] == record["setup"]["units"]
+            and state["cards"] == record["setup"]["cards"]
+        )
     assert state["status"] == "finished"
     GAME.check_state(state)

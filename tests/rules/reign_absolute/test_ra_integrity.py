@@ -1,12 +1,13 @@
 """Integrity of client-sent states: broken states are InvalidState (422), never a crash."""
+
 from __future__ import annotations
 
 import copy
 import random
 
 import pytest
-
 from ra_helpers import battle, unit
+
 from rules.errors import InvalidState
 from rules.playout import random_steps
 from rules.reign_absolute import GAME
@@ -14,10 +15,13 @@ from rules.reign_absolute.integrity import state_problems
 
 
 def sound():
-    return battle({"ann": "empire", "bob": "elves"}, {
-        "ann": [unit("empire-king", 0, 0, "plus-4-1"), unit("empire-archers-1", 1, 0)],
-        "bob": [unit("elves-queen", 5, 0, "cancel-1")],
-    })
+    return battle(
+        {"ann": "empire", "bob": "elves"},
+        {
+            "ann": [unit("empire-king", 0, 0, "plus-4-1"), unit("empire-archers-1", 1, 0)],
+            "bob": [unit("elves-queen", 5, 0, "cancel-1")],
+        },
+    )
 
 
 def broken(change):
@@ -26,27 +30,43 @@ def broken(change):
     return state
 
 
-@pytest.mark.parametrize("change, code", [
-    (lambda s: s["deck"].append("plus-4-1"), "card_in_two_places"),
-    (lambda s: s["deck"].pop(), "missing_card"),
-    (lambda s: s["deck"].append("ace-of-spades"), "unknown_card"),
-    (lambda s: s["unit_discards"]["ann"].append("empire-king"), "unit_in_two_places"),
-    (lambda s: s["unit_discards"]["bob"].append(s["unit_discards"]["ann"].pop()), "wrong_owner"),
-    (lambda s: s["battlefield"]["empire-archers-1"].update(x=0), "cell_twice"),
-    (lambda s: s["battlefield"]["empire-archers-1"].update(x=10**9), "bad_cell"),
-    (lambda s: s.update(rng="xyz"), "bad_rng"),
-    (lambda s: s.update(active_players=["bob"]), "inconsistent_active_players"),
-    (lambda s: s.update(eradicated=["bob"]), "inconsistent_eradication"),
-    (lambda s: (s["discard"].extend(s["battlefield"].pop("elves-queen")["reinforcements"]),
-                s["unit_discards"]["bob"].append("elves-queen")), "inconsistent_eradication"),
-    (lambda s: s.update(phase="finished"), "inconsistent_status"),
-    (lambda s: s["turn"].update(stage="reinforcement"), "bad_turn"),
-    (lambda s: s.update(doom={"caller": "bob", "to_discard": ["ann"]}), "bad_doom"),
-    (lambda s: s.update(bonus_owed=["zed"]), "bad_bonus"),
-    (lambda s: s["race_of"].update(bob="empire"), "race_twice"),
-    (lambda s: s["units"].__setitem__("empire-king", {**s["units"]["empire-king"], "strength": -4}), "bad_catalogue"),
-    (lambda s: s.update(turn_limit=0), "bad_turn_limit"),
-])
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        (lambda s: s["deck"].append("plus-4-1"), "card_in_two_places"),
+        (lambda s: s["deck"].pop(), "missing_card"),
+        (lambda s: s["deck"].append("ace-of-spades"), "unknown_card"),
+        (lambda s: s["unit_discards"]["ann"].append("empire-king"), "unit_in_two_places"),
+        (
+            lambda s: s["unit_discards"]["bob"].append(s["unit_discards"]["ann"].pop()),
+            "wrong_owner",
+        ),
+        (lambda s: s["battlefield"]["empire-archers-1"].update(x=0), "cell_twice"),
+        (lambda s: s["battlefield"]["empire-archers-1"].update(x=10**9), "bad_cell"),
+        (lambda s: s.update(rng="xyz"), "bad_rng"),
+        (lambda s: s.update(active_players=["bob"]), "inconsistent_active_players"),
+        (lambda s: s.update(eradicated=["bob"]), "inconsistent_eradication"),
+        (
+            lambda s: (
+                s["discard"].extend(s["battlefield"].pop("elves-queen")["reinforcements"]),
+                s["unit_discards"]["bob"].append("elves-queen"),
+            ),
+            "inconsistent_eradication",
+        ),
+        (lambda s: s.update(phase="finished"), "inconsistent_status"),
+        (lambda s: s["turn"].update(stage="reinforcement"), "bad_turn"),
+        (lambda s: s.update(doom={"caller": "bob", "to_discard": ["ann"]}), "bad_doom"),
+        (lambda s: s.update(bonus_owed=["zed"]), "bad_bonus"),
+        (lambda s: s["race_of"].update(bob="empire"), "race_twice"),
+        (
+            lambda s: s["units"].__setitem__(
+                "empire-king", {**s["units"]["empire-king"], "strength": -4}
+            ),
+            "bad_catalogue",
+        ),
+        (lambda s: s.update(turn_limit=0), "bad_turn_limit"),
+    ],
+)
 def test_corrupted_states_are_refused_with_a_reason(change, code):
     state = broken(change)
     with pytest.raises(InvalidState) as err:

@@ -1,6 +1,7 @@
 """The Reign Absolute block of openapi.yaml is what `reign-referee openapi` writes,
 and real play (moves, events as each player sees them, states, views, breakdowns) validates
 against it."""
+
 from __future__ import annotations
 
 import random
@@ -18,24 +19,40 @@ REGISTRY = Registry().with_resource("urn:spec", Resource(SPEC, specification=DRA
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({"$ref": f"urn:spec#/components/schemas/{name}"}, registry=REGISTRY)
-
-
+    return jsonschema.Draft202012Validator(
+        {"$ref": f"urn:spec#/components/schemas/{name}"}, registry=REGISTRY
+    )
 
 
 def test_the_game_is_registered_in_the_generic_lists():
     schemas = SPEC["components"]["schemas"]
     assert "reign-absolute" in schemas["GameId"]["enum"]
-    assert schemas["State"]["discriminator"]["mapping"]["reign-absolute"].endswith("ReignAbsoluteState")
-    assert schemas["View"]["discriminator"]["mapping"]["reign-absolute"].endswith("ReignAbsoluteView")
-    for generic, mine in (("Move", "ReignAbsoluteMove"), ("Event", "ReignAbsoluteEvent"),
-                          ("Options", "ReignAbsoluteOptions"), ("ScoreBreakdown", "ReignAbsoluteScoreBreakdown")):
+    assert schemas["State"]["discriminator"]["mapping"]["reign-absolute"].endswith(
+        "ReignAbsoluteState"
+    )
+    assert schemas["View"]["discriminator"]["mapping"]["reign-absolute"].endswith(
+        "ReignAbsoluteView"
+    )
+    for generic, mine in (
+        ("Move", "ReignAbsoluteMove"),
+        ("Event", "ReignAbsoluteEvent"),
+        ("Options", "ReignAbsoluteOptions"),
+        ("ScoreBreakdown", "ReignAbsoluteScoreBreakdown"),
+    ):
         assert {"$ref": f"#/components/schemas/{mine}"} in schemas[generic]["anyOf"]
 
 
 def test_real_play_validates_against_the_schemas():
-    checks = {n: validator(n) for n in ("ReignAbsoluteMove", "ReignAbsoluteEvent", "ReignAbsoluteState",
-                                        "ReignAbsoluteView", "ReignAbsoluteScoreBreakdown")}
+    checks = {
+        n: validator(n)
+        for n in (
+            "ReignAbsoluteMove",
+            "ReignAbsoluteEvent",
+            "ReignAbsoluteState",
+            "ReignAbsoluteView",
+            "ReignAbsoluteScoreBreakdown",
+        )
+    }
     seen = set()
     for seed in range(4):
         players = ["ann", "bob", "cat", "dan"][: 2 + seed % 3]

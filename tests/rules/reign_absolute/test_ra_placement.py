@@ -1,19 +1,33 @@
 """Placement (seed, Setup; rulings RA 5)."""
+
 from __future__ import annotations
 
 from ra_helpers import apply, codes, first, mv
+
 from rules.reign_absolute import GAME
 
-TINY = [{"id": "a", "name": "A", "units": [
+TINY = [
+    {
+        "id": "a",
+        "name": "A",
+        "units": [
             {"id": "a-liege", "name": "Liege", "strength": 5, "liege": True},
             {"id": "a-1", "name": "One", "strength": 3, "liege": False},
             {"id": "a-2", "name": "Two", "strength": 3, "liege": False},
             {"id": "a-3", "name": "Three", "strength": 3, "liege": False},
             {"id": "a-4", "name": "Four", "strength": 3, "liege": False},
-            {"id": "a-5", "name": "Five", "strength": 3, "liege": False}]},
-        {"id": "b", "name": "B", "units": [
+            {"id": "a-5", "name": "Five", "strength": 3, "liege": False},
+        ],
+    },
+    {
+        "id": "b",
+        "name": "B",
+        "units": [
             {"id": "b-liege", "name": "Liege", "strength": 5, "liege": True},
-            {"id": "b-1", "name": "One", "strength": 3, "liege": False}]}]
+            {"id": "b-1", "name": "One", "strength": 3, "liege": False},
+        ],
+    },
+]
 
 
 def start(players=("ann", "bob"), seed=1, races=None):
@@ -42,20 +56,39 @@ def test_first_unit_in_the_middle_then_next_to_an_enemy_then_next_to_own():
 
 def test_placement_fallback_when_own_units_are_enclosed():
     # ann: one unit at (0, 0); bob's units all around it. ann's next unit may go next to any unit.
-    custom = [{"id": "b", "name": "B", "units": [{"id": f"b-{i}", "name": "x", "strength": 1,
-                                                  "liege": i == 0} for i in range(5)]}, TINY[0]]
-    state = GAME.setup(["ann", "bob"], 1, {"races": custom, "races_by_player": {"ann": "a", "bob": "b"}})
+    custom = [
+        {
+            "id": "b",
+            "name": "B",
+            "units": [
+                {"id": f"b-{i}", "name": "x", "strength": 1, "liege": i == 0} for i in range(5)
+            ],
+        },
+        TINY[0],
+    ]
+    state = GAME.setup(
+        ["ann", "bob"], 1, {"races": custom, "races_by_player": {"ann": "a", "bob": "b"}}
+    )
     b = list(state["unit_decks"]["bob"])
     a = list(state["unit_decks"]["ann"])
-    field = {a[0]: (0, 0, "ann"), b[0]: (0, -1, "bob"), b[1]: (1, 0, "bob"), b[2]: (0, 1, "bob"),
-             b[3]: (-1, 0, "bob")}
-    state["battlefield"] = {u: {"x": x, "y": y, "owner": o, "reinforcements": []} for u, (x, y, o) in field.items()}
+    field = {
+        a[0]: (0, 0, "ann"),
+        b[0]: (0, -1, "bob"),
+        b[1]: (1, 0, "bob"),
+        b[2]: (0, 1, "bob"),
+        b[3]: (-1, 0, "bob"),
+    }
+    state["battlefield"] = {
+        u: {"x": x, "y": y, "owner": o, "reinforcements": []} for u, (x, y, o) in field.items()
+    }
     state["unit_decks"] = {"ann": a[1:], "bob": b[4:]}
     state["placer"] = "ann"
     state["active_players"] = ["ann"]
     GAME.check_state(state)
     cells = {(m["x"], m["y"]) for m in GAME.legal_moves(state)}
-    assert cells == {(x, y) for x, y in [(1, -1), (-1, -1), (0, -2), (2, 0), (1, 1), (-1, 1), (0, 2), (-2, 0)]}
+    assert cells == {
+        (x, y) for x, y in [(1, -1), (-1, -1), (0, -2), (2, 0), (1, 1), (-1, 1), (0, 2), (-2, 0)]
+    }
     state, _ = apply(state, mv("ann", "place", x=2, y=0))
     assert state["battlefield"][a[1]]["x"] == 2
 

@@ -1,6 +1,7 @@
 """Random playouts: 1,000 complete games under uniformly random legal moves, with the
 contract's invariants checked at every step (every card in one place, one unit per cell,
 legal moves exact, every game ends)."""
+
 from __future__ import annotations
 
 import random
@@ -30,8 +31,9 @@ def invariants(state) -> None:
         places.extend(entry["reinforcements"])
     if state["turn"] is not None and state["turn"]["drawn"] is not None:
         places.append(state["turn"]["drawn"])
-    assert len(places) == len(state["cards"]) and set(places) == state["cards"].keys(), \
+    assert len(places) == len(state["cards"]) and set(places) == state["cards"].keys(), (
         "a card is missing or in two places"
+    )
     cells = {(e["x"], e["y"]) for e in state["battlefield"].values()}
     assert len(cells) == len(state["battlefield"]), "two units on one cell"
     units = list(state["battlefield"])
@@ -39,7 +41,9 @@ def invariants(state) -> None:
         units += state["unit_decks"][p] + state["unit_discards"][p]
     if state["phase"] != "race_selection":
         chosen = {u for p in state["players"] for u in state["races"][state["race_of"][p]]["units"]}
-        assert len(units) == len(chosen) and set(units) == chosen, "a unit is missing or in two places"
+        assert len(units) == len(chosen) and set(units) == chosen, (
+            "a unit is missing or in two places"
+        )
 
 
 def test_a_thousand_random_games_keep_every_invariant():
@@ -64,8 +68,20 @@ def test_a_thousand_random_games_keep_every_invariant():
         assert final["outcome"]["scores"] == GAME.score(final).scores
         reasons[final["outcome"]["reason"]] += 1
     assert reasons["last_liege"] > 900
-    for kind in ("choose_race", "place", "move", "attack", "doom", "pass", "doom_discard", "bonus_unit",
-                 "reinforce", "play_turn_card", "discard_turn_card", "march"):
+    for kind in (
+        "choose_race",
+        "place",
+        "move",
+        "attack",
+        "doom",
+        "pass",
+        "doom_discard",
+        "bonus_unit",
+        "reinforce",
+        "play_turn_card",
+        "discard_turn_card",
+        "march",
+    ):
         assert kinds[kind] > 0, kind
 
 
@@ -79,7 +95,10 @@ def mutations(state, m, rng):
         out += [{**m, "unit": u} for u in rng.sample(ids, 5)]
         out.append({k: v for k, v in m.items() if k != "unit"})
     if "x" in m:
-        out += [{**m, "x": m["x"] + dx, "y": m["y"] + dy} for dx, dy in ((1, 0), (0, 1), (-1, -1), (2, 0))]
+        out += [
+            {**m, "x": m["x"] + dx, "y": m["y"] + dy}
+            for dx, dy in ((1, 0), (0, 1), (-1, -1), (2, 0))
+        ]
         out.append({**m, "x": m["x"] + 9973})
         out.append({**m, "x": str(m["x"])})
         out.append({**m, "x": m["x"] == 1 or m["x"] == 0})  # a boolean is never a coordinate
@@ -105,7 +124,9 @@ def test_listed_moves_apply_and_unlisted_moves_are_refused():
                     if dumps(near) in listed:
                         assert found == []
                     else:
-                        assert found and all(v.rule.startswith("reign-absolute#") and v.message for v in found)
+                        assert found and all(
+                            v.rule.startswith("reign-absolute#") and v.message for v in found
+                        )
                         with pytest.raises(IllegalMove):
                             GAME.apply(state, near)
                         refused += 1

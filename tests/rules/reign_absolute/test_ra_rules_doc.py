@@ -1,5 +1,6 @@
 """The rules document and the code agree: every `rule` anchor is a heading of
 docs/rules/reign-absolute.md, and every violation code is documented there."""
+
 from __future__ import annotations
 
 import re
@@ -22,7 +23,9 @@ def anchors() -> set[str]:
 
 
 def test_every_rule_id_is_a_heading_of_the_rules_doc():
-    rule_ids = {v for v in vars(rulebook).values() if isinstance(v, str) and v.startswith("reign-absolute#")}
+    rule_ids = {
+        v for v in vars(rulebook).values() if isinstance(v, str) and v.startswith("reign-absolute#")
+    }
     assert len(rule_ids) >= 20
     missing = sorted(r for r in rule_ids if r.split("#", 1)[1] not in anchors())
     assert not missing, missing
@@ -33,7 +36,10 @@ def test_the_code_uses_rule_ids_only_through_the_rulebook():
 
 
 def test_every_violation_code_is_documented():
-    codes = set(re.findall(r'(?:Violation|_v)\(\s*"([a-z_]+)"', SOURCE)) | {"player_count", "duplicate_player"}
+    codes = set(re.findall(r'(?:Violation|_v)\(\s*"([a-z_]+)"', SOURCE)) | {
+        "player_count",
+        "duplicate_player",
+    }
     assert len(codes) > 50
     undocumented = sorted(c for c in codes if f"`{c}`" not in DOC)
     assert not undocumented, undocumented
@@ -41,5 +47,6 @@ def test_every_violation_code_is_documented():
 
 def test_every_move_type_is_documented():
     from rules.reign_absolute.moves import MOVE_TYPES
+
     for kind in MOVE_TYPES:
         assert f"`{kind}`" in DOC, kind

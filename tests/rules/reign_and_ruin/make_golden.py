@@ -9,6 +9,7 @@ Regenerate ONLY after an intended rule change, and review the diff:
 
     cd /work/main && .venv/bin/python tests/rules/reign_and_ruin/make_golden.py
 """
+
 from __future__ import annotations
 
 import random
@@ -25,13 +26,24 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
 GAMES = {
     "two_players": {"players": ["ann", "bob"], "seed": 2024, "options": {}, "chooser_seed": 1},
-    "three_players_starting_cat": {"players": ["ann", "bob", "cat"], "seed": 7,
-                                   "options": {"starting_player": "cat"}, "chooser_seed": 2},
+    "three_players_starting_cat": {
+        "players": ["ann", "bob", "cat"],
+        "seed": 7,
+        "options": {"starting_player": "cat"},
+        "chooser_seed": 2,
+    },
     "four_players_custom_deck": {
-        "players": ["ann", "bob", "cat", "dan"], "seed": 987654321, "chooser_seed": 3,
-        "options": {"deck": [{"faction": f, "value": v} for f in
-                             ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
-                             for v in (1, 2, 2, 3, 5, 8, 13)]}},
+        "players": ["ann", "bob", "cat", "dan"],
+        "seed": 987654321,
+        "chooser_seed": 3,
+        "options": {
+            "deck": [
+                {"faction": f, "value": v}
+                for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
+                for v in (1, 2, 2, 3, 5, 8, 13)
+            ]
+        },
+    },
 }
 
 

@@ -4,6 +4,7 @@
 every other card of the default deck in the draw pile (or the discard pile), so that the state
 passes integrity and each test states its situation plainly.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,10 +25,18 @@ def _army(entries: list[Any]) -> list[dict[str, Any]]:
     return [fighter(e) if isinstance(e, str) else dict(e) for e in entries]
 
 
-def play_state(hands: dict[str, list[str]], armies: dict[str, list[Any]] | None = None, *,
-               discard: list[str] = (), draw: list[str] = (), leftover: str = "draw",
-               active: str | None = None, starting: str | None = None,
-               final_round: dict[str, Any] | None = None, move_count: int = 20) -> State:
+def play_state(
+    hands: dict[str, list[str]],
+    armies: dict[str, list[Any]] | None = None,
+    *,
+    discard: list[str] = (),
+    draw: list[str] = (),
+    leftover: str = "draw",
+    active: str | None = None,
+    starting: str | None = None,
+    final_round: dict[str, Any] | None = None,
+    move_count: int = 20,
+) -> State:
     """A play-phase (or, with ``final_round``, final-round) state of the default deck.
 
     ``hands``: player -> cards, in seat order. ``armies``: player -> ids or fighter dicts.
@@ -46,15 +55,27 @@ def play_state(hands: dict[str, list[str]], armies: dict[str, list[Any]] | None 
     draw_pile = list(draw) + (rest if leftover == "draw" else [])
     discard_pile = (rest if leftover == "discard" else []) + list(discard)
     phase = "play" if final_round is None else "final_round"
-    active = active if active is not None else (final_round["to_play"][0] if final_round else players[0])
+    active = (
+        active if active is not None else (final_round["to_play"][0] if final_round else players[0])
+    )
     state = {
-        "game": "reign-and-ruin", "schema_version": 1, "players": players,
-        "status": "in_progress", "phase": phase, "active_players": [active],
-        "move_count": move_count, "outcome": None, "seed": 1, "rng": "0123456789abcdef",
+        "game": "reign-and-ruin",
+        "schema_version": 1,
+        "players": players,
+        "status": "in_progress",
+        "phase": phase,
+        "active_players": [active],
+        "move_count": move_count,
+        "outcome": None,
+        "seed": 1,
+        "rng": "0123456789abcdef",
         "cards": {cid: {"faction": f, "value": v} for cid, f, v in default_cards()},
         "starting_player": starting or players[0],
-        "draw_pile": draw_pile, "discard_pile": discard_pile, "draft": None,
-        "hands": {p: list(hands[p]) for p in players}, "armies": armies,
+        "draw_pile": draw_pile,
+        "discard_pile": discard_pile,
+        "draft": None,
+        "hands": {p: list(hands[p]) for p in players},
+        "armies": armies,
         "final_round": final_round,
     }
     GAME.check_state(state)

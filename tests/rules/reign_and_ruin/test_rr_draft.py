@@ -1,14 +1,15 @@
 """The simultaneous secret draft (seed §2; rulings R&R 2): keep 2 of the packet in front of you,
 pass the rest to the next seat once everyone has chosen, 7 → 5 → 3 → 1, the last card kept."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
+from rr_helpers import apply, codes, event_types, move, play_state
 
 from rules.errors import IllegalMove
 from rules.reign_and_ruin import GAME
-from rr_helpers import apply, codes, event_types, move, play_state
 
 PLAYERS = ["ann", "bob", "cat"]
 
@@ -75,7 +76,9 @@ def test_bad_picks():
     assert codes(state, move("ann", "draft", cards=mine[:3])) == ["wrong_pick_count"]
     assert codes(state, move("ann", "draft", cards=[mine[0], mine[0]])) == ["duplicate_pick"]
     assert codes(state, move("ann", "draft", cards=[mine[0], theirs[0]])) == ["card_not_in_packet"]
-    assert codes(state, move("ann", "draft", cards=[mine[0], state["draw_pile"][0]])) == ["card_not_in_packet"]
+    assert codes(state, move("ann", "draft", cards=[mine[0], state["draw_pile"][0]])) == [
+        "card_not_in_packet"
+    ]
     assert codes(state, move("ann", "draft", cards=mine[:2], card=mine[0])) == ["unexpected_field"]
     assert codes(state, move("ann", "fighter", card=mine[0])) == ["wrong_phase"]
     assert codes(state, move("zed", "draft", cards=mine[:2])) == ["unknown_player"]
@@ -84,7 +87,9 @@ def test_bad_picks():
 def test_message_for_a_card_elsewhere_does_not_say_where_it_is():
     state = new()
     theirs = state["draft"]["packets"]["bob"][0]
-    found = GAME.violations(state, move("ann", "draft", cards=[state["draft"]["packets"]["ann"][0], theirs]))
+    found = GAME.violations(
+        state, move("ann", "draft", cards=[state["draft"]["packets"]["ann"][0], theirs])
+    )
     assert "bob" not in found[0].message and "draw" not in found[0].message
 
 
@@ -98,9 +103,9 @@ def test_packets_pass_to_the_next_seat_when_everyone_has_chosen():
     assert events[1] == {"type": "packets_passed", "round": 1}
     draft = state["draft"]
     assert draft["round"] == 2
-    assert draft["packets"]["bob"] == before["ann"][2:]   # ann's packet goes to her left (bob)
+    assert draft["packets"]["bob"] == before["ann"][2:]  # ann's packet goes to her left (bob)
     assert draft["packets"]["cat"] == before["bob"][2:]
-    assert draft["packets"]["ann"] == before["cat"][2:]   # wrapping round the table
+    assert draft["packets"]["ann"] == before["cat"][2:]  # wrapping round the table
     assert draft["kept"] == {p: before[p][:2] for p in PLAYERS}
     assert draft["picks"] == {p: [] for p in PLAYERS}
     assert state["active_players"] == PLAYERS
@@ -117,8 +122,15 @@ def test_seven_five_three_one_and_the_last_card_is_kept():
             kept_by_hand[p] += state["draft"]["packets"][p][:2]
             state, events = pick_first_two(state, p)
     assert sizes == [7, 5, 3]
-    assert event_types(events) == ["draft_pick", "packets_passed", "last_card_kept", "last_card_kept",
-                                   "last_card_kept", "draft_finished", "turn_started"]
+    assert event_types(events) == [
+        "draft_pick",
+        "packets_passed",
+        "last_card_kept",
+        "last_card_kept",
+        "last_card_kept",
+        "draft_finished",
+        "turn_started",
+    ]
     lasts = {e["player"]: e["card"] for e in events if e["type"] == "last_card_kept"}
     for p in PLAYERS:
         assert state["hands"][p] == kept_by_hand[p] + [lasts[p]]
@@ -126,8 +138,10 @@ def test_seven_five_three_one_and_the_last_card_is_kept():
     assert state["draft"] is None
     assert state["phase"] == "play"
     assert state["active_players"] == ["bob"]
-    assert events[-2:] == [{"type": "draft_finished", "starting_player": "bob"},
-                           {"type": "turn_started", "player": "bob"}]
+    assert events[-2:] == [
+        {"type": "draft_finished", "starting_player": "bob"},
+        {"type": "turn_started", "player": "bob"},
+    ]
     GAME.check_state(state)
     assert codes(state, move("ann", "draft", cards=state["hands"]["ann"][:2])) == ["wrong_phase"]
 

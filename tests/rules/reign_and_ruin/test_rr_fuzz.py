@@ -1,5 +1,6 @@
 """Arbitrary moves never crash the rules: ``violations`` returns a list, and ``apply`` either
 succeeds (only for a move with no violations) or raises IllegalMove."""
+
 from __future__ import annotations
 
 import random
@@ -25,16 +26,32 @@ def sample_states():
 
 STATES = sample_states()
 IDS = sorted(STATES[0]["cards"]) + ["", "zed"]
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False),
-                    st.sampled_from(IDS), st.sampled_from(["ann", "bob", "cat", "dan", "army", "hand"]),
-                    st.text(max_size=4))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
-                      max_leaves=5)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(allow_nan=False),
+    st.sampled_from(IDS),
+    st.sampled_from(["ann", "bob", "cat", "dan", "army", "hand"]),
+    st.text(max_size=4),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
+    ),
+    max_leaves=5,
+)
 moves = st.fixed_dictionaries(
-    {"player": st.one_of(st.sampled_from(["ann", "bob", "cat", "dan", "zed"]), values),
-     "type": st.one_of(st.sampled_from(list(GAME.move_types)), values)},
-    optional={k: st.one_of(st.sampled_from(IDS), values) for k in
-              ("card", "target", "take", "opponent", "army", "to", "cards", "extra")})
+    {
+        "player": st.one_of(st.sampled_from(["ann", "bob", "cat", "dan", "zed"]), values),
+        "type": st.one_of(st.sampled_from(list(GAME.move_types)), values),
+    },
+    optional={
+        k: st.one_of(st.sampled_from(IDS), values)
+        for k in ("card", "target", "take", "opponent", "army", "to", "cards", "extra")
+    },
+)
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

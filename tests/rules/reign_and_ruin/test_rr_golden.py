@@ -1,5 +1,6 @@
 """Golden playthroughs: seeded games recorded by ``make_golden.py``, replayed move by move and
 compared byte for byte, so an unintended change of the rules is caught."""
+
 from __future__ import annotations
 
 import json

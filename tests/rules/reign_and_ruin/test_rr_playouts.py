@@ -1,6 +1,7 @@
 """Random playouts: thousands of complete games under uniformly random legal moves, with the
 contract's invariants checked at every step (api-contract: legal moves complete and exact,
 integrity, every game ends)."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,11 @@ from rules.playout import random_steps
 from rules.reign_and_ruin import GAME
 
 NAMES = ["ann", "bob", "cat", "dan"]
-CUSTOM_DECK = [{"faction": f, "value": v} for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
-               for v in (1, 1, 4, 12)]
+CUSTOM_DECK = [
+    {"faction": f, "value": v}
+    for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
+    for v in (1, 1, 4, 12)
+]
 
 
 def game_setups(count: int, offset: int = 0):
@@ -111,11 +115,15 @@ def test_listed_moves_all_apply_and_unlisted_moves_are_refused():
             for m in rng.sample(legal, min(4, len(legal))):
                 for near in mutations(state, m, rng):
                     found = GAME.violations(state, near)
-                    if canonical(near) in listed or (near["type"] == "draft" and canonical(near) in listed):
+                    if canonical(near) in listed or (
+                        near["type"] == "draft" and canonical(near) in listed
+                    ):
                         assert found == [], (near, found)
                     else:
                         assert found, near
-                        assert all(v.rule.startswith("reign-and-ruin#") and v.message for v in found)
+                        assert all(
+                            v.rule.startswith("reign-and-ruin#") and v.message for v in found
+                        )
                         with pytest.raises(IllegalMove):
                             GAME.apply(state, near)
                         refused += 1

@@ -1,5 +1,6 @@
 """The rules document and the code agree: every `rule` anchor a violation can point at is a
 heading of docs/rules/reign-and-ruin.md, and every violation code is documented there."""
+
 from __future__ import annotations
 
 import re
@@ -23,7 +24,11 @@ def anchors() -> set[str]:
 
 
 def test_every_rule_id_is_a_heading_of_the_rules_doc():
-    rule_ids = {v for k, v in vars(rulebook).items() if isinstance(v, str) and v.startswith("reign-and-ruin#")}
+    rule_ids = {
+        v
+        for k, v in vars(rulebook).items()
+        if isinstance(v, str) and v.startswith("reign-and-ruin#")
+    }
     rule_ids |= set(rulebook.FACTION_RULE.values())
     assert len(rule_ids) >= 20
     missing = sorted(r for r in rule_ids if r.split("#", 1)[1] not in anchors())
@@ -42,7 +47,22 @@ def test_every_violation_code_is_documented():
 
 
 def test_required_anchors_exist():
-    for anchor in ("hexen", "protection", "draft", "turn", "final-round", "scoring", "tie-breaks", "setup",
-                   "players", "hidden-information", "integrity", "crou", "nomora", "alfenghast", "kurgoz",
-                   "cognitz"):
+    for anchor in (
+        "hexen",
+        "protection",
+        "draft",
+        "turn",
+        "final-round",
+        "scoring",
+        "tie-breaks",
+        "setup",
+        "players",
+        "hidden-information",
+        "integrity",
+        "crou",
+        "nomora",
+        "alfenghast",
+        "kurgoz",
+        "cognitz",
+    ):
         assert anchor in anchors(), anchor

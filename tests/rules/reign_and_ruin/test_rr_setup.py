@@ -1,4 +1,5 @@
 """Setup: players, options, the deck, dealing, the starting player (seed §1, §3; rulings R&R 1, 3)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -7,9 +8,9 @@ import pytest
 
 from rules.canonical import dumps
 from rules.errors import InvalidSetup
+from rules.registry import get_game
 from rules.reign_and_ruin import GAME
 from rules.reign_and_ruin.cards import FACTIONS
-from rules.registry import get_game
 
 
 def setup_codes(players, options=None, seed=1):
@@ -21,23 +22,48 @@ def setup_codes(players, options=None, seed=1):
 def test_registered_with_its_catalogue_entry():
     assert get_game("reign-and-ruin") is GAME
     info = GAME.info()
-    assert info == {"id": "reign-and-ruin", "title": "Reign & Ruin", "min_players": 2, "max_players": 4,
-                    "options": {"starting_player": None, "deck": None},
-                    "move_types": ["draft", "fighter", "destroy", "draw", "double", "protect", "swap", "revive"],
-                    "bot_levels": ["random", "greedy", "expert"]}
+    assert info == {
+        "id": "reign-and-ruin",
+        "title": "Reign & Ruin",
+        "min_players": 2,
+        "max_players": 4,
+        "options": {"starting_player": None, "deck": None},
+        "move_types": [
+            "draft",
+            "fighter",
+            "destroy",
+            "draw",
+            "double",
+            "protect",
+            "swap",
+            "revive",
+        ],
+        "bot_levels": ["random", "greedy", "expert"],
+    }
 
 
 def test_default_deck_is_six_factions_of_values_one_to_nine():
     content = GAME.content()
     deck = content["deck"]
     assert len(deck) == 54
-    assert Counter(c["faction"] for c in deck) == {f: 9 for f in
-                                                  ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")}
+    assert Counter(c["faction"] for c in deck) == {
+        f: 9 for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
+    }
     for faction in {c["faction"] for c in deck}:
         assert sorted(c["value"] for c in deck if c["faction"] == faction) == list(range(1, 10))
     assert all(c["id"] == f"{c['faction']}-{c['value']}" for c in deck)
-    assert [f["id"] for f in content["factions"]] == ["alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora"]
-    assert {f["ability"] for f in content["factions"]} == set(GAME.move_types) - {"draft", "fighter"}
+    assert [f["id"] for f in content["factions"]] == [
+        "alfenghast",
+        "hexen",
+        "kurgoz",
+        "cognitz",
+        "crou",
+        "nomora",
+    ]
+    assert {f["ability"] for f in content["factions"]} == set(GAME.move_types) - {
+        "draft",
+        "fighter",
+    }
     assert all(f["ability_name"] and f["description"] for f in content["factions"])
 
 
@@ -87,8 +113,10 @@ def _after_the_draft(state):
 
 def test_starting_player_drawn_at_random_by_the_seed():
     """Drawn when the draft ends (seed §3 follows §2), by the state's generator."""
-    seen = Counter(_after_the_draft(GAME.setup(["ann", "bob", "cat"], seed, {}))["starting_player"]
-                   for seed in range(300))
+    seen = Counter(
+        _after_the_draft(GAME.setup(["ann", "bob", "cat"], seed, {}))["starting_player"]
+        for seed in range(300)
+    )
     assert set(seen) == {"ann", "bob", "cat"}
     assert all(60 < n < 140 for n in seen.values()), seen
     explicit_none = GAME.setup(["ann", "bob", "cat"], 4, {"starting_player": None, "deck": None})
@@ -119,19 +147,24 @@ def test_unknown_option():
 
 
 def test_custom_deck_with_generated_ids():
-    deck = [{"faction": "hexen", "value": 4}] * 3 + [{"faction": "crou", "value": 12, "id": "big-crou"}] \
+    deck = (
+        [{"faction": "hexen", "value": 4}] * 3
+        + [{"faction": "crou", "value": 12, "id": "big-crou"}]
         + [{"faction": "nomora", "value": v} for v in range(1, 12)]
+    )
     state = GAME.setup(["ann", "bob"], 3, {"deck": deck})
     GAME.check_state(state)
     assert set(state["cards"]) == {"hexen-4", "hexen-4-2", "hexen-4-3", "big-crou"} | {
-        f"nomora-{v}" for v in range(1, 12)}
+        f"nomora-{v}" for v in range(1, 12)
+    }
     assert state["cards"]["big-crou"] == {"faction": "crou", "value": 12}
     assert len(state["draw_pile"]) == 15 - 14
 
 
 def test_generated_ids_skip_ids_given_explicitly():
-    deck = [{"faction": "hexen", "value": 4}, {"faction": "hexen", "value": 5, "id": "hexen-4"}] \
-        + [{"faction": "kurgoz", "value": 1}] * 12
+    deck = [{"faction": "hexen", "value": 4}, {"faction": "hexen", "value": 5, "id": "hexen-4"}] + [
+        {"faction": "kurgoz", "value": 1}
+    ] * 12
     state = GAME.setup(["ann", "bob"], 3, {"deck": deck})
     assert state["cards"]["hexen-4"] == {"faction": "hexen", "value": 5}
     assert state["cards"]["hexen-4-2"] == {"faction": "hexen", "value": 4}
@@ -145,27 +178,41 @@ def test_deck_too_small():
     assert setup_codes(["a", "b", "c", "d"], {"deck": deck * 2}) == ["deck_too_small"]
 
 
-@pytest.mark.parametrize("card, code", [
-    ({"faction": "elves", "value": 3}, "unknown_faction"),
-    ({"faction": "hexen", "value": 0}, "bad_value"),
-    ({"faction": "hexen", "value": 100}, "bad_value"),
-    ({"faction": "hexen", "value": 2.5}, "bad_value"),
-    ({"faction": "hexen", "value": True}, "bad_value"),
-    ({"faction": "hexen", "value": 3, "id": ""}, "bad_card_id"),
-    ({"faction": "hexen", "value": 3, "colour": "blue"}, "bad_card"),
-])
+@pytest.mark.parametrize(
+    "card, code",
+    [
+        ({"faction": "elves", "value": 3}, "unknown_faction"),
+        ({"faction": "hexen", "value": 0}, "bad_value"),
+        ({"faction": "hexen", "value": 100}, "bad_value"),
+        ({"faction": "hexen", "value": 2.5}, "bad_value"),
+        ({"faction": "hexen", "value": True}, "bad_value"),
+        ({"faction": "hexen", "value": 3, "id": ""}, "bad_card_id"),
+        ({"faction": "hexen", "value": 3, "colour": "blue"}, "bad_card"),
+    ],
+)
 def test_bad_custom_cards(card, code):
     deck = [{"faction": "kurgoz", "value": v} for v in range(1, 15)] + [card]
     assert setup_codes(["ann", "bob"], {"deck": deck}) == [code]
 
 
 def test_duplicate_card_ids():
-    deck = [{"faction": "kurgoz", "value": v, "id": "same" if v < 3 else f"k{v}"} for v in range(1, 15)]
+    deck = [
+        {"faction": "kurgoz", "value": v, "id": "same" if v < 3 else f"k{v}"} for v in range(1, 15)
+    ]
     assert setup_codes(["ann", "bob"], {"deck": deck}) == ["duplicate_card_id"]
 
 
 def test_every_problem_is_reported_at_once():
-    found = setup_codes(["ann", "bob"], {"starting_player": "zed", "colour": 1,
-                                          "deck": [{"faction": "elves", "value": 0}]})
-    assert sorted(found) == sorted(["unknown_option", "unknown_starting_player", "unknown_faction",
-                                    "bad_value", "deck_too_small"])
+    found = setup_codes(
+        ["ann", "bob"],
+        {"starting_player": "zed", "colour": 1, "deck": [{"faction": "elves", "value": 0}]},
+    )
+    assert sorted(found) == sorted(
+        [
+            "unknown_option",
+            "unknown_starting_player",
+            "unknown_faction",
+            "bad_value",
+            "deck_too_small",
+        ]
+    )

@@ -1,16 +1,34 @@
 """Hidden information (rulings R&R 12): what each player and a spectator may see."""
+
 from __future__ import annotations
 
 import json
 
-from rules.canonical import dumps
-from rules.reign_and_ruin import GAME
 from rr_helpers import apply, fighter, move, play_state
 
+from rules.canonical import dumps
+from rules.reign_and_ruin import GAME
+
 PLAYERS = ["ann", "bob", "cat"]
-VIEW_KEYS = {"game", "schema_version", "viewer", "players", "status", "phase", "active_players", "move_count",
-             "outcome", "cards", "starting_player", "draw_pile_count", "discard_pile", "armies", "final_round",
-             "hand_counts", "draft"}
+VIEW_KEYS = {
+    "game",
+    "schema_version",
+    "viewer",
+    "players",
+    "status",
+    "phase",
+    "active_players",
+    "move_count",
+    "outcome",
+    "cards",
+    "starting_player",
+    "draw_pile_count",
+    "discard_pile",
+    "armies",
+    "final_round",
+    "hand_counts",
+    "draft",
+}
 
 
 def shown_ids(view):
@@ -29,30 +47,46 @@ def test_draft_view_shows_only_your_own_packet_picks_and_kept():
     state = GAME.setup(PLAYERS, 21, {"starting_player": "ann"})
     for p in PLAYERS:  # round 1 done: everyone has kept two
         state, _ = apply(state, GAME.legal_moves(state, p)[0])
-    state, _ = apply(state, GAME.legal_moves(state, "bob")[3])   # bob has picked in round 2
+    state, _ = apply(state, GAME.legal_moves(state, "bob")[3])  # bob has picked in round 2
     draft = state["draft"]
     view = GAME.view(state, "ann")
     assert set(view) == VIEW_KEYS | {"hand"}
     assert view["viewer"] == "ann"
-    assert view["draft"] == {"round": 2, "packet": draft["packets"]["ann"], "picks": [],
-                             "kept": draft["kept"]["ann"], "packet_counts": {"ann": 5, "bob": 5, "cat": 5},
-                             "picked": {"ann": False, "bob": True, "cat": False},
-                             "kept_counts": {"ann": 2, "bob": 2, "cat": 2}}
-    hidden = (draft["packets"]["bob"] + draft["packets"]["cat"] + draft["kept"]["bob"] + draft["kept"]["cat"]
-              + state["draw_pile"])
+    assert view["draft"] == {
+        "round": 2,
+        "packet": draft["packets"]["ann"],
+        "picks": [],
+        "kept": draft["kept"]["ann"],
+        "packet_counts": {"ann": 5, "bob": 5, "cat": 5},
+        "picked": {"ann": False, "bob": True, "cat": False},
+        "kept_counts": {"ann": 2, "bob": 2, "cat": 2},
+    }
+    hidden = (
+        draft["packets"]["bob"]
+        + draft["packets"]["cat"]
+        + draft["kept"]["bob"]
+        + draft["kept"]["cat"]
+        + state["draw_pile"]
+    )
     assert_hidden(view, hidden)
     text = dumps(view)
     assert state["rng"] not in text and '"seed"' not in text and '"rng"' not in text
-    assert "draw_pile\"" not in text
+    assert 'draw_pile"' not in text
     bob = GAME.view(state, "bob")
     assert bob["draft"]["picks"] == draft["picks"]["bob"]
     assert_hidden(GAME.view(state, "cat"), draft["picks"]["bob"] + draft["kept"]["bob"])
 
 
 def test_play_view_shows_your_hand_and_counts_only():
-    state = play_state({"ann": ["hexen-1", "crou-2"], "bob": ["kurgoz-3", "nomora-4", "cognitz-5"],
-                        "cat": ["alfenghast-6"]},
-                       {"bob": [fighter("hexen-9", kurgoz=1, cognitz=True)]}, discard=["crou-9"])
+    state = play_state(
+        {
+            "ann": ["hexen-1", "crou-2"],
+            "bob": ["kurgoz-3", "nomora-4", "cognitz-5"],
+            "cat": ["alfenghast-6"],
+        },
+        {"bob": [fighter("hexen-9", kurgoz=1, cognitz=True)]},
+        discard=["crou-9"],
+    )
     view = GAME.view(state, "ann")
     assert view["hand"] == ["hexen-1", "crou-2"]
     assert view["hand_counts"] == {"ann": 2, "bob": 3, "cat": 1}
@@ -107,8 +141,14 @@ def test_private_events_are_redacted_for_others():
     pick = {"type": "draft_pick", "player": "cat", "cards": ["a", "b"]}
     assert GAME.view_event(pick, "ann") == {"type": "draft_pick", "player": "cat"}
     assert GAME.view_event(pick, "cat") == pick
-    public = {"type": "fighter_destroyed", "player": "ann", "owner": "bob", "card": "hexen-1",
-              "kurgoz_returned": 1, "cognitz_returned": False}
+    public = {
+        "type": "fighter_destroyed",
+        "player": "ann",
+        "owner": "bob",
+        "card": "hexen-1",
+        "kurgoz_returned": 1,
+        "cognitz_returned": False,
+    }
     assert GAME.view_event(public, None) == public
     shown = GAME.view_event(pick, "cat")
     shown["cards"].append("c")
@@ -153,7 +193,9 @@ def test_a_drawn_starting_player_stays_unknown_until_the_draft_ends():
 
 def test_a_state_may_lack_the_starting_player_only_during_the_draft():
     import pytest
+
     from rules.errors import InvalidState
+
     state = GAME.setup(["ann", "bob"], 3, {})
     GAME.check_state(state)
     while state["phase"] == "draft":

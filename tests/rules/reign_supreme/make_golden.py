@@ -10,6 +10,7 @@ Regenerate ONLY after an intended rule change, and review the diff:
 
     cd /work/main && .venv/bin/python tests/rules/reign_supreme/make_golden.py
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -26,13 +27,24 @@ from tests.rules.golden_files import compact, write_golden  # noqa: E402
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
 GAMES = {
-    "skirmish_two_players": {"players": ["ann", "bob"], "seed": 2024, "chooser_seed": 1,
-                             "options": {"scenario": "skirmish", "round_limit": 8}},
-    "standard_three_players": {"players": ["ann", "bob", "cat"], "seed": 7, "chooser_seed": 2,
-                               "options": {"round_limit": 4, "first_player": "cat"}},
-    "standard_two_players_auto": {"players": ["ann", "bob"], "seed": 99, "chooser_seed": 3,
-                                  "options": {"setup": "auto", "round_limit": 6,
-                                              "armies": {"ann": "undead", "bob": "demon"}}},
+    "skirmish_two_players": {
+        "players": ["ann", "bob"],
+        "seed": 2024,
+        "chooser_seed": 1,
+        "options": {"scenario": "skirmish", "round_limit": 8},
+    },
+    "standard_three_players": {
+        "players": ["ann", "bob", "cat"],
+        "seed": 7,
+        "chooser_seed": 2,
+        "options": {"round_limit": 4, "first_player": "cat"},
+    },
+    "standard_two_players_auto": {
+        "players": ["ann", "bob"],
+        "seed": 99,
+        "chooser_seed": 3,
+        "options": {"setup": "auto", "round_limit": 6, "armies": {"ann": "undead", "bob": "demon"}},
+    },
 }
 
 

@@ -9,6 +9,7 @@ measurement, run by hand:
 
     .venv/bin/python tests/rules/reign_supreme/playout_depth.py --games 100 --concede 0.002
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,7 +33,7 @@ def measure(games: int, seed: int, concede: float, scenario: str = "standard") -
     counts: Counter[str] = Counter()
     lengths = []
     for i in range(games):
-        players = NAMES[:2 + i % 3]
+        players = NAMES[: 2 + i % 3]
         state = GAME.setup(players, seed + i, {"scenario": scenario})
         steps = 0
         for step in random_steps(GAME, state, random.Random(seed + i), concede=concede):
@@ -64,12 +65,16 @@ def main() -> int:
     started = time.perf_counter()
     result = measure(args.games, args.seed, args.concede, args.scenario)
     per = 100 / args.games
-    print(f"{args.games} {args.scenario} games (2/3/4 players in turn), concede rate {args.concede}, "
-          f"seeds {args.seed}..{args.seed + args.games - 1}, {time.perf_counter() - started:.0f} s")
+    print(
+        f"{args.games} {args.scenario} games (2/3/4 players in turn), concede rate {args.concede}, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}, {time.perf_counter() - started:.0f} s"
+    )
     for key, n in sorted(result["counts"].items()):
         print(f"  {key:32} {n * per:8.1f} per 100 games")
     lengths = result["lengths"]
-    print(f"  {'moves per game':32} median {statistics.median(lengths):.0f}, min {min(lengths)}, max {max(lengths)}")
+    print(
+        f"  {'moves per game':32} median {statistics.median(lengths):.0f}, min {min(lengths)}, max {max(lengths)}"
+    )
     return 0
 
 

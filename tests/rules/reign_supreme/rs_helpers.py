@@ -4,6 +4,7 @@
 the units where the test says (unit ids are ``u1``, ``u2``... in seat order then list order),
 so each test states its situation plainly and the state still passes integrity.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,20 +19,36 @@ from rules.reign_supreme.state import clone
 PLAYERS = ["ann", "bob"]
 
 
-def position(lists: dict[str, list[str]], at: dict[str, Any] | None = None, *, scenario: Any = "skirmish",
-             players: list[str] | None = None, first: str = "ann", armies: dict[str, str] | None = None,
-             seed: int = 1, **options: Any) -> State:
+def position(
+    lists: dict[str, list[str]],
+    at: dict[str, Any] | None = None,
+    *,
+    scenario: Any = "skirmish",
+    players: list[str] | None = None,
+    first: str = "ann",
+    armies: dict[str, str] | None = None,
+    seed: int = 1,
+    **options: Any,
+) -> State:
     """A game in ``first``'s Combat phase (round 1) with each player's ``lists`` and the units of
     ``at`` (id -> [q, r] or None) moved there; the others keep their auto set-up spaces."""
     players = players or list(lists)
-    opts = {"scenario": scenario, "setup": "auto", "first_player": first, "army_lists": lists, **options}
+    opts = {
+        "scenario": scenario,
+        "setup": "auto",
+        "first_player": first,
+        "army_lists": lists,
+        **options,
+    }
     if armies is not None:
         opts["armies"] = armies
     state = GAME.setup(players, seed, opts)
     state = clone(state)
     for uid, h in (at or {}).items():
         state["units"][uid]["at"] = None if h is None else list(h)
-    state["engaged"] = engaged_pairs(state, occupancy(state))  # as if the turn started with them there
+    state["engaged"] = engaged_pairs(
+        state, occupancy(state)
+    )  # as if the turn started with them there
     refresh(state)
     GAME.check_state(state)
     return state
@@ -75,9 +92,15 @@ def of_type(events: list[Event], kind: str) -> list[Event]:
 
 
 def destinations(state: State, uid: str) -> set[tuple[int, int]]:
-    return {tuple(m["to"]) for m in GAME.legal_moves(state) if m["type"] == "move" and m["unit"] == uid}
+    return {
+        tuple(m["to"]) for m in GAME.legal_moves(state) if m["type"] == "move" and m["unit"] == uid
+    }
 
 
 def attacks(state: State, uid: str) -> set[tuple[str, str]]:
     """(target, mode) of every attack ``uid`` may make, whatever it declares with it."""
-    return {(m["target"], m["mode"]) for m in GAME.legal_moves(state) if m["type"] == "attack" and m["unit"] == uid}
+    return {
+        (m["target"], m["mode"])
+        for m in GAME.legal_moves(state)
+        if m["type"] == "attack" and m["unit"] == uid
+    }

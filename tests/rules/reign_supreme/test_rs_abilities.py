@@ -10,6 +10,7 @@ bob  infantry atk 4 def 2 hp 10 (Counterattack); footman atk 3 def 1 hp 8; knigh
      cavalry def 0 hp 7; archer def 0 hp 5; assassin def 0 hp 5 (Stealth); shock_trooper def 2
      hp 10 (Mechanical); trebuchet def 0 hp 6 (Siege, Packed); wizard (Teleport).
 """
+
 from __future__ import annotations
 
 import copy
@@ -68,18 +69,27 @@ def test_counterattack_is_offered_to_the_attacked_units_owner_and_worked_out_bef
     s, events = play(s, atk("u1", "u2"))
     assert of_type(events, "attacked") == []
     assert s["active_players"] == ["bob"] and s["turn"] == "ann"
-    assert GAME.legal_moves(s, "bob") == [{"player": "bob", "type": "counterattack", "unit": "u2"}, PASS,
-                                          {"player": "bob", "type": "concede"}]
+    assert GAME.legal_moves(s, "bob") == [
+        {"player": "bob", "type": "counterattack", "unit": "u2"},
+        PASS,
+        {"player": "bob", "type": "concede"},
+    ]
     assert codes(s, move("ann", "end_turn")) == ["not_your_turn"]
     s, events = play(s, move("bob", "counterattack", unit="u2"))
-    assert [e["type"] for e in events if e["type"] in ("counterattacked", "attacked")] == ["counterattacked",
-                                                                                           "attacked"]
+    assert [e["type"] for e in events if e["type"] in ("counterattacked", "attacked")] == [
+        "counterattacked",
+        "attacked",
+    ]
     [c] = of_type(events, "counterattacked")
     # 4 - armour 2 = 2 on the knight; then the knight's 4 - 2 = 2 on the infantry
     assert (c["unit"], c["target"], c["damage"], c["pins"], c["hp"]) == ("u2", "u1", 2, 2, 8)
     assert of_type(events, "attacked")[0]["damage"] == 2
     assert s["units"]["u1"]["pins"] == 2 and s["units"]["u2"]["pins"] == 2
-    assert s["units"]["u2"]["countered"] is True and s["active_players"] == ["ann"] and s["pending"] is None
+    assert (
+        s["units"]["u2"]["countered"] is True
+        and s["active_players"] == ["ann"]
+        and s["pending"] is None
+    )
 
 
 def test_a_passed_counterattack_leaves_only_the_attack():
@@ -95,14 +105,24 @@ def test_an_attacker_killed_by_the_counterattack_does_no_damage():
     s["units"]["u1"]["pins"] = 6  # 2 hit points left; the counterattack deals 2
     s, events = play(s, atk("u1", "u2"), move("bob", "counterattack", unit="u2"))
     assert [e["unit"] for e in of_type(events, "unit_destroyed")] == ["u1"]
-    assert of_type(events, "attack_cancelled") == [{"type": "attack_cancelled", "player": "ann", "unit": "u1",
-                                                    "target": "u2", "reason": "attacker_gone"}]
+    assert of_type(events, "attack_cancelled") == [
+        {
+            "type": "attack_cancelled",
+            "player": "ann",
+            "unit": "u1",
+            "target": "u2",
+            "reason": "attacker_gone",
+        }
+    ]
     assert of_type(events, "attacked") == []
     assert "u1" not in s["units"] and s["units"]["u2"]["pins"] == 0
 
 
 def test_counterattack_once_per_turn_and_again_next_turn():
-    s = pos({"ann": ["knight", "footman"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, -1], "u3": [1, 0]})
+    s = pos(
+        {"ann": ["knight", "footman"], "bob": ["infantry"]},
+        {"u1": [0, 0], "u2": [1, -1], "u3": [1, 0]},
+    )
     s, _ = play(s, atk("u1", "u3"), move("bob", "counterattack", unit="u3"))
     s, events = play(s, atk("u2", "u3"))  # asks nobody: the Counterattack is used for this turn
     assert s["pending"] is None and s["active_players"] == ["ann"]
@@ -124,7 +144,10 @@ def test_no_counterattack_against_shooting():
 def test_no_counterattack_against_a_shot_even_within_its_reach():
     """bob's Infantry, next to bob's Enchanter, could melee at 2 spaces; a shot from 2 spaces is
     still not answered."""
-    s = pos({"ann": ["archer"], "bob": ["infantry", "enchanter"]}, {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]})
+    s = pos(
+        {"ann": ["archer"], "bob": ["infantry", "enchanter"]},
+        {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]},
+    )
     s, events = play(s, atk("u1", "u2", "shoot"))
     assert s["pending"] is None and of_type(events, "counterattacked") == []
 
@@ -197,7 +220,9 @@ def test_counterattack_is_one_attack_even_for_a_double_attacker():
 def test_ensnare_stops_the_target_moving_in_its_owners_next_turn_only():
     s = pos({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]})
     s, events = play(s, atk("u1", "u2"))
-    assert of_type(events, "ensnared") == [{"type": "ensnared", "player": "ann", "unit": "u2", "owner": "bob"}]
+    assert of_type(events, "ensnared") == [
+        {"type": "ensnared", "player": "ann", "unit": "u2", "owner": "bob"}
+    ]
     assert of_type(events, "attacked")[0]["damage"] == 3 - 1
     s, events = play(s, move("ann", "end_turn"))
     assert of_type(events, "ensnare_ended") == []  # ends with bob's turn, not ann's
@@ -205,13 +230,21 @@ def test_ensnare_stops_the_target_moving_in_its_owners_next_turn_only():
     assert destinations(s, "u2") == set()
     assert attacks(s, "u2") == {("u1", "melee")}  # it may still attack
     s, events = play(s, move("bob", "end_turn"))
-    assert of_type(events, "ensnare_ended") == [{"type": "ensnare_ended", "player": "bob", "unit": "u2"}]
+    assert of_type(events, "ensnare_ended") == [
+        {"type": "ensnare_ended", "player": "bob", "unit": "u2"}
+    ]
     s = end_turns(s, "ann")
-    assert s["units"]["u2"]["ensnared"] is False and codes(s, move("bob", "move", unit="u2", to=[2, 0])) == []
+    assert (
+        s["units"]["u2"]["ensnared"] is False
+        and codes(s, move("bob", "move", unit="u2", to=[2, 0])) == []
+    )
 
 
 def test_knockback_removes_ensnare():
-    s = pos({"ann": ["footman", "general"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, -1], "u3": [1, 0]})
+    s = pos(
+        {"ann": ["footman", "general"], "bob": ["knight"]},
+        {"u1": [0, 0], "u2": [1, -1], "u3": [1, 0]},
+    )
     s, _ = play(s, atk("u1", "u3"))
     assert s["units"]["u3"]["ensnared"] is True
     s, events = play(s, atk("u2", "u3", knockback=True))
@@ -266,17 +299,24 @@ def test_stealth_units_charge_but_not_when_they_started_their_move_in_melee():
 def test_no_charging_bonus_against_a_stealth_target():
     """A charge at a Stealth unit cannot come up in play (an attacker must have stood next to it
     since the start of the turn), so the rule is checked on the modifiers themselves."""
-    s = pos({"ann": ["knight"], "bob": ["assassin", "footman"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0]})
+    s = pos(
+        {"ann": ["knight"], "bob": ["assassin", "footman"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0]},
+    )
     s["units"]["u1"].update(moved=True, steps=2, charge=True)
     geo, occ = geometry(s), occupancy(s)
     assert offence_modifiers(s, geo, occ, "u1", s["units"]["u2"], "melee") == []
-    assert offence_modifiers(s, geo, occ, "u1", s["units"]["u3"], "melee") == [{"source": "charging", "value": 1}]
+    assert offence_modifiers(s, geo, occ, "u1", s["units"]["u3"], "melee") == [
+        {"source": "charging", "value": 1}
+    ]
 
 
 # -- Flanking and Move Freely ------------------------------------------------------------------------------
 def test_flanking_attack_while_moving_deals_one_less_and_the_unit_moves_on():
     s = pos({"ann": ["cavalry"], "bob": ["footman"]}, {"u1": [-3, 0], "u2": [1, 0]})
-    s, events = play(s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2", on_the_move=True))
+    s, events = play(
+        s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2", on_the_move=True)
+    )
     e = of_type(events, "attacked")[0]
     assert e["offence"] == [{"source": "flanking", "value": -1}] and e["damage"] == 3 - 1 - 1
     assert destinations(s, "u1") and max(abs(h[0]) for h in destinations(s, "u1")) <= 3
@@ -305,7 +345,9 @@ def test_a_flanking_shooter_that_moved_must_shoot_on_the_move():
     assert attacks(s, "u1") == set()
     s1, _ = play(s, move("ann", "move", unit="u1", to=[-2, 0]))
     assert codes(s1, atk("u1", "u2", "shoot")) == ["must_attack_on_the_move"]
-    assert [m for m in GAME.legal_moves(s1) if m["type"] == "attack"] == [atk("u1", "u2", "shoot", on_the_move=True)]
+    assert [m for m in GAME.legal_moves(s1) if m["type"] == "attack"] == [
+        atk("u1", "u2", "shoot", on_the_move=True)
+    ]
     s1, events = play(s1, atk("u1", "u2", "shoot", on_the_move=True))
     assert of_type(events, "attacked")[0]["damage"] == 2 - 1
     # standing still it shoots normally
@@ -332,15 +374,24 @@ def test_no_flanking_attack_against_a_stealth_unit():
 
 # -- Double Attack ---------------------------------------------------------------------------------------
 def test_double_attack_two_attacks_of_the_same_type_at_different_targets():
-    s = pos({"ann": ["archer"], "bob": ["knight", "footman"]}, {"u1": [-1, 0], "u2": [2, 0], "u3": [1, -3]})
+    s = pos(
+        {"ann": ["archer"], "bob": ["knight", "footman"]},
+        {"u1": [-1, 0], "u2": [2, 0], "u3": [1, -3]},
+    )
     s, events = play(s, atk("u1", "u2", "shoot"), atk("u1", "u3", "shoot"))
-    assert [(e["target"], e["damage"]) for e in of_type(events, "attacked")] == [("u2", 2), ("u3", 2)]
+    assert [(e["target"], e["damage"]) for e in of_type(events, "attacked")] == [
+        ("u2", 2),
+        ("u3", 2),
+    ]
     assert codes(s, atk("u1", "u2", "shoot")) == ["attacked_already"]
 
 
 def test_double_attack_refuses_a_second_attack_of_another_type():
     """With an Enchanter next to it, the Archer may shoot or melee at 2 spaces, but not both."""
-    s = pos({"ann": ["archer", "enchanter"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-1, 0], "u3": [2, 0]})
+    s = pos(
+        {"ann": ["archer", "enchanter"], "bob": ["knight"]},
+        {"u1": [0, 0], "u2": [-1, 0], "u3": [2, 0]},
+    )
     assert attacks(s, "u1") == {("u3", "melee"), ("u3", "shoot")}
     s, _ = play(s, atk("u1", "u3", "shoot"))
     assert codes(s, atk("u1", "u3", "melee")) == ["one_attack_type"]
@@ -353,8 +404,9 @@ def test_knockback_pushes_the_target_straight_back_one_space():
     s = pos({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [0, 1]})
     s, events = play(s, atk("u1", "u2", knockback=True))
     assert of_type(events, "attacked")[0]["damage"] == 3 + 1 - 1  # Command (its own aura)
-    assert of_type(events, "knocked_back") == [{"type": "knocked_back", "player": "ann", "unit": "u2",
-                                                "from": [0, 1], "to": [0, 2]}]
+    assert of_type(events, "knocked_back") == [
+        {"type": "knocked_back", "player": "ann", "unit": "u2", "from": [0, 1], "to": [0, 2]}
+    ]
     assert at(s, "u2") == [0, 2] and s["units"]["u1"]["knocked"] is True
     # without the declaration the target stays
     s = pos({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [0, 1]})
@@ -364,21 +416,31 @@ def test_knockback_pushes_the_target_straight_back_one_space():
 
 def test_knockback_blocked_by_a_unit_the_board_edge_or_a_wall():
     blocked = [
-        ({"ann": ["general"], "bob": ["knight", "footman"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0]}, None),
+        (
+            {"ann": ["general"], "bob": ["knight", "footman"]},
+            {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0]},
+            None,
+        ),
         ({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, -2], "u2": [0, -3]}, None),
     ]
     for lists, where, wall in blocked:
         s = pos(lists, where)
         before = at(s, "u2")
         s, events = play(s, atk("u1", "u2", knockback=True))
-        assert of_type(events, "knockback_blocked") == [{"type": "knockback_blocked", "player": "ann", "unit": "u2"}]
+        assert of_type(events, "knockback_blocked") == [
+            {"type": "knockback_blocked", "player": "ann", "unit": "u2"}
+        ]
         assert at(s, "u2") == before and s["units"]["u2"]["pins"] == 3
     # a wall: bob's knight in ann's Castle on [6,1], pushed from [6,0] towards [6,2] across the
     # Castle wall w7 (a Palisade would give the knight Stealth, and Stealth units are not pushed)
-    s = pos({"ann": ["general"], "bob": ["knight"]}, {"u1": [6, 0], "u2": [6, 1]}, scenario="standard")
+    s = pos(
+        {"ann": ["general"], "bob": ["knight"]}, {"u1": [6, 0], "u2": [6, 1]}, scenario="standard"
+    )
     assert [w for w in s["walls"] if w["id"] == "w7"][0]["edge"] == [[6, 1], [6, 2]]
     s, events = play(s, atk("u1", "u2", knockback=True))
-    assert of_type(events, "knockback_blocked") == [{"type": "knockback_blocked", "player": "ann", "unit": "u2"}]
+    assert of_type(events, "knockback_blocked") == [
+        {"type": "knockback_blocked", "player": "ann", "unit": "u2"}
+    ]
     assert at(s, "u2") == [6, 1]
 
 
@@ -400,8 +462,11 @@ def test_knockback_deals_two_more_to_mechanical_and_three_more_to_siege_instead_
 def test_knockback_once_per_turn_per_unit():
     """A custom General with Double Attack: its second attack cannot knock back again."""
     rosters = roster("resistance", general={"abilities": ["command", "knockback", "double_attack"]})
-    s = pos({"ann": ["general"], "bob": ["knight", "footman"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0]},
-            rosters=rosters)
+    s = pos(
+        {"ann": ["general"], "bob": ["knight", "footman"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0]},
+        rosters=rosters,
+    )
     s, _ = play(s, atk("u1", "u2", knockback=True))
     assert codes(s, atk("u1", "u3", knockback=True)) == ["no_knockback"]
     s, events = play(s, atk("u1", "u3"))
@@ -413,7 +478,11 @@ def test_knockback_is_cancelled_when_the_knocker_dies_to_the_counterattack():
     s["units"]["u1"]["pins"] = 5  # 3 left; the counterattack deals 4 - 1 = 3
     s, events = play(s, atk("u1", "u2", knockback=True), move("bob", "counterattack", unit="u2"))
     assert of_type(events, "attack_cancelled")[0]["reason"] == "attacker_gone"
-    assert of_type(events, "knocked_back") == [] and at(s, "u2") == [1, 0] and s["units"]["u2"]["pins"] == 0
+    assert (
+        of_type(events, "knocked_back") == []
+        and at(s, "u2") == [1, 0]
+        and s["units"]["u2"]["pins"] == 0
+    )
 
 
 def test_no_knockback_against_a_stealth_unit():
@@ -430,7 +499,9 @@ def test_volley_hits_every_unit_next_to_the_target_allies_included():
     s, events = play(s, atk("u1", "u3", "shoot", volley=True))
     assert of_type(events, "attacked")[0]["damage"] == 4 - 1
     assert sorted((e["unit"], e["owner"], e["damage"]) for e in of_type(events, "splashed")) == [
-        ("u2", "ann", 4 - 2), ("u4", "bob", 4 - 1)]
+        ("u2", "ann", 4 - 2),
+        ("u4", "bob", 4 - 1),
+    ]
     assert [s["units"][u]["pins"] for u in ("u2", "u3", "u4")] == [2, 3, 3]
     s = pos(lists, where)
     s, events = play(s, atk("u1", "u3", "shoot"))
@@ -438,8 +509,11 @@ def test_volley_hits_every_unit_next_to_the_target_allies_included():
 
 
 def test_volley_reaches_a_stealth_unit_next_to_the_target():
-    """"Areas of Effect can still damage the unit": bob's Assassin next to the target is hit."""
-    s = pos({"ann": ["mangonel"], "bob": ["knight", "assassin"]}, {"u1": [-3, 0], "u2": [1, 0], "u3": [2, 0]})
+    """ "Areas of Effect can still damage the unit": bob's Assassin next to the target is hit."""
+    s = pos(
+        {"ann": ["mangonel"], "bob": ["knight", "assassin"]},
+        {"u1": [-3, 0], "u2": [1, 0], "u3": [2, 0]},
+    )
     s, events = play(s, atk("u1", "u2", "shoot", volley=True))
     assert [(e["unit"], e["damage"]) for e in of_type(events, "splashed")] == [("u3", 4)]
 
@@ -451,7 +525,10 @@ def test_volley_only_on_a_shot():
 
 # -- Siege and Mechanical --------------------------------------------------------------------------------
 def test_siege_units_have_no_melee_attack():
-    s = pos({"ann": ["mangonel"], "bob": ["footman", "knight"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 0]})
+    s = pos(
+        {"ann": ["mangonel"], "bob": ["footman", "knight"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 0]},
+    )
     assert attacks(s, "u1") == {("u3", "shoot")}  # it shoots while in melee, but never melees
     assert codes(s, atk("u1", "u2")) == ["siege_no_melee"]
 
@@ -459,12 +536,16 @@ def test_siege_units_have_no_melee_attack():
 def test_siege_and_mechanical_units_cannot_be_healed():
     """ann's Priest next to three of ann's damaged units heals only the Knight; the Trebuchet
     (Siege) and the Shock Trooper (Mechanical) are repaired, not healed."""
-    s = pos({"ann": ["priest", "trebuchet", "shock_trooper", "knight"], "bob": ["footman"]},
-            {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0], "u4": [0, 1], "u5": [-3, 3]})
+    s = pos(
+        {"ann": ["priest", "trebuchet", "shock_trooper", "knight"], "bob": ["footman"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-1, 0], "u4": [0, 1], "u5": [-3, 3]},
+    )
     for uid in ("u2", "u3", "u4"):
         s["units"][uid]["pins"] = 3
     assert [m["target"] for m in GAME.legal_moves(s) if m.get("spell") == "healing"] == ["u4"]
     for uid in ("u2", "u3"):
-        assert codes(s, move("ann", "cast", unit="u1", spell="healing", target=uid)) == ["bad_spell_target"]
+        assert codes(s, move("ann", "cast", unit="u1", spell="healing", target=uid)) == [
+            "bad_spell_target"
+        ]
     s, _ = play(s, move("ann", "cast", unit="u1", spell="healing", target="u4"))
     assert s["units"]["u4"]["pins"] == 3 - 2

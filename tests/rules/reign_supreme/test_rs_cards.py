@@ -1,5 +1,6 @@
 """Cards: the default set, each effect primitive in a custom set, when cards are played, answers to
 them, and card conservation (rules doc §Cards; seed Starting the Game, The Turn, Volley; RS 7)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,11 +15,22 @@ from rules.reign_supreme.state import card_catalog, clone, json_copy
 
 # An open board of radius 5 with cards and nothing else: Kingdoms far to either side.
 FIELD = {
-    "id": "field", "castles": False, "cards": True, "deployment": False, "initial_units": None,
-    "army_list": "skirmish", "victory": "last_standing", "mines": [], "ruins": [],
-    "midfield": [[q, r] for q in range(-5, 6) for r in range(-5, 6) if distance((q, r), (0, 0)) <= 5],
-    "kingdoms": [{"id": "west", "hexes": [[-9, r] for r in range(10)]},
-                 {"id": "east", "hexes": [[9, r] for r in range(-9, 1)]}],
+    "id": "field",
+    "castles": False,
+    "cards": True,
+    "deployment": False,
+    "initial_units": None,
+    "army_list": "skirmish",
+    "victory": "last_standing",
+    "mines": [],
+    "ruins": [],
+    "midfield": [
+        [q, r] for q in range(-5, 6) for r in range(-5, 6) if distance((q, r), (0, 0)) <= 5
+    ],
+    "kingdoms": [
+        {"id": "west", "hexes": [[-9, r] for r in range(10)]},
+        {"id": "east", "hexes": [[9, r] for r in range(-9, 1)]},
+    ],
 }
 # Default armies: ann Resistance, bob Greenskin.
 
@@ -28,7 +40,9 @@ def at(lists: dict[str, list[str]], where: dict[str, Any], **options: Any) -> di
     return position(lists, where, **options)
 
 
-def give(state: dict[str, Any], player: str, *cards: str, pins: dict[str, int] | None = None) -> dict[str, Any]:
+def give(
+    state: dict[str, Any], player: str, *cards: str, pins: dict[str, int] | None = None
+) -> dict[str, Any]:
     """A copy of ``state`` where ``player`` holds ``cards`` (taken from wherever they were) and the
     units of ``pins`` carry those pins."""
     s = clone(state)
@@ -49,21 +63,47 @@ def card(player: str, cid: str, target: Any = None) -> dict[str, Any]:
 
 
 def everywhere(s: dict[str, Any]) -> list[str]:
-    return sorted([*s["decks"]["spell"], *s["decks"]["tactics"], *s["discards"]["spell"],
-                   *s["discards"]["tactics"], *(c for h in s["hands"].values() for c in h)])
+    return sorted(
+        [
+            *s["decks"]["spell"],
+            *s["decks"]["tactics"],
+            *s["discards"]["spell"],
+            *s["discards"]["tactics"],
+            *(c for h in s["hands"].values() for c in h),
+        ]
+    )
 
 
-def pair(spell: dict[str, Any] | None = None, tactics: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def pair(
+    spell: dict[str, Any] | None = None, tactics: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """A custom set of one card in each deck (the one under test and a filler)."""
-    filler = {"deck": "spell", "name": "Filler", "text": "", "copies": 1, "target": "none", "range": None,
-              "effect": {"kind": "reinforce", "amount": 0}}
-    return [{"id": "s_card", **json_copy(filler), **(spell or {}), "deck": "spell"},
-            {"id": "t_card", **json_copy(filler), **(tactics or {}), "deck": "tactics"}]
+    filler = {
+        "deck": "spell",
+        "name": "Filler",
+        "text": "",
+        "copies": 1,
+        "target": "none",
+        "range": None,
+        "effect": {"kind": "reinforce", "amount": 0},
+    }
+    return [
+        {"id": "s_card", **json_copy(filler), **(spell or {}), "deck": "spell"},
+        {"id": "t_card", **json_copy(filler), **(tactics or {}), "deck": "tactics"},
+    ]
 
 
-def custom(cid: str, target: str, effect: dict[str, Any], rng: int | None = None, deck: str = "spell") -> list:
-    body = {"name": cid.title(), "text": f"custom {cid}", "copies": 1, "target": target, "range": rng,
-            "effect": effect}
+def custom(
+    cid: str, target: str, effect: dict[str, Any], rng: int | None = None, deck: str = "spell"
+) -> list:
+    body = {
+        "name": cid.title(),
+        "text": f"custom {cid}",
+        "copies": 1,
+        "target": target,
+        "range": rng,
+        "effect": effect,
+    }
     return pair(spell=body) if deck == "spell" else pair(tactics=body)
 
 
@@ -82,15 +122,38 @@ def test_the_default_set_has_six_spell_and_six_tactics_cards_flaming_oil_among_t
 
 
 def test_fireball_deals_four_to_an_enemy_within_four_of_your_units():
-    s = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [4, 0]}), "ann", "fireball-1")
+    s = give(
+        at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [4, 0]}),
+        "ann",
+        "fireball-1",
+    )
     s, events = play(s, card("ann", "fireball-1", "u2"))
     assert events == [
-        {"type": "card_played", "player": "ann", "card": "fireball-1", "name": "Fireball", "target": "u2"},
-        {"type": "card_hit", "player": "ann", "card": "fireball-1", "unit": "u2", "owner": "bob", "damage": 4,
-         "pins": 4, "hp": 10}]
+        {
+            "type": "card_played",
+            "player": "ann",
+            "card": "fireball-1",
+            "name": "Fireball",
+            "target": "u2",
+        },
+        {
+            "type": "card_hit",
+            "player": "ann",
+            "card": "fireball-1",
+            "unit": "u2",
+            "owner": "bob",
+            "damage": 4,
+            "pins": 4,
+            "hp": 10,
+        },
+    ]
     assert s["units"]["u2"]["pins"] == 4  # magic: armour 2 does not count
     assert "fireball-1" in s["discards"]["spell"] and "fireball-1" not in s["hands"]["ann"]
-    far = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [5, 0]}), "ann", "fireball-1")
+    far = give(
+        at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [5, 0]}),
+        "ann",
+        "fireball-1",
+    )
     assert codes(far, card("ann", "fireball-1", "u2")) == ["out_of_card_range"]
     assert codes(far, card("ann", "fireball-1", "u1")) == ["bad_card_target"]
     assert codes(far, card("ann", "fireball-1")) == ["card_needs_target"]
@@ -98,23 +161,41 @@ def test_fireball_deals_four_to_an_enemy_within_four_of_your_units():
 
 
 def test_lightning_hits_its_target_for_three_and_every_adjacent_unit_for_one_allies_included():
-    s = at({"ann": ["infantry", "footman"], "bob": ["infantry", "footman"]},
-           {"u1": [-3, 0], "u2": [2, 0], "u3": [3, 0], "u4": [4, 0]})
+    s = at(
+        {"ann": ["infantry", "footman"], "bob": ["infantry", "footman"]},
+        {"u1": [-3, 0], "u2": [2, 0], "u3": [3, 0], "u4": [4, 0]},
+    )
     s, events = play(give(s, "ann", "lightning-1"), card("ann", "lightning-1", "u3"))
     assert of_type(events, "card_hit")[0]["damage"] == 3
     assert sorted((e["unit"], e["damage"], e["source"]) for e in of_type(events, "splashed")) == [
-        ("u2", 1, "lightning"), ("u4", 1, "lightning")]
+        ("u2", 1, "lightning"),
+        ("u4", 1, "lightning"),
+    ]
     assert [s["units"][u]["pins"] for u in ("u1", "u2", "u3", "u4")] == [0, 1, 3, 1]
 
 
 def test_mend_removes_three_pins_from_your_non_mechanical_unit():
-    s = at({"ann": ["infantry", "shock_trooper"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 1], "u3": [4, 0]})
+    s = at(
+        {"ann": ["infantry", "shock_trooper"], "bob": ["infantry"]},
+        {"u1": [0, 0], "u2": [1, 1], "u3": [4, 0]},
+    )
     s = give(s, "ann", "mend-1", pins={"u1": 5, "u2": 5, "u3": 5})
-    assert codes(s, card("ann", "mend-1", "u2")) == ["bad_card_target"]  # Mechanical: repaired, not healed
+    assert codes(s, card("ann", "mend-1", "u2")) == [
+        "bad_card_target"
+    ]  # Mechanical: repaired, not healed
     assert codes(s, card("ann", "mend-1", "u3")) == ["bad_card_target"]  # not yours
     s, events = play(s, card("ann", "mend-1", "u1"))
-    assert of_type(events, "card_healed") == [{"type": "card_healed", "player": "ann", "card": "mend-1",
-                                               "unit": "u1", "owner": "ann", "pins_removed": 3, "pins": 2}]
+    assert of_type(events, "card_healed") == [
+        {
+            "type": "card_healed",
+            "player": "ann",
+            "card": "mend-1",
+            "unit": "u1",
+            "owner": "ann",
+            "pins_removed": 3,
+            "pins": 2,
+        }
+    ]
     fresh = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}), "ann", "mend-1")
     assert codes(fresh, card("ann", "mend-1", "u1")) == ["no_pins"]
 
@@ -123,9 +204,18 @@ def test_haste_gives_two_more_spaces_this_turn_only():
     s = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}), "ann", "haste-1")
     assert max(distance(h, (0, 0)) for h in destinations(s, "u1")) == 2
     s, events = play(s, card("ann", "haste-1", "u1"))
-    assert of_type(events, "effect_added") == [{"type": "effect_added", "player": "ann", "card": "haste-1",
-                                                "unit": "u1", "owner": "ann", "effect": "haste", "value": 2,
-                                                "left": 1}]
+    assert of_type(events, "effect_added") == [
+        {
+            "type": "effect_added",
+            "player": "ann",
+            "card": "haste-1",
+            "unit": "u1",
+            "owner": "ann",
+            "effect": "haste",
+            "value": 2,
+            "left": 1,
+        }
+    ]
     assert max(distance(h, (0, 0)) for h in destinations(s, "u1")) == 4
     s, events = end_turn(s, "ann")
     assert {"type": "effect_ended", "player": "ann", "unit": "u1", "effect": "haste"} in events
@@ -133,9 +223,15 @@ def test_haste_gives_two_more_spaces_this_turn_only():
 
 
 def test_curse_of_weakness_makes_an_enemy_deal_two_less_until_your_next_turn():
-    s = give(at({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]}), "ann", "weakness-1")
+    s = give(
+        at({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]}),
+        "ann",
+        "weakness-1",
+    )
     s, _ = play(s, card("ann", "weakness-1", "u2"))
-    assert s["boards"]["ann"]["effects"] == [{"effect": "weaken", "unit": "u2", "left": 2, "value": 2}]
+    assert s["boards"]["ann"]["effects"] == [
+        {"effect": "weaken", "unit": "u2", "left": 2, "value": 2}
+    ]
     s, _ = end_turn(s, "ann")
     s, events = play(s, move("bob", "attack", unit="u2", target="u1", mode="melee"))
     hit = of_type(events, "attacked")[0]
@@ -146,7 +242,11 @@ def test_curse_of_weakness_makes_an_enemy_deal_two_less_until_your_next_turn():
 
 
 def test_stone_skin_makes_your_unit_take_two_less_until_your_next_turn():
-    s = give(at({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]}), "ann", "stoneskin-1")
+    s = give(
+        at({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]}),
+        "ann",
+        "stoneskin-1",
+    )
     s, _ = play(s, card("ann", "stoneskin-1", "u1"))
     s, _ = end_turn(s, "ann")
     s, events = play(s, move("bob", "attack", unit="u2", target="u1", mode="melee"))
@@ -156,14 +256,22 @@ def test_stone_skin_makes_your_unit_take_two_less_until_your_next_turn():
 
 
 def test_flaming_oil_makes_the_next_shot_hit_every_unit_next_to_the_target_for_one():
-    s = at({"ann": ["archer"], "bob": ["archer", "archer", "archer"]},
-           {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0], "u4": [0, 3]})
+    s = at(
+        {"ann": ["archer"], "bob": ["archer", "archer", "archer"]},
+        {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0], "u4": [0, 3]},
+    )
     s, _ = play(give(s, "ann", "flaming_oil-1"), card("ann", "flaming_oil-1", "u1"))
-    assert s["boards"]["ann"]["effects"] == [{"effect": "flaming_oil", "unit": "u1", "left": 1, "value": 1}]
+    assert s["boards"]["ann"]["effects"] == [
+        {"effect": "flaming_oil", "unit": "u1", "left": 1, "value": 1}
+    ]
     s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="shoot"))
-    assert [(e["unit"], e["damage"], e["source"]) for e in of_type(events, "splashed")] == [("u3", 1, "flaming_oil")]
+    assert [(e["unit"], e["damage"], e["source"]) for e in of_type(events, "splashed")] == [
+        ("u3", 1, "flaming_oil")
+    ]
     assert s["boards"]["ann"]["effects"] == []  # used up by that shot
-    s, events = play(s, move("ann", "attack", unit="u1", target="u4", mode="shoot"))  # Double Attack
+    s, events = play(
+        s, move("ann", "attack", unit="u1", target="u4", mode="shoot")
+    )  # Double Attack
     assert of_type(events, "splashed") == []
 
 
@@ -171,8 +279,11 @@ def test_flaming_oil_does_not_stack_with_the_mangonels_volley():
     """Seed, Volley: "The Flaming Oil card does not stack with the mangonel ability". ann's Goblin
     Catapult (attack 4) volleys at a Pikeman (armour 3): the Dwarf Maceman next to it (armour 1)
     takes the volley's 3, not 3 + 1."""
-    s = at({"ann": ["mangonel"], "bob": ["infantry", "footman"]}, {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
-           armies={"ann": "greenskin", "bob": "resistance"})
+    s = at(
+        {"ann": ["mangonel"], "bob": ["infantry", "footman"]},
+        {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
+        armies={"ann": "greenskin", "bob": "resistance"},
+    )
     s, _ = play(give(s, "ann", "flaming_oil-1"), card("ann", "flaming_oil-1", "u1"))
     s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="shoot", volley=True))
     splashed = of_type(events, "splashed")
@@ -180,95 +291,151 @@ def test_flaming_oil_does_not_stack_with_the_mangonels_volley():
     assert s["units"]["u3"]["pins"] == 3 and s["units"]["u2"]["pins"] == 1
     assert s["boards"]["ann"]["effects"] == []  # the Volley shot used the oil up
     # the same shot without Volley: the oil's 1 instead
-    s = at({"ann": ["mangonel"], "bob": ["infantry", "footman"]}, {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
-           armies={"ann": "greenskin", "bob": "resistance"})
+    s = at(
+        {"ann": ["mangonel"], "bob": ["infantry", "footman"]},
+        {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
+        armies={"ann": "greenskin", "bob": "resistance"},
+    )
     s, _ = play(give(s, "ann", "flaming_oil-1"), card("ann", "flaming_oil-1", "u1"))
     s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="shoot"))
-    assert [(e["unit"], e["damage"], e["source"]) for e in of_type(events, "splashed")] == [("u3", 1, "flaming_oil")]
+    assert [(e["unit"], e["damage"], e["source"]) for e in of_type(events, "splashed")] == [
+        ("u3", 1, "flaming_oil")
+    ]
 
 
 def test_forced_march_lets_a_unit_that_has_moved_and_not_attacked_move_again():
-    s = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [5, 0]}), "ann", "forced_march-1")
+    s = give(
+        at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [5, 0]}),
+        "ann",
+        "forced_march-1",
+    )
     assert codes(s, card("ann", "forced_march-1", "u1")) == ["not_moved"]
     s, _ = play(s, move("ann", "move", unit="u1", to=[2, 0]))
     assert destinations(s, "u1") == set()
     s, events = play(s, card("ann", "forced_march-1", "u1"))
-    assert of_type(events, "unit_may_move_again") == [{"type": "unit_may_move_again", "player": "ann",
-                                                      "card": "forced_march-1", "unit": "u1"}]
+    assert of_type(events, "unit_may_move_again") == [
+        {"type": "unit_may_move_again", "player": "ann", "card": "forced_march-1", "unit": "u1"}
+    ]
     s, _ = play(s, move("ann", "move", unit="u1", to=[4, 0]))
     assert s["units"]["u1"]["at"] == [4, 0] and s["units"]["u1"]["steps"] == 2
 
 
 def test_forced_march_is_refused_for_a_unit_that_attacked():
-    s = give(at({"ann": ["infantry"], "bob": ["archer"]}, {"u1": [0, 0], "u2": [2, 0]}), "ann", "forced_march-1")
-    s, _ = play(s, move("ann", "move", unit="u1", to=[1, 0]), move("ann", "attack", unit="u1", target="u2",
-                                                                   mode="melee"))
+    s = give(
+        at({"ann": ["infantry"], "bob": ["archer"]}, {"u1": [0, 0], "u2": [2, 0]}),
+        "ann",
+        "forced_march-1",
+    )
+    s, _ = play(
+        s,
+        move("ann", "move", unit="u1", to=[1, 0]),
+        move("ann", "attack", unit="u1", target="u2", mode="melee"),
+    )
     assert codes(s, card("ann", "forced_march-1", "u1")) == ["attacked_already"]
 
 
 def test_ambush_adds_two_to_the_next_attack_only():
-    s = at({"ann": ["archer"], "bob": ["archer", "archer"]}, {"u1": [0, 0], "u2": [3, 0], "u3": [0, 3]})
+    s = at(
+        {"ann": ["archer"], "bob": ["archer", "archer"]}, {"u1": [0, 0], "u2": [3, 0], "u3": [0, 3]}
+    )
     s, _ = play(give(s, "ann", "ambush-1"), card("ann", "ambush-1", "u1"))
     s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="shoot"))
     first = of_type(events, "attacked")[0]
     assert first["offence"] == [{"source": "ambush", "value": 2}] and first["damage"] == 5
     s, events = play(s, move("ann", "attack", unit="u1", target="u3", mode="shoot"))
     assert of_type(events, "attacked")[0]["damage"] == 3
-    assert codes(give(s, "ann", "ambush-2"), card("ann", "ambush-2", "u1")) == ["unit_cannot_attack"]
+    assert codes(give(s, "ann", "ambush-2"), card("ann", "ambush-2", "u1")) == [
+        "unit_cannot_attack"
+    ]
 
 
 def test_rally_moves_the_reinforcement_pin_three_notches():
-    s = position({"ann": ["infantry", "infantry", "knight", "archer", "priest"],
-                  "bob": ["infantry", "footman", "footman", "knight", "cavalry"]}, scenario="standard")
+    s = position(
+        {
+            "ann": ["infantry", "infantry", "knight", "archer", "priest"],
+            "bob": ["infantry", "footman", "footman", "knight", "cavalry"],
+        },
+        scenario="standard",
+    )
     s = give(s, "ann", "rally-1")
     before = s["boards"]["ann"]["reinforcement_pin"]
     s, events = play(s, card("ann", "rally-1"))
-    assert of_type(events, "reinforcement_pin_moved") == [{"type": "reinforcement_pin_moved", "player": "ann",
-                                                          "reinforcement_pin": before - 3, "deploys_gained": 0}]
+    assert of_type(events, "reinforcement_pin_moved") == [
+        {
+            "type": "reinforcement_pin_moved",
+            "player": "ann",
+            "reinforcement_pin": before - 3,
+            "deploys_gained": 0,
+        }
+    ]
     no_pin = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {}), "ann", "rally-1")
     assert codes(no_pin, card("ann", "rally-1")) == ["no_reinforcement_pin"]
     assert codes(no_pin, card("ann", "rally-1", "u1")) == ["bad_card_target"]
 
 
 def test_field_repairs_removes_three_pins_from_your_siege_or_mechanical_unit():
-    s = at({"ann": ["trebuchet", "shock_trooper", "infantry"], "bob": ["infantry"]},
-           {"u1": [0, 0], "u2": [0, 2], "u3": [2, 0]})
+    s = at(
+        {"ann": ["trebuchet", "shock_trooper", "infantry"], "bob": ["infantry"]},
+        {"u1": [0, 0], "u2": [0, 2], "u3": [2, 0]},
+    )
     s = give(s, "ann", "field_repairs-1", "field_repairs-2", pins={"u1": 4, "u2": 2, "u3": 4})
     assert codes(s, card("ann", "field_repairs-1", "u3")) == ["bad_card_target"]
     s, events = play(s, card("ann", "field_repairs-1", "u1"), card("ann", "field_repairs-2", "u2"))
-    assert [(e["unit"], e["pins_removed"], e["pins"]) for e in of_type(events, "card_repaired")] == [
-        ("u1", 3, 1), ("u2", 2, 0)]
+    assert [
+        (e["unit"], e["pins_removed"], e["pins"]) for e in of_type(events, "card_repaired")
+    ] == [("u1", 3, 1), ("u2", 2, 0)]
 
 
 def test_sabotage_puts_two_pins_on_an_enemy_siege_unit_or_takes_two_off_a_wall():
-    s = at({"ann": ["infantry"], "bob": ["mangonel", "infantry"]}, {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
-           armies={"ann": "resistance", "bob": "greenskin"})
+    s = at(
+        {"ann": ["infantry"], "bob": ["mangonel", "infantry"]},
+        {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
+        armies={"ann": "resistance", "bob": "greenskin"},
+    )
     s = give(s, "ann", "sabotage-1")
     assert codes(s, card("ann", "sabotage-1", "u3")) == ["bad_card_target"]  # not Siege
     s, events = play(s, card("ann", "sabotage-1", "u2"))
     assert of_type(events, "card_hit")[0]["damage"] == 2 and s["units"]["u2"]["pins"] == 2
-    std = give(position({"ann": ["infantry"] * 5, "bob": ["infantry"] * 5}, scenario="standard"),
-               "ann", "sabotage-2")
+    std = give(
+        position({"ann": ["infantry"] * 5, "bob": ["infantry"] * 5}, scenario="standard"),
+        "ann",
+        "sabotage-2",
+    )
     gate = next(w for w in std["walls"] if w["owner"] == "bob")
     own = next(w for w in std["walls"] if w["owner"] == "ann")
     assert codes(std, card("ann", "sabotage-2", own["id"])) == ["bad_card_target"]
     std, events = play(std, card("ann", "sabotage-2", gate["id"]))
-    assert of_type(events, "wall_sabotaged") == [{"type": "wall_sabotaged", "player": "ann", "card": "sabotage-2",
-                                                 "wall": gate["id"], "kind": "gate", "damage": 2, "hp": 18}]
+    assert of_type(events, "wall_sabotaged") == [
+        {
+            "type": "wall_sabotaged",
+            "player": "ann",
+            "card": "sabotage-2",
+            "wall": gate["id"],
+            "kind": "gate",
+            "damage": 2,
+            "hp": 18,
+        }
+    ]
 
 
 # -- targeting rules -------------------------------------------------------------------------------
 def test_an_enemy_stealth_unit_cannot_be_targeted_by_a_card():
-    s = at({"ann": ["infantry"], "bob": ["assassin", "infantry"]}, {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]},
-           armies={"ann": "resistance", "bob": "demon"})
+    s = at(
+        {"ann": ["infantry"], "bob": ["assassin", "infantry"]},
+        {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
     s = give(s, "ann", "fireball-1")
     assert codes(s, card("ann", "fireball-1", "u2")) == ["stealth_target"]
     assert {m["target"] for m in GAME.legal_moves(s, "ann") if m["type"] == "play"} == {"u3"}
 
 
 def test_a_spell_card_cannot_be_played_into_an_enemy_silence_aura_and_a_tactics_card_can():
-    s = at({"ann": ["infantry", "archer"], "bob": ["warder"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [3, 0]},
-           armies={"ann": "resistance", "bob": "demon"})
+    s = at(
+        {"ann": ["infantry", "archer"], "bob": ["warder"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [3, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
     s = give(s, "ann", "haste-1", "ambush-1")
     assert codes(s, card("ann", "haste-1", "u1")) == ["silenced"]
     s, events = play(s, card("ann", "ambush-1", "u2"))
@@ -311,8 +478,11 @@ def test_cards_are_played_in_any_combat_phase_and_not_while_an_answer_is_pending
 def test_a_spell_card_can_be_counterspelled_and_stays_discarded():
     """bob's Void Warder stands 4 spaces from the Fireball's target (outside its own Silence) and
     counters it; the card is still spent."""
-    s = at({"ann": ["infantry"], "bob": ["infantry", "warder"]}, {"u1": [-3, 0], "u2": [1, 0], "u3": [5, 0]},
-           armies={"ann": "resistance", "bob": "demon"})
+    s = at(
+        {"ann": ["infantry"], "bob": ["infantry", "warder"]},
+        {"u1": [-3, 0], "u2": [1, 0], "u3": [5, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
     s = give(s, "ann", "fireball-1")
     before = everywhere(s)
     s, events = play(s, card("ann", "fireball-1", "u2"))
@@ -320,47 +490,72 @@ def test_a_spell_card_can_be_counterspelled_and_stays_discarded():
     answer = move("bob", "cast", unit="u3", spell="counterspell", target=[1, 0])
     assert answer in GAME.legal_moves(s)
     s, events = play(s, answer)
-    assert of_type(events, "spell_countered") == [{"type": "spell_countered", "player": "bob", "unit": "u3",
-                                                   "countered": {"kind": "card", "player": "ann",
-                                                                 "card": "fireball-1"}}]
+    assert of_type(events, "spell_countered") == [
+        {
+            "type": "spell_countered",
+            "player": "bob",
+            "unit": "u3",
+            "countered": {"kind": "card", "player": "ann", "card": "fireball-1"},
+        }
+    ]
     assert of_type(events, "card_hit") == [] and s["units"]["u2"]["pins"] == 0
     assert "fireball-1" in s["discards"]["spell"] and everywhere(s) == before
-    assert s["active_players"] == ["ann", "bob"] and s["pending"] is None  # bob holds other cards (RS 10)
+    assert (
+        s["active_players"] == ["ann", "bob"] and s["pending"] is None
+    )  # bob holds other cards (RS 10)
 
 
 def test_a_tactics_card_cannot_be_counterspelled():
-    s = at({"ann": ["infantry"], "bob": ["infantry", "warder"]}, {"u1": [0, 0], "u2": [5, 0], "u3": [3, 0]},
-           armies={"ann": "resistance", "bob": "demon"})
+    s = at(
+        {"ann": ["infantry"], "bob": ["infantry", "warder"]},
+        {"u1": [0, 0], "u2": [5, 0], "u3": [3, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
     s, events = play(give(s, "ann", "ambush-1"), card("ann", "ambush-1", "u1"))
     assert s["pending"] is None and of_type(events, "effect_added")
 
 
 def test_a_targeted_unit_teleported_away_makes_the_card_fizzle():
-    s = at({"ann": ["infantry"], "bob": ["wizard"]}, {"u1": [0, 0], "u2": [3, 0]},
-           armies={"ann": "resistance", "bob": "greenskin"})
+    s = at(
+        {"ann": ["infantry"], "bob": ["wizard"]},
+        {"u1": [0, 0], "u2": [3, 0]},
+        armies={"ann": "resistance", "bob": "greenskin"},
+    )
     s, _ = play(give(s, "ann", "fireball-1"), card("ann", "fireball-1", "u2"))
     assert s["active_players"] == ["bob"]
     s, events = play(s, move("bob", "cast", unit="u2", spell="teleport", target=[5, 0]))
     assert of_type(events, "teleported") and of_type(events, "card_fizzled") == [
-        {"type": "card_fizzled", "player": "ann", "card": "fireball-1", "reason": "evaded"}]
+        {"type": "card_fizzled", "player": "ann", "card": "fireball-1", "reason": "evaded"}
+    ]
     assert s["units"]["u2"]["pins"] == 0
 
 
 def test_every_card_is_always_in_exactly_one_place():
-    s = at({"ann": ["infantry", "archer"], "bob": ["infantry", "archer"]},
-           {"u1": [0, 0], "u2": [-3, 0], "u3": [3, 0], "u4": [4, 0]})
+    s = at(
+        {"ann": ["infantry", "archer"], "bob": ["infantry", "archer"]},
+        {"u1": [0, 0], "u2": [-3, 0], "u3": [3, 0], "u4": [4, 0]},
+    )
     catalog = sorted(card_catalog(s["cards"]))
     assert everywhere(s) == catalog
     s = give(s, "ann", "fireball-1", "lightning-2", "haste-1", "ambush-2")
-    s, _ = play(s, card("ann", "fireball-1", "u3"), card("ann", "lightning-2", "u4"), card("ann", "haste-1", "u1"),
-                card("ann", "ambush-2", "u2"))
+    s, _ = play(
+        s,
+        card("ann", "fireball-1", "u3"),
+        card("ann", "lightning-2", "u4"),
+        card("ann", "haste-1", "u1"),
+        card("ann", "ambush-2", "u2"),
+    )
     assert everywhere(s) == catalog
     assert {"fireball-1", "lightning-2", "haste-1"} <= set(s["discards"]["spell"])
     assert "ambush-2" in s["discards"]["tactics"]
 
 
 def test_a_played_card_is_public_and_a_hand_stays_private():
-    s = give(at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [4, 0]}), "ann", "fireball-1")
+    s = give(
+        at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [4, 0]}),
+        "ann",
+        "fireball-1",
+    )
     s, events = play(s, card("ann", "fireball-1", "u2"))
     assert GAME.view_event(events[0], "bob") == events[0]
     view = GAME.view(s, "bob")
@@ -371,11 +566,17 @@ def test_a_played_card_is_public_and_a_hand_stays_private():
 # -- custom cards: one per primitive ----------------------------------------------------------------
 def test_custom_damage_with_splash_and_a_kill():
     cards = custom("bolt", "enemy_unit", {"kind": "damage", "amount": 7, "splash": 2}, rng=2)
-    s = at({"ann": ["infantry"], "bob": ["archer", "archer"]}, {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]},
-           cards=cards)
+    s = at(
+        {"ann": ["infantry"], "bob": ["archer", "archer"]},
+        {"u1": [0, 0], "u2": [2, 0], "u3": [3, 0]},
+        cards=cards,
+    )
     assert codes(give(s, "ann", "s_card-1"), card("ann", "s_card-1", "u3")) == ["out_of_card_range"]
     s, events = play(give(s, "ann", "s_card-1"), card("ann", "s_card-1", "u2"))
-    assert of_type(events, "unit_destroyed")[0]["unit"] == "u2" and of_type(events, "unit_destroyed")[0]["by"] == "s_card"
+    assert (
+        of_type(events, "unit_destroyed")[0]["unit"] == "u2"
+        and of_type(events, "unit_destroyed")[0]["by"] == "s_card"
+    )
     assert [(e["unit"], e["damage"]) for e in of_type(events, "splashed")] == [("u3", 2)]
     assert s["kills"]["ann"] == 1 and s["units"]["u3"]["pins"] == 2
 
@@ -398,7 +599,9 @@ def test_custom_offence_lasts_the_turns_it_says():
     cards = custom("fury", "own_unit", {"kind": "offence", "amount": 3, "turns": 2})
     s = at({"ann": ["infantry"], "bob": ["archer"]}, {"u1": [0, 0], "u2": [1, 0]}, cards=cards)
     s, _ = play(give(s, "ann", "s_card-1"), card("ann", "s_card-1", "u1"))
-    assert s["boards"]["ann"]["effects"] == [{"effect": "offence", "unit": "u1", "left": 4, "value": 3}]
+    assert s["boards"]["ann"]["effects"] == [
+        {"effect": "offence", "unit": "u1", "left": 4, "value": 3}
+    ]
     s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
     assert of_type(events, "attacked")[0]["damage"] == 3 + 3
 
@@ -407,7 +610,9 @@ def test_custom_defence_for_this_turn_only():
     cards = custom("guard", "own_unit", {"kind": "defence", "amount": 1, "turns": 0})
     s = at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}, cards=cards)
     s, _ = play(give(s, "ann", "s_card-1"), card("ann", "s_card-1", "u1"))
-    assert s["boards"]["ann"]["effects"] == [{"effect": "defence", "unit": "u1", "left": 1, "value": 1}]
+    assert s["boards"]["ann"]["effects"] == [
+        {"effect": "defence", "unit": "u1", "left": 1, "value": 1}
+    ]
     s, _ = end_turn(s, "ann")
     assert s["boards"]["ann"]["effects"] == []
 
@@ -416,10 +621,15 @@ def test_custom_weaken_is_an_affliction_that_healing_cures():
     from rules.reign_supreme import effects
 
     cards = custom("hex", "enemy_unit", {"kind": "weaken", "amount": 5, "turns": 1})
-    s = at({"ann": ["infantry"], "bob": ["infantry", "priest"]}, {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
-           cards=cards)
+    s = at(
+        {"ann": ["infantry"], "bob": ["infantry", "priest"]},
+        {"u1": [0, 0], "u2": [3, 0], "u3": [4, 0]},
+        cards=cards,
+    )
     s, _ = play(give(s, "ann", "s_card-1"), card("ann", "s_card-1", "u2"))
-    assert effects.afflicted(s, "u2") and effects.offence_modifiers(s, "u2") == [{"source": "weaken", "value": -5}]
+    assert effects.afflicted(s, "u2") and effects.offence_modifiers(s, "u2") == [
+        {"source": "weaken", "value": -5}
+    ]
     s, _ = end_turn(s, "ann")
     s, events = play(s, move("bob", "cast", unit="u3", spell="healing", target="u2", cure=True))
     assert {"type": "effect_ended", "player": "ann", "unit": "u2", "effect": "weaken"} in events
@@ -444,9 +654,14 @@ def test_custom_ambush():
 
 def test_custom_flaming_oil():
     cards = custom("pitch", "own_unit", {"kind": "flaming_oil", "amount": 3}, deck="tactics")
-    s = at({"ann": ["archer", "infantry"], "bob": ["archer", "archer"]},
-           {"u1": [0, 0], "u2": [-2, 0], "u3": [3, 0], "u4": [3, 1]}, cards=cards)
-    assert codes(give(s, "ann", "t_card-1"), card("ann", "t_card-1", "u2")) == ["bad_card_target"]  # not Shooting
+    s = at(
+        {"ann": ["archer", "infantry"], "bob": ["archer", "archer"]},
+        {"u1": [0, 0], "u2": [-2, 0], "u3": [3, 0], "u4": [3, 1]},
+        cards=cards,
+    )
+    assert codes(give(s, "ann", "t_card-1"), card("ann", "t_card-1", "u2")) == [
+        "bad_card_target"
+    ]  # not Shooting
     s, _ = play(give(s, "ann", "t_card-1"), card("ann", "t_card-1", "u1"))
     s, events = play(s, move("ann", "attack", unit="u1", target="u3", mode="shoot"))
     assert [(e["unit"], e["damage"]) for e in of_type(events, "splashed")] == [("u4", 3)]
@@ -462,11 +677,15 @@ def test_custom_forced_march():
 
 def test_custom_reinforce_past_zero_gains_deployments():
     cards = custom("muster", "none", {"kind": "reinforce", "amount": 10}, deck="tactics")
-    s = position({"ann": ["infantry"] * 5, "bob": ["infantry"] * 5}, scenario="standard", cards=cards)
+    s = position(
+        {"ann": ["infantry"] * 5, "bob": ["infantry"] * 5}, scenario="standard", cards=cards
+    )
     before = s["boards"]["ann"]["reinforcement_pin"]
     s, events = play(give(s, "ann", "t_card-1"), card("ann", "t_card-1"))
-    assert s["boards"]["ann"]["reinforcement_pin"] == before and of_type(events, "reinforcement_pin_moved")[0][
-        "deploys_gained"] == 2
+    assert (
+        s["boards"]["ann"]["reinforcement_pin"] == before
+        and of_type(events, "reinforcement_pin_moved")[0]["deploys_gained"] == 2
+    )
     assert s["boards"]["ann"]["deploys"] == 2
 
 
@@ -474,7 +693,9 @@ def test_custom_sabotage_destroys_a_palisade():
     cards = custom("saw", "enemy_siege_or_wall", {"kind": "sabotage", "amount": 5}, deck="tactics")
     s = at({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}, cards=cards)
     s = clone(s)
-    s["walls"] = [{"id": "w1", "kind": "palisade", "owner": "bob", "edge": [[2, 0], [3, 0]], "hp": 4}]
+    s["walls"] = [
+        {"id": "w1", "kind": "palisade", "owner": "bob", "edge": [[2, 0], [3, 0]], "hp": 4}
+    ]
     s["wall_serial"] = 1
     s, events = play(give(s, "ann", "t_card-1"), card("ann", "t_card-1", "w1"))
     assert [e["type"] for e in events] == ["card_played", "wall_sabotaged", "wall_destroyed"]
@@ -482,24 +703,27 @@ def test_custom_sabotage_destroys_a_palisade():
 
 
 # -- custom set validation -------------------------------------------------------------------------
-@pytest.mark.parametrize("change, field", [
-    (lambda c: c[0].update(copies=5), "copies"),
-    (lambda c: c[0].update(copies=0), "copies"),
-    (lambda c: c[1].update(id="s_card"), "id"),
-    (lambda c: c[0].update(id="Bad-Id"), "id"),
-    (lambda c: c[0].update(deck="tactics"), "each deck"),
-    (lambda c: c[0].update(deck="magic"), "deck"),
-    (lambda c: c[0].update(target="everyone"), "target"),
-    (lambda c: c[0]["effect"].update(kind="explode"), "effect.kind"),
-    (lambda c: c[0]["effect"].update(amount=21), "effect.amount"),
-    (lambda c: c[0]["effect"].update(amount=-1), "effect.amount"),
-    (lambda c: c[0]["effect"].update(colour="red"), "effect"),
-    (lambda c: c[0].update(range=-1), "range"),
-    (lambda c: c[0].pop("name"), "name"),
-    (lambda c: c[0].update(flavour="x"), "flavour"),
-    (lambda c: c[0].update(target="enemy_unit"), "effect.kind reinforce needs"),
-    (lambda c: c.clear(), "list of 1 to"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda c: c[0].update(copies=5), "copies"),
+        (lambda c: c[0].update(copies=0), "copies"),
+        (lambda c: c[1].update(id="s_card"), "id"),
+        (lambda c: c[0].update(id="Bad-Id"), "id"),
+        (lambda c: c[0].update(deck="tactics"), "each deck"),
+        (lambda c: c[0].update(deck="magic"), "deck"),
+        (lambda c: c[0].update(target="everyone"), "target"),
+        (lambda c: c[0]["effect"].update(kind="explode"), "effect.kind"),
+        (lambda c: c[0]["effect"].update(amount=21), "effect.amount"),
+        (lambda c: c[0]["effect"].update(amount=-1), "effect.amount"),
+        (lambda c: c[0]["effect"].update(colour="red"), "effect"),
+        (lambda c: c[0].update(range=-1), "range"),
+        (lambda c: c[0].pop("name"), "name"),
+        (lambda c: c[0].update(flavour="x"), "flavour"),
+        (lambda c: c[0].update(target="enemy_unit"), "effect.kind reinforce needs"),
+        (lambda c: c.clear(), "list of 1 to"),
+    ],
+)
 def test_a_custom_card_set_is_validated(change, field):
     cards = pair()
     change(cards)

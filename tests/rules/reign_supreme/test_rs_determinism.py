@@ -1,5 +1,6 @@
 """apply is pure: the same state and move give the same result, and the input is never changed;
 a refused move changes nothing (architecture: Determinism)."""
+
 from __future__ import annotations
 
 import copy
@@ -12,7 +13,9 @@ from rules.errors import IllegalMove
 from rules.reign_supreme import GAME
 
 
-@pytest.mark.parametrize("options", [{}, {"scenario": "skirmish"}, {"setup": "auto", "round_limit": 3}])
+@pytest.mark.parametrize(
+    "options", [{}, {"scenario": "skirmish"}, {"setup": "auto", "round_limit": 3}]
+)
 def test_apply_is_pure_and_deterministic(options):
     state = GAME.setup(["ann", "bob", "cat"], 5, options)
     chooser = random.Random(5)
@@ -37,6 +40,9 @@ def test_same_seed_same_game():
         s = GAME.setup(["ann", "bob"], seed, {"setup": "auto", "round_limit": 2})
         chooser = random.Random(1)
         while s["status"] != "finished":
-            s, _ = GAME.apply(s, chooser.choice([m for m in GAME.legal_moves(s) if m["type"] != "concede"]))
+            s, _ = GAME.apply(
+                s, chooser.choice([m for m in GAME.legal_moves(s) if m["type"] != "concede"])
+            )
         return dumps(s)
+
     assert run(8) == run(8)

@@ -1,5 +1,6 @@
 """Arbitrary moves never crash the rules: ``violations`` returns a list, and ``apply`` either
 succeeds (only for a move with no violations) or raises IllegalMove."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,11 @@ from rules.reign_supreme import GAME
 
 def sample_states():
     states = []
-    for seed, n, options in ((1, 2, {"scenario": "skirmish"}), (2, 3, {"round_limit": 2}),
-                             (3, 4, {"setup": "auto", "round_limit": 2})):
+    for seed, n, options in (
+        (1, 2, {"scenario": "skirmish"}),
+        (2, 3, {"round_limit": 2}),
+        (3, 4, {"setup": "auto", "round_limit": 2}),
+    ):
         state = GAME.setup(["ann", "bob", "cat", "dan"][:n], seed, options)
         chooser = random.Random(seed)
         i = 0
@@ -30,18 +34,35 @@ def sample_states():
 
 STATES = sample_states()
 PLAYERS = ["ann", "bob", "cat", "dan", "zed"]
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-12, 12), st.floats(allow_nan=False),
-                    st.sampled_from(["u1", "u2", "u7", "u30", "", "melee", "shoot", "ann"]), st.text(max_size=4))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                                            max_size=2), max_leaves=5)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-12, 12),
+    st.floats(allow_nan=False),
+    st.sampled_from(["u1", "u2", "u7", "u30", "", "melee", "shoot", "ann"]),
+    st.text(max_size=4),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
+    ),
+    max_leaves=5,
+)
 hexes = st.lists(st.integers(-10, 10), min_size=2, max_size=2)
 moves = st.fixed_dictionaries(
-    {"player": st.one_of(st.sampled_from(PLAYERS), values),
-     "type": st.one_of(st.sampled_from(list(GAME.move_types)), values)},
-    optional={"unit": st.one_of(st.sampled_from(["u1", "u2", "u5", "u12", "u40"]), values),
-              "target": st.one_of(st.sampled_from(["u1", "u3", "u11", "u21"]), values),
-              "to": st.one_of(hexes, values), "mode": st.one_of(st.sampled_from(["melee", "shoot"]), values),
-              "extra": values})
+    {
+        "player": st.one_of(st.sampled_from(PLAYERS), values),
+        "type": st.one_of(st.sampled_from(list(GAME.move_types)), values),
+    },
+    optional={
+        "unit": st.one_of(st.sampled_from(["u1", "u2", "u5", "u12", "u40"]), values),
+        "target": st.one_of(st.sampled_from(["u1", "u3", "u11", "u21"]), values),
+        "to": st.one_of(hexes, values),
+        "mode": st.one_of(st.sampled_from(["melee", "shoot"]), values),
+        "extra": values,
+    },
+)
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

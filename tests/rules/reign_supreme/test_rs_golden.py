@@ -1,5 +1,6 @@
 """Golden playthroughs: seeded games recorded by ``make_golden.py``, replayed move by move and
 compared byte for byte, so an unintended change of the rules is caught."""
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,9 @@ def test_golden_playthrough_replays_exactly(path):
         assert step["move"] in GAME.legal_moves(state), f"move {i} is no longer listed"
         state, events = GAME.apply(state, step["move"])
         assert dumps(events) == dumps(step["events"]), f"events of move {i} changed"
-        assert hashlib.sha256(dumps(state).encode("utf-8")).hexdigest() == step["sha256"], \
+        assert hashlib.sha256(dumps(state).encode("utf-8")).hexdigest() == step["sha256"], (
             f"state after move {i} changed"
+        )
         if "state" in step:
             assert dumps(state) == dumps(step["state"]), f"state after move {i} changed"
     assert state["status"] == "finished"

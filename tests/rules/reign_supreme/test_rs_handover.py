@@ -6,6 +6,7 @@ in the middle of the answer stack (rules doc §Answers, §Concede).
 Standard board, three players: ann's Throne [7,0], bob's Castle around his Throne [0,-7] with
 his Gate ``w2`` on [0,-6]-[0,-5], cat's Throne [-7,7].
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,7 +33,9 @@ def prepared(state: dict[str, Any]) -> dict[str, Any]:
     s["units"]["u3"]["packing"] = "unpacking"
     s["wall_serial"] += 1
     assert f"w{s['wall_serial']}" == PALISADE
-    s["walls"].append({"id": PALISADE, "kind": "palisade", "owner": "bob", "edge": [[-1, -7], [-1, -6]], "hp": 4})
+    s["walls"].append(
+        {"id": PALISADE, "kind": "palisade", "owner": "bob", "edge": [[-1, -7], [-1, -6]], "hp": 4}
+    )
     prune_engaged(s)
     refresh(s)
     GAME.check_state(s)
@@ -49,16 +52,29 @@ def test_in_a_three_player_game_the_throne_capturer_takes_over_all_the_losers_un
     assert len(hand) == 4  # 2 spell and 2 tactics cards
     s, events = capture(s)
     assert s["hands"]["bob"] == [] and s["hands"]["ann"][-4:] == hand
-    assert of_type(events, "throne_captured") == [{"type": "throne_captured", "player": "ann", "loser": "bob",
-                                                   "at": [0, -7]}]
+    assert of_type(events, "throne_captured") == [
+        {"type": "throne_captured", "player": "ann", "loser": "bob", "at": [0, -7]}
+    ]
     defeated = of_type(events, "player_defeated")
-    assert defeated == [{"type": "player_defeated", "player": "bob", "reason": "throne_captured",
-                         "units_removed": [], "by": "ann", "cards_passed": 4,
-                         "units_handed_over": ["u2", "u3", "u4"]}]
+    assert defeated == [
+        {
+            "type": "player_defeated",
+            "player": "bob",
+            "reason": "throne_captured",
+            "units_removed": [],
+            "by": "ann",
+            "cards_passed": 4,
+            "units_handed_over": ["u2", "u3", "u4"],
+        }
+    ]
     units = s["units"]
     assert {uid: (u["owner"], u["army"], u["at"]) for uid, u in units.items()} == {
-        "u1": ("ann", "resistance", [0, -7]), "u2": ("ann", "greenskin", [-1, -6]),
-        "u3": ("ann", "greenskin", [1, -8]), "u4": ("ann", "greenskin", None), "u5": ("cat", "undead", [-7, 7])}
+        "u1": ("ann", "resistance", [0, -7]),
+        "u2": ("ann", "greenskin", [-1, -6]),
+        "u3": ("ann", "greenskin", [1, -8]),
+        "u4": ("ann", "greenskin", None),
+        "u5": ("cat", "undead", [-7, 7]),
+    }
     assert s["status"] == "in_progress" and s["defeated"] == ["bob"] and s["turn"] == "ann"
 
 
@@ -93,8 +109,11 @@ def test_handed_over_units_act_from_the_capturers_next_turn():
 
 
 def test_in_a_two_player_game_a_throne_capture_ends_the_game_and_nothing_is_handed_over():
-    s = position({"ann": ["knight"], "bob": ["wizard", "infantry"]}, {"u1": [-6, 0], "u2": [-8, 1], "u3": None},
-                 scenario="standard")
+    s = position(
+        {"ann": ["knight"], "bob": ["wizard", "infantry"]},
+        {"u1": [-6, 0], "u2": [-8, 1], "u3": None},
+        scenario="standard",
+    )
     s, events = play(s, move("ann", "move", unit="u1", to=[-7, 0]))
     defeated = of_type(events, "player_defeated")[0]
     assert defeated["units_removed"] == ["u2", "u3"] and "units_handed_over" not in defeated
@@ -106,21 +125,41 @@ def test_conceding_never_hands_units_over():
     s = position(THREE, {**THREE_AT, "u1": [3, 0]}, scenario="standard", first="bob")
     s, events = play(s, move("bob", "concede"))
     defeated = of_type(events, "player_defeated")[0]
-    assert defeated == {"type": "player_defeated", "player": "bob", "reason": "concede",
-                        "units_removed": ["u2", "u3", "u4"]}
+    assert defeated == {
+        "type": "player_defeated",
+        "player": "bob",
+        "reason": "concede",
+        "units_removed": ["u2", "u3", "u4"],
+    }
     assert set(s["units"]) == {"u1", "u5"} and s["turn"] == "cat"
-    assert [w["owner"] for w in s["walls"] if w["kind"] == "gate"] == ["ann", "bob", "cat"]  # bob's Gate stays his
+    assert [w["owner"] for w in s["walls"] if w["kind"] == "gate"] == [
+        "ann",
+        "bob",
+        "cat",
+    ]  # bob's Gate stays his
 
 
 def test_conceding_while_answering_takes_the_player_out_and_the_turn_player_is_active_again():
     # ann's knight attacks bob's infantry (Counterattack): bob is asked, and concedes instead
-    s = position({"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]},
-                 {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 0]}, scenario="standard")
+    s = position(
+        {"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 0]},
+        scenario="standard",
+    )
     s, _ = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
     assert s["active_players"] == ["bob"] and s["pending"] is not None
     s, events = play(s, move("bob", "concede"))
     assert of_type(events, "player_defeated")[0]["units_removed"] == ["u2"]
-    assert of_type(events, "attack_cancelled") == [{"type": "attack_cancelled", "player": "ann", "unit": "u1",
-                                                    "target": "u2", "reason": "target_gone"}]
-    assert s["pending"] is None and s["active_players"] == ["ann", "cat"] and s["turn"] == "ann"  # cat: cards
+    assert of_type(events, "attack_cancelled") == [
+        {
+            "type": "attack_cancelled",
+            "player": "ann",
+            "unit": "u1",
+            "target": "u2",
+            "reason": "target_gone",
+        }
+    ]
+    assert (
+        s["pending"] is None and s["active_players"] == ["ann", "cat"] and s["turn"] == "ann"
+    )  # cat: cards
     assert s["units"]["u1"]["pins"] == 0 and s["status"] == "in_progress"

@@ -1,4 +1,5 @@
 """Integrity: corrupted states are refused with 422 reasons, never a crash (rules doc §Integrity)."""
+
 from __future__ import annotations
 
 import copy
@@ -41,7 +42,9 @@ def test_a_sound_state_passes(mid):
 def test_a_state_waiting_for_an_answer_passes_and_a_wrong_responder_is_refused():
     """A declaration waiting for bob's answer is sound only with bob active."""
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
-    s, _ = GAME.apply(s, {"player": "ann", "type": "attack", "unit": "u1", "target": "u2", "mode": "melee"})
+    s, _ = GAME.apply(
+        s, {"player": "ann", "type": "attack", "unit": "u1", "target": "u2", "mode": "melee"}
+    )
     assert s["pending"] is not None and s["active_players"] == ["bob"]
     assert problems(s) == []
     wrong = copy.deepcopy(s)
@@ -52,61 +55,118 @@ def test_a_state_waiting_for_an_answer_passes_and_a_wrong_responder_is_refused()
     assert problems(asked) == ["bad_pending"]
 
 
-@pytest.mark.parametrize("fn,code", [
-    (lambda s: s.update(game="chess"), "wrong_game"),
-    (lambda s: s.update(rng="xyz"), "bad_rng"),
-    (lambda s: s.update(seed=-1), "bad_seed"),
-    (lambda s: s.update(players=["ann"]), "bad_players"),
-    (lambda s: s["units"]["u1"].update(at=[99, 0]), "off_board"),
-    (lambda s: s["units"]["u1"].update(pins=99), "bad_pins"),
-    (lambda s: s["units"]["u1"].update(pins=-1), "bad_pins"),
-    (lambda s: s["units"]["u1"].update(type="dragon"), "unknown_unit_type"),
-    (lambda s: s["units"]["u1"].update(owner="zed"), "unknown_owner"),
-    (lambda s: s["units"].update(x9=dict(s["units"]["u1"])), "bad_unit_id"),
-    (lambda s: s["units"]["u2"].update(at=list(s["units"]["u1"]["at"])), "two_units_one_space"),
-    (lambda s: s["boards"]["ann"].update(spell_pin=0), "bad_pin"),
-    (lambda s: s["boards"]["ann"].update(deploys=-1), "bad_pin"),
-    (lambda s: s["boards"]["ann"]["packing"].append({"unit": "u1", "to": "packed", "notch": 1}), "bad_packing_pin"),
-    (lambda s: s["boards"]["ann"]["spells"].append({"unit": "u1", "spell": "cone", "left": 9}), "bad_spell_pin"),
-    (lambda s: s["control"].update(mines=["zed", None, None]), "bad_control"),
-    (lambda s: s["control"].update(mines=[None]), "bad_control"),
-    (lambda s: s["hands"]["ann"].append(s["hands"]["bob"][0]), "card_in_two_places"),
-    (lambda s: s["hands"]["ann"].append("joker-1"), "unknown_card"),
-    (lambda s: s["decks"]["spell"].pop(), "missing_cards"),
-    (lambda s: s.update(pending={"attack": 1}), "bad_pending"),
-    (lambda s: s.update(round=0), "bad_round"),
-    (lambda s: s.update(phase="finished"), "bad_phase"),
-    (lambda s: s.update(active_players=["bob", "ann"]), "bad_turn"),
-    (lambda s: s.update(defeated=["zed"]), "bad_defeated"),
-    (lambda s: s["kingdoms"]["ann"].update(castle=None), "bad_board"),
-    (lambda s: s["scenario"].update(round_limit=0), "bad_scenario"),
-    (lambda s: s["armies"].update(ann="elves"), "unknown_army"),
-    (lambda s: s["zones"].update(ann=["bob"]), "bad_zones"),
-    (lambda s: s.update(outcome={"winners": [], "draw": True, "scores": {}, "reason": "x"}), "bad_outcome"),
-    (lambda s: [s["units"].pop(u) for u in [k for k, v in s["units"].items() if v["owner"] == "bob"]], "no_units"),
-    (lambda s: s["units"]["u1"].update(army="elves"), "unknown_army"),
-    (lambda s: s["units"]["u1"].update(attacks=1, mode=None), "bad_unit_turn"),
-    (lambda s: s["units"]["u1"].update(attacks=3, mode="melee", attacked=True), "bad_unit_turn"),
-    (lambda s: s["units"]["u1"].update(steps=-1), "bad_unit_turn"),
-    (lambda s: s["walls"][0].update(hp=21), "bad_walls"),
-    (lambda s: s["walls"][0].update(hp=0), "bad_walls"),
-    (lambda s: s["walls"][0].update(owner="zed"), "bad_walls"),
-    (lambda s: s["walls"][0].update(kind="moat"), "bad_walls"),
-    (lambda s: s["walls"][0].update(edge=[[0, 0], [5, 5]]), "bad_walls"),
-    (lambda s: s["walls"].append(dict(s["walls"][0], id="w9")), "bad_walls"),
-    (lambda s: s.update(wall_serial=-1), "bad_walls"),
-    (lambda s: s["walls"].extend({"id": f"w{9 + i}", "kind": "palisade", "owner": "ann", "hp": 4,
-                                  "edge": [[i - 4, 0], [i - 4, 1]]} for i in range(11)), "bad_walls"),
-    (lambda s: s.update(engaged=[["u1", "u1"]]), "bad_engaged"),
-    (lambda s: s.update(engaged=[["u1", "u99"]]), "bad_engaged"),
-    (lambda s: s.update(pending={"stack": []}), "bad_pending"),
-    (lambda s: s.update(pending={"stack": [{"kind": "attack", "player": "ann", "asked": [],
-                                            "move": {"player": "ann", "type": "attack", "unit": "u1",
-                                                     "target": "u2", "mode": "melee"}}]}), "bad_pending"),
-    (lambda s: s.update(cards=[{"id": "x"}]), "bad_cards"),
-    (lambda s: s["boards"]["ann"]["effects"].append({"effect": "offence", "unit": "u1", "left": 1, "value": 999}),
-     "bad_effect"),
-])
+@pytest.mark.parametrize(
+    "fn,code",
+    [
+        (lambda s: s.update(game="chess"), "wrong_game"),
+        (lambda s: s.update(rng="xyz"), "bad_rng"),
+        (lambda s: s.update(seed=-1), "bad_seed"),
+        (lambda s: s.update(players=["ann"]), "bad_players"),
+        (lambda s: s["units"]["u1"].update(at=[99, 0]), "off_board"),
+        (lambda s: s["units"]["u1"].update(pins=99), "bad_pins"),
+        (lambda s: s["units"]["u1"].update(pins=-1), "bad_pins"),
+        (lambda s: s["units"]["u1"].update(type="dragon"), "unknown_unit_type"),
+        (lambda s: s["units"]["u1"].update(owner="zed"), "unknown_owner"),
+        (lambda s: s["units"].update(x9=dict(s["units"]["u1"])), "bad_unit_id"),
+        (lambda s: s["units"]["u2"].update(at=list(s["units"]["u1"]["at"])), "two_units_one_space"),
+        (lambda s: s["boards"]["ann"].update(spell_pin=0), "bad_pin"),
+        (lambda s: s["boards"]["ann"].update(deploys=-1), "bad_pin"),
+        (
+            lambda s: s["boards"]["ann"]["packing"].append(
+                {"unit": "u1", "to": "packed", "notch": 1}
+            ),
+            "bad_packing_pin",
+        ),
+        (
+            lambda s: s["boards"]["ann"]["spells"].append(
+                {"unit": "u1", "spell": "cone", "left": 9}
+            ),
+            "bad_spell_pin",
+        ),
+        (lambda s: s["control"].update(mines=["zed", None, None]), "bad_control"),
+        (lambda s: s["control"].update(mines=[None]), "bad_control"),
+        (lambda s: s["hands"]["ann"].append(s["hands"]["bob"][0]), "card_in_two_places"),
+        (lambda s: s["hands"]["ann"].append("joker-1"), "unknown_card"),
+        (lambda s: s["decks"]["spell"].pop(), "missing_cards"),
+        (lambda s: s.update(pending={"attack": 1}), "bad_pending"),
+        (lambda s: s.update(round=0), "bad_round"),
+        (lambda s: s.update(phase="finished"), "bad_phase"),
+        (lambda s: s.update(active_players=["bob", "ann"]), "bad_turn"),
+        (lambda s: s.update(defeated=["zed"]), "bad_defeated"),
+        (lambda s: s["kingdoms"]["ann"].update(castle=None), "bad_board"),
+        (lambda s: s["scenario"].update(round_limit=0), "bad_scenario"),
+        (lambda s: s["armies"].update(ann="elves"), "unknown_army"),
+        (lambda s: s["zones"].update(ann=["bob"]), "bad_zones"),
+        (
+            lambda s: s.update(outcome={"winners": [], "draw": True, "scores": {}, "reason": "x"}),
+            "bad_outcome",
+        ),
+        (
+            lambda s: [
+                s["units"].pop(u) for u in [k for k, v in s["units"].items() if v["owner"] == "bob"]
+            ],
+            "no_units",
+        ),
+        (lambda s: s["units"]["u1"].update(army="elves"), "unknown_army"),
+        (lambda s: s["units"]["u1"].update(attacks=1, mode=None), "bad_unit_turn"),
+        (
+            lambda s: s["units"]["u1"].update(attacks=3, mode="melee", attacked=True),
+            "bad_unit_turn",
+        ),
+        (lambda s: s["units"]["u1"].update(steps=-1), "bad_unit_turn"),
+        (lambda s: s["walls"][0].update(hp=21), "bad_walls"),
+        (lambda s: s["walls"][0].update(hp=0), "bad_walls"),
+        (lambda s: s["walls"][0].update(owner="zed"), "bad_walls"),
+        (lambda s: s["walls"][0].update(kind="moat"), "bad_walls"),
+        (lambda s: s["walls"][0].update(edge=[[0, 0], [5, 5]]), "bad_walls"),
+        (lambda s: s["walls"].append(dict(s["walls"][0], id="w9")), "bad_walls"),
+        (lambda s: s.update(wall_serial=-1), "bad_walls"),
+        (
+            lambda s: s["walls"].extend(
+                {
+                    "id": f"w{9 + i}",
+                    "kind": "palisade",
+                    "owner": "ann",
+                    "hp": 4,
+                    "edge": [[i - 4, 0], [i - 4, 1]],
+                }
+                for i in range(11)
+            ),
+            "bad_walls",
+        ),
+        (lambda s: s.update(engaged=[["u1", "u1"]]), "bad_engaged"),
+        (lambda s: s.update(engaged=[["u1", "u99"]]), "bad_engaged"),
+        (lambda s: s.update(pending={"stack": []}), "bad_pending"),
+        (
+            lambda s: s.update(
+                pending={
+                    "stack": [
+                        {
+                            "kind": "attack",
+                            "player": "ann",
+                            "asked": [],
+                            "move": {
+                                "player": "ann",
+                                "type": "attack",
+                                "unit": "u1",
+                                "target": "u2",
+                                "mode": "melee",
+                            },
+                        }
+                    ]
+                }
+            ),
+            "bad_pending",
+        ),
+        (lambda s: s.update(cards=[{"id": "x"}]), "bad_cards"),
+        (
+            lambda s: s["boards"]["ann"]["effects"].append(
+                {"effect": "offence", "unit": "u1", "left": 1, "value": 999}
+            ),
+            "bad_effect",
+        ),
+    ],
+)
 def test_corruptions_are_named(mid, fn, code):
     found = corrupt(mid, fn)
     assert code in found, found
@@ -114,7 +174,7 @@ def test_corruptions_are_named(mid, fn, code):
 
 @pytest.mark.parametrize("uid", ["u\u00b2", "u\u0661", "u" + "9" * 5000, "u01", "u", "U1", "u1 "])
 def test_unit_ids_must_be_u_and_ascii_digits(mid, uid):
-    """"u²" passes str.isdigit() but not int(): such a state used to pass integrity and crash a
+    """ "u²" passes str.isdigit() but not int(): such a state used to pass integrity and crash a
     concede (a 500 over HTTP). Every odd id is refused as bad_unit_id, and the state is a 422."""
     s = copy.deepcopy(mid)
     s["units"] = {(uid if k == "u1" else k): v for k, v in s["units"].items()}
@@ -147,6 +207,7 @@ def test_odd_values_never_crash():
         elif isinstance(node, list):
             for i, v in enumerate(node[:3]):
                 walk(v, path + [i])
+
     walk(s, [])
     odd = [None, 0, -5, 10**20, "", "u1", [], {}, [1, 2], True, "ann"]
     shape_valid = passed = 0

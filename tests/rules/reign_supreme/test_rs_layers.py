@@ -1,6 +1,7 @@
 """The package reads as floors (GUIDE: no import cycles; issue 16): every module of
 rules/reign_supreme imports its package siblings at the top, and those imports form no cycle, so a
 lower module (state, board, hexes) never reaches a higher one (turns, cards, setup)."""
+
 from __future__ import annotations
 
 import ast
@@ -23,8 +24,10 @@ def sibling_imports(tree: ast.Module) -> list[tuple[str, int]]:
 
 
 def graph() -> dict[str, set[str]]:
-    return {f.stem: {m for m, _ in sibling_imports(ast.parse(f.read_text("utf-8")))} - {f.stem}
-            for f in PACKAGE.glob("*.py")}
+    return {
+        f.stem: {m for m, _ in sibling_imports(ast.parse(f.read_text("utf-8")))} - {f.stem}
+        for f in PACKAGE.glob("*.py")
+    }
 
 
 def test_sibling_imports_are_at_module_top():
@@ -32,7 +35,9 @@ def test_sibling_imports_are_at_module_top():
     for f in PACKAGE.glob("*.py"):
         tree = ast.parse(f.read_text("utf-8"))
         top = {n.lineno for n in tree.body if isinstance(n, ast.ImportFrom)}
-        late += [f"{f.name}:{line} imports {m}" for m, line in sibling_imports(tree) if line not in top]
+        late += [
+            f"{f.name}:{line} imports {m}" for m, line in sibling_imports(tree) if line not in top
+        ]
     assert not late, late
 
 
@@ -51,4 +56,8 @@ def test_no_import_cycles():
 
     for module in sorted(deps):
         visit(module, [])
-    assert "auras" not in deps["board"] and "turns" not in deps["state"] and "cards" not in deps["state"]
+    assert (
+        "auras" not in deps["board"]
+        and "turns" not in deps["state"]
+        and "cards" not in deps["state"]
+    )

@@ -1,4 +1,5 @@
 """Movement ranges, blocking and the melee lock (rules doc §Movement, §Melee, §Board)."""
+
 from __future__ import annotations
 
 from rs_helpers import codes, destinations, move, of_type, play, position
@@ -8,16 +9,30 @@ from rules.reign_supreme.hexes import distance
 
 # Resistance (ann): infantry movement 2, knight 5, footman 3. Greenskin (bob): infantry 2.
 LINE = {
-    "id": "line", "castles": False, "cards": False, "deployment": False, "initial_units": None,
-    "army_list": "skirmish", "victory": "last_standing", "mines": [], "ruins": [],
+    "id": "line",
+    "castles": False,
+    "cards": False,
+    "deployment": False,
+    "initial_units": None,
+    "army_list": "skirmish",
+    "victory": "last_standing",
+    "mines": [],
+    "ruins": [],
     "midfield": [[q, 0] for q in range(0, 8)],
-    "kingdoms": [{"id": "west", "hexes": [[-2, 0], [-1, 0]]}, {"id": "east", "hexes": [[8, 0], [9, 0]]}],
+    "kingdoms": [
+        {"id": "west", "hexes": [[-2, 0], [-1, 0]]},
+        {"id": "east", "hexes": [[8, 0], [9, 0]]},
+    ],
 }
 
 
 def test_a_unit_reaches_every_space_within_its_movement_on_open_ground():
     s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]})
-    expected = {h for h in [(q, r) for q in range(-3, 4) for r in range(-3, 4)] if 1 <= distance(h, (0, 0)) <= 2}
+    expected = {
+        h
+        for h in [(q, r) for q in range(-3, 4) for r in range(-3, 4)]
+        if 1 <= distance(h, (0, 0)) <= 2
+    }
     assert destinations(s, "u1") == expected
     assert len(expected) == 18
 
@@ -31,14 +46,20 @@ def test_movement_is_limited_by_speed():
 
 
 def test_enemy_units_block_the_way_and_friends_do_not():
-    s = position({"ann": ["infantry", "footman"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [5, 0]},
-                 scenario=LINE)
+    s = position(
+        {"ann": ["infantry", "footman"], "bob": ["infantry"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [5, 0]},
+        scenario=LINE,
+    )
     # friend on [1,0]: the infantry passes through it to [2,0] but cannot stop on it
     assert destinations(s, "u1") == {(2, 0), (-1, 0), (-2, 0)}
     assert codes(s, move("ann", "move", unit="u1", to=[1, 0])) == ["space_taken"]
     # enemy on [3,0]: the footman (movement 3) from [1,0] cannot pass it to [4,0]
-    s = position({"ann": ["infantry", "footman"], "bob": ["infantry"]}, {"u1": [-2, 0], "u2": [1, 0], "u3": [3, 0]},
-                 scenario=LINE)
+    s = position(
+        {"ann": ["infantry", "footman"], "bob": ["infantry"]},
+        {"u1": [-2, 0], "u2": [1, 0], "u3": [3, 0]},
+        scenario=LINE,
+    )
     assert destinations(s, "u2") == {(0, 0), (-1, 0), (2, 0)}
     assert codes(s, move("ann", "move", unit="u2", to=[4, 0])) == ["out_of_reach"]
 
@@ -52,8 +73,16 @@ def test_off_board_spaces_are_refused():
 def test_a_unit_moves_once_and_the_event_gives_its_path():
     s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}, scenario=LINE)
     s, events = play(s, move("ann", "move", unit="u1", to=[2, 0]))
-    assert events == [{"type": "unit_moved", "player": "ann", "unit": "u1", "from": [0, 0], "to": [2, 0],
-                       "path": [[0, 0], [1, 0], [2, 0]]}]
+    assert events == [
+        {
+            "type": "unit_moved",
+            "player": "ann",
+            "unit": "u1",
+            "from": [0, 0],
+            "to": [2, 0],
+            "path": [[0, 0], [1, 0], [2, 0]],
+        }
+    ]
     assert s["units"]["u1"]["at"] == [2, 0] and s["units"]["u1"]["moved"] is True
     assert destinations(s, "u1") == set()
     assert codes(s, move("ann", "move", unit="u1", to=[3, 0])) == ["already_moved"]
@@ -71,7 +100,10 @@ def test_a_unit_in_melee_cannot_end_its_move_in_melee():
 
 def test_a_unit_in_melee_cannot_leave_it_for_another_melee():
     """Locked by bob's u2 on [1,0], ann's infantry may not end next to bob's u3 on [-2,0] either."""
-    s = position({"ann": ["infantry"], "bob": ["infantry", "infantry"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-2, 0]})
+    s = position(
+        {"ann": ["infantry"], "bob": ["infantry", "infantry"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-2, 0]},
+    )
     dests = destinations(s, "u1")
     assert dests and (-1, 1) in dests
     for h in dests:
@@ -83,7 +115,10 @@ def test_a_unit_in_melee_cannot_leave_it_for_another_melee():
 def test_a_unit_that_comes_into_melee_stops_or_breaks_away():
     """Melee holds at every step: from a space next to an enemy a unit steps only to a space next
     to no enemy, so it cannot slide along the enemy's side to get past it (rules doc §Melee)."""
-    s = position({"ann": ["infantry", "knight"], "bob": ["infantry"]}, {"u1": [-1, 0], "u2": [-2, 0], "u3": [1, 0]})
+    s = position(
+        {"ann": ["infantry", "knight"], "bob": ["infantry"]},
+        {"u1": [-1, 0], "u2": [-2, 0], "u3": [1, 0]},
+    )
     dests = destinations(s, "u2")
     assert {(0, 0), (0, 1), (1, -1)} <= dests  # the knight may come into melee ...
     assert (2, 0) not in dests  # ... but not slide round the enemy to the space behind it (5 steps)
@@ -113,16 +148,23 @@ def test_only_your_units_in_your_turn():
 
 def test_mines_and_ruins_change_hands_when_a_unit_ends_its_move_on_them():
     s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-3, 2]})
-    assert s["scenario"]["mines"][0] == [2, -1] and s["control"] == {"mines": [None, None], "ruins": [None, None]}
+    assert s["scenario"]["mines"][0] == [2, -1] and s["control"] == {
+        "mines": [None, None],
+        "ruins": [None, None],
+    }
     s, events = play(s, move("ann", "move", unit="u1", to=[2, -1]))
     assert s["control"]["mines"] == ["ann", None]
-    assert [e for e in events if e["type"] == "mine_taken"] == [{"type": "mine_taken", "player": "ann",
-                                                                  "at": [2, -1], "from": None}]
+    assert [e for e in events if e["type"] == "mine_taken"] == [
+        {"type": "mine_taken", "player": "ann", "at": [2, -1], "from": None}
+    ]
     s, _ = play(s, move("ann", "end_turn"))
     s, events = play(s, move("bob", "move", unit="u2", to=[1, -1]))  # adjacent, not on it
     assert s["control"]["mines"] == ["ann", None]
     s, _ = play(s, move("bob", "end_turn"), move("ann", "move", unit="u1", to=[1, 1]))
-    assert s["control"] == {"mines": ["ann", None], "ruins": [None, "ann"]}  # a Mine stays taken after leaving
+    assert s["control"] == {
+        "mines": ["ann", None],
+        "ruins": [None, "ann"],
+    }  # a Mine stays taken after leaving
     s, _ = play(s, move("ann", "end_turn"))
     s, events = play(s, move("bob", "move", unit="u2", to=[2, -1]))
     assert s["control"]["mines"] == ["bob", None]
@@ -132,8 +174,12 @@ def test_mines_and_ruins_change_hands_when_a_unit_ends_its_move_on_them():
 def test_passing_over_a_mine_takes_it():
     """Ruling RS 15: "when a player moves a unit over the space", passing through included."""
     line = dict(LINE, mines=[[3, 0]])
-    s = position({"ann": ["knight"], "bob": ["knight"]}, {"u1": [2, 0], "u2": [7, 0]}, scenario=line)
+    s = position(
+        {"ann": ["knight"], "bob": ["knight"]}, {"u1": [2, 0], "u2": [7, 0]}, scenario=line
+    )
     s, events = play(s, move("ann", "move", unit="u1", to=[4, 0]))
     assert events[0]["path"] == [[2, 0], [3, 0], [4, 0]]
     assert s["control"]["mines"] == ["ann"]
-    assert of_type(events, "mine_taken") == [{"type": "mine_taken", "player": "ann", "at": [3, 0], "from": None}]
+    assert of_type(events, "mine_taken") == [
+        {"type": "mine_taken", "player": "ann", "at": [3, 0], "from": None}
+    ]

@@ -7,6 +7,7 @@ a chooser that concedes rarely (a uniform chooser concedes within a few dozen mo
 games under the default options (round limit 30) are played by
 ``test_full_length_default_games_end``. contract_check plays uniformly random games over HTTP.
 """
+
 from __future__ import annotations
 
 import random
@@ -72,13 +73,19 @@ def mixed_lists(players: list[str], seed: int) -> dict[str, list[str]]:
     return {p: r.sample(UNIT_TYPES, 10) for p in players}
 
 
-def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: bool = False,
-        concede: float = RARELY) -> dict:
+def run(
+    scenario: str,
+    games: int,
+    round_limit: int | None,
+    offset: int,
+    mixed: bool = False,
+    concede: float = RARELY,
+) -> dict:
     lengths, reasons = [], {}
     seen: set[str] = set()
     rng = random.Random(offset)
     for i in range(games):
-        players = NAMES[:2 + i % 3]
+        players = NAMES[: 2 + i % 3]
         seed = offset + i * 7919
         options = {"scenario": scenario, "setup": "manual" if i % 4 == 0 else "auto"}
         if mixed and i % 5:
@@ -118,9 +125,25 @@ def run(scenario: str, games: int, round_limit: int | None, offset: int, mixed: 
     return {"lengths": lengths, "reasons": reasons, "seen": seen}
 
 
-PART_TWO_EVENTS = {"attacked", "counterattacked", "attack_cancelled", "ensnared", "knocked_back", "splashed",
-                   "spell_cast", "spell_hit", "teleported", "healed", "spell_countered", "constructed",
-                   "wall_attacked", "passed", "packing_done", "unit_deployed", "card_played"}
+PART_TWO_EVENTS = {
+    "attacked",
+    "counterattacked",
+    "attack_cancelled",
+    "ensnared",
+    "knocked_back",
+    "splashed",
+    "spell_cast",
+    "spell_hit",
+    "teleported",
+    "healed",
+    "spell_countered",
+    "constructed",
+    "wall_attacked",
+    "passed",
+    "packing_done",
+    "unit_deployed",
+    "card_played",
+}
 """Events the 200 standard games must produce between them: every part of the rules takes part."""
 
 
@@ -145,7 +168,12 @@ def test_three_hundred_skirmish_games_keep_every_invariant():
 
 def test_full_length_default_games_end():
     """Default options (round limit 30): standard with 2, 3, 4 players and a skirmish."""
-    for players, options in ((NAMES[:2], {}), (NAMES[:3], {}), (NAMES[:4], {}), (NAMES[:2], {"scenario": "skirmish"})):
+    for players, options in (
+        (NAMES[:2], {}),
+        (NAMES[:3], {}),
+        (NAMES[:4], {}),
+        (NAMES[:2], {"scenario": "skirmish"}),
+    ):
         state = GAME.setup(players, 99, options)
         chooser = random.Random(99)
         steps = 0
@@ -162,7 +190,9 @@ def test_full_length_default_games_end():
 def test_uniformly_random_games_end_quickly():
     """Every listed move equally likely, concede included (as contract_check plays)."""
     for seed in range(60):
-        state = GAME.setup(NAMES[:2 + seed % 3], seed, {"scenario": ("standard", "skirmish")[seed % 2]})
+        state = GAME.setup(
+            NAMES[: 2 + seed % 3], seed, {"scenario": ("standard", "skirmish")[seed % 2]}
+        )
         chooser = random.Random(seed)
         steps = 0
         while state["status"] != "finished":

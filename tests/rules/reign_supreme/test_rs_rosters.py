@@ -2,6 +2,7 @@
 words"). The seed states no numbers, only kinds, abilities, spells, adjectives and comparisons;
 each of them is checked here for every army, so a transcription error in ``data/armies.json``
 fails a test."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,16 +14,39 @@ ARMIES = default_armies()
 # Seed, Units: "(Shooting)" marks five types; the Trebuchet is Packed and Siege (Construction:
 # "a Mechanical or Siege (but not an unpacked Trebuchet)"), the Mangonel is the other engine;
 # the Shock Trooper "is Mechanical"; the Assassin is "the only unit that comes equipped with Stealth".
-KINDS = {"skirmisher": ["shooting"], "archer": ["shooting"], "wizard": ["shooting"],
-         "trebuchet": ["shooting", "siege", "packed"], "mangonel": ["shooting", "siege"],
-         "assassin": ["stealth"], "shock_trooper": ["mechanical"]}
-ABILITIES = {"infantry": ["counterattack"], "footman": ["ensnare"], "knight": ["charging"], "cavalry": ["flanking"],
-             "skirmisher": ["flanking"], "archer": ["double_attack"], "provisioner": ["supply", "counterattack"],
-             "general": ["command", "knockback"], "enchanter": ["enchant"], "mangonel": ["volley"],
-             "assault": ["charging", "knockback"], "shock_trooper": ["double_attack"], "engineer": ["construction"],
-             "warder": ["silence"]}
-SPELLS = {"wizard": ["teleport"], "battlemage": ["blast"], "priest": ["healing"], "assault": ["cone"],
-          "shock_trooper": ["arc"], "warder": ["counterspell"]}
+KINDS = {
+    "skirmisher": ["shooting"],
+    "archer": ["shooting"],
+    "wizard": ["shooting"],
+    "trebuchet": ["shooting", "siege", "packed"],
+    "mangonel": ["shooting", "siege"],
+    "assassin": ["stealth"],
+    "shock_trooper": ["mechanical"],
+}
+ABILITIES = {
+    "infantry": ["counterattack"],
+    "footman": ["ensnare"],
+    "knight": ["charging"],
+    "cavalry": ["flanking"],
+    "skirmisher": ["flanking"],
+    "archer": ["double_attack"],
+    "provisioner": ["supply", "counterattack"],
+    "general": ["command", "knockback"],
+    "enchanter": ["enchant"],
+    "mangonel": ["volley"],
+    "assault": ["charging", "knockback"],
+    "shock_trooper": ["double_attack"],
+    "engineer": ["construction"],
+    "warder": ["silence"],
+}
+SPELLS = {
+    "wizard": ["teleport"],
+    "battlemage": ["blast"],
+    "priest": ["healing"],
+    "assault": ["cone"],
+    "shock_trooper": ["arc"],
+    "warder": ["counterspell"],
+}
 
 
 def units(army: str) -> dict:
@@ -71,7 +95,9 @@ def test_range_and_attack_follow_the_seeds_comparisons(army):
     assert rng["wizard"] > rng["skirmisher"] and atk["wizard"] > atk["archer"]
     # Trebuchet "the ultimate long range unit"; the Mangonel's "range and damage is not that of a trebuchet"
     for other in ARMY_IDS:
-        assert all(rng["trebuchet"] > s["range"] for t, s in units(other).items() if t != "trebuchet")
+        assert all(
+            rng["trebuchet"] > s["range"] for t, s in units(other).items() if t != "trebuchet"
+        )
     assert rng["mangonel"] < rng["trebuchet"] and atk["mangonel"] < atk["trebuchet"]
     # "terrible fighters", "poor warrior", "fragile and weak", "little in the way of offensive"
     for t in ("engineer", "enchanter", "priest", "warder"):
@@ -85,14 +111,18 @@ def test_armour_and_hit_points_follow_the_seeds_words(army):
     hp = {t: s["hp"] for t, s in u.items()}
     # armour scale (rules doc): none 0, good 2+, heavy 3
     for t in ("skirmisher", "cavalry", "archer", "wizard", "priest", "enchanter"):
-        assert dfc[t] == 0, t  # "poorly armored", "lack strong armor", "armor will not save them", frail/fragile
+        assert dfc[t] == 0, (
+            t
+        )  # "poorly armored", "lack strong armor", "armor will not save them", frail/fragile
     for t in ("infantry", "battlemage", "assault", "shock_trooper"):
         assert dfc[t] >= 2, t  # "plate armor", "good armor", "good armor", "well armored"
     assert dfc["warder"] == max(dfc.values()) >= 3  # "heavy armor"
     assert dfc["infantry"] > dfc["footman"]  # Infantry "hold like no other unit"
     assert dfc["cavalry"] < dfc["knight"]
     # Infantry "high hit points": only the Assault and the Shock Trooper ("tough") have more
-    assert all(hp["infantry"] >= hp[t] for t in u if t not in ("infantry", "assault", "shock_trooper"))
+    assert all(
+        hp["infantry"] >= hp[t] for t in u if t not in ("infantry", "assault", "shock_trooper")
+    )
     # Assault "good hit points", "one of the most powerful units in the game"
     assert hp["assault"] == max(hp.values())
     # Battlemage "a much hardier version of the Wizard"

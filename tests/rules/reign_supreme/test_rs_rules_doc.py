@@ -1,5 +1,6 @@
 """The rules document and the code agree: every `rule` anchor a violation can point at is a
 heading of docs/rules/reign-supreme.md, and every violation code is documented there."""
+
 from __future__ import annotations
 
 import re
@@ -22,7 +23,11 @@ def anchors() -> set[str]:
 
 
 def test_every_rule_id_is_a_heading_of_the_rules_doc():
-    rule_ids = {v for k, v in vars(rulebook).items() if isinstance(v, str) and v.startswith("reign-supreme#")}
+    rule_ids = {
+        v
+        for k, v in vars(rulebook).items()
+        if isinstance(v, str) and v.startswith("reign-supreme#")
+    }
     assert len(rule_ids) >= 25
     missing = sorted(r for r in rule_ids if r.split("#", 1)[1] not in anchors())
     assert not missing, missing
@@ -45,9 +50,11 @@ def test_every_statistic_is_in_the_rules_doc():
 
     for army, data in default_armies().items():
         for utype, s in data["units"].items():
-            row = (f"| {utype} | {army} | {s['name']} | {s['movement']} | {s['hp']} | {s['attack']} | "
-                   f"{s['defence']} | {s['range']} | {s['damage']} | {_cell(s['kinds'])} | {_cell(s['abilities'])} | "
-                   f"{_cell(s['spells'])} |")
+            row = (
+                f"| {utype} | {army} | {s['name']} | {s['movement']} | {s['hp']} | {s['attack']} | "
+                f"{s['defence']} | {s['range']} | {s['damage']} | {_cell(s['kinds'])} | {_cell(s['abilities'])} | "
+                f"{_cell(s['spells'])} |"
+            )
             assert row in DOC, row
 
 

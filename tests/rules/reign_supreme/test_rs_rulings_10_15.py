@@ -4,6 +4,7 @@ Palisades like Gates, magical attacks and Silence, Mines and Ruins passed over (
 
 Skirmish board unless said otherwise; unit ids ``u1``, ``u2``... in seat order then list order.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,13 +23,18 @@ def construct(uid: str, action: str, target: Any, player: str = "ann") -> dict[s
 def test_a_step_paid_by_construction_does_not_stop_shooting():
     """Ruling RS 11: the hastened Mangonel (movement 1) moves one step on the Engineer's point and
     may still shoot; a second step is its own movement and it may not."""
-    s = position({"ann": ["engineer", "mangonel"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 1]})
+    s = position(
+        {"ann": ["engineer", "mangonel"], "bob": ["knight"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 1]},
+    )
     s, _ = play(s, construct("u1", "hasten", "u2"))
     one, _ = play(s, move("ann", "move", unit="u2", to=[1, 1]))
     assert ("u3", "shoot") in attacks(one, "u2")
     two, _ = play(s, move("ann", "move", unit="u2", to=[2, 1]))
     assert ("u3", "shoot") not in attacks(two, "u2")
-    assert codes(two, move("ann", "attack", unit="u2", target="u3", mode="shoot")) == ["moved_this_turn"]
+    assert codes(two, move("ann", "attack", unit="u2", target="u3", mode="shoot")) == [
+        "moved_this_turn"
+    ]
 
 
 # -- RS 15: Mines and Ruins --------------------------------------------------------------------------
@@ -37,7 +43,9 @@ def test_a_unit_knocked_onto_a_mine_takes_it_for_its_owner():
     s = position({"ann": ["general"], "bob": ["knight"]}, {"u1": [2, 1], "u2": [2, 0]})
     s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee", knockback=True))
     assert s["units"]["u2"]["at"] == [2, -1]
-    assert of_type(events, "mine_taken") == [{"type": "mine_taken", "player": "bob", "at": [2, -1], "from": None}]
+    assert of_type(events, "mine_taken") == [
+        {"type": "mine_taken", "player": "bob", "at": [2, -1], "from": None}
+    ]
     assert s["control"]["mines"] == ["bob", None]
 
 
@@ -45,7 +53,9 @@ def test_a_unit_teleporting_onto_a_ruin_takes_it():
     """Ruling RS 15: so does a unit that Teleport puts there (skirmish Ruin [1, 1])."""
     s = position({"ann": ["wizard"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-3, 1]})
     s, events = play(s, move("ann", "cast", unit="u1", spell="teleport", target=[1, 1]))
-    assert of_type(events, "ruin_taken") == [{"type": "ruin_taken", "player": "ann", "at": [1, 1], "from": None}]
+    assert of_type(events, "ruin_taken") == [
+        {"type": "ruin_taken", "player": "ann", "at": [1, 1], "from": None}
+    ]
     assert s["control"]["ruins"] == [None, "ann"]
 
 
@@ -53,13 +63,19 @@ def test_a_unit_teleporting_onto_a_ruin_takes_it():
 def test_a_magical_attack_cannot_be_made_from_inside_an_enemy_silence():
     """Ruling RS 14: the Wizard (Magic damage, range 4) inside bob's Warder's Silence cannot shoot;
     the Archer (Piercing) beside it can; from outside the aura the Wizard shoots into it."""
-    s = position({"ann": ["wizard", "archer"], "bob": ["warder", "knight"]},
-                 {"u1": [0, 0], "u2": [0, 1], "u3": [-3, 0], "u4": [-3, 2]})
+    s = position(
+        {"ann": ["wizard", "archer"], "bob": ["warder", "knight"]},
+        {"u1": [0, 0], "u2": [0, 1], "u3": [-3, 0], "u4": [-3, 2]},
+    )
     assert ("u3", "shoot") not in attacks(s, "u1") and ("u4", "shoot") not in attacks(s, "u1")
-    assert codes(s, move("ann", "attack", unit="u1", target="u3", mode="shoot")) == ["silenced_attack"]
+    assert codes(s, move("ann", "attack", unit="u1", target="u3", mode="shoot")) == [
+        "silenced_attack"
+    ]
     assert ("u3", "shoot") in attacks(s, "u2")
-    outside = position({"ann": ["wizard", "archer"], "bob": ["warder", "knight"]},
-                       {"u1": [1, 0], "u2": [0, 1], "u3": [-3, 0], "u4": [-3, 2]})
+    outside = position(
+        {"ann": ["wizard", "archer"], "bob": ["warder", "knight"]},
+        {"u1": [1, 0], "u2": [0, 1], "u3": [-3, 0], "u4": [-3, 2]},
+    )
     assert ("u3", "shoot") in attacks(outside, "u1")  # from 4 spaces away, into the aura
 
 
@@ -97,11 +113,18 @@ def test_every_outer_castle_edge_but_the_gates_is_a_castle_wall_of_20_hit_points
 def test_nobody_crosses_a_castle_wall_its_owner_included_the_gate_is_the_way():
     """RS 12: ann's infantry (movement 2) in her Castle leaves by her Gate only; bob's knight
     outside cannot get in past the walls or her Gate (the issue's walk round the Gate)."""
-    s = position({"ann": ["infantry"], "bob": ["knight"]}, {"u1": [6, 1], "u2": [-8, 1]}, **STANDARD)
+    s = position(
+        {"ann": ["infantry"], "bob": ["knight"]}, {"u1": [6, 1], "u2": [-8, 1]}, **STANDARD
+    )
     dests = destinations(s, "u1")
     assert (5, 0) in dests and (6, 2) not in dests and (5, 1) not in dests
     assert codes(s, move("ann", "move", unit="u1", to=[6, 2])) == ["out_of_reach"]
-    s = position({"ann": ["infantry"], "bob": ["knight"]}, {"u1": [8, 1], "u2": [5, 1]}, first="bob", **STANDARD)
+    s = position(
+        {"ann": ["infantry"], "bob": ["knight"]},
+        {"u1": [8, 1], "u2": [5, 1]},
+        first="bob",
+        **STANDARD,
+    )
     castle = {tuple(h) for h in s["kingdoms"]["ann"]["castle"]}
     assert not destinations(s, "u2") & castle
 
@@ -109,7 +132,12 @@ def test_nobody_crosses_a_castle_wall_its_owner_included_the_gate_is_the_way():
 def test_a_castle_wall_is_attacked_like_a_gate_and_once_destroyed_opens_its_edge():
     """RS 12: bob's knight (attack 5) on [5,1] hits the wall w5: 5, no modifiers; at 0 the edge is
     open and it walks in; no damage reaches through."""
-    s = position({"ann": ["infantry"], "bob": ["knight"]}, {"u1": [8, 1], "u2": [5, 1]}, first="bob", **STANDARD)
+    s = position(
+        {"ann": ["infantry"], "bob": ["knight"]},
+        {"u1": [8, 1], "u2": [5, 1]},
+        first="bob",
+        **STANDARD,
+    )
     assert ("w5", "melee") in attacks(s, "u2")
     hit, events = play(s, move("bob", "attack", unit="u2", target="w5", mode="melee"))
     assert of_type(events, "wall_attacked")[0]["damage"] == 5 and wall(hit, "w5")["hp"] == 15
@@ -117,19 +145,26 @@ def test_a_castle_wall_is_attacked_like_a_gate_and_once_destroyed_opens_its_edge
     wall(weak, "w5")["hp"] = 5
     GAME.check_state(weak)
     gone, events = play(weak, move("bob", "attack", unit="u2", target="w5", mode="melee"))
-    assert of_type(events, "wall_destroyed")[0]["kind"] == "castle_wall" and wall(gone, "w5") is None
+    assert (
+        of_type(events, "wall_destroyed")[0]["kind"] == "castle_wall" and wall(gone, "w5") is None
+    )
     gone, _ = play(gone, move("bob", "end_turn"), move("ann", "end_turn"))
     assert (6, 1) in destinations(gone, "u2")
 
 
 def test_a_castle_wall_is_repaired_by_3_and_gives_no_stealth():
-    s = position({"ann": ["engineer", "archer"], "bob": ["infantry"]},
-                 {"u1": [6, 1], "u2": [2, 1], "u3": [5, 1]}, **STANDARD)
+    s = position(
+        {"ann": ["engineer", "archer"], "bob": ["infantry"]},
+        {"u1": [6, 1], "u2": [2, 1], "u3": [5, 1]},
+        **STANDARD,
+    )
     worn = clone(s)
     wall(worn, "w7")["hp"] = 10
     _, events = play(worn, construct("u1", "repair", "w7"))
     assert events[0]["hp"] == 13 and events[0]["gained"] == 3
-    assert ("u3", "shoot") in attacks(s, "u2")  # bob's infantry on a Castle wall's space: no Stealth
+    assert ("u3", "shoot") in attacks(
+        s, "u2"
+    )  # bob's infantry on a Castle wall's space: no Stealth
 
 
 def test_a_custom_castles_gate_must_open_onto_its_kingdom_or_the_midfield():
@@ -162,15 +197,21 @@ def wounded(state: dict, **pins: int) -> dict:
 def test_another_player_who_can_heal_is_active_in_your_combat_phase_with_only_those_moves():
     """Ruling RS 10: in ann's Combat phase bob's Priest may heal his wounded Infantry; bob is
     active after ann, and his moves are the cast and concede."""
-    s = position({"ann": ["knight"], "bob": ["priest", "infantry"]}, {"u1": [0, 0], "u2": [-3, 1], "u3": [-3, 2]})
+    s = position(
+        {"ann": ["knight"], "bob": ["priest", "infantry"]},
+        {"u1": [0, 0], "u2": [-3, 1], "u3": [-3, 2]},
+    )
     assert s["active_players"] == ["ann"]  # nothing to heal yet
     s = wounded(s, u3=2)
     assert s["active_players"] == ["ann", "bob"]
     heal = move("bob", "cast", unit="u2", spell="healing", target="u3")
     assert GAME.legal_moves(s, "bob") == [heal, move("bob", "concede")]
     assert {m["player"] for m in GAME.legal_moves(s)} == {"ann", "bob"}
-    for other in (move("bob", "move", unit="u3", to=[-2, 2]), move("bob", "end_turn"),
-                  move("bob", "attack", unit="u3", target="u1", mode="melee")):
+    for other in (
+        move("bob", "move", unit="u3", to=[-2, 2]),
+        move("bob", "end_turn"),
+        move("bob", "attack", unit="u3", target="u1", mode="melee"),
+    ):
         assert codes(s, other) == ["not_your_turn"]
     flags = {k: v for k, v in s["units"]["u2"].items() if k != "pins"}
     s, events = play(s, heal)
@@ -179,31 +220,46 @@ def test_another_player_who_can_heal_is_active_in_your_combat_phase_with_only_th
 
 
 def test_nobody_is_waited_for_the_turn_player_goes_on_and_end_turn_ends_the_chance():
-    s = position({"ann": ["knight"], "bob": ["priest", "infantry"]}, {"u1": [0, 0], "u2": [-3, 1], "u3": [-3, 2]})
+    s = position(
+        {"ann": ["knight"], "bob": ["priest", "infantry"]},
+        {"u1": [0, 0], "u2": [-3, 1], "u3": [-3, 2]},
+    )
     s = wounded(s, u3=2)
     s, _ = play(s, move("ann", "move", unit="u1", to=[1, 0]))
     assert s["active_players"] == ["ann", "bob"]  # still his chance, the game did not wait
     s, _ = play(s, move("ann", "end_turn"))
     assert s["turn"] == "bob" and s["active_players"] == ["bob"]  # ann has no spell to cast
-    assert move("bob", "cast", unit="u2", spell="healing", target="u3") in GAME.legal_moves(s, "bob")
+    assert move("bob", "cast", unit="u2", spell="healing", target="u3") in GAME.legal_moves(
+        s, "bob"
+    )
 
 
 def test_outside_your_turn_no_blast_cone_or_arc_and_a_teleport_keeps_the_units_turn():
     """Ruling RS 10: combat spells stay the casting unit's own move; Teleport may be cast, and
     the unit's own next turn is whole."""
-    s = position({"ann": ["knight"], "bob": ["battlemage", "wizard"]}, {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 1]})
-    assert codes(s, move("bob", "cast", unit="u2", spell="blast", target=[0, 0])) == ["combat_spell_own_move"]
+    s = position(
+        {"ann": ["knight"], "bob": ["battlemage", "wizard"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [-3, 1]},
+    )
+    assert codes(s, move("bob", "cast", unit="u2", spell="blast", target=[0, 0])) == [
+        "combat_spell_own_move"
+    ]
     assert not [m for m in GAME.legal_moves(s, "bob") if m.get("spell") == "blast"]
     s, events = play(s, move("bob", "cast", unit="u3", spell="teleport", target=[-3, 3]))
     assert of_type(events, "teleported")[0]["to"] == [-3, 3] and s["units"]["u3"]["acted"] is False
     s, _ = play(s, move("ann", "end_turn"))
-    assert {m["to"][0] for m in GAME.legal_moves(s, "bob") if m["type"] == "move" and m["unit"] == "u3"}
+    assert {
+        m["to"][0] for m in GAME.legal_moves(s, "bob") if m["type"] == "move" and m["unit"] == "u3"
+    }
 
 
 def test_a_cast_outside_your_turn_is_answered_like_any_other():
     """Ruling RS 10: ann's Warder may Counterspell bob's Healing cast in ann's turn; then ann is
     active again, and bob (spell spent) is not."""
-    s = position({"ann": ["warder"], "bob": ["priest", "infantry"]}, {"u1": [1, 1], "u2": [-3, 1], "u3": [-3, 2]})
+    s = position(
+        {"ann": ["warder"], "bob": ["priest", "infantry"]},
+        {"u1": [1, 1], "u2": [-3, 1], "u3": [-3, 2]},
+    )
     s = wounded(s, u3=2)
     s, _ = play(s, move("bob", "cast", unit="u2", spell="healing", target="u3"))
     assert s["active_players"] == ["ann"] and s["pending"] is not None
@@ -217,7 +273,9 @@ def test_active_players_tell_nothing_about_a_hand():
     Combat phase, whether or not it can be played now (a lone Haste cannot, a Fireball can), so
     active_players (public) depends only on public facts; with no card and no spell to cast he is
     not. (Hands are set directly: only who is active is looked at.)"""
-    s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [-3, 1]}, scenario="standard")
+    s = position(
+        {"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [-3, 1]}, scenario="standard"
+    )
 
     def active_with(hand: list[str]) -> list[str]:
         held = clone(s)

@@ -1,5 +1,6 @@
 """Scenarios, rosters, army lists, options and set-up (rules doc §Scenarios, §Rosters,
 §Army lists, §Options, §Setup)."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,8 +25,18 @@ def test_four_armies_of_all_nineteen_unit_types_with_one_assault():
     for army in armies.values():
         assert list(army["units"]) == list(UNIT_TYPES)
         for stats in army["units"].values():
-            assert set(stats) == {"name", "movement", "hp", "attack", "defence", "range", "damage", "kinds",
-                                  "abilities", "spells"}
+            assert set(stats) == {
+                "name",
+                "movement",
+                "hp",
+                "attack",
+                "defence",
+                "range",
+                "damage",
+                "kinds",
+                "abilities",
+                "spells",
+            }
         for key, units in army["lists"].items():
             assert units.count("assault") <= 1
         assert len(army["lists"]["standard"]) == 10 and len(army["lists"]["skirmish"]) == 6
@@ -35,10 +46,14 @@ def test_unit_types_carry_the_seeds_kinds_abilities_and_spells():
     units = default_armies()["resistance"]["units"]
     assert "counterattack" in units["infantry"]["abilities"]
     assert units["trebuchet"]["kinds"] == ["shooting", "siege", "packed"]
-    assert "mechanical" in units["shock_trooper"]["kinds"] and units["shock_trooper"]["spells"] == ["arc"]
+    assert "mechanical" in units["shock_trooper"]["kinds"] and units["shock_trooper"]["spells"] == [
+        "arc"
+    ]
     assert units["assassin"]["kinds"] == ["stealth"]
     assert units["assault"]["spells"] == ["cone"] and "knockback" in units["assault"]["abilities"]
-    assert units["warder"]["spells"] == ["counterspell"] and units["wizard"]["spells"] == ["teleport"]
+    assert units["warder"]["spells"] == ["counterspell"] and units["wizard"]["spells"] == [
+        "teleport"
+    ]
 
 
 def test_standard_scenario_castles_are_seven_spaces_around_the_throne():
@@ -68,7 +83,9 @@ def test_manual_set_up_places_units_in_your_own_kingdom_in_seat_order():
     kingdom = s["kingdoms"]["bob"]["hexes"]
     bob_units = [u for u, x in s["units"].items() if x["owner"] == "bob"]
     assert len([m for m in legal if m["type"] == "place"]) == len(bob_units) * len(kingdom)
-    assert codes(s, move("bob", "place", unit=bob_units[0], to=s["kingdoms"]["ann"]["hexes"][0])) == ["outside_kingdom"]
+    assert codes(
+        s, move("bob", "place", unit=bob_units[0], to=s["kingdoms"]["ann"]["hexes"][0])
+    ) == ["outside_kingdom"]
     assert codes(s, move("bob", "place", unit="u1", to=kingdom[0])) == ["not_your_unit"]
     assert codes(s, move("bob", "end_turn")) == ["wrong_phase"]
     for i, uid in enumerate(bob_units):
@@ -106,6 +123,7 @@ def test_setup_is_deterministic_and_the_first_player_is_drawn():
 def test_cards_are_dealt_two_of_each_deck():
     s = GAME.setup(["ann", "bob"], 1, {})
     from rules.reign_supreme.state import card_catalog
+
     catalog = card_catalog()
     for p in ("ann", "bob"):
         decks = [catalog[c]["deck"] for c in s["hands"][p]]
@@ -119,10 +137,14 @@ def test_options_are_validated():
     assert setup_codes(["a", "b"], {"round_limit": 0}) == ["bad_round_limit"]
     assert setup_codes(["a", "b"], {"first_player": "zed"}) == ["unknown_first_player"]
     assert setup_codes(["a", "b"], {"armies": {"a": "elves", "b": "demon"}}) == ["bad_armies"]
-    assert setup_codes(["a", "b"], {"army_lists": {"a": ["assault", "assault"]}}) == ["too_many_assaults"]
+    assert setup_codes(["a", "b"], {"army_lists": {"a": ["assault", "assault"]}}) == [
+        "too_many_assaults"
+    ]
     assert setup_codes(["a", "b"], {"army_lists": {"a": ["dragon"]}}) == ["unknown_unit_type"]
     assert setup_codes(["a", "b"], {"setup": "later"}) == ["bad_setup_option"]
-    assert setup_codes(["a", "b"], {"scenario": "skirmish", "army_lists": {"a": ["infantry"] * 8}}) == ["army_too_big"]
+    assert setup_codes(
+        ["a", "b"], {"scenario": "skirmish", "army_lists": {"a": ["infantry"] * 8}}
+    ) == ["army_too_big"]
     with pytest.raises(InvalidSetup):
         GAME.setup(["a"], 1, {})
 
@@ -133,27 +155,72 @@ def test_custom_scenarios_are_validated():
     assert s["scenario"]["id"] == "skirmish"
     bad = dict(good, mines=[[40, 40]])
     assert "bad_scenario" in setup_codes(["a", "b"], {"scenario": bad})
-    overlap = dict(good, kingdoms=[good["kingdoms"][0], dict(good["kingdoms"][1], hexes=good["kingdoms"][0]["hexes"])],
-                   seating=None)
-    assert "bad_scenario" in setup_codes(["a", "b"], {"scenario": {k: v for k, v in overlap.items() if v is not None}})
+    overlap = dict(
+        good,
+        kingdoms=[
+            good["kingdoms"][0],
+            dict(good["kingdoms"][1], hexes=good["kingdoms"][0]["hexes"]),
+        ],
+        seating=None,
+    )
+    assert "bad_scenario" in setup_codes(
+        ["a", "b"], {"scenario": {k: v for k, v in overlap.items() if v is not None}}
+    )
     assert "bad_scenario" in setup_codes(["a", "b"], {"scenario": dict(good, victory="throne")})
     castle = default_scenarios()["standard"]
     broken = dict(castle, kingdoms=[dict(k, castle=k["castle"][:6]) for k in castle["kingdoms"]])
     assert "bad_scenario" in setup_codes(["a", "b"], {"scenario": broken})
     assert "bad_scenario" in setup_codes(["a", "b"], {"scenario": 5})
-    assert "bad_scenario" in setup_codes(["a", "b", "c"], {"scenario": dict(good, seating={"3": ["k1"]})})
+    assert "bad_scenario" in setup_codes(
+        ["a", "b", "c"], {"scenario": dict(good, seating={"3": ["k1"]})}
+    )
 
 
 def test_custom_rosters_replace_an_army():
-    roster = {"title": "Gnomes", "units": {
-        "assault": {"name": "Steam Golem", "movement": 2, "hp": 20, "attack": 6, "defence": 3, "range": 1,
-                    "damage": "blunt", "kinds": ["mechanical"], "abilities": [], "spells": []},
-        "infantry": {"name": "Gnome Pikes", "movement": 2, "hp": 5, "attack": 2, "defence": 1, "range": 1,
-                     "damage": "piercing", "kinds": [], "abilities": ["counterattack"], "spells": []}}}
-    s = GAME.setup(["a", "b"], 1, {"rosters": {"gnomes": roster}, "armies": {"a": "gnomes", "b": "demon"},
-                                   "scenario": "skirmish", "setup": "auto"})
+    roster = {
+        "title": "Gnomes",
+        "units": {
+            "assault": {
+                "name": "Steam Golem",
+                "movement": 2,
+                "hp": 20,
+                "attack": 6,
+                "defence": 3,
+                "range": 1,
+                "damage": "blunt",
+                "kinds": ["mechanical"],
+                "abilities": [],
+                "spells": [],
+            },
+            "infantry": {
+                "name": "Gnome Pikes",
+                "movement": 2,
+                "hp": 5,
+                "attack": 2,
+                "defence": 1,
+                "range": 1,
+                "damage": "piercing",
+                "kinds": [],
+                "abilities": ["counterattack"],
+                "spells": [],
+            },
+        },
+    }
+    s = GAME.setup(
+        ["a", "b"],
+        1,
+        {
+            "rosters": {"gnomes": roster},
+            "armies": {"a": "gnomes", "b": "demon"},
+            "scenario": "skirmish",
+            "setup": "auto",
+        },
+    )
     assert [u["type"] for u in s["units"].values() if u["owner"] == "a"] == ["assault", "infantry"]
     assert GAME.score(s).scores["a"] == 25
     GAME.check_state(s)
     bad = {"units": {"infantry": dict(roster["units"]["infantry"], hp=0)}}
-    assert set(setup_codes(["a", "b"], {"rosters": {"gnomes": bad}})) == {"bad_roster", "bad_unit_stats"}
+    assert set(setup_codes(["a", "b"], {"rosters": {"gnomes": bad}})) == {
+        "bad_roster",
+        "bad_unit_stats",
+    }

@@ -1,5 +1,6 @@
 """Cooldown phase, Duration Control, Packing, the Reinforcement pin and the Deployment phase
 (rules doc §Cooldown phase, §Duration Control, §Packed units, §Deployment phase, §Turn)."""
+
 from __future__ import annotations
 
 from rs_helpers import codes, move, of_type, play, position
@@ -29,7 +30,12 @@ def test_every_players_pins_move_one_notch_each_turn():
 
 
 def test_mines_ruins_and_an_enemy_kingdom_move_pins_further():
-    s = position({"ann": ["infantry", "knight"], "bob": ["infantry"]}, {"u2": [-5, 0]}, first="bob", **STANDARD)
+    s = position(
+        {"ann": ["infantry", "knight"], "bob": ["infantry"]},
+        {"u2": [-5, 0]},
+        first="bob",
+        **STANDARD,
+    )
     assert [-5, 0] in s["kingdoms"]["bob"]["hexes"]
     s = clone(s)
     s["control"] = {"mines": ["ann", None, None], "ruins": ["ann", "ann", None, "bob"]}
@@ -45,14 +51,21 @@ def test_mines_ruins_and_an_enemy_kingdom_move_pins_further():
 
 
 def test_the_enemy_kingdom_extra_is_one_notch_however_many_units_are_there():
-    s = position({"ann": ["infantry", "knight", "knight"], "bob": ["infantry"]}, {"u2": [-5, 0], "u3": [-6, 1]},
-                 first="bob", **STANDARD)
+    s = position(
+        {"ann": ["infantry", "knight", "knight"], "bob": ["infantry"]},
+        {"u2": [-5, 0], "u3": [-6, 1]},
+        first="bob",
+        **STANDARD,
+    )
     kingdom = s["kingdoms"]["bob"]["hexes"]
     assert [-5, 0] in kingdom and [-6, 1] in kingdom
     s, events = end(s)
     assert cooldown_of(events, "ann")["in_enemy_kingdom"] is True
     assert s["boards"]["ann"]["tactics_pin"] == 9 - (1 + 1)
-    assert cooldown_of(events, "bob")["in_enemy_kingdom"] is False and s["boards"]["bob"]["tactics_pin"] == 9 - 1
+    assert (
+        cooldown_of(events, "bob")["in_enemy_kingdom"] is False
+        and s["boards"]["bob"]["tactics_pin"] == 9 - 1
+    )
 
 
 def test_a_defeated_players_pins_stay_put():
@@ -77,7 +90,8 @@ def test_duration_control_draws_a_card_and_resets_to_ten_at_zero():
     assert s["boards"]["ann"]["spell_pin"] == 10 and s["boards"]["ann"]["tactics_pin"] == 10
     assert [e for e in of_type(events, "card_drawn") if e["player"] == "ann"] == [
         {"type": "card_drawn", "player": "ann", "deck": "spell", "card": top_spell},
-        {"type": "card_drawn", "player": "ann", "deck": "tactics", "card": top_tactics}]
+        {"type": "card_drawn", "player": "ann", "deck": "tactics", "card": top_tactics},
+    ]
     assert s["hands"]["ann"] == hand + [top_spell, top_tactics]
     assert top_spell not in s["decks"]["spell"]
 
@@ -118,14 +132,19 @@ def test_spell_cooldowns_and_effects_run_down_in_the_cooldown_phase():
     s["boards"]["ann"]["effects"] = [{"effect": "haste", "unit": "u1", "left": 2, "value": 2}]
     GAME.check_state(s)
     s, events = end(s)
-    assert of_type(events, "spell_ready") == [{"type": "spell_ready", "player": "ann", "unit": "u1",
-                                               "spell": "teleport"}]
+    assert of_type(events, "spell_ready") == [
+        {"type": "spell_ready", "player": "ann", "unit": "u1", "spell": "teleport"}
+    ]
     assert s["boards"]["ann"]["spells"] == []
-    assert s["boards"]["ann"]["effects"] == [{"effect": "haste", "unit": "u1", "left": 1, "value": 2}]
+    assert s["boards"]["ann"]["effects"] == [
+        {"effect": "haste", "unit": "u1", "left": 1, "value": 2}
+    ]
 
 
 def test_packing_takes_five_cooldown_phases_and_blocks_the_unit_meanwhile():
-    s = position({"ann": ["trebuchet"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [4, -4]}, **STANDARD)
+    s = position(
+        {"ann": ["trebuchet"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [4, -4]}, **STANDARD
+    )
     s, events = play(s, move("ann", "move", unit="u1", to=[1, 0]), move("ann", "unpack", unit="u1"))
     assert of_type(events, "packing_started")[0]["to"] == "unpacked"
     assert s["units"]["u1"]["packing"] == "unpacking"
@@ -134,9 +153,13 @@ def test_packing_takes_five_cooldown_phases_and_blocks_the_unit_meanwhile():
         s, _ = end(s)
         assert s["units"]["u1"]["packing"] == "unpacking"
     assert s["turn"] == "ann"  # four Cooldown phases later: still unpacking, it may only reverse
-    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [move("ann", "pack", unit="u1")]
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [
+        move("ann", "pack", unit="u1")
+    ]
     s, events = end(s)
-    assert of_type(events, "packing_done") == [{"type": "packing_done", "player": "ann", "unit": "u1", "now": "unpacked"}]
+    assert of_type(events, "packing_done") == [
+        {"type": "packing_done", "player": "ann", "unit": "u1", "now": "unpacked"}
+    ]
     assert s["units"]["u1"]["packing"] == "unpacked" and s["boards"]["ann"]["packing"] == []
 
 
@@ -157,12 +180,17 @@ def test_attack_and_pack_in_the_same_turn():
     s = clone(s)
     s["units"]["u1"]["packing"] = "unpacked"
     s, _ = play(s, move("ann", "attack", unit="u1", target="u2", mode="shoot"))
-    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [move("ann", "pack", unit="u1")]
+    assert [m for m in GAME.legal_moves(s) if m.get("unit") == "u1"] == [
+        move("ann", "pack", unit="u1")
+    ]
     s, events = play(s, move("ann", "pack", unit="u1"))
-    assert of_type(events, "packing_started") == [{"type": "packing_started", "player": "ann", "unit": "u1",
-                                                   "to": "packed", "notch": 0}]
+    assert of_type(events, "packing_started") == [
+        {"type": "packing_started", "player": "ann", "unit": "u1", "to": "packed", "notch": 0}
+    ]
     assert s["units"]["u1"]["packing"] == "packing"
-    assert codes(s, move("ann", "unpack", unit="u1")) == ["cannot_unpack"]  # starting either ends its turn
+    assert codes(s, move("ann", "unpack", unit="u1")) == [
+        "cannot_unpack"
+    ]  # starting either ends its turn
 
 
 def test_only_packed_units_pack():
@@ -173,7 +201,9 @@ def test_only_packed_units_pack():
 # -- deployment ---------------------------------------------------------------------------------------
 def deploy_ready(**at):
     """Standard game, bob's turn; ann has 6 units (5 set up, 1 waiting) and 1 deployment earned."""
-    s = position({"ann": ["infantry"] * 5 + ["knight"], "bob": ["infantry"]}, at, first="bob", **STANDARD)
+    s = position(
+        {"ann": ["infantry"] * 5 + ["knight"], "bob": ["infantry"]}, at, first="bob", **STANDARD
+    )
     s = clone(s)
     s["boards"]["ann"]["deploys"] = 1
     return s
@@ -217,7 +247,9 @@ def test_no_deployment_while_an_enemy_is_in_your_kingdom():
 
 
 def test_the_reinforcement_pin_earns_two_deployments_at_zero():
-    s = position({"ann": ["infantry"] * 5 + ["knight"], "bob": ["infantry"]}, first="bob", **STANDARD)
+    s = position(
+        {"ann": ["infantry"] * 5 + ["knight"], "bob": ["infantry"]}, first="bob", **STANDARD
+    )
     s = clone(s)
     s["boards"]["ann"]["reinforcement_pin"] = 1
     s, events = end(s)

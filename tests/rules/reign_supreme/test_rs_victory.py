@@ -1,5 +1,6 @@
 """Throne capture, last player standing, the round limit and its tie-break, concede
 (rules doc §Castles, §Victory, §Round limit, §Concede)."""
+
 from __future__ import annotations
 
 from rs_helpers import codes, move, of_type, play, position
@@ -11,13 +12,17 @@ STANDARD = dict(scenario="standard")
 
 
 def test_moving_onto_an_enemy_throne_defeats_its_owner_two_players():
-    s = position({"ann": ["knight"], "bob": ["infantry", "archer"]}, {"u1": [-6, 0], "u2": [-9, 0], "u3": [-9, 1]},
-                 **STANDARD)
+    s = position(
+        {"ann": ["knight"], "bob": ["infantry", "archer"]},
+        {"u1": [-6, 0], "u2": [-9, 0], "u3": [-9, 1]},
+        **STANDARD,
+    )
     throne = s["kingdoms"]["bob"]["throne"]
     assert throne == [-7, 0]
     s, events = play(s, move("ann", "move", unit="u1", to=throne))
-    assert of_type(events, "throne_captured") == [{"type": "throne_captured", "player": "ann", "loser": "bob",
-                                                   "at": [-7, 0]}]
+    assert of_type(events, "throne_captured") == [
+        {"type": "throne_captured", "player": "ann", "loser": "bob", "at": [-7, 0]}
+    ]
     defeat = of_type(events, "player_defeated")[0]
     assert defeat["reason"] == "throne_captured" and defeat["by"] == "ann"
     assert s["status"] == "finished" and s["outcome"]["winners"] == ["ann"]
@@ -27,8 +32,11 @@ def test_moving_onto_an_enemy_throne_defeats_its_owner_two_players():
 
 
 def test_a_captured_throne_passes_cards_mines_and_ruins_and_gives_three_deployments():
-    s = position({"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]}, {"u1": [0, -6], "u2": [0, -9]},
-                 **STANDARD)
+    s = position(
+        {"ann": ["knight"], "bob": ["infantry"], "cat": ["infantry"]},
+        {"u1": [0, -6], "u2": [0, -9]},
+        **STANDARD,
+    )
     assert s["kingdoms"]["bob"]["throne"] == [0, -7]
     s = clone(s)
     s["control"]["mines"] = ["bob", "cat", None]
@@ -37,12 +45,23 @@ def test_a_captured_throne_passes_cards_mines_and_ruins_and_gives_three_deployme
     ann_hand = list(s["hands"]["ann"])
     s, events = play(s, move("ann", "move", unit="u1", to=[0, -7]))
     assert s["defeated"] == ["bob"] and s["status"] == "in_progress"
-    assert s["hands"]["ann"][:len(ann_hand)] == ann_hand and s["hands"]["ann"][len(ann_hand):] == bob_hand
+    assert (
+        s["hands"]["ann"][: len(ann_hand)] == ann_hand
+        and s["hands"]["ann"][len(ann_hand) :] == bob_hand
+    )
     assert s["hands"]["bob"] == []
-    assert s["control"]["mines"] == ["ann", "cat", None] and s["control"]["ruins"] == ["ann", None, None, None]
+    assert s["control"]["mines"] == ["ann", "cat", None] and s["control"]["ruins"] == [
+        "ann",
+        None,
+        None,
+        None,
+    ]
     assert s["boards"]["ann"]["deploys"] == 3
     assert s["zones"]["ann"] == ["bob"]
-    assert s["turn"] == "ann" and s["active_players"] == ["ann", "cat"]  # cat may play a card (RS 10)
+    assert s["turn"] == "ann" and s["active_players"] == [
+        "ann",
+        "cat",
+    ]  # cat may play a card (RS 10)
 
 
 def capture_with_a_unit_waiting(cat_at=None):
@@ -51,8 +70,15 @@ def capture_with_a_unit_waiting(cat_at=None):
     at = {"u1": [0, -6], "u2": None, "u3": [1, -9]}
     if cat_at is not None:
         at["u4"] = cat_at
-    s = position({"ann": ["knight", "infantry"], "bob": ["infantry"], "cat": ["infantry"]}, at, **STANDARD)
-    s, _ = play(s, move("ann", "move", unit="u1", to=[0, -7]), move("ann", "end_turn"), move("cat", "end_turn"))
+    s = position(
+        {"ann": ["knight", "infantry"], "bob": ["infantry"], "cat": ["infantry"]}, at, **STANDARD
+    )
+    s, _ = play(
+        s,
+        move("ann", "move", unit="u1", to=[0, -7]),
+        move("ann", "end_turn"),
+        move("cat", "end_turn"),
+    )
     return s
 
 
@@ -61,7 +87,9 @@ def test_the_capturer_deploys_into_the_captured_castle():
     assert s["turn"] == "ann" and s["phase"] == "deployment" and s["boards"]["ann"]["deploys"] == 3
     spaces = {tuple(m["to"]) for m in GAME.legal_moves(s) if m["type"] == "deploy"}
     own = {tuple(h) for h in s["kingdoms"]["ann"]["castle"]}
-    captured = {tuple(h) for h in s["kingdoms"]["bob"]["castle"]} - {(0, -7)}  # ann's knight is on the Throne
+    captured = {tuple(h) for h in s["kingdoms"]["bob"]["castle"]} - {
+        (0, -7)
+    }  # ann's knight is on the Throne
     assert spaces == own | captured
     s, _ = play(s, move("ann", "deploy", unit="u2", to=[0, -8]))
     assert s["units"]["u2"]["at"] == [0, -8]
@@ -85,7 +113,9 @@ def test_the_last_player_with_units_on_the_board_wins():
     s = position({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
     s = clone(s)
     s["units"]["u2"]["pins"] = 9
-    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"), move("bob", "pass"))
+    s, events = play(
+        s, move("ann", "attack", unit="u1", target="u2", mode="melee"), move("bob", "pass")
+    )
     assert of_type(events, "player_defeated")[0]["reason"] == "no_units"
     assert events[-1]["type"] == "game_over"
     assert s["outcome"]["winners"] == ["ann"] and s["outcome"]["draw"] is False
@@ -93,11 +123,16 @@ def test_the_last_player_with_units_on_the_board_wins():
 
 
 def test_units_waiting_to_deploy_do_not_keep_a_player_in():
-    s = position({"ann": ["knight"], "bob": ["infantry", "archer"]}, {"u1": [0, 0], "u2": [1, 0], "u3": None},
-                 **STANDARD)
+    s = position(
+        {"ann": ["knight"], "bob": ["infantry", "archer"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": None},
+        **STANDARD,
+    )
     s = clone(s)
     s["units"]["u2"]["pins"] = 9
-    s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"), move("bob", "pass"))
+    s, events = play(
+        s, move("ann", "attack", unit="u1", target="u2", mode="melee"), move("bob", "pass")
+    )
     assert s["status"] == "finished" and s["outcome"]["winners"] == ["ann"]
 
 
@@ -113,23 +148,35 @@ def test_the_round_limit_ends_the_game_and_strength_decides():
 
 
 def test_round_limit_tie_break_kills_then_draw():
-    s = position({"ann": ["knight"], "bob": ["knight"]}, round_limit=1, armies={"ann": "resistance", "bob": "resistance"})
+    s = position(
+        {"ann": ["knight"], "bob": ["knight"]},
+        round_limit=1,
+        armies={"ann": "resistance", "bob": "resistance"},
+    )
     s = clone(s)
     s["kills"] = {"ann": 0, "bob": 2}
     s, _ = play(s, move("ann", "end_turn"), move("bob", "end_turn"))
     assert s["outcome"]["winners"] == ["bob"] and GAME.score(s).breakdown["tie_break"] == "kills"
-    s = position({"ann": ["knight"], "bob": ["knight"]}, round_limit=1, armies={"ann": "resistance", "bob": "resistance"})
+    s = position(
+        {"ann": ["knight"], "bob": ["knight"]},
+        round_limit=1,
+        armies={"ann": "resistance", "bob": "resistance"},
+    )
     s, _ = play(s, move("ann", "end_turn"), move("bob", "end_turn"))
     assert s["outcome"]["winners"] == ["ann", "bob"] and s["outcome"]["draw"] is True
     assert GAME.score(s).breakdown["tie_break"] == "draw"
 
 
 def test_strength_counts_units_waiting_to_deploy():
-    s = position({"ann": ["knight", "knight"], "bob": ["infantry"]}, {"u2": None}, round_limit=1, **STANDARD)
+    s = position(
+        {"ann": ["knight", "knight"], "bob": ["infantry"]}, {"u2": None}, round_limit=1, **STANDARD
+    )
     assert GAME.score(s).breakdown["players"]["ann"]["units_waiting"] == 1
     s, _ = play(s, move("ann", "end_turn"), move("bob", "end_turn"))
     assert s["outcome"]["reason"] == "round_limit"
-    assert s["outcome"]["scores"] == {"ann": 8 + 8, "bob": 10} and s["outcome"]["winners"] == ["ann"]
+    assert s["outcome"]["scores"] == {"ann": 8 + 8, "bob": 10} and s["outcome"]["winners"] == [
+        "ann"
+    ]
 
 
 def test_a_conceding_player_loses_mines_ruins_and_cards():
@@ -141,7 +188,9 @@ def test_a_conceding_player_loses_mines_ruins_and_cards():
     s, events = play(s, move("ann", "concede"))
     assert of_type(events, "player_defeated")[0]["reason"] == "concede"
     assert s["control"] == {"mines": [None, "bob", None], "ruins": [None, None, None, None]}
-    assert s["hands"]["ann"] == [] and set(hand) <= set(s["discards"]["spell"] + s["discards"]["tactics"])
+    assert s["hands"]["ann"] == [] and set(hand) <= set(
+        s["discards"]["spell"] + s["discards"]["tactics"]
+    )
 
 
 def test_the_default_round_limit_is_thirty():

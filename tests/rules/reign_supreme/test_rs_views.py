@@ -1,4 +1,5 @@
 """Views show the board to everyone and each hand only to its owner (rules doc §Hidden information)."""
+
 from __future__ import annotations
 
 import json
@@ -37,7 +38,10 @@ def test_views_never_hold_the_generator_the_seed_or_deck_order(state):
     for viewer in (None, "ann", "bob", "cat"):
         v = GAME.view(state, viewer)
         assert "rng" not in v and "seed" not in v and "decks" not in v
-        assert v["deck_counts"] == {"spell": len(state["decks"]["spell"]), "tactics": len(state["decks"]["tactics"])}
+        assert v["deck_counts"] == {
+            "spell": len(state["decks"]["spell"]),
+            "tactics": len(state["decks"]["tactics"]),
+        }
         text = json.dumps(v)
         for card in state["decks"]["spell"] + state["decks"]["tactics"]:
             assert f'"{card}"' not in text
@@ -45,7 +49,11 @@ def test_views_never_hold_the_generator_the_seed_or_deck_order(state):
 
 def test_the_board_is_public(state):
     v = GAME.view(state, "bob")
-    assert v["units"] == state["units"] and v["boards"] == state["boards"] and v["control"] == state["control"]
+    assert (
+        v["units"] == state["units"]
+        and v["boards"] == state["boards"]
+        and v["control"] == state["control"]
+    )
 
 
 def test_a_view_is_a_new_object(state):
@@ -65,7 +73,14 @@ def test_drawn_cards_are_redacted_for_others():
     assert GAME.view_event(event, "ann") == event
     assert GAME.view_event(event, "bob") == {"type": "card_drawn", "player": "ann", "deck": "spell"}
     assert GAME.view_event(event, None) == {"type": "card_drawn", "player": "ann", "deck": "spell"}
-    moved = {"type": "unit_moved", "player": "ann", "unit": "u1", "from": [0, 0], "to": [1, 0], "path": []}
+    moved = {
+        "type": "unit_moved",
+        "player": "ann",
+        "unit": "u1",
+        "from": [0, 0],
+        "to": [1, 0],
+        "path": [],
+    }
     assert GAME.view_event(moved, "bob") == moved
 
 

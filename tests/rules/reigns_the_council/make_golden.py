@@ -9,6 +9,7 @@ Regenerate ONLY after an intended rule change, and review the diff:
 
     cd /work/main && .venv/bin/python tests/rules/reigns_the_council/make_golden.py
 """
+
 from __future__ import annotations
 
 import random
@@ -24,16 +25,44 @@ from tests.rules.golden_files import write_golden  # noqa: E402
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
 GAMES = {
-    "three_players": {"players": ["ann", "bob", "cat"], "seed": 2024, "options": {}, "chooser_seed": 1},
-    "four_players_story_vote": {"players": ["ann", "bob", "cat", "dan"], "seed": 7,
-                                "options": {"first_monarch": "cat", "story_point": "vote"}, "chooser_seed": 2},
+    "three_players": {
+        "players": ["ann", "bob", "cat"],
+        "seed": 2024,
+        "options": {},
+        "chooser_seed": 1,
+    },
+    "four_players_story_vote": {
+        "players": ["ann", "bob", "cat", "dan"],
+        "seed": 7,
+        "options": {"first_monarch": "cat", "story_point": "vote"},
+        "chooser_seed": 2,
+    },
     "three_players_custom_deck": {
-        "players": ["ann", "bob", "cat"], "seed": 987654321, "chooser_seed": 3,
-        "options": {"deck": [{"back": ["church", "army"], "accept": {"church": 2, "army": -1},
-                              "reject": {"army": 1}}] * 9
-                    + [{"id": f"w{i}", "title": "Tax the mills", "back": ["people", "wealth"],
-                        "accept": {"wealth": 2}, "reject": {"people": -2, "wealth": -1}} for i in range(9)]
-                    + [{"back": ["people"], "accept": {"people": 1}, "reject": {"people": -1}}] * 9}},
+        "players": ["ann", "bob", "cat"],
+        "seed": 987654321,
+        "chooser_seed": 3,
+        "options": {
+            "deck": [
+                {
+                    "back": ["church", "army"],
+                    "accept": {"church": 2, "army": -1},
+                    "reject": {"army": 1},
+                }
+            ]
+            * 9
+            + [
+                {
+                    "id": f"w{i}",
+                    "title": "Tax the mills",
+                    "back": ["people", "wealth"],
+                    "accept": {"wealth": 2},
+                    "reject": {"people": -2, "wealth": -1},
+                }
+                for i in range(9)
+            ]
+            + [{"back": ["people"], "accept": {"people": 1}, "reject": {"people": -1}}] * 9
+        },
+    },
 }
 
 

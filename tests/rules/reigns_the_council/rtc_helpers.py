@@ -4,6 +4,7 @@ hands, set the tracks, apply moves with checks, read events.
 States are always reached by real moves from a real setup; a helper that rearranges cards
 (``give``) or tokens (``set_tracks``) keeps the state sound and checks it with ``check_state``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -62,7 +63,11 @@ def draw_all(state: State, deck: int | None = None) -> State:
     """Every pending draw, from ``deck`` (or the first non-empty deck)."""
     while state["phase"] in ("deal", "redraw", "refill"):
         p = state["active_players"][0]
-        d = deck if deck is not None and state["decks"][deck] else next(i for i, x in enumerate(state["decks"]) if x)
+        d = (
+            deck
+            if deck is not None and state["decks"][deck]
+            else next(i for i, x in enumerate(state["decks"]) if x)
+        )
         state, _ = apply(state, move(p, "draw", deck=d))
     return state
 
@@ -79,7 +84,9 @@ def to_pitch(state: State) -> State:
 
 def locate(state: State, card: str) -> tuple[list[str], int]:
     """The list holding ``card`` (a deck, the discard pile, a hand or the pile) and its index."""
-    places = list(state["decks"]) + [state["discard"], state["pile"]] + list(state["hands"].values())
+    places = (
+        list(state["decks"]) + [state["discard"], state["pile"]] + list(state["hands"].values())
+    )
     for place in places:
         if card in place:
             return place, place.index(card)
@@ -90,6 +97,7 @@ def give(state: State, player: str, cards: list[str]) -> State:
     """A copy of ``state`` where ``player`` holds ``cards`` (first in the hand): each card is
     swapped with a card of the hand that is not wanted, so every card stays in one place."""
     import copy
+
     state = copy.deepcopy(state)
     hand = state["hands"][player]
     spare = [c for c in hand if c not in cards]
@@ -108,6 +116,7 @@ def give(state: State, player: str, cards: list[str]) -> State:
 
 def set_tracks(state: State, **values: int) -> State:
     import copy
+
     state = copy.deepcopy(state)
     state["tracks"].update(values)
     GAME.check_state(state)

@@ -1,5 +1,6 @@
 """Content as data: the pillars and tracks, the 72 proposals, the 24 secret goals (rulings RtC
 2 to 4), and the deck's balance."""
+
 from __future__ import annotations
 
 import random
@@ -7,8 +8,16 @@ from itertools import combinations
 
 from rules.playout import random_steps
 from rules.reigns_the_council import GAME
-from rules.reigns_the_council.content import (GOALS, PILLARS, TRACK_MAX, TRACK_MIN, card_problems,
-                                              default_catalog, goal_points, space_points)
+from rules.reigns_the_council.content import (
+    GOALS,
+    PILLARS,
+    TRACK_MAX,
+    TRACK_MIN,
+    card_problems,
+    default_catalog,
+    goal_points,
+    space_points,
+)
 
 
 def test_four_pillars_and_tracks_from_minus_five_to_plus_five():
@@ -44,7 +53,9 @@ def test_every_pillar_moves_both_ways_on_acceptance_and_on_rejection():
 
 def test_24_goals_cover_every_pair_of_pillars_with_every_direction():
     assert len(GOALS) == 24
-    wanted = {(a, sa, b, sb) for a, b in combinations(PILLARS, 2) for sa in (1, -1) for sb in (1, -1)}
+    wanted = {
+        (a, sa, b, sb) for a, b in combinations(PILLARS, 2) for sa in (1, -1) for sb in (1, -1)
+    }
     got = {(a, g[a], b, g[b]) for g in GOALS.values() for a, b in [sorted(g, key=PILLARS.index)]}
     assert got == wanted
 

@@ -1,5 +1,6 @@
 """Determinism (api-contract): the same state and move give the same new state byte for byte;
 a game replays from its seed and moves; chance comes only from the state's generator."""
+
 from __future__ import annotations
 
 import json
@@ -54,12 +55,18 @@ def test_score_is_provisional_mid_game_and_explains_itself():
             reigns = [r["players"][p] for r in score.breakdown["reigns"]]
             for key in ("acceptance", "story", "pile", "goal_total"):
                 assert lines[p][key] == sum(line[key] for line in reigns)
-            assert lines[p]["goal"] == {pillar: sum(line["goal"].get(pillar, 0) for line in reigns)
-                                        for pillar in PILLARS if any(pillar in line["goal"] for line in reigns)}
+            assert lines[p]["goal"] == {
+                pillar: sum(line["goal"].get(pillar, 0) for line in reigns)
+                for pillar in PILLARS
+                if any(pillar in line["goal"] for line in reigns)
+            }
             assert list(lines[p]["goal"]) == [x for x in PILLARS if x in lines[p]["goal"]]
         for record in score.breakdown["reigns"]:
             for line in record["players"].values():
-                assert line["total"] == line["acceptance"] + line["story"] + line["pile"] + line["goal_total"]
+                assert (
+                    line["total"]
+                    == line["acceptance"] + line["story"] + line["pile"] + line["goal_total"]
+                )
                 assert line["goal_total"] == sum(line["goal"].values())
         seen_mid = seen_mid or any(v > 0 for v in score.scores.values())
         state, _ = GAME.apply(state, chooser.choice(GAME.legal_moves(state)))

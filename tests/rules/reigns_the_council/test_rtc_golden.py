@@ -1,5 +1,6 @@
 """Golden playthroughs: seeded games recorded by ``make_golden.py``, replayed move by move and
 compared byte for byte, so an unintended change of the rules is caught."""
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,8 @@ def test_golden_playthrough_replays_exactly(path):
         state, events = GAME.apply(state, step["move"])
         assert dumps(events) == dumps(step["events"]), f"events of move {i} changed"
         assert state["cards"] == record["setup"]["cards"], "moves never change the card catalogue"
-        assert dumps({k: v for k, v in state.items() if k != "cards"}) == dumps(step["state"]), \
+        assert dumps({k: v for k, v in state.items() if k != "cards"}) == dumps(step["state"]), (
             f"state after move {i} changed"
+        )
     assert state["status"] == "finished"
     GAME.check_state(state)

@@ -1,6 +1,7 @@
 """The Reigns: The Council schemas in openapi.yaml are what `reign-referee openapi` writes from the
 rules now, and every state, view (each role), listed move, event (whole and redacted) and score
 breakdown of real games validates against them."""
+
 from __future__ import annotations
 
 import random
@@ -20,21 +21,29 @@ REGISTRY = Registry().with_resource(URI, Resource(SPEC, specification=DRAFT20201
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({"$ref": f"{URI}#/components/schemas/{name}"}, registry=REGISTRY)
+    return jsonschema.Draft202012Validator(
+        {"$ref": f"{URI}#/components/schemas/{name}"}, registry=REGISTRY
+    )
 
 
 def check(v: jsonschema.Draft202012Validator, instance, what: str) -> None:
     error = next(iter(v.iter_errors(instance)), None)
-    assert error is None, f"{what}: {'/'.join(map(str, error.absolute_path))}: {error.message[:300]}"
-
-
+    assert error is None, (
+        f"{what}: {'/'.join(map(str, error.absolute_path))}: {error.message[:300]}"
+    )
 
 
 def test_real_games_match_the_schemas():
-    state_v, move_v, event_v = (validator("ReignsTheCouncilState"), validator("ReignsTheCouncilMove"),
-                                validator("ReignsTheCouncilEvent"))
+    state_v, move_v, event_v = (
+        validator("ReignsTheCouncilState"),
+        validator("ReignsTheCouncilMove"),
+        validator("ReignsTheCouncilEvent"),
+    )
     view_v, score_v = validator("ReignsTheCouncilView"), validator("ReignsTheCouncilScoreBreakdown")
-    options_v, content_v = validator("ReignsTheCouncilOptions"), validator("ReignsTheCouncilContent")
+    options_v, content_v = (
+        validator("ReignsTheCouncilOptions"),
+        validator("ReignsTheCouncilContent"),
+    )
     check(content_v, GAME.content(), "content")
     check(options_v, {**GAME.default_options(), "deck": GAME.content()["deck"][:40]}, "options")
     phases, moves, events = set(), set(), set()
@@ -59,7 +68,11 @@ def test_real_games_match_the_schemas():
                     events.add(e["type"])
                     check(event_v, e, f"event {e['type']}")
                     for viewer in state["players"]:
-                        check(event_v, GAME.view_event(e, viewer), f"event {e['type']} seen by {viewer}")
+                        check(
+                            event_v,
+                            GAME.view_event(e, viewer),
+                            f"event {e['type']} seen by {viewer}",
+                        )
         check(state_v, state, "final state")
         check(score_v, GAME.score(state).breakdown, "final breakdown")
     assert moves == set(GAME.move_types)

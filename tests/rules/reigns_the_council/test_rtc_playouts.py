@@ -2,6 +2,7 @@
 invariants checked at every step: every card in exactly one place, tokens within -5..+5, each
 player reigns at most once, only active players have moves, and every game ends (api-contract:
 legal moves complete and exact; rulings RtC 2, 10)."""
+
 from __future__ import annotations
 
 import json
@@ -15,9 +16,11 @@ from rules.reigns_the_council import GAME
 from rules.reigns_the_council.content import TRACK_MAX, TRACK_MIN
 
 NAMES = ["ann", "bob", "cat", "dan"]
-SMALL_DECK = ([{"back": ["church", "army"], "accept": {"church": 1, "army": -1}, "reject": {"army": 2}}] * 10
-              + [{"back": ["people"], "accept": {"people": 2}, "reject": {"people": -1}}] * 10
-              + [{"back": ["people", "wealth"], "accept": {"wealth": -2}, "reject": {"people": 1}}] * 12)
+SMALL_DECK = (
+    [{"back": ["church", "army"], "accept": {"church": 1, "army": -1}, "reject": {"army": 2}}] * 10
+    + [{"back": ["people"], "accept": {"people": 2}, "reject": {"people": -1}}] * 10
+    + [{"back": ["people", "wealth"], "accept": {"wealth": -2}, "reject": {"people": 1}}] * 12
+)
 
 
 def game_setups(count: int, offset: int = 0):
@@ -46,7 +49,9 @@ def invariants(state: dict) -> None:
             count += 1
             seen.add(rnd["pending"]["card"])
     cards = state["cards"]
-    assert count == len(seen) == len(cards) and seen <= cards.keys(), "every card in exactly one place"
+    assert count == len(seen) == len(cards) and seen <= cards.keys(), (
+        "every card in exactly one place"
+    )
     assert all(TRACK_MIN <= v <= TRACK_MAX for v in state["tracks"].values())
     monarchs = [r["monarch"] for r in state["reigns"]]
     assert len(set(monarchs)) == len(monarchs), "each player reigns at most once"
@@ -105,7 +110,9 @@ def mutations(state: dict, m: dict, rng: random.Random) -> list[dict]:
     if "deck" in m:
         out += [{**m, "deck": d} for d in (-1, 0, 1, 2, 3, True, "0")]
     if "accept" in m:
-        out += [{**m, "accept": a} for a in ([], players, m["accept"] + ["zed"], m["accept"][:1] * 2)]
+        out += [
+            {**m, "accept": a} for a in ([], players, m["accept"] + ["zed"], m["accept"][:1] * 2)
+        ]
     if "advisor" in m:
         out += [{**m, "advisor": a} for a in players + ["zed"]]
     if "monarch" in m:
@@ -147,7 +154,9 @@ def test_listed_moves_all_apply_and_unlisted_moves_are_refused():
                         assert found == [], (near, found)
                         continue
                     assert found, near
-                    assert all(v.rule.startswith("reigns-the-council#") and v.message for v in found)
+                    assert all(
+                        v.rule.startswith("reigns-the-council#") and v.message for v in found
+                    )
                     with pytest.raises(IllegalMove):
                         GAME.apply(state, near)
                     refused += 1

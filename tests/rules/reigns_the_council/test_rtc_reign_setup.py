@@ -1,10 +1,11 @@
 """Reign setup: drawing seven with a deck choice per draw, visible top backs, and the
 simultaneous one-time exchange (seed §Game setup 7, §A new Monarch!; rulings RtC 5)."""
+
 from __future__ import annotations
 
-from rules.reigns_the_council import GAME
-
 from rtc_helpers import apply, codes, draw_all, first, fresh, move, types
+
+from rules.reigns_the_council import GAME
 
 
 def test_each_draw_is_a_move_choosing_the_deck_round_robin():
@@ -13,8 +14,15 @@ def test_each_draw_is_a_move_choosing_the_deck_round_robin():
     top = state["decks"][2][0]
     state, events = apply(state, move("bob", "draw", deck=2))
     assert state["hands"]["bob"] == [top]
-    assert events == [{"type": "card_drawn", "player": "bob", "deck": 2, "back": state["cards"][top]["back"],
-                       "card": top}]
+    assert events == [
+        {
+            "type": "card_drawn",
+            "player": "bob",
+            "deck": 2,
+            "back": state["cards"][top]["back"],
+            "card": top,
+        }
+    ]
     assert state["active_players"] == ["cat"]
     assert codes(state, move("bob", "draw", deck=0)) == ["not_your_turn"]
     assert codes(state, move("cat", "draw", deck=3)) == ["unknown_deck"]
@@ -22,7 +30,9 @@ def test_each_draw_is_a_move_choosing_the_deck_round_robin():
 
 
 def test_an_empty_deck_cannot_be_chosen():
-    deck = [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(30)]
+    deck = [
+        {"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(30)
+    ]
     state = fresh(3, deck=deck)  # three decks of 10
     for _ in range(10):
         state, _ = apply(state, move(state["active_players"][0], "draw", deck=0))

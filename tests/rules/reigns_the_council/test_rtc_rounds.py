@@ -1,12 +1,13 @@
 """A round: secret pitching, the Monarch's decision, acceptance points, reveal order, the first
 round's change of mind, the end-of-round draws (seed §Game round; rulings RtC 6, 7)."""
+
 from __future__ import annotations
 
 import copy
 
-from rules.reigns_the_council import GAME
-
 from rtc_helpers import apply, codes, first, fresh, give, move, pitch, set_tracks, to_pitch, types
+
+from rules.reigns_the_council import GAME
 
 # Default deck cards used below (data/deck.json):
 # p01 church: accept +1, reject -1       p03 church: accept +2, reject -1
@@ -22,7 +23,9 @@ def test_pitching_is_simultaneous_and_secret_until_everyone_has_pitched():
     state = give(round_one(), "bob", ["p01"])
     state = give(state, "cat", ["p07"])
     assert state["active_players"] == ["bob", "cat"]
-    assert GAME.legal_moves(state, "bob") == [move("bob", "pitch", card=c) for c in state["hands"]["bob"]]
+    assert GAME.legal_moves(state, "bob") == [
+        move("bob", "pitch", card=c) for c in state["hands"]["bob"]
+    ]
     state, events = apply(state, move("bob", "pitch", card="p01"))
     assert events == [{"type": "proposal_pitched", "player": "bob", "card": "p01"}]
     assert state["active_players"] == ["cat"] and "p01" in state["hands"]["bob"]
@@ -30,8 +33,10 @@ def test_pitching_is_simultaneous_and_secret_until_everyone_has_pitched():
     assert codes(state, move("ann", "pitch", card="p07")) == ["not_advisor"]
     assert codes(state, move("cat", "pitch", card="p01")) == ["card_not_in_hand"]
     state, events = apply(state, move("cat", "pitch", card="p07"))
-    assert first(events, "proposals_on_table") == {"type": "proposals_on_table",
-                                                    "backs": {"bob": ["church"], "cat": ["army"]}}
+    assert first(events, "proposals_on_table") == {
+        "type": "proposals_on_table",
+        "backs": {"bob": ["church"], "cat": ["army"]},
+    }
     assert state["round"]["table"] == {"bob": "p01", "cat": "p07"}
     assert "p01" not in state["hands"]["bob"] and len(state["hands"]["bob"]) == 6
     assert state["phase"] == "decide" and state["active_players"] == ["ann"]
@@ -46,17 +51,25 @@ def test_the_monarch_must_accept_at_least_one_and_accepted_advisors_score_one():
     assert codes(state, move("ann", "decide", accept=["bob", "bob"])) == ["duplicate_advisor"]
     assert codes(state, move("bob", "decide", accept=["bob"])) == ["not_monarch"]
     state, events = apply(state, move("ann", "decide", accept=["dan", "bob"]))
-    assert first(events, "proposals_decided") == {"type": "proposals_decided", "accepted": ["bob", "dan"],
-                                                   "rejected": ["cat"]}
+    assert first(events, "proposals_decided") == {
+        "type": "proposals_decided",
+        "accepted": ["bob", "dan"],
+        "rejected": ["cat"],
+    }
     assert [e for e in events if e["type"] == "points_scored"] == [
-        {"type": "points_scored", "player": p, "points": 1, "reason": "acceptance"} for p in ("bob", "dan")]
+        {"type": "points_scored", "player": p, "points": 1, "reason": "acceptance"}
+        for p in ("bob", "dan")
+    ]
     assert GAME.score(state).scores == {"ann": 0, "bob": 1, "cat": 0, "dan": 1}
 
 
 def test_rejected_cards_are_revealed_first_in_the_monarchs_order_then_accepted():
     state = pitch(round_one(4), {"bob": "p01", "cat": "p07", "dan": "p13"})
     state, _ = apply(state, move("ann", "decide", accept=["bob"]))
-    assert GAME.legal_moves(state) == [move("ann", "reveal", advisor="cat"), move("ann", "reveal", advisor="dan")]
+    assert GAME.legal_moves(state) == [
+        move("ann", "reveal", advisor="cat"),
+        move("ann", "reveal", advisor="dan"),
+    ]
     assert codes(state, move("ann", "reveal", advisor="bob")) == ["rejected_first"]
     assert codes(state, move("ann", "reveal", advisor="ann")) == ["no_such_proposal"]
     state, events = apply(state, move("ann", "reveal", advisor="dan"))
@@ -81,8 +94,12 @@ def test_change_of_mind_accepted_to_rejected_applies_the_black_zone_and_discards
     assert state["phase"] == "mind"
     assert GAME.legal_moves(state) == [move("ann", "change_mind"), move("ann", "keep_decision")]
     state, events = apply(state, move("ann", "change_mind"))
-    assert first(events, "mind_changed") == {"type": "mind_changed", "advisor": "bob", "card": "p03",
-                                             "decision": "rejected"}
+    assert first(events, "mind_changed") == {
+        "type": "mind_changed",
+        "advisor": "bob",
+        "card": "p03",
+        "decision": "rejected",
+    }
     assert state["tracks"]["church"] == -1 and "p03" in state["discard"] and state["pile"] == []
     assert GAME.score(state).scores["bob"] == 1, "the acceptance point stands"
     # Once only: the next reveal resolves at once.
@@ -98,9 +115,15 @@ def test_change_of_mind_rejected_to_accepted_applies_the_white_zone_into_the_pil
     state, events = apply(state, move("ann", "change_mind"))
     assert first(events, "proposal_resolved")["zone"] == "white"
     assert state["tracks"]["church"] == 2 and state["pile"] == ["p03"]
-    assert GAME.score(state).scores == {"ann": 0, "bob": 0, "cat": 1}, "a late acceptance scores no point"
-    assert state["round"]["revealed"][0] == {"advisor": "bob", "card": "p03", "decision": "accepted",
-                                             "changed": True}
+    assert GAME.score(state).scores == {"ann": 0, "bob": 0, "cat": 1}, (
+        "a late acceptance scores no point"
+    )
+    assert state["round"]["revealed"][0] == {
+        "advisor": "bob",
+        "card": "p03",
+        "decision": "accepted",
+        "changed": True,
+    }
 
 
 def test_no_change_of_mind_after_the_first_round():
@@ -135,8 +158,12 @@ def test_end_of_round_each_advisor_draws_one_choosing_the_deck():
 
 
 def test_deck_exhaustion_continues_with_the_others_then_the_discard_is_reshuffled():
-    deck = [{"back": ["wealth"], "accept": {"wealth": 1}, "reject": {"wealth": -1}} for _ in range(13)]
-    deck += [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(12)]
+    deck = [
+        {"back": ["wealth"], "accept": {"wealth": 1}, "reject": {"wealth": -1}} for _ in range(13)
+    ]
+    deck += [
+        {"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}} for _ in range(12)
+    ]
     state = to_pitch(fresh(3, seed=4, deck=deck))  # 25 cards: 14 in hands, 11 left in the decks
     rounds = 0
     rebuilt = False
@@ -153,14 +180,17 @@ def test_deck_exhaustion_continues_with_the_others_then_the_discard_is_reshuffle
             break
         while state["phase"] == "refill":
             live = [i for i, d in enumerate(state["decks"]) if d]
-            assert GAME.legal_moves(state) == [move(state["active_players"][0], "draw", deck=i) for i in live]
+            assert GAME.legal_moves(state) == [
+                move(state["active_players"][0], "draw", deck=i) for i in live
+            ]
             discard = sorted(state["discard"])
             state, events = apply(state, move(state["active_players"][0], "draw", deck=live[0]))
             if "decks_rebuilt" in types(events):
                 rebuilt = True
                 assert sorted(c for d in state["decks"] for c in d) == discard
                 assert state["discard"] == [] and first(events, "decks_rebuilt")["sizes"] in (
-                    [n // 3 + (i < n % 3) for i in range(3)] for n in [len(discard)])
+                    [n // 3 + (i < n % 3) for i in range(3)] for n in [len(discard)]
+                )
     assert rebuilt, "the decks ran out and were rebuilt from the discard pile"
 
 
@@ -209,17 +239,29 @@ def test_wrong_phase_messages_read_as_plain_english():
             for kind, phases in _PHASES_OF.items():
                 if phase in phases:
                     continue
-                found = GAME.violations(state, {"player": state["active_players"][0], "type": kind,
-                                                **({} if kind in ("change_mind", "keep_decision") else
-                                                   {_field(kind): None})})
+                found = GAME.violations(
+                    state,
+                    {
+                        "player": state["active_players"][0],
+                        "type": kind,
+                        **(
+                            {} if kind in ("change_mind", "keep_decision") else {_field(kind): None}
+                        ),
+                    },
+                )
                 wrong = [v for v in found if v.code == "wrong_phase"]
                 assert wrong, (phase, kind, found)
-                assert not re.search(r"\b(\w+) \1\b", wrong[0].message, re.IGNORECASE), wrong[0].message
-                assert re.search(r": the (advisors|Monarch|players|outgoing Monarch) ", wrong[0].message)
+                assert not re.search(r"\b(\w+) \1\b", wrong[0].message, re.IGNORECASE), wrong[
+                    0
+                ].message
+                assert re.search(
+                    r": the (advisors|Monarch|players|outgoing Monarch) ", wrong[0].message
+                )
         state, _ = GAME.apply(state, chooser.choice(GAME.legal_moves(state)))
     assert {"deal", "exchange", "redraw", "pitch", "decide", "reveal", "mind", "refill"} <= seen
 
 
 def _field(kind: str) -> str:
     from rules.reigns_the_council.moves import _FIELDS
+
     return _FIELDS[kind]

@@ -5,16 +5,17 @@ deck, pitched backs, revealed cards, tracks and scores; the Monarch never sees p
 before the reveal. Card ids are only shown with their fronts, so an id of a hidden card must
 never appear where it is hidden. Secret simultaneous choices leak through no view, event or
 error message."""
+
 from __future__ import annotations
 
 import json
 import random
 
+from rtc_helpers import apply, draw_all, fresh, give, move, pitch, to_pitch
+
 from rules.playout import random_steps
 from rules.reigns_the_council import GAME
 from rules.reigns_the_council.content import GOALS
-
-from rtc_helpers import apply, draw_all, fresh, give, move, pitch, to_pitch
 
 
 def text(obj) -> str:
@@ -24,7 +25,9 @@ def text(obj) -> str:
 def hidden_ids(state: dict, viewer: str | None) -> set[str]:
     """Card ids ``viewer`` may not see: decks, discard, other hands, face-down table cards
     (their own pitch excepted)."""
-    ids = {c for d in state["decks"] for c in d} | (set(state["discard"]) - set(state["discard_revealed"]))
+    ids = {c for d in state["decks"] for c in d} | (
+        set(state["discard"]) - set(state["discard_revealed"])
+    )
     for p, hand in state["hands"].items():
         if p != viewer:
             ids |= set(hand)
@@ -43,7 +46,9 @@ def assert_hides(state: dict, viewer: str | None) -> dict:
     leaked = [c for c in hidden_ids(state, viewer) if f'"{c}"' in dumped]
     assert not leaked, (viewer, leaked)
     assert "rng" not in shown and "seed" not in shown and "draw_queue" in shown
-    current = text({k: v for k, v in shown.items() if k != "reigns"})  # past reigns show revealed goals
+    current = text(
+        {k: v for k, v in shown.items() if k != "reigns"}
+    )  # past reigns show revealed goals
     for p, goal in state["goals"].items():
         if p != viewer and state["reigns"][-1]["goals"] is None:
             assert goal not in current, (viewer, p)
@@ -58,9 +63,14 @@ def test_advisor_sees_own_fronts_and_goal_and_only_backs_of_others():
     assert [c["id"] for c in bob["hand"]] == state["hands"]["bob"]
     assert bob["hand"][0]["accept"] == state["cards"][state["hands"]["bob"][0]]["accept"]
     assert bob["goal"]["id"] == state["goals"]["bob"]
-    assert bob["hands"]["cat"] == {"count": 7, "backs": [state["cards"][c]["back"] for c in state["hands"]["cat"]]}
+    assert bob["hands"]["cat"] == {
+        "count": 7,
+        "backs": [state["cards"][c]["back"] for c in state["hands"]["cat"]],
+    }
     assert "ann" not in bob["hands"]
-    assert bob["decks"] == [{"count": len(d), "top": state["cards"][d[0]]["back"]} for d in state["decks"]]
+    assert bob["decks"] == [
+        {"count": len(d), "top": state["cards"][d[0]]["back"]} for d in state["decks"]
+    ]
     assert_hides(state, "bob")
 
 
@@ -83,7 +93,10 @@ def test_pitches_stay_secret_until_everyone_has_pitched():
     mine = GAME.view(state, "bob")
     assert mine["round"]["mine"]["id"] == "p01"
     assert GAME.view_event(events[0], "bob")["card"] == "p01"
-    assert GAME.view_move(move("bob", "pitch", card="p01"), "cat") == {"player": "bob", "type": "pitch"}
+    assert GAME.view_move(move("bob", "pitch", card="p01"), "cat") == {
+        "player": "bob",
+        "type": "pitch",
+    }
     assert GAME.view_move(move("bob", "pitch", card="p01"), "bob")["card"] == "p01"
 
 
@@ -113,11 +126,16 @@ def test_exchange_choices_are_secret_until_everyone_has_chosen():
     assert GAME.view(state, "bob")["exchange"]["mine"] == [card]
     state, events = apply(state, move("cat", "exchange", cards=[]))
     done = [e for e in events if e["type"] == "cards_exchanged"]
-    assert [GAME.view_event(e, "cat") for e in done][0] == {"type": "cards_exchanged", "player": "bob", "count": 1}
+    assert [GAME.view_event(e, "cat") for e in done][0] == {
+        "type": "cards_exchanged",
+        "player": "bob",
+        "count": 1,
+    }
 
 
 def test_votes_are_secret_until_everyone_has_voted():
     from test_rtc_endings import ended_reign
+
     state = ended_reign()
     state, events = apply(state, move("bob", "end_vote", end=True))
     assert GAME.view(state, "cat")["votes"] == {"voted": {"ann": False, "bob": True, "cat": False}}
@@ -128,22 +146,33 @@ def test_votes_are_secret_until_everyone_has_voted():
 def test_drawn_cards_and_dealt_goals_are_private_in_events():
     state = fresh(3)
     state, events = apply(state, move("bob", "draw", deck=1))
-    assert GAME.view_event(events[0], "cat") == {"type": "card_drawn", "player": "bob", "deck": 1,
-                                                 "back": events[0]["back"]}
+    assert GAME.view_event(events[0], "cat") == {
+        "type": "card_drawn",
+        "player": "bob",
+        "deck": 1,
+        "back": events[0]["back"],
+    }
     setup_events = []
+    import copy
+
     from rules.reigns_the_council.reign import start_reign
     from rules.rng import Rng
-    import copy
+
     start_reign(copy.deepcopy(state), "bob", Rng(1), setup_events)
     dealt = [e for e in setup_events if e["type"] == "goal_dealt"]
-    assert dealt and all("goal" not in GAME.view_event(e, "bob") for e in dealt if e["player"] != "bob")
+    assert dealt and all(
+        "goal" not in GAME.view_event(e, "bob") for e in dealt if e["player"] != "bob"
+    )
 
 
 def test_error_messages_never_name_another_players_cards():
     state = to_pitch(fresh(3))
     bob_card = state["hands"]["bob"][0]
-    for m in (move("cat", "pitch", card=bob_card), move("cat", "exchange", cards=[bob_card]),
-              move("ann", "pitch", card=bob_card)):
+    for m in (
+        move("cat", "pitch", card=bob_card),
+        move("cat", "exchange", cards=[bob_card]),
+        move("ann", "pitch", card=bob_card),
+    ):
         for v in GAME.violations(state, m):
             assert bob_card not in v.message
     state, _ = apply(state, move("bob", "pitch", card=bob_card))
@@ -153,7 +182,9 @@ def test_error_messages_never_name_another_players_cards():
 
 def test_views_hide_what_they_must_throughout_random_games():
     for seed in range(12):
-        state = GAME.setup(["ann", "bob", "cat", "dan"][: 3 + seed % 2], seed, {"story_point": "vote"})
+        state = GAME.setup(
+            ["ann", "bob", "cat", "dan"][: 3 + seed % 2], seed, {"story_point": "vote"}
+        )
         for i, step in enumerate(random_steps(GAME, state, random.Random(seed))):
             if i % 7:
                 continue
@@ -161,8 +192,19 @@ def test_views_hide_what_they_must_throughout_random_games():
                 assert_hides(step.after, viewer)
                 for e in step.events:
                     shown = GAME.view_event(e, viewer)
-                    if e["type"] in ("proposal_pitched", "exchange_chosen", "end_vote_cast", "story_vote_cast",
-                                     "card_drawn", "goal_dealt", "cards_exchanged") and e["player"] != viewer:
+                    if (
+                        e["type"]
+                        in (
+                            "proposal_pitched",
+                            "exchange_chosen",
+                            "end_vote_cast",
+                            "story_vote_cast",
+                            "card_drawn",
+                            "goal_dealt",
+                            "cards_exchanged",
+                        )
+                        and e["player"] != viewer
+                    ):
                         assert len(shown) < len(e)
 
 
@@ -187,7 +229,9 @@ def test_nobody_learns_a_card_goal_or_vote_they_may_not_know_in_views_histories_
         state = GAME.setup(players, seed, {"story_point": "vote"})
         card_ids = set(state["cards"])
         known = {p: set() for p in [*players, None]}
-        goals_known = {p: {state["goals"][p]} if p in state["goals"] else set() for p in [*players, None]}
+        goals_known = {
+            p: {state["goals"][p]} if p in state["goals"] else set() for p in [*players, None]
+        }
         chooser = random.Random(seed)
         for i, step in enumerate(random_steps(GAME, state, chooser)):
             for e in step.events:  # learn first: what an event reveals, it reveals to its reader
@@ -202,27 +246,44 @@ def test_nobody_learns_a_card_goal_or_vote_they_may_not_know_in_views_histories_
                     for p in goals_known:
                         goals_known[p].update(e["goals"].values())
             for viewer in [*players, None]:
-                seen = [GAME.view_move(step.move, viewer)] + [GAME.view_event(e, viewer) for e in step.events]
-                if i % 5 == 0 or step.after["phase"] in ("decide", "mind", "story_vote", "end_vote"):
+                seen = [GAME.view_move(step.move, viewer)] + [
+                    GAME.view_event(e, viewer) for e in step.events
+                ]
+                if i % 5 == 0 or step.after["phase"] in (
+                    "decide",
+                    "mind",
+                    "story_vote",
+                    "end_vote",
+                ):
                     seen.append(GAME.view(step.after, viewer))
                 found = set().union(*map(_strings, seen))
-                assert not (found & card_ids) - known[viewer], (viewer, step.move, (found & card_ids) - known[viewer])
+                assert not (found & card_ids) - known[viewer], (
+                    viewer,
+                    step.move,
+                    (found & card_ids) - known[viewer],
+                )
                 assert not (found & goal_ids) - goals_known[viewer], (viewer, step.move)
                 for e in step.events:
                     if e["type"] in ("story_vote_cast", "end_vote_cast") and e["player"] != viewer:
                         assert set(GAME.view_event(e, viewer)) == {"type", "player"}
-                if step.move["type"] in ("pitch", "exchange", "story_vote", "end_vote") \
-                        and step.move["player"] != viewer:
-                    assert GAME.view_move(step.move, viewer) == {"player": step.move["player"],
-                                                                 "type": step.move["type"]}
+                if (
+                    step.move["type"] in ("pitch", "exchange", "story_vote", "end_vote")
+                    and step.move["player"] != viewer
+                ):
+                    assert GAME.view_move(step.move, viewer) == {
+                        "player": step.move["player"],
+                        "type": step.move["type"],
+                    }
             # Errors: another player's cards named in a move by someone else are never echoed.
             if step.after["status"] == "in_progress":
                 for p in players:
                     for other, hand in step.after["hands"].items():
                         if other == p or not hand:
                             continue
-                        for m in ({"player": p, "type": "pitch", "card": hand[0]},
-                                  {"player": p, "type": "exchange", "cards": hand[:2]}):
+                        for m in (
+                            {"player": p, "type": "pitch", "card": hand[0]},
+                            {"player": p, "type": "exchange", "cards": hand[:2]},
+                        ):
                             for v in GAME.violations(step.after, m):
                                 assert not _strings(v.message.split()) & card_ids - known[p], v
                                 assert not any(c in v.message for c in hand if c not in known[p]), v
@@ -248,14 +309,21 @@ def test_a_rejected_card_revealed_in_an_earlier_round_stays_public_in_the_discar
     for viewer in ("ann", "bob", "cat", None):
         shown = GAME.view(state, viewer)
         assert shown["discard_count"] == 2
-        assert shown["discard_revealed"] == [{"id": "p03", **{k: GAME_CARD(state, "p03")[k] for k in
-                                                              ("title", "back", "accept", "reject")}}]
+        assert shown["discard_revealed"] == [
+            {
+                "id": "p03",
+                **{k: GAME_CARD(state, "p03")[k] for k in ("title", "back", "accept", "reject")},
+            }
+        ]
         if viewer != "cat":
             assert exchanged not in text(shown), viewer
     # A rebuild shuffles the face-up cards back into the decks, face down.
-    emptied = dict(state, decks=[[], [], []], discard=state["discard"] + [c for d in state["decks"] for c in d])
+    emptied = dict(
+        state, decks=[[], [], []], discard=state["discard"] + [c for d in state["decks"] for c in d]
+    )
     from rules.reigns_the_council.decks import rebuild_if_empty
     from rules.rng import Rng
+
     rebuild_if_empty(emptied, Rng.from_seed(1), [])
     assert emptied["discard"] == [] and emptied["discard_revealed"] == []
 
@@ -274,11 +342,15 @@ def test_the_revealed_part_of_the_discard_is_checked_on_states_sent_back():
     state, _ = apply(state, move("ann", "reveal", advisor="bob"))
     state, _ = apply(state, move("ann", "keep_decision"))
     assert state["discard_revealed"] == ["p03"]
-    from rules.errors import InvalidState
     import pytest
-    for bad, code in ((dict(state, discard_revealed=[]), "bad_round"),
-                      (dict(state, discard_revealed=["p03", "p03"]), "bad_discard_revealed"),
-                      (dict(state, discard_revealed=["p07"]), "bad_discard_revealed")):
+
+    from rules.errors import InvalidState
+
+    for bad, code in (
+        (dict(state, discard_revealed=[]), "bad_round"),
+        (dict(state, discard_revealed=["p03", "p03"]), "bad_discard_revealed"),
+        (dict(state, discard_revealed=["p07"]), "bad_discard_revealed"),
+    ):
         with pytest.raises(InvalidState) as err:
             GAME.check_state(bad)
         assert code in [v.code for v in err.value.violations], err.value.violations
