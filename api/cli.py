@@ -541,8 +541,9 @@ def _parser() -> argparse.ArgumentParser:
     so = sub.add_parser("openapi", help="write openapi.yaml from schemas/ (the spec generator)")
     so.add_argument(
         "--output",
-        default="openapi.yaml",
-        help="file to write (default openapi.yaml, '-' for stdout)",
+        default=None,
+        help="file to write (default: api/openapi.yaml, the spec the service serves and the "
+        "top-level openapi.yaml links to; '-' for stdout)",
     )
     so.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 when the file is stale"
@@ -558,21 +559,23 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def openapi(output: str, check: bool) -> int:
-    """``reign-referee openapi``: write (or ``--check``) the generated OpenAPI document."""
+def openapi(output: str | None, check: bool) -> int:
+    """``reign-referee openapi``: write (or ``--check``) the generated OpenAPI document; by default
+    the one inside the ``api`` package, which the service serves (``api.ops.OPENAPI_PATH``)."""
     from pathlib import Path
 
+    from api.ops import OPENAPI_PATH
     from schemas.openapi import render
 
     text = render()
     if output == "-":
         sys.stdout.write(text)
         return 0
-    path = Path(output)
+    path = Path(output) if output is not None else OPENAPI_PATH
     if check:
         if not path.exists() or path.read_text("utf-8") != text:
             print(
-                f"reign-referee openapi: {output} is stale; run `reign-referee openapi`",
+                f"reign-referee openapi: {path} is stale; run `reign-referee openapi`",
                 file=sys.stderr,
             )
             return 1

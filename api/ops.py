@@ -18,7 +18,9 @@ __all__ = ["bp", "register_docs", "OPENAPI_PATH", "DOCS_URL", "SPEC_URL"]
 
 bp = Blueprint("ops", __name__)
 
-OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+# The spec ships inside this package (package data), so an installed wheel serves it wherever it
+# runs; the repository's top-level ``openapi.yaml`` is a symlink to this one generated file.
+OPENAPI_PATH = Path(__file__).resolve().parent / "openapi.yaml"
 DOCS_URL = "/docs"
 SPEC_URL = "/openapi.yaml"
 

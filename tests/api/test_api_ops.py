@@ -105,7 +105,6 @@ def test_openapi_yaml_missing_is_404_problem(client, tmp_path, monkeypatch):
     assert_problem(client.get("/openapi.yaml"), 404, "not_found")
 
 
-@pytest.mark.skipif(not ops.OPENAPI_PATH.exists(), reason="openapi.yaml not written yet")
 def test_the_repository_spec_is_served(client):
     resp = client.get("/openapi.yaml")
     assert resp.status_code == 200

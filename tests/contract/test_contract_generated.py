@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from api.cli import main
+from api.ops import OPENAPI_PATH
 from schemas import SCHEMAS
 from schemas.openapi import game_prefix, render
 
@@ -19,6 +20,18 @@ def test_openapi_yaml_is_what_the_generator_writes():
     assert SPEC_FILE.read_text("utf-8") == render(), (
         "openapi.yaml is stale: run `.venv/bin/reign-referee openapi` and review the diff"
     )
+
+
+def test_the_top_level_spec_is_the_one_the_package_serves():
+    """One generated file: ``api/openapi.yaml`` ships in the wheel and is served; the top-level
+    ``openapi.yaml`` (what people and tools open) is a symlink to it, never a second copy."""
+    assert SPEC_FILE.is_symlink()
+    assert SPEC_FILE.resolve() == OPENAPI_PATH.resolve()
+    assert OPENAPI_PATH.parent.name == "api" and OPENAPI_PATH.is_file()
+
+
+def test_the_default_output_is_the_served_spec(capsys):
+    assert main(["openapi", "--check"]) == 0  # checks api/openapi.yaml
 
 
 def test_the_check_command_tells_stale_from_fresh(tmp_path, capsys):
