@@ -32,3 +32,12 @@ def test_integral_floats_become_integers_and_hex_strings_are_left_alone():
     }
     assert [type(v) for v in value["n"]] == [int, int, float] and type(value["seed"]) is int
     assert not jsonio._may_have_float(b'{"rng": "c0012a2ab4e0c6f1", "count": 12}')
+
+
+def test_dumps_is_canonical_sorted_compact_utf8():
+    """Equal values give equal bytes (the known-state digest and the tests' comparisons rely on
+    it): keys sorted at every depth, no spaces, UTF-8 rather than escapes."""
+    assert (
+        jsonio.dumps({"b": 1, "a": [1, {"d": 2, "c": "é"}]})
+        == '{"a":[1,{"c":"é","d":2}],"b":1}'.encode()
+    )

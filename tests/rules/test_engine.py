@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from rules.canonical import dumps
 from rules.engine import check_players, next_seat, seats_after
 from rules.engine_types import Outcome, Score, Violation
 from rules.errors import IllegalMove, InvalidSetup, InvalidState, RulesError, UnknownGame
@@ -82,10 +81,6 @@ def test_value_types_serialise():
         "draw": False,
         "breakdown": {"k": 1},
     }
-
-
-def test_canonical_json_is_sorted_and_compact():
-    assert dumps({"b": 1, "a": [1, {"d": 2, "c": "é"}]}) == '{"a":[1,{"c":"é","d":2}],"b":1}'
 
 
 def test_default_view_move_shows_a_move_whole_only_to_its_own_player():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.engine_types import Event, Move, State
 from rules.reign_absolute import GAME
 from rules.reign_absolute.content import default_catalogs

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.errors import IllegalMove
 from rules.playout import random_steps
 from rules.reign_absolute import GAME

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.engine_types import Event, Move, State
 from rules.reign_and_ruin import GAME
 from rules.reign_and_ruin.cards import default_cards

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.playout import play_random_game, random_steps
 from rules.reign_and_ruin import GAME
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.errors import IllegalMove
 from rules.playout import random_steps
 from rules.reign_and_ruin import GAME

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.errors import InvalidSetup
 from rules.registry import get_game
 from rules.reign_and_ruin import GAME

@@ -6,7 +6,7 @@ import json
 
 from rr_helpers import apply, fighter, move, play_state
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.reign_and_ruin import GAME
 
 PLAYERS = ["ann", "bob", "cat"]
@@ -69,7 +69,7 @@ def test_draft_view_shows_only_your_own_packet_picks_and_kept():
         + state["draw_pile"]
     )
     assert_hidden(view, hidden)
-    text = dumps(view)
+    text = dumps(view).decode()
     assert state["rng"] not in text and '"seed"' not in text and '"rng"' not in text
     assert 'draw_pile"' not in text
     bob = GAME.view(state, "bob")

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.errors import IllegalMove
 from rules.reign_supreme import GAME
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.engine_types import Event, Move, State
 from rules.reigns_the_council import GAME
 

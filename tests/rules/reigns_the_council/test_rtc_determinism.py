@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.reigns_the_council import GAME
 from rules.reigns_the_council.content import PILLARS
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.reigns_the_council import GAME
 
 GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.json"))

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.errors import IllegalMove
 from rules.reigns_the_council import GAME
 from rules.reigns_the_council.content import TRACK_MAX, TRACK_MIN

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rtc_helpers import NAMES, fresh
 
-from rules.canonical import dumps
+from api.jsonio import dumps
 from rules.errors import InvalidSetup
 from rules.reigns_the_council import GAME
 from rules.reigns_the_council.content import GOALS, default_deck
