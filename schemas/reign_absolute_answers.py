@@ -41,7 +41,13 @@ __all__ = ["EVENT", "VIEW", "SCORE_BREAKDOWN", "CONTENT"]
 RARaceChosenEvent = named(
     "RARaceChosenEvent",
     doc(
-        record({"type": one_of(("race_chosen",)), "player": PLAYER_ID, "race": STR}),
+        record(
+            {
+                "type": one_of(("race_chosen",)),
+                "player": PLAYER_ID,
+                "race": STR,
+            }
+        ),
         "A player chose a race.",
         examples=[{"type": "race_chosen", "player": "ann", "race": "raiders"}],
     ),
@@ -97,7 +103,12 @@ RAUnitPlacedEvent = named(
     "RAUnitPlacedEvent",
     doc(
         record(
-            {"type": one_of(("unit_placed",)), "player": PLAYER_ID, "x": INT, "y": INT},
+            {
+                "type": one_of(("unit_placed",)),
+                "player": PLAYER_ID,
+                "x": INT,
+                "y": INT,
+            },
             {"unit": RAUnitId},
         ),
         "A unit was placed face down (`unit` only for its owner).",
@@ -133,7 +144,13 @@ RATurnStartedEvent = named(
 RATurnEndedEvent = named(
     "RATurnEndedEvent",
     doc(
-        record({"type": one_of(("turn_ended",)), "player": PLAYER_ID, "number": INT}),
+        record(
+            {
+                "type": one_of(("turn_ended",)),
+                "player": PLAYER_ID,
+                "number": INT,
+            }
+        ),
         "A turn ended.",
         examples=[{"type": "turn_ended", "player": "bob", "number": 1}],
     ),
@@ -156,8 +173,16 @@ RAUnitMovedEvent = named(
     "RAUnitMovedEvent",
     doc(
         record(
-            {"type": one_of(("unit_moved",)), "player": PLAYER_ID, "from": RACell, "to": RACell},
-            {"unit": RAUnitId, "march": doc(BOOL, const=True)},
+            {
+                "type": one_of(("unit_moved",)),
+                "player": PLAYER_ID,
+                "from": RACell,
+                "to": RACell,
+            },
+            {
+                "unit": RAUnitId,
+                "march": doc(BOOL, const=True),
+            },
         ),
         "A unit moved (`unit` only for its owner; `march` for a Forced March).",
         examples=[
@@ -217,7 +242,11 @@ RAUnitsRevealedEvent = named(
     "RAUnitsRevealedEvent",
     doc(
         record(
-            {"type": one_of(("units_revealed",)), "attacker": RACombatant, "defender": RACombatant}
+            {
+                "type": one_of(("units_revealed",)),
+                "attacker": RACombatant,
+                "defender": RACombatant,
+            }
         ),
         "Combat step 2: both units and their reinforcements are revealed to everyone.",
         examples=[
@@ -284,7 +313,8 @@ RACombatCardDrawnEvent = named(
                 "result": one_of(DRAW_RESULTS),
             }
         ),
-        "Combat step 3: a card drawn into the combat (`source`: the unit or Draw card that drew it). A turn card is discarded, a combat card joins its side.",
+        "Combat step 3: a card drawn into the combat (`source`: the unit or Draw card that "
+        "drew it). A turn card is discarded, a combat card joins its side.",
         examples=[
             {
                 "type": "combat_card_drawn",
@@ -335,7 +365,13 @@ RACombatTotal = named(
                 "ability_bonus": INT,
                 "cards": list_of(
                     doc(
-                        record({"card": RACardId, "value": INT, "status": one_of(CARD_STATUSES)}),
+                        record(
+                            {
+                                "card": RACardId,
+                                "value": INT,
+                                "status": one_of(CARD_STATUSES),
+                            }
+                        ),
                         "A card's part.",
                     )
                 ),
@@ -488,7 +524,8 @@ RAPlayerEradicatedEvent = named(
                 "cards": list_of(RACardId),
             }
         ),
-        "A Liege fell: the player's units leave the battlefield, their cards are discarded; `by` is owed the bonus unit (null: nobody).",
+        "A Liege fell: the player's units leave the battlefield, their cards are discarded; "
+        "`by` is owed the bonus unit (null: nobody).",
         examples=[
             {
                 "type": "player_eradicated",
@@ -545,7 +582,11 @@ RADoomCalledEvent = named(
     "RADoomCalledEvent",
     doc(
         record(
-            {"type": one_of(("doom_called",)), "player": PLAYER_ID, "order": list_of(PLAYER_ID)}
+            {
+                "type": one_of(("doom_called",)),
+                "player": PLAYER_ID,
+                "order": list_of(PLAYER_ID),
+            }
         ),
         "Doom: `order` is who discards, in order, ending with the caller.",
         examples=[{"type": "doom_called", "player": "ann", "order": ["bob", "ann"]}],
@@ -621,7 +662,8 @@ RAReinforcementPlacedEvent = named(
             },
             {"unit": RAUnitId, "card": RACardId},
         ),
-        "A combat card went under a unit (`unit` and `card` only for its owner; `count`: cards now under it).",
+        "A combat card went under a unit (`unit` and `card` only for its owner; `count`: "
+        "cards now under it).",
         examples=[
             {
                 "type": "reinforcement_placed",
@@ -662,7 +704,13 @@ RATurnCardPlayedEvent = named(
 RATurnCardDiscardedEvent = named(
     "RATurnCardDiscardedEvent",
     doc(
-        record({"type": one_of(("turn_card_discarded",)), "player": PLAYER_ID, "card": RACardId}),
+        record(
+            {
+                "type": one_of(("turn_card_discarded",)),
+                "player": PLAYER_ID,
+                "card": RACardId,
+            }
+        ),
         "A turn card was discarded without effect.",
         examples=[{"type": "turn_card_discarded", "player": "cat", "card": "supply-drop-1"}],
     ),
@@ -731,7 +779,8 @@ RASetupTaskEvent = named(
                 "count": INT,
             }
         ),
-        "A race's post-Setup task begins (its cards follow as reinforcement_placed or turn_card_discarded events).",
+        "A race's post-Setup task begins (its cards follow as reinforcement_placed or "
+        "turn_card_discarded events).",
     ),
 )
 
@@ -777,7 +826,11 @@ ReignAbsoluteEvent = named(
                 "game_over": RAGameOverEvent,
             },
         ),
-        "Something that happened in Reign Absolute. Events are in order; a combat is a sequence (combat_started, units_revealed, ability_triggered, combat_card_drawn, reinforcements_cancelled, combat_totals, unit_defeated, unit_advanced, reinforcements_discarded, player_eradicated) a front end can animate step by step. Fields private to the event's player are absent for others once redacted.",
+        "Something that happened in Reign Absolute. Events are in order; a combat is a "
+        "sequence (combat_started, units_revealed, ability_triggered, combat_card_drawn, "
+        "reinforcements_cancelled, combat_totals, unit_defeated, unit_advanced, "
+        "reinforcements_discarded, player_eradicated) a front end can animate step by step. "
+        "Fields private to the event's player are absent for others once redacted.",
     ),
 )
 
@@ -786,10 +839,16 @@ RAViewUnit = named(
     "RAViewUnit",
     doc(
         record(
-            {"x": INT, "y": INT, "owner": PLAYER_ID, "reinforcement_count": INT},
+            {
+                "x": INT,
+                "y": INT,
+                "owner": PLAYER_ID,
+                "reinforcement_count": INT,
+            },
             {"unit": RAUnitId, "reinforcements": list_of(RACardId)},
         ),
-        "A unit on the battlefield as the viewer sees it: `unit` and `reinforcements` only for the viewer's own units.",
+        "A unit on the battlefield as the viewer sees it: `unit` and `reinforcements` only "
+        "for the viewer's own units.",
     ),
 )
 
@@ -853,7 +912,9 @@ ReignAbsoluteView = named(
                 )
             },
         ),
-        "A Reign Absolute state as one player (or a spectator, `viewer: null`) may see it: enemy units are owner, cell and reinforcement count only; never the deck order, `seed` or `rng`.",
+        "A Reign Absolute state as one player (or a spectator, `viewer: null`) may see it: "
+        "enemy units are owner, cell and reinforcement count only; never the deck order, "
+        "`seed` or `rng`.",
         examples=[
             {
                 "game": "reign-absolute",
@@ -1601,7 +1662,9 @@ ReignAbsoluteScoreBreakdown = named(
                 "decided_by": doc(ANY, enum=[*END_REASONS, None], type=["string", "null"]),
             }
         ),
-        "Scores are units in play. `decided_by`: how the game ended (null while it goes on); mid-game the winners are the leaders by the turn-limit tie-break (units in play, then strength in play).",
+        "Scores are units in play. `decided_by`: how the game ended (null while it goes on); "
+        "mid-game the winners are the leaders by the turn-limit tie-break (units in play, "
+        "then strength in play).",
         examples=[
             {
                 "players": {
@@ -1635,7 +1698,12 @@ RAUnitSpec = named(
     "RAUnitSpec",
     doc(
         record(
-            {"id": RAUnitId, "name": STR, "strength": integer(0, 99), "liege": BOOL},
+            {
+                "id": RAUnitId,
+                "name": STR,
+                "strength": integer(0, 99),
+                "liege": BOOL,
+            },
             {"abilities": doc(list_of(RAEffect), maxItems=4)},
         ),
         "A unit card in custom content (`options.races`).",
@@ -1646,10 +1714,15 @@ RARaceSpec = named(
     "RARaceSpec",
     doc(
         record(
-            {"id": STR, "name": STR, "units": doc(list_of(RAUnitSpec), minItems=1, maxItems=30)},
+            {
+                "id": STR,
+                "name": STR,
+                "units": doc(list_of(RAUnitSpec), minItems=1, maxItems=30),
+            },
             RA_RACE_RULES,
         ),
-        "A race in custom content: exactly one unit has `liege: true`; `actions` and `setup` optional.",
+        "A race in custom content: exactly one unit has `liege: true`; `actions` and `setup` "
+        "optional.",
     ),
 )
 

@@ -46,7 +46,9 @@ RRDraftPickEvent = named(
     "RRDraftPickEvent",
     doc(
         record({"type": one_of(("draft_pick",)), "player": PLAYER_ID}, {"cards": RRCardList}),
-        "A player kept two cards this draft round. The cards are private to that player: in a\nsession, everyone else gets the event without `cards`.",
+        "A player kept two cards this draft round. The cards are private to that player: in "
+        "a\n"
+        "session, everyone else gets the event without `cards`.",
     ),
 )
 
@@ -62,7 +64,9 @@ RRLastCardKeptEvent = named(
     "RRLastCardKeptEvent",
     doc(
         record({"type": one_of(("last_card_kept",)), "player": PLAYER_ID}, {"card": RRCardId}),
-        "The last card of a packet was kept automatically. The card is private to that player: in\na session, everyone else gets the event without `card`.",
+        "The last card of a packet was kept automatically. The card is private to that "
+        "player: in\n"
+        "a session, everyone else gets the event without `card`.",
     ),
 )
 
@@ -81,7 +85,13 @@ RRTurnStartedEvent = named(
 RRFighterPlayedEvent = named(
     "RRFighterPlayedEvent",
     doc(
-        record({"type": one_of(("fighter_played",)), "player": PLAYER_ID, "card": RRCardId}),
+        record(
+            {
+                "type": one_of(("fighter_played",)),
+                "player": PLAYER_ID,
+                "card": RRCardId,
+            }
+        ),
         "A card was played as a fighter into the player's own army.",
     ),
 )
@@ -122,7 +132,9 @@ RRCardDrawnEvent = named(
     "RRCardDrawnEvent",
     doc(
         record({"type": one_of(("card_drawn",)), "player": PLAYER_ID}, {"card": RRCardId}),
-        "A Hexen drew the top card of the draw pile. The card is private to the player: in a\nsession, everyone else gets the event without `card`.",
+        "A Hexen drew the top card of the draw pile. The card is private to the player: in "
+        "a\n"
+        "session, everyone else gets the event without `card`.",
     ),
 )
 
@@ -255,9 +267,14 @@ RRViewDraft = named(
                 "picked": doc(map_of(BOOL), "Player id to whether they have picked this round."),
                 "kept_counts": map_of(integer(0, None)),
             },
-            {"packet": RRCardList, "picks": RRCardList, "kept": RRCardList},
+            {
+                "packet": RRCardList,
+                "picks": RRCardList,
+                "kept": RRCardList,
+            },
         ),
-        "The draft as the viewer may see it. `packet`, `picks` and `kept` are the viewer's own and absent for spectators.",
+        "The draft as the viewer may see it. `packet`, `picks` and `kept` are the viewer's "
+        "own and absent for spectators.",
     ),
 )
 
@@ -289,7 +306,11 @@ ReignAndRuinView = named(
             },
             {"hand": RRCardList},
         ),
-        "A Reign & Ruin state as `viewer` may see it (`viewer` null: a spectator). Never holds\n`rng`, `seed`, the draw pile order, other players' hands, packets, picks or kept cards.\n`hand` is present for a player, absent for a spectator.",
+        "A Reign & Ruin state as `viewer` may see it (`viewer` null: a spectator). Never "
+        "holds\n"
+        "`rng`, `seed`, the draw pile order, other players' hands, packets, picks or kept "
+        "cards.\n"
+        "`hand` is present for a player, absent for a spectator.",
         **{"if": {"properties": {"viewer": {"type": "string"}}, "required": ["viewer"]}},
         then={
             "required": ["hand"],
@@ -378,7 +399,11 @@ ReignAndRuinScoreBreakdown = named(
                 ),
             }
         ),
-        "How each army total came about. A fighter is worth its value doubled once per Kurgoz\ntoken; three or more fighters of one faction form a series whose sum is doubled. Ties\nare broken by the best series value, then the fighter count, else a shared draw.",
+        "How each army total came about. A fighter is worth its value doubled once per "
+        "Kurgoz\n"
+        "token; three or more fighters of one faction form a series whose sum is doubled. "
+        "Ties\n"
+        "are broken by the best series value, then the fighter count, else a shared draw.",
     ),
 )
 
@@ -403,7 +428,8 @@ ReignAndRuinContent = named(
     "ReignAndRuinContent",
     doc(
         record({"deck": list_of(DECK_CARD), "factions": list_of(RRFactionInfo)}),
-        "The default deck of Reign & Ruin (54 cards, six factions, values 1 to 9) and the factions' abilities.",
+        "The default deck of Reign & Ruin (54 cards, six factions, values 1 to 9) and the "
+        "factions' abilities.",
     ),
 )
 

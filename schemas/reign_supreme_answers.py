@@ -50,7 +50,12 @@ RSUnitPlacedEvent = named(
     "RSUnitPlacedEvent",
     doc(
         record(
-            {"type": one_of(("unit_placed",)), "player": PLAYER_ID, "unit": RSUnitId, "at": HEX}
+            {
+                "type": one_of(("unit_placed",)),
+                "player": PLAYER_ID,
+                "unit": RSUnitId,
+                "at": HEX,
+            }
         ),
         "A unit was set up.",
         examples=[{"type": "unit_placed", "player": "bob", "unit": "u9", "at": [-6, 1]}],
@@ -69,7 +74,13 @@ RSSetupFinishedEvent = named(
 RSTurnStartedEvent = named(
     "RSTurnStartedEvent",
     doc(
-        record({"type": one_of(("turn_started",)), "player": PLAYER_ID, "round": INT}),
+        record(
+            {
+                "type": one_of(("turn_started",)),
+                "player": PLAYER_ID,
+                "round": INT,
+            }
+        ),
         "A turn begins.",
         examples=[{"type": "turn_started", "player": "bob", "round": 1}],
     ),
@@ -112,7 +123,12 @@ RSSpellReadyEvent = named(
     "RSSpellReadyEvent",
     doc(
         record(
-            {"type": one_of(("spell_ready",)), "player": PLAYER_ID, "unit": RSUnitId, "spell": STR}
+            {
+                "type": one_of(("spell_ready",)),
+                "player": PLAYER_ID,
+                "unit": RSUnitId,
+                "spell": STR,
+            }
         ),
         "A spell's cooldown ended.",
         examples=[{"type": "spell_ready", "player": "bob", "unit": "u12", "spell": "blast"}],
@@ -155,7 +171,11 @@ RSCardDrawnEvent = named(
     "RSCardDrawnEvent",
     doc(
         record(
-            {"type": one_of(("card_drawn",)), "player": PLAYER_ID, "deck": one_of(DECKS)},
+            {
+                "type": one_of(("card_drawn",)),
+                "player": PLAYER_ID,
+                "deck": one_of(DECKS),
+            },
             {"card": STR},
         ),
         "A card was drawn (the card is private to the player).",
@@ -166,7 +186,13 @@ RSCardDrawnEvent = named(
 RSDeckEmptyEvent = named(
     "RSDeckEmptyEvent",
     doc(
-        record({"type": one_of(("deck_empty",)), "player": PLAYER_ID, "deck": one_of(DECKS)}),
+        record(
+            {
+                "type": one_of(("deck_empty",)),
+                "player": PLAYER_ID,
+                "deck": one_of(DECKS),
+            }
+        ),
         "A draw found the deck and its discard pile empty.",
     ),
 )
@@ -313,6 +339,20 @@ RSPlayerDefeatedEvent = named(
     ),
 )
 
+# What raised (offence) or lowered (defence) an attack, one entry per source.
+RSModifiers = list_of(
+    record(
+        {
+            "source": doc(
+                STR,
+                "throne, command, charging, flanking, knockback, armour, castle, supply or a "
+                "card effect",
+            ),
+            "value": INT,
+        }
+    )
+)
+
 RSAttackedEvent = named(
     "RSAttackedEvent",
     doc(
@@ -325,28 +365,8 @@ RSAttackedEvent = named(
                 "owner": PLAYER_ID,
                 "mode": one_of(ATTACK_MODES),
                 "attack": integer(0, None),
-                "offence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
-                "defence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
+                "offence": RSModifiers,
+                "defence": RSModifiers,
                 "damage": integer(0, None),
                 "pins": integer(0, None),
                 "hp": integer(1, None),
@@ -385,7 +405,8 @@ RSUnitDestroyedEvent = named(
                 "at": HEX,
                 "by": doc(
                     STR,
-                    "What dealt the blow: melee, shoot, a spell, counterattack, volley, flaming_oil, reach_through or a card.",
+                    "What dealt the blow: melee, shoot, a spell, counterattack, volley, "
+                    "flaming_oil, reach_through or a card.",
                 ),
             }
         ),
@@ -415,7 +436,11 @@ RSAttackDeclaredEvent = named(
                 "target": doc(STR, "A unit id or a wall id.", pattern="^[uw][1-9][0-9]*$"),
                 "mode": one_of(ATTACK_MODES),
             },
-            {"knockback": BOOL, "volley": BOOL, "on_the_move": BOOL},
+            {
+                "knockback": BOOL,
+                "volley": BOOL,
+                "on_the_move": BOOL,
+            },
         ),
         "An attack was declared (answers may come before it lands).",
         examples=[
@@ -458,28 +483,8 @@ RSCounterattackedEvent = named(
                 "target": RSUnitId,
                 "owner": PLAYER_ID,
                 "attack": integer(0, None),
-                "offence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
-                "defence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
+                "offence": RSModifiers,
+                "defence": RSModifiers,
                 "damage": integer(0, None),
                 "pins": integer(0, None),
                 "hp": integer(1, None),
@@ -538,7 +543,13 @@ RSKnockedBackEvent = named(
 RSKnockbackBlockedEvent = named(
     "RSKnockbackBlockedEvent",
     doc(
-        record({"type": one_of(("knockback_blocked",)), "player": PLAYER_ID, "unit": RSUnitId}),
+        record(
+            {
+                "type": one_of(("knockback_blocked",)),
+                "player": PLAYER_ID,
+                "unit": RSUnitId,
+            }
+        ),
         "Knockback found no room.",
     ),
 )
@@ -562,7 +573,13 @@ RSEnsnaredEvent = named(
 RSEnsnareEndedEvent = named(
     "RSEnsnareEndedEvent",
     doc(
-        record({"type": one_of(("ensnare_ended",)), "player": PLAYER_ID, "unit": RSUnitId}),
+        record(
+            {
+                "type": one_of(("ensnare_ended",)),
+                "player": PLAYER_ID,
+                "unit": RSUnitId,
+            }
+        ),
         "An Ensnare ended with its turn.",
         examples=[{"type": "ensnare_ended", "player": "bob", "unit": "u15"}],
     ),
@@ -614,17 +631,7 @@ RSReachedThroughEvent = named(
                 "unit": RSUnitId,
                 "owner": PLAYER_ID,
                 "rest": integer(0, None),
-                "defence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
+                "defence": RSModifiers,
                 "damage": integer(0, None),
             }
         ),
@@ -747,7 +754,12 @@ RSCuredEvent = named(
     "RSCuredEvent",
     doc(
         record(
-            {"type": one_of(("cured",)), "player": PLAYER_ID, "unit": RSUnitId, "owner": PLAYER_ID}
+            {
+                "type": one_of(("cured",)),
+                "player": PLAYER_ID,
+                "unit": RSUnitId,
+                "owner": PLAYER_ID,
+            }
         ),
         "Healing removed a unit's afflictions.",
     ),
@@ -766,28 +778,8 @@ RSSpellHitEvent = named(
                 "owner": PLAYER_ID,
                 "at": HEX,
                 "attack": integer(0, None),
-                "offence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
-                "defence": list_of(
-                    record(
-                        {
-                            "source": doc(
-                                STR,
-                                "throne, command, charging, flanking, knockback, armour, castle, supply or a card effect",
-                            ),
-                            "value": INT,
-                        }
-                    )
-                ),
+                "offence": RSModifiers,
+                "defence": RSModifiers,
                 "damage": integer(0, None),
             }
         ),
@@ -1276,7 +1268,8 @@ ReignSupremeView = named(
                 "status": STATUS,
                 "active_players": doc(
                     list_of(PLAYER_ID),
-                    "The player whose turn (or set-up) it is, or who must answer the pending declaration; [] once finished.",
+                    "The player whose turn (or set-up) it is, or who must answer the pending "
+                    "declaration; [] once finished.",
                 ),
                 "move_count": integer(0, 9007199254740991),
                 "outcome": nullable(OUTCOME),
@@ -1297,13 +1290,15 @@ ReignSupremeView = named(
                 ),
                 "pending": doc(
                     nullable(record({"stack": doc(list_of(RSPendingEntry), minItems=1)})),
-                    "Declarations waiting for answers (Counterattack, Teleport, Counterspell); null when nothing waits.",
+                    "Declarations waiting for answers (Counterattack, Teleport, "
+                    "Counterspell); null when nothing waits.",
                 ),
                 "walls": list_of(RSWall),
                 "wall_serial": doc(integer(0, None), "Walls made so far (the last wall id)."),
                 "engaged": doc(
                     list_of(doc(list_of(RSUnitId), minItems=2, maxItems=2)),
-                    "Pairs of enemy units engaged in melee since the start of the turn (who may attack a Stealth unit).",
+                    "Pairs of enemy units engaged in melee since the start of the turn (who "
+                    "may attack a Stealth unit).",
                 ),
                 "cards": doc(list_of(RSCard), "The card set in play ([] without cards)."),
                 "boards": map_of(RSActionBoard),
@@ -1331,7 +1326,8 @@ ReignSupremeView = named(
             },
             {"hand": list_of(STR)},
         ),
-        "A state as `viewer` sees it (null: a spectator). The board is public; hands and deck order are not: `hand` is the viewer's own (absent for spectators).",
+        "A state as `viewer` sees it (null: a spectator). The board is public; hands and deck "
+        "order are not: `hand` is the viewer's own (absent for spectators).",
         examples=[
             {
                 "game": "reign-supreme",
@@ -2037,7 +2033,9 @@ ReignSupremeScoreBreakdown = named(
                 "round_limit": integer(1, None),
             }
         ),
-        "Strength is the hit points left on a player's living units (0 once defeated); at the round limit the strongest player wins, then the one with most kills, else a shared draw.",
+        "Strength is the hit points left on a player's living units (0 once defeated); at the "
+        "round limit the strongest player wins, then the one with most kills, else a shared "
+        "draw.",
         examples=[
             {
                 "players": {
@@ -2088,12 +2086,18 @@ ReignSupremeContent = named(
                 "cards": list_of(RSCard),
                 "spells": map_of(
                     record(
-                        {"range": INT, "cooldown": INT, "kind": STR}, {"damage": INT, "heals": INT}
+                        {
+                            "range": INT,
+                            "cooldown": INT,
+                            "kind": STR,
+                        },
+                        {"damage": INT, "heals": INT},
                     )
                 ),
             }
         ),
-        "The default content: four armies of the nineteen unit types with their default lists, the standard and skirmish scenarios, the card set and the field spells.",
+        "The default content: four armies of the nineteen unit types with their default "
+        "lists, the standard and skirmish scenarios, the card set and the field spells.",
     ),
 )
 

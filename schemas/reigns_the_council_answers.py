@@ -133,7 +133,11 @@ CouncilCardsExchangedEvent = named(
     "CouncilCardsExchangedEvent",
     doc(
         record(
-            {"type": one_of(("cards_exchanged",)), "player": PLAYER_ID, "count": integer(0, None)},
+            {
+                "type": one_of(("cards_exchanged",)),
+                "player": PLAYER_ID,
+                "count": integer(0, None),
+            },
             {"cards": list_of(CARD_ID)},
         ),
         "Everyone chose: an advisor discarded `count` cards (ids private).",
@@ -379,7 +383,11 @@ CouncilMonarchAbdicatedEvent = named(
     "CouncilMonarchAbdicatedEvent",
     doc(
         record(
-            {"type": one_of(("monarch_abdicated",)), "monarch": PLAYER_ID, "pile": integer(0, None)}
+            {
+                "type": one_of(("monarch_abdicated",)),
+                "monarch": PLAYER_ID,
+                "pile": integer(0, None),
+            }
         ),
         "The Monarch abdicated with `pile` cards.",
         examples=[{"type": "monarch_abdicated", "monarch": "cat", "pile": 12}],
@@ -446,7 +454,13 @@ CouncilEndVoteCastEvent = named(
 CouncilEndVoteResultEvent = named(
     "CouncilEndVoteResultEvent",
     doc(
-        record({"type": one_of(("end_vote_result",)), "votes": map_of(BOOL), "ended": BOOL}),
+        record(
+            {
+                "type": one_of(("end_vote_result",)),
+                "votes": map_of(BOOL),
+                "ended": BOOL,
+            }
+        ),
         "Everyone voted; `ended` when all voted to end.",
         examples=[
             {
@@ -461,7 +475,13 @@ CouncilEndVoteResultEvent = named(
 CouncilMonarchNamedEvent = named(
     "CouncilMonarchNamedEvent",
     doc(
-        record({"type": one_of(("monarch_named",)), "by": PLAYER_ID, "monarch": PLAYER_ID}),
+        record(
+            {
+                "type": one_of(("monarch_named",)),
+                "by": PLAYER_ID,
+                "monarch": PLAYER_ID,
+            }
+        ),
         "The outgoing Monarch named the next.",
         examples=[{"type": "monarch_named", "by": "ann", "monarch": "cat"}],
     ),
@@ -575,7 +595,8 @@ ReignsTheCouncilView = named(
                 "discard_count": integer(0, None),
                 "discard_revealed": doc(
                     list_of(CouncilCardFace),
-                    "The rejected proposals revealed face up that still lie in the discard pile, in discard order (the rest of the pile is face down).",
+                    "The rejected proposals revealed face up that still lie in the discard "
+                    "pile, in discard order (the rest of the pile is face down).",
                 ),
                 "pile": list_of(CouncilCardFace),
                 "hands": doc(
@@ -621,7 +642,8 @@ ReignsTheCouncilView = named(
                             },
                             {"mine": nullable(CouncilCardFace)},
                         ),
-                        "The round as the viewer sees it; `mine` (players only) is the viewer's own pitched card.",
+                        "The round as the viewer sees it; `mine` (players only) is the "
+                        "viewer's own pitched card.",
                     )
                 ),
                 "votes": nullable(record({"voted": map_of(BOOL)}, {"mine": BOOL})),
@@ -641,7 +663,9 @@ ReignsTheCouncilView = named(
                 ),
             },
         ),
-        "A state as `viewer` sees it (null: a spectator). An advisor sees their hand's fronts and goal; everyone sees hand backs, each deck's top back, pitched backs, revealed cards, tracks and scores; secret choices show only who has chosen.",
+        "A state as `viewer` sees it (null: a spectator). An advisor sees their hand's fronts "
+        "and goal; everyone sees hand backs, each deck's top back, pitched backs, revealed "
+        "cards, tracks and scores; secret choices show only who has chosen.",
         examples=[
             {
                 "game": "reigns-the-council",
@@ -976,7 +1000,8 @@ ReignsTheCouncilScoreBreakdown = named(
                 "ranking": list_of(PLAYER_ID),
             }
         ),
-        "Per reign and in total: acceptance points, story points, pile points and goal points (per pillar, in each reign and summed over the reigns).",
+        "Per reign and in total: acceptance points, story points, pile points and goal points "
+        "(per pillar, in each reign and summed over the reigns).",
         examples=[
             {
                 "reigns": [
@@ -1124,7 +1149,13 @@ ReignsTheCouncilContent = named(
         record(
             {
                 "pillars": list_of(record({"id": CouncilPillar, "name": STR})),
-                "track": record({"min": INT, "max": INT, "start": INT}),
+                "track": record(
+                    {
+                        "min": INT,
+                        "max": INT,
+                        "start": INT,
+                    }
+                ),
                 "deck": list_of(CouncilCardFace),
                 "goals": list_of(
                     record(
@@ -1136,7 +1167,8 @@ ReignsTheCouncilContent = named(
                 ),
             }
         ),
-        "The default content: the four pillars, the track, the 72 proposals and the 24 secret goals.",
+        "The default content: the four pillars, the track, the 72 proposals and the 24 secret "
+        "goals.",
     ),
 )
 
