@@ -1,7 +1,8 @@
 """The ``reign-referee`` console command.
 
     reign-referee serve [--host H] [--port P] [--workers N] [--threads T]
-    reign-referee simulate <game> [--games N] [--players K] [--seed S] [--options JSON|@file] [--concede P]
+    reign-referee simulate <game> [--games N] [--players K] [--seed S]
+                           [--options JSON|@file] [--concede P]
                            [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
     reign-referee examples [--check]
@@ -442,7 +443,8 @@ def format_bot_stats(game_id: str, seats: int, stats: dict[str, Any], elapsed: f
         low, high = row["interval"]
         interval = f"{low:.1%}-{high:.1%}"
         lines.append(
-            f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%} {interval:>14}   {by_seat}"
+            f"{level:<8} {row['played']:>5} {row['wins']:>5} {row['win_rate']:>8.1%} "
+            f"{interval:>14}   {by_seat}"
         )
     lines.append(f"time:   {elapsed:.1f} s")
     return "\n".join(lines)
@@ -620,7 +622,8 @@ def app_ask() -> Callable[..., Any]:
 
 
 def examples(check: bool) -> int:
-    """``reign-referee examples``: regenerate (or ``--check``) the examples block of the spec's base."""
+    """``reign-referee examples``: regenerate (or ``--check``) the examples block of the spec's
+    base."""
     from schemas.examples import refresh
 
     if refresh(app_ask(), check=check):

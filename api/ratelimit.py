@@ -1,4 +1,5 @@
-"""Rate limits, counted in the session Redis with ``limits`` (the library Flask-Limiter is built on).
+"""Rate limits, counted in the session Redis with ``limits`` (the library Flask-Limiter is built
+on).
 
 One limit today: ``POST /v1/sessions`` per client address, ``SESSION_CREATE_LIMIT`` (default
 ``60/minute``; empty for none; several limits separated by ``;``). The counters live in the same

@@ -21,7 +21,7 @@ A move is committed by one Lua script: it checks that the version is still the o
 computed on (compare-and-set), and that the Idempotency-Key has not been answered meanwhile,
 then writes state, version, history entry and remembered answer and publishes the entry. So two
 racing moves can never both land, and a retried request never applies twice.
-"""
+"""  # noqa: E501 - a Markdown table above keeps one row a line
 
 from __future__ import annotations
 
@@ -196,7 +196,8 @@ class Replay:
 
 
 class StateTooLarge(Exception):
-    """A session state over the stored-state limit (``MAX_SESSION_STATE_BYTES``); nothing written."""
+    """A session state over the stored-state limit (``MAX_SESSION_STATE_BYTES``); nothing
+    written."""
 
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(f"the state is {size} bytes; a session stores at most {limit}")

@@ -188,7 +188,7 @@ def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
     return int(raw)
 
 
-# -- create, read, delete ----------------------------------------------------------------------------
+# -- create, read, delete --------------------------------------------------------------------------
 @bp.post("")
 def create_session():
     body = read_body(envelopes.CREATE_SESSION)
@@ -275,7 +275,7 @@ def delete_session(session_id: str):
     return Response(status=204)
 
 
-# -- a seat's moves ------------------------------------------------------------------------------------
+# -- a seat's moves --------------------------------------------------------------------------------
 @bp.get("/<session_id>/legal-moves")
 def session_legal_moves(session_id: str):
     session = _session(session_id, needs_token=True)
@@ -389,15 +389,16 @@ def submit_move(session_id: str):
 def _load_session_move(game: Game, move: Any) -> None:
     """``move`` shape-checked for the session's game (400, keyed ``move.<field>``). The spec's
     session move is any game's move (a session's game is not in its path), so a move that is
-    well-formed for another game is not malformed: it is a 422 ``illegal_move`` naming both games."""
+    well-formed for another game is not malformed: it is a 422 ``illegal_move`` naming both
+    games."""
     try:
         schemas.for_game(game.id).load_move(move)
     except schemas.ValidationError:
         for other, shapes in schemas.SCHEMAS.items():
             if other != game.id and _loads(shapes, move):
                 message = (
-                    f"This session plays {game.id}, which has no such move; this is a move of {other} "
-                    f"(type {str(move['type'])[:40]!r})."
+                    f"This session plays {game.id}, which has no such move; this is a move of "
+                    f"{other} (type {str(move['type'])[:40]!r})."
                 )
                 violation = Violation("wrong_game", message, f"{game.id}#moves")
                 raise IllegalMove([violation]) from None
@@ -429,7 +430,8 @@ def _check_preconditions(current: int, if_match: set[str] | None, expected: int 
         raise ApiError(
             412,
             "precondition_failed",
-            f"If-Match names a version that is no longer current; the session is at version {current}.",
+            "If-Match names a version that is no longer current; the session is at version "
+            f"{current}.",
             current_version=current,
             headers={"ETag": _etag(current)},
         )
@@ -462,7 +464,7 @@ def _replay(prior: dict[str, Any], fingerprint: str) -> Any:
     )
 
 
-# -- history and live events ----------------------------------------------------------------------------
+# -- history and live events -----------------------------------------------------------------------
 @bp.get("/<session_id>/history")
 def history(session_id: str):
     session = _session(session_id)

@@ -273,8 +273,9 @@ def http_ratios(
                         runs[name].append(measure(port, path, seconds))
                         m = runs[name][-1]
                         progress(
-                            f"HTTP {game} {name} round {r + 1}/{rounds}: {m['requests_per_second']:,.0f} req/s, "
-                            f"p99 {m['p99_ms']} ms, {m['errors']} errors"
+                            f"HTTP {game} {name} round {r + 1}/{rounds}: "
+                            f"{m['requests_per_second']:,.0f} req/s, p99 {m['p99_ms']} ms, "
+                            f"{m['errors']} errors"
                         )
                 row: dict = {"mean_body_bytes": round(sum(map(len, bodies)) / len(bodies))}
                 for name, measured in runs.items():
@@ -309,9 +310,9 @@ def table(report: dict) -> str:
     if report.get("http"):
         lines += [
             "",
-            f"HTTP at {report['clients']} clients, load from {report['load']} "
-            f"(goals: apply >= {GOALS['apply']:.0%} of echo, legal-moves >= {GOALS['legal-moves']:.0%}, "
-            f"apply p99 < {GOALS['apply_p99_ms']:g} ms)",
+            f"HTTP at {report['clients']} clients, load from {report['load']} (goals: apply >= "
+            f"{GOALS['apply']:.0%} of echo, legal-moves >= {GOALS['legal-moves']:.0%}, apply "
+            f"p99 < {GOALS['apply_p99_ms']:g} ms)",
             f"  {'game endpoint':36s} {'body':>7s} {'echo/s':>8s} {'req/s':>8s} {'ratio':>6s} "
             f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors",
         ]
@@ -320,8 +321,8 @@ def table(report: dict) -> str:
             lines.append(
                 f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
                 f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
-                f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} {u['p99_ms']:>6.2f} "
-                f"{s['errors'] + e['errors'] + u['errors']}"
+                f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} "
+                f"{u['p99_ms']:>6.2f} {s['errors'] + e['errors'] + u['errors']}"
             )
     return "\n".join(lines)
 

@@ -40,7 +40,7 @@ from rules.registry import GAMES, get_game  # noqa: E402
 MIB = 1 << 20
 
 
-# -- the largest accepted options, per game ----------------------------------------------------------
+# -- the largest accepted options, per game --------------------------------------------------------
 def _rr_options(players: list[str]) -> dict[str, Any]:
     from rules.reign_and_ruin.cards import MAX_DECK
 

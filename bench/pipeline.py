@@ -144,9 +144,11 @@ def main() -> int:
             rows.append(row)
             whole, first = row["whole_us"], row["unseen_us"]
             print(
-                f"\n{game_id} {endpoint}: {whole:.0f} µs/request whole with its state known, echo "
-                f"{row['echo_us']:.0f} µs (echo/whole {row['echo_us'] / whole:.0%}); unseen {first:.0f} µs "
-                f"(echo/whole {row['echo_us'] / first:.0%}); {row['body_bytes']} B bodies",
+                "\n"
+                f"{game_id} {endpoint}: {whole:.0f} µs/request whole with its state known, "
+                f"echo {row['echo_us']:.0f} µs (echo/whole {row['echo_us'] / whole:.0%}); "
+                f"unseen {first:.0f} µs (echo/whole {row['echo_us'] / first:.0%}); "
+                f"{row['body_bytes']} B bodies",
                 flush=True,
             )
             for name, us in row["stages_us"].items():

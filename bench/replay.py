@@ -1,4 +1,5 @@
-"""Record states of random games once, then replay them against any tree: same answers, and how fast.
+"""Record states of random games once, then replay them against any tree: same answers, and how
+fast.
 
     # with the base tree's rules first on the path (a `git archive` of main, say):
     PYTHONPATH=/tmp/base python bench/replay.py record reign-supreme /tmp/rs.pkl --steps 3000

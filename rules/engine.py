@@ -37,7 +37,8 @@ class Game(ABC):
 
     # -- catalogue -------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
-        """The GameInfo of ``GET /v1/games``: id, title, player counts, options, move types, bot levels."""
+        """The GameInfo of ``GET /v1/games``: id, title, player counts, options, move types, bot
+        levels."""
         return {
             "id": self.id,
             "title": self.title,
@@ -135,7 +136,8 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
         found.append(
             Violation(
                 "player_count",
-                f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
+                f"{game.title} is for {game.min_players} to {game.max_players} players, not "
+                f"{len(players)}.",
                 rule,
             )
         )

@@ -44,7 +44,10 @@ class MoveSchema:
             elif type(move_type) is not str:
                 message = "Not a valid string."
             else:
-                message = f"Unknown move type {_short(move_type)}; expected one of: {', '.join(self.types)}."
+                message = (
+                    f"Unknown move type {_short(move_type)}; expected one of: "
+                    f"{', '.join(self.types)}."
+                )
             raise ValidationError({"type": [message]})
         return load(schema, move)
 

@@ -94,7 +94,8 @@ class CommonStateSchema(Schema):
     move_count = Shape(
         doc(INT, minimum=0, maximum=MAX_MOVE_COUNT),
         required=True,
-        description="Moves applied so far (at most 2^53 − 1, so every JSON client reads it exactly).",
+        description="Moves applied so far (at most 2^53 − 1, so every JSON client reads it "
+        "exactly).",
     )
     outcome = Shape(
         OUTCOME, required=True, allow_none=True, description="Null until the game is finished."

@@ -103,10 +103,11 @@ _SESSION_ANSWERS = (
     "SessionHistoryEntry",
     "SessionHistory",
 )
-"""Session answers, written once in the base and made concrete per game (``ReignSupremeSessionSnapshot``
-holds ``ReignSupremeView``, ``ReignSupremeMove``, ``ReignSupremeEvent``). Each names its session's
-``game``, so the generic one is a ``oneOf`` discriminated by ``game``: a generated client parses a
-session's answers into its game's own classes (moves and events of two games may share a ``type``)."""
+"""Session answers, written once in the base and made concrete per game
+(``ReignSupremeSessionSnapshot`` holds ``ReignSupremeView``, ``ReignSupremeMove``,
+``ReignSupremeEvent``). Each names its session's ``game``, so the generic one is a ``oneOf``
+discriminated by ``game``: a generated client parses a session's answers into its game's own
+classes (moves and events of two games may share a ``type``)."""
 _SESSION_SLOTS = ("View", "Move", "Event", "SessionHistoryEntry")
 
 
@@ -186,7 +187,8 @@ class _Spec:
         slots: dict[str, str] | None = None,
         description: str | None = None,
     ) -> None:
-        """Register the marshmallow schema ``cls`` as ``name``; ``slots``: field -> component to refer to."""
+        """Register the marshmallow schema ``cls`` as ``name``; ``slots``: field -> component to
+        refer to."""
         resolved = self.spec.plugins[0].converter.schema2jsonschema(cls)  # type: ignore[union-attr]
         for field, target in (slots or {}).items():
             if field in resolved["properties"]:
@@ -316,7 +318,8 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     for slot in _PER_GAME:
         refs = {g: REF_PREFIX + game_prefix(g) + slot for g in games}
         generic: dict[str, Any] = {
-            "description": f"Any game's {slot}; each game's operations name its own (`ReignAndRuin{slot}`...)."
+            "description": f"Any game's {slot}; each game's operations name its own "
+            f"(`ReignAndRuin{slot}`...)."
         }
         if slot in _BY_GAME:  # states and views name their game: a client can tell them apart
             generic.update(
@@ -337,7 +340,8 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     out.checked["EntityTags"] = {
         "type": "string",
         "pattern": requests.ENTITY_TAGS,
-        "description": '`*` or a list of entity tags (RFC 9110 §13.1.1-2): `"3"`, `W/"3"`, `"2", "3"`.',
+        "description": '`*` or a list of entity tags (RFC 9110 §13.1.1-2): `"3"`, `W/"3"`, '
+        '`"2", "3"`.',
     }
     doc = out.spec.to_dict()
     schemas_ = {

@@ -78,7 +78,8 @@ _ids_by_player = map_of(_ids)
 
 
 def _str_or_int(value: object) -> list[str] | None:
-    """An effect parameter: a string (``effect``, ``when``) or an integer (``amount``, ``count``)."""
+    """An effect parameter: a string (``effect``, ``when``) or an integer (``amount``,
+    ``count``)."""
     return None if type(value) in (str, int) else ["Not a valid string or integer."]
 
 
@@ -135,7 +136,8 @@ RAEffect = named(
                 "when": one_of(WHEN),
             },
         ),
-        "An effect primitive (rules doc, Effect primitives): abilities of units and effects of cards.",
+        "An effect primitive (rules doc, Effect primitives): abilities of units and effects "
+        "of cards.",
     ),
 )
 
@@ -200,7 +202,8 @@ RADoom = named(
 PHASE = one_of(PHASES)
 _TURN_LIMIT = doc(INT, minimum=MIN_TURN_LIMIT, maximum=MAX_TURN_LIMIT)
 _CONTENT = {RAEffect: _effect}
-"""Effects in a state are checked by the rules (``rules.reign_absolute.content``), custom ones included."""
+"""Effects in a state are checked by the rules (``rules.reign_absolute.content``), custom ones
+included."""
 
 
 class StateSchema(CommonStateSchema):
@@ -256,9 +259,9 @@ class StateSchema(CommonStateSchema):
         _turn,
         required=True,
         allow_none=True,
-        description="The current turn. `stage`: action, reinforcement (drawing, placing or resolving "
-        "cards) or doom; `drawn`: the card being dealt with; `extra_turns`: Another Turns "
-        "still due.",
+        description="The current turn. `stage`: action, reinforcement (drawing, placing or "
+        "resolving cards) or doom; `drawn`: the card being dealt with; "
+        "`extra_turns`: Another Turns still due.",
     )
     doom = Shape(shape_only(RADoom), required=True, allow_none=True)
     bonus_owed = Shape(_ids, required=True)
@@ -289,7 +292,7 @@ class OptionsSchema(Schema):
     )
 
 
-# -- moves ------------------------------------------------------------------------------------------
+# -- moves -----------------------------------------------------------------------------------------
 _PARAMS = {
     "race": doc(STR, "A race id of the game."),
     "action": doc(STR, "A race action id of the game."),

@@ -82,9 +82,11 @@ FACTION = named(
     "RRFaction",
     doc(
         one_of([f["id"] for f in FACTIONS]),
-        "A card's faction, which gives its ability: "
-        "alfenghast destroys a fighter, hexen draws a\ncard, kurgoz doubles a fighter, cognitz protects a "
-        "fighter, crou swaps with a fighter,\nnomora revives a discarded card.",
+        "A card's faction, which gives its ability: alfenghast destroys a fighter, hexen "
+        "draws a\n"
+        "card, kurgoz doubles a fighter, cognitz protects a fighter, crou swaps with a "
+        "fighter,\n"
+        "nomora revives a discarded card.",
     ),
 )
 ABILITY = one_of(t for t in PLAY_TYPES if t != "fighter")
@@ -201,7 +203,7 @@ class OptionsSchema(Schema):
     )
 
 
-# -- moves ------------------------------------------------------------------------------------------
+# -- moves -----------------------------------------------------------------------------------------
 def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
     return move_schema("", move_type, **params)
 

@@ -151,7 +151,8 @@ RSKingdom = named(
                 "gate": nullable(list_of(HEX)),
             }
         ),
-        "A player's Kingdom: its spaces and, with castles, the 7 Castle spaces, the Throne and the Gate (a Castle space and the space it faces).",
+        "A player's Kingdom: its spaces and, with castles, the 7 Castle spaces, the Throne "
+        "and the Gate (a Castle space and the space it faces).",
     ),
 )
 
@@ -175,7 +176,10 @@ RSUnitStats = named(
                 "spells": doc(list_of(one_of(SPELLS)), uniqueItems=True),
             }
         ),
-        "The statistics of one unit type in one army: movement (spaces), hit points, attack, defence (subtracted from damage taken), range (shooting), kind flags, and the abilities and spells the seed gives the type (rules doc: Special abilities, Auras, Kinds, Field spells).",
+        "The statistics of one unit type in one army: movement (spaces), hit points, attack, "
+        "defence (subtracted from damage taken), range (shooting), kind flags, and the "
+        "abilities and spells the seed gives the type (rules doc: Special abilities, Auras, "
+        "Kinds, Field spells).",
     ),
 )
 
@@ -226,7 +230,8 @@ RSUnit = named(
                 "acted": doc(BOOL, "Did anything this turn (the unit-switching rule)."),
                 "done": doc(
                     BOOL,
-                    "Cannot act any more this turn (freshly deployed or handed over, started packing/unpacking, built, or another unit acted after it had).",
+                    "Cannot act any more this turn (freshly deployed or handed over, started "
+                    "packing/unpacking, built, or another unit acted after it had).",
                 ),
                 "ensnared": doc(BOOL, "Cannot move during its owner's next (or current) turn."),
                 "countered": doc(BOOL, "Has counterattacked this turn."),
@@ -234,7 +239,8 @@ RSUnit = named(
             {
                 "packing": doc(
                     one_of(PACKING),
-                    "Packed units only: packed units move, unpacked units attack, units in between do neither.",
+                    "Packed units only: packed units move, unpacked units attack, units in "
+                    "between do neither.",
                 )
             },
         ),
@@ -256,7 +262,8 @@ RSWall = named(
                 "hp": integer(1, 20),
             }
         ),
-        "A Gate (20 hit points) or Palisade (at most 6) on the edge between two spaces; other players' units cannot cross it.",
+        "A Gate (20 hit points) or Palisade (at most 6) on the edge between two spaces; other "
+        "players' units cannot cross it.",
     ),
 )
 
@@ -267,14 +274,16 @@ RSActionBoard = named(
             {
                 "spell_pin": doc(
                     nullable(integer(1, 10)),
-                    "Duration Control Spell pin (cards only): 1 to 10, at 0 reset to 10 and draw a Spell card.",
+                    "Duration Control Spell pin (cards only): 1 to 10, at 0 reset to 10 and "
+                    "draw a Spell card.",
                 ),
                 "tactics_pin": doc(
                     nullable(integer(1, 10)), "Duration Control Tactics pin (cards only)."
                 ),
                 "reinforcement_pin": doc(
                     nullable(integer(1, 10)),
-                    "Reinforcement pin (deployment scenarios): at 0 reset to 10 and 2 more deployments.",
+                    "Reinforcement pin (deployment scenarios): at 0 reset to 10 and 2 more "
+                    "deployments.",
                 ),
                 "deploys": doc(integer(0, 99), "Units the player may deploy."),
                 "packing": doc(
@@ -349,8 +358,8 @@ class StateSchema(CommonStateSchema):
         OBJECT,
         required=True,
         allow_none=True,
-        description="Declarations waiting for answers (Counterattack, Teleport, Counterspell); null when "
-        "nothing waits.",
+        description="Declarations waiting for answers (Counterattack, Teleport, "
+        "Counterspell); null when nothing waits.",
     )
     walls = Shape(shape_only(list_of(RSWall)), required=True)
     wall_serial = Shape(
@@ -421,7 +430,7 @@ class OptionsSchema(Schema):
     )
 
 
-# -- moves ------------------------------------------------------------------------------------------
+# -- moves -----------------------------------------------------------------------------------------
 def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
     return move_schema("RS", move_type, **params)
 

@@ -6,8 +6,9 @@ Whether an id is a known card, a value is in range or a phase is consistent is t
 business (``game.check_state``, ``game.violations``), answered with 422.
 
 The records a state shares with the views (``named`` below, with their descriptions and
-vocabularies) are declared here once; ``schemas/reigns_the_council_answers.py`` imports them, and the
-state checks only their shape (``shape_only``). Fixed lists come from the rules' constants.
+vocabularies) are declared here once; ``schemas/reigns_the_council_answers.py`` imports them,
+and the state checks only their shape (``shape_only``). Fixed lists come from the rules'
+constants.
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ CouncilReign = named(
                 ),
             }
         ),
-        "One reign: its Monarch, how it ended (null while it goes on), the goals revealed after a death, the tracks at its end and the points scored in it.",
+        "One reign: its Monarch, how it ended (null while it goes on), the goals revealed "
+        "after a death, the tracks at its end and the points scored in it.",
     ),
 )
 
@@ -213,7 +215,7 @@ class OptionsSchema(Schema):
     )
 
 
-# -- moves ------------------------------------------------------------------------------------------
+# -- moves -----------------------------------------------------------------------------------------
 def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
     return move_schema("Rtc", move_type, **params)
 

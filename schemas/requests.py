@@ -37,7 +37,8 @@ __all__ = [
 MAX_SEED = (1 << 63) - 1
 
 ENTITY_TAG = r'(W/)?"([\x21\x23-\x7E\x80-\xFF]*)"'
-"""RFC 9110 §8.8.3: ``entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE`` (groups: weak flag, opaque tag)."""
+"""RFC 9110 §8.8.3: ``entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE`` (groups: weak flag, opaque
+tag)."""
 ENTITY_TAGS = rf"^([ \t]*\*[ \t]*|[ \t,]*({ENTITY_TAG}([ \t]*,[ \t,]*{ENTITY_TAG})*[ \t,]*)?)$"
 """``If-Match`` and ``If-None-Match`` (RFC 9110 §13.1.1-2): ``"*" / #entity-tag``, a list that may
 hold empty elements (§5.6.1.2). A regular expression both for Python (``fullmatch``) and for the
@@ -56,15 +57,17 @@ class SetupRequest(_Envelope):
         list_of(PLAYER_ID),
         required=True,
         description=(
-            "Player ids in clockwise seat order, each once; the count the game allows is in its setup request "
-            "schema. Another count, or an id given twice, is a 422 `invalid_setup`."
+            "Player ids in clockwise seat order, each once; the count the game allows is in "
+            "its setup request schema. Another count, or an id given twice, is a 422 "
+            "`invalid_setup`."
         ),
     )
     seed = Shape(
         integer(0, MAX_SEED),
         allow_none=True,
         description=(
-            "Seed of the game's generator (0 to 2^63 - 1); omitted or null, the service draws one at random."
+            "Seed of the game's generator (0 to 2^63 - 1); omitted or null, the service draws "
+            "one at random."
         ),
     )
     options = Shape(
@@ -91,8 +94,9 @@ class StatePlayerRequest(_Envelope):
         PLAYER_ID,
         allow_none=True,
         description=(
-            "legal-moves: whose moves (omitted or null: every active player's); view: who is looking "
-            "(omitted or null: a spectator). A player not in the game is a 422 `unknown_player`."
+            "legal-moves: whose moves (omitted or null: every active player's); view: who is "
+            "looking (omitted or null: a spectator). A player not in the game is a 422 "
+            "`unknown_player`."
         ),
     )
 
@@ -113,9 +117,9 @@ BOT_SEATS = named(
     doc(
         map_of(one_of(LEVELS), key=string(1, 64)),
         (
-            "The seats the service plays itself: player id to bot level (`{}` when none). A bot moves whenever "
-            "the game waits on it, from its seat's view only, through the same history and event stream as "
-            "any move."
+            "The seats the service plays itself: player id to bot level (`{}` when none). A "
+            "bot moves whenever the game waits on it, from its seat's view only, through the "
+            "same history and event stream as any move."
         ),
         examples=[{"bob": "random"}],
     ),
@@ -133,11 +137,11 @@ class CreateSessionRequest(SetupRequest):
         allow_none=True,
         description=(
             'Seats the service plays itself, `{"<player>": "<level>"}`: each a player of this '
-            "session, each level one of the game's `bot_levels`; every seat may be a bot (a game to "
-            "watch). A bot seat gets no token; the service moves for it whenever the game waits on it "
-            "(`SESSION_BOT_TIME_MS` per move), through the same history and event stream as any move. "
-            "Omitted, null or `{}`: no bots. A player not in `players` or a level the game lacks is a "
-            "422 `invalid_bots` naming `bots.<player>`."
+            "session, each level one of the game's `bot_levels`; every seat may be a bot (a "
+            "game to watch). A bot seat gets no token; the service moves for it whenever the "
+            "game waits on it (`SESSION_BOT_TIME_MS` per move), through the same history and "
+            "event stream as any move. Omitted, null or `{}`: no bots. A player not in "
+            "`players` or a level the game lacks is a 422 `invalid_bots` naming `bots.<player>`."
         ),
     )
 

@@ -42,7 +42,8 @@ SIDES = ("attacker", "defender")
 CARD_STATUSES = ("counted", "cancelled", "wrong_role", "no_strength")
 """Why a reinforcement card did or did not add to its side's total (``combat_totals``)."""
 DRAW_RESULTS = ("joined", "discarded")
-"""What became of a card drawn into a combat: a combat card joins its side, a turn card is discarded."""
+"""What became of a card drawn into a combat: a combat card joins its side, a turn card is
+discarded."""
 
 
 _WHEN_OF_ROLE = {"attacker": "attacking", "defender": "defending"}

@@ -530,5 +530,6 @@ def _default_catalogs_json() -> str:
 
 
 def default_catalogs() -> dict[str, Any]:
-    """A fresh copy of ``{"races", "units", "cards"}`` as the default content puts them in a state."""
+    """A fresh copy of ``{"races", "units", "cards"}`` as the default content puts them in a
+    state."""
     return json.loads(_default_catalogs_json())

@@ -21,7 +21,8 @@ __all__ = ["ReignAbsolute"]
 
 class ReignAbsolute(Game):
     """Reign Absolute: hidden units on a grid; find and defeat every enemy Liege
-    (seeds 001_652be7af15affa1b and 002_f9840845574dba9b; rules doc docs/rules/reign-absolute.md)."""
+    (seeds 001_652be7af15affa1b and 002_f9840845574dba9b; rules doc
+    docs/rules/reign-absolute.md)."""
 
     id = "reign-absolute"
     title = "Reign Absolute"

@@ -27,7 +27,8 @@ from rules.reign_absolute.state import (
 __all__ = ["check_state", "state_problems", "PHASES"]
 
 PHASES = ("race_selection", "placement", "play", "finished")
-"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
+"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with
+it)."""
 _DEFAULT = default_catalogs()
 
 
@@ -451,7 +452,8 @@ def _decision(state: State, players: list[str], turn: dict[str, Any]) -> list[Vi
             return [
                 _v(
                     "bad_turn",
-                    "In the Reinforcement Phase a card is being dealt with or a Forced March is due.",
+                    "In the Reinforcement Phase a card is being dealt with or a Forced March "
+                    "is due.",
                 )
             ]
         elif drawn is not None and turn["marching"]:

@@ -212,7 +212,8 @@ def check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], 
         found.append(
             Violation(
                 "wrong_faction",
-                f"Only a {_NAME[needed]} card can {_ABILITY_PHRASE[kind]}; {card} is {_NAME[faction]}.",
+                f"Only a {_NAME[needed]} card can {_ABILITY_PHRASE[kind]}; {card} is "
+                f"{_NAME[faction]}.",
                 rulebook.FACTION_RULE[needed],
             )
         )
@@ -227,7 +228,8 @@ def _check_fighter_target(
     state: State, move: Move, p: PlayerId, card: str
 ) -> tuple[list[Violation], tuple[PlayerId, int] | None]:
     """Alfenghast, Kurgoz and Cognitz: ``target`` is an unprotected fighter in any army (your
-    own counts). With no unprotected fighter anywhere the ability cannot be used (rulings R&R 5, 6)."""
+    own counts). With no unprotected fighter anywhere the ability cannot be used (rulings R&R 5,
+    6)."""
     target = move.get("target")
     where = _locate(state, target) if target.__class__ is str else None
     doubling = move["type"] == "double"
@@ -240,8 +242,8 @@ def _check_fighter_target(
         return [
             Violation(
                 "no_target",
-                f"There is no unprotected fighter in any army, so {_NAME[faction]}'s ability cannot "
-                f"be used; play the card as a fighter.",
+                f"There is no unprotected fighter in any army, so {_NAME[faction]}'s ability "
+                "cannot be used; play the card as a fighter.",
                 rulebook.ABILITIES,
             )
         ], None

@@ -21,7 +21,8 @@ __all__ = ["ReignAndRuin"]
 
 class ReignAndRuin(Game):
     """Reign & Ruin: draft a hand of seven, then play it card by card as fighters or abilities;
-    the highest army total wins (seed 000_fe7cba912859082a; rules doc docs/rules/reign-and-ruin.md)."""
+    the highest army total wins (seed 000_fe7cba912859082a; rules doc
+    docs/rules/reign-and-ruin.md)."""
 
     id = "reign-and-ruin"
     title = "Reign & Ruin"

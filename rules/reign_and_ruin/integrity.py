@@ -30,7 +30,8 @@ from rules.reign_and_ruin.state import MAX_MOVE_COUNT, SCHEMA_VERSION
 __all__ = ["check_state", "state_problems", "PHASES"]
 
 PHASES = ("draft", "play", "final_round", "finished")
-"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
+"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with
+it)."""
 
 
 def _v(code: str, message: str) -> Violation:

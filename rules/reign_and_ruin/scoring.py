@@ -17,7 +17,8 @@ from rules.reign_and_ruin.cards import FACTIONS
 __all__ = ["TIE_BREAKS", "SERIES_MIN", "army_breakdown", "rank", "standings", "score", "outcome"]
 
 TIE_BREAKS = ("best_series", "fighter_count", "draw")
-"""The last tie-break criterion a ranking needed (rulings R&R 11); ``draw``: still tied after both."""
+"""The last tie-break criterion a ranking needed (rulings R&R 11); ``draw``: still tied after
+both."""
 SERIES_MIN = 3
 """Seed §5: three or more fighters of the same faction form a faction series."""
 _FACTION_ORDER = tuple(f["id"] for f in FACTIONS)

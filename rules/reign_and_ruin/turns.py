@@ -55,7 +55,8 @@ def end_turn(new: State, player: PlayerId, events: list[Event]) -> None:
 
 
 def finish(new: State, events: list[Event]) -> None:
-    """End the game: status and phase ``finished``, nobody active, ``outcome`` set, ``game_over``."""
+    """End the game: status and phase ``finished``, nobody active, ``outcome`` set,
+    ``game_over``."""
     new["phase"] = "finished"
     new["status"] = "finished"
     new["active_players"] = []

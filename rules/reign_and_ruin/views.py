@@ -45,7 +45,8 @@ def view(state: State, player: PlayerId | None) -> View:
 
     Shown to everyone: players, status, phase, whose turn, move count, outcome, the card
     catalogue, the starting player (null during the draft unless ``options.starting_player``
-    named it: a drawn one does not exist before the draft ends), the number of cards in the draw pile, the discard pile,
+    named it: a drawn one does not exist before the draft ends), the number of cards in the draw
+    pile, the discard pile,
     the armies with their tokens, the final round, each hand's size and, in the draft, each
     packet's size, who has chosen this round and how many cards each has kept. Shown only to
     the viewer: their own hand, and in the draft their packet, picks and kept cards. Never

@@ -10,7 +10,8 @@ ends.
 
 So in a Combat phase with nothing pending, ``active_players`` is the turn player first, then, in
 seat order from the turn player's left, every other player still in the game who has a spell to
-cast now or holds a card (:func:`combat_actors`; read from public information only). They are never waited for: the game goes on with the turn player's
+cast now or holds a card (:func:`combat_actors`; read from public information only). They are never
+waited for: the game goes on with the turn player's
 moves, and their chance ends with the turn player's ``end_turn``.
 """
 
@@ -62,7 +63,8 @@ def _may_act(state: State, geo: Geometry, player: PlayerId) -> bool:
 
 def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:
     """The active players of a Combat phase with nothing pending: the turn player, then each other
-    player still in the game (seat order from the turn player's left) who may act (:func:`_may_act`)."""
+    player still in the game (seat order from the turn player's left) who may act
+    (:func:`_may_act`)."""
     turn = state["turn"]
     players = state["players"]
     i = players.index(turn)

@@ -152,7 +152,8 @@ def enemies_adjacent(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId)
 
 
 def in_melee(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> bool:
-    """Seed, Special Rule Terminology, Melee: units of opposing sides that are adjacent are in melee."""
+    """Seed, Special Rule Terminology, Melee: units of opposing sides that are adjacent are in
+    melee."""
     units = state["units"]
     for n in neighbours(h):
         uid = occ.get(n)

@@ -111,7 +111,7 @@ def _int(value: Any, lo: int, hi: int) -> bool:
     return type(value) is int and lo <= value <= hi
 
 
-# -- custom card sets ----------------------------------------------------------------------------------
+# -- custom card sets ------------------------------------------------------------------------------
 def check_cards(cards: Any) -> list[Violation]:
     """Problems of a card set (``options.cards``, the format of ``data/cards.json``): 1 to 50
     definitions with exactly the fields above, unique ids (lower-case letters, digits, ``_``),
@@ -145,7 +145,8 @@ def check_cards(cards: Any) -> list[Violation]:
             found.append(
                 _v(
                     bad,
-                    f"{at}.id must be 1 to 32 lower-case letters, digits or '_', starting with a letter.",
+                    f"{at}.id must be 1 to 32 lower-case letters, digits or '_', starting with "
+                    "a letter.",
                 )
             )
         if card.get("deck") in DECKS:
@@ -201,7 +202,7 @@ def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
     return found
 
 
-# -- who and what may be targeted ----------------------------------------------------------------------
+# -- who and what may be targeted ------------------------------------------------------------------
 class _Ctx:
     """What every target check of one player needs, worked out once (from a listing's
     :class:`~rules.reign_supreme.survey.Survey`)."""
@@ -241,7 +242,8 @@ _TARGET_WORDS = {
 
 
 def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """(unit, wall) named by ``target``: a unit on the board, else a wall; (None, None) if neither."""
+    """(unit, wall) named by ``target``: a unit on the board, else a wall; (None, None) if
+    neither."""
     if target.__class__ is not str:
         return None, None
     unit = state["units"].get(target)
@@ -449,7 +451,7 @@ def check_play(state: State, move: Move) -> list[Violation]:
     return [] if problem is None else [problem]
 
 
-# -- playing -------------------------------------------------------------------------------------------
+# -- playing ---------------------------------------------------------------------------------------
 def declare(state: State, geo: Geometry, move: Move) -> tuple[dict[str, Any], list[Event]]:
     """The card is played: from the hand to its deck's discard pile at once (even if it is then
     countered), a public ``card_played`` event, and the pending entry to resolve."""

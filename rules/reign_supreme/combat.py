@@ -182,7 +182,7 @@ def _with_flags(
     return out
 
 
-# -- damage ------------------------------------------------------------------------------------------
+# -- damage ----------------------------------------------------------------------------------------
 def offence_modifiers(
     state: State,
     geo: Geometry,
@@ -250,7 +250,8 @@ def damage(
     on_the_move: bool = False,
     counter: bool = False,
 ) -> dict[str, Any]:
-    """The damage unit ``uid`` deals to unit ``tid``: ``{"attack", "offence", "defence", "damage"}``.
+    """The damage unit ``uid`` deals to unit ``tid``: ``{"attack", "offence", "defence",
+    "damage"}``.
     ``base`` replaces the attack statistic (a combat spell's damage)."""
     occ = occupancy(state)
     units = state["units"]
@@ -277,7 +278,7 @@ def wall_damage(state: State, uid: str) -> int:
     return s["attack"] + (1 if "siege" in s["kinds"] else 0)
 
 
-# -- pins and death ------------------------------------------------------------------------------------
+# -- pins and death --------------------------------------------------------------------------------
 def remove_unit(state: State, uid: str) -> None:
     """Take a unit off the game with its Action Board pins and effects."""
     owner = state["units"][uid]["owner"]
@@ -328,7 +329,7 @@ def hit(state: State, player: PlayerId, tid: str, amount: int, source: str) -> l
     return events
 
 
-# -- declaring and resolving ---------------------------------------------------------------------------
+# -- declaring and resolving -----------------------------------------------------------------------
 def declare_attack(state: State, p: PlayerId, move: dict[str, Any]) -> dict[str, Any]:
     """The attacker commits: the attack is used (and its type fixed for a second one), Knockback is
     used for the turn, a Flanking unit attacking while moving may move on. Returns the pending

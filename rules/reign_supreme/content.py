@@ -121,7 +121,8 @@ _SPELLS: dict[str, Any] = _load("spells.json")
 
 
 def default_armies() -> dict[str, Any]:
-    """The four default armies: ``{army: {"title", "units": {type: stats}, "lists": {...}}}`` (a copy)."""
+    """The four default armies: ``{army: {"title", "units": {type: stats}, "lists": {...}}}`` (a
+    copy)."""
     return json.loads(json.dumps(_ARMIES))
 
 
@@ -158,9 +159,9 @@ def _is_int(value: Any) -> bool:
 def check_roster(army: str, roster: Any) -> list[Violation]:
     """Problems of a custom roster ``{"title": str, "units": {type: stats}}`` for ``army``.
 
-    Each unit gives ``name``, ``movement`` (0..99), ``hp`` (1..99), ``attack``, ``defence``, ``range``
-    (0..99, range at least 1), ``damage`` (its attack's damage type, ruling RS 14), ``kinds``,
-    ``abilities`` and ``spells`` from the fixed vocabularies.
+    Each unit gives ``name``, ``movement`` (0..99), ``hp`` (1..99), ``attack``, ``defence``,
+    ``range`` (0..99, range at least 1), ``damage`` (its attack's damage type, ruling RS 14),
+    ``kinds``, ``abilities`` and ``spells`` from the fixed vocabularies.
     The roster must define the Assault (one Assault per army, ruling RS 3).
     """
     rule = rulebook.ROSTERS

@@ -16,7 +16,7 @@ always positive (Weaken *subtracts* its value). Effects stack: two entries add u
 | ``haste`` | movement | +value spaces of movement |
 | ``ambush`` | combat | +value to the unit's offence, used up by its next melee or shooting attack |
 | ``flaming_oil`` | combat | the unit's next shooting attack also deals value to every unit next to its target; used up by that shot, and does nothing with Volley ("The Flaming Oil card does not stack with the mangonel ability") |
-"""
+"""  # noqa: E501 - a Markdown table above keeps one row a line
 
 from __future__ import annotations
 

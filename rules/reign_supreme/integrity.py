@@ -46,7 +46,8 @@ __all__ = ["check_state", "state_problems", "PHASES", "PACKING"]
 _UNIT_ID = re.compile(r"u[1-9][0-9]{0,5}", re.ASCII)
 """Unit ids as the rules give them: ``u`` and a number in ASCII digits (``"u²"`` is not one)."""
 PHASES = ("setup", *PLAYING_PHASES, "finished")
-"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with it)."""
+"""The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with
+it)."""
 PACKING = ("packed", "unpacked", "packing", "unpacking")
 """A siege engine's packing state: packed or unpacked, or on its way to one (a move in flight)."""
 _MAX_DEPLOYS = 99
@@ -584,8 +585,8 @@ def _wall_problems(state: State) -> list[Violation]:
                 _v(
                     "bad_walls",
                     f"Wall {w['id'][:20]!r} is not a Gate, Castle wall or Palisade with an "
-                    "owner, an edge between two adjacent board spaces (a Castle wall: on a Castle's outer "
-                    "edge), a unique id and 1 to its most hit points.",
+                    "owner, an edge between two adjacent board spaces (a Castle wall: on a "
+                    "Castle's outer edge), a unique id and 1 to its most hit points.",
                 )
             )
             continue

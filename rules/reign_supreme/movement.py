@@ -29,7 +29,8 @@ def reachable(
     comes into melee stops there or breaks away; and a unit that starts in melee may not end in
     melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely: Flanking and Stealth
     units); a Stealth enemy not in melee since the start of the turn imposes none. Another
-    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in search order; never the start) and
+    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in
+    search order; never the start) and
     the search tree ``{space: parent}``.
     """
     unit = state["units"][uid]

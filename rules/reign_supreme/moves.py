@@ -8,7 +8,8 @@ Moves (every move also has ``player`` and ``type``):
 - ``move`` ``{unit, to}``: Combat phase, a unit moves up to its movement;
 - ``attack`` ``{unit, target, mode}``: Combat phase, ``mode`` ``"melee"`` or ``"shoot"``;
 - ``pack`` / ``unpack`` ``{unit}``: a Packed unit starts packing or unpacking (or reverses);
-- ``cast`` ``{unit, spell, target, cure?}``: a field spell (or, answering, Teleport or Counterspell);
+- ``cast`` ``{unit, spell, target, cure?}``: a field spell (or, answering, Teleport or
+  Counterspell);
 - ``construct`` ``{unit, action, target}``: a Construction unit's action;
 - ``play`` ``{card, target}``: play a card from your hand;
 - ``counterattack`` ``{unit}`` and ``pass``: answers to a pending declaration;
@@ -126,7 +127,7 @@ def _v(code: str, message: str, rule: str) -> Violation:
     return Violation(code, message, rule)
 
 
-# -- what a unit may do ------------------------------------------------------------------------------
+# -- what a unit may do ----------------------------------------------------------------------------
 def speed_left(state: State, uid: str) -> int:
     """Spaces ``uid`` may still move this turn: its movement, plus Construction and card bonuses,
     minus the spaces already moved."""
@@ -237,7 +238,7 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
     return out
 
 
-# -- violations --------------------------------------------------------------------------------------
+# -- violations ------------------------------------------------------------------------------------
 def violations(state: State, move: Move) -> list[Violation]:
     """Why ``move`` is illegal in ``state``; ``[]`` when it is legal.
 
@@ -681,7 +682,7 @@ _CHECKS = {
 }
 
 
-# -- apply ---------------------------------------------------------------------------------------------
+# -- apply -----------------------------------------------------------------------------------------
 def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     """The state after ``move`` and the events, in order. Never mutates ``state``.
 

@@ -34,7 +34,8 @@ from rules.reign_supreme.board import Geometry
 __all__ = ["start", "answers", "answer", "advance", "responder", "PENDING_KINDS"]
 
 PENDING_KINDS = ("attack", "spell", "card")
-"""What a pending entry declares: an attack (``combat``), a field spell (``spells``) or a card (``cards``)."""
+"""What a pending entry declares: an attack (``combat``), a field spell (``spells``) or a card
+(``cards``)."""
 
 
 def start(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:

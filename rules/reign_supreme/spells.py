@@ -21,7 +21,7 @@ from or into a silence aura": not from a space, nor at a target, within an enemy
 Silence; the Area of Effect reaches in. "Area of Effect spells cannot be cast from the outside
 into the Castle": a caster outside a Castle cannot target a space in it, and the area stops at
 its walls.
-"""
+"""  # noqa: E501 - a Markdown table above keeps one row a line
 
 from __future__ import annotations
 
@@ -427,7 +427,7 @@ def resolve_cast(
     return events
 
 
-# -- answers -------------------------------------------------------------------------------------------
+# -- answers ---------------------------------------------------------------------------------------
 def teleport_answers(
     state: State, geo: Geometry, entry: dict[str, Any], responder: PlayerId
 ) -> list[Move]:

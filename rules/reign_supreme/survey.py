@@ -114,7 +114,8 @@ class Survey:
         return False
 
     def in_aura(self, uid: str, ability: str) -> bool:
-        """:func:`auras.in_aura`: the unit or an adjacent unit of the same player has ``ability``."""
+        """:func:`auras.in_aura`: the unit or an adjacent unit of the same player has
+        ``ability``."""
         if self.has(uid, ability):
             return True
         unit = self.units[uid]

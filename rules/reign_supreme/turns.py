@@ -254,7 +254,7 @@ def end_turn(state: State, geo: Geometry, rng: Rng) -> list[Event]:
     return events
 
 
-# -- defeat and the end ------------------------------------------------------------------------------
+# -- defeat and the end ----------------------------------------------------------------------------
 def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = None) -> list[Event]:
     """``loser`` is out of the game. After a Throne capture their cards and Mines and Ruins pass
     to the capturer, who may deploy 3 free units in the captured Castle (seed, Castle); in a game

@@ -171,7 +171,8 @@ def _check_cards(state: State, players: list[str], found: list[Violation]) -> No
         min_deck_size(len(players)) <= len(cards) <= MAX_DECK,
         found,
         "deck_size",
-        f"state.cards must hold {min_deck_size(len(players))} to {MAX_DECK} cards for {len(players)} players.",
+        f"state.cards must hold {min_deck_size(len(players))} to {MAX_DECK} cards for "
+        f"{len(players)} players.",
     )
     problems = []
     for cid, card in cards.items():
@@ -191,7 +192,8 @@ def _check_tracks(state: State, found: list[Violation]) -> None:
         and all(is_int(v) and TRACK_MIN <= v <= TRACK_MAX for v in tracks.values()),
         found,
         "bad_tracks",
-        f"state.tracks must give each pillar ({', '.join(PILLARS)}) a whole number from {TRACK_MIN} to {TRACK_MAX}.",
+        f"state.tracks must give each pillar ({', '.join(PILLARS)}) a whole number from "
+        f"{TRACK_MIN} to {TRACK_MAX}.",
     )
 
 
@@ -229,7 +231,8 @@ def _check_reigns(state: State, players: list[str], found: list[Violation]) -> N
         isinstance(reigns, list) and 1 <= len(reigns) <= len(players),
         found,
         "bad_reigns",
-        "state.reigns must hold one record per reign so far (at least one, at most one per player).",
+        "state.reigns must hold one record per reign so far (at least one, at most one per "
+        "player).",
     )
     seen: set[str] = set()
     for i, record in enumerate(reigns):
@@ -287,7 +290,8 @@ def _check_reigns(state: State, players: list[str], found: list[Violation]) -> N
                 and all(not points[p]["goal"] for p in order),
                 found,
                 "bad_points",
-                f"{where}: a reign going on has no end tracks, revealed goals, pile or goal points yet.",
+                f"{where}: a reign going on has no end tracks, revealed goals, pile or goal "
+                "points yet.",
             )
             continue
         tracks = record["tracks"]
@@ -329,7 +333,8 @@ def _check_reigns(state: State, players: list[str], found: list[Violation]) -> N
             and sum(points[p]["story"] for p in order) <= 1,
             found,
             "bad_points",
-            f"{where}: goal points must be those of the revealed goals, and at most one story point.",
+            f"{where}: goal points must be those of the revealed goals, and at most one story "
+            "point.",
         )
 
 
@@ -537,7 +542,8 @@ def _check_phase(state: State, players: list[str], found: list[Violation]) -> No
         (record["end"] is not None) == over,
         found,
         "inconsistent_phase",
-        "state.reigns' last record must be ended exactly when the phase is end_vote, succession or finished.",
+        "state.reigns' last record must be ended exactly when the phase is end_vote, "
+        "succession or finished.",
     )
     _need(
         over or (at_end == (phase == "story_vote")),
@@ -785,7 +791,8 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
         sorted(placed) == sorted(order),
         found,
         "bad_round",
-        "Each advisor's proposal is face down, revealed, awaiting the Monarch's mind or discarded unrevealed.",
+        "Each advisor's proposal is face down, revealed, awaiting the Monarch's mind or "
+        "discarded unrevealed.",
     )
     if phase == "decide":
         _need(
@@ -826,7 +833,8 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
             (r["decision"] != original) == r["changed"],
             found,
             "bad_round",
-            "A revealed proposal's decision is the Monarch's, reversed only when they changed their mind.",
+            "A revealed proposal's decision is the Monarch's, reversed only when they changed "
+            "their mind.",
         )
     if pending is not None:
         _need(
@@ -899,14 +907,16 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
             not table and not rnd["discarded"] and len(state["pile"]) < ABDICATION_PILE,
             found,
             "bad_round",
-            f"The advisors draw only after every card is resolved, with fewer than {ABDICATION_PILE} in the pile.",
+            "The advisors draw only after every card is resolved, with fewer than "
+            f"{ABDICATION_PILE} in the pile.",
         )
         queue = state["draw_queue"]
         _need(
             queue == order[len(order) - len(queue) :],
             found,
             "inconsistent_draw_queue",
-            "At the end of a round each advisor draws one card, in seat order from the Monarch's left.",
+            "At the end of a round each advisor draws one card, in seat order from the "
+            "Monarch's left.",
         )
         drawn = order[: len(order) - len(queue)]
         _need(

@@ -116,7 +116,8 @@ _MASKS: dict[int, list[tuple[int, ...]]] = {}
 
 
 def _subsets(items: list[str]) -> list[list[str]]:
-    """Every subset of ``items`` (in their order), by increasing bit mask: [], [a], [b], [a, b]..."""
+    """Every subset of ``items`` (in their order), by increasing bit mask: [], [a], [b], [a,
+    b]..."""
     n = len(items)
     masks = _MASKS.get(n)
     if masks is None:

@@ -31,7 +31,7 @@ def _state(game_id: str, seed: int = 3) -> dict:
     return game.setup(["ann", "bob", "cat", "dan", "eve", "fay"][: game.min_players], seed, {})
 
 
-# -- entity tags -------------------------------------------------------------------------------------
+# -- entity tags -----------------------------------------------------------------------------------
 @pytest.fixture
 def session(client):
     resp = client.post(
@@ -139,7 +139,7 @@ def test_the_header_pattern_is_the_servers():
     assert spec["components"]["schemas"]["EntityTags"]["pattern"] == ENTITY_TAGS
 
 
-# -- a state of another game ---------------------------------------------------------------------------
+# -- a state of another game -----------------------------------------------------------------------
 @pytest.mark.parametrize("sent, endpoint", list(itertools.permutations(sorted(GAMES), 2)))
 def test_a_state_of_another_game_gets_one_error_naming_both(client, sent, endpoint):
     state = _state(sent)
@@ -159,7 +159,7 @@ def test_a_state_of_another_game_gets_one_error_naming_both(client, sent, endpoi
         assert len(resp.get_data()) < 1000
 
 
-# -- integral floats ----------------------------------------------------------------------------------------
+# -- integral floats -------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_an_integral_float_seed_is_the_integer(client, game_id):
     players = ["ann", "bob", "cat", "dan", "eve", "fay"][: get_game(game_id).min_players]
@@ -205,7 +205,7 @@ def test_an_integral_float_in_a_state_and_a_session(client):
     assert resp.status_code == 201, resp.get_data(as_text=True)
 
 
-# -- suggest levels ----------------------------------------------------------------------------------------
+# -- suggest levels --------------------------------------------------------------------------------
 def test_suggest_levels_are_each_games_own(client, monkeypatch):
     spec = yaml.safe_load(OPENAPI_PATH.read_text("utf-8"))["components"]["schemas"]
     for game_id, game in GAMES.items():

@@ -192,7 +192,7 @@ def test_deep_nesting_everywhere(fuzz_client, depth):
             check_answer(resp)
 
 
-# -- valid documents with one part broken ------------------------------------------------------------
+# -- valid documents with one part broken ----------------------------------------------------------
 def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
     out = [prefix]
     if isinstance(value, dict):

@@ -214,7 +214,10 @@ def _raw(port: int, data: bytes) -> tuple[int, str, bytes]:
             "request_header_fields_too_large",
         ),
         (
-            b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+            b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\n"
+            b"Host: a\r\n"
+            b"Content-Length: -1\r\n"
+            b"\r\n",
             400,
             "bad_request",
         ),

@@ -22,7 +22,10 @@ def test_the_scan_finds_exactly_the_float_tokens_of_its_definition():
 
 
 def test_integral_floats_become_integers_and_hex_strings_are_left_alone():
-    body = b'{"seed": 5.0, "n": [1e3, -2E0, 2.5], "rng": "c0012a2ab4e0c6f1", "x": {"y": 12400387691.0}}'
+    body = (
+        b'{"seed": 5.0, "n": [1e3, -2E0, 2.5], "rng": "c0012a2ab4e0c6f1", "x": {"y": '
+        b"12400387691.0}}"
+    )
     value = jsonio.loads_body(body)
     assert value == {
         "seed": 5,

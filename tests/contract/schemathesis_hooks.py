@@ -7,7 +7,8 @@ tokens are not link parameters: ``seats`` is keyed by the generated player ids, 
 expression can name, and schemathesis counts a token a link supplies as a generated (invalid)
 one. So this hook remembers the tokens of every session created, and the auth provider below
 gives ``deleteSession`` the admin token, ``sessionLegalMoves`` each seat's token in turn and
-``submitSessionMove`` the token of the move's player (or of the seat that last listed its moves): schemathesis then also checks that the same
+``submitSessionMove`` the token of the move's player (or of the seat that last listed its moves):
+schemathesis then also checks that the same
 requests without a token, or with a wrong one, are refused.
 """
 

@@ -125,7 +125,8 @@ def test_request_examples_get_the_documented_responses(contract):
     for path, item in spec["paths"].items():
         op = item.get("post")
         if op is None or not path.startswith("/v1/games"):
-            continue  # session answers hold fresh random tokens: tests/contract/test_contract_sessions.py
+            # session answers hold fresh random tokens: tests/contract/test_contract_sessions.py
+            continue
         url = path.replace("{game}", "reign-and-ruin")
         for name, example in op["requestBody"]["content"]["application/json"]["examples"].items():
             body = _resolve(example)["value"]
@@ -145,10 +146,11 @@ def test_request_examples_get_the_documented_responses(contract):
 
 
 def test_generated_examples_are_up_to_date():
-    """``reign-referee examples --check``: the block is what the generator writes from the app now."""
+    """``reign-referee examples --check``: the block is what the generator writes from the app
+    now."""
     assert cli.main(["examples", "--check"]) == 0, (
-        "the examples in schemas/openapi_base.yaml differ from what the rules and app give now; run "
-        "`reign-referee examples`, then `reign-referee openapi`, and review the diff"
+        "the examples in schemas/openapi_base.yaml differ from what the rules and app give "
+        "now; run `reign-referee examples`, then `reign-referee openapi`, and review the diff"
     )
 
 

@@ -67,7 +67,8 @@ def play_game(
     response): every ``full_every``-th step (sampled), and every step whose move type or events were
     not seen validated yet, so every move and event type is checked against the spec at least
     once. Sampled steps also validate the move and try an illegal neighbour. A view of each role
-    is checked the first time each phase is reached; every view and the score at the end. The other steps go through the same app without the spec check. Returns the
+    is checked the first time each phase is reached; every view and the score at the end. The other
+    steps go through the same app without the spec check. Returns the
     final state."""
     rng = random.Random(chooser_seed)
     raw = contract.client

@@ -159,7 +159,7 @@ def _check_views(contract, state: dict) -> None:
             assert view["draft"]["picked"] == {p: bool(draft["picks"][p]) for p in state["players"]}
 
 
-# -- the catalogue and the operations endpoints ------------------------------------------------------
+# -- the catalogue and the operations endpoints ----------------------------------------------------
 def test_catalogue(contract):
     games = contract.call("GET", "/v1/games", expect=200).json["games"]
     assert GAME in [g["id"] for g in games]  # other registered games are checked by their own tests
@@ -252,7 +252,7 @@ def test_setup_without_seed(contract):
     assert 0 <= state["seed"] <= 9223372036854775807
 
 
-# -- errors -------------------------------------------------------------------------------------------
+# -- errors ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def midgame(contract_app):
     """A state a few moves into the play phase (via the rules, not under test here)."""
@@ -414,7 +414,7 @@ def test_unknown_player_is_rejected(contract, midgame):
     contract.post(GAME, "apply", {"state": midgame, "move": move}, expect=422)
 
 
-# -- the spec is strict enough to catch a wrong response -------------------------------------------------
+# -- the spec is strict enough to catch a wrong response -------------------------------------------
 def _response_errors(
     path: str, body: dict, status: int = 200, mimetype: str = "application/json"
 ) -> list:
@@ -556,7 +556,7 @@ def test_spec_catches_wrong_responses(contract, midgame):
     assert _response_errors(f"{P}/apply", applied, 201), "undocumented status"
 
 
-# -- extreme but well-shaped input never gets a 5xx ------------------------------------------------------
+# -- extreme but well-shaped input never gets a 5xx ------------------------------------------------
 def _with(state: dict, change) -> dict:
     state = copy.deepcopy(state)
     change(state)

@@ -118,7 +118,7 @@ def test_api_conforms(case, contract_app):
     case.call_and_validate(app=contract_app, checks=CHECKS)
 
 
-# -- stateful: the links ---------------------------------------------------------------------------------
+# -- stateful: the links ---------------------------------------------------------------------------
 SESSION_OPERATIONS = {
     ("POST", "/v1/sessions"),
     ("GET", "/v1/sessions/{session_id}"),
@@ -173,7 +173,7 @@ def test_stateful_links_reach_every_session_operation(referee_data_dir):
     )
 
 
-# -- generated moves on real states ------------------------------------------------------------------
+# -- generated moves on real states ----------------------------------------------------------------
 def _real_states() -> dict[str, dict]:
     """States of each phase, reached by random legal play with the rules themselves."""
     from rules.registry import get_game
@@ -354,7 +354,8 @@ def test_moves_on_real_states(contract_app, label, path):
                 move[name] = [move[name][0], value] if isinstance(move[name], list) else value
             listed = _canonical(move) in canonical_legal
             case.body = dict(body, move=move)
-        # not negative_data_rejection: the narrowed ids are this test's choice, not the server's rules
+        # not negative_data_rejection: the narrowed ids are this test's choice, not the server's
+        # rules
         response = case.call_and_validate(app=contract_app, checks=CHECKS[:-1])
         STATUSES[(action, response.status_code)] += 1
         if listed:

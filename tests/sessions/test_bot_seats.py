@@ -344,7 +344,7 @@ def test_a_bot_due_when_the_service_stopped_moves_when_next_touched(app, referee
         restarted.extensions["referee_bot_seats"].stop()
 
 
-# -- RS 10: listed is not waited on ------------------------------------------------------------------
+# -- RS 10: listed is not waited on ----------------------------------------------------------------
 def test_a_bot_listed_outside_its_turn_is_not_due():
     """Reign Supreme, RS 10: in a Combat phase the other players holding a card are listed in
     ``active_players`` but never waited for; only ``active_players[0]`` is."""
@@ -370,7 +370,7 @@ def test_a_bot_listed_outside_its_turn_is_not_due():
         assert get_game(other).waiting_on(other_state) == other_state["active_players"]
 
 
-# -- validation ---------------------------------------------------------------------------------------
+# -- validation ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "bots, status, field",
     [

@@ -123,7 +123,7 @@ def test_an_expired_session_is_gone(client, session, redis_client):
     assert client.get(path(session)).status_code == 404
 
 
-# -- read --------------------------------------------------------------------------------------------
+# -- read ------------------------------------------------------------------------------------------
 def test_seat_view_spectator_view_and_etag(client, session):
     game = get_game(GAME)
     state = game.setup(["ann", "bob"], 11, {})
@@ -164,7 +164,7 @@ def test_unknown_session_is_404(client, sid):
         )
 
 
-# -- tokens ------------------------------------------------------------------------------------------
+# -- tokens ----------------------------------------------------------------------------------------
 def test_legal_moves_need_a_seat(client, session):
     resp = client.get(path(session, "/legal-moves"))
     assert resp.status_code == 401 and resp.mimetype == PROBLEM
@@ -217,7 +217,7 @@ def test_moves_need_a_seat_token(client, session):
     assert resp.status_code == 403
 
 
-# -- moves -------------------------------------------------------------------------------------------
+# -- moves -----------------------------------------------------------------------------------------
 def test_a_move_answers_version_events_and_the_movers_view(client, session):
     game = get_game(GAME)
     move = first_move(client, session, "ann")
@@ -340,7 +340,7 @@ def test_idempotency_key_length(client, session):
     assert play(client, session, "ann", **{"Idempotency-Key": "x" * 256}).status_code == 400
 
 
-# -- history -----------------------------------------------------------------------------------------
+# -- history ---------------------------------------------------------------------------------------
 def test_history_is_redacted_for_the_caller(client, session):
     game = get_game(GAME)
     ann_move = first_move(client, session, "ann")
@@ -383,7 +383,7 @@ def test_history_after_and_limit(client, session):
     assert client.get(path(session, "/history?limit=0")).status_code == 400
 
 
-# -- delete ------------------------------------------------------------------------------------------
+# -- delete ----------------------------------------------------------------------------------------
 def test_delete_needs_the_admin_token(client, session, redis_client):
     assert client.delete(path(session)).status_code == 401
     assert client.delete(path(session), headers=bearer(session["seats"]["ann"])).status_code == 403

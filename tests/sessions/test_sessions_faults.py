@@ -45,7 +45,8 @@ def test_store_down_then_back(redis_server, tmp_path):
     resp = client.post(f"/v1/games/{GAME}/setup", json={"players": ["a", "b"], "seed": 1})
     assert resp.status_code == 200
 
-    redis_server.start()  # the same port and data directory: the append-only file brings it all back
+    # the same port and data directory: the append-only file brings it all back
+    redis_server.start()
     assert client.get("/readyz").status_code == 200
     resp = client.get(f"/v1/sessions/{sid}")
     assert resp.status_code == 200 and resp.get_json()["version"] == 0

@@ -1,6 +1,7 @@
 """Hypothesis fuzzing of the session endpoints on a real session: random bodies, query strings
 and headers (Authorization, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID) never give a
-5xx, and every error is a problem+json 4xx. Nothing a refused request carries changes the session."""
+5xx, and every error is a problem+json 4xx. Nothing a refused request carries changes the
+session."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def some_active_move(base, session, rng=None):
     return None, None
 
 
-# -- racing --------------------------------------------------------------------------------------------
+# -- racing ----------------------------------------------------------------------------------------
 def test_racing_processes_apply_each_move_exactly_once(served):
     """Four client processes race on two three-seat sessions (the draft lets every seat move at
     once). A barrier between reading and sending makes them race every round, so the test does
@@ -140,7 +140,7 @@ def test_racing_processes_apply_each_move_exactly_once(served):
         assert state == final_state
 
 
-# -- live events ---------------------------------------------------------------------------------------
+# -- live events -----------------------------------------------------------------------------------
 def test_a_stream_hears_each_new_version(served):
     session = create(served.base)
     path = f"/v1/sessions/{session['session_id']}/events"
@@ -250,7 +250,7 @@ def test_sixty_open_streams_do_not_stop_moves(served):
     print(f"10 moves with 60 open streams: {elapsed:.2f} s")
 
 
-# -- restart --------------------------------------------------------------------------------------------
+# -- restart ---------------------------------------------------------------------------------------
 def test_sessions_survive_a_restart(tmp_path):
     server = Served(tmp_path / "data", tmp_path / "serve.log").start()
     try:

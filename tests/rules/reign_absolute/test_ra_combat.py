@@ -267,7 +267,8 @@ def test_an_attack_only_bonus_does_not_count_for_the_defender():
 
 
 def test_start_of_combat_abilities_resolve_attacker_first():
-    # Raiders Shaman (3, draws 1) attacks the Elf Druid (3, draws 1): the attacker draws the top card.
+    # Raiders Shaman (3, draws 1) attacks the Elf Druid (3, draws 1): the attacker draws the top
+    # card.
     state = battle(
         {"ann": "raiders", "bob": "elves"},
         {

@@ -16,7 +16,8 @@ def breakdown(army):
 
 
 def test_the_seeds_worked_example_totals_44():
-    """Lisa: Alfenghast 3, 5 and 6 (one Kurgoz token on the 6) and a Hexen 4 → 12+5+3=20, ×2=40, +4=44."""
+    """Lisa: Alfenghast 3, 5 and 6 (one Kurgoz token on the 6) and a Hexen 4 → 12+5+3=20, ×2=40,
+    +4=44."""
     state = play_state(
         {"lisa": ["crou-9"], "max": ["crou-8"]},
         {"lisa": ["alfenghast-3", "alfenghast-5", fighter("alfenghast-6", kurgoz=1), "hexen-4"]},

@@ -1,4 +1,5 @@
-"""Setup: players, options, the deck, dealing, the starting player (seed §1, §3; rulings R&R 1, 3)."""
+"""Setup: players, options, the deck, dealing, the starting player (seed §1, §3; rulings R&R 1,
+3)."""
 
 from __future__ import annotations
 

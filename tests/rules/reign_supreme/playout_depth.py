@@ -73,7 +73,8 @@ def main() -> int:
         print(f"  {key:32} {n * per:8.1f} per 100 games")
     lengths = result["lengths"]
     print(
-        f"  {'moves per game':32} median {statistics.median(lengths):.0f}, min {min(lengths)}, max {max(lengths)}"
+        f"  {'moves per game':32} median {statistics.median(lengths):.0f}, min {min(lengths)}, "
+        f"max {max(lengths)}"
     )
     return 0
 

@@ -63,7 +63,7 @@ def at(s: dict, uid: str) -> list[int]:
     return s["units"][uid]["at"]
 
 
-# -- Counterattack --------------------------------------------------------------------------------------
+# -- Counterattack ---------------------------------------------------------------------------------
 def test_counterattack_is_offered_to_the_attacked_units_owner_and_worked_out_before_the_attack():
     s = pos({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [1, 0]})
     s, events = play(s, atk("u1", "u2"))
@@ -216,7 +216,7 @@ def test_counterattack_is_one_attack_even_for_a_double_attacker():
     assert s["units"]["u1"]["pins"] == 4 - 2
 
 
-# -- Ensnare ---------------------------------------------------------------------------------------------
+# -- Ensnare ---------------------------------------------------------------------------------------
 def test_ensnare_stops_the_target_moving_in_its_owners_next_turn_only():
     s = pos({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]})
     s, events = play(s, atk("u1", "u2"))
@@ -270,7 +270,7 @@ def test_a_stealth_unit_is_not_ensnared():
     assert s["units"]["u2"]["pins"] == 3
 
 
-# -- Charging --------------------------------------------------------------------------------------------
+# -- Charging --------------------------------------------------------------------------------------
 def test_charging_adds_one_after_moving_up_to_the_target():
     s = pos({"ann": ["knight"], "bob": ["footman"]}, {"u1": [-3, 0], "u2": [1, 0]})
     s, events = play(s, move("ann", "move", unit="u1", to=[0, 0]), atk("u1", "u2"))
@@ -311,7 +311,7 @@ def test_no_charging_bonus_against_a_stealth_target():
     ]
 
 
-# -- Flanking and Move Freely ------------------------------------------------------------------------------
+# -- Flanking and Move Freely ----------------------------------------------------------------------
 def test_flanking_attack_while_moving_deals_one_less_and_the_unit_moves_on():
     s = pos({"ann": ["cavalry"], "bob": ["footman"]}, {"u1": [-3, 0], "u2": [1, 0]})
     s, events = play(
@@ -372,7 +372,7 @@ def test_no_flanking_attack_against_a_stealth_unit():
     assert of_type(events, "attacked")[0]["damage"] == 3
 
 
-# -- Double Attack ---------------------------------------------------------------------------------------
+# -- Double Attack ---------------------------------------------------------------------------------
 def test_double_attack_two_attacks_of_the_same_type_at_different_targets():
     s = pos(
         {"ann": ["archer"], "bob": ["knight", "footman"]},
@@ -399,7 +399,7 @@ def test_double_attack_refuses_a_second_attack_of_another_type():
     assert s["units"]["u3"]["pins"] == 4
 
 
-# -- Knockback -------------------------------------------------------------------------------------------
+# -- Knockback -------------------------------------------------------------------------------------
 def test_knockback_pushes_the_target_straight_back_one_space():
     s = pos({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [0, 1]})
     s, events = play(s, atk("u1", "u2", knockback=True))
@@ -491,7 +491,7 @@ def test_no_knockback_against_a_stealth_unit():
     assert atk("u1", "u2", knockback=True) not in GAME.legal_moves(s)
 
 
-# -- Volley ----------------------------------------------------------------------------------------------
+# -- Volley ----------------------------------------------------------------------------------------
 def test_volley_hits_every_unit_next_to_the_target_allies_included():
     lists = {"ann": ["mangonel", "knight"], "bob": ["knight", "footman"]}
     where = {"u1": [-3, 0], "u2": [1, 1], "u3": [1, 0], "u4": [2, 0]}
@@ -523,7 +523,7 @@ def test_volley_only_on_a_shot():
     assert codes(s, atk("u1", "u2", volley=True)) == ["no_volley"]
 
 
-# -- Siege and Mechanical --------------------------------------------------------------------------------
+# -- Siege and Mechanical --------------------------------------------------------------------------
 def test_siege_units_have_no_melee_attack():
     s = pos(
         {"ann": ["mangonel"], "bob": ["footman", "knight"]},

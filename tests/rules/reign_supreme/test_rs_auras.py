@@ -34,7 +34,7 @@ def offence(events: list) -> list:
     return of_type(events, "attacked")[0]["offence"]
 
 
-# -- Command ---------------------------------------------------------------------------------------------
+# -- Command ---------------------------------------------------------------------------------------
 def test_command_gives_adjacent_allies_one_more_offence():
     s = pos(
         {"ann": ["infantry", "general"], "bob": ["footman"]},
@@ -83,7 +83,7 @@ def test_command_counts_for_a_counterattack():
     assert c["offence"] == [{"source": "command", "value": 1}] and c["damage"] == 4 + 1 - 2
 
 
-# -- Supply ----------------------------------------------------------------------------------------------
+# -- Supply ----------------------------------------------------------------------------------------
 def test_supply_gives_the_unit_and_adjacent_allies_one_more_defence_without_stacking():
     s = pos(
         {"ann": ["knight"], "bob": ["footman", "provisioner", "provisioner"]},
@@ -119,7 +119,7 @@ def test_siege_takes_supply_but_no_other_defence_modifier():
     assert e["defence"] == [{"source": "supply", "value": 1}] and e["damage"] == 4 - 1
 
 
-# -- Enchant ---------------------------------------------------------------------------------------------
+# -- Enchant ---------------------------------------------------------------------------------------
 def test_enchant_gives_melee_at_two_spaces():
     s = pos(
         {"ann": ["knight", "enchanter"], "bob": ["footman"]},
@@ -174,7 +174,7 @@ def test_enchant_does_not_change_spells():
     ]
 
 
-# -- Silence ---------------------------------------------------------------------------------------------
+# -- Silence ---------------------------------------------------------------------------------------
 def test_silence_aura_reaches_three_spaces_and_only_stops_enemies():
     s = pos({"ann": ["wizard"], "bob": ["warder"]}, {"u1": [0, 0], "u2": [3, 0]})
     assert silence_sources(s) == [((3, 0), "bob")]
@@ -211,7 +211,7 @@ def test_no_spell_is_cast_from_an_enemy_silence():
     assert s["units"]["u1"]["at"] == [-2, 0]
 
 
-# -- Stealth ---------------------------------------------------------------------------------------------
+# -- Stealth ---------------------------------------------------------------------------------------
 def test_a_stealth_unit_is_attacked_only_by_an_enemy_engaged_since_the_start_of_the_turn():
     s = pos(
         {"ann": ["knight", "archer"], "bob": ["assassin"]},

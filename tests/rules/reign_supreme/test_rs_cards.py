@@ -563,7 +563,7 @@ def test_a_played_card_is_public_and_a_hand_stays_private():
     assert all(c not in str(view.get("hand")) for c in s["hands"]["ann"])
 
 
-# -- custom cards: one per primitive ----------------------------------------------------------------
+# -- custom cards: one per primitive ---------------------------------------------------------------
 def test_custom_damage_with_splash_and_a_kill():
     cards = custom("bolt", "enemy_unit", {"kind": "damage", "amount": 7, "splash": 2}, rng=2)
     s = at(

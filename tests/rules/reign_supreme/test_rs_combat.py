@@ -8,7 +8,8 @@ from rules.reign_supreme import GAME
 from rules.reign_supreme.state import clone
 
 # ann = Resistance: knight atk 4 def 2 hp 8; archer atk 3 range 6; priest atk 1; infantry def 3.
-# bob = Greenskin: infantry atk 4 def 2 hp 10; trebuchet atk 6 range 8 (Siege, Packed); mangonel atk 4 range 5.
+# bob = Greenskin: infantry atk 4 def 2 hp 10; trebuchet atk 6 range 8 (Siege, Packed); mangonel atk
+# 4 range 5.
 
 
 def atk(unit: str, target: str, mode: str = "melee", player: str = "ann") -> dict:

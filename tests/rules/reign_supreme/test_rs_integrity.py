@@ -1,4 +1,5 @@
-"""Integrity: corrupted states are refused with 422 reasons, never a crash (rules doc §Integrity)."""
+"""Integrity: corrupted states are refused with 422 reasons, never a crash (rules doc
+§Integrity)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 every step (one unit per space, pins below hit points on living units, only active players move,
 listed moves apply, integrity holds, every game ends).
 
-To fit the time budget these runs use a short round limit (``round_limit`` 6 standard, 4 skirmish) and
+To fit the time budget these runs use a short round limit (``round_limit`` 6 standard, 4 skirmish)
+and
 a chooser that concedes rarely (a uniform chooser concedes within a few dozen moves); full-length
 games under the default options (round limit 30) are played by
 ``test_full_length_default_games_end``. contract_check plays uniformly random games over HTTP.
@@ -24,7 +25,8 @@ NAMES = ["ann", "bob", "cat", "dan"]
 
 
 RARELY = 0.002
-"""How often the random players consider conceding (``rules.playout.choose_move``; issue 16 item 7)."""
+"""How often the random players consider conceding (``rules.playout.choose_move``; issue 16 item
+7)."""
 
 
 def choose(legal: list[dict], chooser: random.Random, concede: float = RARELY) -> dict:
@@ -50,7 +52,8 @@ def invariants(state: dict) -> None:
 
 
 def near(move: dict, state: dict, rng: random.Random) -> list[dict]:
-    """Moves near a legal one: another player, another unit or target, another space, another mode."""
+    """Moves near a legal one: another player, another unit or target, another space, another
+    mode."""
     out = [{**move, "player": p} for p in state["players"] if p != move["player"]]
     ids = list(state["units"])
     if "unit" in move:

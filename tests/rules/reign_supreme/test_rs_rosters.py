@@ -13,7 +13,8 @@ ARMIES = default_armies()
 
 # Seed, Units: "(Shooting)" marks five types; the Trebuchet is Packed and Siege (Construction:
 # "a Mechanical or Siege (but not an unpacked Trebuchet)"), the Mangonel is the other engine;
-# the Shock Trooper "is Mechanical"; the Assassin is "the only unit that comes equipped with Stealth".
+# the Shock Trooper "is Mechanical"; the Assassin is "the only unit that comes equipped with
+# Stealth".
 KINDS = {
     "skirmisher": ["shooting"],
     "archer": ["shooting"],
@@ -72,7 +73,8 @@ def test_movement_follows_the_seeds_comparisons(army):
     # Cavalry: "the most mobile unit in the game"
     for other in ARMY_IDS:
         assert all(mv["cavalry"] > s["movement"] for t, s in units(other).items() if t != "cavalry")
-    # Infantry "slow moving"; Footmen "more specialized and mobile" than Infantry; Knights "fast moving"
+    # Infantry "slow moving"; Footmen "more specialized and mobile" than Infantry; Knights "fast
+    # moving"
     assert all(mv["infantry"] <= mv[t] for t, s in u.items() if "siege" not in s["kinds"])
     assert mv["infantry"] < mv["footman"] < mv["knight"]
     # Archer: "not as mobile as either" the Skirmisher ("very mobile") or the Wizard
@@ -91,9 +93,11 @@ def test_range_and_attack_follow_the_seeds_comparisons(army):
     # Archer "a much more capable range unit than the skirmisher"; "their long range compensates"
     # for being less mobile than the Skirmisher and the Wizard
     assert rng["archer"] > rng["skirmisher"] and rng["archer"] > rng["wizard"]
-    # Wizard "long-range", "very powerful": tears through Infantry "much more effectively than Archers"
+    # Wizard "long-range", "very powerful": tears through Infantry "much more effectively than
+    # Archers"
     assert rng["wizard"] > rng["skirmisher"] and atk["wizard"] > atk["archer"]
-    # Trebuchet "the ultimate long range unit"; the Mangonel's "range and damage is not that of a trebuchet"
+    # Trebuchet "the ultimate long range unit"; the Mangonel's "range and damage is not that of a
+    # trebuchet"
     for other in ARMY_IDS:
         assert all(
             rng["trebuchet"] > s["range"] for t, s in units(other).items() if t != "trebuchet"

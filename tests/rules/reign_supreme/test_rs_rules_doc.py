@@ -51,9 +51,9 @@ def test_every_statistic_is_in_the_rules_doc():
     for army, data in default_armies().items():
         for utype, s in data["units"].items():
             row = (
-                f"| {utype} | {army} | {s['name']} | {s['movement']} | {s['hp']} | {s['attack']} | "
-                f"{s['defence']} | {s['range']} | {s['damage']} | {_cell(s['kinds'])} | {_cell(s['abilities'])} | "
-                f"{_cell(s['spells'])} |"
+                f"| {utype} | {army} | {s['name']} | {s['movement']} | {s['hp']} | "
+                f"{s['attack']} | {s['defence']} | {s['range']} | {s['damage']} | "
+                f"{_cell(s['kinds'])} | {_cell(s['abilities'])} | {_cell(s['spells'])} |"
             )
             assert row in DOC, row
 

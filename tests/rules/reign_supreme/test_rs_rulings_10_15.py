@@ -37,7 +37,7 @@ def test_a_step_paid_by_construction_does_not_stop_shooting():
     ]
 
 
-# -- RS 15: Mines and Ruins --------------------------------------------------------------------------
+# -- RS 15: Mines and Ruins ------------------------------------------------------------------------
 def test_a_unit_knocked_onto_a_mine_takes_it_for_its_owner():
     """Ruling RS 15: a unit that Knockback puts on a Mine claims it (skirmish Mine [2, -1])."""
     s = position({"ann": ["general"], "bob": ["knight"]}, {"u1": [2, 1], "u2": [2, 0]})
@@ -59,7 +59,7 @@ def test_a_unit_teleporting_onto_a_ruin_takes_it():
     assert s["control"]["ruins"] == [None, "ann"]
 
 
-# -- RS 14: magical attacks and Silence ----------------------------------------------------------------
+# -- RS 14: magical attacks and Silence ------------------------------------------------------------
 def test_a_magical_attack_cannot_be_made_from_inside_an_enemy_silence():
     """Ruling RS 14: the Wizard (Magic damage, range 4) inside bob's Warder's Silence cannot shoot;
     the Archer (Piercing) beside it can; from outside the aura the Wizard shoots into it."""
@@ -90,8 +90,9 @@ def test_a_roster_entry_must_name_its_damage_type():
     assert all("damage" in v.message for v in found)
 
 
-# -- RS 12: Castle walls ----------------------------------------------------------------------------------
-# Standard board, two players: ann's Castle [6,0] [6,1] [7,-1] [7,0] (Throne) [7,1] [8,-1] [8,0], her
+# -- RS 12: Castle walls ---------------------------------------------------------------------------
+# Standard board, two players: ann's Castle [6,0] [6,1] [7,-1] [7,0] (Throne) [7,1] [8,-1] [8,0],
+# her
 # Gate w1 on [6,0]-[5,0]; Castle walls w3 [6,0]-[5,1], w5 [6,1]-[5,1], w7 [6,1]-[6,2].
 STANDARD = {"scenario": "standard"}
 
@@ -184,7 +185,7 @@ def test_a_custom_castles_gate_must_open_onto_its_kingdom_or_the_midfield():
         raise AssertionError("a sealed Castle was accepted")
 
 
-# -- RS 10: outside your own turn -----------------------------------------------------------------------------
+# -- RS 10: outside your own turn ------------------------------------------------------------------
 def wounded(state: dict, **pins: int) -> dict:
     s = clone(state)
     for uid, n in pins.items():

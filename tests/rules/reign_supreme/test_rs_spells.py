@@ -78,7 +78,7 @@ def end_turns(state: dict[str, Any], *players: str) -> tuple[dict[str, Any], lis
     return play(state, *(move(p, "end_turn") for p in players))
 
 
-# -- Teleport --------------------------------------------------------------------------------------------
+# -- Teleport --------------------------------------------------------------------------------------
 def test_teleport_reaches_every_empty_space_up_to_4_away_and_pins_a_cooldown_of_5():
     s = position({"ann": ["wizard"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [-3, 0]})
     geo_board = {tuple(h) for h in s["scenario"]["midfield"]} | {
@@ -201,12 +201,12 @@ def test_an_attacked_unit_without_a_ready_teleport_is_not_asked():
     assert of_type(events, "attacked")[0]["damage"] == 4 and s["active_players"] == ["ann"]
 
 
-# -- Healing -----------------------------------------------------------------------------------------------
+# -- Healing ---------------------------------------------------------------------------------------
 HEAL = {"ann": ["priest", "infantry", "shock_trooper", "mangonel"], "bob": ["infantry", "footman"]}
 HEAL_AT = {"u1": [0, 0], "u2": [-1, 0], "u3": [0, 1], "u4": [0, -1], "u5": [1, 0], "u6": [2, 0]}
 
 
-def test_healing_removes_two_pins_from_itself_or_an_adjacent_unit_of_any_side_with_a_cooldown_of_2():
+def test_healing_removes_two_pins_from_itself_or_an_adjacent_unit_of_any_side_cooldown_2():
     s = position(HEAL, HEAL_AT)
     s = with_units(
         s,
@@ -265,7 +265,7 @@ def test_healing_with_cure_removes_ensnare_and_does_not_heal():
     assert codes(s, cast("ann", "u1", "healing", "u2", cure=False)) == []
 
 
-# -- Combat spells -----------------------------------------------------------------------------------------
+# -- Combat spells ---------------------------------------------------------------------------------
 def test_blast_deals_5_to_every_unit_within_3_in_a_straight_line_allies_included():
     s = position(
         {"ann": ["battlemage", "infantry", "footman"], "bob": ["infantry", "archer", "footman"]},
@@ -352,7 +352,7 @@ def test_a_combat_spell_is_ready_again_after_its_cooldown():
     assert codes(s, cast("ann", "u1", "blast", [1, 0])) == []
 
 
-def test_a_combat_spell_may_target_an_adjacent_stealth_unit_only_when_engaged_since_the_start_of_the_turn():
+def test_a_combat_spell_targets_an_adjacent_stealth_unit_only_if_engaged_since_turn_start():
     s = position({"ann": ["battlemage"], "bob": ["assassin"]}, {"u1": [0, 0], "u2": [1, 0]})
     assert [1, 0] in [m["target"] for m in casts(s, "u1", "blast")]
     s = position({"ann": ["battlemage"], "bob": ["assassin"]}, {"u1": [-1, 0], "u2": [1, 0]})
@@ -360,7 +360,7 @@ def test_a_combat_spell_may_target_an_adjacent_stealth_unit_only_when_engaged_si
     assert codes(s, cast("ann", "u1", "blast", [1, 0])) == ["bad_spell_target"]
 
 
-# -- Silence -------------------------------------------------------------------------------------------------
+# -- Silence ---------------------------------------------------------------------------------------
 def test_no_spell_can_be_cast_from_within_an_enemy_silence():
     s = position({"ann": ["battlemage"], "bob": ["warder"]}, {"u1": [0, 0], "u2": [-3, 0]})
     assert casts(s, "u1", "blast") == []
@@ -405,7 +405,7 @@ def test_teleport_is_stopped_by_silence():
     assert of_type(events, "attacked")[0]["damage"] == 4 and s["active_players"] == ["ann"]
 
 
-# -- Castle ---------------------------------------------------------------------------------------------------
+# -- Castle ----------------------------------------------------------------------------------------
 def test_no_area_of_effect_spell_is_cast_from_outside_into_a_castle_and_the_area_stops_at_it():
     # bob's Castle: [-8,0] [-8,1] [-7,-1] [-7,0] [-7,1] [-6,-1] [-6,0]; the Cone from [-5,0] at
     # [-5,-1] covers [-5,-1] and the spaces behind it on the board: [-5,-2] and [-6,-1] (Castle)
@@ -439,7 +439,7 @@ def test_area_of_effect_spells_may_be_cast_from_inside_a_castle_out():
     assert hits == {"u2": 4 - 2 - 1, "u3": 4 - 2, "u4": 4 - 2 - 1}  # +1 defence in the Castle
 
 
-# -- Counterspell and the answer stack ------------------------------------------------------------------------
+# -- Counterspell and the answer stack -------------------------------------------------------------
 def test_counterspell_is_only_an_answer():
     s = position({"ann": ["warder"], "bob": ["infantry"]}, {"u1": [0, 0], "u2": [-3, 0]})
     assert casts(s, "u1", "counterspell") == []

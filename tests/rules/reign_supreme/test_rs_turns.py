@@ -198,7 +198,7 @@ def test_only_packed_units_pack():
     assert codes(s, move("ann", "pack", unit="u1")) == ["not_packed_unit"]
 
 
-# -- deployment ---------------------------------------------------------------------------------------
+# -- deployment ------------------------------------------------------------------------------------
 def deploy_ready(**at):
     """Standard game, bob's turn; ann has 6 units (5 set up, 1 waiting) and 1 deployment earned."""
     s = position(

@@ -1,4 +1,5 @@
-"""Views show the board to everyone and each hand only to its owner (rules doc §Hidden information)."""
+"""Views show the board to everyone and each hand only to its owner (rules doc §Hidden
+information)."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ def test_drawn_cards_are_redacted_for_others():
 
 
 def test_session_histories_show_every_move_whole():
-    """RS 9: the board is public, so nobody's move is hidden from anyone (rules doc, Hidden information)."""
+    """RS 9: the board is public, so nobody's move is hidden from anyone (rules doc, Hidden
+    information)."""
     from rules.reign_supreme import GAME
 
     move = {"player": "ann", "type": "move", "unit": "u3", "to": [1, -2]}

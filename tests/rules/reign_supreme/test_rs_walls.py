@@ -71,7 +71,7 @@ def constructions(state: dict[str, Any], uid: str) -> set[tuple[str, Any]]:
     }
 
 
-# -- Gates ---------------------------------------------------------------------------------------------------
+# -- Gates -----------------------------------------------------------------------------------------
 def test_each_castle_has_a_gate_of_20_hit_points_on_the_scenarios_gate_edge():
     s = position({"ann": ["knight"], "bob": ["knight"]}, **STANDARD)
     assert s["walls"][:2] == [
@@ -197,7 +197,7 @@ def test_a_destroyed_gate_is_removed_and_enemies_pass_and_no_damage_reaches_thro
     assert (-6, 0) in destinations(s, "u2")
 
 
-# -- Palisades -------------------------------------------------------------------------------------------------
+# -- Palisades -------------------------------------------------------------------------------------
 def test_construction_builds_a_palisade_of_4_on_an_edge_of_its_own_space_and_ends_its_turn():
     s = position({"ann": ["engineer"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [-3, 0]})
     assert {t for a, t in constructions(s, "u1") if a == "build"} == {

@@ -2,7 +2,8 @@
 
 Each golden file holds one seeded game: its setup arguments, the state after setup, and for
 every move (chosen by ``random.Random(chooser_seed)`` among the legal moves) the move, the
-events and the resulting state (without the card catalogue ``cards``, which no move changes). The test replays the moves and compares every state and event
+events and the resulting state (without the card catalogue ``cards``, which no move changes). The
+test replays the moves and compares every state and event
 list byte for byte (canonical JSON), so any change in the rules' behaviour shows up as a diff.
 
 Regenerate ONLY after an intended rule change, and review the diff:
