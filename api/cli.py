@@ -274,7 +274,9 @@ def simulation_stats(
 def format_stats(game_id: str, stats: dict[str, Any]) -> str:
     seats = "  ".join(
         f"seat {i + 1}: {rate:.1%} ({n})"
-        for i, (rate, n) in enumerate(zip(stats["win_rate_by_seat"], stats["wins_by_seat"]))
+        for i, (rate, n) in enumerate(
+            zip(stats["win_rate_by_seat"], stats["wins_by_seat"], strict=True)
+        )
     )
     lines = [
         f"game:             {game_id}",
@@ -424,7 +426,7 @@ def bot_stats(results: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[
         row["win_rate"] = row["wins"] / row["played"] if row["played"] else 0.0
         row["interval"] = wilson_interval(row["wins"], row["played"])
         row["seat_win_rate"] = [
-            w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"])
+            w / n if n else 0.0 for w, n in zip(row["seat_wins"], row["seat_played"], strict=True)
         ]
     return {"games": len(results), "draws": draws, "levels": per}
 
@@ -438,7 +440,8 @@ def format_bot_stats(game_id: str, seats: int, stats: dict[str, Any], elapsed: f
     ]
     for level, row in stats["levels"].items():
         by_seat = "  ".join(
-            f"{rate:6.1%} ({n:>3})" for rate, n in zip(row["seat_win_rate"], row["seat_played"])
+            f"{rate:6.1%} ({n:>3})"
+            for rate, n in zip(row["seat_win_rate"], row["seat_played"], strict=True)
         )
         low, high = row["interval"]
         interval = f"{low:.1%}-{high:.1%}"

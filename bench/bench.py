@@ -84,7 +84,7 @@ def openspiel_games() -> dict[str, Callable[[float], dict]]:
                 state = game.new_initial_state()
                 while not state.is_terminal():
                     if state.is_chance_node():
-                        outcomes, probs = zip(*state.chance_outcomes())
+                        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                         action = chooser.choices(outcomes, probs)[0]
                     else:
                         action = chooser.choice(state.legal_actions())
@@ -258,7 +258,14 @@ def http_ratios(
                     "unseen": (ports["unseen"], f"/v1/games/{game}/{endpoint}"),
                 }
 
-                def measure(port: int, path: str, secs: float) -> dict:
+                # body_file and bodies of this round, bound now (measure is only called within it)
+                def measure(
+                    port: int,
+                    path: str,
+                    secs: float,
+                    body_file: Path = body_file,
+                    bodies: list[bytes] = bodies,
+                ) -> dict:
                     if load == "wrk":
                         return wrk_round(
                             f"http://127.0.0.1:{port}{path}", str(body_file), secs, clients

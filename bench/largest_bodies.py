@@ -52,6 +52,7 @@ def _rr_options(players: list[str]) -> dict[str, Any]:
             for i, f in zip(
                 range(MAX_DECK - MAX_DECK // 2),
                 ["alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora"] * MAX_DECK,
+                strict=False,  # the cycle of factions is longer than the cards it names
             )
         ]
     }
@@ -148,7 +149,7 @@ def _rs_options(players: list[str]) -> dict[str, Any]:
         "setup": "auto",
         "cards": cards,
         "rosters": rosters,
-        "armies": dict(zip(players, ARMY_IDS)),
+        "armies": dict(zip(players, ARMY_IDS, strict=False)),  # fewer players than armies
         "army_lists": lists,
     }
 

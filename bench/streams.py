@@ -142,7 +142,7 @@ def play(port: int, moves: int, streams: int) -> dict:
         answered: dict[int, float] = {}
         while done < moves:
             mover = None
-            for player, token in session["seats"].items():
+            for token in session["seats"].values():
                 status, listed = client.call(
                     "GET", path + "/legal-moves", headers={"Authorization": f"Bearer {token}"}
                 )

@@ -15,7 +15,7 @@ from rules.engine import Game
 from rules.playout import random_steps
 from rules.registry import GAMES, get_game
 
-__all__ = ["GAME_IDS", "AVOID", "random_players", "play_for", "request_bodies"]
+__all__ = ["GAME_IDS", "random_players", "play_for", "request_bodies"]
 
 GAME_IDS: tuple[str, ...] = tuple(GAMES)
 CONCEDE: dict[str, float] = {"reign-supreme": 0.0}

@@ -56,7 +56,7 @@ def play_bot_game(
     """
     game = bot.game
     state = game.setup(list(players), seed, dict(options or {}))
-    level_of = dict(zip(players, levels))
+    level_of = dict(zip(players, levels, strict=True))
     moves: list[Move] = []
     for _ in range(MAX_MOVES):
         if state["status"] == "finished":

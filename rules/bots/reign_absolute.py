@@ -80,7 +80,7 @@ class ReignAbsoluteBot:
             pool = Pool((u for u in units if u not in placed), rng)
             if p == me and view.get("next_unit"):
                 nxt = view["next_unit"]
-                pool.take_where(lambda u: u == nxt)
+                pool.take_where(nxt.__eq__)
                 unit_decks[p] = [nxt] + pool.take(view["unit_deck_counts"][p] - 1)
             elif p != me:
                 for c in cells:
@@ -127,7 +127,7 @@ class ReignAbsoluteBot:
                     "owner": me,
                     "reinforcements": list(c["reinforcements"]),
                 }
-        for uid, entry in battlefield.items():
+        for entry in battlefield.values():
             if entry["owner"] != me:
                 cell = next(c for c in cells if c["x"] == entry["x"] and c["y"] == entry["y"])
                 entry["reinforcements"] = cards.take(cell["reinforcement_count"])

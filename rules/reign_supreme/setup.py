@@ -220,7 +220,7 @@ def _seat(scenario: dict[str, Any], players: Sequence[PlayerId]) -> dict[PlayerI
         else [k["id"] for k in scenario["kingdoms"]][: len(players)]
     )
     out = {}
-    for p, kid in zip(players, ids):
+    for p, kid in zip(players, ids, strict=True):
         k = by_id[kid]
         castles = scenario["castles"]
         out[p] = {

@@ -185,7 +185,7 @@ def test_deep_nesting_everywhere(fuzz_client, depth):
             try:
                 text = json.dumps({name: value})
             except RecursionError:
-                text = '{"%s": ' % name + "[" * depth + "]" * depth + "}"
+                text = f'{{"{name}": ' + "[" * depth + "]" * depth + "}"
             resp = fuzz_client.post(
                 f"{BASE}/{endpoint}", data=text, content_type="application/json"
             )

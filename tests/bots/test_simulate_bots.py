@@ -111,7 +111,11 @@ def test_stronger_level_wins_most_small_fixed_matches(
         seated = seat_levels(levels, i)
         names = [f"p{k}" for k in range(len(levels))]
         played = play_bot_game(bot, names, seated, 500 + i, time_ms, options)
-        wins += any(p in played.score.winners for p, lv in zip(names, seated) if lv == levels[0])
+        wins += any(
+            p in played.score.winners
+            for p, lv in zip(names, seated, strict=True)
+            if lv == levels[0]
+        )
     assert wins >= at_least, f"{levels[0]} won {wins} of {games}"
 
 

@@ -318,7 +318,7 @@ class RedisClusterServers:
         nodes = [redis.Redis(port=port) for port in self.ports]
         for node in nodes:
             _wait_for_ping(node)
-        for node, first in zip(nodes, (0, 5461, 10923)):
+        for node, first in zip(nodes, (0, 5461, 10923), strict=True):
             last = {0: 5460, 5461: 10922, 10923: 16383}[first]
             node.execute_command("CLUSTER ADDSLOTS", *range(first, last + 1))
         for port in self.ports[1:]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -184,9 +185,7 @@ def test_several_bots_in_a_row_and_a_game_of_bots_only(app, client):
     session = settle(app, client, created["session_id"])
     assert session.state["status"] == "finished"
     entries = raw_history(app, created["session_id"])
-    assert any(
-        a["player"] == b["player"] for a, b in zip(entries, entries[1:])
-    )  # one bot, twice in a row
+    assert any(a["player"] == b["player"] for a, b in pairwise(entries))  # one bot, twice in a row
     replay(app, created["session_id"], ["ann", "bob"], 7, {}, bots)
 
 
@@ -231,7 +230,7 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
     seat = client.get(f"/v1/sessions/{sid}/events?after=0", headers=ann)
     play_humans(app, client, created)
     final = settle(app, client, sid).version
-    for stream, headers, viewer in ((spectator, {}, None), (seat, ann, "ann")):
+    for stream, headers in ((spectator, {}), (seat, ann)):
         history = client.get(f"/v1/sessions/{sid}/history", headers=headers).get_json()["entries"]
         assert _stream_entries(stream, final) == history
         stream.close()

@@ -87,7 +87,7 @@ def test_no_seat_sees_another_seats_secrets(served, game_id):
             "entries"
         ]
         assert len(history) == moves
-        for entry, public in zip(history, spectator_history):
+        for entry, public in zip(history, spectator_history, strict=True):
             around = states[entry["version"] - 1 : entry["version"] + 1]
             assert not leaks(entry, public, seat, players, game, around), (seat, entry["version"])
         reader = readers[seat]

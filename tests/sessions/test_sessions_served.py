@@ -7,7 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
-from itertools import chain
+from itertools import chain, pairwise
 
 from sessions_served import EventReader, Served, bearer, http, racer
 
@@ -106,9 +106,8 @@ def test_racing_processes_apply_each_move_exactly_once(served):
         contested += len(guarded) >= 2
     # ... and the draft rounds always put two of them on one version, so someone lost a race.
     assert contested >= 1 and any(r["status"] in (409, 412) for r in results), "no race was lost"
-    for first, again in zip(
-        results, results[1:]
-    ):  # a retried Idempotency-Key gives the first answer
+    # a retried Idempotency-Key gives the first answer
+    for first, again in pairwise(results):
         if (
             first["mode"] == "idempotent"
             and first["try"] == 0
@@ -121,7 +120,7 @@ def test_racing_processes_apply_each_move_exactly_once(served):
                 and again["version"] == first["version"]
             )
     client = served.redis()
-    for session, seed in zip(sessions, seeds):
+    for session, seed in zip(sessions, seeds, strict=True):
         sid = session["session_id"]
         applied = sorted(
             r["version"]

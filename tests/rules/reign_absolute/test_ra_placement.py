@@ -31,9 +31,11 @@ TINY = [
 
 
 def start(players=("ann", "bob"), seed=1, races=None):
-    options = {"races_by_player": dict(zip(players, ("empire", "elves", "orcs", "raiders")))}
+    options = {
+        "races_by_player": dict(zip(players, ("empire", "elves", "orcs", "raiders"), strict=False))
+    }
     if races:
-        options = {"races": races, "races_by_player": dict(zip(players, ("a", "b")))}
+        options = {"races": races, "races_by_player": dict(zip(players, ("a", "b"), strict=True))}
     return GAME.setup(list(players), seed, options)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from ra_helpers import apply, codes, first, mv
 
@@ -98,7 +100,7 @@ def test_highest_number_starts_and_ties_draw_again():
         )
         draws = state["first_player_draws"]
         numbers = [{p: state["cards"][c]["number"] for p, c in d.items()} for d in draws]
-        for earlier, later in zip(numbers, numbers[1:]):
+        for earlier, later in pairwise(numbers):
             best = max(earlier.values())
             assert (
                 sorted(later) == sorted(p for p, n in earlier.items() if n == best)

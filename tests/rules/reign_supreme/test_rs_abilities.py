@@ -419,11 +419,10 @@ def test_knockback_blocked_by_a_unit_the_board_edge_or_a_wall():
         (
             {"ann": ["general"], "bob": ["knight", "footman"]},
             {"u1": [0, 0], "u2": [1, 0], "u3": [2, 0]},
-            None,
         ),
-        ({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, -2], "u2": [0, -3]}, None),
+        ({"ann": ["general"], "bob": ["knight"]}, {"u1": [0, -2], "u2": [0, -3]}),
     ]
-    for lists, where, wall in blocked:
+    for lists, where in blocked:
         s = pos(lists, where)
         before = at(s, "u2")
         s, events = play(s, atk("u1", "u2", knockback=True))

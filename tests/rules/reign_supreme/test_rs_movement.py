@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from rs_helpers import codes, destinations, move, of_type, play, position
 
 from rules.reign_supreme import GAME
@@ -127,7 +129,7 @@ def test_a_unit_that_comes_into_melee_stops_or_breaks_away():
         _, events = play(s, move("ann", "move", unit="u2", to=list(h)))
         path = [tuple(x) for x in events[0]["path"]]
         assert len(path) - 1 <= 5
-        for a, b in zip(path, path[1:]):
+        for a, b in pairwise(path):
             assert not (distance(a, (1, 0)) == 1 and distance(b, (1, 0)) == 1), path
 
 

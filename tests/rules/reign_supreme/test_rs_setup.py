@@ -37,7 +37,7 @@ def test_four_armies_of_all_nineteen_unit_types_with_one_assault():
                 "abilities",
                 "spells",
             }
-        for key, units in army["lists"].items():
+        for units in army["lists"].values():
             assert units.count("assault") <= 1
         assert len(army["lists"]["standard"]) == 10 and len(army["lists"]["skirmish"]) == 6
 

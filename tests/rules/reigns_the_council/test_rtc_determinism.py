@@ -23,7 +23,7 @@ def test_apply_is_deterministic_and_replays_from_seed_and_moves():
         moves.append(move)
         states.append(dumps(state))
     replay = GAME.setup(["ann", "bob", "cat", "dan"], 99, {"story_point": "vote"})
-    for move, expected in zip(moves, states):
+    for move, expected in zip(moves, states, strict=True):
         replay = json.loads(dumps(replay))  # as a client sends it back
         replay, _ = GAME.apply(replay, move)
         assert dumps(replay) == expected

@@ -143,7 +143,7 @@ def test_story_point_by_vote_of_the_other_players(votes, awarded):
     assert state["phase"] == "story_vote" and state["active_players"] == ["ann", "cat", "dan"]
     assert "reign_ended" not in types(events)
     assert codes(state, move("bob", "story_vote", approve=True)) == ["storyteller"]
-    for voter, vote in zip(("cat", "ann", "dan"), votes):
+    for voter, vote in zip(("cat", "ann", "dan"), votes, strict=True):
         assert GAME.legal_moves(state, voter) == [
             move(voter, "story_vote", approve=True),
             move(voter, "story_vote", approve=False),
