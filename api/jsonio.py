@@ -113,4 +113,4 @@ class OrjsonProvider(JSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(dumps(obj), mimetype="application/json")
+        return Response(dumps(obj), mimetype="application/json")  # the app keeps Flask's class

@@ -123,7 +123,8 @@ def init_rate_limits(
     def counted(*args: Any, **kwargs: Any) -> Response:
         store.client()  # the counters live in the store: start (or reach) it before counting
         headers = limit.count(request.remote_addr or "unknown")
-        response = app.make_response(view(*args, **kwargs))
+        # flask types a view as sync or async; this one (sessions.create) is sync
+        response = app.make_response(view(*args, **kwargs))  # type: ignore[arg-type]
         response.headers.update(headers)
         return response
 

@@ -34,6 +34,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis
+from redis.typing import EncodableT, FieldT
 
 from api import jsonio
 from api.store import Store, guarded, guarded_write
@@ -269,7 +270,7 @@ class SessionStore:
         admin = new_token()
         session_id = secrets.token_urlsafe(16)  # 128 random bits: ids never collide
         key = self.key(session_id, "session")
-        fields = {
+        fields: dict[FieldT, EncodableT] = {
             "seats": jsonio.dumps({p: token_hash(t) for p, t in seats.items()}),
             "admin": token_hash(admin),
             "version": "0",
@@ -303,7 +304,8 @@ class SessionStore:
             return None
         client = self._client()
         names = ("seats", "admin", "version", "state", "bots", "bot_seed")
-        values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
+        # bytes or None each (the client does not decode); redis' stubs also allow str
+        values: list[Any] = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
         seats, admin, version, state, bots, bot_seed = values
         if version is None:
             return None
@@ -323,9 +325,8 @@ class SessionStore:
             return None
         client = self._client()
         names = ("seats", "admin", "version")
-        seats, admin, version = guarded(
-            lambda: client.hmget(self.key(session_id, "session"), names)
-        )
+        values: list[Any] = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
+        seats, admin, version = values
         if admin is None or version is not None:
             return None
         return Tombstone(jsonio.loads(seats or b"{}"), admin.decode())

@@ -67,7 +67,7 @@ class NotSent(redis.ConnectionError):
 def _sent_aware(connection_class: type) -> type:
     """``connection_class`` whose failures before a command is written raise ``NotSent``."""
 
-    class SentAware(connection_class):  # type: ignore[misc, valid-type]
+    class SentAware(connection_class):
         def connect_check_health(self, *args: Any, **kwargs: Any) -> Any:
             try:
                 return super().connect_check_health(*args, **kwargs)

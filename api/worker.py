@@ -71,7 +71,8 @@ class ProblemWorker(ThreadWorker):
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         captured = _Captured(client)
-        super().handle_error(req, captured, addr, exc)
+        # a stand-in socket that keeps what gunicorn writes, so it can be rewritten
+        super().handle_error(req, captured, addr, exc)  # type: ignore[arg-type]
         if not captured.data:
             return
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,7 @@ class Outcome:
 
     winners: tuple[PlayerId, ...]
     draw: bool
-    scores: dict[PlayerId, int | float]
+    scores: Mapping[PlayerId, int | float]  # read-only here, so a dict[str, int] is one too
     reason: str = "game_end"
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,7 +73,7 @@ class Score:
     """Standings, final or provisional, with a game-specific ``breakdown`` explaining them."""
 
     finished: bool
-    scores: dict[PlayerId, int | float]
+    scores: Mapping[PlayerId, int | float]
     winners: tuple[PlayerId, ...]
     draw: bool
     breakdown: dict[str, Any] = field(default_factory=dict)

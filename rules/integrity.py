@@ -9,6 +9,7 @@ fields, and is wrapped by :func:`guarded`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeGuard
 
 from rules.engine_types import State, Violation
 from rules.errors import InvalidState
@@ -19,8 +20,9 @@ __all__ = ["HEX_DIGITS", "is_int", "common_problems", "guarded", "raise_problems
 HEX_DIGITS = frozenset("0123456789abcdef")
 
 
-def is_int(value: object) -> bool:
-    """A JSON integer (``true`` is not 1 here)."""
+def is_int(value: object) -> TypeGuard[int]:
+    """A JSON integer (``true`` is not 1 here); a type guard, so where it holds ``value`` is an
+    int."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -297,7 +297,8 @@ def tagged(tag: str, variants: Mapping[str, Checker]) -> Checker:
     def check(value: Any) -> Errors | None:
         if type(value) is not dict:
             return [MSG["object"]]
-        inner = known.get(value.get(tag)) if type(value.get(tag)) is str else None
+        kind = value.get(tag)
+        inner = known.get(kind) if type(kind) is str else None
         if inner is None:
             return {tag: [f"Must be one of: {listed}."]}
         return inner(value)
@@ -593,10 +594,11 @@ def _plan(schema: Schema) -> _Plan | None:
     key = id(schema)
     if key not in _PLANS:
         declared = schema.fields
-        if all(isinstance(f, Shape) and f.data_key is None for f in declared.values()):
+        shapes = {name: f for name, f in declared.items() if isinstance(f, Shape)}
+        if len(shapes) == len(declared) and all(f.data_key is None for f in shapes.values()):
             _PLANS[key] = (
                 frozenset(declared),
-                tuple((name, f.required, f.allow_none, f.checker) for name, f in declared.items()),
+                tuple((name, f.required, f.allow_none, f.checker) for name, f in shapes.items()),
             )
         else:
             _PLANS[key] = None

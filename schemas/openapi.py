@@ -158,11 +158,12 @@ class _Spec:
 
     def __init__(self, base: dict[str, Any]) -> None:
         info = dict(base["info"])
+        self.plugin = MarshmallowPlugin()
         self.spec = APISpec(
             title=info.pop("title"),
             version=info.pop("version"),
             openapi_version="3.1.0",
-            plugins=[MarshmallowPlugin()],
+            plugins=[self.plugin],
             info=info,
         )
         self.spec.components.schemas  # noqa: B018  (created on first use)
@@ -178,7 +179,8 @@ class _Spec:
             schema = json_schema(field.checker, checked)
             return {"oneOf": [{"type": "null"}, schema]} if field.allow_none else schema
 
-        self.spec.plugins[0].converter.add_attribute_function(shape)  # type: ignore[union-attr]
+        assert self.plugin.converter is not None  # set when the spec registers the plugin
+        self.plugin.converter.add_attribute_function(shape)
 
     def schema(
         self,
@@ -189,11 +191,12 @@ class _Spec:
     ) -> None:
         """Register the marshmallow schema ``cls`` as ``name``; ``slots``: field -> component to
         refer to."""
-        resolved = self.spec.plugins[0].converter.schema2jsonschema(cls)  # type: ignore[union-attr]
+        assert self.plugin.converter is not None
+        resolved = self.plugin.converter.schema2jsonschema(cls)
         for field, target in (slots or {}).items():
             if field in resolved["properties"]:
                 old = resolved["properties"][field]
-                ref = {"$ref": REF_PREFIX + target}
+                ref: dict[str, Any] = {"$ref": REF_PREFIX + target}
                 if "oneOf" in old:
                     ref = {"oneOf": [{"type": "null"}, ref]}
                 if "description" in old:

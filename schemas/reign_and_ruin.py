@@ -11,6 +11,8 @@ state checks only their shape (``shape_only``). Fixed lists come from the rules'
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import RAISE, Schema, fields
 
 from rules.reign_and_ruin.abilities import DESTINATIONS, PLAY_TYPES
@@ -73,11 +75,11 @@ CARD_LIST = named("RRCardList", list_of(CARD_ID))
 _ids = CARD_LIST
 _ids_by_player = map_of(_ids)
 
-PHASE = doc(
-    one_of(PHASES),
+_PHASES_TEXT = (
     "`draft` (three rounds of keeping two cards and passing the packet), `play` (one card "
-    "per turn), `final_round` (everyone else plays one last card), `finished`.",
+    "per turn), `final_round` (everyone else plays one last card), `finished`."
 )
+PHASE = doc(one_of(PHASES), _PHASES_TEXT)
 FACTION = named(
     "RRFaction",
     doc(
@@ -147,7 +149,7 @@ class StateSchema(CommonStateSchema):
     phase = Shape(
         doc(
             shape_only(PHASE),
-            f"{PHASE.schema['description']} Another phase is the rules' 422 "
+            f"{_PHASES_TEXT} Another phase is the rules' 422 "
             "`invalid_state` (integrity), not a shape error.",
         ),
         required=True,
@@ -208,7 +210,7 @@ def _move_schema(move_type: str, **params: fields.Field) -> type[Schema]:
     return move_schema("", move_type, **params)
 
 
-def _id(**kwargs: object) -> Shape:
+def _id(**kwargs: Any) -> Shape:
     return Shape(CARD_ID, required=True, **kwargs)
 
 

@@ -73,7 +73,11 @@ PRIOR_PLAYOUTS = 3
 class GameBot(Protocol):
     """What the core needs from one game: ``rules/bots/<game>.py`` implements it."""
 
-    game: Game
+    @property
+    def game(self) -> Game:
+        """The game the bot plays (read-only, so a bot's own Game subclass fits)."""
+        ...
+
     playouts_per_second: int
     """Expert playouts per second of ``time_ms`` (the deterministic budget)."""
     rollout_depth: int

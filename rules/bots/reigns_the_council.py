@@ -167,7 +167,7 @@ class ReignsTheCouncilBot:
                 and (pending is None or pending["card"]["id"] != r["card"]["id"])
             ]
         decks = []
-        for top, d in zip(tops, view["decks"]):
+        for top, d in zip(tops, view["decks"], strict=True):
             decks.append([] if top is None else [top] + unseen.any(d["count"] - 1))
         state["decks"] = decks
         state["discard"] = unseen.any(view["discard_count"] - len(known_discard)) + known_discard
@@ -215,13 +215,14 @@ class ReignsTheCouncilBot:
             p: (mine["id"] if p == me and mine is not None else unseen.with_back(back))
             for p, back in rnd["table"].items()
         }
-        pitches = None
+        pitches: dict[str, str | None] | None = None
         if rnd["pitched"] is not None:
             pitches = {}
             for p, done in rnd["pitched"].items():
                 if not done:
                     pitches[p] = None
                 elif p == me:
+                    assert mine is not None  # a viewer who has pitched sees their own card
                     pitches[p] = mine["id"]
                 else:
                     pitches[p] = rng.choice(hands[p])

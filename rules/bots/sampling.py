@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rules.engine_types import State
 from rules.rng import MAX_SEED
@@ -30,7 +30,7 @@ class Pool:
         taken, self._ids = self._ids[:count], self._ids[count:]
         return taken
 
-    def take_where(self, accept) -> str:
+    def take_where(self, accept: Callable[[str], bool]) -> str:
         """The first id ``accept`` likes (the pool is shuffled, so a random one)."""
         for i, cid in enumerate(self._ids):
             if accept(cid):

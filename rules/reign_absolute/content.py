@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules.engine_types import Violation
 from rules.reign_absolute import rulebook
@@ -120,11 +120,11 @@ def _v(code: str, message: str, rule: str = rulebook.RACES) -> Violation:
     return Violation(code, message, rule)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _text(value: Any) -> bool:
+def _text(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and 1 <= len(value) <= MAX_TEXT
 
 

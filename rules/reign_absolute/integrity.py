@@ -9,6 +9,7 @@ Doom, bonus, active players and outcome consistent with each other.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine_types import STATUSES, State, Violation
@@ -470,7 +471,7 @@ def _decision(state: State, players: list[str], turn: dict[str, Any]) -> list[Vi
     return []
 
 
-def steps_of(state: State, player: str):
+def steps_of(state: State, player: str) -> Iterator[bool]:
     """Whether each of ``player``'s units has an empty neighbour (a Move is possible)."""
     occupied = occupancy(state["battlefield"])
     for e in state["battlefield"].values():

@@ -13,7 +13,7 @@ mover's own on the battlefield gets the same answer whatever it is.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
@@ -206,7 +206,7 @@ def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
 
 
 # -- violations ----------------------------------------------------------------------------------
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules.engine_types import Violation
 from rules.reign_and_ruin import rulebook
@@ -85,7 +85,7 @@ def default_deck() -> list[dict[str, Any]]:
     return [{"id": i, "faction": f, "value": v} for i, f, v in default_cards()]
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -347,7 +347,11 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
         return _v(
             "stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS
         )
-    spaces = [as_hex(unit["at"])] if unit is not None else list(wall_spaces(wall))
+    if unit is not None:
+        spaces = [as_hex(unit["at"])]
+    else:
+        assert wall is not None  # refused above when neither is on the board
+        spaces = list(wall_spaces(wall))
     reach = card["range"]
     if reach is not None and min(ctx.reach(h) for h in spaces) > reach:
         return _v(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules.engine_types import Violation
 from rules.reign_supreme import rulebook
@@ -151,7 +151,7 @@ def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
     return Violation(code, message, rule)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return type(value) is int
 
 
@@ -262,7 +262,7 @@ def check_army_list(player: str, units: Any, roster: dict[str, Any]) -> list[Vio
 
 
 # -- scenarios -------------------------------------------------------------------------------------
-def _hex_ok(value: Any) -> bool:
+def _hex_ok(value: Any) -> TypeGuard[list[int]]:
     return (
         type(value) is list
         and len(value) == 2

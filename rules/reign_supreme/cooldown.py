@@ -78,7 +78,8 @@ def advance_reinforcement(board: dict[str, Any], notches: int) -> int:
 
 def _tick(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Entries with ``left`` one lower: (still running, finished)."""
-    running, done = [], []
+    running: list[dict[str, Any]] = []
+    done: list[dict[str, Any]] = []
     for e in entries:
         e["left"] -= 1
         (done if e["left"] <= 0 else running).append(e)

@@ -27,7 +27,7 @@ from rules.reign_supreme.content import (
     default_roster,
 )
 from rules.reign_supreme.effects import EFFECT_KINDS
-from rules.reign_supreme.hexes import distance, neighbours
+from rules.reign_supreme.hexes import as_hex, distance, neighbours
 from rules.reign_supreme.responses import responder
 from rules.reign_supreme.state import (
     MAX_MOVE_COUNT,
@@ -611,7 +611,7 @@ def _engaged_problems(state: State) -> list[Violation]:
                 _v("bad_engaged", "state.engaged lists pairs [a, b] (a < b) of units on the board.")
             ]
         a, b = units[pair[0]], units[pair[1]]
-        if a["owner"] == b["owner"] or distance(_hex(a["at"]), _hex(b["at"])) != 1:
+        if a["owner"] == b["owner"] or distance(as_hex(a["at"]), as_hex(b["at"])) != 1:
             return [_v("bad_engaged", "state.engaged pairs are enemy units next to each other.")]
     return []
 

@@ -340,7 +340,7 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
     kind = move["type"]
     rule = rulebook.SETUP if kind == "place" else rulebook.DEPLOYMENT
     unit, found = _own_unit(state, move["unit"], p, rule)
-    if found:
+    if unit is None:  # then found says why
         return found, None
     if unit["at"] is not None:
         return [_v("already_on_board", f"Unit {move['unit']} is already on the board.", rule)], None
@@ -373,7 +373,7 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
 def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
     rule = rulebook.MOVEMENT
     unit, found = _own_unit(state, move["unit"], p, rule)
-    if found:
+    if unit is None:  # then found says why
         return found, None
     uid = move["unit"]
     if unit["at"] is None:
@@ -443,14 +443,16 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
 def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
     rule = rulebook.ATTACKS
     unit, found = _own_unit(state, move["unit"], p, rule)
-    if found:
+    if unit is None:  # then found says why
         return found, None
     tid = move["target"]
     target = state["units"].get(tid) if tid.__class__ is str else None
     wall = wall_by_id(state, tid) if target is None else None
     if (target is None or target["at"] is None) and wall is None:
         return [_v("unknown_target", f"There is no unit or wall {tid!r} on the board.", rule)], None
-    if (target or wall)["owner"] == p:
+    victim = target if target is not None else wall
+    assert victim is not None  # refused just above when neither is on the board
+    if victim["owner"] == p:
         return [_v("own_unit", "You cannot attack your own units or walls.", rule)], None
     mode = move["mode"]
     if mode not in ATTACK_MODES:
@@ -557,11 +559,11 @@ def _attack_refusal(
             "since the start of the turn.",
             rulebook.AURAS,
         )
-    d = (
-        distance(here, (target["at"][0], target["at"][1]))
-        if target is not None
-        else wall_distance(here, wall)
-    )
+    if target is not None:
+        d = distance(here, (target["at"][0], target["at"][1]))
+    else:
+        assert wall is not None  # the caller found a unit or a wall
+        d = wall_distance(here, wall)
     bonus = range_bonus(state, occ, unit)
     if mode == "melee":
         if "siege" in s["kinds"]:
@@ -602,7 +604,7 @@ def _attack_refusal(
 def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
     rule = rulebook.PACKED
     unit, found = _own_unit(state, move["unit"], p, rule)
-    if found:
+    if unit is None:  # then found says why
         return found, None
     if unit.get("packing") is None:
         return [_v("not_packed_unit", "Only Packed units pack and unpack.", rule)], None
@@ -653,14 +655,14 @@ def _canon(move: Move) -> Move:
 
 def _check_cast(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
     unit, found = _own_unit(state, move["unit"], p, rulebook.SPELLS)
-    if found:
+    if unit is None:  # then found says why
         return found, None
     return check_cast(state, geometry(state), move), None
 
 
 def _check_construct(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
     unit, found = _own_unit(state, move["unit"], p, rulebook.CONSTRUCTION)
-    if found:
+    if unit is None:  # then found says why
         return found, None
     return check_construct(state, geometry(state), move), None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules.engine_types import Violation
 from rules.reigns_the_council import rulebook
@@ -101,7 +101,7 @@ def min_deck_size(player_count: int) -> int:
     return HAND_SIZE * advisors + 11
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

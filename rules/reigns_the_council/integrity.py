@@ -158,7 +158,7 @@ def _check_scalars(state: State, players: list[str], found: list[Violation]) -> 
 
 
 def _check_cards(state: State, players: list[str], found: list[Violation]) -> None:
-    cards = state.get("cards")
+    cards: Any = state.get("cards")  # unchecked JSON until the checks below
     _need(
         isinstance(cards, dict),
         found,
@@ -185,7 +185,7 @@ def _check_cards(state: State, players: list[str], found: list[Violation]) -> No
 
 
 def _check_tracks(state: State, found: list[Violation]) -> None:
-    tracks = state.get("tracks")
+    tracks: Any = state.get("tracks")  # unchecked JSON until the checks below
     _need(
         isinstance(tracks, dict)
         and set(tracks) == set(PILLARS)
@@ -226,7 +226,7 @@ def _check_points(where: str, points: Any, found: list[Violation]) -> None:
 def _check_reigns(state: State, players: list[str], found: list[Violation]) -> None:
     """One record per reign so far, numbered from 1; each player reigns at most once; only the
     last reign may still be going on; points, goals and tracks as its end implies."""
-    reigns = state.get("reigns")
+    reigns: Any = state.get("reigns")  # unchecked JSON until the checks below
     _need(
         isinstance(reigns, list) and 1 <= len(reigns) <= len(players),
         found,
@@ -349,7 +349,7 @@ def _ids(value: Any, where: str, found: list[Violation]) -> list[str]:
 
 
 def _check_containers(state: State, players: list[str], found: list[Violation]) -> None:
-    decks = state.get("decks")
+    decks: Any = state.get("decks")  # unchecked JSON until the checks below
     _need(
         isinstance(decks, list) and len(decks) == DECK_COUNT,
         found,
@@ -361,7 +361,7 @@ def _check_containers(state: State, players: list[str], found: list[Violation]) 
     _ids(state.get("discard"), "state.discard", found)
     _ids(state.get("discard_revealed"), "state.discard_revealed", found)
     _ids(state.get("pile"), "state.pile", found)
-    hands = state.get("hands")
+    hands: Any = state.get("hands")  # unchecked JSON until the checks below
     _need(
         isinstance(hands, dict) and set(hands) == set(players),
         found,
@@ -859,7 +859,8 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
         len(set(cards)) == len(cards)
         and all(c in state["cards"] for c in cards)
         and all(
-            (c in state["pile"]) == (r["decision"] == "accepted") for c, r in zip(cards, revealed)
+            (c in state["pile"]) == (r["decision"] == "accepted")
+            for c, r in zip(cards, revealed, strict=True)
         ),
         found,
         "bad_round",

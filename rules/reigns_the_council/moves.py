@@ -25,7 +25,8 @@ they may not see (another player's cards, pitch or vote).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeGuard
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
@@ -107,7 +108,7 @@ _PHASE_TASK = {
 }
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return value.__class__ is int
 
 
@@ -361,9 +362,10 @@ def _check_none(state: State, move: Move, p: PlayerId) -> list[Violation]:
     return []
 
 
-def _check_bool(rule: str):
+def _check_bool(rule: str) -> Callable[[State, Move, PlayerId], list[Violation]]:
     def check(state: State, move: Move, p: PlayerId) -> list[Violation]:
-        value = move[_FIELDS[move["type"]]]
+        field = _FIELDS[move["type"]]
+        value = None if field is None else move[field]
         if value is not True and value is not False:
             return [Violation("bad_vote", "Vote true or false.", rule)]
         return []

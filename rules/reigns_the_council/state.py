@@ -7,7 +7,7 @@ Seed 004 §Game setup; rulings RtC 1 (3 to 4 players; the first Monarch is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.engine_types import Event, PlayerId, State, Violation
@@ -155,7 +155,7 @@ def _copy_reigns(reigns: list) -> list:
     return reigns[:-1] + [dict(last, points={p: dict(v) for p, v in last["points"].items()})]
 
 
-_COPY = {
+_COPY: dict[str, Callable[[Any], Any]] = {
     "tracks": dict,
     "decks": lambda decks: [list(d) for d in decks],
     "discard": list,
