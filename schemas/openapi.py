@@ -1,4 +1,5 @@
-"""The OpenAPI document, generated: ``reign-referee openapi`` writes ``openapi.yaml``.
+"""The OpenAPI document, generated: ``reign-referee openapi`` writes ``api/openapi.yaml`` (served
+from the package; the top-level ``openapi.yaml`` is a symlink to it).
 
 Two inputs, each fact in one of them:
 
