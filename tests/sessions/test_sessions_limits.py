@@ -173,3 +173,67 @@ def test_the_spec_declares_the_limit_headers():
     refused = spec["components"]["responses"]["TooManyRequests"]["headers"]
     names = {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
     assert names <= set(created) and names | {"Retry-After"} <= set(refused)
+
+
+def _fill(client: redis.Redis) -> int:
+    """Write filler keys until Redis refuses one for being over ``maxmemory``, with smaller and
+    smaller values, so the store is over its limit by more than any one request's arguments."""
+    count = 0
+    for size in (10_000, 1_000, 100, 10):
+        try:
+            while True:
+                client.set(f"filler:{count}", b"x" * size)
+                count += 1
+        except redis.exceptions.OutOfMemoryError:
+            pass
+    return count
+
+
+def test_a_full_store_refuses_moves_and_sessions_with_nothing_written(tmp_path):
+    """``STORE_MAX_MEMORY`` with no eviction (issue 23): over it, a move or a new session is a 507
+    ``store_full`` problem with ``Retry-After``; the session keeps its version, state and history;
+    reading and deleting still work, and once space is freed moves land again."""
+    from api.store import start_embedded, stop_embedded
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(tmp_path),
+            "STORE_MAX_MEMORY": "4mb",
+        }
+    )
+    client = app.test_client()
+    created = client.post("/v1/sessions", json=BODY).get_json()
+    sid = created["session_id"]
+    ann = {"Authorization": f"Bearer {created['seats']['ann']}"}
+    raw = app.extensions["referee_store"].client()
+    try:
+        config = raw.config_get("maxmemory*")
+        assert (config["maxmemory"], config["maxmemory-policy"]) == (
+            str(4 * 1024 * 1024),
+            "noeviction",
+        )
+        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+        before = raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session")
+        history = raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1)
+        assert _fill(raw) > 0
+
+        for headers in (ann, {**ann, "Idempotency-Key": "k1"}):
+            resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
+            assert resp.status_code == 507 and resp.mimetype == "application/problem+json"
+            assert resp.get_json()["code"] == "store_full" and int(resp.headers["Retry-After"]) > 0
+        assert raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session") == before  # version, state, times
+        assert raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1) == history
+        assert raw.keys(f"{KEY_PREFIX}{{{sid}}}:idempotency*") == []
+        keys = len(raw.keys(f"{KEY_PREFIX}*"))
+        resp = client.post("/v1/sessions", json=BODY)
+        assert resp.status_code == 507 and resp.get_json()["code"] == "store_full"
+        assert len(raw.keys(f"{KEY_PREFIX}*")) == keys  # no half-made session
+        assert client.get(f"/v1/sessions/{sid}", headers=ann).get_json()["version"] == 0
+
+        raw.delete(*raw.keys("filler:*"))  # sessions end, space comes back
+        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+        assert resp.status_code == 200 and resp.get_json()["version"] == 1
+    finally:
+        stop_embedded(start_embedded(str(tmp_path)))
