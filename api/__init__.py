@@ -69,7 +69,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         store,
         settings.session_ttl,
         settings.max_session_state_bytes,
-        settings.max_remembered_answers,
+        settings.idempotency_window,
     )
     app.extensions["referee_bot_seats"] = BotSeats(
         app.extensions["referee_sessions"], settings.session_bot_time_ms

@@ -16,7 +16,7 @@
 | `MAX_STREAM_SECONDS` | `0`            | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`); `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
 | `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session stores (JSON bytes); larger: 422 `state_too_large` |
-| `MAX_REMEMBERED_ANSWERS` | `32`       | Idempotency-Key answers remembered per session (oldest forgotten first) |
+| `IDEMPOTENCY_WINDOW_SECONDS` | `86400` | an Idempotency-Key is remembered this long after its move (24 h), whatever other keys come in between |
 | `STORE_MAX_MEMORY` | `256mb`          | the embedded Redis's `maxmemory` (bytes, or with `kb`/`mb`/`gb`; `0`: no limit), no eviction: full, writes get 507 `store_full` |
 | `STORE_APPENDFSYNC` | `always`        | the embedded Redis's fsync policy: `always`, `everysec` or `no` (README "Storage") |
 | `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (`limits` syntax; empty: no limit); beyond: 429 |
@@ -114,7 +114,7 @@ class Settings:
     max_stream_seconds: int = 0
     store_timeout: int = 5
     max_session_state_bytes: int = 262_144
-    max_remembered_answers: int = 32
+    idempotency_window: int = 86_400
     store_max_memory: int = 256 * 1024**2
     store_appendfsync: str = "always"
     session_create_limit: str = "60/minute"
@@ -145,9 +145,7 @@ class Settings:
             max_session_state_bytes=_int(
                 env, "MAX_SESSION_STATE_BYTES", cls.max_session_state_bytes, 1024
             ),
-            max_remembered_answers=_int(
-                env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1
-            ),
+            idempotency_window=_int(env, "IDEMPOTENCY_WINDOW_SECONDS", cls.idempotency_window, 1),
             store_max_memory=_bytes(env, "STORE_MAX_MEMORY", cls.store_max_memory),
             store_appendfsync=_choice(
                 env, "STORE_APPENDFSYNC", cls.store_appendfsync, APPENDFSYNC_POLICIES

@@ -1,6 +1,7 @@
 """Session quotas (issue 13): a rate limit on creating sessions per client address, counted in
-the session Redis (`limits`), a maximum stored state, and a cap on remembered
-Idempotency-Key answers. Against real Redis servers (a standalone one, and the embedded one)."""
+the session Redis (`limits`), a maximum stored state, and a memory limit on the embedded store
+(issue 23). Against real Redis servers (a standalone one, and the embedded one). Remembered
+Idempotency-Keys: ``test_sessions_idempotency.py``."""
 
 from __future__ import annotations
 
@@ -81,58 +82,6 @@ def test_a_state_over_the_stored_limit_is_refused_and_nothing_is_stored(redis_se
         and "2000" in problem["detail"]
     )
     assert redis.Redis(port=redis_server.port).keys(f"{KEY_PREFIX}*") == []
-
-
-def test_remembered_answers_are_capped_oldest_first(redis_server, tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": redis_server.url,
-            "REFEREE_DATA_DIR": str(tmp_path / "u"),
-            "MAX_REMEMBERED_ANSWERS": "2",
-        }
-    )
-    client = app.test_client()
-    created = client.post(
-        "/v1/sessions", json={**BODY, "players": ["ann", "bob", "cat"]}
-    ).get_json()
-    sid = created["session_id"]
-    sent = []
-    for player in ("ann", "bob", "cat"):  # the draft: everyone picks on their own
-        auth = {"Authorization": f"Bearer {created['seats'][player]}"}
-        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=auth).get_json()["moves"][0]
-        headers = {**auth, "Idempotency-Key": f"{player}-1"}
-        assert (
-            client.post(
-                f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers
-            ).status_code
-            == 200
-        )
-        sent.append((move, headers))
-    store = redis.Redis(port=redis_server.port)
-    assert (
-        store.hlen(f"{KEY_PREFIX}{{{sid}}}:answers")
-        == 2
-        == store.llen(f"{KEY_PREFIX}{{{sid}}}:answer_keys")
-    )
-    for move, headers in sent[1:]:  # the two latest are still replayed
-        again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
-        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
-    move, headers = sent[
-        0
-    ]  # the oldest is forgotten: ann's pick is now checked afresh (and refused)
-    again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
-    assert again.status_code == 422 and "Idempotent-Replayed" not in again.headers
-    assert (
-        client.delete(
-            f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {created['admin_token']}"}
-        ).status_code
-        == 204
-    )
-    assert store.keys(f"{KEY_PREFIX}{{{sid}}}*") == [
-        f"{KEY_PREFIX}{{{sid}}}:session".encode()
-    ]  # the tombstone
-    assert sorted(store.hkeys(f"{KEY_PREFIX}{{{sid}}}:session")) == [b"admin", b"seats"]
 
 
 def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(referee_data_dir):
