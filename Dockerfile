@@ -30,5 +30,7 @@ USER referee
 WORKDIR /home/referee
 EXPOSE 8000
 VOLUME ["/data"]
-HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/healthz', timeout=2)"
+# /healthz fails (503) when the embedded Redis died and the service could not start it again:
+# the container turns unhealthy, and an orchestrator that restarts unhealthy containers cures it.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/healthz', timeout=2)"
 CMD ["reign-referee", "serve"]

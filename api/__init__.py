@@ -57,13 +57,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(ops.bp)
     ops.register_docs(app)
     app.extensions["referee_known_states"] = KnownStates(settings.known_states)
-    store = Store(settings.redis_url, settings.data_dir, settings.store_timeout)
+    store = Store(
+        settings.redis_url,
+        settings.data_dir,
+        settings.store_timeout,
+        appendfsync=settings.store_appendfsync,
+        max_memory=settings.store_max_memory,
+    )
     app.extensions["referee_store"] = store
     app.extensions["referee_sessions"] = SessionStore(
         store,
         settings.session_ttl,
         settings.max_session_state_bytes,
-        settings.max_remembered_answers,
+        settings.idempotency_window,
     )
     app.extensions["referee_bot_seats"] = BotSeats(
         app.extensions["referee_sessions"], settings.session_bot_time_ms

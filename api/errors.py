@@ -13,6 +13,8 @@
   was written);
 - ``api.store.OutcomeUnknown`` -> 503 ``outcome_unknown`` (Redis stopped answering after a move was
   sent: it may have been applied; a retry with the same Idempotency-Key is safe);
+- ``api.store.StoreFull`` -> 507 ``store_full`` with ``Retry-After`` (the store is at its
+  memory limit and refused the write; nothing was written);
 - anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
 """
 
@@ -27,7 +29,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api import jsonio
-from api.store import OutcomeUnknown, StoreUnavailable
+from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
 from rules.errors import RulesError, UnknownGame
 
 __all__ = [
@@ -45,6 +47,8 @@ __all__ = [
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://reign-referee.dev/problems/"
 ROOT_KEY = "_body"
+STORE_FULL_RETRY_SECONDS = 60
+"""``Retry-After`` of a 507 ``store_full``: space comes back as sessions end or expire."""
 """The ``errors`` key for a problem with the body as a whole (e.g. it is not an object)."""
 
 #: Problem codes of the werkzeug HTTP errors, by status.
@@ -276,6 +280,17 @@ def register_error_handlers(app: Flask) -> None:
             "store_unavailable",
             "The session store is unreachable; stateless endpoints keep working. Retry soon.",
             headers={"Retry-After": "5"},
+        )
+
+    @app.errorhandler(StoreFull)
+    def _store_full(err: StoreFull):
+        app.logger.error("session store full (maxmemory): %s", err)
+        return problem(
+            507,
+            "store_full",
+            "The session store is full (its memory limit is reached); nothing was written. "
+            "Space comes back as sessions end or expire: retry later.",
+            headers={"Retry-After": str(STORE_FULL_RETRY_SECONDS)},
         )
 
     @app.errorhandler(OutcomeUnknown)

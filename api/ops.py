@@ -56,6 +56,23 @@ _spec = _SpecCache(OPENAPI_PATH)
 
 @bp.get("/healthz")
 def healthz():
+    """Liveness: 200 while the process can serve. 503 ``store_failed`` when the embedded Redis
+    died and its supervisor could not bring it back (``api.embedded``; read from its status
+    file, so every worker knows): restarting the service is then the cure, and an orchestrator
+    (or the Dockerfile's HEALTHCHECK) should see it. An external Redis (``REDIS_URL``) being
+    down never fails it: a restart would not help; ``/readyz`` reports that."""
+    store: Store = current_app.extensions["referee_store"]
+    failure = store.failure()
+    if failure is not None:
+        current_app.logger.error(
+            "liveness check failed: %s is down for good: %s", store.describe(), failure
+        )
+        return problem(
+            503,
+            "store_failed",
+            "The embedded session store stopped and could not be restarted; restart the service.",
+            store="failed",
+        )
     return {"status": "ok"}
 
 

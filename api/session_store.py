@@ -7,8 +7,18 @@ on one slot and a Lua script may touch all of its keys:
 | ------------------------------------- | ------ | ------------------------------------------------------ |
 | ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``; after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
-| ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
-| ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
+| ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move made |
+| ``referee:{<id>}:idempotency_at``     | zset   | the same fields, scored by when their move landed (ms since the epoch) |
+
+Remembered answers are compact (issues 23 and 24): a key costs its 32-character field twice, the
+version and a 32-character digest of the request, whatever the answer's size. A retry rebuilds
+the answer from the history entry of that version (its events, redacted for the seat) and the
+session as it is now (``api.sessions``). A key is remembered for ``idempotency_window`` seconds
+(24 h by default) after its move, however many other keys come in between; every commit forgets
+keys older than that (oldest first, at most ``PRUNE_BATCH`` a commit), and a key older than the
+window counts as unknown even before it is pruned. Versions before these keys kept whole answers
+in ``answers``/``answer_keys``; those are no longer read, expire with their session, and are
+deleted with it.
 
 A deleted session leaves its tombstone (the token hashes, nothing else) for one time-to-live, so
 a token-needing request to it can still tell a stranger (401) from its own seat or admin (404).
@@ -19,8 +29,11 @@ move.
 
 A move is committed by one Lua script: it checks that the version is still the one the move was
 computed on (compare-and-set), and that the Idempotency-Key has not been answered meanwhile,
-then writes state, version, history entry and remembered answer and publishes the entry. So two
-racing moves can never both land, and a retried request never applies twice.
+then writes state, version, history entry and remembered key and publishes the entry. So two
+racing moves can never both land, and a retried request never applies twice. Its first write is
+the session hash: a store over ``maxmemory`` refuses that one (``OOM``) before anything is
+written, whereas a script that has written something is let through to its end (Redis cannot
+stop it midway), so nothing that frees memory may come first.
 """  # noqa: E501 - a Markdown table above keeps one row a line
 
 from __future__ import annotations
@@ -28,7 +41,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -46,6 +60,9 @@ __all__ = [
     "Committed",
     "Conflict",
     "Replay",
+    "Remembered",
+    "DIGEST_CHARS",
+    "PRUNE_BATCH",
     "StateTooLarge",
     "new_token",
     "token_hash",
@@ -56,39 +73,50 @@ __all__ = [
 ]
 
 KEY_PREFIX = "referee:"
+DIGEST_CHARS = 32
+"""Hex characters (128 bits) of SHA-256 kept for an Idempotency-Key's field and its request's
+digest: collisions are out of reach, and a field and a value stay short enough for Redis's
+compact encoding of small hashes (64 bytes)."""
+PRUNE_BATCH = 64
+"""Keys past the idempotency window that one commit forgets at most (the rest at the next)."""
 
 _COMMIT = """
-if ARGV[6] ~= '' then
-  local prior = redis.call('HGET', KEYS[3], ARGV[6])
-  if prior then return {'replay', prior} end
+local field = ARGV[6]
+if field ~= '' then
+  local prior = redis.call('HGET', KEYS[3], field)
+  if prior then
+    local at = redis.call('ZSCORE', KEYS[4], field)
+    if at and tonumber(at) >= tonumber(ARGV[10]) then return {'replay', prior} end
+  end
 end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'missing', ''} end
 if version ~= ARGV[1] then return {'conflict', version} end
+local made = tostring(tonumber(version) + 1)
 local ttl = tonumber(ARGV[5])
-redis.call('HSET', KEYS[1], 'version', tostring(tonumber(version) + 1), 'state', ARGV[2],
-           'updated_at', ARGV[3])
+redis.call('HSET', KEYS[1], 'version', made, 'state', ARGV[2], 'updated_at', ARGV[3])
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
-if ARGV[6] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
-  redis.call('RPUSH', KEYS[4], ARGV[6])
-  local keep = tonumber(ARGV[9])
-  while redis.call('LLEN', KEYS[4]) > keep do
-    redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[4]))
-  end
-  redis.call('EXPIRE', KEYS[3], ttl)
-  redis.call('EXPIRE', KEYS[4], ttl)
+local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[10], 'LIMIT', 0, ARGV[11])
+if #old > 0 then
+  redis.call('HDEL', KEYS[3], unpack(old))
+  redis.call('ZREM', KEYS[4], unpack(old))
 end
+if field ~= '' then
+  redis.call('HSET', KEYS[3], field, made .. ' ' .. ARGV[7])
+  redis.call('ZADD', KEYS[4], ARGV[9], field)
+end
+redis.call('EXPIRE', KEYS[3], ttl)
+redis.call('EXPIRE', KEYS[4], ttl)
 redis.call('PUBLISH', ARGV[8], ARGV[4])
-return {'ok', tostring(tonumber(version) + 1)}
+return {'ok', made}
 """
 
 _DELETE = """
 local admin = redis.call('HGET', KEYS[1], 'admin')
 local seats = redis.call('HGET', KEYS[1], 'seats')
-local gone = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+local gone = redis.call('DEL', unpack(KEYS))
 if admin then
   redis.call('HSET', KEYS[1], 'admin', admin, 'seats', seats or '{}')
   redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
@@ -191,9 +219,23 @@ class Conflict:
 
 
 @dataclass(frozen=True, slots=True)
+class Remembered:
+    """What a session remembers of an Idempotency-Key: the version its move made, and the digest
+    of the request that made it (a retry must be the same request)."""
+
+    version: int
+    digest: str
+
+    @classmethod
+    def parse(cls, raw: bytes) -> Remembered:
+        version, _, digest = raw.decode().partition(" ")
+        return cls(int(version), digest)
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
-    answer: dict[str, Any]
-    """The remembered first answer to this Idempotency-Key."""
+    remembered: Remembered
+    """The Idempotency-Key was answered meanwhile (by another request with it)."""
 
 
 class StateTooLarge(Exception):
@@ -206,20 +248,48 @@ class StateTooLarge(Exception):
         self.limit = limit
 
 
+_LOADED = ("seats", "admin", "version", "state", "bots", "bot_seed")
+"""The fields of the session hash a ``Session`` is made of, in ``_session``'s order."""
+
+
+def _session(session_id: str, values: list[Any]) -> Session | None:
+    """The ``Session`` of the ``_LOADED`` fields read; None when it has no version (none, or
+    deleted: a tombstone)."""
+    seats, admin, version, state, bots, bot_seed = values
+    if version is None:
+        return None
+    return Session(
+        session_id,
+        jsonio.loads(seats),
+        admin.decode(),
+        int(version),
+        jsonio.loads(state),
+        jsonio.loads(bots) if bots else {},
+        int(bot_seed or 0),
+    )
+
+
 class SessionStore:
     """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client).
 
-    Quotas (issue 13): a stored state is at most ``max_state_bytes`` of JSON, and at most
-    ``max_answers`` Idempotency-Key answers are remembered per session (the oldest is forgotten
-    first; a retry comes seconds after its request, not dozens of moves later)."""
+    Quotas (issue 13): a stored state is at most ``max_state_bytes`` of JSON. An Idempotency-Key
+    is remembered for ``idempotency_window`` seconds after its move (issue 24: never forgotten
+    for other keys coming in), compactly (issue 23). ``clock`` gives the time in seconds since
+    the epoch (tests move it on)."""
 
     def __init__(
-        self, store: Store, ttl_seconds: int, max_state_bytes: int = 262_144, max_answers: int = 32
+        self,
+        store: Store,
+        ttl_seconds: int,
+        max_state_bytes: int = 262_144,
+        idempotency_window: int = 86_400,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.ttl = ttl_seconds
         self.max_state_bytes = max_state_bytes
-        self.max_answers = max_answers
+        self.idempotency_window = idempotency_window
+        self.clock = clock
         self._scripts: dict[str, Any] = {}
 
     # -- keys -----------------------------------------------------------------------------
@@ -231,19 +301,29 @@ class SessionStore:
         return self.key(session_id, "events")
 
     def keys(self, session_id: str) -> list[str]:
-        """Every key of a session, in the order the scripts take them."""
+        """Every key of a session: the four the commit script takes, in its order, then the
+        remembered answers of earlier versions (deleted with the session)."""
         return [
             self.key(session_id, "session"),
             self.key(session_id, "history"),
+            self.key(session_id, "idempotency"),
+            self.key(session_id, "idempotency_at"),
             self.key(session_id, "answers"),
             self.key(session_id, "answer_keys"),
         ]
 
     @staticmethod
     def answer_field(player: str, idempotency_key: str) -> str:
+        """The field of a seat's Idempotency-Key: keys are per seat, and neither the key nor the
+        seat is stored as such."""
         return hashlib.sha256(
             f"{player}\0{idempotency_key}".encode("utf-8", "surrogatepass")
-        ).hexdigest()
+        ).hexdigest()[:DIGEST_CHARS]
+
+    def _window(self) -> tuple[int, int]:
+        """Now and the start of the idempotency window, in ms since the epoch."""
+        now_ms = int(self.clock() * 1000)
+        return now_ms, now_ms - self.idempotency_window * 1000
 
     def _script(self, name: str, source: str) -> Any:
         script = self._scripts.get(name)
@@ -303,21 +383,8 @@ class SessionStore:
         if not valid_session_id(session_id):
             return None
         client = self._client()
-        names = ("seats", "admin", "version", "state", "bots", "bot_seed")
-        # bytes or None each (the client does not decode); redis' stubs also allow str
-        values: list[Any] = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
-        seats, admin, version, state, bots, bot_seed = values
-        if version is None:
-            return None
-        return Session(
-            session_id,
-            jsonio.loads(seats),
-            admin.decode(),
-            int(version),
-            jsonio.loads(state),
-            jsonio.loads(bots) if bots else {},
-            int(bot_seed or 0),
-        )
+        values = guarded(lambda: client.hmget(self.key(session_id, "session"), _LOADED))
+        return _session(session_id, values)
 
     def tombstone(self, session_id: str) -> Tombstone | None:
         """The tombstone of a deleted session; None for a live, expired or never-created one."""
@@ -355,16 +422,42 @@ class SessionStore:
         return int(version or 0), [jsonio.loads(e) for e in entries]
 
     # -- moves -----------------------------------------------------------------------------
-    def remembered(
-        self, session_id: str, player: str, idempotency_key: str
-    ) -> dict[str, Any] | None:
+    def remembered(self, session_id: str, player: str, idempotency_key: str) -> Remembered | None:
+        """What the session remembers of ``player``'s ``idempotency_key``; None when nothing, or
+        when its move is older than the window."""
         client = self._client()
-        raw = guarded(
-            lambda: client.hget(
-                self.key(session_id, "answers"), self.answer_field(player, idempotency_key)
-            )
-        )
-        return None if raw is None else jsonio.loads(raw)
+        field = self.answer_field(player, idempotency_key)
+        _, since = self._window()
+
+        def read() -> tuple[Any, Any]:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.hget(self.key(session_id, "idempotency"), field)
+                pipe.zscore(self.key(session_id, "idempotency_at"), field)
+                raw, at = pipe.execute()
+                return raw, at
+
+        raw, at = guarded(read)
+        if raw is None or at is None or at < since:
+            return None
+        return Remembered.parse(raw)
+
+    def replay_source(self, session_id: str, version: int) -> tuple[Session, dict[str, Any]] | None:
+        """The session now and the history entry that made ``version``, read together (what a
+        replayed answer is rebuilt from); None when the session is gone."""
+        client = self._client()
+
+        def read() -> tuple[Any, Any]:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.hmget(self.key(session_id, "session"), _LOADED)
+                pipe.lindex(self.key(session_id, "history"), version - 1)
+                values, entry = pipe.execute()
+                return values, entry
+
+        values, entry = guarded(read)
+        session = _session(session_id, values)
+        if session is None or entry is None:
+            return None
+        return session, jsonio.loads(entry)
 
     def commit(
         self,
@@ -374,14 +467,17 @@ class SessionStore:
         entry: dict[str, Any],
         now: str,
         idem: tuple[str, str] | None,
-        answer: dict[str, Any] | None,
+        digest: str | None,
     ) -> Committed | Conflict | Replay:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
-        (``Replay``). Raises StoreUnavailable when it surely did not happen, OutcomeUnknown when
-        Redis stopped answering after the script was sent (it may have been applied)."""
+        (``Replay``); ``digest`` (``DIGEST_CHARS`` hex characters) identifies the request, for
+        a retry to be checked against. Raises StoreUnavailable when it surely did not happen
+        (StoreFull when the store is over its memory limit), OutcomeUnknown when Redis stopped
+        answering after the script was sent (it may have been applied)."""
         writer = self.store.writer()
         script = self._script("commit", _COMMIT)
+        now_ms, since = self._window()
         args = [
             str(base_version),
             self._stored(state),
@@ -389,18 +485,20 @@ class SessionStore:
             jsonio.dumps(entry),
             str(self.ttl),
             self.answer_field(*idem) if idem else "",
-            jsonio.dumps(answer) if idem else "",
+            (digest or "")[:DIGEST_CHARS],
             self.channel(session_id),
-            str(self.max_answers),
+            str(now_ms),
+            str(since),
+            str(PRUNE_BATCH),
         ]
         status, value = guarded_write(
-            lambda: script(keys=self.keys(session_id), args=args, client=writer)
+            lambda: script(keys=self.keys(session_id)[:4], args=args, client=writer)
         )
         status = status.decode()
         if status == "ok":
             return Committed(int(value))
         if status == "replay":
-            return Replay(jsonio.loads(value))
+            return Replay(Remembered.parse(value))
         if status == "missing":
             return Conflict(None)
         return Conflict(int(value))

@@ -29,8 +29,10 @@ from api.bot_seats import BotSeats, bot_violations, session_bot_seed
 from api.errors import ApiError
 from api.games import new_game, read_body
 from api.session_store import (
+    DIGEST_CHARS,
     Committed,
     Conflict,
+    Remembered,
     Replay,
     Session,
     SessionStore,
@@ -307,8 +309,9 @@ def _move_answer(
 
 
 def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
-    """What makes two requests with one Idempotency-Key the same request."""
-    return hashlib.sha256(jsonio.dumps([move, expected, if_match])).hexdigest()
+    """What makes two requests with one Idempotency-Key the same request: the digest of the move,
+    ``expected_version`` and ``If-Match`` (``DIGEST_CHARS`` hex characters of SHA-256)."""
+    return hashlib.sha256(jsonio.dumps([move, expected, if_match])).hexdigest()[:DIGEST_CHARS]
 
 
 @bp.post("/<session_id>/moves")
@@ -348,7 +351,7 @@ def submit_move(session_id: str):
         if idem is not None:
             prior = store.remembered(session.id, *idem)
             if prior is not None:
-                return _replay(prior, fingerprint)
+                return _replay(store, game, session.id, seat, prior, fingerprint)
         _check_preconditions(session.version, if_match, expected)
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
@@ -362,7 +365,7 @@ def submit_move(session_id: str):
                 entry,
                 entry["at"],
                 idem,
-                {"fingerprint": fingerprint, "body": answer},
+                fingerprint,
             )
         except StateTooLarge as err:
             raise _too_large(err) from None
@@ -372,7 +375,7 @@ def submit_move(session_id: str):
             )  # a bot's reply lands after this answer
             return answer, 200, {"ETag": _etag(result.version), "Cache-Control": "no-store"}
         if isinstance(result, Replay):
-            return _replay(result.answer, fingerprint)
+            return _replay(store, game, session.id, seat, result.remembered, fingerprint)
         assert isinstance(result, Conflict)
         if result.current is None:
             raise ApiError(404, "unknown_session", "The session was deleted or expired.")
@@ -445,19 +448,36 @@ def _check_preconditions(current: int, if_match: set[str] | None, expected: int 
         )
 
 
-def _replay(prior: dict[str, Any], fingerprint: str) -> Any:
-    if prior.get("fingerprint") != fingerprint:
+def _replay(
+    store: SessionStore,
+    game: Game,
+    session_id: str,
+    seat: str,
+    prior: Remembered,
+    fingerprint: str,
+) -> Any:
+    """The answer to a retry of a remembered Idempotency-Key, rebuilt (issues 23, 24): the
+    ``version`` its move made and that history entry's ``events`` redacted for the seat, as the
+    first answer had them; the ``view`` (and ``outcome``) of the session *now*, which is the
+    first answer's when no move landed since. ``ETag`` is the current version (the view's).
+    Another request with the key: 422 ``idempotency_key_reused``, naming the header."""
+    if prior.digest != fingerprint:
         raise ApiError(
             422,
             "idempotency_key_reused",
             "This Idempotency-Key was already used for a different request.",
+            errors={"Idempotency-Key": ["Already used for a different request."]},
         )
-    body = prior["body"]
+    source = store.replay_source(session_id, prior.version)
+    if source is None:
+        raise ApiError(404, "unknown_session", "The session was deleted or expired.")
+    session, entry = source
+    body = _move_answer(game, prior.version, entry, session.state, seat)
     return (
         body,
         200,
         {
-            "ETag": _etag(body["version"]),
+            "ETag": _etag(session.version),
             "Idempotent-Replayed": "true",
             "Cache-Control": "no-store",
         },

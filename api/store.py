@@ -13,6 +13,11 @@ Writes whose outcome matters (a move's compare-and-set) go through ``Store.write
 that never retries by itself (a retried script could land twice) and that tells a connection
 lost *before* the command was written (``NotSent``: nothing happened) from one lost *after*
 (``OutcomeUnknown``: the write may have been applied).
+
+A store over its ``maxmemory`` (``noeviction``) refuses every write that could grow it with an
+``OOM`` error: that is ``StoreFull`` (507 ``store_full``), and nothing was written (a Lua script
+is refused at its first such write, before it has written anything; a MULTI is refused when the
+command is queued, so EXEC runs none of it).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any, TypeVar
 
 import redis
 
-from api.embedded import DB_FILENAME, EmbeddedRedis
+from api.embedded import DB_FILENAME, EmbeddedRedis, read_status, socket_path_for
 
 __all__ = [
     "Store",
@@ -35,6 +40,7 @@ __all__ = [
     "detach_embedded",
     "DB_FILENAME",
     "StoreUnavailable",
+    "StoreFull",
     "OutcomeUnknown",
     "NotSent",
     "guarded",
@@ -53,6 +59,21 @@ _embedded_lock = threading.Lock()
 
 class StoreUnavailable(Exception):
     """The store cannot be reached (or the embedded server cannot start)."""
+
+
+class StoreFull(StoreUnavailable):
+    """The store is at its memory limit (``maxmemory``, no eviction) and refused a write that
+    could grow it; nothing was written. A kind of unavailability: callers that only care whether
+    the store did their write treat it as such."""
+
+
+def is_out_of_memory(err: BaseException) -> bool:
+    """Whether Redis refused a command for being over ``maxmemory``. Redis says ``OOM command not
+    allowed...``; redis-py raises ``OutOfMemoryError`` for it, but a Lua script's failing call
+    comes back as a plain ``ResponseError`` (``Error running script... -OOM ...``)."""
+    return isinstance(err, redis.exceptions.OutOfMemoryError) or (
+        isinstance(err, redis.ResponseError) and "OOM command not allowed" in str(err)
+    )
 
 
 class OutcomeUnknown(StoreUnavailable):
@@ -93,6 +114,8 @@ def guarded(call: Callable[[], _T]) -> _T:
     try:
         return call()
     except (redis.RedisError, redis.exceptions.RedisClusterException, OSError) as err:
+        if is_out_of_memory(err):
+            raise StoreFull(f"{type(err).__name__}: {err}") from err
         raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
 
 
@@ -105,21 +128,24 @@ def guarded_write(call: Callable[[], _T]) -> _T:
     except NotSent as err:
         raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
     except redis.ResponseError as err:  # Redis answered: a script runs whole or not at all
+        if is_out_of_memory(err):
+            raise StoreFull(f"{type(err).__name__}: {err}") from err
         raise StoreUnavailable(f"{type(err).__name__}: {err}") from err
     except (redis.RedisError, redis.exceptions.RedisClusterException, OSError) as err:
         raise OutcomeUnknown(f"{type(err).__name__}: {err}") from err
 
 
-def start_embedded(data_dir: str) -> EmbeddedRedis:
+def start_embedded(data_dir: str, appendfsync: str = "always", maxmemory: int = 0) -> EmbeddedRedis:
     """The embedded Redis for ``data_dir``, started once per process (``api.embedded``: it dies
-    with the process, and a stale one left in the directory is stopped, saving, first). Stopped,
-    saving, when the process exits."""
+    with the process, a stale one left in the directory is stopped, saving, first, and it is
+    restarted when it dies). Stopped, saving, when the process exits. ``appendfsync`` and
+    ``maxmemory`` apply when this call starts it."""
     key = os.path.abspath(data_dir)
     with _embedded_lock:
         server = _embedded.get(key)
         if server is None:
             log.info("starting embedded Redis with data in %s", key)
-            server = _embedded[key] = EmbeddedRedis(key).start()
+            server = _embedded[key] = EmbeddedRedis(key, appendfsync, maxmemory).start()
         return server
 
 
@@ -160,12 +186,22 @@ class Store:
     """A lazily created Redis client for ``redis_url``, or for the embedded server."""
 
     def __init__(
-        self, redis_url: str | None, data_dir: str, timeout: float = SOCKET_TIMEOUT
+        self,
+        redis_url: str | None,
+        data_dir: str,
+        timeout: float = SOCKET_TIMEOUT,
+        *,
+        appendfsync: str = "always",
+        max_memory: int = 0,
     ) -> None:
         self.redis_url = redis_url
         self.data_dir = data_dir
         self.timeout = timeout
         """Seconds to wait for an answer; a write still unanswered then has an unknown outcome."""
+        self.appendfsync = appendfsync
+        """The embedded server's fsync policy (``STORE_APPENDFSYNC``)."""
+        self.max_memory = max_memory
+        """The embedded server's ``maxmemory`` in bytes (``STORE_MAX_MEMORY``; 0: none)."""
         self._client: redis.Redis | None = None
         self._writer: redis.Redis | None = None
         self._lock = threading.Lock()
@@ -188,7 +224,7 @@ class Store:
                     if self.redis_url:
                         self._client = _connect(self.redis_url, self.timeout)
                     else:
-                        server = start_embedded(self.data_dir)
+                        server = start_embedded(self.data_dir, self.appendfsync, self.max_memory)
                         self._client = redis.Redis(
                             unix_socket_path=server.socket_path,
                             socket_connect_timeout=CONNECT_TIMEOUT,
@@ -229,6 +265,27 @@ class Store:
         client = self.client()
         if not guarded(client.ping):
             raise StoreUnavailable("PING was not answered")
+
+    @property
+    def supervised(self) -> bool:
+        """Whether the store is the embedded server of ``data_dir``: started here (no
+        ``REDIS_URL``) or by ``serve``'s master, which hands its workers the server's socket as
+        ``REDIS_URL``."""
+        return (
+            self.redis_url is None or self.redis_url == f"unix://{socket_path_for(self.data_dir)}"
+        )
+
+    def failure(self) -> str | None:
+        """Why the store is down for good, or None. Only the embedded server can be: its
+        supervisor (``api.embedded``) tried to restart it and gave up. An external Redis
+        (``REDIS_URL``) is never down for good from here: restarting this service would not
+        bring it back, so only ``/readyz`` reports it."""
+        if not self.supervised:
+            return None
+        status = read_status(self.data_dir)
+        if status is None or status.get("state") != "failed":
+            return None
+        return str(status.get("detail") or "the embedded Redis could not be restarted")
 
     def describe(self) -> str:
         """Where the store is, without credentials (for logs)."""

@@ -9,6 +9,14 @@ Redis is frozen (SIGSTOP) for 3 s, and later killed (``kill -9``) and restarted 
 At the end it compares every acknowledged move (200) with the stored histories: lost (a 200
 whose version is not in the history with that move), doubled (one key applied twice), 5xx
 other than 503 ``store_unavailable``/``outcome_unknown``. A measurement, not a test.
+
+    .venv/bin/python bench/faults.py --embedded [--kills 3] [--seconds 24] [--port 8113]
+
+measures the embedded store's supervision instead (issue 23): the service runs with its own
+embedded Redis (no ``REDIS_URL``), and while the clients play, the embedded redis-server is
+killed (``kill -9``) ``--kills`` times. For each kill it prints how long until a new server
+answers PING on the socket, and until ``/readyz`` answers 200 again (the goal: within 2 s), and
+at the end the same lost/doubled count.
 """
 
 from __future__ import annotations
@@ -80,15 +88,49 @@ def start_redis(port: int, data: str) -> subprocess.Popen:
     raise RuntimeError("redis-server did not start")
 
 
+def kill_embedded(base: str, data_dir: str) -> tuple[float, float]:
+    """``kill -9`` the embedded redis-server of ``data_dir``; seconds until a new one answers
+    PING on its socket, and until the service's ``/readyz`` answers 200."""
+    from api.embedded import PID_NAME, socket_path_for
+
+    with open(os.path.join(data_dir, PID_NAME), encoding="utf-8") as f:
+        old = int(f.read().strip())
+    started = time.monotonic()
+    os.kill(old, signal.SIGKILL)
+    back = ready = None
+    while back is None or ready is None:
+        now = time.monotonic()
+        assert now - started < 60, "the embedded Redis did not come back within 60 s"
+        if back is None:
+            probe = redis.Redis(
+                unix_socket_path=socket_path_for(data_dir),
+                socket_connect_timeout=0.2,
+                socket_timeout=0.2,
+            )
+            try:
+                if int(probe.info("server")["process_id"]) != old:
+                    back = time.monotonic() - started
+            except redis.RedisError:
+                pass
+            finally:
+                probe.close()
+        if ready is None and http(base, "GET", "/readyz")[0] == 200 and back is not None:
+            ready = time.monotonic() - started
+        time.sleep(0.01)
+    return back, ready
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=24)
     ap.add_argument("--clients", type=int, default=6)
     ap.add_argument("--port", type=int, default=8113)
+    ap.add_argument("--embedded", action="store_true", help="kill the embedded Redis instead")
+    ap.add_argument("--kills", type=int, default=3)
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     redis_port = args.port + 1000
-    redis_proc = start_redis(redis_port, tmp)
+    redis_proc = None if args.embedded else start_redis(redis_port, tmp)
     base = f"http://127.0.0.1:{args.port}"
     env = dict(
         os.environ,
@@ -97,6 +139,9 @@ def main() -> int:
         SESSION_CREATE_LIMIT="",
         STORE_TIMEOUT_SECONDS="2",
     )
+    if args.embedded:
+        del env["REDIS_URL"]
+        env["REFEREE_DATA_DIR"] = tmp
     server = subprocess.Popen(
         [str(SERVE), "serve", "--port", str(args.port), "--workers", "2"],
         cwd=ROOT,
@@ -160,18 +205,35 @@ def main() -> int:
         threads = [threading.Thread(target=client, args=(n,)) for n in range(args.clients)]
         for t in threads:
             t.start()
-        time.sleep(args.seconds * 0.25)
-        os.kill(redis_proc.pid, signal.SIGSTOP)
-        time.sleep(3)
-        os.kill(redis_proc.pid, signal.SIGCONT)
-        time.sleep(args.seconds * 0.25)
-        redis_proc.kill()  # kill -9
-        redis_proc.wait()
-        time.sleep(2)
-        redis_proc = start_redis(redis_port, tmp)
+        if args.embedded:
+            recoveries = []
+            for _ in range(args.kills):
+                time.sleep(args.seconds / (args.kills + 1))
+                recoveries.append(kill_embedded(base, tmp))
+        else:
+            assert redis_proc is not None
+            time.sleep(args.seconds * 0.25)
+            os.kill(redis_proc.pid, signal.SIGSTOP)
+            time.sleep(3)
+            os.kill(redis_proc.pid, signal.SIGCONT)
+            time.sleep(args.seconds * 0.25)
+            redis_proc.kill()  # kill -9
+            redis_proc.wait()
+            time.sleep(2)
+            redis_proc = start_redis(redis_port, tmp)
         for t in threads:
             t.join()
-        store = redis.Redis(port=redis_port)
+        if args.embedded:
+            from api.embedded import socket_path_for
+
+            store = redis.Redis(unix_socket_path=socket_path_for(tmp))
+            for n, (back, ready) in enumerate(recoveries, 1):
+                print(
+                    f"kill {n}: a new redis-server answered after {back:.3f} s, "
+                    f"/readyz 200 after {ready:.3f} s"
+                )
+        else:
+            store = redis.Redis(port=redis_port)
         lost = doubled = 0
         by_key: dict[tuple[str, str], set[int]] = {}
         for sid, key, version, move in acked:
@@ -202,8 +264,9 @@ def main() -> int:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
-        redis_proc.terminate()
-        redis_proc.wait()
+        if redis_proc is not None:
+            redis_proc.terminate()
+            redis_proc.wait()
 
 
 if __name__ == "__main__":

