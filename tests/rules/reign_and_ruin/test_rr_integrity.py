@@ -57,7 +57,7 @@ def test_sound_states_pass():
     "change, code",
     [
         (lambda s: s.update(game="reign-absolute"), "wrong_game"),
-        (lambda s: s.update(schema_version=2), "schema_version"),
+        (lambda s: s.update(schema_version=1), "schema_version"),
         (lambda s: s.update(players=["ann"]), "bad_players"),
         (lambda s: s.update(players=["ann", "ann"]), "bad_players"),
         (lambda s: s["hands"].update(cat=[]), "bad_players"),
