@@ -215,6 +215,9 @@ def legal_moves(game_id: str):
 @bp.post("/<game_id>/validate")
 def validate(game_id: str):
     game, state, move = _state_and_move(game_id)
+    # A player not in the game is a 422 unknown_player, as for legal-moves, view and suggest
+    # (issue 24); any other illegal move is a 200 verdict.
+    _check_player(game, state, move["player"])
     found = game.violations(state, move)
     return {"legal": not found, "violations": [v.to_dict() for v in found]}
 

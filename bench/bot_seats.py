@@ -89,7 +89,7 @@ def play(
                 if snap["status"] == "finished":
                     finished = True
                     break
-                turn = snap["view"]["active_players"][0]  # the player the game waits on
+                turn = snap["view"]["to_move"][0]  # the player the game waits on
                 if turn in created["seats"]:
                     token = created["seats"][turn]
                     status, listed = client.call(
@@ -103,7 +103,8 @@ def play(
             if mover is None:
                 break
             player, token, listed = mover
-            move = next((m for m in listed["moves"] if m["type"] != "concede"), listed["moves"][0])
+            # Never concede: it is listed last, and never a waited-on seat's only move.
+            move = listed["moves"][0]
             started = time.perf_counter()
             status, answer = client.call(
                 "POST",
@@ -115,7 +116,7 @@ def play(
             assert status == 200, answer
             if player == "ann":
                 latencies.append(answered - started)
-                if bot_level and "bob" in answer["view"]["active_players"][:1]:
+                if bot_level and "bob" in answer["view"]["to_move"]:
                     reply, deadline = answer["version"] + 1, time.time() + 60
                     while reply not in stream.arrived and time.time() < deadline:
                         time.sleep(0.002)

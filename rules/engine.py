@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from rules.engine_types import Event, Move, PlayerId, Score, State, View, Violation
 from rules.errors import InvalidSetup
+from rules.integrity import raise_problems, to_move_problems
 
 __all__ = ["Game", "next_seat", "seats_after", "check_players"]
 
@@ -58,13 +59,30 @@ class Game(ABC):
         """The default content (decks, races, units, boards), as data."""
 
     # -- the game --------------------------------------------------------------------------
-    @abstractmethod
+    # ``setup``, ``apply`` and ``check_state`` are the one place where ``to_move`` is written and
+    # checked, for every game (contract, Fairness: "Every state, view and session answer has
+    # `to_move`"); a game implements ``new_state``, ``next_state`` and ``check_integrity``.
     def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        """A new game. Raises :class:`~rules.errors.InvalidSetup`."""
+        """A new game, with its ``to_move``. Raises :class:`~rules.errors.InvalidSetup`."""
+        state = self.new_state(players, seed, options)
+        state["to_move"] = self.waiting_on(state)
+        return state
 
     @abstractmethod
+    def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+        """A new game, every field but ``to_move``. Raises :class:`~rules.errors.InvalidSetup`."""
+
     def check_state(self, state: State) -> None:
-        """Integrity of a client-sent state. Raises :class:`~rules.errors.InvalidState`."""
+        """Integrity of a client-sent state: the game's own checks, then ``to_move`` must be
+        exactly :meth:`waiting_on` (a state that names someone else as waited on is broken).
+        Raises :class:`~rules.errors.InvalidState`."""
+        self.check_integrity(state)
+        raise_problems(to_move_problems(state, self.waiting_on(state), f"{self.id}#to-move"))
+
+    @abstractmethod
+    def check_integrity(self, state: State) -> None:
+        """The game's own integrity checks (every field but ``to_move``). Raises
+        :class:`~rules.errors.InvalidState`."""
 
     @abstractmethod
     def legal_moves(self, state: State, player: PlayerId | None = None) -> list[Move]:
@@ -84,12 +102,20 @@ class Game(ABC):
     def violations(self, state: State, move: Move) -> list[Violation]:
         """Why ``move`` is illegal in ``state``; an empty list when it is legal."""
 
-    @abstractmethod
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        """The state after ``move`` and what happened. Never mutates ``state``.
+        """The state after ``move`` (with its ``to_move``) and what happened. Never mutates
+        ``state``.
 
         Raises :class:`~rules.errors.IllegalMove` (and changes nothing) when the move is illegal.
         """
+        after, events = self.next_state(state, move)
+        after["to_move"] = self.waiting_on(after)
+        return after, events
+
+    @abstractmethod
+    def next_state(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        """The state after ``move`` (``to_move`` is :meth:`apply`'s to write) and what happened.
+        Never mutates ``state``. Raises :class:`~rules.errors.IllegalMove`."""
 
     @abstractmethod
     def score(self, state: State) -> Score:

@@ -70,7 +70,9 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """Standings, final or provisional, with a game-specific ``breakdown`` explaining them."""
+    """Standings, final or provisional, with a game-specific ``breakdown`` explaining them.
+    ``winners`` and ``draw`` are the result once ``finished``; before, they are who leads now
+    by the game's own ranking (several when tied)."""
 
     finished: bool
     scores: Mapping[PlayerId, int | float]
@@ -79,10 +81,17 @@ class Score:
     breakdown: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The ``/score`` answer. An unfinished game's standings are provisional (contract,
+        Fairness: "`/score` of an unfinished game: ... 200 with `"provisional": true`"): nobody
+        has won yet, so ``winners`` is ``[]`` and ``draw`` false, and ``leaders`` names who is
+        ahead now (issue 24: every player used to be a winner of a game just set up, with
+        ``draw: true``). Once finished, ``leaders`` equals ``winners``."""
         return {
             "finished": self.finished,
+            "provisional": not self.finished,
             "scores": dict(self.scores),
-            "winners": list(self.winners),
-            "draw": self.draw,
+            "winners": list(self.winners) if self.finished else [],
+            "draw": self.draw if self.finished else False,
+            "leaders": list(self.winners),
             "breakdown": self.breakdown,
         }

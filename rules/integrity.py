@@ -8,6 +8,7 @@ fields, and is wrapped by :func:`guarded`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TypeGuard
 
@@ -15,7 +16,14 @@ from rules.engine_types import State, Violation
 from rules.errors import InvalidState
 from rules.rng import MAX_SEED
 
-__all__ = ["HEX_DIGITS", "is_int", "common_problems", "guarded", "raise_problems"]
+__all__ = [
+    "HEX_DIGITS",
+    "is_int",
+    "common_problems",
+    "to_move_problems",
+    "guarded",
+    "raise_problems",
+]
 
 HEX_DIGITS = frozenset("0123456789abcdef")
 
@@ -81,6 +89,21 @@ def common_problems(
             Violation("bad_rng", "state.rng must be 16 lowercase hexadecimal digits.", rule)
         )
     return found, players_ok
+
+
+def to_move_problems(state: State, waiting: list[str], rule: str) -> list[Violation]:
+    """``state.to_move`` must be exactly ``waiting``: the players the rules say the game waits
+    on (``Game.waiting_on``), in ``active_players`` order. It is derived, never chosen, so a
+    client cannot make the state wait on someone else (contract, Fairness)."""
+    if state.get("to_move") == waiting:
+        return []
+    return [
+        Violation(
+            "bad_to_move",
+            f"state.to_move must be {json.dumps(waiting)}: the players the game waits on.",
+            rule,
+        )
+    ]
 
 
 def guarded(

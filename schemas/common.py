@@ -32,6 +32,7 @@ __all__ = [
     "SCORES",
     "OUTCOME",
     "STATUS",
+    "TO_MOVE",
     "MAX_MOVE_COUNT",
     "CommonStateSchema",
     "move_schema",
@@ -44,6 +45,18 @@ PLAYER_ID = named(
 PLAYER = shape_only(PLAYER_ID)
 """A player id inside a state or a move: a string (who it names is the rules' 422)."""
 STATUS = one_of(STATUSES)
+TO_MOVE = named(
+    "ToMove",
+    doc(
+        list_of(PLAYER_ID),
+        "Whom the game waits on: the players of `active_players` it cannot go on without, in "
+        "the same order; `[]` once finished. A client moves when its player is in `to_move`. "
+        "Anyone else in `active_players` may act now but is not waited for (Reign Supreme, "
+        "ruling RS 10: Teleport, Healing and cards outside your own turn).",
+        examples=[["ann"]],
+    ),
+)
+"""``to_move`` of every state and view (contract, Fairness): ``Game.waiting_on`` of the state."""
 MAX_MOVE_COUNT = 2**53 - 1
 """The most moves a game counts: every JSON client reads the count exactly."""
 IDS = list_of(STR)
@@ -70,8 +83,8 @@ OUTCOME = named(
 
 class CommonStateSchema(Schema):
     """The fields of every game's state: ``game``, ``schema_version``, ``players`` (seat order),
-    ``status``, ``active_players``, ``move_count``, ``outcome`` (null until finished), ``seed``
-    and ``rng`` (the generator)."""
+    ``status``, ``active_players``, ``to_move`` (whom the game waits on), ``move_count``,
+    ``outcome`` (null until finished), ``seed`` and ``rng`` (the generator)."""
 
     class Meta:
         unknown = RAISE
@@ -91,6 +104,7 @@ class CommonStateSchema(Schema):
         required=True,
         description="Who may move now, in seat order; `[]` once finished.",
     )
+    to_move = Shape(shape_only(TO_MOVE), required=True)
     move_count = Shape(
         doc(INT, minimum=0, maximum=MAX_MOVE_COUNT),
         required=True,

@@ -138,9 +138,21 @@ def _answers(p: str) -> dict[str, Checker]:
         "ScoreResponse": record(
             {
                 "finished": _doc_bool("False for provisional, mid-game standings."),
+                "provisional": _doc_bool(
+                    "True exactly when the game is not finished: the standings may still "
+                    "change, nobody has won (`winners` is `[]`, `draw` false); `leaders` says "
+                    "who is ahead now."
+                ),
                 "scores": SCORES,
-                "winners": list_of(_ref("PlayerId")),
-                "draw": _doc_bool("Several players share the win."),
+                "winners": _doc_list(
+                    "The winners of a finished game (several when they share a draw); `[]` "
+                    "while it is provisional."
+                ),
+                "draw": _doc_bool("Several players share the win (false while provisional)."),
+                "leaders": _doc_list(
+                    "Who is ahead now by the game's ranking (several when tied; `[]` before "
+                    "anyone can lead, e.g. during a set-up); the winners once finished."
+                ),
                 "breakdown": _ref(p + "ScoreBreakdown"),
             }
         ),
@@ -152,6 +164,13 @@ def _doc_bool(text: str) -> Checker:
     from schemas.fields import BOOL, doc
 
     return doc(BOOL, text)
+
+
+def _doc_list(text: str) -> Checker:
+    """A documented list of player ids."""
+    from schemas.fields import doc
+
+    return doc(list_of(_ref("PlayerId")), text)
 
 
 class _Spec:

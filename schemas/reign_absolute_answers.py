@@ -8,7 +8,7 @@ from rules.reign_absolute.combat import CARD_STATUSES, DRAW_RESULTS, SIDES
 from rules.reign_absolute.content import ACTION_EFFECTS, CARD_KINDS, SETUP_TASKS, TURN_EFFECTS
 from rules.reign_absolute.flow import BONUS_SKIP_REASONS, END_REASONS
 from rules.reign_absolute.state import SCHEMA_VERSION
-from schemas.common import OUTCOME, PLAYER_ID, STATUS
+from schemas.common import OUTCOME, PLAYER_ID, STATUS, TO_MOVE
 from schemas.fields import (
     ANY,
     BOOL,
@@ -886,6 +886,7 @@ ReignAbsoluteView = named(
                 "status": STATUS,
                 "phase": PHASE,
                 "active_players": list_of(PLAYER_ID),
+                "to_move": TO_MOVE,
                 "move_count": INT,
                 "outcome": nullable(OUTCOME),
                 "turn_limit": INT,
@@ -918,12 +919,13 @@ ReignAbsoluteView = named(
         examples=[
             {
                 "game": "reign-absolute",
-                "schema_version": 2,
+                "schema_version": SCHEMA_VERSION,
                 "viewer": "ann",
                 "players": ["ann", "bob", "cat"],
                 "status": "in_progress",
                 "phase": "play",
                 "active_players": ["cat"],
+                "to_move": ["cat"],
                 "move_count": 55,
                 "outcome": None,
                 "turn_limit": 200,

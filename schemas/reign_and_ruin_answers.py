@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from rules.reign_and_ruin.abilities import TOKENS
 from rules.reign_and_ruin.scoring import TIE_BREAKS
-from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
+from rules.reign_and_ruin.state import SCHEMA_VERSION
+from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS, TO_MOVE
 from schemas.fields import (
     BOOL,
     INT,
@@ -284,12 +285,13 @@ ReignAndRuinView = named(
         record(
             {
                 "game": one_of(("reign-and-ruin",)),
-                "schema_version": doc(INT, const=1),
+                "schema_version": doc(INT, const=SCHEMA_VERSION),
                 "viewer": nullable(PLAYER_ID),
                 "players": list_of(PLAYER_ID),
                 "status": STATUS,
                 "phase": PHASE,
                 "active_players": list_of(PLAYER_ID),
+                "to_move": TO_MOVE,
                 "move_count": integer(0, 9007199254740991),
                 "outcome": nullable(OUTCOME),
                 "cards": map_of(CARD),

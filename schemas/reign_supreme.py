@@ -289,10 +289,12 @@ RSActionBoard = named(
                 "packing": doc(
                     list_of(
                         record(
-                            {"unit": RSUnitId, "to": one_of(PACKING_ENDS), "notch": integer(0, 4)}
+                            {"unit": RSUnitId, "to": one_of(PACKING_ENDS), "notch": integer(0, 5)}
                         )
                     ),
-                    "Packing pins on the board (5 notches).",
+                    "Packing pins on the board (5 notches); a pin at notch 5 was completed by "
+                    "Construction outside the Cooldown phase and frees its unit in the next one "
+                    "(ruling RS 16).",
                 ),
                 "spells": doc(
                     list_of(

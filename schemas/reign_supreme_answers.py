@@ -12,7 +12,7 @@ from rules.reign_supreme.scoring import TIE_BREAKS
 from rules.reign_supreme.state import PACKING_ENDS, SCHEMA_VERSION
 from rules.reign_supreme.turns import DEFEAT_REASONS, END_REASONS, PLAYING_PHASES
 from rules.reign_supreme.walls import WALL_KINDS
-from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
+from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS, TO_MOVE
 from schemas.fields import (
     ANY,
     BOOL,
@@ -1271,6 +1271,7 @@ ReignSupremeView = named(
                     "The player whose turn (or set-up) it is, or who must answer the pending "
                     "declaration; [] once finished.",
                 ),
+                "to_move": TO_MOVE,
                 "move_count": integer(0, 9007199254740991),
                 "outcome": nullable(OUTCOME),
                 "scenario": RSScenarioInPlay,
@@ -1336,6 +1337,7 @@ ReignSupremeView = named(
                 "players": ["ann", "bob"],
                 "status": "in_progress",
                 "active_players": ["bob"],
+                "to_move": ["bob"],
                 "move_count": 27,
                 "outcome": None,
                 "scenario": {
@@ -1673,6 +1675,7 @@ ReignSupremeView = named(
                 "players": ["ann", "bob"],
                 "status": "in_progress",
                 "active_players": ["bob"],
+                "to_move": ["bob"],
                 "move_count": 27,
                 "outcome": None,
                 "scenario": {

@@ -9,7 +9,7 @@ from rules.reigns_the_council.ending import GAME_END_REASONS, POINT_KINDS, REIGN
 from rules.reigns_the_council.rounds import DECISIONS, ZONES
 from rules.reigns_the_council.state import SCHEMA_VERSION
 from rules.reigns_the_council.views import ROLES
-from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS
+from schemas.common import OUTCOME, PLAYER_ID, SCORES, STATUS, TO_MOVE
 from schemas.fields import (
     BOOL,
     INT,
@@ -581,6 +581,7 @@ ReignsTheCouncilView = named(
                 "status": STATUS,
                 "phase": PHASE,
                 "active_players": list_of(PLAYER_ID),
+                "to_move": TO_MOVE,
                 "move_count": integer(0, 9007199254740991),
                 "outcome": nullable(OUTCOME),
                 "story_point": STORY_POINT,
@@ -676,6 +677,7 @@ ReignsTheCouncilView = named(
                 "status": "in_progress",
                 "phase": "pitch",
                 "active_players": ["bob", "cat"],
+                "to_move": ["bob", "cat"],
                 "move_count": 26,
                 "outcome": None,
                 "story_point": "auto",
@@ -808,6 +810,7 @@ ReignsTheCouncilView = named(
                 "status": "in_progress",
                 "phase": "decide",
                 "active_players": ["ann"],
+                "to_move": ["ann"],
                 "move_count": 28,
                 "outcome": None,
                 "story_point": "auto",
@@ -886,6 +889,7 @@ ReignsTheCouncilView = named(
                 "status": "in_progress",
                 "phase": "reveal",
                 "active_players": ["ann"],
+                "to_move": ["ann"],
                 "move_count": 29,
                 "outcome": None,
                 "story_point": "auto",

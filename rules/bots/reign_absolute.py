@@ -39,6 +39,7 @@ _COPIED = (
     "status",
     "phase",
     "active_players",
+    "to_move",
     "move_count",
     "outcome",
     "turn_limit",

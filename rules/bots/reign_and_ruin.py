@@ -69,6 +69,7 @@ class ReignAndRuinBot:
             "status": view["status"],
             "phase": view["phase"],
             "active_players": list(view["active_players"]),
+            "to_move": list(view["to_move"]),
             "move_count": view["move_count"],
             "outcome": view["outcome"],
             "cards": view["cards"],

@@ -55,6 +55,7 @@ _COPIED = (
     "status",
     "phase",
     "active_players",
+    "to_move",
     "move_count",
     "outcome",
     "story_point",

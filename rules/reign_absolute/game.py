@@ -36,16 +36,16 @@ class ReignAbsolute(Game):
     def content(self) -> dict[str, Any]:
         return {"races": default_races(), "reinforcements": default_cards()}
 
-    def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+    def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
         check_players(self, players)
         return new_game(players, seed, options)
 
-    def check_state(self, state: State) -> None:
+    def check_integrity(self, state: State) -> None:
         integrity.check_state(state)
 
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
-    apply = staticmethod(moves.apply)
+    next_state = staticmethod(moves.apply)
 
     def score(self, state: State) -> Score:
         return scoring.score(state)

@@ -127,7 +127,11 @@ def post_setup_tasks(state: State, rng: Rng, events: list[Event]) -> None:
                     "count": requirement["count"],
                 }
             )
-            entry = state["battlefield"][uid]
+            # A new entry: the clone shares the battlefield's entries with the state ``apply``
+            # was given, which must not change (moves.py replaces an entry the same way).
+            entry = {**state["battlefield"][uid]}
+            entry["reinforcements"] = list(entry["reinforcements"])
+            state["battlefield"][uid] = entry
             for _ in range(requirement["count"]):
                 card = draw_card(state, rng, events)
                 if card is None:

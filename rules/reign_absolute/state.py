@@ -39,7 +39,7 @@ __all__ = [
     "start_battle",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """2: races carry their own ``actions`` and ``setup`` requirements (``state.races``)."""
 MAX_MOVE_COUNT = 2**53 - 1
 DEFAULT_TURN_LIMIT = 200

@@ -448,13 +448,14 @@ def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State
     hands = dict(state["hands"])
     hand = list(hands[p])
     hand.remove(card)
+    emptied = not hand  # R&R 10: this card empties the hand, whatever its ability brings back
     hands[p] = hand
     new["hands"] = hands
     events: list[Event] = []
     if kind != "fighter":
         events.append({"type": "ability_used", "player": p, "card": card, "ability": kind})
     _RESOLVE[kind](state, new, move, p, card, hand, where, events)
-    end_turn(new, p, events)
+    end_turn(new, p, events, emptied)
     return new, events
 
 

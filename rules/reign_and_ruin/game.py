@@ -36,18 +36,18 @@ class ReignAndRuin(Game):
     def content(self) -> dict[str, Any]:
         return {"deck": default_deck(), "factions": [dict(f) for f in FACTIONS]}
 
-    def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
+    def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
         check_players(self, players)
         return new_game(players, seed, options)
 
-    def check_state(self, state: State) -> None:
+    def check_integrity(self, state: State) -> None:
         integrity.check_state(state)
 
-    # The three calls of every playout step are the module functions themselves (no extra
-    # frame per call): see rules.reign_and_ruin.moves for their documentation.
+    # The calls of every playout step are the module functions themselves (no extra frame per
+    # call; ``apply`` adds only the engine's ``to_move``): see rules.reign_and_ruin.moves.
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
-    apply = staticmethod(moves.apply)
+    next_state = staticmethod(moves.apply)
 
     def score(self, state: State) -> Score:
         return scoring.score(state)

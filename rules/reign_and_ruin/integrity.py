@@ -360,11 +360,13 @@ def _check_final_round_field(state: State, players: list[str], finished: bool) -
                 "state.final_round.to_play is empty, so the game should be over.",
             )
         )
-    if state["hands"][ended_by]:
+    if len(state["hands"][ended_by]) > 1:
+        # R&R 10: the last card's own ability may bring one card back (a Hexen draw, a Crou or
+        # Nomora to the hand); nothing else adds to that hand once the final round has begun.
         found.append(
             _v(
                 "inconsistent_final_round",
-                f"state.hands.{ended_by} must be empty: that player played their last card.",
+                f"state.hands.{ended_by} holds at most the one card its last play brought back.",
             )
         )
     for p in to_play:

@@ -23,7 +23,7 @@ from rules.rng import MAX_SEED, Rng
 
 __all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "new_game"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_MOVE_COUNT = 2**53 - 1
 """The largest move count a state may carry: an integer every JSON client reads exactly."""
 DEFAULT_OPTIONS: dict[str, Any] = {"starting_player": None, "deck": None}

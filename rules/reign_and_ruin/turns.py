@@ -14,14 +14,17 @@ from rules.reign_and_ruin.scoring import outcome
 __all__ = ["end_turn", "finish"]
 
 
-def end_turn(new: State, player: PlayerId, events: list[Event]) -> None:
+def end_turn(new: State, player: PlayerId, events: list[Event], emptied: bool) -> None:
     """Advance ``new`` (already a fresh top-level dict) after ``player``'s play has resolved.
+    ``emptied``: the card played was the last card of ``player``'s hand.
 
-    In the play phase, the next seat plays next, unless ``player``'s hand is now empty: then
-    the final round starts. Its ``to_play`` lists every other player, in seat order from the
-    next seat, who still holds a card (players without cards are skipped); if nobody does, the
-    game ends at once. A hand emptied and refilled by the same play (a Hexen, or a Crou or
-    Nomora bringing a card to hand, played as the last card) does not start it.
+    In the play phase, the next seat plays next, unless the card played was the last of the
+    hand: then the final round starts, even when the card's own ability brought a card back
+    into that hand (a Hexen draw, a Crou take or a Nomora revive to the hand): ruling R&R 10,
+    "the card that empties the hand starts the final round ... that player has played their
+    last card, and plays no more". Its ``to_play`` lists every other player, in seat order from
+    the next seat, who still holds a card (players without cards are skipped); if nobody does,
+    the game ends at once.
 
     In the final round, the player who just played leaves ``to_play``; cards gained meanwhile
     grant no further plays. When ``to_play`` is empty the game ends.
@@ -29,7 +32,7 @@ def end_turn(new: State, player: PlayerId, events: list[Event]) -> None:
     players = new["players"]
     if new["phase"] == "play":
         hands = new["hands"]
-        if hands[player]:
+        if not emptied:
             nxt = next_seat(players, player)
             new["active_players"] = [nxt]
             events.append({"type": "turn_started", "player": nxt})

@@ -20,7 +20,8 @@ attack (it may move first); its activation then ends. Actions:
 - ``hasten``: an adjacent Siege or Mechanical unit of its own side that can still move this
   turn (has not moved, attacked or finished its activation; not a Packed unit that is not
   packed) gets +1 movement this turn;
-- ``speed_packing``: the Packing pin of an adjacent unit of its own side moves one notch.
+- ``speed_packing``: the Packing pin of an adjacent unit of its own side moves one notch; a
+  pin it brings to the end of the board completes only in the next Cooldown phase (RS 16).
 
 **Decisions:** "adjacent" to a wall means standing on one of its two spaces; the units it
 repairs, hastens or packs are its own side's (walls of any side, as the seed says for
@@ -105,7 +106,9 @@ def construct_moves(state: State, geo: Geometry, p: PlayerId, uid: str) -> list[
             and t.get("packing", "packed") == "packed"
         ):
             add("hasten", tid)
-    pins = {pin["unit"] for pin in state["boards"][p]["packing"]}
+    # A pin already at the end of the board waits for the next Cooldown phase (RS 16): it
+    # cannot be moved further.
+    pins = {pin["unit"] for pin in state["boards"][p]["packing"] if pin["notch"] < PACKING_NOTCHES}
     for tid, _ in _neighbours_own(state, p, here):
         if tid in pins:
             add("speed_packing", tid)
@@ -195,12 +198,9 @@ def apply_construct(state: State, geo: Geometry, move: Move) -> list[Event]:
     if action == "hasten":
         state["units"][target]["bonus"] += 1
         return [{**base, "bonus": state["units"][target]["bonus"]}]
-    board = state["boards"][p]
-    pin = next(x for x in board["packing"] if x["unit"] == target)
+    # speed_packing. Ruling RS 16: a pin this moves to the end of the Action Board stays there
+    # (notch 5) and the unit stays packing or unpacking: it gets its attack or its movement back
+    # only after the next Cooldown phase, which completes the pin (``packing_done``).
+    pin = next(x for x in state["boards"][p]["packing"] if x["unit"] == target)
     pin["notch"] += 1
-    events: list[Event] = [{**base, "notch": pin["notch"]}]
-    if pin["notch"] >= PACKING_NOTCHES:
-        board["packing"].remove(pin)
-        state["units"][target]["packing"] = pin["to"]
-        events.append({"type": "packing_done", "player": p, "unit": target, "now": pin["to"]})
-    return events
+    return [{**base, "notch": pin["notch"]}]

@@ -348,7 +348,7 @@ def _board_problems(state: State) -> list[Violation]:
                 or pin["unit"] in pinned
                 or pin["to"] not in PACKING_ENDS
                 or not is_int(pin["notch"])
-                or not 0 <= pin["notch"] < PACKING_NOTCHES
+                or not 0 <= pin["notch"] <= PACKING_NOTCHES  # at the end: waits (RS 16)
                 or u.get("packing") != ("packing" if pin["to"] == "packed" else "unpacking")
             ):
                 found.append(

@@ -39,7 +39,7 @@ __all__ = [
     "json_copy",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """3: Castle walls, roster damage types, several active players in a Combat phase (issue 16)."""
 MAX_MOVE_COUNT = 2**53 - 1
 MAX_ROUND_LIMIT = 200

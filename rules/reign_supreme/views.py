@@ -47,6 +47,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "players": list(players),
         "status": state["status"],
         "active_players": list(state["active_players"]),
+        "to_move": list(state["to_move"]),
         "move_count": state["move_count"],
         "outcome": _copy(state["outcome"]),
         "scenario": _copy(state["scenario"]),

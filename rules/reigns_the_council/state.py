@@ -26,7 +26,7 @@ __all__ = [
     "CHANGES",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """2: ``discard_revealed`` (rulings RtC 11: the rejected cards revealed face up stay public)."""
 MAX_MOVE_COUNT = 2**53 - 1
 """The largest move count a state may carry: an integer every JSON client reads exactly."""

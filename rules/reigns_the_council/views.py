@@ -116,6 +116,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "status": state["status"],
         "phase": state["phase"],
         "active_players": list(state["active_players"]),
+        "to_move": list(state["to_move"]),
         "move_count": state["move_count"],
         "outcome": None
         if state["outcome"] is None

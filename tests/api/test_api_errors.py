@@ -347,6 +347,25 @@ def test_player_not_in_game_is_rejected(client):
     assert problem["violations"][0]["code"] == "unknown_player"
 
 
+def test_validate_by_a_player_not_in_the_game_is_422_like_legal_moves_and_view(client):
+    """Issue 24: ``validate`` answered 200 ``legal: false`` for a stranger's move where
+    legal-moves and view answer 422 ``unknown_player``; now it answers like them. A move of a
+    player of the game that breaks a rule stays a 200 verdict."""
+    state, legal = play_state()
+    stranger = dict(legal[0], player="zed")
+    problem = assert_problem(
+        post(client, f"{BASE}/validate", {"state": state, "move": stranger}), 422, "unknown_player"
+    )
+    assert problem["violations"] == [
+        {"code": "unknown_player", "message": problem["detail"], "rule": f"{GAME}#players"}
+    ]
+    other = next(p for p in state["players"] if p not in state["active_players"])
+    verdict = post(
+        client, f"{BASE}/validate", {"state": state, "move": dict(legal[0], player=other)}
+    )
+    assert verdict.status_code == 200 and verdict.get_json()["legal"] is False
+
+
 @pytest.mark.parametrize("endpoint", ["view", "legal-moves"])
 def test_unknown_player_is_422(client, endpoint):
     state, _ = play_state()

@@ -186,13 +186,37 @@ def test_score_mid_game_and_final(client):
     resp = post(client, BASE + "/score", {"state": state})
     assert resp.status_code == 200
     body = resp.get_json()
-    assert body["finished"] is False
-    assert set(body) == {"finished", "scores", "winners", "draw", "breakdown"}
+    assert body["finished"] is False and body["provisional"] is True
+    assert set(body) == {
+        "finished",
+        "provisional",
+        "scores",
+        "winners",
+        "draw",
+        "leaders",
+        "breakdown",
+    }
     assert set(body["scores"]) == set(state["players"])
     final = post(client, BASE + "/score", {"state": finished()}).get_json()
-    assert final["finished"] is True
+    assert final["finished"] is True and final["provisional"] is False
     assert final["winners"] or final["draw"]
+    assert final["leaders"] == final["winners"] == finished()["outcome"]["winners"]
     assert final == json.loads(json.dumps(get_game(GAME).score(finished()).to_dict()))
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_score_of_an_unfinished_game_is_provisional_and_names_no_winner(client, game_id):
+    """Contract, Fairness: "`/score` of an unfinished game: ... 200 with `"provisional": true`".
+    Issue 24: a game just set up used to answer every player a winner with `draw: true`. Now
+    nobody has won before the end (`winners: []`, `draw: false`); `leaders` says who is ahead
+    (here everyone is level, or nobody leads yet) by the game's own ranking."""
+    game = get_game(game_id)
+    state = game.setup([f"p{i}" for i in range(game.min_players + 1)], 5, {})
+    body = post(client, f"/v1/games/{game_id}/score", {"state": state}).get_json()
+    assert body["finished"] is False and body["provisional"] is True
+    assert body["winners"] == [] and body["draw"] is False
+    assert set(body["leaders"]) <= set(state["players"])
+    assert body["leaders"] == list(game.score(state).winners)
 
 
 def test_view_player_and_spectator(client):

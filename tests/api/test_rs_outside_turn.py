@@ -27,6 +27,7 @@ def wounded_position() -> dict:
     )
     state["units"]["u3"]["pins"] = 2
     state["active_players"] = ["ann", "bob"]
+    state["to_move"] = ["ann"]  # RS 10: bob may act, ann's turn goes on
     GAME.check_state(state)
     return state
 

@@ -88,3 +88,22 @@ def test_every_game_refuses_a_broken_common_field(game_id, change, code):
     with pytest.raises(InvalidState) as err:
         game.check_state({**state, **change})
     assert code in [v.code for v in err.value.violations]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_refuses_a_to_move_the_rules_do_not_give(game_id):
+    """``to_move`` is derived (``Game.waiting_on``), never chosen: a state that waits on someone
+    else, on nobody, or on a stranger is a 422 ``bad_to_move`` pointing at the rules doc's "To
+    move" section (contract, Fairness)."""
+    game = get_game(game_id)
+    players = [f"p{i}" for i in range(game.min_players)]
+    state = game.setup(players, 1, {})
+    assert state["to_move"] == game.waiting_on(state) != []
+    game.check_state(state)
+    others = [p for p in players if p not in state["to_move"]]
+    for wrong in ([], others, ["stranger"], state["to_move"] * 2):
+        with pytest.raises(InvalidState) as err:
+            game.check_state({**state, "to_move": wrong})
+        assert [(v.code, v.rule) for v in err.value.violations] == [
+            ("bad_to_move", f"{game_id}#to-move")
+        ]

@@ -16,6 +16,7 @@ from rules.engine_types import Event, Move, State
 from rules.reign_absolute import GAME
 from rules.reign_absolute.content import default_catalogs
 from rules.reign_absolute.flow import new_turn
+from rules.reign_absolute.state import SCHEMA_VERSION
 
 CATALOGS = default_catalogs()
 ALL_CARDS = list(CATALOGS["cards"])
@@ -69,11 +70,12 @@ def battle(
     t.update(turn)
     state: State = {
         "game": "reign-absolute",
-        "schema_version": 2,
+        "schema_version": SCHEMA_VERSION,
         "players": players,
         "status": "in_progress",
         "phase": "play",
         "active_players": [t["player"]],
+        "to_move": [t["player"]],
         "move_count": move_count,
         "outcome": None,
         "seed": 1,

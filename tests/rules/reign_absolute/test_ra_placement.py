@@ -85,7 +85,7 @@ def test_placement_fallback_when_own_units_are_enclosed():
     }
     state["unit_decks"] = {"ann": a[1:], "bob": b[4:]}
     state["placer"] = "ann"
-    state["active_players"] = ["ann"]
+    state["active_players"] = state["to_move"] = ["ann"]
     GAME.check_state(state)
     cells = {(m["x"], m["y"]) for m in GAME.legal_moves(state)}
     assert cells == {

@@ -309,3 +309,20 @@ def test_custom_race_rules_play():
         + abs(m["y"] - state["battlefield"][m["unit"]]["y"])
         for m in hops
     } == {2, 3}
+
+
+def test_the_post_setup_task_leaves_the_state_it_was_given_untouched():
+    """``apply`` is pure (contract, Determinism): the Runesmith's setup card goes under a new
+    battlefield entry, not into the entry the previous state shares with the new one. The
+    four-player golden game (seed 987654321, chooser 3) places the Runesmith long before the
+    last unit, so the last placement's input held the entry the task fills."""
+    state = GAME.setup(["ann", "bob", "cat", "dan"], 987654321, {"turn_limit": 24})
+    chooser = random.Random(3)
+    events: list[dict] = []
+    while "placement_finished" not in types(events):
+        last = state
+        state, events = apply(state, chooser.choice(GAME.legal_moves(state)))  # checks the input
+    assert "setup_task" in types(events)
+    placed = first(events, "reinforcement_placed")
+    assert last["battlefield"][placed["unit"]]["reinforcements"] == []
+    assert state["battlefield"][placed["unit"]]["reinforcements"] == [placed["card"]]

@@ -301,7 +301,11 @@ def custom_battle(cells, turn_player="ann"):
     }
     state["unit_decks"] = {"ann": [], "bob": []}
     state.update(
-        phase="play", placer=None, active_players=[turn_player], turn=new_turn(turn_player, 1)
+        phase="play",
+        placer=None,
+        active_players=[turn_player],
+        to_move=[turn_player],
+        turn=new_turn(turn_player, 1),
     )
     GAME.check_state(state)
     return state

@@ -13,6 +13,7 @@ from api.jsonio import dumps
 from rules.engine_types import Event, Move, State
 from rules.reign_and_ruin import GAME
 from rules.reign_and_ruin.cards import default_cards
+from rules.reign_and_ruin.state import SCHEMA_VERSION
 
 ALL_IDS = [c[0] for c in default_cards()]
 
@@ -60,11 +61,12 @@ def play_state(
     )
     state = {
         "game": "reign-and-ruin",
-        "schema_version": 1,
+        "schema_version": SCHEMA_VERSION,
         "players": players,
         "status": "in_progress",
         "phase": phase,
         "active_players": [active],
+        "to_move": [active],
         "move_count": move_count,
         "outcome": None,
         "seed": 1,

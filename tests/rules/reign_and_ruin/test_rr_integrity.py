@@ -57,7 +57,7 @@ def test_sound_states_pass():
     "change, code",
     [
         (lambda s: s.update(game="reign-absolute"), "wrong_game"),
-        (lambda s: s.update(schema_version=2), "schema_version"),
+        (lambda s: s.update(schema_version=1), "schema_version"),
         (lambda s: s.update(players=["ann"]), "bad_players"),
         (lambda s: s.update(players=["ann", "ann"]), "bad_players"),
         (lambda s: s["hands"].update(cat=[]), "bad_players"),
@@ -169,8 +169,11 @@ def test_broken_final_round_states():
     assert "inconsistent_active_players" in refused(
         edit(state, lambda s: s.update(active_players=["cat"]))
     )
+    # R&R 10: the player who ended it holds at most the one card their last play brought back
     assert "inconsistent_final_round" in refused(
-        edit(state, lambda s: s["hands"]["ann"].append(s["draw_pile"].pop()))
+        edit(
+            state, lambda s: s["hands"]["ann"].extend([s["draw_pile"].pop(), s["draw_pile"].pop()])
+        )
     )
     assert "inconsistent_phase" in refused(
         edit(state, lambda s: s.update(final_round=None, phase="play"))

@@ -89,28 +89,57 @@ def test_the_player_who_ended_it_is_told_so():
     assert "last card" in found[0].message
 
 
-def test_hexen_as_the_last_card_draws_and_play_goes_on():
-    state = play_state({"ann": ["hexen-1"], "bob": ["hexen-3", "hexen-4"]}, draw=["kurgoz-9"])
+def test_hexen_as_the_last_card_starts_the_final_round_and_its_draw_grants_no_play():
+    """Ruling R&R 10: "The card that empties the hand starts the final round even when its own
+    ability brings a card back into that hand (a Hexen draw ...): that player has played their
+    last card, and plays no more." """
+    state = play_state(
+        {"ann": ["hexen-1"], "bob": ["hexen-3", "hexen-4"], "cat": ["hexen-5"]},
+        draw=["kurgoz-9"],
+    )
     state, events = apply(state, move("ann", "draw", card="hexen-1"))
     assert state["hands"]["ann"] == ["kurgoz-9"]
-    assert state["phase"] == "play" and state["final_round"] is None
-    assert state["active_players"] == ["bob"]
-    assert "final_round_started" not in event_types(events)
+    assert event_types(events)[-2:] == ["final_round_started", "turn_started"]
+    assert state["phase"] == "final_round"
+    assert state["final_round"] == {"ended_by": "ann", "to_play": ["bob", "cat"]}
+    assert state["active_players"] == state["to_move"] == ["bob"]
+    assert GAME.legal_moves(state, "ann") == []
+    found = GAME.violations(state, move("ann", "fighter", card="kurgoz-9"))
+    assert [(v.code, v.rule) for v in found] == [("not_your_turn", "reign-and-ruin#final-round")]
+    state, _ = apply(state, move("bob", "fighter", card="hexen-3"))
+    state, _ = apply(state, move("cat", "fighter", card="hexen-5"))
+    assert state["status"] == "finished" and state["hands"]["ann"] == ["kurgoz-9"]
+    GAME.check_state(state)  # the drawn card stays in ann's hand, unplayed and unscored
 
 
-def test_crou_or_nomora_bringing_a_card_to_hand_as_the_last_card_goes_on():
+def test_crou_or_nomora_bringing_a_card_to_hand_as_the_last_card_start_the_final_round():
+    """Ruling R&R 10: a Crou take or a Nomora revive into the hand of the card that emptied it
+    starts the final round too; the card brought back grants no play."""
     state = play_state({"ann": ["crou-1"], "bob": ["hexen-3"]}, {"bob": ["hexen-9"]})
-    after, _ = apply(
-        state, move("ann", "swap", card="crou-1", opponent="bob", take="hexen-9", to="hand")
-    )
-    assert after["phase"] == "play" and after["hands"]["ann"] == ["hexen-9"]
-    after, _ = apply(
-        state, move("ann", "swap", card="crou-1", opponent="bob", take="hexen-9", to="army")
-    )
-    assert after["phase"] == "final_round"
+    for to in ("hand", "army"):
+        after, _ = apply(
+            state, move("ann", "swap", card="crou-1", opponent="bob", take="hexen-9", to=to)
+        )
+        assert after["phase"] == "final_round"
+        assert after["final_round"] == {"ended_by": "ann", "to_play": ["bob"]}
+    assert after["hands"]["ann"] == []
     state = play_state({"ann": ["nomora-1"], "bob": ["hexen-3"]}, discard=["hexen-9"])
     after, _ = apply(state, move("ann", "revive", card="nomora-1", target="hexen-9", to="hand"))
-    assert after["phase"] == "play" and after["hands"]["ann"] == ["hexen-9"]
+    assert after["phase"] == "final_round" and after["hands"]["ann"] == ["hexen-9"]
+    assert GAME.legal_moves(after, "ann") == []
+
+
+def test_the_player_who_ended_the_game_holds_at_most_the_card_their_last_play_brought_back():
+    state = play_state(
+        {"ann": ["hexen-1"], "bob": ["hexen-3", "hexen-4"], "cat": ["hexen-5"]},
+        draw=["kurgoz-9", "kurgoz-8"],
+    )
+    state, _ = apply(state, move("ann", "draw", card="hexen-1"))
+    broken = {**state, "hands": {**state["hands"], "ann": ["kurgoz-9", "kurgoz-8"]}}
+    broken["draw_pile"] = [c for c in state["draw_pile"] if c != "kurgoz-8"]
+    with pytest.raises(InvalidState) as err:
+        GAME.check_state(broken)
+    assert "inconsistent_final_round" in [v.code for v in err.value.violations]
 
 
 def test_hexen_last_card_on_an_empty_pile_must_be_a_fighter_and_ends():
@@ -165,11 +194,11 @@ def test_players_without_cards_are_skipped_and_nobody_left_ends_at_once():
         "outcome": None,
     }
     state, events = dict(base), []
-    end_turn(state, "ann", events)
+    end_turn(state, "ann", events, emptied=True)
     assert state["final_round"] == {"ended_by": "ann", "to_play": ["cat"]}
     assert state["active_players"] == ["cat"]
     state, events = dict(base, hands={"ann": [], "bob": [], "cat": []}), []
-    end_turn(state, "ann", events)
+    end_turn(state, "ann", events, emptied=True)
     assert event_types(events) == ["final_round_started", "game_over"]
     assert state["status"] == "finished" and state["final_round"] == {
         "ended_by": "ann",

@@ -18,6 +18,7 @@ VIEW_KEYS = {
     "status",
     "phase",
     "active_players",
+    "to_move",
     "move_count",
     "outcome",
     "cards",

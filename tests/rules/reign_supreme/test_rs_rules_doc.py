@@ -60,3 +60,13 @@ def test_every_statistic_is_in_the_rules_doc():
 
 def _cell(values: list[str]) -> str:
     return ", ".join(values) if values else "–"
+
+
+def test_the_doc_says_teleport_takes_mines_and_ruins_as_ruling_rs_15_does():
+    """RS 15: "Mines and Ruins: any unit that enters the space claims it ... and so does a unit
+    that a card, Knockback or Teleport puts there." The Teleport paragraph once said it "takes no
+    Mine or Ruin" while §Mines and Ruins said it does (issue 24); the behaviour is tested by
+    ``test_rs_rulings_10_15.py::test_a_unit_teleporting_onto_a_ruin_takes_it``."""
+    teleport = next(p for p in DOC.split("\n- ") if p.startswith("**Teleport**"))
+    assert "takes no Mine or Ruin" not in DOC
+    assert "RS 15" in teleport and "Mine" in teleport

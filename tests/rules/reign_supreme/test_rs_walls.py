@@ -468,13 +468,7 @@ def test_speed_packing_moves_an_adjacent_units_packing_pin_one_notch():
             "notch": 1,
         }
     ]
-    s = clone(s)
-    s["boards"]["ann"]["packing"][0]["notch"] = 4
-    s, events = play(s, construct("u1", "speed_packing", "u2"))
-    assert of_type(events, "packing_done") == [
-        {"type": "packing_done", "player": "ann", "unit": "u2", "now": "unpacked"}
-    ]
-    assert s["boards"]["ann"]["packing"] == [] and s["units"]["u2"]["packing"] == "unpacked"
+    # A pin it brings to the end completes only in the next Cooldown phase: test_rs_ruling_16.py.
 
 
 def test_only_construction_units_construct():
