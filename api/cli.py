@@ -84,8 +84,11 @@ def gunicorn_options(
     return {
         "bind": f"{bind_host}:{port}",
         "workers": workers or settings.workers,
-        "worker_class": "api.worker.ProblemWorker",  # gthread; its own errors in problem+json
+        # gthread whose main loop gathers each request whole, with a deadline, before a thread
+        # sees it; its own errors in problem+json (api.buffered_worker, api.worker)
+        "worker_class": "api.buffered_worker.BufferedWorker",
         "threads": (threads or settings.threads) + settings.max_streams,
+        "worker_connections": settings.worker_connections,
         "loglevel": settings.log_level,
         "timeout": 30,
         "graceful_timeout": 10,
