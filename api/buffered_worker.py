@@ -152,7 +152,16 @@ class BufferedWorker(ProblemWorker):
         conn.deadline = deadline
         heapq.heappush(self._deadlines, (deadline, next(self._order), conn))
         self._waiting[conn.sock.fileno()] = conn
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(callback, conn))
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._guard, callback, conn))
+
+    def _guard(self, callback: Any, conn: BufferedConn, sock: Any) -> None:
+        """Run a connection's callback; whatever it raises ends that connection, never the
+        loop (gthread lets a callback's exception end the worker)."""
+        try:
+            callback(conn, sock)
+        except Exception:
+            self.log.exception("Error on a connection from %s", conn.client)
+            self._drop(conn)
 
     def _unwait(self, conn: BufferedConn) -> None:
         self._waiting.pop(conn.sock.fileno(), None)
