@@ -1,5 +1,5 @@
-"""The gunicorn worker ``serve`` runs: gthread, answering in problem+json even where gunicorn
-answers by itself, before the app sees the request (issue 13).
+"""gthread answering in problem+json even where gunicorn answers by itself, before the app sees
+the request (issue 13); ``serve`` runs its subclass ``api.buffered_worker.BufferedWorker``.
 
 gunicorn refuses some requests while parsing them and writes a small HTML page: a request line
 over ``limit_request_line`` bytes (414), more than ``limit_request_fields`` headers or one over
