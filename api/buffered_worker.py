@@ -59,6 +59,7 @@ the kernel does not reset the connection before the client reads the answer."""
 _READ_SIZE = 65536
 _MAX_READ_PER_EVENT = 4 * _READ_SIZE  # fairness: one busy client cannot hold the loop
 _ACCEPTS_PER_EVENT = 64
+_EXPIRE_PER_TURN = 64
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 GIL_SWITCH_INTERVAL = 0.001
 """Seconds a CPU-bound thread (a bot search, a long rules call) keeps the GIL while another
@@ -301,16 +302,28 @@ class BufferedWorker(ProblemWorker):
         except OSError:
             pass
 
-    # -- deadlines (gthread's run() calls these every loop, at least once a second) ----------
+    # -- deadlines (gthread's run() calls these after every turn of its loop) ---------------
+    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+        """One turn of the loop; it waits no longer than until the next deadline (gthread waits
+        up to a second), and not at all while expired connections remain to be answered."""
+        if self._deadlines:
+            timeout = max(0.0, min(timeout, self._deadlines[0][0] - time.monotonic()))
+        super().wait_for_and_dispatch_events(timeout)
+
     def murder_pending(self) -> None:
+        """Answer or close the connections whose deadline passed, ``_EXPIRE_PER_TURN`` at most:
+        when a thousand connections opened together expire together, the requests that arrive
+        meanwhile are served between the batches rather than after all of them."""
         now = time.monotonic()
         if not self.alive and not self._capped:
             self._capped = True
             self._cap(now + STOP_KEEPALIVE_LINGER)
-        while self._deadlines and self._deadlines[0][0] <= now:
+        expired = 0
+        while self._deadlines and self._deadlines[0][0] <= now and expired < _EXPIRE_PER_TURN:
             deadline, _, conn = heapq.heappop(self._deadlines)
             if conn.deadline != deadline or self._waiting.get(conn.sock.fileno()) is not conn:
                 continue  # a stale entry: the connection moved on
+            expired += 1
             self._expire(conn)
         super().murder_pending()
 

@@ -16,10 +16,10 @@ connection, two clients side by side:
    connection the server closes is counted (408 answer or not, how long it was held) and opened
    again, so the count stays up for the whole measurement.
 
-Finally the stalled connections stop being replaced, and after the deadline (plus the server's
-one-second deadline sweep, and slack) the bench counts how many the server closed and how many
-are still open. Every request has a 5 s timeout (a failure, counted) and every phase at most
-``--phase-seconds``, so a service that starves (the old gthread worker) ends too.
+Finally the stalled connections stop being replaced, and after the deadline (plus slack) the
+bench counts how many the server closed and how many are still open. Every request has a 5 s
+timeout (a failure, counted) and every phase at most ``--phase-seconds``, so a service that
+starves (the old gthread worker) ends too.
 
 Prints a table. Loopback only; the client processes share the machine's cores with the server.
 """

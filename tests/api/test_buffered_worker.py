@@ -148,3 +148,17 @@ def test_expect_100_continue_is_answered_once_the_head_is_in(worker):
     _turn(worker, lambda: conn.requests == 1 and conn.request is not None)
     answer = client.recv(4096)
     assert answer.startswith(b"HTTP/1.1 200 OK") and b"100 Continue" not in answer
+
+
+def test_expired_connections_are_answered_in_batches_between_turns(worker):
+    pairs = [_connect(worker) for _ in range(70)]
+    for conn, _ in pairs:
+        worker._unwait(conn)
+        worker._wait(conn, time.monotonic() - 1, worker._on_readable)
+    worker.murder_pending()
+    assert worker.nr_conns == 70 - 64  # one batch; the loop serves other events, then the rest
+    worker.murder_pending()
+    assert worker.nr_conns == 0
+    for _, client in pairs:
+        assert _read_all(client) == b""
+        client.close()
