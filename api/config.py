@@ -23,6 +23,8 @@
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
 | `KNOWN_STATES`     | `4096`           | digests of checked states each worker remembers, so a state sent again is not checked again (`api.known_states`); `0`: off |
+| `REQUEST_DEADLINE_SECONDS` | `10`     | a request (head and body) must arrive whole this long after its connection opened (or, kept alive, after its first byte); later: 408 `request_timeout`, closed (`api.buffered_worker`) |
+| `WORKER_CONNECTIONS` | `4096`         | open connections per worker (waiting ones cost a descriptor, not a thread); beyond, new ones wait in the listen queue |
 """  # noqa: E501 - a Markdown table above keeps one row a line
 
 from __future__ import annotations
@@ -121,6 +123,8 @@ class Settings:
     rate_limit_storage_uri: str | None = None
     session_bot_time_ms: int = 300
     known_states: int = 4096
+    request_deadline: int = 10
+    worker_connections: int = 4096
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -154,4 +158,6 @@ class Settings:
             rate_limit_storage_uri=env.get("RATE_LIMIT_STORAGE_URI", "").strip() or None,
             session_bot_time_ms=_bot_time(env),
             known_states=_int(env, "KNOWN_STATES", cls.known_states, 0),
+            request_deadline=_int(env, "REQUEST_DEADLINE_SECONDS", cls.request_deadline, 1),
+            worker_connections=_int(env, "WORKER_CONNECTIONS", cls.worker_connections, 1),
         )

@@ -1,5 +1,5 @@
-"""The gunicorn worker ``serve`` runs: gthread, answering in problem+json even where gunicorn
-answers by itself, before the app sees the request (issue 13).
+"""gthread answering in problem+json even where gunicorn answers by itself, before the app sees
+the request (issue 13); ``serve`` runs its subclass ``api.buffered_worker.BufferedWorker``.
 
 gunicorn refuses some requests while parsing them and writes a small HTML page: a request line
 over ``limit_request_line`` bytes (414), more than ``limit_request_fields`` headers or one over
@@ -21,7 +21,7 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from api.errors import HTTP_CODES, PROBLEM_JSON, problem_body
 
-__all__ = ["ProblemWorker", "problem_response"]
+__all__ = ["ProblemWorker", "problem_response", "problem_message"]
 
 _STATUS = re.compile(rb"HTTP/1\.[01] (\d{3}) ([^\r\n]*)\r\n")
 _MESSAGE = re.compile(rb"</h1>\s*(.*?)\s*</body>", re.S)
@@ -46,6 +46,18 @@ class _Captured:
         return getattr(self._sock, name)
 
 
+def problem_message(status: int, reason: str, detail: str) -> bytes:
+    """A whole HTTP/1.1 answer: the problem+json of ``status`` (``code`` from ``HTTP_CODES``),
+    then the connection closes (the worker answers so only when it will not read on)."""
+    code = HTTP_CODES.get(status, f"http_{status}")
+    body = problem_body(status, code, detail)
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode("latin1")
+    return head + body
+
+
 def problem_response(page: bytes) -> bytes:
     """gunicorn's HTML error response ``page`` as the same error in problem+json."""
     status_line = _STATUS.match(page)
@@ -57,13 +69,7 @@ def problem_response(page: bytes) -> bytes:
     message = _MESSAGE.search(page)
     detail = html.unescape(message.group(1).decode("latin1")).strip() if message else ""
     detail = (detail or reason)[:_MAX_DETAIL]
-    code = HTTP_CODES.get(status, f"http_{status}")
-    body = problem_body(status, code, f"{reason}: {detail}" if detail != reason else reason)
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"
-        f"Content-Length: {len(body)}\r\n\r\n"
-    ).encode("latin1")
-    return head + body
+    return problem_message(status, reason, f"{reason}: {detail}" if detail != reason else reason)
 
 
 class ProblemWorker(ThreadWorker):

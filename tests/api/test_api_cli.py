@@ -157,7 +157,17 @@ def test_settings_defaults_and_environment():
         }
     )
     assert s == Settings("0.0.0.0", 9000, 3, 4, 2048, "redis://h:1/0", "/data", "debug")
-    for bad in ({"PORT": "x"}, {"THREADS": "0"}, {"LOG_LEVEL": "loud"}, {"MAX_BODY_BYTES": "-1"}):
+    s = Settings.from_env({"REQUEST_DEADLINE_SECONDS": "3", "WORKER_CONNECTIONS": "100"})
+    assert (s.request_deadline, s.worker_connections) == (3, 100)
+    assert (Settings().request_deadline, Settings().worker_connections) == (10, 4096)
+    for bad in (
+        {"PORT": "x"},
+        {"THREADS": "0"},
+        {"LOG_LEVEL": "loud"},
+        {"MAX_BODY_BYTES": "-1"},
+        {"REQUEST_DEADLINE_SECONDS": "0"},
+        {"WORKER_CONNECTIONS": "0"},
+    ):
         with pytest.raises(ValueError):
             Settings.from_env(bad)
 
@@ -167,7 +177,9 @@ def test_gunicorn_options():
     assert opts["bind"] == "127.0.0.1:8000"
     # THREADS request threads plus one per stream a worker may hold (MAX_STREAMS).
     assert opts["workers"] == 2 and opts["threads"] == 8 + 64
-    assert opts["worker_class"] == "api.worker.ProblemWorker"  # gthread, errors in problem+json
+    # gthread gathering whole requests with a deadline, errors in problem+json
+    assert opts["worker_class"] == "api.buffered_worker.BufferedWorker"
+    assert opts["worker_connections"] == 4096
     assert (
         opts["limit_request_line"],
         opts["limit_request_fields"],
@@ -182,9 +194,11 @@ def test_gunicorn_application_takes_the_options():
     server = cli.RefereeServer(opts, lambda: "app")
     from gunicorn.workers.gthread import ThreadWorker
 
+    from api.buffered_worker import BufferedWorker
     from api.worker import ProblemWorker
 
-    assert server.cfg.worker_class is ProblemWorker and issubclass(ProblemWorker, ThreadWorker)
+    assert server.cfg.worker_class is BufferedWorker
+    assert issubclass(BufferedWorker, ProblemWorker) and issubclass(ProblemWorker, ThreadWorker)
     assert server.cfg.threads == 2 and server.cfg.workers == 1
     assert server.load() == "app"
 

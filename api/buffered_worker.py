@@ -1,0 +1,365 @@
+"""The worker ``serve`` runs: gthread whose main loop buffers each request whole before a thread
+sees it, with a deadline (issue 23: slow and half-open clients cannot starve the service).
+
+gunicorn's gthread hands a connection to a pool thread as soon as its first byte arrives, and the
+thread then reads the head and body with blocking reads. A client that sends part of a request
+and waits (or trickles a byte a second) holds that thread for as long as it likes: about 150
+such connections held every thread of the service and ``/healthz`` timed out. gunicorn's docs
+say the threaded and sync workers need a buffering proxy in front for this ("Behind a proxy",
+slowloris); :class:`BufferedWorker` puts that buffering inside the worker, as nginx would do it:
+
+- The main loop (one ``selectors`` poller, epoll on Linux) reads every waiting connection
+  without blocking and gathers its bytes in an ``api.request_buffer.RequestBuffer``. A stalled
+  connection costs a file descriptor and the bytes it sent; never a thread.
+- Only a whole request (head and body, as framed by ``Content-Length`` or chunked) goes to the
+  thread pool, with a parser that reads from those bytes, never from the socket: a thread never
+  waits for a client's bytes. A head gunicorn refuses, or a body over ``MAX_BODY_BYTES``, goes
+  at once and gunicorn or the app answers as before (problem+json, ``api.worker``); the
+  connection is then closed.
+- Each request must arrive whole within ``REQUEST_DEADLINE_SECONDS`` of the connection opening
+  (a new connection) or of its first byte (a kept-alive connection, which otherwise waits
+  ``keepalive`` seconds for one, as gthread does). Past it, a started request is answered 408
+  ``request_timeout`` problem+json and the connection closed; a connection that sent nothing
+  is closed without an answer. ``Expect: 100-continue`` is answered from the loop once the head
+  is in, so such clients send their body.
+- Closing after an answer lingers without blocking (RFC 9112 section 9.6: half-close, drain
+  what the client still sends, up to 2 s), where gthread's ``close_graceful`` would block the
+  main loop for up to 2 s per connection.
+
+Plain HTTP/1.x only: with TLS or HTTP/2 configured (``serve`` configures neither), the worker
+falls back to gthread's handling of each connection.
+"""
+
+from __future__ import annotations
+
+import errno
+import heapq
+import itertools
+import resource
+import selectors
+import socket
+import sys
+import time
+from functools import partial
+from typing import Any
+
+from gunicorn import http
+from gunicorn.http.unreader import IterUnreader
+from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn
+
+from api.config import Settings
+from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
+from api.worker import ProblemWorker, problem_message
+
+__all__ = ["BufferedWorker", "BufferedConn", "raise_open_files_limit", "LINGER_SECONDS"]
+
+LINGER_SECONDS = 2.0
+"""How long a connection closed after an answer drains what the client still sends, so that
+the kernel does not reset the connection before the client reads the answer."""
+_READ_SIZE = 65536
+_MAX_READ_PER_EVENT = 4 * _READ_SIZE  # fairness: one busy client cannot hold the loop
+_ACCEPTS_PER_EVENT = 64
+_EXPIRE_PER_TURN = 64
+_CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+GIL_SWITCH_INTERVAL = 0.001
+"""Seconds a CPU-bound thread (a bot search, a long rules call) keeps the GIL while another
+thread of the worker waits for it (``sys.setswitchinterval``; Python's default is 0.005). Every
+request crosses the GIL a dozen times (accept, recv, send, Redis...), so with a search running
+each crossing waited up to 5 ms: a 1 s ``suggest`` added 30-50 ms to the p99 of ``/healthz`` in
+the same worker. 1 ms cuts that fivefold for a few hundred more switches a second."""
+
+
+def raise_open_files_limit(wanted: int) -> int:
+    """Raise this process's soft limit of open files to ``wanted`` (at most the hard limit), so
+    a worker can hold ``worker_connections`` sockets; return the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            return target
+        except (ValueError, OSError):
+            return soft
+    return soft
+
+
+class BufferedConn(TConn):
+    """A gthread connection, with the request being gathered and its deadline."""
+
+    def __init__(self, cfg: Any, sock: Any, client: Any, server: Any) -> None:
+        super().__init__(cfg, sock, client, server)
+        self.request: RequestBuffer | None = None
+        self.deadline = 0.0
+        self.idle = False  # kept alive, waiting for the first byte of its next request
+        self.continued = False  # "100 Continue" sent for the request being gathered
+        self.close_after = False  # the request was handed on refused: close after the answer
+        self.requests = 0
+
+
+class BufferedWorker(ProblemWorker):
+    """gthread, problem+json errors (``api.worker.ProblemWorker``), whole requests only."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        settings = Settings.from_env()
+        self.request_deadline = float(settings.request_deadline)
+        self.max_body = settings.max_body_bytes
+        self.buffering = not self.cfg.is_ssl and "h2" not in getattr(
+            self.cfg, "http_protocols", ["h1"]
+        )
+        self._deadlines: list[tuple[float, int, BufferedConn]] = []
+        self._order = itertools.count()
+        self._waiting: dict[int, BufferedConn] = {}  # fd -> gathering or lingering connection
+        self._capped = False
+
+    def init_process(self) -> None:
+        # one descriptor per connection, plus the listeners, Redis, logs and the poller
+        raise_open_files_limit(self.worker_connections + 256)
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL)
+        super().init_process()
+
+    # -- connections arrive -------------------------------------------------------------------
+    def accept(self, listener: Any) -> None:
+        if not self.buffering:
+            super().accept(listener)
+            return
+        # Several at a time: a burst of connections (1,000 slow clients, say) is taken in a few
+        # turns of the loop rather than one connection per turn.
+        for _ in range(_ACCEPTS_PER_EVENT):
+            if self.nr_conns >= self.worker_connections:
+                return
+            try:
+                client_sock, client_addr = listener.accept()
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                    raise
+                return
+            self.nr_conns += 1
+            conn = BufferedConn(self.cfg, client_sock, client_addr, listener.getsockname())
+            self._gather(conn, b"", time.monotonic() + self.request_deadline, idle=False)
+
+    def _gather(self, conn: BufferedConn, held: bytes, deadline: float, idle: bool) -> None:
+        """Start gathering the connection's next request from ``held`` (bytes already read)."""
+        conn.request = RequestBuffer(self.cfg, conn.client, self.max_body, conn.requests + 1)
+        conn.continued = False
+        conn.idle = idle and not held
+        if held and conn.request.feed(held) != MORE:
+            self._hand_on(conn)
+            return
+        conn.sock.setblocking(False)
+        self._wait(conn, deadline, self._on_readable)
+
+    def _wait(self, conn: BufferedConn, deadline: float, callback: Any) -> None:
+        conn.deadline = deadline
+        heapq.heappush(self._deadlines, (deadline, next(self._order), conn))
+        self._waiting[conn.sock.fileno()] = conn
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._guard, callback, conn))
+
+    def _guard(self, callback: Any, conn: BufferedConn, sock: Any) -> None:
+        """Run a connection's callback; whatever it raises ends that connection, never the
+        loop (gthread lets a callback's exception end the worker)."""
+        try:
+            callback(conn, sock)
+        except Exception:
+            self.log.exception("Error on a connection from %s", conn.client)
+            self._drop(conn)
+
+    def _unwait(self, conn: BufferedConn) -> None:
+        self._waiting.pop(conn.sock.fileno(), None)
+        conn.deadline = 0.0  # its heap entries are stale now
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+
+    def _on_readable(self, conn: BufferedConn, _sock: Any) -> None:
+        """Read what the client sent, without blocking; hand the request on once whole."""
+        request = conn.request
+        assert request is not None
+        got = 0
+        try:
+            while got < _MAX_READ_PER_EVENT:
+                data = conn.sock.recv(_READ_SIZE)
+                if not data:
+                    # The client sent all it will (it may still read: a half-close). What
+                    # came goes on as it is, and gunicorn or the app answers as if the bytes
+                    # had been read in the thread (a truncated body: 400); nothing: close.
+                    self._unwait(conn)
+                    if request.started:
+                        request.verdict = REFUSED
+                        self._hand_on(conn)
+                    else:
+                        self._close(conn)
+                    return
+                got += len(data)
+                if conn.idle:  # the first byte of a kept-alive connection's next request
+                    conn.idle = False
+                    self._unwait(conn)
+                    self._wait(conn, time.monotonic() + self.request_deadline, self._on_readable)
+                if request.feed(data) != MORE:
+                    self._unwait(conn)
+                    self._hand_on(conn)
+                    return
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            self._drop(conn)
+            return
+        if request.waits_for_body and request.expects_continue and not conn.continued:
+            conn.continued = True
+            self._send_quietly(conn, _CONTINUE)
+
+    def _hand_on(self, conn: BufferedConn) -> None:
+        """Give a whole (or refused) request to the thread pool, with a parser that reads the
+        gathered bytes only."""
+        request = conn.request
+        assert request is not None
+        conn.close_after = request.verdict != WHOLE
+        if conn.parser is None:
+            conn.parser = http.get_parser(self.cfg, iter(()), conn.client)
+        conn.parser.unreader = IterUnreader([bytes(request.data)])
+        conn.requests += 1
+        conn.request = None
+        conn.data_ready = True  # gthread's handle() must not wait for data again
+        conn.sock.setblocking(True)
+        self.enqueue_req(conn)
+
+    # -- in the thread --------------------------------------------------------------------
+    def handle_request(self, req: Any, conn: Any) -> bool:
+        if getattr(conn, "continued", False) or getattr(conn, "close_after", False):
+            # "100 Continue" was sent from the loop already, or the answer is a refusal the
+            # client should not send a body for (gunicorn would send it from wsgi.create).
+            req._expected_100_continue = False
+        keepalive = bool(super().handle_request(req, conn))
+        return keepalive and not getattr(conn, "close_after", False)
+
+    # -- after the answer: keep alive, or close ---------------------------------------------
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        if not isinstance(conn, BufferedConn):
+            super().finish_request(conn, fs)
+            return
+        try:
+            keepalive = bool(fs.result()) if not fs.cancelled() else False
+        except Exception:
+            keepalive = False
+        if not keepalive or conn.parser is None:
+            self._linger(conn)
+            return
+        try:
+            held = conn.parser.unreader.take_buffered()
+            now = time.monotonic()
+            if not self.alive:  # a stopping worker keeps it briefly (gthread does the same)
+                deadline = now + min(self.cfg.keepalive, STOP_KEEPALIVE_LINGER)
+            elif held:
+                deadline = now + self.request_deadline
+            else:
+                deadline = now + self.cfg.keepalive
+            self._gather(conn, held, deadline, idle=True)
+        except Exception:
+            self._close(conn)
+
+    def _linger(self, conn: BufferedConn) -> None:
+        """Close after an answer: half-close, drain for up to ``LINGER_SECONDS``, close
+        (RFC 9112 section 9.6), without blocking the loop."""
+        try:
+            conn.sock.setblocking(False)
+            conn.sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            self._close(conn)
+            return
+        conn.request = None
+        self._wait(conn, time.monotonic() + LINGER_SECONDS, self._on_lingering)
+
+    def _on_lingering(self, conn: BufferedConn, _sock: Any) -> None:
+        try:
+            for _ in range(16):
+                if not conn.sock.recv(_READ_SIZE):
+                    break
+            else:
+                return
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            pass
+        self._drop(conn)
+
+    def _drop(self, conn: BufferedConn) -> None:
+        self._unwait(conn)
+        self._close(conn)
+
+    def _close(self, conn: Any) -> None:
+        self.nr_conns -= 1
+        try:
+            conn.close()
+        except OSError:
+            pass
+
+    def _send_quietly(self, conn: BufferedConn, data: bytes) -> None:
+        """Send a short message without blocking; what the socket cannot take is dropped (the
+        send buffer of a connection that has read nothing yet takes a few hundred bytes)."""
+        try:
+            conn.sock.send(data)
+        except OSError:
+            pass
+
+    # -- deadlines (gthread's run() calls these after every turn of its loop) ---------------
+    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+        """One turn of the loop; it waits no longer than until the next deadline (gthread waits
+        up to a second), and not at all while expired connections remain to be answered."""
+        if self._deadlines:
+            timeout = max(0.0, min(timeout, self._deadlines[0][0] - time.monotonic()))
+        super().wait_for_and_dispatch_events(timeout)
+
+    def murder_pending(self) -> None:
+        """Answer or close the connections whose deadline passed, ``_EXPIRE_PER_TURN`` at most:
+        when a thousand connections opened together expire together, the requests that arrive
+        meanwhile are served between the batches rather than after all of them."""
+        now = time.monotonic()
+        if not self.alive and not self._capped:
+            self._capped = True
+            self._cap(now + STOP_KEEPALIVE_LINGER)
+        expired = 0
+        while self._deadlines and self._deadlines[0][0] <= now and expired < _EXPIRE_PER_TURN:
+            deadline, _, conn = heapq.heappop(self._deadlines)
+            if conn.deadline != deadline or self._waiting.get(conn.sock.fileno()) is not conn:
+                continue  # a stale entry: the connection moved on
+            expired += 1
+            self._expire(conn)
+        super().murder_pending()
+
+    def _cap(self, deadline: float) -> None:
+        """A stopping worker gives the requests still arriving ``deadline`` at the latest (a
+        kept-alive connection is then closed, a started request answered 408), so stalled
+        connections cannot hold the stop for the whole deadline."""
+        for conn in list(self._waiting.values()):
+            if conn.request is not None and conn.deadline > deadline:
+                self._unwait(conn)
+                self._wait(conn, deadline, self._on_readable)
+
+    def _expire(self, conn: BufferedConn) -> None:
+        """The deadline passed: 408 for a started request, silence for an idle connection."""
+        request = conn.request
+        self._unwait(conn)
+        if request is None:  # lingering after an answer
+            self._close(conn)
+            return
+        if not request.started:
+            self._close(conn)
+            return
+        self.log.info(
+            "Request from %s not whole within %g s: 408",
+            conn.client[0] if conn.client else "?",
+            self.request_deadline,
+        )
+        detail = (
+            f"The request did not arrive whole within {self.request_deadline:g} s "
+            "(REQUEST_DEADLINE_SECONDS); the connection is closed."
+        )
+        self._send_quietly(conn, problem_message(408, "Request Timeout", detail))
+        self._linger(conn)
+
+    def murder_keepalived(self, force: bool = False) -> None:
+        if force:
+            for conn in list(self._waiting.values()):
+                self._drop(conn)
+        super().murder_keepalived(force)

@@ -1,0 +1,164 @@
+"""``api.buffered_worker.BufferedWorker`` driven in process, one turn of its loop at a time, over
+socket pairs: no server, no clock (deadlines are moved into the past rather than waited for)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import selectors
+import socket
+import time
+from typing import Any
+
+import pytest
+from gunicorn.config import Config
+
+from api.buffered_worker import BufferedConn, BufferedWorker
+
+GET = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+class _Log:
+    """gunicorn's logger interface, to Python logging."""
+
+    def __init__(self) -> None:
+        self.logger = logging.getLogger("test-buffered-worker")
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "access":
+            return lambda *args, **kwargs: None
+        return getattr(self.logger, name)
+
+
+def _app(environ: dict, start_response: Any) -> list[bytes]:
+    body = environ["wsgi.input"].read()
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+@pytest.fixture
+def worker():
+    cfg = Config()
+    cfg.set("threads", 2)
+    w = BufferedWorker(0, 0, [], None, 30, cfg, _Log())
+    w.tpool = w.get_thread_pool()
+    w.poller = selectors.DefaultSelector()
+    w.method_queue.init()
+    w.poller.register(w.method_queue.fileno(), selectors.EVENT_READ, w.method_queue.run_callbacks)
+    w.wsgi = _app
+    yield w
+    w.murder_keepalived(force=True)
+    w.tpool.shutdown(wait=True)
+    w.poller.close()
+    w.method_queue.close()
+    w.tmp.close()
+
+
+def _connect(worker: BufferedWorker) -> tuple[BufferedConn, socket.socket]:
+    ours, theirs = socket.socketpair()
+    theirs.settimeout(10)
+    conn = BufferedConn(worker.cfg, ours, ("127.0.0.1", 4000), ("127.0.0.1", 8000))
+    worker.nr_conns += 1
+    worker._gather(conn, b"", time.monotonic() + 3600, idle=False)
+    return conn, theirs
+
+
+def _turn(worker: BufferedWorker, until: Any, turns: int = 150) -> None:
+    """Turn the loop until ``until()`` holds (at most ``turns`` turns of 0.2 s)."""
+    for _ in range(turns):
+        if until():
+            return
+        worker.wait_for_and_dispatch_events(0.2)
+    assert until()
+
+
+def _expire_now(worker: BufferedWorker, conn: BufferedConn) -> None:
+    worker._unwait(conn)
+    worker._wait(conn, time.monotonic() - 1, worker._on_readable)
+    worker.murder_pending()
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(4096):
+        data += chunk
+    return data
+
+
+def test_a_whole_request_is_served_and_the_connection_kept_alive(worker):
+    conn, client = _connect(worker)
+    client.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
+    _turn(worker, lambda: conn.request is not None and conn.request.waits_for_body)
+    assert worker.nr_conns == 1 and conn.requests == 0  # held in the loop, not in a thread
+    client.sendall(b"lo")
+    _turn(worker, lambda: conn.requests == 1 and conn.request is not None)  # answered, back
+    answer = client.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 200 OK") and answer.endswith(b"hello")
+    assert conn.idle and worker._waiting[conn.sock.fileno()] is conn
+    client.sendall(GET)  # the kept-alive connection serves its next request
+    _turn(worker, lambda: conn.requests == 2 and conn.request is not None)
+    assert client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+
+
+def test_at_the_deadline_a_started_request_gets_408_and_the_connection_closes(worker):
+    conn, client = _connect(worker)
+    client.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    _turn(worker, lambda: conn.request is not None and conn.request.started)
+    _expire_now(worker, conn)
+    head, _, body = client.recv(4096).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    assert b"Content-Type: application/problem+json" in head and b"Connection: close" in head
+    assert json.loads(body)["code"] == "request_timeout"
+    client.shutdown(socket.SHUT_WR)  # the lingering close ends when the client's side does
+    _turn(worker, lambda: worker.nr_conns == 0)
+    assert _read_all(client) == b"" and not worker._waiting
+
+
+def test_at_the_deadline_a_silent_connection_is_closed_without_an_answer(worker):
+    conn, client = _connect(worker)
+    _expire_now(worker, conn)
+    assert worker.nr_conns == 0 and not worker._waiting
+    assert _read_all(client) == b""
+
+
+def test_a_failing_connection_ends_alone_and_the_loop_goes_on(worker, monkeypatch):
+    broken, broken_client = _connect(worker)
+    fine, fine_client = _connect(worker)
+
+    def fail(data: bytes) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(broken.request, "feed", fail)
+    broken_client.sendall(GET)
+    _turn(worker, lambda: worker.nr_conns == 1)
+    assert _read_all(broken_client) == b""
+    fine_client.sendall(GET)
+    _turn(worker, lambda: fine.requests == 1 and fine.request is not None)
+    assert fine_client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+
+
+def test_expect_100_continue_is_answered_once_the_head_is_in(worker):
+    conn, client = _connect(worker)
+    client.sendall(
+        b"POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
+    )
+    _turn(worker, lambda: conn.continued)
+    assert client.recv(4096) == b"HTTP/1.1 100 Continue\r\n\r\n"
+    client.sendall(b"ok")
+    _turn(worker, lambda: conn.requests == 1 and conn.request is not None)
+    answer = client.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 200 OK") and b"100 Continue" not in answer
+
+
+def test_expired_connections_are_answered_in_batches_between_turns(worker):
+    pairs = [_connect(worker) for _ in range(70)]
+    for conn, _ in pairs:
+        worker._unwait(conn)
+        worker._wait(conn, time.monotonic() - 1, worker._on_readable)
+    worker.murder_pending()
+    assert worker.nr_conns == 70 - 64  # one batch; the loop serves other events, then the rest
+    worker.murder_pending()
+    assert worker.nr_conns == 0
+    for _, client in pairs:
+        assert _read_all(client) == b""
+        client.close()
