@@ -45,7 +45,10 @@ from typing import Any
 
 from gunicorn import http
 from gunicorn.http.unreader import IterUnreader
-from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn
+
+# types-gunicorn describes an older gunicorn: 27's gthread has STOP_KEEPALIVE_LINGER and
+# murder_keepalived(force), and get_parser may also give HTTP/2 or uWSGI parsers (never here).
+from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn  # type: ignore[attr-defined]
 
 from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
@@ -217,7 +220,7 @@ class BufferedWorker(ProblemWorker):
         conn.close_after = request.verdict != WHOLE
         if conn.parser is None:
             conn.parser = http.get_parser(self.cfg, iter(()), conn.client)
-        conn.parser.unreader = IterUnreader([bytes(request.data)])
+        conn.parser.unreader = IterUnreader([bytes(request.data)])  # type: ignore[union-attr]
         conn.requests += 1
         conn.request = None
         conn.data_ready = True  # gthread's handle() must not wait for data again
@@ -246,7 +249,7 @@ class BufferedWorker(ProblemWorker):
             self._linger(conn)
             return
         try:
-            held = conn.parser.unreader.take_buffered()
+            held = conn.parser.unreader.take_buffered()  # type: ignore[union-attr]
             now = time.monotonic()
             if not self.alive:  # a stopping worker keeps it briefly (gthread does the same)
                 deadline = now + min(self.cfg.keepalive, STOP_KEEPALIVE_LINGER)
@@ -303,11 +306,12 @@ class BufferedWorker(ProblemWorker):
             pass
 
     # -- deadlines (gthread's run() calls these after every turn of its loop) ---------------
-    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+    def wait_for_and_dispatch_events(self, timeout: float | None) -> None:
         """One turn of the loop; it waits no longer than until the next deadline (gthread waits
         up to a second), and not at all while expired connections remain to be answered."""
         if self._deadlines:
-            timeout = max(0.0, min(timeout, self._deadlines[0][0] - time.monotonic()))
+            until_next = self._deadlines[0][0] - time.monotonic()
+            timeout = max(0.0, until_next if timeout is None else min(timeout, until_next))
         super().wait_for_and_dispatch_events(timeout)
 
     def murder_pending(self) -> None:
@@ -348,7 +352,7 @@ class BufferedWorker(ProblemWorker):
             return
         self.log.info(
             "Request from %s not whole within %g s: 408",
-            conn.client[0] if conn.client else "?",
+            conn.client[0] if isinstance(conn.client, tuple) else conn.client,
             self.request_deadline,
         )
         detail = (
@@ -362,4 +366,4 @@ class BufferedWorker(ProblemWorker):
         if force:
             for conn in list(self._waiting.values()):
                 self._drop(conn)
-        super().murder_keepalived(force)
+        super().murder_keepalived(force)  # type: ignore[call-arg]
