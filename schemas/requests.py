@@ -57,7 +57,9 @@ class SetupRequest(_Envelope):
         required=True,
         description=(
             "Player ids in clockwise seat order, each once; the count the game allows is in its setup request "
-            "schema. Another count, or an id given twice, is a 422 `invalid_setup`."
+            "schema. Another count, an id outside the safe set (`PlayerId`), or one seat given twice "
+            "(ids differing only by case or confusable characters), is a 422 `invalid_setup` "
+            "naming `players.<i>`."
         ),
     )
     seed = Shape(
