@@ -174,18 +174,46 @@ def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[s
     }
 
 
+_DIGITS = re.compile(r"[0-9]{1,16}")
+"""A number in a query or header: ASCII digits only (``str.isdigit`` and ``int`` also take
+``٣``, Arabic-Indic three, and ``int`` takes ``_`` and spaces). 16 digits hold any version."""
+
+
+def _number(raw: str, name: str, minimum: int, maximum: int, code: str) -> int:
+    """``raw`` as an integer from ``minimum`` to ``maximum``, written in ASCII digits; else a 400
+    ``code`` naming ``name`` (a query parameter or a header)."""
+    if _DIGITS.fullmatch(raw) is None or not minimum <= int(raw) <= maximum:
+        kind = "header" if code == "invalid_header" else "query parameter"
+        raise ApiError(
+            400,
+            code,
+            f"The {kind} {name} must be an integer from {minimum} to {maximum} in ASCII digits.",
+            errors={name: [f"Not an integer from {minimum} to {maximum} in ASCII digits (0-9)."]},
+        )
+    return int(raw)
+
+
 def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or not minimum <= int(raw) <= maximum:
+    return _number(raw, name, minimum, maximum, "invalid_query")
+
+
+def _cursor_within(after: int, version: int, name: str) -> None:
+    """A history or stream cursor names a version the session has reached: one past the
+    current version would wait for versions the history will never number that way (a stream
+    would skip every move up to it), so it is a 400 naming the parameter, never silence."""
+    if after > version:
+        code = "invalid_header" if name == "Last-Event-ID" else "invalid_query"
         raise ApiError(
             400,
-            "invalid_query",
-            f"The query parameter {name} must be an integer from {minimum} to {maximum}.",
-            errors={name: [f"Not an integer from {minimum} to {maximum}."]},
+            code,
+            f"{name} is {after}, past the session's version {version}; "
+            f"use a version from 0 to {version}.",
+            errors={name: [f"Past the session's version ({version})."]},
+            current_version=version,
         )
-    return int(raw)
 
 
 # -- create, read, delete ----------------------------------------------------------------------------
@@ -270,6 +298,8 @@ def delete_session(session_id: str):
             "Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'."
         )
     if not session.is_admin(token):
+        if session.seat_of(token) is None:  # a stranger's token: 401, as for every operation
+            raise _unauthorized("The token is not this session's admin token.")
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
     _sessions().delete(session.id)
     return Response(status=204)
@@ -468,6 +498,7 @@ def history(session_id: str):
     session = _session(session_id)
     viewer = _viewer(session)
     after = _int_arg("after", 0, 0, MAX_VERSION)
+    _cursor_within(after, session.version, "after")
     limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE)
     version, entries = _sessions().history(session.id, after, limit)
     game = get_game(session.game)
@@ -489,11 +520,13 @@ def history(session_id: str):
 def events(session_id: str):
     session = _session(session_id)
     viewer = _viewer(session, allow_query=True)
-    last = request.headers.get("Last-Event-ID")
-    if last is not None and last.strip().isdigit() and len(last.strip()) <= 16:
-        after = int(last.strip())
+    last = request.headers.get("Last-Event-ID", "").strip(" \t")
+    if last:  # an EventSource sends the last id it saw; ours are versions
+        after = _number(last, "Last-Event-ID", 0, MAX_VERSION, "invalid_header")
+        _cursor_within(after, session.version, "Last-Event-ID")
     else:
         after = _int_arg("after", session.version, 0, MAX_VERSION)
+        _cursor_within(after, session.version, "after")
     settings = current_app.config["REFEREE_SETTINGS"]
     slots: threading.BoundedSemaphore = current_app.extensions["referee_stream_slots"]
     if not slots.acquire(blocking=False):

@@ -376,8 +376,8 @@ def test_history_after_and_limit(client, session):
     )
     body = client.get(path(session, "/history?after=0&limit=3")).get_json()
     assert [e["version"] for e in body["entries"]] == [1, 2, 3] and body["more"]
-    assert client.get(path(session, "/history?after=9")).get_json()["entries"] == []
-    for bad in ("-1", "x", "1.5", ""):
+    assert client.get(path(session, "/history?after=4")).get_json()["entries"] == []
+    for bad in ("-1", "x", "1.5", "", "\u0663", "+1", " 1", "1_0", "9"):  # 9: past version 4
         resp = client.get(path(session, f"/history?after={bad}"))
         assert resp.status_code == (200 if bad == "" else 400)
     assert client.get(path(session, "/history?limit=0")).status_code == 400
@@ -387,6 +387,8 @@ def test_history_after_and_limit(client, session):
 def test_delete_needs_the_admin_token(client, session, redis_client):
     assert client.delete(path(session)).status_code == 401
     assert client.delete(path(session), headers=bearer(session["seats"]["ann"])).status_code == 403
+    stranger = client.delete(path(session), headers=bearer("a-token-of-another-session"))
+    assert stranger.status_code == 401 and stranger.get_json()["code"] == "unauthorized"
     play(client, session, "ann", **{"Idempotency-Key": "k"})
     assert client.delete(path(session), headers=bearer(session["admin_token"])).status_code == 204
     assert client.get(path(session)).status_code == 404
