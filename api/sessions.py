@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 import select
 import socket
 import threading
@@ -27,6 +26,7 @@ import schemas
 from api import jsonio
 from api.bot_seats import BotSeats, bot_violations, session_bot_seed
 from api.errors import ApiError
+from api.fairness import Fairness
 from api.games import new_game, read_body
 from api.session_store import (
     Committed,
@@ -44,7 +44,7 @@ from rules.engine_types import Violation
 from rules.errors import IllegalMove
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_SEED, MAX_VERSION
+from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -164,12 +164,33 @@ def _tags(header: str, name: str, weak: bool) -> set[str] | None:
     return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
 
 
-def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def _table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:
+    """What every session answer carries besides its own fields (contract, "Fairness"): the
+    ``fairness`` commitment (seed and salt once the game is finished, or from the start when
+    open) and ``to_move``, the players the game waits on (``Game.waiting_on``)."""
+    return {
+        "fairness": fairness.public(state["status"] == "finished"),
+        "to_move": game.waiting_on(state),
+    }
+
+
+def _fairness(session: Session) -> Fairness:
+    return Fairness.from_stored(session.fairness, session.state)
+
+
+def _view_entry(
+    game: Game, entry: dict[str, Any], viewer: str | None, whole: bool = False
+) -> dict[str, Any]:
+    """A history entry as ``viewer`` may see it; ``whole``: unredacted (a finished game)."""
     return {
         "version": entry["version"],
         "player": entry["player"],
-        "move": game.view_move(entry["move"], viewer),
-        "events": [game.view_event(event, viewer) for event in entry["events"]],
+        "move": entry["move"] if whole else game.view_move(entry["move"], viewer),
+        "events": (
+            list(entry["events"])
+            if whole
+            else [game.view_event(event, viewer) for event in entry["events"]]
+        ),
         "at": entry["at"],
     }
 
@@ -191,6 +212,18 @@ def _number(raw: str, name: str, minimum: int, maximum: int, code: str) -> int:
             errors={name: [f"Not an integer from {minimum} to {maximum} in ASCII digits (0-9)."]},
         )
     return int(raw)
+
+
+def _history_entry(
+    game: Game, session: Session, entry: dict[str, Any], viewer: str | None
+) -> dict[str, Any]:
+    """A ``/history`` entry for ``viewer``: redacted while the game goes on; once it is finished,
+    whole for everyone (every move and event as it happened), so that with the revealed seed
+    anyone can replay and check the game (``reign-referee verify``). Hidden information is
+    hidden "never before the end" (docs/architecture.md, "Fair sessions")."""
+    if session.state["status"] == "finished":
+        return _view_entry(game, entry, viewer, whole=True)
+    return _view_entry(game, entry, viewer)
 
 
 def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
@@ -221,14 +254,19 @@ def _cursor_within(after: int, version: int, name: str) -> None:
 def create_session():
     body = read_body(envelopes.CREATE_SESSION)
     game = get_game(body["game"])  # 404 unknown_game
-    seed = body.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    state = new_game(game, dict(body, seed=seed))
+    fairness = Fairness.new(body.get("seed"), body.get("open") is True)  # seed: open only (400)
+    state = new_game(game, dict(body, seed=fairness.seed))
     bots = body.get("bots") or {}
     _check_bots(game, state, bots)
     try:
-        session_id, seats, admin = _sessions().create(state, now(), bots, session_bot_seed(seed))
+        session_id, seats, admin = _sessions().create(
+            state,
+            now(),
+            bots,
+            session_bot_seed(fairness.seed),
+            fairness.to_stored(),
+            body.get("options") or {},
+        )
     except StateTooLarge as err:
         raise _too_large(err) from None
     _bot_seats().nudge(session_id, state, bots)
@@ -241,6 +279,7 @@ def create_session():
         "bots": bots,
         "admin_token": admin,
         "view": game.view(state, None),
+        **_table(game, state, fairness),
     }
     return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
 
@@ -282,7 +321,9 @@ def read_session(session_id: str):
             "bots": session.bots,
             "seat": viewer,
             "status": session.state["status"],
+            "options": session.options,
             "view": game.view(session.state, viewer),
+            **_table(game, session.state, _fairness(session)),
         },
         200,
         headers,
@@ -318,6 +359,7 @@ def session_legal_moves(session_id: str):
             "version": session.version,
             "player": seat,
             "moves": game.legal_moves(session.state, seat),
+            **_table(game, session.state, _fairness(session)),
         },
         200,
         {"ETag": _etag(session.version), "Cache-Control": "no-store"},
@@ -325,7 +367,12 @@ def session_legal_moves(session_id: str):
 
 
 def _move_answer(
-    game: Game, version: int, entry: dict[str, Any], state: dict[str, Any], seat: str
+    game: Game,
+    version: int,
+    entry: dict[str, Any],
+    state: dict[str, Any],
+    seat: str,
+    fairness: Fairness,
 ) -> dict[str, Any]:
     return {
         "game": game.id,
@@ -333,6 +380,7 @@ def _move_answer(
         "events": [game.view_event(e, seat) for e in entry["events"]],
         "view": game.view(state, seat),
         "outcome": state.get("outcome"),
+        **_table(game, state, fairness),
     }
 
 
@@ -383,7 +431,7 @@ def submit_move(session_id: str):
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
         entry = history_entry(version, seat, move, events)
-        answer = _move_answer(game, version, entry, state, seat)
+        answer = _move_answer(game, version, entry, state, seat, _fairness(session))
         try:
             result = store.commit(
                 session.id,
@@ -508,8 +556,9 @@ def history(session_id: str):
             "game": session.game,
             "version": version,
             "seat": viewer,
-            "entries": [_view_entry(game, e, viewer) for e in entries],
+            "entries": [_history_entry(game, session, e, viewer) for e in entries],
             "more": bool(entries) and entries[-1]["version"] < version,
+            **_table(game, session.state, _fairness(session)),
         },
         200,
         {"Vary": "Authorization"},
