@@ -6,6 +6,7 @@
                            [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
     reign-referee examples [--check]
+    reign-referee verify <session URL | session document file> [--save FILE]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -20,6 +21,10 @@ hands the workers its unix-socket URL in ``REDIS_URL``, and stops it (saving) on
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
 per level and seat (``rules.bots.match``).
+
+``verify`` checks a finished session's fairness (``api.verify``): the revealed seed against the
+commitment, and every version replayed from it. Exit 0: verified; 1: not (the first bad version
+is named); 2: it could not be checked (unreachable, not finished, not a session document).
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ __all__ = [
     "openapi",
     "app_ask",
     "examples",
+    "verify",
 ]
 
 
@@ -568,7 +574,34 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 when the examples are stale"
     )
+    sv = sub.add_parser(
+        "verify",
+        help="check a finished session: the seed commitment and every version, replayed",
+        description="Replays a finished session from its revealed seed, players, options and "
+        "whole history, and checks the seed commitment and every version's events and the final "
+        "state. SOURCE is the session's URL (http://host/v1/sessions/<id>) or a session document "
+        "saved with --save.",
+    )
+    sv.add_argument("source", help="session URL, or a file written by --save")
+    sv.add_argument("--save", help="also write the session document (JSON) to this file")
     return ap
+
+
+def verify(source: str, save: str | None) -> int:
+    """``reign-referee verify``: 0 verified, 1 not verified, 2 could not check."""
+    from api.verify import VerifyError, load_document, verify_document
+
+    try:
+        document = load_document(source)
+        if save:
+            with open(save, "w", encoding="utf-8") as f:
+                json.dump(document, f, ensure_ascii=False, indent=1)
+        verdict = verify_document(document)
+    except VerifyError as err:
+        print(f"reign-referee verify: {err}", file=sys.stderr)
+        return 2
+    print(verdict.report())
+    return 0 if verdict.ok else 1
 
 
 def openapi(output: str | None, check: bool) -> int:
@@ -654,6 +687,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return openapi(args.output, args.check)
     if args.command == "examples":
         return examples(args.check)
+    if args.command == "verify":
+        return verify(args.source, args.save)
     if args.command == "serve":
         try:
             return serve(args)

@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``; after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move made |
 | ``referee:{<id>}:idempotency_at``     | zset   | the same fields, scored by when their move landed (ms since the epoch) |
@@ -169,6 +169,10 @@ class Session:
     """The bot seats: player -> level (``api.bot_seats`` moves for them)."""
     bot_seed: int = 0
     """Where the bot seats' seeds come from (``api.bot_seats.move_seed``)."""
+    fairness: bytes | None = None
+    """The stored seed, salt and openness (``api.fairness.Fairness.from_stored``); secret."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The options the session was created with (public: the game everyone agreed to play)."""
 
     @property
     def game(self) -> str:
@@ -248,14 +252,14 @@ class StateTooLarge(Exception):
         self.limit = limit
 
 
-_LOADED = ("seats", "admin", "version", "state", "bots", "bot_seed")
+_LOADED = ("seats", "admin", "version", "state", "bots", "bot_seed", "fairness", "options")
 """The fields of the session hash a ``Session`` is made of, in ``_session``'s order."""
 
 
 def _session(session_id: str, values: list[Any]) -> Session | None:
     """The ``Session`` of the ``_LOADED`` fields read; None when it has no version (none, or
     deleted: a tombstone)."""
-    seats, admin, version, state, bots, bot_seed = values
+    seats, admin, version, state, bots, bot_seed, fairness, options = values
     if version is None:
         return None
     return Session(
@@ -266,6 +270,8 @@ def _session(session_id: str, values: list[Any]) -> Session | None:
         jsonio.loads(state),
         jsonio.loads(bots) if bots else {},
         int(bot_seed or 0),
+        fairness,
+        jsonio.loads(options) if options else {},
     )
 
 
@@ -341,6 +347,8 @@ class SessionStore:
         now: str,
         bots: Mapping[str, str] | None = None,
         bot_seed: int = 0,
+        fairness: bytes | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
         ``bots`` (player -> level) are the seats the service plays; they get no token."""
@@ -360,6 +368,10 @@ class SessionStore:
         }
         if bots:
             fields.update({"bots": jsonio.dumps(bots), "bot_seed": str(bot_seed)})
+        if fairness is not None:
+            fields["fairness"] = fairness
+        if options:
+            fields["options"] = jsonio.dumps(dict(options))
         client = self._client()
 
         def write() -> None:

@@ -10,9 +10,10 @@ imports ``api``), errors included:
 
 * Reign & Ruin, hand-picked: seed 187, players ann and bob, random legal moves until move 11, a
   play turn where every play move type is legal for ann; every problem the service answers.
-* a Reign & Ruin session (seed 7, ann and bob): created, ann's legal moves, her first one posted
-  with ``If-Match``, then the session and its history as bob sees them; the random session id,
-  tokens and times are replaced by fixed stand-ins (``SESSION_STAND_INS``), and the legal moves
+* an open Reign & Ruin session (seed 7, ann and bob): created, ann's legal moves, her first one
+  posted with ``If-Match``, then the session and its history as bob sees them; the random session
+  id, tokens, salt and times are replaced by fixed stand-ins (``SESSION_STAND_INS``; the
+  commitment by the one to the stand-in salt), and the legal moves
   are cut to the first three. A session request per game;
 * every other game: a setup of its fewest players, seed 1, the state it deals, its first legal
   move and the app's answers to setup, legal-moves, validate, apply, score and view
@@ -24,6 +25,7 @@ A state used by several examples is written once with a YAML anchor.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -57,6 +59,7 @@ SESSION_STAND_INS = {
     "ann": "AnnSeatToken-0123456789abcdefghijklmnopqrstuvw",
     "bob": "BobSeatToken-0123456789abcdefghijklmnopqrstuvw",
     "at": "2026-11-21T18:00:00.000Z",
+    "salt": "5a17c0ffee5a17c0ffee5a17c0ffee00",
 }
 """What stands in the examples for a real session's random id and tokens and its clock."""
 
@@ -253,9 +256,10 @@ def build(ask: Ask) -> dict[str, dict[str, Any]]:
 def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     """A real Reign & Ruin session, its secrets and clock replaced by ``SESSION_STAND_INS``, and a
     request to start a session of every game."""
-    create = {"game": GAME, "players": PLAYERS, "seed": SESSION_SEED}
+    create = {"game": GAME, "players": PLAYERS, "open": True, "seed": SESSION_SEED}
     created = ask("POST", "/v1/sessions", create, status=201)
     sid, seats = created["session_id"], created["seats"]
+    fairness = created["fairness"]
     base = f"/v1/sessions/{sid}"
 
     def seat(player: str, **more: str) -> dict[str, str]:
@@ -271,6 +275,10 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
         sid: SESSION_STAND_INS["session_id"],
         created["admin_token"]: SESSION_STAND_INS["admin_token"],
         **{token: SESSION_STAND_INS[p] for p, token in seats.items()},
+        fairness["salt"]: SESSION_STAND_INS["salt"],  # and the commitment to the stand-in salt
+        fairness["seed_commitment"]: hashlib.sha256(
+            f"{SESSION_STAND_INS['salt']}:{SESSION_SEED}".encode()
+        ).hexdigest(),
     }
 
     def stand_in(value: Any) -> Any:
@@ -285,7 +293,8 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     shown = dict(legal, moves=legal["moves"][:3])
     examples = {
         "SessionCreatedExample": (
-            "A new two-seat Reign & Ruin session (the tokens stand in for random ones)",
+            "A new two-seat open Reign & Ruin session with seed 7 (the tokens and salt stand in "
+            "for random ones)",
             created,
         ),
         "SessionLegalMovesExample": (
@@ -310,7 +319,7 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     for game_id, game in GAMES.items():
         out[game_prefix(game_id) + "CreateSessionExample"] = {
             "summary": f"{game.title}, {game.min_players} seats",
-            "value": {"game": game_id, "players": SEATS[: game.min_players], "seed": SESSION_SEED},
+            "value": {"game": game_id, "players": SEATS[: game.min_players]},
         }
     return out
 

@@ -590,12 +590,18 @@ _PLANS: dict[int, _Plan | None] = {}
 
 def _plan(schema: Schema) -> _Plan | None:
     """What ``schema`` accepts, when every field is a ``Shape``: its field names and, per field,
-    (name, required, allow_none, checker). None for a schema with other fields."""
+    (name, required, allow_none, checker). None for a schema with other fields, or with checks
+    across fields (``@validates_schema``, e.g. a session's ``seed`` needs ``open``)."""
     key = id(schema)
     if key not in _PLANS:
         declared = schema.fields
         shapes = {name: f for name, f in declared.items() if isinstance(f, Shape)}
-        if len(shapes) == len(declared) and all(f.data_key is None for f in shapes.values()):
+        hooks = getattr(type(schema), "_hooks", {})
+        if (
+            not hooks.get("validates_schema")
+            and len(shapes) == len(declared)
+            and all(f.data_key is None for f in shapes.values())
+        ):
             _PLANS[key] = (
                 frozenset(declared),
                 tuple((name, f.required, f.allow_none, f.checker) for name, f in shapes.items()),
