@@ -550,7 +550,7 @@ def _replay(
     if source is None:
         raise ApiError(404, "unknown_session", "The session was deleted or expired.")
     session, entry = source
-    body = _move_answer(game, prior.version, entry, session.state, seat)
+    body = _move_answer(game, prior.version, entry, session.state, seat, _fairness(session))
     return (
         body,
         200,

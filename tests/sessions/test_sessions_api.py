@@ -27,7 +27,9 @@ def redis_client(app):
 
 @pytest.fixture
 def session(client):
-    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 11})
+    resp = client.post(
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 11}
+    )
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()
 
@@ -90,7 +92,9 @@ def test_create_refuses_bad_bodies(client, body, status, code):
 def test_every_registered_game_can_be_a_session(client):
     for game_id, game in GAMES.items():
         players = [f"p{i}" for i in range(max(game.min_players, 2))]
-        resp = client.post("/v1/sessions", json={"game": game_id, "players": players, "open": True, "seed": 3})
+        resp = client.post(
+            "/v1/sessions", json={"game": game_id, "players": players, "open": True, "seed": 3}
+        )
         assert resp.status_code == 201, (game_id, resp.get_json())
         assert resp.get_json()["view"] == game.view(game.setup(players, 3, {}), None)
 
@@ -439,7 +443,9 @@ def test_a_session_shows_no_drawn_starting_player_during_the_draft(client):
     """Issue 16 item 9 (rules doc reign-and-ruin#starting-player): without
     ``options.starting_player`` no seat's view, no answer to a move and no history entry names
     a starting player before the draft ends; ``draft_finished`` then names it for everyone."""
-    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 5})
+    resp = client.post(
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 5}
+    )
     created = resp.get_json()
     assert created["view"]["starting_player"] is None
     game = get_game(GAME)
