@@ -44,6 +44,8 @@ SKIPPED = {
         "installs the bench extra and wrk, then benchmarks for minutes"
     ),
     ".venv/bin/python bench/largest_bodies.py": "a benchmark that starts its own services",
+    ".venv/bin/python bench/slow_clients.py": "a benchmark that starts its own service",
+    ".venv/bin/python bench/session_bytes.py": "a benchmark of hundreds of moves per game",
 }
 """Blocks not run, by their first line's beginning, each with its reason."""
 
