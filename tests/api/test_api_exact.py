@@ -194,8 +194,11 @@ def test_non_integral_numbers_stay_refused(client):
 
 def test_an_integral_float_in_a_state_and_a_session(client):
     state = _state("reign-and-ruin")
-    text = json.dumps({"state": state}).replace('"schema_version": 1', '"schema_version": 1.0')
-    assert '"schema_version": 1.0' in text
+    version = state["schema_version"]
+    text = json.dumps({"state": state}).replace(
+        f'"schema_version": {version}', f'"schema_version": {version}.0'
+    )
+    assert f'"schema_version": {version}.0' in text
     resp = post(client, "/v1/games/reign-and-ruin/view", raw=text.encode())
     assert resp.status_code == 200, resp.get_data(as_text=True)
     resp = post(
