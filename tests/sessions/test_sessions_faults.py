@@ -75,7 +75,10 @@ def test_a_killed_embedded_redis_comes_back_with_every_acknowledged_move(tmp_pat
     try:
         base = served.base
         status, _, created = http(
-            base, "POST", "/v1/sessions", {"game": GAME, "players": ["ann", "bob"], "seed": 2}
+            base,
+            "POST",
+            "/v1/sessions",
+            {"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 2},
         )
         assert status == 201
         sid = created["session_id"]

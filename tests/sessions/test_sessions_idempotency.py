@@ -46,7 +46,9 @@ def _auth(created, player):
 
 
 def _create(client, seed=4):
-    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": seed})
+    resp = client.post(
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": seed}
+    )
     assert resp.status_code == 201
     return resp.get_json()
 
