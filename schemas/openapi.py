@@ -75,6 +75,7 @@ ENVELOPES: dict[str, type[Schema]] = {
     "StateRequest": requests.StateRequest,
     "LegalMovesRequest": requests.StatePlayerRequest,
     "ViewRequest": requests.StatePlayerRequest,
+    "RenderRequest": requests.StatePlayerRequest,
     "MoveRequest": requests.MoveRequest,
     "CreateSessionRequest": requests.CreateSessionRequest,
     "SessionMoveRequest": requests.SessionMoveRequest,
@@ -88,6 +89,7 @@ _PER_GAME_ONLY = (
     "StateRequest",
     "LegalMovesRequest",
     "ViewRequest",
+    "RenderRequest",
     "MoveRequest",
     "SuggestRequest",
     "SuggestResponse",
@@ -436,7 +438,9 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
                     body["examples"] = {
                         "started": {"$ref": f"#/components/examples/{p}{example}Request"}
                     }
-                    answer = op["responses"]["200"]["content"]["application/json"]
+                    answer = op["responses"]["200"]["content"].get("application/json")
+                    if answer is None:  # a picture (image/svg+xml): no example
+                        continue
                     answer["examples"] = {
                         "started": {
                             "$ref": "#/components/examples/"

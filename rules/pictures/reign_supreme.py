@@ -205,7 +205,7 @@ def _units(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> int:
     left (hp - pins) beneath."""
     g = canvas.group(**{"class": "units"})
     count = 0
-    for uid, unit in view["units"].items():
+    for uid, unit in sorted(view["units"].items()):
         if unit["at"] is None:
             continue
         count += 1
@@ -299,7 +299,9 @@ def _panel(
         x,
         y + 4,
         "Decks: "
-        + ", ".join(f"{k} {n} (discard {len(discards.get(k, []))})" for k, n in decks.items()),
+        + ", ".join(
+            f"{k} {n} (discard {len(discards.get(k, []))})" for k, n in sorted(decks.items())
+        ),
         font_size=11,
         limit=70,
     )

@@ -27,8 +27,14 @@ BW, BH = 34, 48
 """A proposal's back."""
 
 
+def _in_board_order(keys: Any) -> list[str]:
+    """Pillars in board order (church, army, people, wealth), whatever order a JSON object
+    gave them in, so that one view always makes one picture."""
+    return sorted(keys, key=lambda p: (list(PILLARS).index(p) if p in PILLARS else 99, p))
+
+
 def _changes(zone: dict[str, int]) -> str:
-    return ", ".join(f"{p} {v:+d}" for p, v in zone.items()) or "nothing"
+    return ", ".join(f"{p} {zone[p]:+d}" for p in _in_board_order(zone)) or "nothing"
 
 
 def _front(
@@ -105,7 +111,8 @@ def _tracks(canvas: Canvas, view: dict[str, Any], x: float, y: float) -> str:
     sides = goal["sides"] if goal else {}
     step = 36
     said = []
-    for i, (pillar, value) in enumerate(view["tracks"].items()):
+    for i, pillar in enumerate(_in_board_order(view["tracks"])):
+        value = view["tracks"][pillar]
         row = y + 10 + i * 32
         colour = PILLARS.get(pillar, "#888888")
         canvas.text(x, row + 14, pillar.capitalize(), font_weight="bold", fill=colour)
@@ -155,14 +162,15 @@ def _table(canvas: Canvas, view: dict[str, Any], x: float, y: float, desc: list[
     if not rnd:
         return y + 24
     at = x
-    for advisor, back in rnd["table"].items():
+    for advisor in [p for p in view["players"] if p in rnd["table"]]:
+        back = rnd["table"][advisor]
         _back(canvas, at, y + 20, back)
         canvas.text(at, y + 82, advisor, font_size=10, limit=10)
         at += BW + 14
     if rnd["table"]:
         desc.append(f"{len(rnd['table'])} proposals face down on the table.")
     if rnd.get("pitched"):
-        done = [p for p, v in rnd["pitched"].items() if v]
+        done = [p for p in view["players"] if rnd["pitched"].get(p)]
         canvas.text(
             at, y + 30, "pitched: " + (", ".join(done) or "nobody yet"), font_size=10, limit=60
         )

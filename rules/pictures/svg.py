@@ -245,8 +245,10 @@ class Canvas:
         return "".join(out)
 
 
-def _escape(text: str) -> str:
-    return html.escape(text, quote=True) if _SPECIAL.search(text) else text
+def _escape(text: str, quote: bool = False) -> str:
+    """``&``, ``<``, ``>`` as entities, and with ``quote`` (attribute values, written between
+    double quotes) ``"`` and ``'`` too."""
+    return html.escape(text, quote=quote) if _SPECIAL.search(text) else text
 
 
 _SPECIAL = re.compile("[&<>\"']")
@@ -264,6 +266,6 @@ def _attrs(**attrs: Any) -> str:
         elif isinstance(value, (int, float)):
             text = _num(value)
         else:
-            text = _escape(clean(value, 2000))
+            text = _escape(clean(value, 2000), quote=True)
         parts.append(f' {key.replace("_", "-")}="{text}"')
     return "".join(parts)
