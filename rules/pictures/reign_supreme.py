@@ -290,7 +290,12 @@ def _panel(
         hand = view["hand_counts"].get(player, 0)
         for i in range(min(hand, 6)):
             canvas.back(x + 18 + i * 10, y + 45, 18, 24)
-        canvas.text(x + 18 + min(hand, 6) * 10 + 14, y + 62, f"{hand} cards in hand", font_size=10)
+        canvas.text(
+            x + 18 + min(hand, 6) * 10 + 14,
+            y + 62,
+            f"{hand} card{'' if hand == 1 else 's'} in hand",
+            font_size=10,
+        )
         desc.append(f"{player}: {army}{out}, {line1}, {hand} cards in hand.")
         y += 80
     decks = view.get("deck_counts") or {}

@@ -176,7 +176,7 @@ def _table(canvas: Canvas, view: dict[str, Any], x: float, y: float, desc: list[
         )
     if rnd.get("accepted") is not None:
         canvas.text(
-            at + 10,
+            x + 90,
             y + 12,
             "accepted: " + (", ".join(rnd["accepted"]) or "none"),
             font_size=10,

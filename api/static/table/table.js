@@ -128,8 +128,10 @@ function openTable(session, token) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   table = { session, token, game: null, version: 0, busy: false };
-  const query = token ? `?token=${encodeURIComponent(token)}` : ""; // EventSource sends no headers
-  table.events = new EventSource(`/v1/sessions/${session}/events${query}`);
+  // The whole game so far (after=0), then each move as it lands. EventSource sends no headers,
+  // so the seat token goes in the query; it reconnects by itself with Last-Event-ID.
+  const query = token ? `&token=${encodeURIComponent(token)}` : "";
+  table.events = new EventSource(`/v1/sessions/${session}/events?after=0${query}`);
   table.events.addEventListener("move", (message) => {
     logEntry(JSON.parse(message.data));
     refresh();
@@ -249,8 +251,9 @@ function newKey() {
 
 function logEntry(entry) {
   const item = document.createElement("li");
+  item.value = entry.version; // the list is numbered by version
   const events = entry.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
-  item.textContent = `${entry.version}. ${entry.player}: ${entry.move.type}${events ? ` (${events})` : ""}`;
+  item.textContent = `${entry.player}: ${entry.move.type}${events ? ` (${events})` : ""}`;
   $("log").append(item);
   item.scrollIntoView({ block: "nearest" });
 }
