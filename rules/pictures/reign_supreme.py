@@ -108,20 +108,17 @@ def _spaces(
 ) -> None:
     """Every space: Midfield sand, Kingdoms tinted with their owner's colour, Castles darker, a
     Throne marked with a crown-like star."""
-    g = canvas.group(**{"class": "spaces"})
+    canvas.symbol("space", _corners(0, 0, layout.size * 0.98))
+    g = canvas.group(**{"class": "spaces"}, stroke="#b3ab98", stroke_width=0.7)
     for h in board:
         x, y = layout.at(h)
         owner = owner_of.get(h)
-        fill = NEUTRAL if owner is None else seat_colour(view["players"], owner)
-        opacity = 1.0 if owner is None else (0.45 if h in castle else 0.18)
-        canvas.polygon(
-            _corners(x, y, layout.size * 0.98),
-            g,
-            fill=fill,
-            fill_opacity=opacity,
-            stroke="#b3ab98",
-            stroke_width=0.7,
-        )
+        if owner is None:
+            canvas.use("space", x, y, g, fill=NEUTRAL)
+        else:
+            opacity = 0.45 if h in castle else 0.18
+            colour = seat_colour(view["players"], owner)
+            canvas.use("space", x, y, g, fill=colour, fill_opacity=opacity)
         if h in thrones:
             star = canvas.polygon(
                 _star(x, y, layout.size * 0.45), g, fill="#f1c40f", stroke=INK, stroke_width=0.8

@@ -79,11 +79,13 @@ def seat_colour(players: Sequence[str], player: str | None) -> str:
 
 
 def _num(value: float) -> str:
-    if isinstance(value, int):
+    """A coordinate or size as short text: integers as they are, others to one decimal."""
+    if type(value) is int:
         return str(value)
     if not math.isfinite(value):
         return "0"
-    return str(int(value)) if value.is_integer() else f"{value:.1f}"
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 class Canvas:
@@ -149,14 +151,24 @@ class Canvas:
     ) -> Element:
         return self._add(parent, "line", dict(x1=x1, y1=y1, x2=x2, y2=y2, **attrs))
 
+    def symbol(self, symbol_id: str, points: Sequence[tuple[float, float]]) -> None:
+        """A polygon defined once (``<defs>``) and drawn many times with :meth:`use`: a board of
+        hexes is one shape at many places, so each space costs two numbers, not twelve."""
+        defs = self._add(None, "defs", {})
+        self._add(defs, "polygon", dict(id=symbol_id, points=_points(points)))
+
+    def use(
+        self, symbol_id: str, x: float, y: float, parent: Element | None = None, **attrs: Any
+    ) -> Element:
+        return self._add(parent, "use", dict(href=f"#{symbol_id}", x=x, y=y, **attrs))
+
     def polygon(
         self,
         points: Sequence[tuple[float, float]],
         parent: Element | None = None,
         **attrs: Any,
     ) -> Element:
-        joined = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
-        return self._add(parent, "polygon", dict(points=joined, **attrs))
+        return self._add(parent, "polygon", dict(points=_points(points), **attrs))
 
     def text(
         self,
@@ -245,6 +257,14 @@ class Canvas:
         return "".join(out)
 
 
+def _points(points: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+_NAMES: dict[str, str] = {}
+"""Keyword -> attribute name (``font_size`` -> ``font-size``), worked out once per keyword."""
+
+
 def _escape(text: str, quote: bool = False) -> str:
     """``&``, ``<``, ``>`` as entities, and with ``quote`` (attribute values, written between
     double quotes) ``"`` and ``'`` too."""
@@ -261,11 +281,15 @@ def _attrs(**attrs: Any) -> str:
     for key, value in attrs.items():
         if value is None:
             continue
-        if isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, (int, float)):
+        kind = type(value)
+        if kind is int or kind is float:
             text = _num(value)
+        elif kind is bool:
+            text = "true" if value else "false"
         else:
             text = _escape(clean(value, 2000), quote=True)
-        parts.append(f' {key.replace("_", "-")}="{text}"')
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = key.replace("_", "-")
+        parts.append(f' {name}="{text}"')
     return "".join(parts)
