@@ -119,6 +119,23 @@ def _hidden_in_page(app, session_id: str, seat: str, shown_version: int, html: s
     return found if store.load(session_id).version == shown_version else None
 
 
+def _press_a_move(page) -> None:
+    """With the keyboard, as a person would: open the move's group if it is folded (Enter on its
+    summary), then Enter on the move's button. A preferred type if offered, else the first."""
+    kind = next(
+        (k for k in PREFERRED if page.locator(f"#move-groups button[data-type='{k}']").count()),
+        page.locator("#move-groups button").first.get_attribute("data-type"),
+    )
+    group = page.locator(f"#move-groups details:has(button[data-type='{kind}'])")
+    if not group.evaluate("d => d.open"):
+        group.locator("summary").focus()
+        page.keyboard.press("Enter")
+    button = group.locator("button").first
+    button.wait_for()  # visible once the group is open
+    button.focus()
+    page.keyboard.press("Enter")
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, browser, game_id):
     import json
@@ -165,14 +182,11 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
             if state == "over":
                 break
             assert moves < MAX_MOVES, f"{game_id}: no end after {moves} moves"
-            button = page.locator("#move-groups button:not([disabled])").first
-            for kind in PREFERRED:
-                preferred = page.locator(f"#move-groups button[data-type='{kind}']")
-                if preferred.count():
-                    button = preferred.first
-                    break
-            button.focus()  # played with the keyboard
-            page.keyboard.press("Enter")
+            if moves:  # the buttons were redrawn, and the keyboard focus stayed in the panel
+                assert page.evaluate(
+                    "document.getElementById('moves').contains(document.activeElement)"
+                )
+            _press_a_move(page)
             moves += 1
             page.wait_for_function(  # the page has moved past the version it showed
                 "v => !document.querySelector('#status').textContent.startsWith(`Version ${v}.`)",

@@ -99,6 +99,7 @@ function drawSeats() {
 
 async function createSession(event) {
   event.preventDefault();
+  $("lobby-status").textContent = "";
   const players = [], bots = {};
   for (const row of $("seats").querySelectorAll(".seat")) {
     const [name, kind] = row.children;
@@ -119,7 +120,7 @@ async function createSession(event) {
     $("links").hidden = false;
     $("link-list").querySelector("a").focus();
   } catch (err) {
-    alert(`The session was not created: ${err.message}`);
+    $("lobby-status").textContent = `The session was not created: ${err.message}`;
   }
 }
 
@@ -189,7 +190,8 @@ function showStatus(snapshot) {
 
 // The seat's legal moves, grouped by type: one <details> per type, one button per move.
 function showMoves(moves) {
-  const hadFocus = $("moves").contains(document.activeElement);
+  // Keyboard play: focus stays in the moves panel across refreshes (the buttons are redrawn).
+  const hadFocus = table.keepFocus || $("moves").contains(document.activeElement);
   const names = MOVE_NAMES[table.game] || {};
   const groups = new Map();
   for (const move of moves) {
@@ -219,7 +221,12 @@ function showMoves(moves) {
     blocks.push(idle);
   }
   $("move-groups").replaceChildren(...blocks);
-  if (hadFocus) (document.querySelector("#move-groups button") || $("moves-title")).focus();
+  table.keepFocus = false;
+  if (hadFocus) {
+    const first = document.querySelector("#move-groups details[open] button")
+      || document.querySelector("#move-groups summary") || $("moves-title");
+    first.focus();
+  }
 }
 
 // "card hexen-4, target bob-2": a move's parameters, in the words of the API.
@@ -231,6 +238,7 @@ function describe(move) {
 }
 
 async function play(move) {
+  table.keepFocus = $("moves").contains(document.activeElement);
   for (const button of document.querySelectorAll("#move-groups button")) button.disabled = true;
   try {
     await api("POST", `/v1/sessions/${table.session}/moves`, { move }, {
