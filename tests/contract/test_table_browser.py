@@ -119,21 +119,31 @@ def _hidden_in_page(app, session_id: str, seat: str, shown_version: int, html: s
     return found if store.load(session_id).version == shown_version else None
 
 
-def _press_a_move(page) -> None:
-    """With the keyboard, as a person would: open the move's group if it is folded (Enter on its
-    summary), then Enter on the move's button. A preferred type if offered, else the first."""
-    kind = next(
-        (k for k in PREFERRED if page.locator(f"#move-groups button[data-type='{k}']").count()),
-        page.locator("#move-groups button").first.get_attribute("data-type"),
-    )
-    group = page.locator(f"#move-groups details:has(button[data-type='{kind}'])")
-    if not group.evaluate("d => d.open"):
-        group.locator("summary").focus()
+FOCUS_A_MOVE = """preferred => {
+    const buttons = [...document.querySelectorAll('#move-groups button:not([disabled])')];
+    const button = preferred.map(k => buttons.find(b => b.dataset.type === k)).find(Boolean)
+        || buttons[0];
+    if (!button) return 'none';
+    const group = button.closest('details');
+    if (!group.open) { group.querySelector('summary').focus(); return 'folded'; }
+    button.focus();
+    return 'move';
+}"""
+"""Focus the move to press (a preferred type if offered, else the first), or the summary of its
+group when the group is folded. One script, so a redraw cannot fall between choice and focus."""
+
+
+def _press_a_move(page) -> bool:
+    """With the keyboard, as a person would: Enter on a folded group's summary opens it, Enter on
+    a move's button plays it. False when the moves were redrawn away before one was pressed."""
+    for _ in range(10):
+        focused = page.evaluate(FOCUS_A_MOVE, list(PREFERRED))
+        if focused == "none":
+            return False  # redrawn meanwhile with nothing to press: the caller waits again
         page.keyboard.press("Enter")
-    button = group.locator("button").first
-    button.wait_for()  # visible once the group is open
-    button.focus()
-    page.keyboard.press("Enter")
+        if focused == "move":
+            return True
+    raise AssertionError("the move groups kept folding")
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -160,6 +170,7 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
         page.wait_for_selector("#board svg")
         session_id = re.search(r"session=([^&]+)", page.url).group(1)
         moves = compared = 0
+        pressed = False
         while True:
             state = page.wait_for_function(
                 """() => {
@@ -182,11 +193,11 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
             if state == "over":
                 break
             assert moves < MAX_MOVES, f"{game_id}: no end after {moves} moves"
-            if moves:  # the buttons were redrawn, and the keyboard focus stayed in the panel
+            if pressed:  # the buttons were redrawn, and the keyboard focus stayed in the panel
                 assert page.evaluate(
                     "document.getElementById('moves').contains(document.activeElement)"
                 )
-            _press_a_move(page)
+            pressed = _press_a_move(page)
             moves += 1
             page.wait_for_function(  # the page has moved past the version it showed
                 "v => !document.querySelector('#status').textContent.startsWith(`Version ${v}.`)",
