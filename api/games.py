@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
@@ -25,11 +25,12 @@ from api.known_states import KnownStates
 from rules.engine import Game
 from rules.engine_types import Move, State, Violation
 from rules.errors import InvalidState
+from rules.pictures import MEDIA_TYPE, render
 from rules.registry import GAMES, get_game
 from schemas import requests as envelopes
 from schemas.requests import MAX_SEED
 
-__all__ = ["bp", "read_body", "new_game", "checked_state"]
+__all__ = ["bp", "read_body", "new_game", "checked_state", "picture"]
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -241,3 +242,24 @@ def score(game_id: str):
 def view(game_id: str):
     game, state, player = _state_and_player(game_id)
     return {"view": game.view(state, player)}
+
+
+def picture(game: Game, state: State, player: str | None) -> Response:
+    """``image/svg+xml`` of ``player``'s view of ``state`` (None: the spectator's). The picture is
+    drawn from the view only (``rules.pictures``), so it hides what the view hides. It carries no
+    script, and ``Content-Security-Policy`` forbids any anyway, should the SVG be opened directly.
+    Shared with ``GET /v1/sessions/{id}/board.svg``."""
+    return Response(
+        render(game.view(state, player)),
+        mimetype=MEDIA_TYPE,
+        headers={
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+@bp.post("/<game_id>/render")
+def render_view(game_id: str):
+    game, state, player = _state_and_player(game_id)
+    return picture(game, state, player)

@@ -27,7 +27,7 @@ from api import jsonio
 from api.bot_seats import BotSeats, bot_violations, session_bot_seed
 from api.errors import ApiError
 from api.fairness import Fairness
-from api.games import new_game, read_body
+from api.games import new_game, picture, read_body
 from api.session_store import (
     DIGEST_CHARS,
     Committed,
@@ -346,6 +346,18 @@ def delete_session(session_id: str):
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
     _sessions().delete(session.id)
     return Response(status=204)
+
+
+@bp.get("/<session_id>/board.svg")
+def board_picture(session_id: str):
+    """The picture of the caller's view: a seat's with its token, the spectator's without."""
+    session = _session(session_id)
+    viewer = _viewer(session)
+    answer = picture(get_game(session.game), session.state, viewer)
+    answer.headers.update(
+        {"ETag": _etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
+    )
+    return answer
 
 
 # -- a seat's moves --------------------------------------------------------------------------------

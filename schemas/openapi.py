@@ -76,6 +76,7 @@ ENVELOPES: dict[str, type[Schema]] = {
     "StateRequest": requests.StateRequest,
     "LegalMovesRequest": requests.StatePlayerRequest,
     "ViewRequest": requests.StatePlayerRequest,
+    "RenderRequest": requests.StatePlayerRequest,
     "MoveRequest": requests.MoveRequest,
     "CreateSessionRequest": requests.CreateSessionRequest,
     "SessionMoveRequest": requests.SessionMoveRequest,
@@ -89,6 +90,7 @@ _PER_GAME_ONLY = (
     "StateRequest",
     "LegalMovesRequest",
     "ViewRequest",
+    "RenderRequest",
     "MoveRequest",
     "SuggestRequest",
     "SuggestResponse",
@@ -464,7 +466,9 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
                     body["examples"] = {
                         "started": {"$ref": f"#/components/examples/{p}{example}Request"}
                     }
-                    answer = op["responses"]["200"]["content"]["application/json"]
+                    answer = op["responses"]["200"]["content"].get("application/json")
+                    if answer is None:  # a picture (image/svg+xml): no example
+                        continue
                     answer["examples"] = {
                         "started": {
                             "$ref": "#/components/examples/"

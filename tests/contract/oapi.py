@@ -50,6 +50,7 @@ def openapi() -> OpenAPI:
             "application/problem+json": json_loads,
             "application/yaml": _yaml_loads,
             "text/html": _text_loads,
+            "image/svg+xml": _text_loads,
         }
     )
     return OpenAPI.from_file_path(str(SPEC_PATH), config=config)

@@ -127,6 +127,7 @@ SESSION_OPERATIONS = {
     ("POST", "/v1/sessions/{session_id}/moves"),
     ("GET", "/v1/sessions/{session_id}/history"),
     ("GET", "/v1/sessions/{session_id}/events"),
+    ("GET", "/v1/sessions/{session_id}/board.svg"),
 }
 
 

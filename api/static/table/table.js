@@ -1,0 +1,273 @@
+// The reference table: one plain script over the session API (openapi.yaml, /docs).
+// A page is either the lobby (no session in the URL fragment) or a table:
+//   /table#session=<id>&token=<seat token>   that seat (the token never reaches a server log:
+//   /table#session=<id>                      browsers do not send the fragment), or a spectator.
+"use strict";
+
+// Move types named as the rules docs name them (docs/rules/<game>.md, "Moves"); a type missing
+// here is shown by its own name.
+const MOVE_NAMES = {
+  "reign-and-ruin": {
+    draft: "Draft", fighter: "Fighter", destroy: "Destroy (Alfenghast)", draw: "Draw (Hexen)",
+    double: "Double (Kurgoz)", protect: "Protect (Cognitz)", swap: "Swap (Crou)",
+    revive: "Revive (Nomora)",
+  },
+  "reign-absolute": {
+    choose_race: "Race selection", place: "Placement", move: "Move", attack: "Attack",
+    doom: "Doom", pass: "Pass", doom_discard: "Doom: discard", bonus_unit: "Eradication bonus",
+    reinforce: "Reinforcement", play_turn_card: "Turn card: play",
+    discard_turn_card: "Turn card: discard", march: "Forced March", race_action: "Race action",
+  },
+  "reign-supreme": {
+    place: "Setup", deploy: "Deployment", end_deployment: "End deployment", move: "Movement",
+    attack: "Attack", pack: "Pack", unpack: "Unpack", cast: "Field spell",
+    construct: "Construction", play: "Play a card", counterattack: "Counterattack",
+    pass: "Pass (no answer)", end_turn: "End turn", concede: "Concede",
+  },
+  "reigns-the-council": {
+    draw: "Drawing", exchange: "Exchange", pitch: "Pitching", decide: "Decision",
+    reveal: "Reveal", change_mind: "Change of mind", keep_decision: "Keep the decision",
+    story_vote: "Story point vote", end_vote: "Early end vote", name_monarch: "Succession",
+  },
+};
+
+const $ = (id) => document.getElementById(id);
+let table = null; // {session, token, game, version, events: EventSource, busy}
+
+// -- HTTP --------------------------------------------------------------------------------------
+async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
+  if (table && table.token) init.headers.Authorization = `Bearer ${table.token}`;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const problem = new Error(data.detail || `${method} ${path}: ${response.status}`);
+    problem.status = response.status;
+    throw problem;
+  }
+  return data;
+}
+
+// -- the lobby ---------------------------------------------------------------------------------
+let games = [];
+
+async function showLobby() {
+  $("lobby").hidden = false;
+  games = (await api("GET", "/v1/games")).games;
+  $("game").replaceChildren(...games.map((g) => new Option(g.title, g.id)));
+  $("game").onchange = pickGame;
+  $("count").onchange = drawSeats;
+  $("create").onsubmit = createSession;
+  pickGame();
+}
+
+function currentGame() {
+  return games.find((g) => g.id === $("game").value);
+}
+
+function pickGame() {
+  const game = currentGame();
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n++) counts.push(new Option(n, n));
+  $("count").replaceChildren(...counts);
+  drawSeats();
+}
+
+function drawSeats() {
+  const game = currentGame();
+  const names = ["ann", "bob", "cat", "dan", "eve", "fay"];
+  const rows = [];
+  for (let i = 0; i < Number($("count").value); i++) {
+    const row = document.createElement("div");
+    row.className = "seat";
+    const name = Object.assign(document.createElement("input"), { value: names[i], required: true });
+    name.setAttribute("aria-label", `Seat ${i + 1}: player id`);
+    const kind = document.createElement("select");
+    kind.setAttribute("aria-label", `Seat ${i + 1}: who plays`);
+    kind.append(new Option("a person", ""), ...game.bot_levels.map((l) => new Option(`bot: ${l}`, l)));
+    if (i > 0 && game.bot_levels.length) kind.value = game.bot_levels[0];
+    row.append(name, kind);
+    rows.push(row);
+  }
+  $("seats").replaceChildren($("seats").firstElementChild, ...rows);
+}
+
+async function createSession(event) {
+  event.preventDefault();
+  $("lobby-status").textContent = "";
+  const players = [], bots = {};
+  for (const row of $("seats").querySelectorAll(".seat")) {
+    const [name, kind] = row.children;
+    players.push(name.value);
+    if (kind.value) bots[name.value] = kind.value;
+  }
+  try {
+    const options = JSON.parse($("options").value || "{}");
+    const created = await api("POST", "/v1/sessions", { game: $("game").value, players, bots, options });
+    const base = `${location.origin}/table#session=${created.session_id}`;
+    const links = Object.entries(created.seats).map(([player, token]) => [`Play as ${player}`, `${base}&token=${token}`]);
+    links.push(["Watch (spectator)", base]);
+    $("link-list").replaceChildren(...links.map(([text, href]) => {
+      const item = document.createElement("li");
+      item.append(Object.assign(document.createElement("a"), { href, textContent: text }));
+      return item;
+    }));
+    $("links").hidden = false;
+    $("link-list").querySelector("a").focus();
+  } catch (err) {
+    $("lobby-status").textContent = `The session was not created: ${err.message}`;
+  }
+}
+
+// -- the table ---------------------------------------------------------------------------------
+function openTable(session, token) {
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  table = { session, token, game: null, version: 0, busy: false };
+  // The whole game so far (after=0), then each move as it lands. EventSource sends no headers,
+  // so the seat token goes in the query; it reconnects by itself with Last-Event-ID.
+  const query = token ? `&token=${encodeURIComponent(token)}` : "";
+  table.events = new EventSource(`/v1/sessions/${session}/events?after=0${query}`);
+  table.events.addEventListener("move", (message) => {
+    logEntry(JSON.parse(message.data));
+    refresh();
+  });
+  refresh();
+}
+
+// Read the session, the board and (for a seat) its legal moves; draw them. A refresh asked for
+// while one runs runs again after it, so the last answer drawn is the newest.
+async function refresh() {
+  if (table.busy) { table.again = true; return; }
+  table.busy = true;
+  try {
+    const path = `/v1/sessions/${table.session}`;
+    const snapshot = await api("GET", path);
+    const [board, legal] = await Promise.all([
+      api("GET", `${path}/board.svg`),
+      table.token ? api("GET", `${path}/legal-moves`) : Promise.resolve({ moves: [] }),
+    ]);
+    table.game = snapshot.game;
+    table.version = legal.version ?? snapshot.version;
+    showBoard(board);
+    showStatus(snapshot);
+    showMoves(snapshot.status === "finished" ? [] : legal.moves);
+  } catch (err) {
+    $("status").textContent = `Could not read the session: ${err.message}`;
+    $("status").className = "error";
+  } finally {
+    table.busy = false;
+    if (table.again) { table.again = false; refresh(); }
+  }
+}
+
+function showBoard(svgText) {
+  // The SVG comes from this server, drawn from this seat's view and escaped there; parsed as
+  // an SVG document (never as HTML), so it can only be a picture.
+  const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+  $("board").replaceChildren(document.importNode(svg, true));
+}
+
+function showStatus(snapshot) {
+  const view = snapshot.view;
+  const seat = snapshot.seat ? `you are ${snapshot.seat}` : "you are watching";
+  $("table-title").textContent = `${snapshot.game} (${seat})`;
+  let text;
+  if (view.status === "finished") {
+    const winners = (view.outcome && view.outcome.winners) || [];
+    text = `The game is over. Winner${winners.length === 1 ? "" : "s"}: ${winners.join(", ") || "none"}.`;
+  } else {
+    text = `Version ${snapshot.version}. Waiting for: ${view.active_players.join(", ")}.`;
+  }
+  $("status").textContent = text;
+  $("status").className = "";
+}
+
+// The seat's legal moves, grouped by type: one <details> per type, one button per move.
+function showMoves(moves) {
+  // Keyboard play: focus stays in the moves panel across refreshes (the buttons are redrawn).
+  const hadFocus = table.keepFocus || $("moves").contains(document.activeElement);
+  const names = MOVE_NAMES[table.game] || {};
+  const groups = new Map();
+  for (const move of moves) {
+    if (!groups.has(move.type)) groups.set(move.type, []);
+    groups.get(move.type).push(move);
+  }
+  const blocks = [...groups].map(([type, list]) => {
+    const block = document.createElement("details");
+    block.open = groups.size <= 4;
+    const summary = document.createElement("summary");
+    summary.textContent = `${names[type] || type} (${list.length})`;
+    const choices = document.createElement("div");
+    choices.className = "choices";
+    choices.append(...list.map((move) => {
+      const button = Object.assign(document.createElement("button"), { type: "button" });
+      button.textContent = describe(move) || names[type] || type;
+      button.dataset.type = type;
+      button.onclick = () => play(move);
+      return button;
+    }));
+    block.append(summary, choices);
+    return block;
+  });
+  if (!blocks.length) {
+    const idle = document.createElement("p");
+    idle.textContent = table.token ? "Nothing to do now." : "Spectators do not move.";
+    blocks.push(idle);
+  }
+  $("move-groups").replaceChildren(...blocks);
+  table.keepFocus = false;
+  if (hadFocus) {
+    const first = document.querySelector("#move-groups details[open] button")
+      || document.querySelector("#move-groups summary") || $("moves-title");
+    first.focus();
+  }
+}
+
+// "card hexen-4, target bob-2": a move's parameters, in the words of the API.
+function describe(move) {
+  return Object.entries(move)
+    .filter(([key]) => key !== "player" && key !== "type")
+    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(" ") : value}`)
+    .join(", ");
+}
+
+async function play(move) {
+  table.keepFocus = $("moves").contains(document.activeElement);
+  for (const button of document.querySelectorAll("#move-groups button")) button.disabled = true;
+  try {
+    await api("POST", `/v1/sessions/${table.session}/moves`, { move }, {
+      "If-Match": `"${table.version}"`, // refused (412) if the session moved meanwhile
+      "Idempotency-Key": newKey(), // a retried request lands once
+    });
+  } catch (err) {
+    $("status").textContent = err.status === 412 ? "The game moved on; here it is now." : err.message;
+    $("status").className = err.status === 412 ? "" : "error";
+  }
+  refresh();
+}
+
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16)); // also outside https (randomUUID is not)
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function logEntry(entry) {
+  const item = document.createElement("li");
+  item.value = entry.version; // the list is numbered by version
+  const events = entry.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
+  item.textContent = `${entry.player}: ${entry.move.type}${events ? ` (${events})` : ""}`;
+  $("log").append(item);
+  item.scrollIntoView({ block: "nearest" });
+}
+
+// -- start -------------------------------------------------------------------------------------
+const fragment = new URLSearchParams(location.hash.slice(1));
+if (fragment.get("session")) openTable(fragment.get("session"), fragment.get("token"));
+else showLobby();
+window.addEventListener("hashchange", () => location.reload());

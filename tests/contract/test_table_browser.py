@@ -1,0 +1,236 @@
+"""``/table`` in a real browser (issue 27): headless Chromium driven by Playwright. For each game
+one person's seat plays a whole game against bot seats through the table only (the lobby form,
+the seat link, the move buttons, pressed with the keyboard) until the game is over. Whenever the
+page shows the version the store holds, the page's whole DOM (board picture, buttons, event log)
+is searched for anything of the state that the seat's view does not hold: another seat's hidden
+cards are never in the page. A screenshot of each finished game is kept in ``tests/artifacts/``
+(``REFEREE_ARTIFACTS`` to move it; gitignored). Skipped when Chromium or Playwright is missing.
+
+Short games by the games' own options (docs/rules): Reign Supreme one round with automatic
+set-up, Reign Absolute four turns with races given; bots at ``random``, 20 ms a move."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from rules.registry import get_game
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("REFEREE_ARTIFACTS") or ROOT / "tests" / "artifacts")
+STEP_MS = 60_000
+"""Patience for one answer or bot reply: generous, for shared CI machines (never a timing
+assertion: a slow machine only waits longer)."""
+MAX_MOVES = 400
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+)
+
+GAMES = {
+    "reign-and-ruin": (2, {}),
+    "reign-absolute": (2, {"turn_limit": 4, "races_by_player": {"ann": "empire", "bob": "orcs"}}),
+    "reign-supreme": (2, {"round_limit": 1, "setup": "auto"}),
+    "reigns-the-council": (3, {}),
+}
+"""Game -> seats and options; seat 1 (ann) is the person, the others bots."""
+PREFERRED = ("end_deployment", "end_turn", "pass", "keep_decision")
+"""Move types the person picks when offered, to keep games short; otherwise the first move."""
+CATALOGUES = {
+    "reign-and-ruin": ("cards",),
+    "reign-absolute": ("units", "cards", "races"),
+    "reign-supreme": ("cards",),
+    "reigns-the-council": (),
+}
+"""Content lists every view shows whole (as in tests/rules/pictures): left out on both sides."""
+
+
+def strings(obj, keys: bool = False) -> set[str]:
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        found = set(obj) if keys else set()
+        return found.union(*(strings(v, keys) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(strings(v, keys) for v in obj))
+    return set()
+
+
+def located(doc) -> dict:
+    return {k: v for k, v in doc.items() if k not in CATALOGUES[doc["game"]]}
+
+
+@pytest.fixture(scope="module")
+def served(referee_data_dir):
+    from werkzeug.serving import make_server
+
+    from api import create_app
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "SESSION_BOT_TIME_MS": 20,
+        }
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield app, f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(10)
+        app.extensions["referee_bot_seats"].stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _hidden_in_page(app, session_id: str, seat: str, shown_version: int, html: str) -> list[str]:
+    """Strings of the stored state that ``seat``'s view lacks and the page holds; None when the
+    store is no longer at the version the page shows (nothing to compare then)."""
+    store = app.extensions["referee_sessions"]
+    session = store.load(session_id)
+    if session.version != shown_version:
+        return None
+    game = get_game(session.game)
+    hidden = strings(located(session.state)) - strings(
+        located(game.view(session.state, seat)), True
+    )
+    found = [
+        s for s in hidden if len(s) >= 2 and re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", html)
+    ]
+    return found if store.load(session_id).version == shown_version else None
+
+
+FOCUS_A_MOVE = """preferred => {
+    const buttons = [...document.querySelectorAll('#move-groups button:not([disabled])')];
+    const button = preferred.map(k => buttons.find(b => b.dataset.type === k)).find(Boolean)
+        || buttons[0];
+    if (!button) return 'none';
+    const group = button.closest('details');
+    if (!group.open) { group.querySelector('summary').focus(); return 'folded'; }
+    button.focus();
+    return 'move';
+}"""
+"""Focus the move to press (a preferred type if offered, else the first), or the summary of its
+group when the group is folded. One script, so a redraw cannot fall between choice and focus."""
+
+
+def _press_a_move(page) -> bool:
+    """With the keyboard, as a person would: Enter on a folded group's summary opens it, Enter on
+    a move's button plays it. False when the moves were redrawn away before one was pressed."""
+    for _ in range(10):
+        focused = page.evaluate(FOCUS_A_MOVE, list(PREFERRED))
+        if focused == "none":
+            return False  # redrawn meanwhile with nothing to press: the caller waits again
+        page.keyboard.press("Enter")
+        if focused == "move":
+            return True
+    raise AssertionError("the move groups kept folding")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, browser, game_id):
+    import json
+
+    app, base = served
+    seats, options = GAMES[game_id]
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(STEP_MS)
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda r: outside.append(r.url) if not r.url.startswith(base) else None,
+    )
+    try:
+        page.goto(base + "/table")
+        page.wait_for_selector(f"#game option[value='{game_id}']", state="attached")
+        page.select_option("#game", game_id)
+        page.select_option("#count", str(seats))
+        page.fill("#options", json.dumps(options))
+        page.get_by_role("button", name="Create the session").click()
+        page.get_by_role("link", name="Play as ann").click()  # the seat link: token in fragment
+        page.wait_for_selector("#board svg")
+        session_id = re.search(r"session=([^&]+)", page.url).group(1)
+        moves = compared = 0
+        pressed = False
+        while True:
+            state = page.wait_for_function(
+                """() => {
+                    const status = document.querySelector('#status').textContent;
+                    if (status.includes('The game is over')) return 'over';
+                    const ready = document.querySelector('#move-groups button:not([disabled])');
+                    return ready && status.startsWith('Version') ? 'move' : false;
+                }""",
+                timeout=STEP_MS,
+            ).json_value()
+            shown = page.locator("#status").inner_text()
+            version = int(m.group(1)) if (m := re.match(r"Version (\d+)", shown)) else None
+            html = page.content()
+            if state == "over":
+                version = app.extensions["referee_sessions"].load(session_id).version
+            leaked = _hidden_in_page(app, session_id, "ann", version, html)
+            if leaked is not None:
+                assert not leaked, (game_id, version, sorted(leaked)[:5])
+                compared += 1
+            if state == "over":
+                break
+            assert moves < MAX_MOVES, f"{game_id}: no end after {moves} moves"
+            if pressed:  # the buttons were redrawn, and the keyboard focus stayed in the panel
+                assert page.evaluate(
+                    "document.getElementById('moves').contains(document.activeElement)"
+                )
+            pressed = _press_a_move(page)
+            moves += 1
+            page.wait_for_function(  # the page has moved past the version it showed
+                "v => !document.querySelector('#status').textContent.startsWith(`Version ${v}.`)",
+                arg=version,
+            )
+        assert moves > 0 and compared > 0
+        stored = app.extensions["referee_sessions"].load(session_id)
+        assert stored.state["status"] == "finished"
+        page.wait_for_function(  # the /events stream brought every move to the log
+            "n => document.querySelectorAll('#log li').length === n", arg=stored.version
+        )
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"table-{game_id}.png"), full_page=True)
+        assert not outside, outside[:3]
+    finally:
+        page.close()
+
+
+def test_the_table_paints_the_lobby_and_a_spectators_board(served, browser):
+    """A spectator link shows the board and no move buttons; nothing is asked of other hosts."""
+    app, base = served
+    page = browser.new_page()
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.goto(base + "/table")
+        page.wait_for_selector("#game option", state="attached")
+        assert page.locator("#seats .seat").count() >= 2
+        page.get_by_role("button", name="Create the session").click()
+        page.get_by_role("link", name="Watch (spectator)").click()
+        page.wait_for_selector("#board svg")
+        title = page.locator("#board svg > title").text_content()
+        assert "the spectator's view" in title
+        assert page.locator("#move-groups button").count() == 0
+        assert "Spectators do not move." in page.locator("#move-groups").inner_text()
+    finally:
+        page.close()
