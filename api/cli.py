@@ -116,9 +116,15 @@ def _end_streams_on_exit(worker: Any) -> None:
         bot_seats = getattr(worker.wsgi, "extensions", {}).get("referee_bot_seats")
         if bot_seats is not None:
             bot_seats.stop()
+        clock_keeper = getattr(worker.wsgi, "extensions", {}).get("referee_clocks")
+        if clock_keeper is not None:
+            clock_keeper.stop()  # its claims come back to the other workers after their lease
         graceful(signum, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)
+    clock_keeper = getattr(worker.wsgi, "extensions", {}).get("referee_clocks")
+    if clock_keeper is not None:
+        clock_keeper.start()  # every worker keeps time from its start, not from a first request
 
 
 class RefereeServer(BaseApplication):

@@ -36,6 +36,7 @@ from typing import Any
 import redis
 
 from api import jsonio
+from api.clock_store import ClockDeadlines, ClockWrite
 from api.store import Store, guarded, guarded_write
 
 __all__ = [
@@ -64,9 +65,13 @@ end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'missing', ''} end
 if version ~= ARGV[1] then return {'conflict', version} end
+if ARGV[10] ~= '' and redis.call('HGET', KEYS[1], 'clock') ~= ARGV[10] then
+  return {'conflict', version}
+end
 local ttl = tonumber(ARGV[5])
 redis.call('HSET', KEYS[1], 'version', tostring(tonumber(version) + 1), 'state', ARGV[2],
            'updated_at', ARGV[3])
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[11]) end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
@@ -140,6 +145,8 @@ class Session:
     """The bot seats: player -> level (``api.bot_seats`` moves for them)."""
     bot_seed: int = 0
     """Where the bot seats' seeds come from (``api.bot_seats.move_seed``)."""
+    clock: bytes | None = None
+    """The session's turn clock as stored (JSON of ``api.clock.Clock``); None without one."""
 
     @property
     def game(self) -> str:
@@ -219,6 +226,8 @@ class SessionStore:
         self.max_state_bytes = max_state_bytes
         self.max_answers = max_answers
         self._scripts: dict[str, Any] = {}
+        self.deadlines = ClockDeadlines(store.writer)
+        """The clocks' shared deadline set (``api.clock_store``)."""
 
     # -- keys -----------------------------------------------------------------------------
     @staticmethod
@@ -259,9 +268,11 @@ class SessionStore:
         now: str,
         bots: Mapping[str, str] | None = None,
         bot_seed: int = 0,
+        clock: ClockWrite | None = None,
     ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
-        ``bots`` (player -> level) are the seats the service plays; they get no token."""
+        ``bots`` (player -> level) are the seats the service plays; they get no token. A
+        ``clock`` is stored with it, its first deadline in the shared set first."""
         stored = self._stored(state)
         bots = dict(bots or {})
         seats = {player: new_token() for player in state["players"] if player not in bots}
@@ -278,6 +289,10 @@ class SessionStore:
         }
         if bots:
             fields.update({"bots": jsonio.dumps(bots), "bot_seed": str(bot_seed)})
+        if clock is not None:
+            fields["clock"] = clock.new
+            if clock.wake is not None:
+                self.deadlines.lower(session_id, clock.wake)
         client = self._client()
 
         def write() -> None:
@@ -301,9 +316,9 @@ class SessionStore:
         if not valid_session_id(session_id):
             return None
         client = self._client()
-        names = ("seats", "admin", "version", "state", "bots", "bot_seed")
+        names = ("seats", "admin", "version", "state", "bots", "bot_seed", "clock")
         values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
-        seats, admin, version, state, bots, bot_seed = values
+        seats, admin, version, state, bots, bot_seed, clock = values
         if version is None:
             return None
         return Session(
@@ -314,6 +329,7 @@ class SessionStore:
             jsonio.loads(state),
             jsonio.loads(bots) if bots else {},
             int(bot_seed or 0),
+            clock,
         )
 
     def tombstone(self, session_id: str) -> Tombstone | None:
@@ -373,10 +389,13 @@ class SessionStore:
         now: str,
         idem: tuple[str, str] | None,
         answer: dict[str, Any] | None,
+        clock: ClockWrite | None = None,
     ) -> Committed | Conflict | Replay:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
-        (``Replay``). Raises StoreUnavailable when it surely did not happen, OutcomeUnknown when
+        (``Replay``). With a ``clock``, the clock is written too, and the session also counts as
+        moved on when its clock is no longer ``clock.old`` (an admin paused it, say); the clock's
+        next deadline goes into the shared set first (``api.clock_store``). Raises StoreUnavailable when it surely did not happen, OutcomeUnknown when
         Redis stopped answering after the script was sent (it may have been applied)."""
         writer = self.store.writer()
         script = self._script("commit", _COMMIT)
@@ -390,7 +409,11 @@ class SessionStore:
             jsonio.dumps(answer) if idem else "",
             self.channel(session_id),
             str(self.max_answers),
+            clock.old if clock else "",
+            clock.new if clock else "",
         ]
+        if clock is not None and clock.wake is not None:
+            self.deadlines.lower(session_id, clock.wake)
         status, value = guarded_write(
             lambda: script(keys=self.keys(session_id), args=args, client=writer)
         )

@@ -24,8 +24,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 
 import schemas
-from api import jsonio
+from api import jsonio, session_clocks
 from api.bot_seats import BotSeats, bot_violations, session_bot_seed
+from api.clock_checks import check_clock
 from api.errors import ApiError
 from api.games import new_game, read_body
 from api.session_store import (
@@ -93,6 +94,8 @@ def _session(session_id: str, needs_token: bool = False) -> Session:
             404, "unknown_session", "There is no such session (never created, expired, or deleted)."
         )
     _bot_seats().nudge(session.id, session.state, session.bots)
+    if session.clock is not None:
+        current_app.extensions["referee_clocks"].start()  # this process keeps time too
     return session
 
 
@@ -165,13 +168,17 @@ def _tags(header: str, name: str, weak: bool) -> set[str] | None:
 
 
 def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    return {
+    viewed = {
         "version": entry["version"],
         "player": entry["player"],
         "move": game.view_move(entry["move"], viewer),
         "events": [game.view_event(event, viewer) for event in entry["events"]],
         "at": entry["at"],
+        "clock": entry.get("clock"),  # the clock as of this version; null without one
     }
+    if "by" in entry:  # "clock": a timeout, made by the clock for the seat (api.clock_keeper)
+        viewed["by"] = entry["by"]
+    return viewed
 
 
 def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
@@ -199,10 +206,16 @@ def create_session():
     state = new_game(game, dict(body, seed=seed))
     bots = body.get("bots") or {}
     _check_bots(game, state, bots)
+    check_clock(game, state, body, _sessions().ttl)  # 400/422 naming the field
+    clock = session_clocks.new_clock(game, state, body, session_clocks.now_ms())
     try:
-        session_id, seats, admin = _sessions().create(state, now(), bots, session_bot_seed(seed))
+        session_id, seats, admin = _sessions().create(
+            state, now(), bots, session_bot_seed(seed), clock[1] if clock else None
+        )
     except StateTooLarge as err:
         raise _too_large(err) from None
+    if clock is not None:
+        current_app.extensions["referee_clocks"].start()
     _bot_seats().nudge(session_id, state, bots)
     location = f"/v1/sessions/{session_id}"
     payload = {
@@ -213,6 +226,7 @@ def create_session():
         "bots": bots,
         "admin_token": admin,
         "view": game.view(state, None),
+        "clock": session_clocks.answer_clock(clock[1].new if clock else None, state["players"]),
     }
     return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
 
@@ -255,6 +269,7 @@ def read_session(session_id: str):
             "seat": viewer,
             "status": session.state["status"],
             "view": game.view(session.state, viewer),
+            "clock": session_clocks.public(session),
         },
         200,
         headers,
@@ -288,6 +303,7 @@ def session_legal_moves(session_id: str):
             "version": session.version,
             "player": seat,
             "moves": game.legal_moves(session.state, seat),
+            "clock": session_clocks.public(session),
         },
         200,
         {"ETag": _etag(session.version), "Cache-Control": "no-store"},
@@ -303,6 +319,7 @@ def _move_answer(
         "events": [game.view_event(e, seat) for e in entry["events"]],
         "view": game.view(state, seat),
         "outcome": state.get("outcome"),
+        "clock": entry.get("clock"),
     }
 
 
@@ -353,6 +370,7 @@ def submit_move(session_id: str):
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
         entry = history_entry(version, seat, move, events)
+        clock = session_clocks.for_move(session, game, state, entry, session_clocks.now_ms())
         answer = _move_answer(game, version, entry, state, seat)
         try:
             result = store.commit(
@@ -363,6 +381,7 @@ def submit_move(session_id: str):
                 entry["at"],
                 idem,
                 {"fingerprint": fingerprint, "body": answer},
+                clock,
             )
         except StateTooLarge as err:
             raise _too_large(err) from None
@@ -479,6 +498,7 @@ def history(session_id: str):
             "seat": viewer,
             "entries": [_view_entry(game, e, viewer) for e in entries],
             "more": bool(entries) and entries[-1]["version"] < version,
+            "clock": session_clocks.public(session),
         },
         200,
         {"Vary": "Authorization"},

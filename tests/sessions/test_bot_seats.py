@@ -237,7 +237,7 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
         stream.close()
         bot_entries = [e for e in history if e["player"] == "bob"]
         assert bot_entries and all(
-            set(e) == {"version", "player", "move", "events", "at"} for e in history
+            set(e) == {"version", "player", "move", "events", "at", "clock"} for e in history
         )
         assert all(
             e["move"] == {"player": "bob", "type": e["move"]["type"]} for e in bot_entries

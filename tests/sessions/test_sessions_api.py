@@ -233,6 +233,7 @@ def test_a_move_answers_version_events_and_the_movers_view(client, session):
         "events": [game.view_event(e, "ann") for e in events],
         "view": game.view(state, "ann"),
         "outcome": None,
+        "clock": None,
     }
 
 
