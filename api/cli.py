@@ -104,7 +104,8 @@ def gunicorn_options(
 def _end_streams_on_exit(worker: Any) -> None:
     """On SIGTERM, open ``/events`` streams end at once (clients reconnect with Last-Event-ID)
     instead of holding the worker for its whole graceful timeout, and bot seats take no more
-    work (a bot move under way finishes; what was due moves on when its session is touched)."""
+    work (a bot move under way finishes; what was due moves on when its session is touched).
+    Also starts the worker's clock keeper (``api.clock_keeper``) and stops it on SIGTERM."""
     import signal
 
     from api.sessions import STOPPING

@@ -5,13 +5,15 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``; after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``clock`` (``api.clock``; absent: none); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 | ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
 
 A deleted session leaves its tombstone (the token hashes, nothing else) for one time-to-live, so
 a token-needing request to it can still tell a stranger (401) from its own seat or admin (404).
+
+Beside them, one key for all sessions: ``referee:clock:deadlines`` (``api.clock_store``).
 
 And the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
