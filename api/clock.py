@@ -170,10 +170,18 @@ def after_move(
     return new
 
 
-def after_timeout(clock: Clock, seat: str, waiting: Sequence[str], version: int, now: int) -> Clock:
-    """The clock once the clock's move for ``seat`` (its timeout) has made ``version``."""
+def after_timeout(
+    clock: Clock,
+    seat: str,
+    waiting: Sequence[str],
+    version: int,
+    now: int,
+    action: str | None = None,
+) -> Clock:
+    """The clock once the clock's move for ``seat`` (its timeout) has made ``version``; ``action``
+    is the session's ``on_timeout`` unless given (a ``bot`` with no move to make pauses)."""
     new = after_move(clock, seat, waiting, version, now)
-    action = clock["on_timeout"]["action"]
+    action = action or clock["on_timeout"]["action"]
     if action == "forfeit":
         new["remaining_ms"][seat] = 0
     else:  # bot, pause: the seat's clock starts again, the seat stays human

@@ -168,7 +168,7 @@ class ClockKeeper:
 
     def tick(self) -> list[Fired]:
         """Claim and look at every session due now, on this thread (tests, benchmarks)."""
-        done = []
+        done: list[Fired] = []
         while True:
             claimed = self.store.deadlines.claim(self.now(), CLAIM_BATCH)
             done.extend(self.look(session_id, lease) for session_id, lease in claimed)
@@ -223,10 +223,10 @@ class ClockKeeper:
         entry = history_entry(session.version + 1, seat, move, events)
         entry["by"] = "clock"
         write = session_clocks.for_timeout(session, game, state, entry, now)
-        result = self.store.commit(
+        committed = self.store.commit(
             session.id, session.version, state, entry, entry["at"], None, None, write
         )
-        if isinstance(result, Conflict):
+        if isinstance(committed, Conflict):
             return False
         fired.timeouts.append((entry["version"], seat))
         if self.nudge is not None:

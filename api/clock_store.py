@@ -104,7 +104,7 @@ class ClockDeadlines:
         client: redis.Redis = self._client()
         guarded(lambda: client.zadd(DEADLINES, {session_id: at}, lt=True))
 
-    def claim(self, now: int, limit: int) -> list[tuple[str, int]]:
+    def claim(self, now: int, limit: int) -> list[tuple[str, str]]:
         """Claim up to ``limit`` sessions whose wake-up time has come: (session id, lease)."""
         lease = now + LEASE_MS
         # A random fraction of a millisecond tells this claim's lease from another worker's.

@@ -85,8 +85,10 @@ def for_timeout(
     """As :func:`for_move`, for the clock's own move for ``entry["player"]`` (a timeout)."""
     clock = parse(session.clock)
     assert clock is not None
+    # A bot that found no move made a pause's entry: then the clocks pause too.
+    action = "pause" if entry["move"].get("type") == "timeout" else None
     new = clocks.after_timeout(
-        clock, entry["player"], game.waiting_on(state), entry["version"], now
+        clock, entry["player"], game.waiting_on(state), entry["version"], now, action
     )
     entry["clock"] = clocks.public(new, now, state["players"])
     return write(session.clock or b"", new)

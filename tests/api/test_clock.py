@@ -111,3 +111,9 @@ def test_public_shows_time_left_running_seats_deadlines_and_paused():
     assert paused is not None and paused["running"] == [] and paused["deadlines"] == {}
     assert paused["remaining_ms"]["ann"] == 29_000 and paused["paused"] is True
     assert clocks.public(None, T0) is None
+
+
+def test_a_bot_timeout_without_a_move_pauses_instead():
+    bot = _start(PER_MOVE, on_timeout={"action": "bot", "level": "random"})
+    paused = clocks.after_timeout(bot, "ann", ["ann"], 1, T0 + 30_000, action="pause")
+    assert paused["paused"] and clocks.due(paused, T0 + 10**9) == []
