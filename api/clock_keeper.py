@@ -187,6 +187,12 @@ class ClockKeeper:
                 wake = None
                 break
             now = self.now()
+            if clock["version"] != session.version:
+                # A commit that did not carry the clock (a path added without it): the clock is
+                # brought to the session's version, as after a move of nobody's, before any
+                # timeout is judged from it, so no seat times out for a version gone by.
+                self._resync(session, clock, now)
+                continue
             due = clocks.due(clock, now)
             if not due:
                 wake = clocks.next_deadline(clock)
@@ -201,6 +207,17 @@ class ClockKeeper:
         elif wake is not None:
             self.store.deadlines.lower(session_id, wake)
         return fired
+
+    def _resync(self, session: Session, clock: clocks.Clock, now: int) -> None:
+        waiting = get_game(session.game).waiting_on(session.state)
+        synced = clocks.after_move(clock, None, waiting, session.version, now)
+        log.warning("clock of session %s was behind its version; brought up to it", session.id)
+        self.store.deadlines.set_clock(
+            self.store.key(session.id, "session"),
+            session.version,
+            session.clock or b"",
+            jsonio.dumps(synced),
+        )
 
     def fire(
         self, session: Session, clock: clocks.Clock, seat: PlayerId, now: int, fired: Fired

@@ -379,3 +379,25 @@ def test_a_one_second_clock_times_out_by_itself(client):
         time.sleep(0.2)
     assert entries and entries[0]["by"] == "clock"
     assert client.get(f"/v1/sessions/{sid}").get_json()["status"] == "finished"
+
+
+def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(app, client):
+    """Every commit path carries the clock; should one not (a path added later without it), the
+    timekeeper brings the clock to the session's version before judging any timeout."""
+    from api.session_store import history_entry
+    from rules.registry import get_game
+
+    created = create(client, clock=PER_MOVE)
+    sid = created["session_id"]
+    store = app.extensions["referee_sessions"]
+    session = store.load(sid)
+    game = get_game(GAME)
+    move = game.legal_moves(session.state, "ann")[0]
+    state, events = game.apply(session.state, move)
+    entry = history_entry(1, "ann", move, events)
+    store.commit(sid, 0, state, entry, entry["at"], None, None)  # no clock given
+    # Both draft clocks ran out, but ann moved at version 1: only bob's timeout is due (the stale
+    # clock, still at version 0, would have timed ann out first).
+    assert Keeper(app).look(sid, MINUTE + 1_000).timeouts == [(2, "bob")]
+    entries = history(client, sid)["entries"]
+    assert [(e["player"], e.get("by")) for e in entries] == [("ann", None), ("bob", "clock")]
