@@ -3,7 +3,8 @@
 The shapes and the documented bounds are ``schemas.requests`` (400 naming the field, e.g.
 ``clock.seconds``). Here: what needs the other fields or the game, in the same words:
 
-- ``on_timeout`` and ``grace_seconds`` mean nothing without ``clock``: 400 naming them;
+- ``on_timeout`` and ``grace_seconds`` mean nothing without ``clock``: 422 ``invalid_clock``
+  naming them (well-formed, so not a 400: the spec allows each field on its own);
 - a ``bot`` timeout needs a level this game's bots have, and a game the bots can play from a
   seat's view (Council with a custom deck cannot): 422 ``invalid_clock`` naming
   ``on_timeout.level``;
@@ -15,8 +16,6 @@ The shapes and the documented bounds are ``schemas.requests`` (400 naming the fi
 from __future__ import annotations
 
 from typing import Any
-
-from marshmallow import ValidationError
 
 from api.bot_seats import bot_violations
 from api.clock import allowance_ms
@@ -32,12 +31,12 @@ _TIME_FIELD = {"per_move": "seconds", "fischer": "initial_seconds", "corresponde
 def check_clock(game: Game, state: State, body: dict[str, Any], ttl_seconds: int) -> None:
     """Raise the 400 or 422 for a creation ``body`` whose clock cannot run (see the module)."""
     control = body.get("clock")
-    if control is None:
-        given = [name for name in ("on_timeout", "grace_seconds") if body.get(name) is not None]
-        if given:
-            raise ValidationError({name: ["Needs a `clock`."] for name in given})
-        return
     rule = f"{game.id}#clocks"
+    if control is None:
+        for name in ("on_timeout", "grace_seconds"):
+            if body.get(name) is not None:
+                _invalid(name, Violation("invalid_clock", f"{name} needs a `clock`.", rule))
+        return
     on_timeout = body.get("on_timeout") or {}
     if on_timeout.get("action") == "bot":
         level = on_timeout["level"]

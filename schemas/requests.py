@@ -262,14 +262,17 @@ class CreateSessionRequest(SetupRequest):
     on_timeout = Shape(
         ON_TIMEOUT,
         allow_none=True,
-        description="What a timeout does; needs `clock`; omitted or null: `forfeit`.",
+        description=(
+            "What a timeout does; omitted or null: `forfeit`. Without `clock`: 422 `invalid_clock`."
+        ),
     )
     grace_seconds = Shape(
         _bounded("grace_seconds", "Reconnect grace"),
         allow_none=True,
         description=(
-            "Reconnect grace (0 to 3600; needs `clock`; omitted: 0): once per seat and game, when "
-            "its time first runs out, the seat gets this much more before the timeout."
+            "Reconnect grace (0 to 3600; omitted: 0): once per seat and game, when its time first "
+            "runs out, the seat gets this much more before the timeout. Without `clock`: 422 "
+            "`invalid_clock`."
         ),
     )
 

@@ -141,13 +141,24 @@ def test_a_move_charges_the_mover_and_history_and_events_carry_the_clock(client)
             "on_timeout.level",
         ),
         ({"clock": PER_MOVE, "on_timeout": {"action": "bot"}}, "on_timeout.level"),
-        ({"on_timeout": {"action": "forfeit"}}, "on_timeout"),
-        ({"grace_seconds": 10}, "grace_seconds"),
     ],
 )
 def test_values_out_of_bounds_are_400_naming_the_field(client, body, field):
     resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], **body})
     assert resp.status_code == 400 and resp.content_type == "application/problem+json"
+    assert field in resp.get_json()["errors"], resp.get_json()
+
+
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"on_timeout": {"action": "forfeit"}}, "on_timeout"),
+        ({"grace_seconds": 10}, "grace_seconds"),
+    ],
+)
+def test_a_timeout_policy_or_grace_without_a_clock_is_422_naming_the_field(client, body, field):
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], **body})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_clock"
     assert field in resp.get_json()["errors"], resp.get_json()
 
 
