@@ -23,8 +23,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``app.config`` (so ``{"TESTING": True}`` works as usual).
     """
     import schemas
-    from api import bots, errors, games, ops, sessions, table
+    from api import (
+        bots,
+        clock_admin,  # noqa: F401  (adds POST /v1/sessions/{id}/clock to sessions.bp)
+        errors,
+        games,
+        ops,
+        sessions,
+        table,
+    )
     from api.bot_seats import BotSeats
+    from api.clock_keeper import ClockKeeper
     from api.known_states import KnownStates
     from api.ratelimit import init_rate_limits
     from api.session_store import SessionStore
@@ -74,6 +83,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["referee_bot_seats"] = BotSeats(
         app.extensions["referee_sessions"], settings.session_bot_time_ms
+    )
+    # Session clocks: this process's timekeeper (started by `serve` per worker, or on first use).
+    app.extensions["referee_clocks"] = ClockKeeper(
+        app.extensions["referee_sessions"],
+        settings.session_bot_time_ms,
+        settings.clock_poll_ms,
+        settings.clock_threads,
+        nudge=app.extensions["referee_bot_seats"].nudge,
     )
     init_rate_limits(app, settings, config)
     # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.

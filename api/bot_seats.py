@@ -36,6 +36,8 @@ import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
+from api import session_clocks
+from api.session_clocks import now_ms
 from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
 from rules.bots import BOTS, NoMoveToSuggest, suggest
@@ -202,8 +204,9 @@ class BotSeats:
                     return False
                 state, events = game.apply(session.state, move)
                 entry = history_entry(session.version + 1, player, move, events)
+                clock = session_clocks.for_move(session, game, state, entry, now_ms())
                 result = self.store.commit(
-                    session.id, session.version, state, entry, entry["at"], None, None
+                    session.id, session.version, state, entry, entry["at"], None, None, clock
                 )
             except StoreUnavailable as err:  # the next touch tries again
                 log.warning(

@@ -116,7 +116,8 @@ def gunicorn_options(
 def _end_streams_on_exit(worker: Any) -> None:
     """On SIGTERM, open ``/events`` streams end at once (clients reconnect with Last-Event-ID)
     instead of holding the worker for its whole graceful timeout, and bot seats take no more
-    work (a bot move under way finishes; what was due moves on when its session is touched)."""
+    work (a bot move under way finishes; what was due moves on when its session is touched).
+    Also starts the worker's clock keeper (``api.clock_keeper``) and stops it on SIGTERM."""
     import signal
 
     from api.sessions import STOPPING
@@ -128,9 +129,15 @@ def _end_streams_on_exit(worker: Any) -> None:
         bot_seats = getattr(worker.wsgi, "extensions", {}).get("referee_bot_seats")
         if bot_seats is not None:
             bot_seats.stop()
+        clock_keeper = getattr(worker.wsgi, "extensions", {}).get("referee_clocks")
+        if clock_keeper is not None:
+            clock_keeper.stop()  # its claims come back to the other workers after their lease
         graceful(signum, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)
+    clock_keeper = getattr(worker.wsgi, "extensions", {}).get("referee_clocks")
+    if clock_keeper is not None:
+        clock_keeper.start()  # every worker keeps time from its start, not from a first request
 
 
 class RefereeServer(BaseApplication):

@@ -22,6 +22,8 @@
 | `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (`limits` syntax; empty: no limit); beyond: 429 |
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
+| `CLOCK_POLL_MS`    | `100`            | how often each worker looks for session clocks out of time (`api.clock_keeper`) |
+| `CLOCK_THREADS`    | `4`              | threads per worker that apply timeouts (a `bot` timeout thinks `SESSION_BOT_TIME_MS`) |
 | `KNOWN_STATES`     | `4096`           | digests of checked states each worker remembers, so a state sent again is not checked again (`api.known_states`); `0`: off |
 | `REQUEST_DEADLINE_SECONDS` | `10`     | a request (head and body) must arrive whole this long after its connection opened (or, kept alive, after its first byte); later: 408 `request_timeout`, closed (`api.buffered_worker`) |
 | `WORKER_CONNECTIONS` | `4096`         | open connections per worker (waiting ones cost a descriptor, not a thread); beyond, new ones wait in the listen queue |
@@ -125,6 +127,8 @@ class Settings:
     known_states: int = 4096
     request_deadline: int = 10
     worker_connections: int = 4096
+    clock_poll_ms: int = 100
+    clock_threads: int = 4
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -160,4 +164,6 @@ class Settings:
             known_states=_int(env, "KNOWN_STATES", cls.known_states, 0),
             request_deadline=_int(env, "REQUEST_DEADLINE_SECONDS", cls.request_deadline, 1),
             worker_connections=_int(env, "WORKER_CONNECTIONS", cls.worker_connections, 1),
+            clock_poll_ms=_int(env, "CLOCK_POLL_MS", cls.clock_poll_ms, 10),
+            clock_threads=_int(env, "CLOCK_THREADS", cls.clock_threads, 1),
         )

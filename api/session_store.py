@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move made |
 | ``referee:{<id>}:idempotency_at``     | zset   | the same fields, scored by when their move landed (ms since the epoch) |
@@ -22,6 +22,8 @@ deleted with it.
 
 A deleted session leaves its tombstone (the token hashes, nothing else) for one time-to-live, so
 a token-needing request to it can still tell a stranger (401) from its own seat or admin (404).
+
+Beside them, one key for all sessions: ``referee:clock:deadlines`` (``api.clock_store``).
 
 And the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
@@ -51,6 +53,7 @@ import redis
 from redis.typing import EncodableT, FieldT
 
 from api import jsonio
+from api.clock_store import ClockDeadlines, ClockWrite
 from api.store import Store, guarded, guarded_write
 
 __all__ = [
@@ -92,9 +95,18 @@ end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'missing', ''} end
 if version ~= ARGV[1] then return {'conflict', version} end
+if ARGV[12] ~= '' and redis.call('HGET', KEYS[1], 'clock') ~= ARGV[12] then
+  return {'conflict', version}
+end
 local made = tostring(tonumber(version) + 1)
 local ttl = tonumber(ARGV[5])
-redis.call('HSET', KEYS[1], 'version', made, 'state', ARGV[2], 'updated_at', ARGV[3])
+-- The first write: one HSET (a full store refuses it before anything is written).
+if ARGV[12] ~= '' then
+  redis.call('HSET', KEYS[1], 'version', made, 'state', ARGV[2], 'updated_at', ARGV[3],
+             'clock', ARGV[13])
+else
+  redis.call('HSET', KEYS[1], 'version', made, 'state', ARGV[2], 'updated_at', ARGV[3])
+end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
@@ -173,6 +185,8 @@ class Session:
     """The stored seed, salt and openness (``api.fairness.Fairness.from_stored``); secret."""
     options: dict[str, Any] = field(default_factory=dict)
     """The options the session was created with (public: the game everyone agreed to play)."""
+    clock: bytes | None = None
+    """The session's turn clock as stored (JSON of ``api.clock.Clock``); None without one."""
 
     @property
     def game(self) -> str:
@@ -252,14 +266,24 @@ class StateTooLarge(Exception):
         self.limit = limit
 
 
-_LOADED = ("seats", "admin", "version", "state", "bots", "bot_seed", "fairness", "options")
+_LOADED = (
+    "seats",
+    "admin",
+    "version",
+    "state",
+    "bots",
+    "bot_seed",
+    "fairness",
+    "options",
+    "clock",
+)
 """The fields of the session hash a ``Session`` is made of, in ``_session``'s order."""
 
 
 def _session(session_id: str, values: list[Any]) -> Session | None:
     """The ``Session`` of the ``_LOADED`` fields read; None when it has no version (none, or
     deleted: a tombstone)."""
-    seats, admin, version, state, bots, bot_seed, fairness, options = values
+    seats, admin, version, state, bots, bot_seed, fairness, options, clock = values
     if version is None:
         return None
     return Session(
@@ -272,6 +296,7 @@ def _session(session_id: str, values: list[Any]) -> Session | None:
         int(bot_seed or 0),
         fairness,
         jsonio.loads(options) if options else {},
+        clock,
     )
 
 
@@ -297,6 +322,8 @@ class SessionStore:
         self.idempotency_window = idempotency_window
         self.clock = clock
         self._scripts: dict[str, Any] = {}
+        self.deadlines = ClockDeadlines(store.writer)
+        """The clocks' shared deadline set (``api.clock_store``)."""
 
     # -- keys -----------------------------------------------------------------------------
     @staticmethod
@@ -349,9 +376,11 @@ class SessionStore:
         bot_seed: int = 0,
         fairness: bytes | None = None,
         options: Mapping[str, Any] | None = None,
+        clock: ClockWrite | None = None,
     ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
-        ``bots`` (player -> level) are the seats the service plays; they get no token."""
+        ``bots`` (player -> level) are the seats the service plays; they get no token. A
+        ``clock`` is stored with it, its first deadline in the shared set first."""
         stored = self._stored(state)
         bots = dict(bots or {})
         seats = {player: new_token() for player in state["players"] if player not in bots}
@@ -372,6 +401,10 @@ class SessionStore:
             fields["fairness"] = fairness
         if options:
             fields["options"] = jsonio.dumps(dict(options))
+        if clock is not None:
+            fields["clock"] = clock.new
+            if clock.wake is not None:
+                self.deadlines.lower(session_id, clock.wake)
         client = self._client()
 
         def write() -> None:
@@ -480,13 +513,17 @@ class SessionStore:
         now: str,
         idem: tuple[str, str] | None,
         digest: str | None,
+        clock: ClockWrite | None = None,
     ) -> Committed | Conflict | Replay:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
         (``Replay``); ``digest`` (``DIGEST_CHARS`` hex characters) identifies the request, for
-        a retry to be checked against. Raises StoreUnavailable when it surely did not happen
-        (StoreFull when the store is over its memory limit), OutcomeUnknown when Redis stopped
-        answering after the script was sent (it may have been applied)."""
+        a retry to be checked against. With a ``clock``, the clock is written too, and the
+        session also counts as moved on when its clock is no longer ``clock.old`` (an admin
+        paused it, say); the clock's next deadline goes into the shared set first
+        (``api.clock_store``). Raises StoreUnavailable when it surely did not happen (StoreFull
+        when the store is over its memory limit), OutcomeUnknown when Redis stopped answering
+        after the script was sent (it may have been applied)."""
         writer = self.store.writer()
         script = self._script("commit", _COMMIT)
         now_ms, since = self._window()
@@ -502,7 +539,11 @@ class SessionStore:
             str(now_ms),
             str(since),
             str(PRUNE_BATCH),
+            clock.old if clock else "",
+            clock.new if clock else "",
         ]
+        if clock is not None and clock.wake is not None:
+            self.deadlines.lower(session_id, clock.wake)
         status, value = guarded_write(
             lambda: script(keys=self.keys(session_id)[:4], args=args, client=writer)
         )

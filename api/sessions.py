@@ -23,8 +23,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 
 import schemas
-from api import jsonio
+from api import jsonio, session_clocks
 from api.bot_seats import BotSeats, bot_violations, session_bot_seed
+from api.clock_checks import check_clock
 from api.errors import ApiError
 from api.fairness import Fairness
 from api.games import new_game, picture, read_body
@@ -95,6 +96,8 @@ def _session(session_id: str, needs_token: bool = False) -> Session:
             404, "unknown_session", "There is no such session (never created, expired, or deleted)."
         )
     _bot_seats().nudge(session.id, session.state, session.bots)
+    if session.clock is not None:
+        current_app.extensions["referee_clocks"].start()  # this process keeps time too
     return session
 
 
@@ -184,7 +187,7 @@ def _view_entry(
     game: Game, entry: dict[str, Any], viewer: str | None, whole: bool = False
 ) -> dict[str, Any]:
     """A history entry as ``viewer`` may see it; ``whole``: unredacted (a finished game)."""
-    return {
+    viewed = {
         "version": entry["version"],
         "player": entry["player"],
         "move": entry["move"] if whole else game.view_move(entry["move"], viewer),
@@ -194,7 +197,11 @@ def _view_entry(
             else [game.view_event(event, viewer) for event in entry["events"]]
         ),
         "at": entry["at"],
+        "clock": entry.get("clock"),  # the clock as of this version; null without one
     }
+    if "by" in entry:  # "clock": a timeout, made by the clock for the seat (api.clock_keeper)
+        viewed["by"] = entry["by"]
+    return viewed
 
 
 _DIGITS = re.compile(r"[0-9]{1,16}")
@@ -260,6 +267,8 @@ def create_session():
     state = new_game(game, dict(body, seed=fairness.seed))
     bots = body.get("bots") or {}
     _check_bots(game, state, bots)
+    check_clock(game, state, body, _sessions().ttl)  # 400/422 naming the field
+    clock = session_clocks.new_clock(game, state, body, session_clocks.now_ms())
     try:
         session_id, seats, admin = _sessions().create(
             state,
@@ -268,9 +277,12 @@ def create_session():
             session_bot_seed(fairness.seed),
             fairness.to_stored(),
             body.get("options") or {},
+            clock=clock[1] if clock else None,
         )
     except StateTooLarge as err:
         raise _too_large(err) from None
+    if clock is not None:
+        current_app.extensions["referee_clocks"].start()
     _bot_seats().nudge(session_id, state, bots)
     location = f"/v1/sessions/{session_id}"
     payload = {
@@ -282,6 +294,7 @@ def create_session():
         "admin_token": admin,
         "view": game.view(state, None),
         **_table(game, state, fairness),
+        "clock": session_clocks.answer_clock(clock[1].new if clock else None, state["players"]),
     }
     return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
 
@@ -326,6 +339,7 @@ def read_session(session_id: str):
             "options": session.options,
             "view": game.view(session.state, viewer),
             **_table(game, session.state, _fairness(session)),
+            "clock": session_clocks.public(session),
         },
         200,
         headers,
@@ -374,6 +388,7 @@ def session_legal_moves(session_id: str):
             "player": seat,
             "moves": game.legal_moves(session.state, seat),
             **_table(game, session.state, _fairness(session)),
+            "clock": session_clocks.public(session),
         },
         200,
         {"ETag": _etag(session.version), "Cache-Control": "no-store"},
@@ -395,6 +410,7 @@ def _move_answer(
         "view": game.view(state, seat),
         "outcome": state.get("outcome"),
         **_table(game, state, fairness),
+        "clock": entry.get("clock"),
     }
 
 
@@ -446,6 +462,7 @@ def submit_move(session_id: str):
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
         entry = history_entry(version, seat, move, events)
+        clock = session_clocks.for_move(session, game, state, entry, session_clocks.now_ms())
         answer = _move_answer(game, version, entry, state, seat, _fairness(session))
         try:
             result = store.commit(
@@ -456,6 +473,7 @@ def submit_move(session_id: str):
                 entry["at"],
                 idem,
                 fingerprint,
+                clock,
             )
         except StateTooLarge as err:
             raise _too_large(err) from None
@@ -593,6 +611,7 @@ def history(session_id: str):
             "entries": [_history_entry(game, session, e, viewer) for e in entries],
             "more": bool(entries) and entries[-1]["version"] < version,
             **_table(game, session.state, _fairness(session)),
+            "clock": session_clocks.public(session),
         },
         200,
         {"Vary": "Authorization"},

@@ -316,12 +316,57 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
         name: {"summary": summary, "value": _readable(stand_in(value))}
         for name, (summary, value) in examples.items()
     }
+    out.update(_clock_examples(ask))
     for game_id, game in GAMES.items():
         out[game_prefix(game_id) + "CreateSessionExample"] = {
             "summary": f"{game.title}, {game.min_players} seats",
             "value": {"game": game_id, "players": SEATS[: game.min_players]},
         }
     return out
+
+
+CLOCKED = {
+    "clock": {"type": "fischer", "initial_seconds": 300, "increment_seconds": 5},
+    "on_timeout": {"action": "bot", "level": "greedy"},
+    "grace_seconds": 30,
+}
+"""The clock of the clocked session example: 5 minutes plus 5 seconds a move, a greedy bot
+plays a move for a seat out of time, 30 seconds of grace."""
+
+
+def _clock_examples(ask: Ask) -> dict[str, dict[str, Any]]:
+    """A clocked Reign & Ruin session: its creation request, and the admin's pause then add-time
+    (paused, so the times do not run; each rounded up to the second, which hides the
+    milliseconds the clock ran between creation and pause)."""
+    create = {"game": GAME, "players": PLAYERS, **CLOCKED}
+    created = ask("POST", "/v1/sessions", create, status=201)
+    base = f"/v1/sessions/{created['session_id']}"
+    admin = {"Authorization": f"Bearer {created['admin_token']}"}
+    ask("POST", f"{base}/clock", {"action": "pause"}, headers=admin)
+    add = {"action": "add_time", "player": "bob", "seconds": 60}
+    answer = ask("POST", f"{base}/clock", add, headers=admin)
+    ask("DELETE", base, headers=admin, status=204)
+    clock = dict(
+        answer["clock"],
+        remaining_ms={
+            p: -(-ms // 1000) * 1000 for p, ms in answer["clock"]["remaining_ms"].items()
+        },
+    )
+    answer = dict(answer, session_id=SESSION_STAND_INS["session_id"], clock=clock)
+    return {
+        "ClockedCreateSessionExample": {
+            "summary": "A session with a Fischer clock (5 min + 5 s), a bot for a seat out of time",
+            "value": create,
+        },
+        "SessionClockRequestExample": {
+            "summary": "Give Bob a minute more (admin token)",
+            "value": add,
+        },
+        "SessionClockAnswerExample": {
+            "summary": "The clock after the admin paused it and gave Bob a minute",
+            "value": answer,
+        },
+    }
 
 
 def _game_examples(ask: Ask, game_id: str) -> dict[str, dict[str, Any]]:

@@ -80,6 +80,7 @@ ENVELOPES: dict[str, type[Schema]] = {
     "MoveRequest": requests.MoveRequest,
     "CreateSessionRequest": requests.CreateSessionRequest,
     "SessionMoveRequest": requests.SessionMoveRequest,
+    "SessionClockRequest": requests.SessionClockRequest,
     "SuggestRequest": bots.SuggestRequest,
     "SuggestResponse": bots.SuggestAnswer,
 }

@@ -23,7 +23,9 @@ from schemas.fields import (
     map_of,
     named,
     one_of,
+    record,
     string,
+    tagged,
 )
 
 __all__ = [
@@ -36,6 +38,11 @@ __all__ = [
     "CreateSessionRequest",
     "BOT_SEATS",
     "SessionMoveRequest",
+    "SESSION_CLOCK",
+    "ON_TIMEOUT",
+    "CLOCK_BOUNDS",
+    "SessionClockRequest",
+    "SESSION_CLOCK_REQUEST",
     "SETUP",
     "STATE",
     "STATE_PLAYER",
@@ -142,6 +149,100 @@ BOT_SEATS = named(
 (``invalid_bots``), checked against the game (its seats after setup, its ``bot_levels``)."""
 
 
+CLOCK_BOUNDS = {
+    "per_move.seconds": (1, 86_400),
+    "fischer.initial_seconds": (1, 86_400),
+    "fischer.increment_seconds": (0, 3_600),
+    "correspondence.days": (1, 30),
+    "grace_seconds": (0, 3_600),
+    "add_time.seconds": (1, 86_400),
+}
+"""The documented bounds of every clock number (README "Turn clocks"); out of bounds: 400."""
+
+
+def _bounded(name: str, description: str) -> object:
+    lo, hi = CLOCK_BOUNDS[name]
+    return doc(integer(lo, hi), f"{description} ({lo} to {hi}).")
+
+
+SESSION_CLOCK = named(
+    "SessionClockControl",
+    doc(
+        tagged(
+            "type",
+            {
+                "per_move": named(
+                    "PerMoveClock",
+                    record(
+                        {
+                            "type": one_of(["per_move"]),
+                            "seconds": _bounded(
+                                "per_move.seconds", "Seconds for each move, in full every move"
+                            ),
+                        }
+                    ),
+                ),
+                "fischer": named(
+                    "FischerClock",
+                    record(
+                        {
+                            "type": one_of(["fischer"]),
+                            "initial_seconds": _bounded(
+                                "fischer.initial_seconds", "Each seat's time at the start"
+                            ),
+                            "increment_seconds": _bounded(
+                                "fischer.increment_seconds",
+                                "Seconds added after each of the seat's moves",
+                            ),
+                        }
+                    ),
+                ),
+                "correspondence": named(
+                    "CorrespondenceClock",
+                    record(
+                        {
+                            "type": one_of(["correspondence"]),
+                            "days": _bounded("correspondence.days", "Days for each move"),
+                        }
+                    ),
+                ),
+            },
+        ),
+        (
+            "A turn clock: the time each seat has, kept by the server. Clocks run for every seat "
+            "the game waits on (`to_move`), several at once in simultaneous phases."
+        ),
+        examples=[{"type": "fischer", "initial_seconds": 300, "increment_seconds": 5}],
+    ),
+)
+"""``clock`` of a session: per move, Fischer or correspondence (``api.clock``)."""
+
+ON_TIMEOUT = named(
+    "SessionOnTimeout",
+    doc(
+        tagged(
+            "action",
+            {
+                "forfeit": named("ForfeitOnTimeout", record({"action": one_of(["forfeit"])})),
+                "bot": named(
+                    "BotOnTimeout",
+                    record({"action": one_of(["bot"]), "level": one_of(LEVELS)}),
+                ),
+                "pause": named("PauseOnTimeout", record({"action": one_of(["pause"])})),
+            },
+        ),
+        (
+            "What happens when a seat's time runs out (a history entry with `by: clock`): "
+            "`forfeit`: the seat loses; `bot`: a bot of that level plays this one move for the "
+            "seat, whose clock then starts again (the seat stays human); `pause`: every clock "
+            "pauses until the admin resumes them."
+        ),
+        examples=[{"action": "bot", "level": "greedy"}],
+    ),
+)
+"""``on_timeout`` of a clocked session."""
+
+
 class CreateSessionRequest(SetupRequest):
     """``POST /v1/sessions``: the setup body plus the ``game``, the bot seats and ``open``.
 
@@ -187,6 +288,30 @@ class CreateSessionRequest(SetupRequest):
             "`players` or a level the game lacks is a 422 `invalid_bots` naming `bots.<player>`."
         ),
     )
+    clock = Shape(
+        SESSION_CLOCK,
+        allow_none=True,
+        description=(
+            "A turn clock kept by the server (README, Turn clocks); omitted or null: none. Every "
+            "session answer, history entry and event then carries `clock`."
+        ),
+    )
+    on_timeout = Shape(
+        ON_TIMEOUT,
+        allow_none=True,
+        description=(
+            "What a timeout does; omitted or null: `forfeit`. Without `clock`: 422 `invalid_clock`."
+        ),
+    )
+    grace_seconds = Shape(
+        _bounded("grace_seconds", "Reconnect grace"),
+        allow_none=True,
+        description=(
+            "Reconnect grace (0 to 3600; omitted: 0): once per seat and game, when its time first "
+            "runs out, the seat gets this much more before the timeout. Without `clock`: 422 "
+            "`invalid_clock`."
+        ),
+    )
 
     @validates_schema
     def _seed_needs_open(self, data: dict[str, Any], **_: Any) -> None:
@@ -209,6 +334,24 @@ class SessionMoveRequest(_Envelope):
     )
 
 
+class SessionClockRequest(_Envelope):
+    """``POST /v1/sessions/{id}/clock`` (admin token): pause, resume, or give a seat time."""
+
+    action = Shape(
+        one_of(["pause", "resume", "add_time"]),
+        required=True,
+        description=(
+            "`pause`: every clock stops; `resume`: they run again with the time they had; "
+            "`add_time`: `player` gets `seconds` more (a running deadline moves)."
+        ),
+    )
+    player = Shape(PLAYER_ID, description="`add_time`: the seat that gets the time.")
+    seconds = Shape(
+        _bounded("add_time.seconds", "`add_time`: the seconds given"),
+        description="`add_time`: the seconds given (1 to 86400).",
+    )
+
+
 # One instance of each, created once (schemas are stateless and thread-safe to load with).
 SETUP = SetupRequest()
 STATE = StateRequest()
@@ -216,3 +359,4 @@ STATE_PLAYER = StatePlayerRequest()
 MOVE = MoveRequest()
 CREATE_SESSION = CreateSessionRequest()
 SESSION_MOVE = SessionMoveRequest()
+SESSION_CLOCK_REQUEST = SessionClockRequest()

@@ -22,6 +22,7 @@ def app(referee_data_dir):
     )
     yield app
     app.extensions["referee_bot_seats"].stop()  # bot seats of its sessions stop with the test
+    app.extensions["referee_clocks"].stop()  # and so does its timekeeper
 
 
 @pytest.fixture

@@ -16,9 +16,11 @@ from .oapi import Contract
 def contract_app(referee_data_dir):
     from api import create_app
 
-    return create_app(
+    app = create_app(
         {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
     )
+    yield app
+    app.extensions["referee_clocks"].stop()  # its timekeeper, if a clocked session started it
 
 
 @pytest.fixture()

@@ -145,17 +145,25 @@ def test_each_game_is_played_to_its_end_through_the_typed_client(client, game_id
     assert illegal.violations and illegal.violations[0].rule.startswith(game_id + "#")
 
 
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def _lossless(answer) -> object:
     """The parsed answer of a ``sync_detailed`` call, after checking it loses nothing of the body
-    (history times compared as instants: the client writes ``+00:00`` for the server's ``Z``)."""
+    (history times and clock deadlines compared as instants: the client writes ``+00:00`` for the
+    server's ``Z``)."""
     assert answer.status_code in (200, 201) and answer.parsed is not None, (
         answer.status_code,
         answer.content[:300],
     )
     body, parsed = json.loads(answer.content), answer.parsed.to_dict()
-    for entries in (body.get("entries", []), parsed.get("entries", [])):
-        for entry in entries:
-            entry["at"] = datetime.fromisoformat(entry["at"].replace("Z", "+00:00"))
+    for whole in (body, parsed):
+        for entry in whole.get("entries", []):
+            entry["at"] = _instant(entry["at"])
+        for clock in [whole.get("clock"), *(e.get("clock") for e in whole.get("entries", []))]:
+            if clock:
+                clock["deadlines"] = {p: _instant(t) for p, t in clock["deadlines"].items()}
     assert parsed == body, "a field was dropped"
     return answer.parsed
 
@@ -216,3 +224,53 @@ def test_a_session_is_played_through_the_typed_client(client_package, client, ga
     told = _lossless(history.sync_detailed(created.session_id, client=client))
     assert type(told).__name__ == p + "SessionHistory" and told.entries
     assert {type(e).__name__ for entry in told.entries for e in entry.events} <= event_types
+
+
+def test_a_clocked_session_through_the_typed_client(client_package, client, contract_app):
+    """A clocked session's answers are typed (``SessionClock`` at the top level of each, and in
+    every history entry), the admin's ``/clock`` answers ``SessionClockAnswer``, and a timeout
+    arrives as a history entry ``by: clock`` (fired here by a timekeeper whose time is an hour
+    ahead, so nothing waits on a real clock)."""
+    from api.clock_keeper import ClockKeeper
+    from api.session_clocks import now_ms
+
+    sessions = importlib.import_module(f"{PACKAGE}.api.sessions")
+    create = importlib.import_module(sessions.__name__ + ".create_session")
+    set_clock = importlib.import_module(sessions.__name__ + ".set_session_clock")
+    read = importlib.import_module(sessions.__name__ + ".read_session")
+    history = importlib.import_module(sessions.__name__ + ".session_history")
+    created = _lossless(
+        create.sync_detailed(
+            client=client,
+            body=_model("ReignAndRuinCreateSessionRequest").from_dict(
+                {
+                    "game": "reign-and-ruin",
+                    "players": ["ann", "bob"],
+                    "clock": {"type": "per_move", "seconds": 60},
+                    "on_timeout": {"action": "forfeit"},
+                }
+            ),
+        )
+    )
+    assert type(created.clock).__name__ == "SessionClock"
+    assert created.clock.running == ["ann", "bob"] and created.clock.paused is False
+    admin = client_package.AuthenticatedClient(
+        base_url=client._base_url, token=created.admin_token, httpx_args=client._httpx_args
+    )
+    body = _model("SessionClockRequest").from_dict(
+        {"action": "add_time", "player": "bob", "seconds": 30}
+    )
+    added = _lossless(set_clock.sync_detailed(created.session_id, client=admin, body=body))
+    assert type(added).__name__ == "SessionClockAnswer"
+    assert added.clock.remaining_ms["bob"] > 60_000 >= added.clock.remaining_ms["ann"]
+    keeper = ClockKeeper(
+        contract_app.extensions["referee_sessions"], 1, now=lambda: now_ms() + 3_600_000
+    )
+    assert keeper.look(created.session_id).timeouts == [(1, "ann")]
+    told = _lossless(history.sync_detailed(created.session_id, client=client))
+    (entry,) = told.entries
+    assert entry.by == "clock" and type(entry.clock).__name__ == "SessionClock"
+    assert entry.move.type_ == "forfeit" and entry.clock.remaining_ms["ann"] == 0
+    final = _lossless(read.sync_detailed(created.session_id, client=client))
+    assert final.status == "finished" and final.view.outcome.winners == ["bob"]
+    assert type(final.clock).__name__ == "SessionClock" and final.clock.running == []

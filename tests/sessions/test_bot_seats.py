@@ -235,10 +235,11 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
     for stream, headers, viewer in ((spectator, {}, None), (seat, ann, "ann")):
         streamed = _stream_entries(stream, final)
         stream.close()
-        assert all(set(e) == {"version", "player", "move", "events", "at"} for e in streamed)
+        assert all(set(e) == {"version", "player", "move", "events", "at", "clock"} for e in streamed)
         # Live, each entry was redacted for its viewer; bob's (the bot's) moves show their type.
         assert streamed == [
             {
+                "clock": None,  # a session without a clock
                 **raw[e["version"]],
                 "move": game.view_move(raw[e["version"]]["move"], viewer),
                 "events": [game.view_event(ev, viewer) for ev in raw[e["version"]]["events"]],
@@ -251,7 +252,7 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
         )
         # Once the game is finished, the history is whole for everyone (fair sessions: verify).
         history = client.get(f"/v1/sessions/{sid}/history", headers=headers).get_json()["entries"]
-        assert history == [raw[v] for v in sorted(raw)]
+        assert history == [{"clock": None, **raw[v]} for v in sorted(raw)]
 
 
 # -- determinism, conflicts, restarts -------------------------------------------------------------

@@ -239,6 +239,7 @@ def test_a_move_answers_version_events_and_the_movers_view(client, session):
         "outcome": None,
         "fairness": session["fairness"],
         "to_move": game.waiting_on(state),
+        "clock": None,
     }
 
 

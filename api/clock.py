@@ -1,0 +1,249 @@
+"""Turn clocks of sessions (issue 25): the arithmetic, pure (no Flask, no Redis, no clock read).
+
+Every function takes the time ``now`` (milliseconds since the Unix epoch) from its caller, so the
+tests drive it with any time they like. A session's clock is one JSON object stored beside its
+state (``SessionStore``, field ``clock``), the :class:`Clock` below:
+
+- ``control``: the time control as the creation request gave it: ``per_move`` (``seconds`` for
+  each move), ``fischer`` (``initial_seconds`` in the bank, ``increment_seconds`` added after each
+  of the seat's moves) or ``correspondence`` (``days`` for each move);
+- ``on_timeout``: ``forfeit``, ``bot`` (with a ``level``) or ``pause``; ``grace_ms``: the
+  reconnect grace;
+- ``remaining_ms``: each seat's time, as of ``since`` for the seats whose clocks run;
+- ``running``: the seats the game waits on (``Game.waiting_on``), in that order;
+- ``paused``: nothing runs (an admin paused, or a ``pause`` timeout);
+- ``graced``: the seats that have used their grace;
+- ``version``: the session version the clock belongs to.
+
+Rules (README "Turn clocks"; lichess and Board Game Arena are the models):
+
+- Clocks run from version 0 for every seat the game waits on, several at once in simultaneous
+  phases. A seat's deadline is ``since + remaining``.
+- After a move (:func:`after_move`) the seats charged are those whose clocks ran; the mover's
+  per-move time starts again in full (``per_move``, ``correspondence``), a Fischer mover gains
+  the increment; a seat still waited on and not the mover keeps running toward the same
+  deadline; a seat no longer waited on stops (a per-move seat then starts the next time in full).
+- A timeout (:func:`after_timeout`) is a move made by the clock: ``forfeit`` leaves the seat at 0;
+  ``bot`` and ``pause`` start the seat's clock again as at the start of the game (the full
+  per-move time, or Fischer's initial time), and ``pause`` also pauses every clock.
+- Grace: once per seat and game, when its time first runs out, the seat gets ``grace_ms`` more
+  instead of the timeout (:func:`with_grace`), as lichess waits for a disconnected player to
+  come back before the opponent may claim the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypedDict
+
+__all__ = [
+    "Clock",
+    "CONTROL_TYPES",
+    "TIMEOUT_ACTIONS",
+    "allowance_ms",
+    "start",
+    "charged",
+    "remaining_at",
+    "deadlines",
+    "due",
+    "next_deadline",
+    "after_move",
+    "after_timeout",
+    "with_grace",
+    "pause",
+    "resume",
+    "add_time",
+    "public",
+    "rfc3339",
+]
+
+CONTROL_TYPES = ("per_move", "fischer", "correspondence")
+TIMEOUT_ACTIONS = ("forfeit", "bot", "pause")
+_DAY_MS = 86_400_000
+
+
+class Clock(TypedDict):
+    control: dict[str, Any]
+    on_timeout: dict[str, Any]
+    grace_ms: int
+    remaining_ms: dict[str, int]
+    running: list[str]
+    since: int
+    paused: bool
+    graced: list[str]
+    version: int
+
+
+def allowance_ms(control: dict[str, Any]) -> int:
+    """The time a seat's clock starts with: a per-move time in full, or Fischer's initial time."""
+    kind = control["type"]
+    if kind == "per_move":
+        return int(control["seconds"]) * 1000
+    if kind == "correspondence":
+        return int(control["days"]) * _DAY_MS
+    return int(control["initial_seconds"]) * 1000
+
+
+def _per_move(clock: Clock) -> bool:
+    return clock["control"]["type"] != "fischer"
+
+
+def start(
+    control: dict[str, Any],
+    on_timeout: dict[str, Any],
+    grace_seconds: int,
+    players: Sequence[str],
+    waiting: Sequence[str],
+    now: int,
+) -> Clock:
+    """The clock of a new session (version 0): every seat holds its starting time, and the clocks
+    of the seats the game waits on run from ``now``."""
+    full = allowance_ms(control)
+    return {
+        "control": dict(control),
+        "on_timeout": dict(on_timeout),
+        "grace_ms": grace_seconds * 1000,
+        "remaining_ms": {p: full for p in players},
+        "running": list(waiting),
+        "since": now,
+        "paused": False,
+        "graced": [],
+        "version": 0,
+    }
+
+
+def charged(clock: Clock, now: int) -> Clock:
+    """The same clock with the running seats charged up to ``now`` (``since = now``); the
+    deadlines do not move. A paused clock charges nothing. Time never runs below 0."""
+    new: Clock = {**clock, "remaining_ms": dict(clock["remaining_ms"])}
+    if not clock["paused"]:
+        elapsed = max(0, now - clock["since"])
+        for seat in clock["running"]:
+            new["remaining_ms"][seat] = max(0, new["remaining_ms"][seat] - elapsed)
+    new["since"] = max(now, clock["since"])
+    return new
+
+
+def remaining_at(clock: Clock, now: int) -> dict[str, int]:
+    """Each seat's time left as of ``now``."""
+    return charged(clock, now)["remaining_ms"]
+
+
+def deadlines(clock: Clock) -> dict[str, int]:
+    """When each running seat's time runs out (ms since the epoch); none while paused."""
+    if clock["paused"]:
+        return {}
+    return {seat: clock["since"] + clock["remaining_ms"][seat] for seat in clock["running"]}
+
+
+def next_deadline(clock: Clock) -> int | None:
+    """The earliest deadline, None when no clock runs."""
+    found = deadlines(clock).values()
+    return min(found) if found else None
+
+
+def due(clock: Clock, now: int) -> list[str]:
+    """The running seats whose time has run out at ``now``, earliest deadline first (seat order
+    on a tie)."""
+    found = [(at, i, seat) for i, (seat, at) in enumerate(deadlines(clock).items()) if at <= now]
+    return [seat for _, _, seat in sorted(found)]
+
+
+def after_move(
+    clock: Clock, mover: str | None, waiting: Sequence[str], version: int, now: int
+) -> Clock:
+    """The clock once ``mover``'s move has made ``version`` and the game waits on ``waiting``."""
+    new = charged(clock, now)
+    remaining = new["remaining_ms"]
+    full = allowance_ms(clock["control"])
+    if _per_move(clock):
+        for seat in clock["running"]:
+            if seat == mover or seat not in waiting:
+                remaining[seat] = full  # the next move of this seat gets its full time
+        if mover is not None:
+            remaining[mover] = full
+    elif mover is not None:
+        remaining[mover] = remaining[mover] + int(clock["control"]["increment_seconds"]) * 1000
+    new["running"] = list(waiting)
+    new["version"] = version
+    return new
+
+
+def after_timeout(
+    clock: Clock,
+    seat: str,
+    waiting: Sequence[str],
+    version: int,
+    now: int,
+    action: str | None = None,
+) -> Clock:
+    """The clock once the clock's move for ``seat`` (its timeout) has made ``version``; ``action``
+    is the session's ``on_timeout`` unless given (a ``bot`` with no move to make pauses)."""
+    new = after_move(clock, seat, waiting, version, now)
+    action = action or clock["on_timeout"]["action"]
+    if action == "forfeit":
+        new["remaining_ms"][seat] = 0
+    else:  # bot, pause: the seat's clock starts again, the seat stays human
+        new["remaining_ms"][seat] = allowance_ms(clock["control"])
+    if action == "pause":
+        new["paused"] = True
+    return new
+
+
+def with_grace(clock: Clock, seat: str, now: int) -> Clock | None:
+    """The clock with ``seat``'s grace given (its deadline ``grace_ms`` later, however late the
+    timeout is noticed), or None when there is no grace or the seat has used it: then the timeout
+    fires."""
+    if clock["grace_ms"] <= 0 or seat in clock["graced"]:
+        return None
+    deadline = deadlines(clock).get(seat, now)
+    new = charged(clock, now)
+    new["remaining_ms"][seat] = max(0, deadline + clock["grace_ms"] - new["since"])
+    new["graced"] = [*clock["graced"], seat]
+    return new
+
+
+def pause(clock: Clock, now: int) -> Clock:
+    """Every clock stops where it is (idempotent)."""
+    if clock["paused"]:
+        return clock
+    new = charged(clock, now)
+    new["paused"] = True
+    return new
+
+
+def resume(clock: Clock, now: int) -> Clock:
+    """The clocks run again from ``now`` with the time they had when paused (idempotent)."""
+    if not clock["paused"]:
+        return charged(clock, now)
+    return {**clock, "since": max(now, clock["since"]), "paused": False}
+
+
+def add_time(clock: Clock, seat: str, seconds: int, now: int) -> Clock:
+    """``seat`` gets ``seconds`` more (lichess's add-time); a running seat's deadline moves."""
+    new = charged(clock, now)
+    new["remaining_ms"][seat] = new["remaining_ms"][seat] + seconds * 1000
+    return new
+
+
+def rfc3339(ms: int) -> str:
+    """``ms`` since the epoch as an RFC 3339 UTC time with milliseconds (as history's ``at``)."""
+    moment = datetime.fromtimestamp(ms / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def public(clock: Clock | None, now: int, players: Iterable[str] | None = None) -> dict | None:
+    """What every session answer, view and event shows (the contract's ``clock``): time left per
+    seat as of ``now``, whose clocks run (none while paused), each running deadline, ``paused``.
+    None without a clock. Nothing here is hidden information: every seat's time is public."""
+    if clock is None:
+        return None
+    remaining = remaining_at(clock, now)
+    order = list(players) if players is not None else list(remaining)
+    return {
+        "remaining_ms": {p: remaining[p] for p in order if p in remaining},
+        "running": [] if clock["paused"] else list(clock["running"]),
+        "deadlines": {seat: rfc3339(at) for seat, at in deadlines(clock).items()},
+        "paused": clock["paused"],
+    }

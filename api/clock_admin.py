@@ -1,0 +1,93 @@
+"""``POST /v1/sessions/{id}/clock``: the admin pauses and resumes the clocks, or gives a seat more
+time (lichess's add-time). Issue 25.
+
+Only the clock changes: no version, no history entry (the answer, every later answer and the next
+event show it). The write is a compare-and-set on the version and the clock as read
+(``api.clock_store``), so it never undoes a move or a timeout that landed meanwhile; it is
+computed again on what landed.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from api import clock as clocks
+from api import jsonio, session_clocks
+from api.errors import ApiError
+from api.games import read_body
+from api.session_store import SessionStore
+from api.sessions import _bearer, _session, _unauthorized, bp
+from schemas import requests as envelopes
+
+__all__ = ["set_clock"]
+
+_ATTEMPTS = 20
+
+
+@bp.post("/<session_id>/clock")
+def set_clock(session_id: str):
+    sessions: SessionStore = current_app.extensions["referee_sessions"]
+    session = _session(session_id, needs_token=True)
+    token = _bearer()
+    if token is None:
+        raise _unauthorized(
+            "The clock needs the admin token: 'Authorization: Bearer <admin token>'."
+        )
+    if not session.is_admin(token):
+        raise ApiError(403, "forbidden", "Only the session's admin token sets its clock.")
+    body = read_body(envelopes.SESSION_CLOCK_REQUEST)
+    action = body["action"]
+    if action == "add_time":
+        missing = [name for name in ("player", "seconds") if body.get(name) is None]
+        if missing:
+            raise ApiError(
+                400,
+                "invalid_body",
+                f"add_time needs {' and '.join(missing)}.",
+                errors={name: ["Missing data for required field."] for name in missing},
+            )
+    elif body.get("player") is not None or body.get("seconds") is not None:
+        extra = [name for name in ("player", "seconds") if body.get(name) is not None]
+        raise ApiError(
+            400,
+            "invalid_body",
+            f"{action} takes no {' or '.join(extra)}.",
+            errors={name: [f"Only add_time takes {name}."] for name in extra},
+        )
+    for _ in range(_ATTEMPTS):
+        clock = session_clocks.parse(session.clock)
+        if clock is None:
+            raise ApiError(409, "no_clock", "This session has no clock.")
+        if action == "add_time" and body["player"] not in session.players:
+            message = f"{body['player'][:64]!r} is not a player of this session."
+            raise ApiError(422, "unknown_player", message, errors={"player": [message]})
+        now = session_clocks.now_ms()
+        if action == "pause":
+            new = clocks.pause(clock, now)
+        elif action == "resume":
+            new = clocks.resume(clock, now)
+        else:
+            new = clocks.add_time(clock, body["player"], body["seconds"], now)
+        wake = clocks.next_deadline(new)
+        if wake is not None:
+            sessions.deadlines.lower(session.id, wake)  # before the clock: never late
+        result = sessions.deadlines.set_clock(
+            sessions.key(session.id, "session"),
+            session.version,
+            session.clock or b"",
+            jsonio.dumps(new),
+        )
+        if result == "ok":
+            current_app.extensions["referee_clocks"].start()
+            return (
+                {
+                    "session_id": session.id,
+                    "game": session.game,
+                    "version": session.version,
+                    "clock": clocks.public(new, now, session.players),
+                },
+                200,
+                {"Cache-Control": "no-store"},
+            )
+        session = _session(session.id)  # a move, a timeout or another admin call came first
+    raise ApiError(409, "version_conflict", "The clock kept changing; send the request again.")

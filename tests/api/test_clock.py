@@ -1,0 +1,119 @@
+"""``api.clock``: the arithmetic of session clocks, driven with a time of our own (no waiting)."""
+
+from __future__ import annotations
+
+from api import clock as clocks
+
+T0 = 1_700_000_000_000
+PER_MOVE = {"type": "per_move", "seconds": 30}
+FISCHER = {"type": "fischer", "initial_seconds": 60, "increment_seconds": 5}
+CORRESPONDENCE = {"type": "correspondence", "days": 2}
+FORFEIT = {"action": "forfeit"}
+
+
+def _start(control, waiting=("ann",), on_timeout=FORFEIT, grace=0):
+    return clocks.start(control, on_timeout, grace, ["ann", "bob"], list(waiting), T0)
+
+
+def test_per_move_runs_for_the_waited_on_seat_and_starts_again_in_full_after_its_move():
+    clock = _start(PER_MOVE)
+    assert clocks.deadlines(clock) == {"ann": T0 + 30_000}
+    assert clocks.remaining_at(clock, T0 + 12_345) == {"ann": 17_655, "bob": 30_000}
+    moved = clocks.after_move(clock, "ann", ["bob"], 1, T0 + 20_000)
+    assert moved["running"] == ["bob"] and moved["version"] == 1
+    assert moved["remaining_ms"] == {"ann": 30_000, "bob": 30_000}
+    assert clocks.deadlines(moved) == {"bob": T0 + 50_000}
+    again = clocks.after_move(moved, "bob", ["bob"], 2, T0 + 21_000)  # several moves in a turn
+    assert clocks.deadlines(again) == {"bob": T0 + 51_000}
+
+
+def test_correspondence_is_days_per_move():
+    clock = _start(CORRESPONDENCE)
+    assert clocks.deadlines(clock) == {"ann": T0 + 2 * 86_400_000}
+
+
+def test_fischer_charges_the_time_used_and_adds_the_increment_after_each_move():
+    clock = _start(FISCHER)
+    moved = clocks.after_move(clock, "ann", ["bob"], 1, T0 + 10_000)
+    assert moved["remaining_ms"] == {"ann": 55_000, "bob": 60_000}
+    back = clocks.after_move(moved, "bob", ["ann"], 2, T0 + 40_000)
+    assert back["remaining_ms"] == {"ann": 55_000, "bob": 35_000}
+    assert clocks.deadlines(back) == {"ann": T0 + 95_000}
+
+
+def test_simultaneous_seats_run_together_and_a_seat_still_waited_on_keeps_its_deadline():
+    for control in (PER_MOVE, FISCHER):
+        clock = _start(control, waiting=("ann", "bob"))
+        first = clocks.deadlines(clock)
+        assert set(first) == {"ann", "bob"}
+        moved = clocks.after_move(clock, "ann", ["bob"], 1, T0 + 7_000)
+        assert clocks.deadlines(moved) == {"bob": first["bob"]}
+
+
+def test_due_lists_the_seats_out_of_time_earliest_first():
+    clock = _start(FISCHER, waiting=("ann", "bob"))
+    clock = clocks.add_time(clock, "ann", 1, T0)
+    assert clocks.due(clock, T0 + 59_999) == []
+    assert clocks.due(clock, T0 + 60_000) == ["bob"]
+    assert clocks.due(clock, T0 + 99_000) == ["bob", "ann"]
+    assert clocks.next_deadline(clock) == T0 + 60_000
+
+
+def test_a_forfeit_leaves_the_seat_at_zero_and_bot_or_pause_start_its_clock_again():
+    fischer = _start(FISCHER)
+    out = clocks.after_timeout(fischer, "ann", [], 1, T0 + 60_000)
+    assert out["remaining_ms"]["ann"] == 0 and out["running"] == []
+    bot = _start(FISCHER, on_timeout={"action": "bot", "level": "random"})
+    played = clocks.after_timeout(bot, "ann", ["ann"], 1, T0 + 60_000)
+    assert played["remaining_ms"]["ann"] == 60_000 and not played["paused"]
+    assert clocks.deadlines(played) == {"ann": T0 + 120_000}
+    paused = clocks.after_timeout(
+        _start(PER_MOVE, on_timeout={"action": "pause"}), "ann", ["ann"], 1, T0 + 30_000
+    )
+    assert (
+        paused["paused"] and clocks.deadlines(paused) == {} and clocks.due(paused, T0 + 10**9) == []
+    )
+    assert paused["remaining_ms"]["ann"] == 30_000
+
+
+def test_grace_is_given_once_per_seat():
+    clock = _start(PER_MOVE, grace=10)
+    graced = clocks.with_grace(clock, "ann", T0 + 30_500)
+    assert graced is not None and clocks.deadlines(graced) == {"ann": T0 + 40_000}
+    assert clocks.with_grace(graced, "ann", T0 + 40_000) is None
+    assert clocks.with_grace(_start(PER_MOVE), "ann", T0 + 30_000) is None  # no grace asked
+
+
+def test_pause_stops_every_clock_and_resume_goes_on_with_the_time_left():
+    clock = _start(FISCHER)
+    paused = clocks.pause(clock, T0 + 10_000)
+    assert clocks.remaining_at(paused, T0 + 500_000) == {"ann": 50_000, "bob": 60_000}
+    assert clocks.pause(paused, T0 + 20_000) == paused
+    resumed = clocks.resume(paused, T0 + 100_000)
+    assert clocks.deadlines(resumed) == {"ann": T0 + 150_000}
+    assert clocks.resume(resumed, T0 + 100_000) == resumed
+
+
+def test_add_time_moves_a_running_deadline():
+    clock = clocks.add_time(_start(PER_MOVE), "ann", 15, T0 + 1_000)
+    assert clocks.deadlines(clock) == {"ann": T0 + 45_000}
+
+
+def test_public_shows_time_left_running_seats_deadlines_and_paused():
+    clock = _start(PER_MOVE)
+    assert clocks.public(clock, T0 + 1_000) == {
+        "remaining_ms": {"ann": 29_000, "bob": 30_000},
+        "running": ["ann"],
+        "deadlines": {"ann": "2023-11-14T22:13:50.000Z"},
+        "paused": False,
+    }
+    paused = clocks.public(clocks.pause(clock, T0 + 1_000), T0 + 9_000)
+    assert paused is not None and paused["running"] == [] and paused["deadlines"] == {}
+    assert paused["remaining_ms"]["ann"] == 29_000 and paused["paused"] is True
+    assert clocks.public(None, T0) is None
+
+
+def test_a_bot_timeout_without_a_move_pauses_instead():
+    bot = _start(PER_MOVE, on_timeout={"action": "bot", "level": "random"})
+    paused = clocks.after_timeout(bot, "ann", ["ann"], 1, T0 + 30_000, action="pause")
+    assert paused["paused"] and clocks.due(paused, T0 + 10**9) == []

@@ -1,0 +1,414 @@
+"""Session clocks through HTTP (issue 25): each clock type and timeout policy, the clock in every
+answer, history entry and event, the admin's ``/clock``, bounds, and the compare-and-set that
+keeps a timeout from landing twice or after the move it would have replaced.
+
+Nothing here waits on a real clock but the last test: timeouts are fired by a
+:class:`~api.clock_keeper.ClockKeeper` whose time the test sets (``at``), looking at one session.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from datetime import datetime
+
+import pytest
+
+from api.clock_keeper import ClockKeeper
+from api.session_clocks import now_ms
+
+GAME = "reign-and-ruin"
+PER_MOVE = {"type": "per_move", "seconds": 60}
+MINUTE = 60_000
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, game=GAME, players=("ann", "bob"), **clock):
+    body = {"game": game, "players": list(players), "seed": 11, **clock}
+    resp = client.post("/v1/sessions", json=body)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+class Keeper:
+    """A timekeeper over the app's store whose time is ``now`` (ms) as the test sets it."""
+
+    def __init__(self, app) -> None:
+        self.now = now_ms()
+        self.keeper = ClockKeeper(app.extensions["referee_sessions"], 50, now=lambda: self.now)
+
+    def look(self, session_id: str, ahead_ms: int):
+        self.now = now_ms() + ahead_ms
+        return self.keeper.look(session_id)
+
+
+def history(client, sid, token=None):
+    headers = bearer(token) if token else {}
+    return client.get(f"/v1/sessions/{sid}/history", headers=headers).get_json()
+
+
+def instant(text: str) -> int:
+    return int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+# -- creation and what every answer shows ------------------------------------------------------
+@pytest.mark.parametrize(
+    "control,full",
+    [
+        (PER_MOVE, MINUTE),
+        ({"type": "fischer", "initial_seconds": 300, "increment_seconds": 5}, 300_000),
+        ({"type": "correspondence", "days": 2}, 2 * 86_400_000),
+    ],
+)
+def test_each_clock_type_runs_for_the_seats_the_game_waits_on(client, control, full):
+    before = now_ms()
+    created = create(client, clock=control)
+    clock = created["clock"]
+    # Reign & Ruin's draft is simultaneous: both seats' clocks run from version 0.
+    assert clock["running"] == ["ann", "bob"] and clock["paused"] is False
+    assert all(full - 5_000 < clock["remaining_ms"][p] <= full for p in ("ann", "bob"))
+    for seat in ("ann", "bob"):
+        assert before + full <= instant(clock["deadlines"][seat]) <= now_ms() + full
+    sid = created["session_id"]
+    snapshot = client.get(f"/v1/sessions/{sid}").get_json()
+    legal = client.get(
+        f"/v1/sessions/{sid}/legal-moves", headers=bearer(created["seats"]["ann"])
+    ).get_json()
+    for answer in (snapshot, legal, history(client, sid)):
+        assert answer["clock"]["running"] == ["ann", "bob"]
+        assert answer["clock"]["deadlines"] == clock["deadlines"]
+
+
+def test_a_session_without_a_clock_says_null_everywhere(client):
+    created = create(client)
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(ann)).get_json()
+    assert created["clock"] is None and move["clock"] is None
+    moved = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move["moves"][0]}, headers=bearer(ann)
+    ).get_json()
+    assert moved["clock"] is None
+    assert history(client, sid)["entries"][0]["clock"] is None
+
+
+def test_a_move_charges_the_mover_and_history_and_events_carry_the_clock(client):
+    created = create(
+        client, clock={"type": "fischer", "initial_seconds": 300, "increment_seconds": 5}
+    )
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    stream = client.get(f"/v1/sessions/{sid}/events?after=0")
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(ann)).get_json()
+    moved = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move["moves"][0]}, headers=bearer(ann)
+    ).get_json()
+    clock = moved["clock"]
+    assert clock["running"] == ["bob"]  # ann has picked; the draft waits on bob
+    assert 300_000 < clock["remaining_ms"]["ann"] <= 305_000  # the increment after her move
+    (entry,) = history(client, sid, ann)["entries"]
+    assert entry["clock"] == clock and "by" not in entry
+    for chunk in stream.response:
+        if chunk.startswith(b"id: "):
+            data = json.loads(chunk.decode().split("data: ", 1)[1])
+            assert data["clock"] == clock
+            break
+    stream.close()
+
+
+# -- bounds -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"clock": {"type": "per_move", "seconds": 0}}, "clock.seconds"),
+        ({"clock": {"type": "per_move", "seconds": 86_401}}, "clock.seconds"),
+        (
+            {"clock": {"type": "fischer", "initial_seconds": 60, "increment_seconds": -1}},
+            "clock.increment_seconds",
+        ),
+        (
+            {"clock": {"type": "fischer", "initial_seconds": 0, "increment_seconds": 1}},
+            "clock.initial_seconds",
+        ),
+        ({"clock": {"type": "correspondence", "days": 31}}, "clock.days"),
+        ({"clock": {"type": "hourglass"}}, "clock.type"),
+        ({"clock": PER_MOVE, "grace_seconds": 3_601}, "grace_seconds"),
+        ({"clock": PER_MOVE, "on_timeout": {"action": "resign"}}, "on_timeout.action"),
+        (
+            {"clock": PER_MOVE, "on_timeout": {"action": "bot", "level": "grandmaster"}},
+            "on_timeout.level",
+        ),
+        ({"clock": PER_MOVE, "on_timeout": {"action": "bot"}}, "on_timeout.level"),
+    ],
+)
+def test_values_out_of_bounds_are_400_naming_the_field(client, body, field):
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], **body})
+    assert resp.status_code == 400 and resp.content_type == "application/problem+json"
+    assert field in resp.get_json()["errors"], resp.get_json()
+
+
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"on_timeout": {"action": "forfeit"}}, "on_timeout"),
+        ({"grace_seconds": 10}, "grace_seconds"),
+    ],
+)
+def test_a_timeout_policy_or_grace_without_a_clock_is_422_naming_the_field(client, body, field):
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], **body})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_clock"
+    assert field in resp.get_json()["errors"], resp.get_json()
+
+
+def test_per_move_takes_one_second_and_up(client):
+    assert create(client, clock={"type": "per_move", "seconds": 1})["clock"] is not None
+
+
+def test_a_clock_longer_than_the_session_lives_is_422_naming_the_field(client):
+    resp = client.post(
+        "/v1/sessions",
+        json={
+            "game": GAME,
+            "players": ["ann", "bob"],
+            "clock": {"type": "correspondence", "days": 8},
+        },
+    )
+    assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_clock"
+    assert "clock.days" in resp.get_json()["errors"]
+
+
+def test_a_bot_timeout_needs_bots_that_can_play_the_game(client):
+    deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
+    resp = client.post(
+        "/v1/sessions",
+        json={
+            "game": "reigns-the-council",
+            "players": ["ann", "bob", "cat"],
+            "options": {"deck": deck},
+            "clock": PER_MOVE,
+            "on_timeout": {"action": "bot", "level": "random"},
+        },
+    )
+    assert resp.status_code == 422, resp.get_json()
+    assert resp.get_json()["code"] == "invalid_clock"
+    assert "on_timeout.level" in resp.get_json()["errors"]
+
+
+# -- timeouts -----------------------------------------------------------------------------------
+def test_forfeit_ends_the_game_for_the_seat_with_an_entry_by_the_clock(app, client):
+    created = create(client, clock=PER_MOVE, on_timeout={"action": "forfeit"})
+    sid = created["session_id"]
+    keeper = Keeper(app)
+    assert keeper.look(sid, MINUTE - 5_000).timeouts == []  # not yet
+    assert keeper.look(sid, MINUTE + 1_000).timeouts == [(1, "ann")]
+    (entry,) = history(client, sid)["entries"]
+    assert entry["by"] == "clock" and entry["player"] == "ann"
+    assert entry["move"] == {"player": "ann", "type": "forfeit"}
+    assert entry["clock"]["remaining_ms"]["ann"] == 0 and entry["clock"]["running"] == []
+    snapshot = client.get(f"/v1/sessions/{sid}").get_json()
+    assert snapshot["status"] == "finished"
+    assert snapshot["view"]["outcome"]["winners"] == ["bob"]
+    assert snapshot["view"]["outcome"]["reason"] == "forfeit"
+    assert keeper.look(sid, 10 * MINUTE).timeouts == []  # bob's clock stopped with the game
+
+
+def test_forfeit_in_a_game_with_concede_is_the_concession(app, client):
+    created = create(client, game="reign-supreme", clock=PER_MOVE)
+    sid = created["session_id"]
+    assert Keeper(app).look(sid, MINUTE + 1_000).timeouts == [(1, "ann")]
+    (entry,) = history(client, sid)["entries"]
+    assert entry["by"] == "clock" and entry["move"] == {"player": "ann", "type": "concede"}
+    assert any(e["type"] == "player_defeated" for e in entry["events"])
+    snapshot = client.get(f"/v1/sessions/{sid}").get_json()
+    assert snapshot["status"] == "finished" and snapshot["view"]["outcome"]["winners"] == ["bob"]
+
+
+def test_a_bot_plays_one_move_then_the_seats_clock_starts_again(app, client):
+    created = create(client, clock=PER_MOVE, on_timeout={"action": "bot", "level": "random"})
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    keeper = Keeper(app)
+    fired = keeper.look(sid, MINUTE + 1_000)
+    assert fired.timeouts == [(1, "ann"), (2, "bob")]  # both draft clocks ran out together
+    entries = history(client, sid, ann)["entries"]
+    assert [(e["by"], e["player"]) for e in entries] == [("clock", "ann"), ("clock", "bob")]
+    assert entries[0]["move"]["type"] == "draft" and entries[0]["move"]["player"] == "ann"
+    clock = client.get(f"/v1/sessions/{sid}").get_json()["clock"]
+    assert clock["paused"] is False and set(clock["running"])  # the game goes on
+    for seat in clock["running"]:  # started again from the timeout, in full
+        assert instant(clock["deadlines"][seat]) == keeper.now + MINUTE
+    # the seat stays human: its token still moves for it
+    seat = clock["running"][0]
+    token = created["seats"][seat]
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(token)).get_json()
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move["moves"][0]}, headers=bearer(token)
+    )
+    assert resp.status_code == 200 and "by" not in history(client, sid)["entries"][-1]
+
+
+def test_pause_pauses_every_clock_until_the_admin_resumes(app, client):
+    created = create(client, clock=PER_MOVE, on_timeout={"action": "pause"})
+    sid, admin = created["session_id"], bearer(created["admin_token"])
+    keeper = Keeper(app)
+    assert keeper.look(sid, MINUTE + 1_000).timeouts == [(1, "ann")]
+    (entry,) = history(client, sid)["entries"]
+    assert entry["by"] == "clock" and entry["move"] == {"player": "ann", "type": "timeout"}
+    assert entry["events"] == []
+    snapshot = client.get(f"/v1/sessions/{sid}").get_json()
+    assert snapshot["clock"]["paused"] is True and snapshot["clock"]["running"] == []
+    assert snapshot["clock"]["deadlines"] == {} and snapshot["status"] == "in_progress"
+    assert keeper.look(sid, 100 * MINUTE).timeouts == []  # paused: nothing fires
+    resumed = client.post(f"/v1/sessions/{sid}/clock", json={"action": "resume"}, headers=admin)
+    assert resumed.status_code == 200
+    assert resumed.get_json()["clock"]["running"] == ["ann", "bob"]
+    assert resumed.get_json()["clock"]["paused"] is False
+
+
+def test_grace_is_given_once_before_the_timeout(app, client):
+    created = create(client, clock=PER_MOVE, grace_seconds=30)
+    sid = created["session_id"]
+    keeper = Keeper(app)
+    deadline = instant(created["clock"]["deadlines"]["ann"])
+    fired = keeper.look(sid, MINUTE + 1_000)
+    assert fired.graces == ["ann", "bob"] and fired.timeouts == []
+    clock = client.get(f"/v1/sessions/{sid}").get_json()["clock"]
+    assert instant(clock["deadlines"]["ann"]) == deadline + 30_000
+    assert history(client, sid)["entries"] == []
+    assert keeper.look(sid, MINUTE + 31_000).timeouts == [(1, "ann")]
+
+
+def test_a_move_just_before_the_deadline_is_never_followed_by_the_old_timeout(app, client):
+    created = create(client, clock=PER_MOVE)
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    keeper = Keeper(app)
+    store = app.extensions["referee_sessions"]
+    stale = store.load(sid)  # what a timekeeper read just before the move landed
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(ann)).get_json()
+    assert (
+        client.post(
+            f"/v1/sessions/{sid}/moves", json={"move": move["moves"][0]}, headers=bearer(ann)
+        ).status_code
+        == 200
+    )
+    from api import clock as clocks
+    from api.clock_keeper import Fired
+    from api.session_clocks import parse
+
+    fired = Fired()
+    late = instant(created["clock"]["deadlines"]["ann"]) + 1
+    assert keeper.keeper.fire(stale, parse(stale.clock), "ann", late, fired) is False
+    assert fired.timeouts == []
+    assert [e.get("by") for e in history(client, sid)["entries"]] == [None]
+    keeper.now = late
+    assert "ann" not in clocks.due(parse(store.load(sid).clock), late)
+    assert "ann" not in [seat for _, seat in keeper.keeper.look(sid).timeouts]
+
+
+def test_a_timeout_fires_once_when_two_timekeepers_claim_it_together(app, client):
+    created = create(client, clock=PER_MOVE, on_timeout={"action": "bot", "level": "random"})
+    sid = created["session_id"]
+    later = now_ms() + MINUTE + 1_000
+    keepers = [
+        ClockKeeper(app.extensions["referee_sessions"], 50, now=lambda: later) for _ in range(2)
+    ]
+    barrier = threading.Barrier(2)
+    results: list = []
+
+    def run(keeper: ClockKeeper) -> None:
+        barrier.wait()
+        results.append(keeper.look(sid))
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in keepers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    fired = sorted(t for r in results for t in r.timeouts)
+    assert fired == [(1, "ann"), (2, "bob")]  # each seat once, whichever keeper fired it
+    assert [e["version"] for e in history(client, sid)["entries"]] == [1, 2]
+
+
+# -- the admin -----------------------------------------------------------------------------------
+def test_the_admin_pauses_resumes_and_adds_time(client):
+    created = create(client, clock=PER_MOVE)
+    sid, admin = created["session_id"], bearer(created["admin_token"])
+    url = f"/v1/sessions/{sid}/clock"
+    paused = client.post(url, json={"action": "pause"}, headers=admin)
+    assert paused.status_code == 200
+    clock = paused.get_json()["clock"]
+    assert clock["paused"] is True and clock["running"] == [] and clock["deadlines"] == {}
+    assert paused.get_json()["version"] == 0  # only the clock changed
+    assert client.get(f"/v1/sessions/{sid}").get_json()["clock"]["paused"] is True
+    added = client.post(
+        url, json={"action": "add_time", "player": "bob", "seconds": 90}, headers=admin
+    ).get_json()["clock"]
+    assert added["remaining_ms"]["bob"] == clock["remaining_ms"]["bob"] + 90_000
+    resumed = client.post(url, json={"action": "resume"}, headers=admin).get_json()["clock"]
+    assert resumed["paused"] is False and resumed["running"] == ["ann", "bob"]
+    assert instant(resumed["deadlines"]["bob"]) - instant(resumed["deadlines"]["ann"]) == 90_000
+
+
+def test_the_clock_needs_the_admin_token_and_a_clock(client):
+    created = create(client, clock=PER_MOVE)
+    url = f"/v1/sessions/{created['session_id']}/clock"
+    assert client.post(url, json={"action": "pause"}).status_code == 401
+    seat = bearer(created["seats"]["ann"])
+    assert client.post(url, json={"action": "pause"}, headers=seat).status_code == 403
+    admin = bearer(created["admin_token"])
+    resp = client.post(url, json={"action": "add_time", "player": "bob"}, headers=admin)
+    assert resp.status_code == 400 and "seconds" in resp.get_json()["errors"]
+    resp = client.post(url, json={"action": "pause", "seconds": 5}, headers=admin)
+    assert resp.status_code == 400 and "seconds" in resp.get_json()["errors"]
+    resp = client.post(url, json={"action": "stop"}, headers=admin)
+    assert resp.status_code == 400 and "action" in resp.get_json()["errors"]
+    resp = client.post(
+        url, json={"action": "add_time", "player": "zed", "seconds": 5}, headers=admin
+    )
+    assert resp.status_code == 422 and "player" in resp.get_json()["errors"]
+    plain = create(client)
+    resp = client.post(
+        f"/v1/sessions/{plain['session_id']}/clock",
+        json={"action": "pause"},
+        headers=bearer(plain["admin_token"]),
+    )
+    assert resp.status_code == 409 and resp.get_json()["code"] == "no_clock"
+
+
+# -- in real time -----------------------------------------------------------------------------
+def test_a_one_second_clock_times_out_by_itself(client):
+    """The app's own timekeeper (started by the clocked session) fires a 1 s per-move clock;
+    generous polling, no assertion on how soon."""
+    created = create(client, clock={"type": "per_move", "seconds": 1})
+    sid = created["session_id"]
+    ends = time.monotonic() + 60
+    while time.monotonic() < ends:
+        entries = history(client, sid)["entries"]
+        if entries:
+            break
+        time.sleep(0.2)
+    assert entries and entries[0]["by"] == "clock"
+    assert client.get(f"/v1/sessions/{sid}").get_json()["status"] == "finished"
+
+
+def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(app, client):
+    """Every commit path carries the clock; should one not (a path added later without it), the
+    timekeeper brings the clock to the session's version before judging any timeout."""
+    from api.session_store import history_entry
+    from rules.registry import get_game
+
+    created = create(client, clock=PER_MOVE)
+    sid = created["session_id"]
+    store = app.extensions["referee_sessions"]
+    session = store.load(sid)
+    game = get_game(GAME)
+    move = game.legal_moves(session.state, "ann")[0]
+    state, events = game.apply(session.state, move)
+    entry = history_entry(1, "ann", move, events)
+    store.commit(sid, 0, state, entry, entry["at"], None, None)  # no clock given
+    # Both draft clocks ran out, but ann moved at version 1: only bob's timeout is due (the stale
+    # clock, still at version 0, would have timed ann out first).
+    assert Keeper(app).look(sid, MINUTE + 1_000).timeouts == [(2, "bob")]
+    entries = history(client, sid)["entries"]
+    assert [(e["player"], e.get("by")) for e in entries] == [("ann", None), ("bob", "clock")]
