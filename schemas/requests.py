@@ -16,6 +16,7 @@ from schemas.common import PLAYER_ID
 from schemas.fields import (
     BOOL,
     OBJECT,
+    Checker,
     Shape,
     doc,
     integer,
@@ -160,7 +161,7 @@ CLOCK_BOUNDS = {
 """The documented bounds of every clock number (README "Turn clocks"); out of bounds: 400."""
 
 
-def _bounded(name: str, description: str) -> object:
+def _bounded(name: str, description: str) -> Checker:
     lo, hi = CLOCK_BOUNDS[name]
     return doc(integer(lo, hi), f"{description} ({lo} to {hi}).")
 

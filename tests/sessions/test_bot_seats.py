@@ -235,7 +235,9 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
     for stream, headers, viewer in ((spectator, {}, None), (seat, ann, "ann")):
         streamed = _stream_entries(stream, final)
         stream.close()
-        assert all(set(e) == {"version", "player", "move", "events", "at", "clock"} for e in streamed)
+        assert all(
+            set(e) == {"version", "player", "move", "events", "at", "clock"} for e in streamed
+        )
         # Live, each entry was redacted for its viewer; bob's (the bot's) moves show their type.
         assert streamed == [
             {
