@@ -23,7 +23,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``app.config`` (so ``{"TESTING": True}`` works as usual).
     """
     import schemas
-    from api import bots, errors, games, ops, sessions
+    from api import bots, errors, games, ops, records, sessions
     from api.bot_seats import BotSeats
     from api.known_states import KnownStates
     from api.ratelimit import init_rate_limits
@@ -54,6 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(bots.bp)
     app.register_blueprint(sessions.bp)
+    app.register_blueprint(records.bp)
     app.register_blueprint(ops.bp)
     ops.register_docs(app)
     app.extensions["referee_known_states"] = KnownStates(settings.known_states)

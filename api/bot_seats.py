@@ -199,7 +199,7 @@ class BotSeats:
                 if move is None:
                     return False
                 state, events = game.apply(session.state, move)
-                entry = history_entry(session.version + 1, player, move, events)
+                entry = history_entry(session.version + 1, player, move, events, state)
                 result = self.store.commit(
                     session.id, session.version, state, entry, entry["at"], None, None
                 )

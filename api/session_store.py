@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``; after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``origin`` (what a record needs besides the history: options, start digest, a fork's start and origin), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 | ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
@@ -37,6 +37,7 @@ import redis
 
 from api import jsonio
 from api.store import Store, guarded, guarded_write
+from rules.records import make_entry
 
 __all__ = [
     "SessionStore",
@@ -84,6 +85,35 @@ redis.call('PUBLISH', ARGV[8], ARGV[4])
 return {'ok', tostring(tonumber(version) + 1)}
 """
 
+_PROPOSE = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+local prior = redis.call('HGET', KEYS[1], 'takeback')
+if prior then
+  local old = cjson.decode(prior)
+  for _, seat in ipairs(old['waiting_on']) do
+    redis.call('HDEL', KEYS[1], 'takeback:' .. old['takeback_id'] .. ':' .. seat)
+  end
+end
+redis.call('HSET', KEYS[1], 'takeback', ARGV[2])
+return 1
+"""
+
+_ANSWER = """
+local raw = redis.call('HGET', KEYS[1], 'takeback')
+if not raw then return {} end
+local takeback = cjson.decode(raw)
+if takeback['takeback_id'] ~= ARGV[1] then return {} end
+local prefix = 'takeback:' .. ARGV[1] .. ':'
+if ARGV[2] ~= '' and not redis.call('HGET', KEYS[1], prefix .. ARGV[2]) then
+  redis.call('HSET', KEYS[1], prefix .. ARGV[2], ARGV[3])
+end
+local out = {raw, redis.call('HGET', KEYS[1], 'version') or ''}
+for _, seat in ipairs(takeback['waiting_on']) do
+  table.insert(out, redis.call('HGET', KEYS[1], prefix .. seat) or '')
+end
+return out
+"""
+
 _DELETE = """
 local admin = redis.call('HGET', KEYS[1], 'admin')
 local seats = redis.call('HGET', KEYS[1], 'seats')
@@ -114,11 +144,17 @@ def now() -> str:
 
 
 def history_entry(
-    version: int, player: str, move: dict[str, Any], events: list[dict[str, Any]]
+    version: int,
+    player: str,
+    move: dict[str, Any],
+    events: list[dict[str, Any]],
+    state: dict[str, Any],
 ) -> dict[str, Any]:
-    """The history entry (and stream message) of the move that makes ``version``; the same for a
-    seat's posted move and a bot seat's."""
-    return {"version": version, "player": player, "move": move, "events": events, "at": now()}
+    """The history entry (and stream message) of the move that makes ``version``, ``state`` the
+    state it makes; the same for a seat's posted move and a bot seat's. It is the record's entry
+    (``rules.records.make_entry``): the state's digest is kept with it (never shown in the
+    history; the record shows it)."""
+    return make_entry(version, player, move, events, now(), state)
 
 
 def valid_session_id(session_id: str) -> bool:
@@ -140,6 +176,10 @@ class Session:
     """The bot seats: player -> level (``api.bot_seats`` moves for them)."""
     bot_seed: int = 0
     """Where the bot seats' seeds come from (``api.bot_seats.move_seed``)."""
+    origin: dict[str, Any] = field(default_factory=dict)
+    """What the record needs besides the history (``api.records``): ``options``,
+    ``start_digest``, and for a fork ``start``, ``forked_from`` and ``open``; ``{}`` for a
+    session created before records."""
 
     @property
     def game(self) -> str:
@@ -259,9 +299,11 @@ class SessionStore:
         now: str,
         bots: Mapping[str, str] | None = None,
         bot_seed: int = 0,
+        origin: Mapping[str, Any] | None = None,
     ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
-        ``bots`` (player -> level) are the seats the service plays; they get no token."""
+        ``bots`` (player -> level) are the seats the service plays; they get no token. ``origin``
+        is kept for the session's record (``Session.origin``)."""
         stored = self._stored(state)
         bots = dict(bots or {})
         seats = {player: new_token() for player in state["players"] if player not in bots}
@@ -278,6 +320,8 @@ class SessionStore:
         }
         if bots:
             fields.update({"bots": jsonio.dumps(bots), "bot_seed": str(bot_seed)})
+        if origin:
+            fields["origin"] = jsonio.dumps(dict(origin))
         client = self._client()
 
         def write() -> None:
@@ -301,9 +345,9 @@ class SessionStore:
         if not valid_session_id(session_id):
             return None
         client = self._client()
-        names = ("seats", "admin", "version", "state", "bots", "bot_seed")
+        names = ("seats", "admin", "version", "state", "bots", "bot_seed", "origin")
         values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
-        seats, admin, version, state, bots, bot_seed = values
+        seats, admin, version, state, bots, bot_seed, origin = values
         if version is None:
             return None
         return Session(
@@ -314,6 +358,7 @@ class SessionStore:
             jsonio.loads(state),
             jsonio.loads(bots) if bots else {},
             int(bot_seed or 0),
+            jsonio.loads(origin) if origin else {},
         )
 
     def tombstone(self, session_id: str) -> Tombstone | None:
@@ -351,6 +396,46 @@ class SessionStore:
 
         version, entries = guarded(read)
         return int(version or 0), [jsonio.loads(e) for e in entries]
+
+    def all_history(self, session_id: str, version: int) -> list[dict[str, Any]]:
+        """The entries of versions 1 to ``version`` (fewer when the history is shorter)."""
+        entries: list[dict[str, Any]] = []
+        while len(entries) < version:
+            _, page = self.history(session_id, len(entries), min(version - len(entries), 1000))
+            if not page:
+                break
+            entries.extend(page)
+        return entries[:version]
+
+    # -- takebacks -------------------------------------------------------------------------
+    def propose_takeback(self, session_id: str, version: int, takeback: dict[str, Any]) -> bool:
+        """Keep ``takeback`` as the session's pending takeback (replacing any other) if the session
+        is still at ``version``; False when it moved on."""
+        script = self._script("propose", _PROPOSE)
+        args = [str(version), jsonio.dumps(takeback)]
+        key = [self.key(session_id, "session")]
+        return bool(guarded(lambda: script(keys=key, args=args, client=self._client())))
+
+    def answer_takeback(
+        self, session_id: str, takeback_id: str, seat: str | None = None, answer: str = ""
+    ) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+        """Record ``seat``'s ``answer`` to the pending takeback ``takeback_id`` (a seat's first
+        answer stands), and read it: the takeback, the session's version and the answers given so
+        far (seat -> ``accept``/``decline``). None when it is not the pending one. Without a seat,
+        only reads."""
+        script = self._script("answer", _ANSWER)
+        args = [takeback_id, seat or "", answer]
+        key = [self.key(session_id, "session")]
+        out = guarded(lambda: script(keys=key, args=args, client=self._client()))
+        if not out:
+            return None
+        takeback = jsonio.loads(out[0])
+        answers = {
+            seat: value.decode()
+            for seat, value in zip(takeback["waiting_on"], out[2:], strict=True)
+            if value
+        }
+        return takeback, int(out[1] or 0), answers
 
     # -- moves -----------------------------------------------------------------------------
     def remembered(

@@ -42,6 +42,7 @@ from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.engine_types import Violation
 from rules.errors import IllegalMove
+from rules.records import state_digest
 from rules.registry import get_game
 from schemas import requests as envelopes
 from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_SEED, MAX_VERSION
@@ -165,13 +166,17 @@ def _tags(header: str, name: str, weak: bool) -> set[str] | None:
 
 
 def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    return {
+    shown = {
         "version": entry["version"],
         "player": entry["player"],
         "move": game.view_move(entry["move"], viewer),
         "events": [game.view_event(event, viewer) for event in entry["events"]],
         "at": entry["at"],
     }
+    if "takeback" in entry:  # an accepted takeback (api.records): public
+        shown["by"] = entry["by"]
+        shown["takeback"] = entry["takeback"]
+    return shown
 
 
 def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
@@ -199,8 +204,11 @@ def create_session():
     state = new_game(game, dict(body, seed=seed))
     bots = body.get("bots") or {}
     _check_bots(game, state, bots)
+    origin = {"options": body.get("options") or {}, "start_digest": state_digest(state)}
     try:
-        session_id, seats, admin = _sessions().create(state, now(), bots, session_bot_seed(seed))
+        session_id, seats, admin = _sessions().create(
+            state, now(), bots, session_bot_seed(seed), origin
+        )
     except StateTooLarge as err:
         raise _too_large(err) from None
     _bot_seats().nudge(session_id, state, bots)
@@ -352,7 +360,7 @@ def submit_move(session_id: str):
         _check_preconditions(session.version, if_match, expected)
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
-        entry = history_entry(version, seat, move, events)
+        entry = history_entry(version, seat, move, events, state)
         answer = _move_answer(game, version, entry, state, seat)
         try:
             result = store.commit(

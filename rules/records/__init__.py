@@ -26,13 +26,23 @@ from rules.records.record import (
     redact_entry,
     takeback_entry,
 )
-from rules.records.replay import Difference, replay, replay_states, start_state
+from rules.records.replay import (
+    Checks,
+    Difference,
+    NotReplayable,
+    replay,
+    replay_states,
+    start_state,
+    step,
+)
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "TAKEBACK",
+    "Checks",
     "Difference",
+    "NotReplayable",
     "barrier",
     "commitment",
     "fork_state",
@@ -44,5 +54,6 @@ __all__ = [
     "replay_states",
     "start_state",
     "state_digest",
+    "step",
     "takeback_entry",
 ]

@@ -24,7 +24,15 @@ from rules.records.digest import canonical, commitment, state_digest
 from rules.records.horizon import barrier
 from rules.records.record import TAKEBACK
 
-__all__ = ["Difference", "Checks", "start_state", "step", "replay_states", "replay"]
+__all__ = [
+    "Difference",
+    "NotReplayable",
+    "Checks",
+    "start_state",
+    "step",
+    "replay_states",
+    "replay",
+]
 
 _SHOWN = 300
 """Characters of a move or event list quoted in a difference's detail."""
@@ -48,7 +56,9 @@ class Checks:
     options: Callable[[Any], str | None] = lambda options: None
 
 
-class _Differs(Exception):
+class NotReplayable(Exception):
+    """An entry (or the start) that cannot be replayed; ``difference`` says where and why."""
+
     def __init__(self, version: int, detail: str) -> None:
         super().__init__(detail)
         self.difference = Difference(version, detail)
@@ -61,27 +71,29 @@ def _quote(value: Any) -> str:
 
 def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()) -> State:
     """Version 0 of ``record``: a fork's ``start``, else the setup its players, options and
-    revealed seed give. Raises ``_Differs`` (version 0) when there is none."""
+    revealed seed give. Raises ``NotReplayable`` (version 0) when there is none."""
     if record.get("start") is not None:
         start = record["start"]
         why = checks.state(start)
         if why is not None:
-            raise _Differs(0, f"The start state is malformed: {why}")
+            raise NotReplayable(0, f"The start state is malformed: {why}")
         try:
             game.check_state(start)
         except RulesError as err:
-            raise _Differs(0, f"The start state fails its integrity checks: {err}") from None
+            raise NotReplayable(0, f"The start state fails its integrity checks: {err}") from None
         return start
     seed = record["fairness"].get("seed")
     if seed is None:
-        raise _Differs(0, "The seed is not revealed: only a finished game's whole record replays.")
+        raise NotReplayable(
+            0, "The seed is not revealed: only a finished game's whole record replays."
+        )
     why = checks.options(record["options"])
     if why is not None:
-        raise _Differs(0, f"The options are malformed: {why}")
+        raise NotReplayable(0, f"The options are malformed: {why}")
     try:
         return game.setup(list(record["players"]), seed, dict(record["options"]))
     except RulesError as err:
-        raise _Differs(0, f"Setup refuses these players, seed and options: {err}") from None
+        raise NotReplayable(0, f"Setup refuses these players, seed and options: {err}") from None
 
 
 def step(
@@ -93,18 +105,18 @@ def step(
 ) -> tuple[State, list[Event]]:
     """The state and events of ``entry``, applied after ``states`` (``states[v]``: version
     ``v``), which ``done`` made (``done[v - 1]`` made version ``v``; later ones are not read).
-    Raises ``_Differs`` at the entry's version when it cannot be applied."""
+    Raises ``NotReplayable`` at the entry's version when it cannot be applied."""
     version = len(states)
     state = states[-1]
     move = entry["move"]
     if entry.get("by") == TAKEBACK:
         to = (entry.get("takeback") or {}).get("to_version")
         if type(to) is not int or not 0 <= to < version - 1:
-            raise _Differs(version, f"A takeback must go to an earlier version, not {to!r}.")
+            raise NotReplayable(version, f"A takeback must go to an earlier version, not {to!r}.")
         for back in range(version - 1, to, -1):
             reason = barrier(game, states[back - 1], states[back], done[back - 1])
             if reason is not None:
-                raise _Differs(
+                raise NotReplayable(
                     version,
                     f"The takeback to version {to} goes back past version {back} ({reason}): "
                     "past the information horizon.",
@@ -112,15 +124,15 @@ def step(
         return states[to], []
     why = checks.move(move)
     if why is not None:
-        raise _Differs(version, f"The move is not a move of {game.id}: {why}")
+        raise NotReplayable(version, f"The move is not a move of {game.id}: {why}")
     if entry["player"] != move.get("player"):
-        raise _Differs(version, "The entry's player is not its move's player.")
+        raise NotReplayable(version, "The entry's player is not its move's player.")
     try:
         return game.apply(state, move)
     except RulesError as err:
-        raise _Differs(version, f"The move does not apply: {err}") from None
+        raise NotReplayable(version, f"The move does not apply: {err}") from None
     except Exception as err:  # a move the shape checks let through but the rules choke on
-        raise _Differs(version, f"The move does not apply ({type(err).__name__}).") from None
+        raise NotReplayable(version, f"The move does not apply ({type(err).__name__}).") from None
 
 
 def replay_states(
@@ -129,7 +141,7 @@ def replay_states(
     entries: Sequence[Mapping[str, Any]],
     checks: Checks = Checks(),
 ) -> Iterator[tuple[State, list[Event]]]:
-    """Each entry's state and events in turn, from ``start`` (version 0). Raises ``_Differs``
+    """Each entry's state and events in turn, from ``start`` (version 0). Raises ``NotReplayable``
     where an entry does not apply; compares nothing (``replay`` does)."""
     states: list[State] = [start]
     for entry in entries:
@@ -142,35 +154,37 @@ def replay(game: Game, record: Mapping[str, Any], checks: Checks = Checks()) -> 
     """None when ``record`` replays exactly; else the first version that differs and why."""
     try:
         _replay(game, record, checks)
-    except _Differs as differs:
+    except NotReplayable as differs:
         return differs.difference
     return None
 
 
 def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
     if record["game"] != game.id:
-        raise _Differs(0, f"This is a record of {record['game']!r}, not of {game.id}.")
+        raise NotReplayable(0, f"This is a record of {record['game']!r}, not of {game.id}.")
     fairness = record["fairness"]
     salt, seed = fairness.get("salt"), fairness.get("seed")
     if seed is not None and salt is not None:
         if commitment(salt, seed) != fairness.get("seed_commitment"):
-            raise _Differs(0, "The revealed seed and salt do not match the seed commitment.")
+            raise NotReplayable(0, "The revealed seed and salt do not match the seed commitment.")
     start = start_state(game, record, checks)
     if state_digest(start) != record["start_digest"]:
-        raise _Differs(0, "The start state differs from the recorded start_digest.")
+        raise NotReplayable(0, "The start state differs from the recorded start_digest.")
     entries = record["entries"]
     for i, entry in enumerate(entries):
         if entry["version"] != i + 1:
-            raise _Differs(i + 1, f"Entry {i} should be version {i + 1}, not {entry['version']}.")
+            raise NotReplayable(
+                i + 1, f"Entry {i} should be version {i + 1}, not {entry['version']}."
+            )
     for entry, (state, events) in zip(
         entries, replay_states(game, start, entries, checks), strict=True
     ):
         version = entry["version"]
         if canonical(events) != canonical(entry["events"]):
-            raise _Differs(
+            raise NotReplayable(
                 version,
                 f"The events differ: recorded {_quote(entry['events'])}, "
                 f"replayed {_quote(events)}.",
             )
         if state_digest(state) != entry["state_digest"]:
-            raise _Differs(version, "The state differs from the recorded state_digest.")
+            raise NotReplayable(version, "The state differs from the recorded state_digest.")
