@@ -165,11 +165,10 @@ def session_record(session_id: str):
     if any("state_digest" not in e for e in entries):  # entries written before records
         states = _states(game, session, entries)
         entries = [dict(e, state_digest=state_digest(states[e["version"]])) for e in entries]
+    start = session.origin.get("start")  # a fork's
     start_digest = session.origin.get("start_digest")
-    start = session.origin.get("start")
-    if start is None or start_digest is None:
+    if start is None and start_digest is None:  # a session created before records
         start = _start(game, session)
-    whole = session.state["status"] == "finished"
     record = make_record(
         game,
         players=session.players,
@@ -178,11 +177,11 @@ def session_record(session_id: str):
         start=start,
         entries=entries,
         viewer=viewer,
-        whole=whole,
+        whole=session.state["status"] == "finished",
         forked_from=session.origin.get("forked_from"),
+        start_digest=start_digest,
+        schema_version=session.state["schema_version"],
     )
-    if start_digest is not None:
-        record["start_digest"] = start_digest
     return record, 200, {"Vary": "Authorization", "Cache-Control": "no-store"}
 
 

@@ -35,9 +35,14 @@ REVEALS: dict[str, frozenset[str]] = {
     # a card leaves a hidden hand for the table (rulings R&R 12; docs/rules/reign-and-ruin.md)
     "reign-and-ruin": frozenset({"fighter_played", "ability_used", "fighter_joined"}),
     # face-down units and their reinforcements are shown in combat, a turn card is shown or
-    # discarded face up, a Doom discard or a post-Setup task names a card
+    # discarded face up, a Doom discard or a post-Setup task names a card; a card is drawn from
+    # the top of a deck whose order was hidden (a turn card is shown to everyone as it is drawn,
+    # without the generator advancing: found by the property test of tests/records)
     "reign-absolute": frozenset(
         {
+            "first_player_draw",
+            "reinforcement_drawn",
+            "combat_card_drawn",
             "combat_started",
             "units_revealed",
             "ability_triggered",

@@ -113,28 +113,36 @@ def make_record(
     players: Sequence[PlayerId],
     options: Mapping[str, Any],
     fairness: Mapping[str, Any],
-    start: State,
+    start: State | None,
     entries: Sequence[Mapping[str, Any]],
     viewer: PlayerId | None,
     whole: bool,
     forked_from: Mapping[str, Any] | None = None,
+    start_digest: str | None = None,
+    schema_version: int | None = None,
 ) -> dict[str, Any]:
     """The record of a game that began at ``start`` (version 0) and went through ``entries``,
     redacted for ``viewer`` unless ``whole``. A fork's whole record carries its ``start`` state
     (it did not begin at setup); an unforked game replays from ``players``, ``options`` and the
-    revealed seed."""
+    revealed seed. ``start_digest`` and ``schema_version``, when known, spare ``start`` (None
+    then, for a game that is not a fork)."""
+    if start is not None:
+        start_digest = state_digest(start)
+        schema_version = start["schema_version"]
+    if start_digest is None or schema_version is None:
+        raise ValueError("a record needs its start, or its start digest and schema version")
     record: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "game": game.id,
-        "schema_version": start["schema_version"],
+        "schema_version": schema_version,
         "options": dict(options),
         "players": list(players),
         "fairness": dict(fairness),
         "forked_from": dict(forked_from) if forked_from is not None else None,
-        "start_digest": state_digest(start),
+        "start_digest": start_digest,
         "entries": [redact_entry(game, e, viewer, whole) for e in entries],
     }
-    if whole and forked_from is not None:
+    if whole and forked_from is not None and start is not None:
         record["start"] = start
     return record
