@@ -88,7 +88,9 @@ def _forced_concession(game: Game, state: State, player: PlayerId) -> Move | Non
 
 def session_bot_seed(setup_seed: int) -> int:
     """A session's bot seed: 63 bits of SHA-256 of its setup seed (one way: the bots' seeds tell
-    nothing of the game's generator)."""
+    nothing of the game's generator). Secret and unguessable while the game goes on, because the
+    setup seed is: the service draws it (CSPRNG) and reveals it only at the end (``api.fairness``);
+    an open session, whose seed is public, is not a fair game and says so."""
     return _hash63(f"reign-referee bot seats\0{setup_seed}")
 
 

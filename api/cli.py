@@ -5,7 +5,7 @@
                            [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
     reign-referee examples [--check]
-    reign-referee verify FILE|-
+    reign-referee verify <session URL | record file | -> [--save FILE]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -15,9 +15,10 @@ Without ``REDIS_URL`` it starts ONE embedded Redis
 master even on ``kill -9``) in the master before forking, hands the workers its unix-socket URL
 in ``REDIS_URL``, and stops it (saving) on exit.
 
-``verify`` replays a game record (``GET /v1/sessions/{id}/record`` of a finished game) from its
-setup with the same function as ``POST /v1/games/{game}/replay`` (``rules.records.replay``) and
-prints the same answer; exit 0 when it replays, 1 when it differs, 2 when it is malformed.
+``verify`` replays a finished game's record (``GET /v1/sessions/{id}/record``, fetched from the
+session's URL or read from a file) with the function ``POST /v1/games/{game}/replay`` runs
+(``rules.records.replay``, through ``api.verify``); exit 0 when it replays, 1 when it differs, 2
+when it cannot be checked.
 
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
@@ -563,40 +564,33 @@ def _parser() -> argparse.ArgumentParser:
     )
     sv = sub.add_parser(
         "verify",
-        help="replay a game record (a JSON file, '-' for stdin): the first version that differs",
+        help="check a finished session: the seed commitment and every version, replayed",
+        description="Replays a finished game's record from its revealed seed, players and options "
+        "(the same replay as POST /v1/games/{game}/replay), and checks the seed commitment and "
+        "every version's events and state digest. SOURCE is the session's URL "
+        "(http://host/v1/sessions/<id>: its record is fetched) or a record file "
+        "(GET /v1/sessions/<id>/record, or one saved with --save; '-' reads stdin).",
     )
-    sv.add_argument("file", help="the record: GET /v1/sessions/{id}/record of a finished game")
+    sv.add_argument("source", help="session URL, or a record file ('-': stdin)")
+    sv.add_argument("--save", help="also write the record (JSON) to this file")
     return ap
 
 
-def verify(file: str, out: IO[str] | None = None) -> int:
-    """``reign-referee verify FILE``: the ``/replay`` answer for the record in ``FILE`` (``-``:
-    stdin), printed as JSON; 0 when it replays, 1 when it differs, 2 when it is not a record."""
-    from pathlib import Path
+def verify(source: str, save: str | None) -> int:
+    """``reign-referee verify``: 0 verified, 1 not verified, 2 could not check."""
+    from api.verify import VerifyError, load_document, verify_document
 
-    import schemas
-    from api.records import verify as replay_answer
-    from rules.errors import UnknownGame
-    from rules.registry import get_game
-    from schemas.records import REPLAY
-
-    out = out or sys.stdout
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
-        body = schemas.load(REPLAY, {"record": json.loads(text)})
-        game = get_game(body["record"]["game"])
-    except (OSError, ValueError) as err:
+        document = load_document(source)
+        if save:
+            with open(save, "w", encoding="utf-8") as f:
+                json.dump(document, f, ensure_ascii=False, indent=1)
+        verdict = verify_document(document)
+    except VerifyError as err:
         print(f"reign-referee verify: {err}", file=sys.stderr)
         return 2
-    except schemas.ValidationError as err:
-        print(f"reign-referee verify: not a record: {err.messages}"[:2000], file=sys.stderr)
-        return 2
-    except UnknownGame as err:
-        print(f"reign-referee verify: {err}", file=sys.stderr)
-        return 2
-    answer = replay_answer(game, body["record"])
-    out.write(json.dumps(answer) + "\n")
-    return 0 if answer["valid"] else 1
+    print(verdict.report())
+    return 0 if verdict.ok else 1
 
 
 def openapi(output: str, check: bool) -> int:
@@ -680,7 +674,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "examples":
         return examples(args.check)
     if args.command == "verify":
-        return verify(args.file)
+        return verify(args.source, args.save)
     if args.command == "serve":
         try:
             return serve(args)

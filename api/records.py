@@ -25,7 +25,9 @@ from typing import Any
 from flask import Blueprint
 
 import schemas
+from api.bot_seats import session_bot_seed
 from api.errors import ApiError
+from api.fairness import Fairness
 from api.games import read_body
 from api.session_store import Committed, Session, StateTooLarge, now
 from api.sessions import (
@@ -35,9 +37,13 @@ from api.sessions import (
     _seat,
     _session,
     _sessions,
+    _table,
     _too_large,
     _unauthorized,
     _viewer,
+)
+from api.sessions import (
+    _fairness as _stored_fairness,
 )
 from rules.engine import Game
 from rules.engine_types import State
@@ -45,7 +51,6 @@ from rules.errors import RulesError
 from rules.records import (
     Checks,
     NotReplayable,
-    commitment,
     fork_state,
     horizon,
     make_record,
@@ -60,8 +65,6 @@ from schemas import records as shapes
 __all__ = ["bp", "record_checks", "verify"]
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
-
-_NO_SALT = "0" * 32
 
 
 # -- replay (stateless) -----------------------------------------------------------------------
@@ -107,19 +110,9 @@ def replay_record(game_id: str):
 
 # -- a session's earlier states ----------------------------------------------------------------
 def _fairness(session: Session) -> dict[str, Any]:
-    """The session's ``fairness`` as a record shows it: the seed commitment always; seed and
-    salt once the game is finished (or from the start for an open session: a fork).
-
-    Stand-in until sessions keep a secret salt (issue 24, branch ``fair``): the commitment is to
-    the seed with a salt of zeros, as ``api.fairness`` shows sessions created before it."""
-    seed = session.state["seed"]
-    shown = session.origin.get("open", False) or session.state["status"] == "finished"
-    return {
-        "open": bool(session.origin.get("open", False)),
-        "seed_commitment": commitment(_NO_SALT, seed),
-        "seed": seed if shown else None,
-        "salt": _NO_SALT if shown else None,
-    }
+    """The session's ``fairness`` (``api.fairness``): the seed commitment always; seed and salt
+    once the game is finished, or from the start for an open session (a fork)."""
+    return _stored_fairness(session).public(session.state["status"] == "finished")
 
 
 def _start(game: Game, session: Session) -> State:
@@ -128,8 +121,8 @@ def _start(game: Game, session: Session) -> State:
     start = session.origin.get("start")
     if start is not None:
         return start
-    options = session.origin.get("options", {})
-    return game.setup(list(session.players), session.state["seed"], dict(options))
+    seed = _stored_fairness(session).seed
+    return game.setup(list(session.players), seed, dict(session.options))
 
 
 def _history(session: Session) -> list[dict[str, Any]]:
@@ -172,7 +165,7 @@ def session_record(session_id: str):
     record = make_record(
         game,
         players=session.players,
-        options=session.origin.get("options", {}),
+        options=session.options,
         fairness=_fairness(session),
         start=start,
         entries=entries,
@@ -182,6 +175,7 @@ def session_record(session_id: str):
         start_digest=start_digest,
         schema_version=session.state["schema_version"],
     )
+    record["to_move"] = game.waiting_on(session.state)  # as in every session answer
     return record, 200, {"Vary": "Authorization", "Cache-Control": "no-store"}
 
 
@@ -211,18 +205,20 @@ def fork(session_id: str):
             422, "fork_unavailable", f"This game cannot be forked from a seat's view: {err}."
         ) from None
     forked_from = {"session_id": session.id, "version": version}
-    origin = {
-        "options": session.origin.get("options", {}),
-        "start_digest": state_digest(start),
-        "start": start,
-        "forked_from": forked_from,
-        "open": True,
-    }
+    origin = {"start_digest": state_digest(start), "start": start, "forked_from": forked_from}
+    fairness = Fairness.new(start["seed"], open_=True)  # a fork is open: its seed is shown
     try:
-        fork_id, seats, admin = _sessions().create(start, now(), {}, 0, origin)
+        fork_id, seats, admin = _sessions().create(
+            start,
+            now(),
+            bots={},
+            bot_seed=session_bot_seed(fairness.seed),
+            fairness=fairness.to_stored(),
+            options=session.options,
+            origin=origin,
+        )
     except StateTooLarge as err:
         raise _too_large(err) from None
-    created = _sessions().load(fork_id)
     payload = {
         "session_id": fork_id,
         "game": game.id,
@@ -232,7 +228,7 @@ def fork(session_id: str):
         "admin_token": admin,
         "view": game.view(start, None),
         "forked_from": forked_from,
-        "fairness": _fairness(created) if created is not None else None,
+        **_table(game, start, fairness),
     }
     headers = {"Location": f"/v1/sessions/{fork_id}", "ETag": _etag(0), "Cache-Control": "no-store"}
     return payload, 201, headers
@@ -308,10 +304,12 @@ def propose_takeback(session_id: str):
     }
     if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
         version = _land(game, session, takeback, accepted_by, states)
-        return _takeback_answer(takeback, "accepted", [], version), 201
+        table = _table(game, states[to_version], _stored_fairness(session))
+        return _takeback_answer(takeback, "accepted", [], version, table), 201
     if not _sessions().propose_takeback(session.id, session.version, takeback):
         raise _moved_on()
-    return _takeback_answer(takeback, "pending", waiting_on, session.version), 201
+    table = _table(game, session.state, _stored_fairness(session))
+    return _takeback_answer(takeback, "pending", waiting_on, session.version, table), 201
 
 
 @bp.post("/sessions/<session_id>/takebacks/<takeback_id>")
@@ -332,21 +330,24 @@ def answer_takeback(session_id: str, takeback_id: str):
     if found is None:
         raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
     takeback, version, answers = found
+    game = get_game(session.game)
+    table = _table(game, session.state, _stored_fairness(session))
     if "decline" in answers.values():
-        return _takeback_answer(takeback, "declined", [], version)
+        return _takeback_answer(takeback, "declined", [], version, table)
     waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
     if waiting:
-        return _takeback_answer(takeback, "pending", waiting, version)
+        return _takeback_answer(takeback, "pending", waiting, version, table)
     if version != takeback["at_version"]:
         raise _stale(takeback, version)
-    game = get_game(session.game)
     session = _session(session.id)
     if session.version != takeback["at_version"]:
         raise _stale(takeback, session.version)
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
-    new = _land(game, session, takeback, accepted_by, _states(game, session, entries))
-    return _takeback_answer(takeback, "accepted", [], new)
+    states = _states(game, session, entries)
+    new = _land(game, session, takeback, accepted_by, states)
+    table = _table(game, states[takeback["to_version"]], _stored_fairness(session))
+    return _takeback_answer(takeback, "accepted", [], new, table)
 
 
 def _land(
@@ -381,8 +382,13 @@ def _land(
 
 
 def _takeback_answer(
-    takeback: dict[str, Any], status: str, waiting_on: list[str], version: int
+    takeback: dict[str, Any],
+    status: str,
+    waiting_on: list[str],
+    version: int,
+    table: dict[str, Any],
 ) -> dict[str, Any]:
+    """A takeback's answer, with what every session answer carries (``fairness``, ``to_move``)."""
     return {
         "takeback_id": takeback["takeback_id"],
         "status": status,
@@ -390,6 +396,7 @@ def _takeback_answer(
         "proposed_by": takeback["proposed_by"],
         "waiting_on": waiting_on,
         "version": version,
+        **table,
     }
 
 

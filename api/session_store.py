@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``origin`` (what a record needs besides the history: options, start digest, a fork's start and origin), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``origin`` (what a record needs besides the history: start digest, a fork's start, ``forked_from``), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:answers``            | hash   | sha256(seat, Idempotency-Key) -> the first answer to it |
 | ``referee:{<id>}:answer_keys``        | list   | the fields of ``answers``, oldest first (at most ``max_answers``) |
@@ -176,10 +176,13 @@ class Session:
     """The bot seats: player -> level (``api.bot_seats`` moves for them)."""
     bot_seed: int = 0
     """Where the bot seats' seeds come from (``api.bot_seats.move_seed``)."""
+    fairness: bytes | None = None
+    """The stored seed, salt and openness (``api.fairness.Fairness.from_stored``); secret."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The options the session was created with (public: the game everyone agreed to play)."""
     origin: dict[str, Any] = field(default_factory=dict)
-    """What the record needs besides the history (``api.records``): ``options``,
-    ``start_digest``, and for a fork ``start``, ``forked_from`` and ``open``; ``{}`` for a
-    session created before records."""
+    """What the record needs besides the history (``api.records``): ``start_digest``, and for
+    a fork ``start`` and ``forked_from``; ``{}`` for a session created before records."""
 
     @property
     def game(self) -> str:
@@ -299,6 +302,8 @@ class SessionStore:
         now: str,
         bots: Mapping[str, str] | None = None,
         bot_seed: int = 0,
+        fairness: bytes | None = None,
+        options: Mapping[str, Any] | None = None,
         origin: Mapping[str, Any] | None = None,
     ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
@@ -320,6 +325,10 @@ class SessionStore:
         }
         if bots:
             fields.update({"bots": jsonio.dumps(bots), "bot_seed": str(bot_seed)})
+        if fairness is not None:
+            fields["fairness"] = fairness
+        if options:
+            fields["options"] = jsonio.dumps(dict(options))
         if origin:
             fields["origin"] = jsonio.dumps(dict(origin))
         client = self._client()
@@ -345,9 +354,19 @@ class SessionStore:
         if not valid_session_id(session_id):
             return None
         client = self._client()
-        names = ("seats", "admin", "version", "state", "bots", "bot_seed", "origin")
+        names = (
+            "seats",
+            "admin",
+            "version",
+            "state",
+            "bots",
+            "bot_seed",
+            "fairness",
+            "options",
+            "origin",
+        )
         values = guarded(lambda: client.hmget(self.key(session_id, "session"), names))
-        seats, admin, version, state, bots, bot_seed, origin = values
+        seats, admin, version, state, bots, bot_seed, fairness, options, origin = values
         if version is None:
             return None
         return Session(
@@ -358,6 +377,8 @@ class SessionStore:
             jsonio.loads(state),
             jsonio.loads(bots) if bots else {},
             int(bot_seed or 0),
+            fairness,
+            jsonio.loads(options) if options else {},
             jsonio.loads(origin) if origin else {},
         )
 

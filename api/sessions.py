@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 import select
 import socket
 import threading
@@ -27,6 +26,7 @@ import schemas
 from api import jsonio
 from api.bot_seats import BotSeats, bot_violations, session_bot_seed
 from api.errors import ApiError
+from api.fairness import Fairness
 from api.games import new_game, read_body
 from api.session_store import (
     Committed,
@@ -45,7 +45,7 @@ from rules.errors import IllegalMove
 from rules.records import state_digest
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_SEED, MAX_VERSION
+from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -165,12 +165,33 @@ def _tags(header: str, name: str, weak: bool) -> set[str] | None:
     return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
 
 
-def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def _table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:
+    """What every session answer carries besides its own fields (contract, "Fairness"): the
+    ``fairness`` commitment (seed and salt once the game is finished, or from the start when
+    open) and ``to_move``, the players the game waits on (``Game.waiting_on``)."""
+    return {
+        "fairness": fairness.public(state["status"] == "finished"),
+        "to_move": game.waiting_on(state),
+    }
+
+
+def _fairness(session: Session) -> Fairness:
+    return Fairness.from_stored(session.fairness, session.state)
+
+
+def _view_entry(
+    game: Game, entry: dict[str, Any], viewer: str | None, whole: bool = False
+) -> dict[str, Any]:
+    """A history entry as ``viewer`` may see it; ``whole``: unredacted (a finished game)."""
     shown = {
         "version": entry["version"],
         "player": entry["player"],
-        "move": game.view_move(entry["move"], viewer),
-        "events": [game.view_event(event, viewer) for event in entry["events"]],
+        "move": entry["move"] if whole else game.view_move(entry["move"], viewer),
+        "events": (
+            list(entry["events"])
+            if whole
+            else [game.view_event(event, viewer) for event in entry["events"]]
+        ),
         "at": entry["at"],
     }
     if "takeback" in entry:  # an accepted takeback (api.records): public
@@ -179,18 +200,58 @@ def _view_entry(game: Game, entry: dict[str, Any], viewer: str | None) -> dict[s
     return shown
 
 
+_DIGITS = re.compile(r"[0-9]{1,16}")
+"""A number in a query or header: ASCII digits only (``str.isdigit`` and ``int`` also take
+``٣``, Arabic-Indic three, and ``int`` takes ``_`` and spaces). 16 digits hold any version."""
+
+
+def _number(raw: str, name: str, minimum: int, maximum: int, code: str) -> int:
+    """``raw`` as an integer from ``minimum`` to ``maximum``, written in ASCII digits; else a 400
+    ``code`` naming ``name`` (a query parameter or a header)."""
+    if _DIGITS.fullmatch(raw) is None or not minimum <= int(raw) <= maximum:
+        kind = "header" if code == "invalid_header" else "query parameter"
+        raise ApiError(
+            400,
+            code,
+            f"The {kind} {name} must be an integer from {minimum} to {maximum} in ASCII digits.",
+            errors={name: [f"Not an integer from {minimum} to {maximum} in ASCII digits (0-9)."]},
+        )
+    return int(raw)
+
+
+def _history_entry(
+    game: Game, session: Session, entry: dict[str, Any], viewer: str | None
+) -> dict[str, Any]:
+    """A ``/history`` entry for ``viewer``: redacted while the game goes on; once it is finished,
+    whole for everyone (every move and event as it happened), so that with the revealed seed
+    anyone can replay and check the game (``reign-referee verify``). Hidden information is
+    hidden "never before the end" (docs/architecture.md, "Fair sessions")."""
+    if session.state["status"] == "finished":
+        return _view_entry(game, entry, viewer, whole=True)
+    return _view_entry(game, entry, viewer)
+
+
 def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or not minimum <= int(raw) <= maximum:
+    return _number(raw, name, minimum, maximum, "invalid_query")
+
+
+def _cursor_within(after: int, version: int, name: str) -> None:
+    """A history or stream cursor names a version the session has reached: one past the
+    current version would wait for versions the history will never number that way (a stream
+    would skip every move up to it), so it is a 400 naming the parameter, never silence."""
+    if after > version:
+        code = "invalid_header" if name == "Last-Event-ID" else "invalid_query"
         raise ApiError(
             400,
-            "invalid_query",
-            f"The query parameter {name} must be an integer from {minimum} to {maximum}.",
-            errors={name: [f"Not an integer from {minimum} to {maximum}."]},
+            code,
+            f"{name} is {after}, past the session's version {version}; "
+            f"use a version from 0 to {version}.",
+            errors={name: [f"Past the session's version ({version})."]},
+            current_version=version,
         )
-    return int(raw)
 
 
 # -- create, read, delete ----------------------------------------------------------------------------
@@ -198,16 +259,20 @@ def _int_arg(name: str, default: int, minimum: int, maximum: int) -> int:
 def create_session():
     body = read_body(envelopes.CREATE_SESSION)
     game = get_game(body["game"])  # 404 unknown_game
-    seed = body.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    state = new_game(game, dict(body, seed=seed))
+    fairness = Fairness.new(body.get("seed"), body.get("open") is True)  # seed: open only (400)
+    state = new_game(game, dict(body, seed=fairness.seed))
     bots = body.get("bots") or {}
     _check_bots(game, state, bots)
-    origin = {"options": body.get("options") or {}, "start_digest": state_digest(state)}
+    origin = {"start_digest": state_digest(state)}
     try:
         session_id, seats, admin = _sessions().create(
-            state, now(), bots, session_bot_seed(seed), origin
+            state,
+            now(),
+            bots,
+            session_bot_seed(fairness.seed),
+            fairness.to_stored(),
+            body.get("options") or {},
+            origin,
         )
     except StateTooLarge as err:
         raise _too_large(err) from None
@@ -221,6 +286,7 @@ def create_session():
         "bots": bots,
         "admin_token": admin,
         "view": game.view(state, None),
+        **_table(game, state, fairness),
     }
     return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
 
@@ -262,7 +328,9 @@ def read_session(session_id: str):
             "bots": session.bots,
             "seat": viewer,
             "status": session.state["status"],
+            "options": session.options,
             "view": game.view(session.state, viewer),
+            **_table(game, session.state, _fairness(session)),
         },
         200,
         headers,
@@ -278,6 +346,8 @@ def delete_session(session_id: str):
             "Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'."
         )
     if not session.is_admin(token):
+        if session.seat_of(token) is None:  # a stranger's token: 401, as for every operation
+            raise _unauthorized("The token is not this session's admin token.")
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
     _sessions().delete(session.id)
     return Response(status=204)
@@ -296,6 +366,7 @@ def session_legal_moves(session_id: str):
             "version": session.version,
             "player": seat,
             "moves": game.legal_moves(session.state, seat),
+            **_table(game, session.state, _fairness(session)),
         },
         200,
         {"ETag": _etag(session.version), "Cache-Control": "no-store"},
@@ -303,7 +374,12 @@ def session_legal_moves(session_id: str):
 
 
 def _move_answer(
-    game: Game, version: int, entry: dict[str, Any], state: dict[str, Any], seat: str
+    game: Game,
+    version: int,
+    entry: dict[str, Any],
+    state: dict[str, Any],
+    seat: str,
+    fairness: Fairness,
 ) -> dict[str, Any]:
     return {
         "game": game.id,
@@ -311,6 +387,7 @@ def _move_answer(
         "events": [game.view_event(e, seat) for e in entry["events"]],
         "view": game.view(state, seat),
         "outcome": state.get("outcome"),
+        **_table(game, state, fairness),
     }
 
 
@@ -361,7 +438,7 @@ def submit_move(session_id: str):
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
         entry = history_entry(version, seat, move, events, state)
-        answer = _move_answer(game, version, entry, state, seat)
+        answer = _move_answer(game, version, entry, state, seat, _fairness(session))
         try:
             result = store.commit(
                 session.id,
@@ -476,6 +553,7 @@ def history(session_id: str):
     session = _session(session_id)
     viewer = _viewer(session)
     after = _int_arg("after", 0, 0, MAX_VERSION)
+    _cursor_within(after, session.version, "after")
     limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE)
     version, entries = _sessions().history(session.id, after, limit)
     game = get_game(session.game)
@@ -485,8 +563,9 @@ def history(session_id: str):
             "game": session.game,
             "version": version,
             "seat": viewer,
-            "entries": [_view_entry(game, e, viewer) for e in entries],
+            "entries": [_history_entry(game, session, e, viewer) for e in entries],
             "more": bool(entries) and entries[-1]["version"] < version,
+            **_table(game, session.state, _fairness(session)),
         },
         200,
         {"Vary": "Authorization"},
@@ -497,11 +576,13 @@ def history(session_id: str):
 def events(session_id: str):
     session = _session(session_id)
     viewer = _viewer(session, allow_query=True)
-    last = request.headers.get("Last-Event-ID")
-    if last is not None and last.strip().isdigit() and len(last.strip()) <= 16:
-        after = int(last.strip())
+    last = request.headers.get("Last-Event-ID", "").strip(" \t")
+    if last:  # an EventSource sends the last id it saw; ours are versions
+        after = _number(last, "Last-Event-ID", 0, MAX_VERSION, "invalid_header")
+        _cursor_within(after, session.version, "Last-Event-ID")
     else:
         after = _int_arg("after", session.version, 0, MAX_VERSION)
+        _cursor_within(after, session.version, "after")
     settings = current_app.config["REFEREE_SETTINGS"]
     slots: threading.BoundedSemaphore = current_app.extensions["referee_stream_slots"]
     if not slots.acquire(blocking=False):

@@ -70,7 +70,7 @@ def play(
     latencies: list[float] = []
     replies: list[float] = []
     while len(latencies) < moves:
-        body = {"game": GAME, "players": ["ann", "bob"], "seed": seed, "options": OPTIONS}
+        body = {"game": GAME, "players": ["ann", "bob"], "open": True, "seed": seed, "options": OPTIONS}
         if bot_level:
             body["bots"] = {"bob": bot_level}
         seed += 1

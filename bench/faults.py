@@ -114,7 +114,7 @@ def main() -> int:
                 base,
                 "POST",
                 "/v1/sessions",
-                {"game": "reign-and-ruin", "players": ["a", "b", "c"], "seed": s},
+                {"game": "reign-and-ruin", "players": ["a", "b", "c"], "open": True, "seed": s},
             )[1]
             for s in range(args.clients)
         ]

@@ -331,7 +331,7 @@ def measure(
         client,
         "POST",
         "/v1/sessions",
-        {"game": game_id, "players": players, "seed": 1, "options": options},
+        {"game": game_id, "players": players, "open": True, "seed": 1, "options": options},
     )
     rows.append(("sessions: create", t, status, size))
     if status == 201:

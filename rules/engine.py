@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from rules.engine_types import Event, Move, PlayerId, Score, State, View, Violation
 from rules.errors import InvalidSetup
+from rules.player_ids import id_problem, look_alikes
 
 __all__ = ["Game", "next_seat", "seats_after", "check_players"]
 
@@ -128,7 +129,13 @@ def seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId]
 
 
 def check_players(game: Game, players: Sequence[PlayerId]) -> None:
-    """Player count within the game's range and no id twice. Raises InvalidSetup."""
+    """Player count within the game's range, each id from the safe set, no seat twice. Raises
+    InvalidSetup naming ``players.<index>``.
+
+    The one check of player ids, for the stateless setup and sessions alike
+    (``rules.player_ids``): an id must be stable under PRECIS ``UsernameCasePreserved``
+    (RFC 8265: no control, format or space characters, NFC), and two ids that differ only by
+    case or by confusable characters (Unicode TR 39 skeletons) are the same seat given twice."""
     rule = f"{game.id}#players"
     found: list[Violation] = []
     if not game.min_players <= len(players) <= game.max_players:
@@ -139,12 +146,20 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
                 rule,
             )
         )
-    seen: set[str] = set()
-    for player in players:
-        if player in seen:
+    for i, player in enumerate(players):
+        problem = id_problem(player)
+        if problem is not None:
             found.append(
-                Violation("duplicate_player", f"Player id {player!r} is given twice.", rule)
+                Violation("invalid_player_id", f"players.{i} {player[:64]!r} {problem}.", rule)
             )
-        seen.add(player)
+    for i, j in look_alikes(players):
+        if players[i] == players[j]:
+            why = f"is given twice (players.{j})"
+        else:
+            why = (
+                f"is the same seat as players.{j} {players[j][:64]!r}: they differ only by case "
+                "or by confusable characters (Unicode TR 39)"
+            )
+        found.append(Violation("duplicate_player", f"players.{i} {players[i][:64]!r} {why}.", rule))
     if found:
         raise InvalidSetup(found)

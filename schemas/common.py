@@ -38,9 +38,20 @@ __all__ = [
 ]
 
 PLAYER_ID = named(
-    "PlayerId", doc(string(1, 64), "A player id, chosen by the client at setup.", examples=["ann"])
+    "PlayerId",
+    doc(
+        string(1, 64),
+        (
+            "A player id, chosen by the client at setup: 1 to 64 characters of the safe set, "
+            "stable under PRECIS UsernameCasePreserved (RFC 8265: no control, format or space "
+            "characters, NFC). Ids that differ only by case or by confusable characters "
+            "(Unicode TR 39) are the same seat. Setup refuses others with a 422 "
+            "`invalid_setup` naming `players.<i>`; an id is never changed."
+        ),
+        examples=["ann"],
+    ),
 )
-"""A player id: a string of 1 to 64 characters."""
+"""A player id: a string of 1 to 64 characters; the safe set is ``rules.player_ids``'."""
 PLAYER = shape_only(PLAYER_ID)
 """A player id inside a state or a move: a string (who it names is the rules' 422)."""
 STATUS = one_of(STATUSES)

@@ -10,9 +10,10 @@ imports ``api``), errors included:
 
 * Reign & Ruin, hand-picked: seed 187, players ann and bob, random legal moves until move 11, a
   play turn where every play move type is legal for ann; every problem the service answers.
-* a Reign & Ruin session (seed 7, ann and bob): created, ann's legal moves, her first one posted
-  with ``If-Match``, then the session and its history as bob sees them; the random session id,
-  tokens and times are replaced by fixed stand-ins (``SESSION_STAND_INS``), and the legal moves
+* an open Reign & Ruin session (seed 7, ann and bob): created, ann's legal moves, her first one
+  posted with ``If-Match``, then the session and its history as bob sees them; the random session
+  id, tokens, salt and times are replaced by fixed stand-ins (``SESSION_STAND_INS``; the
+  commitment by the one to the stand-in salt), and the legal moves
   are cut to the first three. A session request per game;
 * every other game: a setup of its fewest players, seed 1, the state it deals, its first legal
   move and the app's answers to setup, legal-moves, validate, apply, score and view
@@ -24,6 +25,7 @@ A state used by several examples is written once with a YAML anchor.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -60,6 +62,7 @@ SESSION_STAND_INS = {
     "at": "2026-11-21T18:00:00.000Z",
     "fork_session_id": "fOrK_2iusRS5D2UA9lxI9g",
     "takeback_id": "tAkEbAcK-0123456789ab",
+    "salt": "5a17c0ffee5a17c0ffee5a17c0ffee00",
 }
 """What stands in the examples for a real session's random id and tokens and its clock."""
 
@@ -318,7 +321,7 @@ def _record_session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     sees it, and Ann's fork of it at version 1), and a Reign Supreme session of six set-up
     placements, where the last seat to move proposes taking back the other's last placement and
     its own, and the other accepts."""
-    create = {"game": GAME, "players": PLAYERS, "seed": SESSION_SEED}
+    create = {"game": GAME, "players": PLAYERS, "open": True, "seed": SESSION_SEED}
     created = ask("POST", "/v1/sessions", create, status=201)
     sid, seats = created["session_id"], created["seats"]
     base = f"/v1/sessions/{sid}"
@@ -336,7 +339,7 @@ def _record_session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     ask("DELETE", f"/v1/sessions/{forked['session_id']}", headers=fork_admin, status=204)
     ask("DELETE", base, headers=admin, status=204)
 
-    rs_create = {"game": "reign-supreme", "players": PLAYERS, "seed": SESSION_SEED}
+    rs_create = {"game": "reign-supreme", "players": PLAYERS, "open": True, "seed": SESSION_SEED}
     rs = ask("POST", "/v1/sessions", rs_create, status=201)
     rs_base = f"/v1/sessions/{rs['session_id']}"
     movers = []
@@ -369,15 +372,21 @@ def _record_session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     rs_admin = {"Authorization": f"Bearer {rs['admin_token']}"}
     ask("DELETE", rs_base, headers=rs_admin, status=204)
 
-    seed_stand_in = 1234567
+    seeds = {SESSION_SEED: SESSION_SEED, forked["fairness"]["seed"]: 1234567}
+    """The fork's seed is drawn at random: it stands in as 1234567."""
     replaced = {
         sid: SESSION_STAND_INS["session_id"],
         forked["session_id"]: SESSION_STAND_INS["fork_session_id"],
         forked["admin_token"]: SESSION_STAND_INS["admin_token"],
         proposed["takeback_id"]: SESSION_STAND_INS["takeback_id"],
-        forked["fairness"]["seed_commitment"]: commitment("0" * 32, seed_stand_in),
         **{token: SESSION_STAND_INS[p] for p, token in forked["seats"].items()},
     }
+
+    def fair(value: dict[str, Any]) -> dict[str, Any]:
+        """An open session's fairness with the stand-in salt (and seed), committed to again."""
+        seed = seeds[value["seed"]]
+        salt = SESSION_STAND_INS["salt"]
+        return dict(value, seed=seed, salt=salt, seed_commitment=commitment(salt, seed))
 
     def stand_in(value: Any) -> Any:
         if isinstance(value, list):
@@ -386,8 +395,8 @@ def _record_session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
             return {
                 k: SESSION_STAND_INS["at"]
                 if k == "at"
-                else seed_stand_in
-                if k == "seed" and isinstance(v, int)
+                else fair(v)
+                if k == "fairness"
                 else stand_in(v)
                 for k, v in value.items()
             }
@@ -427,9 +436,10 @@ def _record_session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
 def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     """A real Reign & Ruin session, its secrets and clock replaced by ``SESSION_STAND_INS``, and a
     request to start a session of every game."""
-    create = {"game": GAME, "players": PLAYERS, "seed": SESSION_SEED}
+    create = {"game": GAME, "players": PLAYERS, "open": True, "seed": SESSION_SEED}
     created = ask("POST", "/v1/sessions", create, status=201)
     sid, seats = created["session_id"], created["seats"]
+    fairness = created["fairness"]
     base = f"/v1/sessions/{sid}"
 
     def seat(player: str, **more: str) -> dict[str, str]:
@@ -445,6 +455,10 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
         sid: SESSION_STAND_INS["session_id"],
         created["admin_token"]: SESSION_STAND_INS["admin_token"],
         **{token: SESSION_STAND_INS[p] for p, token in seats.items()},
+        fairness["salt"]: SESSION_STAND_INS["salt"],  # and the commitment to the stand-in salt
+        fairness["seed_commitment"]: hashlib.sha256(
+            f"{SESSION_STAND_INS['salt']}:{SESSION_SEED}".encode()
+        ).hexdigest(),
     }
 
     def stand_in(value: Any) -> Any:
@@ -459,7 +473,8 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     shown = dict(legal, moves=legal["moves"][:3])
     examples = {
         "SessionCreatedExample": (
-            "A new two-seat Reign & Ruin session (the tokens stand in for random ones)",
+            "A new two-seat open Reign & Ruin session with seed 7 (the tokens and salt stand in "
+            "for random ones)",
             created,
         ),
         "SessionLegalMovesExample": (
@@ -484,7 +499,7 @@ def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
     for game_id, game in GAMES.items():
         out[game_prefix(game_id) + "CreateSessionExample"] = {
             "summary": f"{game.title}, {game.min_players} seats",
-            "value": {"game": game_id, "players": SEATS[: game.min_players], "seed": SESSION_SEED},
+            "value": {"game": game_id, "players": SEATS[: game.min_players]},
         }
     return out
 

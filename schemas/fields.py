@@ -589,11 +589,15 @@ _PLANS: dict[int, _Plan | None] = {}
 
 def _plan(schema: Schema) -> _Plan | None:
     """What ``schema`` accepts, when every field is a ``Shape``: its field names and, per field,
-    (name, required, allow_none, checker). None for a schema with other fields."""
+    (name, required, allow_none, checker). None for a schema with other fields, or with checks
+    across fields (``@validates_schema``, e.g. a session's ``seed`` needs ``open``)."""
     key = id(schema)
     if key not in _PLANS:
         declared = schema.fields
-        if all(isinstance(f, Shape) and f.data_key is None for f in declared.values()):
+        hooks = getattr(type(schema), "_hooks", {})
+        if not hooks.get("validates_schema") and all(
+            isinstance(f, Shape) and f.data_key is None for f in declared.values()
+        ):
             _PLANS[key] = (
                 frozenset(declared),
                 tuple((name, f.required, f.allow_none, f.checker) for name, f in declared.items()),

@@ -318,6 +318,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
                 continue
             schema = _rewrite(out.spec.components.schemas[name], names)
             if name == "CreateSessionRequest":  # the game's own options and player counts
+                schema.update(copy.deepcopy(requests.CreateSessionRequest.JSON_SCHEMA_EXTRA))
                 schema["properties"]["game"] = {
                     "description": schema["properties"]["game"]["description"],
                     "type": "string",

@@ -87,7 +87,7 @@ RECORD = record(
         "start_digest": HEX_DIGEST,
         "entries": list_of(ENTRY, max_items=MAX_RECORD_ENTRIES),
     },
-    {"start": OBJECT},
+    {"start": OBJECT, "to_move": list_of(PLAYER_ID)},
 )
 """A game record (``rules.records.record``), as ``/replay`` checks its shape."""
 

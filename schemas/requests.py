@@ -7,11 +7,24 @@ an integer in range...); the game's own schemas (``schemas.for_game``) then chec
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, validates_schema
 
 from rules.bots import LEVELS
 from schemas.common import PLAYER_ID
-from schemas.fields import OBJECT, Shape, doc, integer, list_of, map_of, named, one_of, string
+from schemas.fields import (
+    BOOL,
+    OBJECT,
+    Shape,
+    doc,
+    integer,
+    list_of,
+    map_of,
+    named,
+    one_of,
+    string,
+)
 
 __all__ = [
     "MAX_SEED",
@@ -57,7 +70,9 @@ class SetupRequest(_Envelope):
         required=True,
         description=(
             "Player ids in clockwise seat order, each once; the count the game allows is in its setup request "
-            "schema. Another count, or an id given twice, is a 422 `invalid_setup`."
+            "schema. Another count, an id outside the safe set (`PlayerId`), or one seat given twice "
+            "(ids differing only by case or confusable characters), is a 422 `invalid_setup` "
+            "naming `players.<i>`."
         ),
     )
     seed = Shape(
@@ -125,7 +140,36 @@ BOT_SEATS = named(
 
 
 class CreateSessionRequest(SetupRequest):
-    """``POST /v1/sessions``: the setup body plus the ``game`` and the bot seats."""
+    """``POST /v1/sessions``: the setup body plus the ``game``, the bot seats and ``open``.
+
+    The service draws a session's seed itself and commits to it (``api.fairness``); a ``seed``
+    is allowed only with ``"open": true`` (a 400 naming ``seed`` otherwise), and such a session
+    says ``open: true`` in every answer."""
+
+    JSON_SCHEMA_EXTRA: dict[str, Any] = {
+        "if": {"required": ["seed"], "properties": {"seed": {"type": "integer"}}},
+        "then": {"required": ["open"], "properties": {"open": {"const": True}}},
+    }
+    """The ``seed`` rule below, for the spec (``schemas.openapi``): a seed needs ``open: true``."""
+
+    seed = Shape(
+        integer(0, MAX_SEED),
+        allow_none=True,
+        description=(
+            'Only with `"open": true`: the seed of the game\'s generator (0 to 2^63 - 1). Omitted '
+            "or null, the service draws one (CSPRNG) and commits to it (`fairness`). Given in a "
+            "session that is not open: 400 naming `seed`."
+        ),
+    )
+    open = Shape(
+        BOOL,
+        allow_none=True,
+        description=(
+            "True: an open session (tests, teaching): it may choose its `seed`, and shows its seed "
+            "and salt from the start; every answer says `fairness.open: true`. Omitted, null or "
+            "false: a fair session, whose seed the service draws and reveals only at the end."
+        ),
+    )
 
     game = Shape(string(1, 64), required=True, description="The game id (`GET /v1/games`).")
     bots = Shape(
@@ -140,6 +184,15 @@ class CreateSessionRequest(SetupRequest):
             "422 `invalid_bots` naming `bots.<player>`."
         ),
     )
+
+    @validates_schema
+    def _seed_needs_open(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("seed") is not None and data.get("open") is not True:
+            raise ValidationError(
+                'Only an open session ("open": true) chooses its seed; omit it and the service '
+                "draws one and commits to it (fairness).",
+                "seed",
+            )
 
 
 class SessionMoveRequest(_Envelope):

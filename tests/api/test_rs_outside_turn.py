@@ -61,6 +61,7 @@ def test_in_a_session_the_other_player_may_act_and_the_turn_player_is_not_held_u
         json={
             "game": "reign-supreme",
             "players": ["ann", "bob"],
+            "open": True,
             "seed": 5,
             "options": {"setup": "auto", "first_player": "ann"},
         },

@@ -176,7 +176,7 @@ def test_a_session_is_played_through_the_typed_client(client_package, client, ga
         create.sync_detailed(
             client=client,
             body=_model(p + "CreateSessionRequest").from_dict(
-                {"game": game_id, "players": players, "seed": 3}
+                {"game": game_id, "players": players, "open": True, "seed": 3}
             ),
         )
     )

@@ -321,7 +321,13 @@ def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
     players = ["ann", "bob", "cat"]
     created = client.post(
         "/v1/sessions",
-        json={"game": GAME, "players": players, "seed": 21, "options": {"story_point": "vote"}},
+        json={
+            "game": GAME,
+            "players": players,
+            "open": True,
+            "seed": 21,
+            "options": {"story_point": "vote"},
+        },
     ).get_json()
     path, seats = f"/v1/sessions/{created['session_id']}", created["seats"]
     state = game.setup(players, 21, {"story_point": "vote"})
@@ -330,8 +336,11 @@ def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
     goals = {p: {state["goals"][p]} if p in state["goals"] else set() for p in [*players, None]}
     rng = random.Random(21)
     knowledge: dict[int, tuple[dict, dict]] = {}  # version -> what each reader may know by then
-    while state["status"] != "finished":
+    while True:
         move = rng.choice(game.legal_moves(state))
+        if game.apply(copy.deepcopy(state), move)[0]["status"] == "finished":
+            final_move = move
+            break  # the histories are read before the last move: after it they are whole
         seat = {"Authorization": f"Bearer {seats[move['player']]}"}
         answer = client.post(path + "/moves", json={"move": move}, headers=seat)
         assert answer.status_code == 200, answer.get_data()[:300]
@@ -381,6 +390,14 @@ def test_session_histories_hide_cards_goals_pitches_and_votes(contract_app):
                     assert set(e) == {"type", "player"}
         view = client.get(path, headers=headers).get_json()["view"]
         assert view == game.view(state, reader)
+    last = client.post(
+        path + "/moves",
+        json={"move": final_move},
+        headers={"Authorization": f"Bearer {seats[final_move['player']]}"},
+    ).get_json()
+    assert last["to_move"] == [] and last["fairness"]["seed"] == 21, last
+    whole = client.get(f"{path}/history?after={state['move_count']}").get_json()["entries"]
+    assert whole[-1]["move"] == final_move  # once finished, the history is whole for everyone
 
 
 def _corrupt(value, rng: random.Random):

@@ -21,7 +21,10 @@ def test_session_play_matches_the_spec(contract, game_id):
     game = get_game(game_id)
     players = ["north", "east", "south", "west"][: max(game.min_players, 2)]
     created = contract.call(
-        "POST", "/v1/sessions", {"game": game_id, "players": players, "seed": 4}, expect=201
+        "POST",
+        "/v1/sessions",
+        {"game": game_id, "players": players, "open": True, "seed": 4},
+        expect=201,
     ).json
     path = f"/v1/sessions/{created['session_id']}"
     seats = created["seats"]
@@ -57,9 +60,19 @@ def test_session_errors_match_the_spec(contract):
     created = contract.call(
         "POST",
         "/v1/sessions",
-        {"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 2},
+        {"game": "reign-and-ruin", "players": ["ann", "bob"], "open": True, "seed": 2},
         expect=201,
     ).json
+    # A seed without "open": true: the spec refuses it too (its if/then), and the answer is a
+    # 400 naming `seed`.
+    refused = contract.call(
+        "POST",
+        "/v1/sessions",
+        {"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 2},
+        expect=400,
+        valid_request=False,
+    ).json
+    assert list(refused["errors"]) == ["seed"]
     path = f"/v1/sessions/{created['session_id']}"
     ann, bob = auth(created["seats"]["ann"]), auth(created["seats"]["bob"])
     move = contract.call("GET", path + "/legal-moves", headers=ann, expect=200).json["moves"][0]

@@ -42,7 +42,7 @@ def create(
     seed: int = 7,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    body = {"game": game, "players": players, "seed": seed, "bots": bots}
+    body = {"game": game, "players": players, "open": True, "seed": seed, "bots": bots}
     if options:
         body["options"] = options
     resp = client.post("/v1/sessions", json=body)
@@ -231,23 +231,28 @@ def test_bot_moves_reach_history_and_stream_like_any_move(app, client):
     seat = client.get(f"/v1/sessions/{sid}/events?after=0", headers=ann)
     play_humans(app, client, created)
     final = settle(app, client, sid).version
-    for stream, headers, viewer in ((spectator, {}, None), (seat, ann, "ann")):
-        history = client.get(f"/v1/sessions/{sid}/history", headers=headers).get_json()["entries"]
-        assert _stream_entries(stream, final) == history
-        stream.close()
-        bot_entries = [e for e in history if e["player"] == "bob"]
-        assert bot_entries and all(
-            set(e) == {"version", "player", "move", "events", "at"} for e in history
-        )
-        assert all(
-            e["move"] == {"player": "bob", "type": e["move"]["type"]} for e in bot_entries
-        )  # redacted
-    raw = {e["version"]: e for e in raw_history(app, sid)}
     game = get_game("reign-and-ruin")
-    for entry in client.get(f"/v1/sessions/{sid}/history", headers=ann).get_json()["entries"]:
-        assert entry["events"] == [
-            game.view_event(e, "ann") for e in raw[entry["version"]]["events"]
+    raw = {e["version"]: e for e in raw_history(app, sid)}
+    for stream, headers, viewer in ((spectator, {}, None), (seat, ann, "ann")):
+        streamed = _stream_entries(stream, final)
+        stream.close()
+        assert all(set(e) == {"version", "player", "move", "events", "at"} for e in streamed)
+        # Live, each entry was redacted for its viewer; bob's (the bot's) moves show their type.
+        assert streamed == [
+            {
+                **raw[e["version"]],
+                "move": game.view_move(raw[e["version"]]["move"], viewer),
+                "events": [game.view_event(ev, viewer) for ev in raw[e["version"]]["events"]],
+            }
+            for e in streamed
         ]
+        bot_entries = [e for e in streamed if e["player"] == "bob"]
+        assert bot_entries and all(
+            e["move"] == {"player": "bob", "type": e["move"]["type"]} for e in bot_entries
+        )
+        # Once the game is finished, the history is whole for everyone (fair sessions: verify).
+        history = client.get(f"/v1/sessions/{sid}/history", headers=headers).get_json()["entries"]
+        assert history == [raw[v] for v in sorted(raw)]
 
 
 # -- determinism, conflicts, restarts -------------------------------------------------------------
@@ -436,7 +441,13 @@ def test_a_bot_game_through_the_served_service(served):
         served.base,
         "POST",
         "/v1/sessions",
-        {"game": "reign-and-ruin", "players": ["ann", "bob"], "seed": 9, "bots": {"bob": "random"}},
+        {
+            "game": "reign-and-ruin",
+            "players": ["ann", "bob"],
+            "open": True,
+            "seed": 9,
+            "bots": {"bob": "random"},
+        },
     )
     assert status == 201 and list(created["seats"]) == ["ann"], created
     path, ann = f"/v1/sessions/{created['session_id']}", served_bearer(created["seats"]["ann"])

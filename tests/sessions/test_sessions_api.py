@@ -27,7 +27,7 @@ def redis_client(app):
 
 @pytest.fixture
 def session(client):
-    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 11})
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 11})
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()
 
@@ -90,7 +90,7 @@ def test_create_refuses_bad_bodies(client, body, status, code):
 def test_every_registered_game_can_be_a_session(client):
     for game_id, game in GAMES.items():
         players = [f"p{i}" for i in range(max(game.min_players, 2))]
-        resp = client.post("/v1/sessions", json={"game": game_id, "players": players, "seed": 3})
+        resp = client.post("/v1/sessions", json={"game": game_id, "players": players, "open": True, "seed": 3})
         assert resp.status_code == 201, (game_id, resp.get_json())
         assert resp.get_json()["view"] == game.view(game.setup(players, 3, {}), None)
 
@@ -193,7 +193,7 @@ def test_a_wrong_token_is_refused_not_downgraded_to_spectator(client, session):
 
 def test_a_token_opens_only_its_own_session(client, session):
     other = client.post(
-        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 11}
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 11}
     ).get_json()
     resp = client.get(path(other, "/legal-moves"), headers=bearer(session["seats"]["ann"]))
     assert resp.status_code == 401
@@ -233,6 +233,8 @@ def test_a_move_answers_version_events_and_the_movers_view(client, session):
         "events": [game.view_event(e, "ann") for e in events],
         "view": game.view(state, "ann"),
         "outcome": None,
+        "fairness": session["fairness"],
+        "to_move": game.waiting_on(state),
     }
 
 
@@ -376,8 +378,8 @@ def test_history_after_and_limit(client, session):
     )
     body = client.get(path(session, "/history?after=0&limit=3")).get_json()
     assert [e["version"] for e in body["entries"]] == [1, 2, 3] and body["more"]
-    assert client.get(path(session, "/history?after=9")).get_json()["entries"] == []
-    for bad in ("-1", "x", "1.5", ""):
+    assert client.get(path(session, "/history?after=4")).get_json()["entries"] == []
+    for bad in ("-1", "x", "1.5", "", "\u0663", "+1", " 1", "1_0", "9"):  # 9: past version 4
         resp = client.get(path(session, f"/history?after={bad}"))
         assert resp.status_code == (200 if bad == "" else 400)
     assert client.get(path(session, "/history?limit=0")).status_code == 400
@@ -387,6 +389,8 @@ def test_history_after_and_limit(client, session):
 def test_delete_needs_the_admin_token(client, session, redis_client):
     assert client.delete(path(session)).status_code == 401
     assert client.delete(path(session), headers=bearer(session["seats"]["ann"])).status_code == 403
+    stranger = client.delete(path(session), headers=bearer("a-token-of-another-session"))
+    assert stranger.status_code == 401 and stranger.get_json()["code"] == "unauthorized"
     play(client, session, "ann", **{"Idempotency-Key": "k"})
     assert client.delete(path(session), headers=bearer(session["admin_token"])).status_code == 204
     assert client.get(path(session)).status_code == 404
@@ -435,7 +439,7 @@ def test_a_session_shows_no_drawn_starting_player_during_the_draft(client):
     """Issue 16 item 9 (rules doc reign-and-ruin#starting-player): without
     ``options.starting_player`` no seat's view, no answer to a move and no history entry names
     a starting player before the draft ends; ``draft_finished`` then names it for everyone."""
-    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 5})
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 5})
     created = resp.get_json()
     assert created["view"]["starting_player"] is None
     game = get_game(GAME)

@@ -30,7 +30,7 @@ def test_a_session_on_a_cluster(cluster, tmp_path):
     assert isinstance(app.extensions["referee_store"].client(), RedisCluster)
     assert client.get("/readyz").status_code == 200
     created = client.post(
-        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 3}
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 3}
     ).get_json()
     sid, path = created["session_id"], f"/v1/sessions/{created['session_id']}"
     seats = {p: {"Authorization": f"Bearer {t}"} for p, t in created["seats"].items()}

@@ -21,7 +21,7 @@ def test_store_down_then_back(redis_server, tmp_path):
     )
     client = app.test_client()
     created = client.post(
-        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 1}
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 1}
     ).get_json()
     sid, ann = created["session_id"], {"Authorization": f"Bearer {created['seats']['ann']}"}
     move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]

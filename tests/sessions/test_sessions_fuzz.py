@@ -46,7 +46,7 @@ def fuzzed(tmp_path_factory):
     )
     client = app.test_client()
     created = client.post(
-        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 1}
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 1}
     ).get_json()
     return client, created
 

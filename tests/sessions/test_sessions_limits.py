@@ -10,7 +10,7 @@ from api import create_app
 from api.session_store import KEY_PREFIX
 
 GAME = "reign-and-ruin"
-BODY = {"game": GAME, "players": ["ann", "bob"], "seed": 1}
+BODY = {"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 1}
 
 
 def test_session_creation_is_rate_limited_per_address_in_redis(redis_server, tmp_path):

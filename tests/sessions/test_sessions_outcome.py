@@ -28,7 +28,7 @@ def _session(redis_server, tmp_path):
     )
     client = app.test_client()
     created = client.post(
-        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "seed": 3}
+        "/v1/sessions", json={"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 3}
     ).get_json()
     sid = created["session_id"]
     seats = {p: {"Authorization": f"Bearer {t}"} for p, t in created["seats"].items()}

@@ -20,7 +20,7 @@ GAME = "reign-and-ruin"
 
 def create(base, players=("ann", "bob"), seed=5, game=GAME):
     status, headers, body = http(
-        base, "POST", "/v1/sessions", {"game": game, "players": list(players), "seed": seed}
+        base, "POST", "/v1/sessions", {"game": game, "players": list(players), "open": True, "seed": seed}
     )
     assert status == 201, body
     return body
