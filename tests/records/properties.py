@@ -28,7 +28,6 @@ from rules.records.digest import canonical
 from rules.registry import get_game
 from tests.records.games import GAME_IDS, PLAYERS, play
 
-
 REFUSED = "refused"
 """A fork the game's determinizer refused (``POST /fork`` answers 422 ``fork_unavailable``)."""
 
