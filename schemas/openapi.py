@@ -103,7 +103,6 @@ _ENVELOPE_SLOTS = {
     "state": "State",
     "move": "Move",
     "options": "Options",
-    "record": "SessionRecord",
 }
 """Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
 _SESSION_ANSWERS = (
@@ -312,7 +311,6 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
             if p + slot not in out.checked:
                 raise ValueError(f"{answers.__name__}: {slot} must be named {p + slot}")
         names = {slot: p + slot for slot in _PER_GAME}
-        names["SessionRecord"] = p + "SessionRecord"  # ReplayRequest's record
         for name in ENVELOPES:
             if name in _SESSION_ENVELOPES:
                 continue

@@ -4,9 +4,10 @@
 The record checker is the shape ``POST /v1/games/{game}/replay`` checks (400 when it fails: a
 malformed record); whether the record is *true* is the replay's answer (200 ``valid: false``). A
 move or event inside it is any JSON object here: a move that is not one of the game's is a
-difference the replay reports at its version. The spec's typed record (``SessionRecord``, per
-game) is in ``schemas/openapi_base.yaml``, beside the other session answers; the request bodies
-below name it.
+difference the replay reports at its version. The request's spec is this checker's own schema
+(it allows exactly what the server accepts); the typed record a session answers
+(``SessionRecord``, per game) is in ``schemas/openapi_base.yaml``, beside the other session
+answers.
 """
 
 from __future__ import annotations
