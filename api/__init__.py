@@ -29,6 +29,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         errors,
         games,
         ops,
+        records,
         sessions,
         table,
     )
@@ -63,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(bots.bp)
     app.register_blueprint(sessions.bp)
+    app.register_blueprint(records.bp)
     app.register_blueprint(ops.bp)
     app.register_blueprint(table.bp)
     ops.register_docs(app)

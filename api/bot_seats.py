@@ -203,7 +203,7 @@ class BotSeats:
                 if move is None:
                     return False
                 state, events = game.apply(session.state, move)
-                entry = history_entry(session.version + 1, player, move, events)
+                entry = history_entry(session.version + 1, player, move, events, state)
                 clock = session_clocks.for_move(session, game, state, entry, now_ms())
                 result = self.store.commit(
                     session.id, session.version, state, entry, entry["at"], None, None, clock

@@ -6,7 +6,7 @@
                            [--bots LEVEL,LEVEL,... [--time-ms T]]
     reign-referee openapi [--output FILE|-] [--check]
     reign-referee examples [--check]
-    reign-referee verify <session URL | session document file> [--save FILE]
+    reign-referee verify <session URL | record file | -> [--save FILE]
 
 ``serve`` runs the app under gunicorn, gthread workers with ``THREADS + MAX_STREAMS`` threads
 each: an open ``/events`` stream holds a thread for as long as it lasts, and a worker accepts
@@ -18,13 +18,14 @@ Without ``REDIS_URL`` it starts ONE embedded Redis
 master even on ``kill -9``, restarted by the master when it dies) in the master before forking,
 hands the workers its unix-socket URL in ``REDIS_URL``, and stops it (saving) on exit.
 
+``verify`` replays a finished game's record (``GET /v1/sessions/{id}/record``, fetched from the
+session's URL or read from a file) with the function ``POST /v1/games/{game}/replay`` runs
+(``rules.records.replay``, through ``api.verify``); exit 0 when it replays, 1 when it differs, 2
+when it cannot be checked.
+
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates
 per level and seat (``rules.bots.match``).
-
-``verify`` checks a finished session's fairness (``api.verify``): the revealed seed against the
-commitment, and every version replayed from it. Exit 0: verified; 1: not (the first bad version
-is named); 2: it could not be checked (unreachable, not finished, not a session document).
 """
 
 from __future__ import annotations
@@ -584,13 +585,14 @@ def _parser() -> argparse.ArgumentParser:
     sv = sub.add_parser(
         "verify",
         help="check a finished session: the seed commitment and every version, replayed",
-        description="Replays a finished session from its revealed seed, players, options and "
-        "whole history, and checks the seed commitment and every version's events and the final "
-        "state. SOURCE is the session's URL (http://host/v1/sessions/<id>) or a session document "
-        "saved with --save.",
+        description="Replays a finished game's record from its revealed seed, players and options "
+        "(the same replay as POST /v1/games/{game}/replay), and checks the seed commitment and "
+        "every version's events and state digest. SOURCE is the session's URL "
+        "(http://host/v1/sessions/<id>: its record is fetched) or a record file "
+        "(GET /v1/sessions/<id>/record, or one saved with --save; '-' reads stdin).",
     )
-    sv.add_argument("source", help="session URL, or a file written by --save")
-    sv.add_argument("--save", help="also write the session document (JSON) to this file")
+    sv.add_argument("source", help="session URL, or a record file ('-': stdin)")
+    sv.add_argument("--save", help="also write the record (JSON) to this file")
     return ap
 
 

@@ -237,7 +237,7 @@ class ClockKeeper:
                 fired.graces.append(seat)
             return result == "ok"
         state, events, move = clock_move(game, session, clock, seat, self.bot_time_ms)
-        entry = history_entry(session.version + 1, seat, move, events)
+        entry = history_entry(session.version + 1, seat, move, events, state)
         entry["by"] = "clock"
         write = session_clocks.for_timeout(session, game, state, entry, now)
         committed = self.store.commit(

@@ -21,7 +21,6 @@ No Flask here: the session hash keeps :meth:`Fairness.to_stored` (never shown as
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
 import secrets
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from api import jsonio
+from rules.records import commitment as records_commitment
 from schemas.requests import MAX_SEED
 
 __all__ = ["Fairness", "commitment", "check_commitment"]
@@ -37,8 +37,9 @@ _SALT = re.compile(r"[0-9a-f]{32}")
 
 
 def commitment(salt: str, seed: int) -> str:
-    """The lowercase hex SHA-256 of ``"<salt>:<seed>"`` (contract, "Fairness")."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+    """The lowercase hex SHA-256 of ``"<salt>:<seed>"`` (contract, "Fairness"): the one
+    definition, ``rules.records.commitment``, which replays check records with."""
+    return records_commitment(salt, seed)
 
 
 def check_commitment(fairness: Any) -> str | None:

@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none), ``origin`` (what a record needs besides the history: start digest, a fork's start, ``forked_from``), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move made |
 | ``referee:{<id>}:idempotency_at``     | zset   | the same fields, scored by when their move landed (ms since the epoch) |
@@ -55,6 +55,7 @@ from redis.typing import EncodableT, FieldT
 from api import jsonio
 from api.clock_store import ClockDeadlines, ClockWrite
 from api.store import Store, guarded, guarded_write
+from rules.records import make_entry
 
 __all__ = [
     "SessionStore",
@@ -125,6 +126,35 @@ redis.call('PUBLISH', ARGV[8], ARGV[4])
 return {'ok', made}
 """
 
+_PROPOSE = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+local prior = redis.call('HGET', KEYS[1], 'takeback')
+if prior then
+  local old = cjson.decode(prior)
+  for _, seat in ipairs(old['waiting_on']) do
+    redis.call('HDEL', KEYS[1], 'takeback:' .. old['takeback_id'] .. ':' .. seat)
+  end
+end
+redis.call('HSET', KEYS[1], 'takeback', ARGV[2])
+return 1
+"""
+
+_ANSWER = """
+local raw = redis.call('HGET', KEYS[1], 'takeback')
+if not raw then return {} end
+local takeback = cjson.decode(raw)
+if takeback['takeback_id'] ~= ARGV[1] then return {} end
+local prefix = 'takeback:' .. ARGV[1] .. ':'
+if ARGV[2] ~= '' and not redis.call('HGET', KEYS[1], prefix .. ARGV[2]) then
+  redis.call('HSET', KEYS[1], prefix .. ARGV[2], ARGV[3])
+end
+local out = {raw, redis.call('HGET', KEYS[1], 'version') or ''}
+for _, seat in ipairs(takeback['waiting_on']) do
+  table.insert(out, redis.call('HGET', KEYS[1], prefix .. seat) or '')
+end
+return out
+"""
+
 _DELETE = """
 local admin = redis.call('HGET', KEYS[1], 'admin')
 local seats = redis.call('HGET', KEYS[1], 'seats')
@@ -155,11 +185,17 @@ def now() -> str:
 
 
 def history_entry(
-    version: int, player: str, move: dict[str, Any], events: list[dict[str, Any]]
+    version: int,
+    player: str,
+    move: dict[str, Any],
+    events: list[dict[str, Any]],
+    state: dict[str, Any],
 ) -> dict[str, Any]:
-    """The history entry (and stream message) of the move that makes ``version``; the same for a
-    seat's posted move and a bot seat's."""
-    return {"version": version, "player": player, "move": move, "events": events, "at": now()}
+    """The history entry (and stream message) of the move that makes ``version``, ``state`` the
+    state it makes; the same for a seat's posted move and a bot seat's. It is the record's entry
+    (``rules.records.make_entry``): the state's digest is kept with it (never shown in the
+    history; the record shows it)."""
+    return make_entry(version, player, move, events, now(), state)
 
 
 def valid_session_id(session_id: str) -> bool:
@@ -187,6 +223,9 @@ class Session:
     """The options the session was created with (public: the game everyone agreed to play)."""
     clock: bytes | None = None
     """The session's turn clock as stored (JSON of ``api.clock.Clock``); None without one."""
+    origin: dict[str, Any] = field(default_factory=dict)
+    """What the record needs besides the history (``api.records``): ``start_digest``, and for
+    a fork ``start`` and ``forked_from``; ``{}`` for a session created before records."""
 
     @property
     def game(self) -> str:
@@ -276,6 +315,7 @@ _LOADED = (
     "fairness",
     "options",
     "clock",
+    "origin",
 )
 """The fields of the session hash a ``Session`` is made of, in ``_session``'s order."""
 
@@ -283,7 +323,7 @@ _LOADED = (
 def _session(session_id: str, values: list[Any]) -> Session | None:
     """The ``Session`` of the ``_LOADED`` fields read; None when it has no version (none, or
     deleted: a tombstone)."""
-    seats, admin, version, state, bots, bot_seed, fairness, options, clock = values
+    seats, admin, version, state, bots, bot_seed, fairness, options, clock, origin = values
     if version is None:
         return None
     return Session(
@@ -297,6 +337,7 @@ def _session(session_id: str, values: list[Any]) -> Session | None:
         fairness,
         jsonio.loads(options) if options else {},
         clock,
+        jsonio.loads(origin) if origin else {},
     )
 
 
@@ -377,10 +418,12 @@ class SessionStore:
         fairness: bytes | None = None,
         options: Mapping[str, Any] | None = None,
         clock: ClockWrite | None = None,
+        origin: Mapping[str, Any] | None = None,
     ) -> tuple[str, dict[str, str], str]:
         """A new session at version 0: its id, a token per human seat and the admin token.
         ``bots`` (player -> level) are the seats the service plays; they get no token. A
-        ``clock`` is stored with it, its first deadline in the shared set first."""
+        ``clock`` is stored with it, its first deadline in the shared set first. ``origin`` is
+        kept for the session's record (``Session.origin``)."""
         stored = self._stored(state)
         bots = dict(bots or {})
         seats = {player: new_token() for player in state["players"] if player not in bots}
@@ -405,6 +448,8 @@ class SessionStore:
             fields["clock"] = clock.new
             if clock.wake is not None:
                 self.deadlines.lower(session_id, clock.wake)
+        if origin:
+            fields["origin"] = jsonio.dumps(dict(origin))
         client = self._client()
 
         def write() -> None:
@@ -465,6 +510,46 @@ class SessionStore:
 
         version, entries = guarded(read)
         return int(version or 0), [jsonio.loads(e) for e in entries]
+
+    def all_history(self, session_id: str, version: int) -> list[dict[str, Any]]:
+        """The entries of versions 1 to ``version`` (fewer when the history is shorter)."""
+        entries: list[dict[str, Any]] = []
+        while len(entries) < version:
+            _, page = self.history(session_id, len(entries), min(version - len(entries), 1000))
+            if not page:
+                break
+            entries.extend(page)
+        return entries[:version]
+
+    # -- takebacks -------------------------------------------------------------------------
+    def propose_takeback(self, session_id: str, version: int, takeback: dict[str, Any]) -> bool:
+        """Keep ``takeback`` as the session's pending takeback (replacing any other) if the session
+        is still at ``version``; False when it moved on."""
+        script = self._script("propose", _PROPOSE)
+        args = [str(version), jsonio.dumps(takeback)]
+        key = [self.key(session_id, "session")]
+        return bool(guarded(lambda: script(keys=key, args=args, client=self._client())))
+
+    def answer_takeback(
+        self, session_id: str, takeback_id: str, seat: str | None = None, answer: str = ""
+    ) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+        """Record ``seat``'s ``answer`` to the pending takeback ``takeback_id`` (a seat's first
+        answer stands), and read it: the takeback, the session's version and the answers given so
+        far (seat -> ``accept``/``decline``). None when it is not the pending one. Without a seat,
+        only reads."""
+        script = self._script("answer", _ANSWER)
+        args = [takeback_id, seat or "", answer]
+        key = [self.key(session_id, "session")]
+        out = guarded(lambda: script(keys=key, args=args, client=self._client()))
+        if not out:
+            return None
+        takeback = jsonio.loads(out[0])
+        answers = {
+            seat: value.decode()
+            for seat, value in zip(takeback["waiting_on"], out[2:], strict=True)
+            if value
+        }
+        return takeback, int(out[1] or 0), answers
 
     # -- moves -----------------------------------------------------------------------------
     def remembered(self, session_id: str, player: str, idempotency_key: str) -> Remembered | None:

@@ -45,6 +45,7 @@ from api.store import StoreUnavailable
 from rules.engine import Game
 from rules.engine_types import Violation
 from rules.errors import IllegalMove
+from rules.records import state_digest
 from rules.registry import get_game
 from schemas import requests as envelopes
 from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_VERSION
@@ -199,8 +200,10 @@ def _view_entry(
         "at": entry["at"],
         "clock": entry.get("clock"),  # the clock as of this version; null without one
     }
-    if "by" in entry:  # "clock": a timeout, made by the clock for the seat (api.clock_keeper)
+    if "by" in entry:  # "clock": a timeout (api.clock_keeper); "takeback": api.records
         viewed["by"] = entry["by"]
+    if "takeback" in entry:  # an accepted takeback (api.records): public
+        viewed["takeback"] = entry["takeback"]
     return viewed
 
 
@@ -269,6 +272,7 @@ def create_session():
     _check_bots(game, state, bots)
     check_clock(game, state, body, _sessions().ttl)  # 400/422 naming the field
     clock = session_clocks.new_clock(game, state, body, session_clocks.now_ms())
+    origin = {"start_digest": state_digest(state)}
     try:
         session_id, seats, admin = _sessions().create(
             state,
@@ -278,6 +282,7 @@ def create_session():
             fairness.to_stored(),
             body.get("options") or {},
             clock=clock[1] if clock else None,
+            origin=origin,
         )
     except StateTooLarge as err:
         raise _too_large(err) from None
@@ -461,7 +466,7 @@ def submit_move(session_id: str):
         _check_preconditions(session.version, if_match, expected)
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
-        entry = history_entry(version, seat, move, events)
+        entry = history_entry(version, seat, move, events, state)
         clock = session_clocks.for_move(session, game, state, entry, session_clocks.now_ms())
         answer = _move_answer(game, version, entry, state, seat, _fairness(session))
         try:

@@ -34,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from rules.records import FORMAT, FORMAT_VERSION, commitment, make_entry, state_digest
 from rules.registry import GAMES, get_game
 from schemas.openapi import game_prefix
 
@@ -59,6 +60,8 @@ SESSION_STAND_INS = {
     "ann": "AnnSeatToken-0123456789abcdefghijklmnopqrstuvw",
     "bob": "BobSeatToken-0123456789abcdefghijklmnopqrstuvw",
     "at": "2026-11-21T18:00:00.000Z",
+    "fork_session_id": "fOrK_2iusRS5D2UA9lxI9g",
+    "takeback_id": "tAkEbAcK-0123456789ab",
     "salt": "5a17c0ffee5a17c0ffee5a17c0ffee00",
 }
 """What stands in the examples for a real session's random id and tokens and its clock."""
@@ -247,10 +250,187 @@ def build(ask: Ask) -> dict[str, dict[str, Any]]:
     add("PayloadTooLargeProblem", "A body over 1 MiB", problems["too_large"])
     add("UnsupportedMediaTypeProblem", "A text/plain body", problems["media_type"])
     ex.update(_session_examples(ask))
+    ex.update(_record_session_examples(ask))
     for game_id in GAMES:
         if game_id != GAME:
             ex.update(_game_examples(ask, game_id))
+    ex.update(_replay_examples(ask))
     return ex
+
+
+RECORD_SALT = "5a17" * 8
+"""The stand-in salt of the replay examples' records (the commitment to it is real)."""
+
+
+def _replay_examples(ask: Ask) -> dict[str, dict[str, Any]]:
+    """For every game, the whole record of an open game that has just been set up (seed 1, its
+    fewest players) and the app's verdict; for Reign & Ruin also a tampered record of one move."""
+    out: dict[str, dict[str, Any]] = {}
+    for game_id, game in GAMES.items():
+        p, path = game_prefix(game_id), f"/v1/games/{game_id}"
+        players = SEATS[: game.min_players]
+        start = game.setup(players, 1, {})
+        fairness = {
+            "open": True,
+            "seed_commitment": commitment(RECORD_SALT, 1),
+            "seed": 1,
+            "salt": RECORD_SALT,
+        }
+        record = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "game": game_id,
+            "schema_version": start["schema_version"],
+            "options": {},
+            "players": players,
+            "fairness": fairness,
+            "forked_from": None,
+            "start_digest": state_digest(start),
+            "entries": [],
+        }
+        request = {"record": record}
+        out[p + "ReplayRequest"] = {
+            "summary": f"The record of an open {game.title} game just set up (seed 1)",
+            "value": request,
+        }
+        out[p + "ReplayResponse"] = {
+            "summary": "It replays",
+            "value": ask("POST", f"{path}/replay", request),
+        }
+        if game_id != GAME:
+            continue
+        move = game.legal_moves(start, players[0])[0]
+        after, events = game.apply(start, move)
+        entry = make_entry(1, players[0], move, events, SESSION_STAND_INS["at"], after)
+        other = game.legal_moves(start, players[0])[1]
+        tampered = dict(record, entries=[dict(entry, move=other)])
+        out[p + "ReplayRequestTampered"] = {
+            "summary": f"A record whose first move was changed to another pick ({other['cards']})",
+            "value": {"record": tampered},
+        }
+        out[p + "ReplayResponseTampered"] = {
+            "summary": "It differs at version 1",
+            "value": ask("POST", f"{path}/replay", {"record": tampered}),
+        }
+    return out
+
+
+def _record_session_examples(ask: Ask) -> dict[str, dict[str, Any]]:
+    """A record, a fork and a takeback from real sessions, their random ids, tokens, seeds and
+    times replaced by stand-ins: a Reign & Ruin session after Ann's first move (its record as Bob
+    sees it, and Ann's fork of it at version 1), and a Reign Supreme session of six set-up
+    placements, where the last seat to move proposes taking back the other's last placement and
+    its own, and the other accepts."""
+    create = {"game": GAME, "players": PLAYERS, "open": True, "seed": SESSION_SEED}
+    created = ask("POST", "/v1/sessions", create, status=201)
+    sid, seats = created["session_id"], created["seats"]
+    base = f"/v1/sessions/{sid}"
+
+    def seat(player: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {seats[player]}"}
+
+    move = ask("GET", f"{base}/legal-moves", headers=seat("ann"))["moves"][0]
+    ask("POST", f"{base}/moves", {"move": move}, headers=seat("ann"))
+    record = ask("GET", f"{base}/record", headers=seat("bob"))
+    fork_request = {"version": 1, "as": "ann"}
+    forked = ask("POST", f"{base}/fork", fork_request, headers=seat("ann"), status=201)
+    admin = {"Authorization": f"Bearer {created['admin_token']}"}
+    fork_admin = {"Authorization": f"Bearer {forked['admin_token']}"}
+    ask("DELETE", f"/v1/sessions/{forked['session_id']}", headers=fork_admin, status=204)
+    ask("DELETE", base, headers=admin, status=204)
+
+    rs_create = {"game": "reign-supreme", "players": PLAYERS, "open": True, "seed": SESSION_SEED}
+    rs = ask("POST", "/v1/sessions", rs_create, status=201)
+    rs_base = f"/v1/sessions/{rs['session_id']}"
+    movers = []
+    for _ in range(6):
+        for player, token in sorted(rs["seats"].items()):
+            auth = {"Authorization": f"Bearer {token}"}
+            moves = ask("GET", f"{rs_base}/legal-moves", headers=auth)["moves"]
+            if moves:
+                ask("POST", f"{rs_base}/moves", {"move": moves[0]}, headers=auth)
+                movers.append(player)
+                break
+    last = movers[-1]
+    other = next(p for p in reversed(movers) if p != last)
+    to_version = len(movers) - movers[::-1].index(other) - 1
+    takeback_request = {"to_version": to_version}
+    proposed = ask(
+        "POST",
+        f"{rs_base}/takebacks",
+        takeback_request,
+        headers={"Authorization": f"Bearer {rs['seats'][last]}"},
+        status=201,
+    )
+    answer_request = {"answer": "accept"}
+    accepted = ask(
+        "POST",
+        f"{rs_base}/takebacks/{proposed['takeback_id']}",
+        answer_request,
+        headers={"Authorization": f"Bearer {rs['seats'][other]}"},
+    )
+    rs_admin = {"Authorization": f"Bearer {rs['admin_token']}"}
+    ask("DELETE", rs_base, headers=rs_admin, status=204)
+
+    seeds = {SESSION_SEED: SESSION_SEED, forked["fairness"]["seed"]: 1234567}
+    """The fork's seed is drawn at random: it stands in as 1234567."""
+    replaced = {
+        sid: SESSION_STAND_INS["session_id"],
+        forked["session_id"]: SESSION_STAND_INS["fork_session_id"],
+        forked["admin_token"]: SESSION_STAND_INS["admin_token"],
+        proposed["takeback_id"]: SESSION_STAND_INS["takeback_id"],
+        **{token: SESSION_STAND_INS[p] for p, token in forked["seats"].items()},
+    }
+
+    def fair(value: dict[str, Any]) -> dict[str, Any]:
+        """An open session's fairness with the stand-in salt (and seed), committed to again."""
+        seed = seeds[value["seed"]]
+        salt = SESSION_STAND_INS["salt"]
+        return dict(value, seed=seed, salt=salt, seed_commitment=commitment(salt, seed))
+
+    def stand_in(value: Any) -> Any:
+        if isinstance(value, list):
+            return [stand_in(v) for v in value]
+        if isinstance(value, dict):
+            return {
+                k: SESSION_STAND_INS["at"]
+                if k == "at"
+                else fair(v)
+                if k == "fairness"
+                else stand_in(v)
+                for k, v in value.items()
+            }
+        return replaced.get(value, value) if isinstance(value, str) else value
+
+    examples = {
+        "SessionRecordExample": (
+            "The record as Bob sees it after Ann's first move: her picks are hidden from him",
+            record,
+        ),
+        "ForkRequestExample": (
+            "Ann forks the game at version 1, from what she knows",
+            fork_request,
+        ),
+        "SessionForkedExample": (
+            "The fork: a token for every seat; the others' packets drawn afresh",
+            forked,
+        ),
+        "TakebackRequestExample": (
+            f"Reign Supreme, version {len(movers)}: {last} proposes going back to version "
+            f"{to_version} (undoing {other}'s last placement and its own)",
+            takeback_request,
+        ),
+        "SessionTakebackProposedExample": (f"It waits on {other}", proposed),
+        "TakebackAnswerRequestExample": (f"{other} accepts", answer_request),
+        "SessionTakebackAcceptedExample": (
+            f"Accepted: version {accepted['version']} has version {to_version}'s state",
+            accepted,
+        ),
+    }
+    return {
+        name: {"summary": summary, "value": _readable(stand_in(value))}
+        for name, (summary, value) in examples.items()
+    }
 
 
 def _session_examples(ask: Ask) -> dict[str, dict[str, Any]]:

@@ -36,6 +36,7 @@ from rules.registry import GAMES
 from schemas import (
     SCHEMAS,
     bots,
+    records,
     reign_absolute_answers,
     reign_and_ruin_answers,
     reign_supreme_answers,
@@ -83,6 +84,10 @@ ENVELOPES: dict[str, type[Schema]] = {
     "SessionClockRequest": requests.SessionClockRequest,
     "SuggestRequest": bots.SuggestRequest,
     "SuggestResponse": bots.SuggestAnswer,
+    "ReplayRequest": records.ReplayRequest,
+    "ForkRequest": records.ForkRequest,
+    "TakebackRequest": records.TakebackRequest,
+    "TakebackAnswerRequest": records.TakebackAnswerRequest,
 }
 """Body schema name -> the envelope that checks it (the request envelopes, and the suggest answer,
 which is declared as a marshmallow schema too)."""
@@ -95,9 +100,14 @@ _PER_GAME_ONLY = (
     "MoveRequest",
     "SuggestRequest",
     "SuggestResponse",
+    "ReplayRequest",
 )
 """Envelopes written only per game (``ReignSupremeMoveRequest``...), never as a generic schema."""
-_ENVELOPE_SLOTS = {"state": "State", "move": "Move", "options": "Options"}
+_ENVELOPE_SLOTS = {
+    "state": "State",
+    "move": "Move",
+    "options": "Options",
+}
 """Envelope fields whose content is a game's own shape (checked by the game's schemas)."""
 _SESSION_ANSWERS = (
     "SessionCreated",
@@ -106,13 +116,23 @@ _SESSION_ANSWERS = (
     "SessionMoveResponse",
     "SessionHistoryEntry",
     "SessionHistory",
+    "SessionRecordEntry",
+    "SessionRecord",
+    "SessionForked",
 )
 """Session answers, written once in the base and made concrete per game
 (``ReignSupremeSessionSnapshot`` holds ``ReignSupremeView``, ``ReignSupremeMove``,
 ``ReignSupremeEvent``). Each names its session's ``game``, so the generic one is a ``oneOf``
 discriminated by ``game``: a generated client parses a session's answers into its game's own
 classes (moves and events of two games may share a ``type``)."""
-_SESSION_SLOTS = ("View", "Move", "Event", "SessionHistoryEntry")
+_SESSION_SLOTS = ("View", "Move", "Event", "Options", "SessionHistoryEntry", "SessionRecordEntry")
+_SESSION_ENVELOPES = (
+    "SessionMoveRequest",
+    "ForkRequest",
+    "TakebackRequest",
+    "TakebackAnswerRequest",
+)
+"""Session request bodies: one schema for every game (a session's game is not in its path)."""
 
 
 def game_prefix(game_id: str) -> str:
@@ -320,7 +340,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
                 raise ValueError(f"{answers.__name__}: {slot} must be named {p + slot}")
         names = {slot: p + slot for slot in _PER_GAME}
         for name in ENVELOPES:
-            if name.startswith("SessionMove"):
+            if name in _SESSION_ENVELOPES:
                 continue
             schema = _rewrite(out.spec.components.schemas[name], names)
             if name == "CreateSessionRequest":  # the game's own options and player counts
@@ -463,6 +483,7 @@ def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
                         "MoveRequest": "Move",
                         "StateRequest": "State",
                         "SuggestRequest": "Suggest",
+                        "ReplayRequest": "Replay",
                     }.get(kind, "StatePlayer")
                     body["examples"] = {
                         "started": {"$ref": f"#/components/examples/{p}{example}Request"}

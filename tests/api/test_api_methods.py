@@ -11,7 +11,12 @@ from api import create_app
 #: Methods a client may send; TRACE and CONNECT included (nothing here serves them).
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT")
 #: A value for each URL converter, so that the path reaches the rule (not a 404 before routing).
-SAMPLES = {"game_id": "reign-supreme", "session_id": "no-such-session", "path": "index.css"}
+SAMPLES = {
+    "game_id": "reign-supreme",
+    "session_id": "no-such-session",
+    "takeback_id": "no-such-takeback",
+    "path": "index.css",
+}
 
 
 @pytest.fixture(scope="module")

@@ -224,6 +224,83 @@ def test_a_session_is_played_through_the_typed_client(client_package, client, ga
     told = _lossless(history.sync_detailed(created.session_id, client=client))
     assert type(told).__name__ == p + "SessionHistory" and told.entries
     assert {type(e).__name__ for entry in told.entries for e in entry.events} <= event_types
+    records = importlib.import_module(f"{PACKAGE}.api.records")
+    record_of = importlib.import_module(records.__name__ + ".session_record")
+    fork = importlib.import_module(records.__name__ + ".fork_session")
+    whole = _lossless(record_of.sync_detailed(created.session_id, client=client))
+    assert type(whole).__name__ == p + "SessionRecord"
+    assert whole.fairness.seed is not None and len(whole.entries) == len(told.entries)
+    replay = _typed(
+        game_id,
+        "replay_record",
+        client,
+        _model(p + "ReplayRequest").from_dict(
+            {"record": json.loads(json.dumps(whole.to_dict(), default=str))}
+        ),
+    )
+    assert replay.valid is True
+    admin = client_package.AuthenticatedClient(
+        base_url=client._base_url, token=created.admin_token, httpx_args=client._httpx_args
+    )
+    forked = _lossless(
+        fork.sync_detailed(created.session_id, client=admin, body=_model("ForkRequest")(version=2))
+    )
+    assert type(forked).__name__ == p + "SessionForked" and forked.forked_from.version == 2
+
+
+def test_a_takeback_through_the_typed_client(client_package, client):
+    """Reign Supreme set-up placements (public moves): the last seat to move takes back the
+    other's last placement with its consent, through the typed client."""
+    sessions = importlib.import_module(f"{PACKAGE}.api.sessions")
+    records = importlib.import_module(f"{PACKAGE}.api.records")
+    create = importlib.import_module(sessions.__name__ + ".create_session")
+    legal = importlib.import_module(sessions.__name__ + ".session_legal_moves")
+    submit = importlib.import_module(sessions.__name__ + ".submit_session_move")
+    propose = importlib.import_module(records.__name__ + ".propose_takeback")
+    answer = importlib.import_module(records.__name__ + ".answer_takeback")
+    created = _lossless(
+        create.sync_detailed(
+            client=client,
+            body=_model("ReignSupremeCreateSessionRequest").from_dict(
+                {"game": "reign-supreme", "players": ["ann", "bob"]}
+            ),
+        )
+    )
+    seats = {
+        player: client_package.AuthenticatedClient(
+            base_url=client._base_url, token=token, httpx_args=client._httpx_args
+        )
+        for player, token in created.seats.to_dict().items()
+    }
+    movers = []
+    while len(movers) < 6:
+        for player, seat in sorted(seats.items()):
+            listed = _lossless(legal.sync_detailed(created.session_id, client=seat))
+            if listed.moves:
+                body = _model("SessionMoveRequest")(move=listed.moves[0])
+                _lossless(submit.sync_detailed(created.session_id, client=seat, body=body))
+                movers.append(player)
+                break
+    last = movers[-1]
+    other = next(p for p in reversed(movers) if p != last)
+    to_version = len(movers) - movers[::-1].index(other) - 1
+    proposed = _lossless(
+        propose.sync_detailed(
+            created.session_id,
+            client=seats[last],
+            body=_model("TakebackRequest")(to_version=to_version),
+        )
+    )
+    assert type(proposed).__name__ == "SessionTakeback" and proposed.waiting_on == [other]
+    accepted = _lossless(
+        answer.sync_detailed(
+            created.session_id,
+            proposed.takeback_id,
+            client=seats[other],
+            body=_model("TakebackAnswerRequest").from_dict({"answer": "accept"}),
+        )
+    )
+    assert accepted.status == "accepted" and accepted.version == 7
 
 
 def test_a_clocked_session_through_the_typed_client(client_package, client, contract_app):

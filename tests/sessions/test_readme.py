@@ -69,9 +69,18 @@ def _checks(block: str) -> list[str]:
             "HTTP/1.1 200 OK",
             "Idempotent-Replayed: true",
             "HTTP/1.1 304",
-            "verified: reign-and-ruin session",
+            "verified: reign-and-ruin: seed_commitment",
             "HTTP/1.1 204",
             "spectator.events:",
+        ]
+    if "/takebacks" in block:  # records, takebacks, forks, verify and replay
+        return [
+            '"status": "pending"',
+            '"status": "accepted", "version": 7',
+            '"to_version"',
+            '"open": true',
+            "verified: reign-supreme: seed_commitment",
+            '"valid":true',
         ]
     if '"bots": {"bob": "expert"}' in block and "/v1/sessions" in block:
         return ['"winners"']  # the bot game in a session

@@ -66,13 +66,8 @@ def _play_to_the_end(client, created: dict[str, Any], seed: int = 1) -> list[dic
 
 
 def _document(client, created: dict[str, Any]) -> dict[str, Any]:
-    base = f"/v1/sessions/{created['session_id']}"
-    return {
-        "format": "reign-referee-session",
-        "format_version": 1,
-        "session": client.get(base).get_json(),
-        "entries": client.get(base + "/history").get_json()["entries"],
-    }
+    """The session's game record, as ``reign-referee verify URL`` reads it (``docs/records.md``)."""
+    return client.get(f"/v1/sessions/{created['session_id']}/record").get_json()
 
 
 # -- the commitment, and nothing before the end --------------------------------------------------
@@ -166,8 +161,8 @@ def test_the_end_reveals_seed_salt_and_the_whole_history(app, client, finished):
     assert fairness["seed_commitment"] == finished["fairness"]["seed_commitment"]
     assert finished["last_answer"]["to_move"] == []
     store = app.extensions["referee_store"].client()
-    raw = [
-        json.loads(e)
+    raw = [  # the stored entries; their state digests are in the record, not the history
+        {k: v for k, v in json.loads(e).items() if k != "state_digest"}
         for e in store.lrange(f"{KEY_PREFIX}{{{finished['session_id']}}}:history", 0, -1)
     ]
     for seat in (None, "ann", "bob"):
@@ -193,7 +188,7 @@ def test_verify_names_the_first_tampered_version(client, finished):
     document = _document(client, finished)
     other = "bob" if document["entries"][3]["player"] == "ann" else "ann"
     cases = {
-        0: lambda d: d["session"]["fairness"].update(seed=d["session"]["fairness"]["seed"] ^ 1),
+        0: lambda d: d["fairness"].update(seed=d["fairness"]["seed"] ^ 1),
         3: lambda d: d["entries"][2]["events"].pop(),
         4: lambda d: d["entries"][3].update(
             at="x", move={**d["entries"][3]["move"], "player": other}
@@ -204,7 +199,9 @@ def test_verify_names_the_first_tampered_version(client, finished):
         verdict = verify_document(_tampered(document, change))
         assert not verdict.ok and verdict.first_bad_version == version, (version, verdict.report())
     last = len(document["entries"])
-    verdict = verify_document(_tampered(document, lambda d: d["session"]["view"].update(armies={})))
+    verdict = verify_document(
+        _tampered(document, lambda d: d["entries"][-1].update(state_digest="0" * 64))
+    )
     assert not verdict.ok and verdict.first_bad_version == last
 
 
@@ -232,9 +229,9 @@ def test_the_verify_command_over_http(served, tmp_path, capsys):
         )
         assert status == 200, answer
         to_move = answer["to_move"]
-    saved = tmp_path / "session.json"
+    saved = tmp_path / "record.json"
     assert main(["verify", served.base + path, "--save", str(saved)]) == 0
-    assert capsys.readouterr().out.startswith("verified: reign-and-ruin session ")
+    assert capsys.readouterr().out.startswith("verified: reign-and-ruin: seed_commitment ")
     assert main(["verify", str(saved)]) == 0
     document = json.loads(saved.read_text("utf-8"))
     document["entries"][1]["events"][0]["player"] = "nobody"

@@ -1,0 +1,418 @@
+"""Game records (issue 26): export, verify, fork and take back, never past what a player may know.
+
+Thin, like every endpoint: parse, authenticate, call ``rules.records``, commit through
+``api.session_store``, serialise.
+
+- ``POST /v1/games/{game}/replay``: a whole record replayed from its start (``rules.records.
+  replay``, the one replay ``reign-referee verify FILE`` runs too).
+- ``GET /v1/sessions/{id}/record``: the session's record, redacted for the caller (a seat: what
+  it saw at each point; no token: the public record); whole once the game is finished.
+- ``POST /v1/sessions/{id}/fork``: a new, open session at an earlier version (the true state of a
+  finished game; one seat's knowledge of a running one, the hidden parts drawn afresh).
+- ``POST /v1/sessions/{id}/takebacks`` and ``.../takebacks/{takeback_id}``: going back with the
+  consent of every seat whose moves it undoes, never past the information horizon.
+
+A session's earlier states are not stored: they are replayed from its start (the setup its
+options and seed give, or a fork's stored start) through its history, with the same rules.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from flask import Blueprint
+
+import schemas
+from api.bot_seats import session_bot_seed
+from api.errors import ApiError
+from api.fairness import Fairness
+from api.games import read_body
+from api.session_store import Committed, Session, StateTooLarge, now
+from api.sessions import (
+    _bearer,
+    _bot_seats,
+    _etag,
+    _seat,
+    _session,
+    _sessions,
+    _table,
+    _too_large,
+    _unauthorized,
+    _viewer,
+)
+from api.sessions import (
+    _fairness as _stored_fairness,
+)
+from rules.engine import Game
+from rules.engine_types import State
+from rules.errors import RulesError
+from rules.records import (
+    Checks,
+    NotReplayable,
+    fork_state,
+    horizon,
+    make_record,
+    replay,
+    replay_states,
+    state_digest,
+    takeback_entry,
+)
+from rules.registry import get_game
+from schemas import records as shapes
+
+__all__ = ["bp", "record_checks", "verify"]
+
+bp = Blueprint("records", __name__, url_prefix="/v1")
+
+
+# -- replay (stateless) -----------------------------------------------------------------------
+def _why(load: Any, value: Any) -> str | None:
+    """The shape check ``load`` as a ``rules.records.Checks`` function: why ``value`` is
+    malformed (the first messages), or None."""
+    try:
+        load(value)
+    except schemas.ValidationError as err:
+        return str(err.messages)[:300]
+    return None
+
+
+def record_checks(game: Game) -> Checks:
+    """The game's shape checks, for the replay of one of its records."""
+    shapes_ = schemas.for_game(game.id)
+    return Checks(
+        move=lambda move: _why(shapes_.load_move, move),
+        state=lambda state: _why(shapes_.load_state, state),
+        options=lambda options: _why(shapes_.load_options, options),
+    )
+
+
+def verify(game: Game, record: dict[str, Any]) -> dict[str, Any]:
+    """The answer of ``/replay`` (and ``reign-referee verify``) for a record whose shape passed:
+    ``{"valid": true}`` or ``{"valid": false, "first_difference", "detail"}``."""
+    difference = replay(game, record, record_checks(game))
+    if difference is None:
+        return {"valid": True}
+    return {
+        "valid": False,
+        "first_difference": difference.version,
+        "detail": difference.detail,
+    }
+
+
+@bp.post("/games/<game_id>/replay")
+def replay_record(game_id: str):
+    game = get_game(game_id)  # 404 unknown_game
+    body = read_body(shapes.REPLAY)  # 400: a malformed record
+    return verify(game, body["record"])
+
+
+# -- a session's earlier states ----------------------------------------------------------------
+def _fairness(session: Session) -> dict[str, Any]:
+    """The session's ``fairness`` (``api.fairness``): the seed commitment always; seed and salt
+    once the game is finished, or from the start for an open session (a fork)."""
+    return _stored_fairness(session).public(session.state["status"] == "finished")
+
+
+def _start(game: Game, session: Session) -> State:
+    """The session's version 0: a fork's stored start, else the setup its players, options and
+    seed give."""
+    start = session.origin.get("start")
+    if start is not None:
+        return start
+    seed = _stored_fairness(session).seed
+    return game.setup(list(session.players), seed, dict(session.options))
+
+
+def _history(session: Session) -> list[dict[str, Any]]:
+    return _sessions().all_history(session.id, session.version)
+
+
+def _states(game: Game, session: Session, entries: list[dict[str, Any]]) -> list[State]:
+    """Every state of the session, ``states[v]`` at version ``v``, replayed from its start."""
+    states = [_start(game, session)]
+    try:
+        states.extend(state for state, _ in replay_states(game, states[0], entries))
+    except (NotReplayable, RulesError) as err:
+        raise _not_replayable(str(err)) from None
+    return states
+
+
+def _not_replayable(why: str) -> ApiError:
+    return ApiError(
+        409,
+        "history_not_replayable",
+        f"This session's history no longer replays with these rules ({why[:200]}); its earlier "
+        "versions cannot be reached.",
+    )
+
+
+# -- the record ------------------------------------------------------------------------------
+@bp.get("/sessions/<session_id>/record")
+def session_record(session_id: str):
+    session = _session(session_id)
+    viewer = _viewer(session)
+    game = get_game(session.game)
+    entries = _history(session)
+    if any("state_digest" not in e for e in entries):  # entries written before records
+        states = _states(game, session, entries)
+        entries = [dict(e, state_digest=state_digest(states[e["version"]])) for e in entries]
+    start = session.origin.get("start")  # a fork's
+    start_digest = session.origin.get("start_digest")
+    if start is None and start_digest is None:  # a session created before records
+        start = _start(game, session)
+    record = make_record(
+        game,
+        players=session.players,
+        options=session.options,
+        fairness=_fairness(session),
+        start=start,
+        entries=entries,
+        viewer=viewer,
+        whole=session.state["status"] == "finished",
+        forked_from=session.origin.get("forked_from"),
+        start_digest=start_digest,
+        schema_version=session.state["schema_version"],
+    )
+    record["to_move"] = game.waiting_on(session.state)  # as in every session answer
+    return record, 200, {"Vary": "Authorization", "Cache-Control": "no-store"}
+
+
+# -- fork ------------------------------------------------------------------------------------
+@bp.post("/sessions/<session_id>/fork")
+def fork(session_id: str):
+    session = _session(session_id, needs_token=True)
+    token = _bearer()
+    if token is None:
+        raise _unauthorized("Forking needs a seat or the admin token: 'Authorization: Bearer'.")
+    seat = session.seat_of(token)
+    if seat is None and not session.is_admin(token):
+        raise _unauthorized("The token does not open this session.")
+    body = read_body(shapes.FORK)
+    version = body["version"]
+    if version > session.version:
+        raise _unknown_version(version, session.version)
+    game = get_game(session.game)
+    finished = session.state["status"] == "finished"
+    knowledge = None if finished else _fork_seat(seat, body.get("as_"))
+    entries = _history(session)[:version]
+    truth = _states(game, session, entries)[version]
+    try:
+        start = fork_state(game, truth, knowledge, random.Random(secrets.randbits(128)))
+    except ValueError as err:
+        raise ApiError(
+            422, "fork_unavailable", f"This game cannot be forked from a seat's view: {err}."
+        ) from None
+    forked_from = {"session_id": session.id, "version": version}
+    origin = {"start_digest": state_digest(start), "start": start, "forked_from": forked_from}
+    fairness = Fairness.new(start["seed"], open_=True)  # a fork is open: its seed is shown
+    try:
+        fork_id, seats, admin = _sessions().create(
+            start,
+            now(),
+            bots={},
+            bot_seed=session_bot_seed(fairness.seed),
+            fairness=fairness.to_stored(),
+            options=session.options,
+            origin=origin,
+        )
+    except StateTooLarge as err:
+        raise _too_large(err) from None
+    payload = {
+        "session_id": fork_id,
+        "game": game.id,
+        "version": 0,
+        "seats": seats,
+        "bots": {},
+        "admin_token": admin,
+        "view": game.view(start, None),
+        "forked_from": forked_from,
+        **_table(game, start, fairness),
+    }
+    headers = {"Location": f"/v1/sessions/{fork_id}", "ETag": _etag(0), "Cache-Control": "no-store"}
+    return payload, 201, headers
+
+
+def _fork_seat(seat: str | None, wanted: str | None) -> str:
+    """Whose knowledge a fork of a running game starts from: the caller's own seat. Forking as
+    another seat would show the caller what that seat knows; the admin token sits at no seat."""
+    if seat is None:
+        raise ApiError(
+            403,
+            "forbidden",
+            "A game still running forks only from one seat's knowledge: fork with that seat's "
+            "token (the admin token forks finished games).",
+        )
+    if wanted is not None and wanted != seat:
+        raise ApiError(
+            403,
+            "forbidden",
+            f"This seat token is {seat!r}'s; a running game forks only as your own seat.",
+        )
+    return seat
+
+
+def _unknown_version(version: int, current: int) -> ApiError:
+    return ApiError(
+        422,
+        "unknown_version",
+        f"The session has versions 0 to {current}, not {version}.",
+        errors={"version": [f"Not a version from 0 to {current}."]},
+        current_version=current,
+    )
+
+
+# -- takebacks -------------------------------------------------------------------------------
+@bp.post("/sessions/<session_id>/takebacks")
+def propose_takeback(session_id: str):
+    session = _session(session_id, needs_token=True)
+    seat = _seat(session)
+    to_version = read_body(shapes.TAKEBACK)["to_version"]
+    if to_version >= session.version:
+        raise ApiError(
+            422,
+            "invalid_takeback",
+            f"A takeback goes back to an earlier version; the session is at {session.version}.",
+            errors={"to_version": [f"Not a version before {session.version}."]},
+            current_version=session.version,
+        )
+    game = get_game(session.game)
+    entries = _history(session)
+    states = _states(game, session, entries)
+    earliest, _ = horizon(game, states, entries)
+    if to_version < earliest:
+        raise ApiError(
+            409,
+            "past_information_horizon",
+            f"Going back to version {to_version} would undo a reveal of hidden information, a "
+            f"chance event or a simultaneous decision; the earliest version a takeback may "
+            f"return to is {earliest}.",
+            horizon=earliest,
+            current_version=session.version,
+        )
+    undone = {e["player"] for e in entries[to_version:] if e.get("by") != "takeback"}
+    waiting_on = [p for p in session.players if p in undone and p != seat and p not in session.bots]
+    accepted_by = [seat] + [p for p in session.players if p in undone and p in session.bots]
+    takeback = {
+        "takeback_id": secrets.token_urlsafe(12),
+        "to_version": to_version,
+        "at_version": session.version,
+        "proposed_by": seat,
+        "waiting_on": waiting_on,
+        "accepted_by": accepted_by,
+    }
+    if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
+        version = _land(game, session, takeback, accepted_by, states)
+        table = _table(game, states[to_version], _stored_fairness(session))
+        return _takeback_answer(takeback, "accepted", [], version, table), 201
+    if not _sessions().propose_takeback(session.id, session.version, takeback):
+        raise _moved_on()
+    table = _table(game, session.state, _stored_fairness(session))
+    return _takeback_answer(takeback, "pending", waiting_on, session.version, table), 201
+
+
+@bp.post("/sessions/<session_id>/takebacks/<takeback_id>")
+def answer_takeback(session_id: str, takeback_id: str):
+    session = _session(session_id, needs_token=True)
+    seat = _seat(session)
+    answer = read_body(shapes.TAKEBACK_ANSWER)["answer"]
+    store = _sessions()
+    found = store.answer_takeback(session.id, takeback_id)
+    if found is None:
+        raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
+    takeback, version, _ = found
+    if seat not in takeback["waiting_on"]:
+        raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
+    if version != takeback["at_version"]:
+        raise _stale(takeback, version)
+    found = store.answer_takeback(session.id, takeback_id, seat, answer)
+    if found is None:
+        raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
+    takeback, version, answers = found
+    game = get_game(session.game)
+    table = _table(game, session.state, _stored_fairness(session))
+    if "decline" in answers.values():
+        return _takeback_answer(takeback, "declined", [], version, table)
+    waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
+    if waiting:
+        return _takeback_answer(takeback, "pending", waiting, version, table)
+    if version != takeback["at_version"]:
+        raise _stale(takeback, version)
+    session = _session(session.id)
+    if session.version != takeback["at_version"]:
+        raise _stale(takeback, session.version)
+    entries = _history(session)
+    accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
+    states = _states(game, session, entries)
+    new = _land(game, session, takeback, accepted_by, states)
+    table = _table(game, states[takeback["to_version"]], _stored_fairness(session))
+    return _takeback_answer(takeback, "accepted", [], new, table)
+
+
+def _land(
+    game: Game,
+    session: Session,
+    takeback: dict[str, Any],
+    accepted_by: list[str],
+    states: list[State],
+) -> int:
+    """Commit the accepted ``takeback``: a new version whose state is ``to_version``'s (the
+    history only grows). Its version; 409 when the session moved on meanwhile."""
+    to_version = takeback["to_version"]
+    entry = takeback_entry(
+        session.version + 1,
+        takeback["proposed_by"],
+        to_version,
+        takeback["takeback_id"],
+        accepted_by,
+        now(),
+        states[to_version],
+    )
+    try:
+        result = _sessions().commit(
+            session.id, session.version, states[to_version], entry, entry["at"], None, None
+        )
+    except StateTooLarge as err:  # pragma: no cover - the state was stored once already
+        raise _too_large(err) from None
+    if not isinstance(result, Committed):
+        raise _moved_on()
+    _bot_seats().nudge(session.id, states[to_version], session.bots)
+    return result.version
+
+
+def _takeback_answer(
+    takeback: dict[str, Any],
+    status: str,
+    waiting_on: list[str],
+    version: int,
+    table: dict[str, Any],
+) -> dict[str, Any]:
+    """A takeback's answer, with what every session answer carries (``fairness``, ``to_move``)."""
+    return {
+        "takeback_id": takeback["takeback_id"],
+        "status": status,
+        "to_version": takeback["to_version"],
+        "proposed_by": takeback["proposed_by"],
+        "waiting_on": waiting_on,
+        "version": version,
+        **table,
+    }
+
+
+def _moved_on() -> ApiError:
+    return ApiError(
+        409,
+        "version_conflict",
+        "The session moved on while the takeback was being made; propose it again.",
+    )
+
+
+def _stale(takeback: dict[str, Any], version: int) -> ApiError:
+    return ApiError(
+        409,
+        "takeback_stale",
+        f"The takeback was proposed at version {takeback['at_version']}; the session is at "
+        f"{version} now, so it no longer applies. Propose it again.",
+        current_version=version,
+    )

@@ -1,0 +1,116 @@
+"""The information horizon: how far back a takeback may go (issue 26; contract, "Records").
+
+A takeback returns the game to an earlier version. It must never give anyone a second try with
+knowledge they did not have the first time, so it may not go back past a *barrier*: an entry
+after which some seat knows something it could not know before. An entry is a barrier when
+
+- **chance**: the generator advanced (``rng`` changed): a shuffle, a draw or a die was made, and
+  taking it back would let the mover draw again;
+- **simultaneous**: it was made while the game waited on several seats (``Game.waiting_on``: a
+  draft pick, an exchange, a pitch, a vote): the others chose without seeing it, and taking back
+  would let one of them choose again knowing what the others did;
+- **private**: one of its events is shown differently to different seats (``view_event``): a
+  card drawn, a pick, a goal dealt, a secret vote: someone learnt something only they may know
+  (except ``KNOWN_TO_MOVER``: events private to the mover about what the mover already saw, a
+  face-down unit of its own moving);
+- **reveal**: one of its events shows publicly what was hidden before (``REVEALS``, per game: a
+  card played from a hand, a unit turned face up in combat, a proposal revealed);
+- **finished**: it ended the game, and with it the seed and every hidden card are revealed.
+
+Board Game Arena gives its developers the same rule for their undo. Takeback entries are never
+barriers themselves: the state they return to is one every seat has seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.engine import Game
+from rules.engine_types import State
+
+__all__ = ["REVEALS", "KNOWN_TO_MOVER", "barrier", "horizon"]
+
+REVEALS: dict[str, frozenset[str]] = {
+    # a card leaves a hidden hand for the table (rulings R&R 12; docs/rules/reign-and-ruin.md)
+    "reign-and-ruin": frozenset({"fighter_played", "ability_used", "fighter_joined"}),
+    # face-down units and their reinforcements are shown in combat, a turn card is shown or
+    # discarded face up, a Doom discard or a post-Setup task names a card; a card is drawn from
+    # the top of a deck whose order was hidden (a turn card is shown to everyone as it is drawn,
+    # without the generator advancing: found by the property test of tests/records)
+    "reign-absolute": frozenset(
+        {
+            "first_player_draw",
+            "reinforcement_drawn",
+            "combat_card_drawn",
+            "combat_started",
+            "units_revealed",
+            "ability_triggered",
+            "unit_defeated",
+            "reinforcements_cancelled",
+            "reinforcements_discarded",
+            "turn_card_played",
+            "turn_card_discarded",
+            "doom_discard",
+            "setup_task",
+        }
+    ),
+    # a Spell or Tactics card leaves a hand (RS 15)
+    "reign-supreme": frozenset({"card_played"}),
+    # a face-down proposal is revealed, goals are shown after a death, secret votes are counted
+    "reigns-the-council": frozenset(
+        {
+            "proposal_revealed",
+            "proposal_resolved",
+            "goals_revealed",
+            "story_vote_result",
+            "end_vote_result",
+        }
+    ),
+}
+"""Game id -> the event types that make public what was hidden before."""
+
+KNOWN_TO_MOVER: dict[str, frozenset[str]] = {
+    # the mover's own face-down unit moves: only its owner sees which unit, and it knew already
+    "reign-absolute": frozenset({"unit_moved"}),
+}
+"""Game id -> private event types that tell their own player nothing new (not barriers)."""
+
+
+def barrier(game: Game, before: State, after: State, entry: Mapping[str, Any]) -> str | None:
+    """Why the entry that took ``before`` to ``after`` is a barrier (``chance``,
+    ``simultaneous``, ``private``, ``reveal``, ``finished``), or None when it is not."""
+    if entry.get("by") == "takeback":
+        return None
+    if after.get("rng") != before.get("rng"):
+        return "chance"
+    if len(game.waiting_on(before)) > 1:
+        return "simultaneous"
+    events = entry["events"]
+    viewers: list[str | None] = [*before["players"], None]
+    known = KNOWN_TO_MOVER.get(game.id, frozenset())
+    for event in events:
+        if event.get("type") in known and event.get("player") == entry["player"]:
+            continue
+        if any(game.view_event(event, viewer) != event for viewer in viewers):
+            return "private"
+    reveals = REVEALS.get(game.id, frozenset())
+    if any(event.get("type") in reveals for event in events):
+        return "reveal"
+    if after["status"] == "finished":
+        return "finished"
+    return None
+
+
+def horizon(
+    game: Game, states: Sequence[State], entries: Sequence[Mapping[str, Any]]
+) -> tuple[int, str | None]:
+    """The earliest version a takeback may return to, and why not earlier (the last barrier's
+    reason; None when nothing bars going back to version 0). ``states[v]`` is the state at
+    version ``v``; ``entries[v - 1]`` made it."""
+    for entry in reversed(entries):
+        version = entry["version"]
+        reason = barrier(game, states[version - 1], states[version], entry)
+        if reason is not None:
+            return version, reason
+    return 0, None

@@ -1,0 +1,217 @@
+"""Replay a record from its start and answer the first version that differs (issue 26).
+
+The one replay of the service: ``POST /v1/games/{game}/replay``, ``reign-referee verify FILE``,
+the seeded corpus of ``tests/records/`` and the sessions' takebacks and forks (the state at an
+earlier version) all step through :func:`step`.
+
+A record replays when its seed is revealed and matches the commitment (``fairness``), the start
+(setup with ``players``, ``options`` and the seed, or a fork's ``start``) has ``start_digest``,
+and each entry, in order, is version ``v`` = its place, applies (``Game.apply``, or a takeback:
+the state of ``to_version``, within the information horizon), gives exactly the recorded events
+and a state whose digest is ``state_digest``. ``at`` and ``clock`` are times: not replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import Game
+from rules.engine_types import Event, State
+from rules.errors import RulesError
+from rules.forfeit import FORFEIT, forfeit
+from rules.records.digest import canonical, commitment, state_digest
+from rules.records.horizon import barrier
+from rules.records.record import TAKEBACK
+
+__all__ = [
+    "Difference",
+    "NotReplayable",
+    "Checks",
+    "start_state",
+    "step",
+    "replay_states",
+    "replay",
+]
+
+_SHOWN = 300
+"""Characters of a move or event list quoted in a difference's detail."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """Where a record stops matching its replay: the first version that differs, and how."""
+
+    version: int
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Checks:
+    """Shape checks the rules assume have passed (``schemas/`` in the API; rules never import
+    it): each returns why its argument is malformed, or None. The defaults accept everything."""
+
+    move: Callable[[Any], str | None] = lambda move: None
+    state: Callable[[Any], str | None] = lambda state: None
+    options: Callable[[Any], str | None] = lambda options: None
+
+
+class NotReplayable(Exception):
+    """An entry (or the start) that cannot be replayed; ``difference`` says where and why."""
+
+    def __init__(self, version: int, detail: str) -> None:
+        super().__init__(detail)
+        self.difference = Difference(version, detail)
+
+
+def _quote(value: Any) -> str:
+    text = canonical(value).decode()
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
+
+
+def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()) -> State:
+    """Version 0 of ``record``: a fork's ``start``, else the setup its players, options and
+    revealed seed give. Raises ``NotReplayable`` (version 0) when there is none."""
+    if record.get("start") is not None:
+        start = record["start"]
+        why = checks.state(start)
+        if why is not None:
+            raise NotReplayable(0, f"The start state is malformed: {why}")
+        try:
+            game.check_state(start)
+        except RulesError as err:
+            raise NotReplayable(0, f"The start state fails its integrity checks: {err}") from None
+        return start
+    seed = record["fairness"].get("seed")
+    if seed is None:
+        raise NotReplayable(
+            0, "The seed is not revealed: only a finished game's whole record replays."
+        )
+    why = checks.options(record["options"])
+    if why is not None:
+        raise NotReplayable(0, f"The options are malformed: {why}")
+    try:
+        return game.setup(list(record["players"]), seed, dict(record["options"]))
+    except RulesError as err:
+        raise NotReplayable(0, f"Setup refuses these players, seed and options: {err}") from None
+
+
+def step(
+    game: Game,
+    states: Sequence[State],
+    done: Sequence[Mapping[str, Any]],
+    entry: Mapping[str, Any],
+    checks: Checks = Checks(),
+) -> tuple[State, list[Event]]:
+    """The state and events of ``entry``, applied after ``states`` (``states[v]``: version
+    ``v``), which ``done`` made (``done[v - 1]`` made version ``v``; later ones are not read).
+    Raises ``NotReplayable`` at the entry's version when it cannot be applied."""
+    version = len(states)
+    state = states[-1]
+    move = entry["move"]
+    if entry.get("by") == TAKEBACK:
+        to = (entry.get("takeback") or {}).get("to_version")
+        if type(to) is not int or not 0 <= to < version - 1:
+            raise NotReplayable(version, f"A takeback must go to an earlier version, not {to!r}.")
+        for back in range(version - 1, to, -1):
+            reason = barrier(game, states[back - 1], states[back], done[back - 1])
+            if reason is not None:
+                raise NotReplayable(
+                    version,
+                    f"The takeback to version {to} goes back past version {back} ({reason}): "
+                    "past the information horizon.",
+                )
+        return states[to], []
+    if entry.get("by") == CLOCK and move.get("type") in (FORFEIT, CLOCK_PAUSE):
+        return _clock_step(game, state, entry, version)
+    why = checks.move(move)
+    if why is not None:
+        raise NotReplayable(version, f"The move is not a move of {game.id}: {why}")
+    if entry["player"] != move.get("player"):
+        raise NotReplayable(version, "The entry's player is not its move's player.")
+    try:
+        return game.apply(state, move)
+    except RulesError as err:
+        raise NotReplayable(version, f"The move does not apply: {err}") from None
+    except Exception as err:  # a move the shape checks let through but the rules choke on
+        raise NotReplayable(version, f"The move does not apply ({type(err).__name__}).") from None
+
+
+CLOCK = "clock"
+"""``by`` of a history entry the session's clock made (api.clock_keeper)."""
+CLOCK_PAUSE = "timeout"
+"""The move type of a ``pause`` timeout: the clocks pause, the state stays as it was."""
+
+
+def _clock_step(
+    game: Game, state: State, entry: Mapping[str, Any], version: int
+) -> tuple[State, list[Event]]:
+    """A timeout the clock made (issue 25): a ``pause`` leaves the state as it was; a forfeit is
+    replayed by ``rules.forfeit`` itself (the game's ``concede`` where legal, else the forfeit),
+    which must give the very move recorded. A ``bot`` timeout is an ordinary move."""
+    move = entry["move"]
+    if move["type"] == CLOCK_PAUSE:
+        return state, []
+    try:
+        new, events, made = forfeit(game, state, entry["player"])
+    except (ValueError, RulesError) as err:
+        raise NotReplayable(version, f"The forfeit does not apply: {err}") from None
+    if made != move:
+        raise NotReplayable(version, f"The forfeit is {made!r}, not the recorded {move!r}.")
+    return new, events
+
+
+def replay_states(
+    game: Game,
+    start: State,
+    entries: Sequence[Mapping[str, Any]],
+    checks: Checks = Checks(),
+) -> Iterator[tuple[State, list[Event]]]:
+    """Each entry's state and events in turn, from ``start`` (version 0). Raises ``NotReplayable``
+    where an entry does not apply; compares nothing (``replay`` does)."""
+    states: list[State] = [start]
+    for entry in entries:
+        state, events = step(game, states, entries, entry, checks)
+        states.append(state)
+        yield state, events
+
+
+def replay(game: Game, record: Mapping[str, Any], checks: Checks = Checks()) -> Difference | None:
+    """None when ``record`` replays exactly; else the first version that differs and why."""
+    try:
+        _replay(game, record, checks)
+    except NotReplayable as differs:
+        return differs.difference
+    return None
+
+
+def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
+    if record["game"] != game.id:
+        raise NotReplayable(0, f"This is a record of {record['game']!r}, not of {game.id}.")
+    fairness = record["fairness"]
+    salt, seed = fairness.get("salt"), fairness.get("seed")
+    if seed is not None and salt is not None:
+        if commitment(salt, seed) != fairness.get("seed_commitment"):
+            raise NotReplayable(0, "The revealed seed and salt do not match the seed commitment.")
+    start = start_state(game, record, checks)
+    if state_digest(start) != record["start_digest"]:
+        raise NotReplayable(0, "The start state differs from the recorded start_digest.")
+    entries = record["entries"]
+    for i, entry in enumerate(entries):
+        if entry["version"] != i + 1:
+            raise NotReplayable(
+                i + 1, f"Entry {i} should be version {i + 1}, not {entry['version']}."
+            )
+    for entry, (state, events) in zip(
+        entries, replay_states(game, start, entries, checks), strict=True
+    ):
+        version = entry["version"]
+        if canonical(events) != canonical(entry["events"]):
+            raise NotReplayable(
+                version,
+                f"The events differ: recorded {_quote(entry['events'])}, "
+                f"replayed {_quote(events)}.",
+            )
+        if state_digest(state) != entry["state_digest"]:
+            raise NotReplayable(version, "The state differs from the recorded state_digest.")

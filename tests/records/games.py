@@ -1,0 +1,69 @@
+"""Records of random games for the record tests, the seeded corpus and ``bench/records.py``.
+
+A game is played with random legal moves (``rules.playout.choose_move``, rarely conceding so that
+games last), each move recorded as a session would (``rules.records.make_entry``), with fixed
+stand-in times, so the same seed gives the same record byte for byte.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from rules.playout import choose_move
+from rules.records import commitment, make_entry, make_record
+from rules.registry import get_game
+
+PLAYERS = {
+    "reign-and-ruin": ["ann", "bob", "cat"],
+    "reign-absolute": ["ann", "bob"],
+    "reign-supreme": ["ann", "bob"],
+    "reigns-the-council": ["ann", "bob", "cat"],
+}
+"""The seats of each game's recorded games."""
+GAME_IDS = sorted(PLAYERS)
+SALT = "5a17" * 8
+"""The corpus' stand-in salt (32 hex digits): the commitment is real, the salt is fixed."""
+AT = "2026-01-01T00:00:00.000Z"
+
+
+def fairness(seed: int, revealed: bool = True) -> dict[str, Any]:
+    return {
+        "open": True,
+        "seed_commitment": commitment(SALT, seed),
+        "seed": seed if revealed else None,
+        "salt": SALT if revealed else None,
+    }
+
+
+def play(game_id: str, seed: int, max_moves: int = 10_000) -> tuple[list[dict], list[dict]]:
+    """The states (``states[v]``: version ``v``) and entries of one random game. The states are
+    kept as copies: ``apply`` must never change a state it was given, and a rules bug that does
+    (Reign Absolute's post-Setup task on this branch's base, fixed on branch ``rulesexact``)
+    must not rewrite the recorded past under the tests."""
+    game = get_game(game_id)
+    state = game.setup(PLAYERS[game_id], seed, {})
+    chooser = random.Random(seed)
+    states, entries = [state], []
+    while state["status"] != "finished" and len(entries) < max_moves:
+        move = choose_move(game.legal_moves(state), chooser, concede=0.01)
+        state, events = game.apply(state, move)
+        entries.append(make_entry(len(entries) + 1, move["player"], move, events, AT, state))
+        states.append(copy.deepcopy(state))
+    return states, entries
+
+
+def record_of(game_id: str, seed: int, max_moves: int = 10_000) -> dict[str, Any]:
+    """The whole record of one random game."""
+    states, entries = play(game_id, seed, max_moves)
+    return make_record(
+        get_game(game_id),
+        players=PLAYERS[game_id],
+        options={},
+        fairness=fairness(seed),
+        start=states[0],
+        entries=entries,
+        viewer=None,
+        whole=True,
+    )

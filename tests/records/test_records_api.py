@@ -1,0 +1,319 @@
+"""Records, replay, fork and takebacks through the HTTP API (the Flask test client, the embedded
+Redis): records redacted per caller, a finished game's record verifies and a tampered one is
+refused at the right version, forks of running games never hold the true hidden cards, and
+takebacks past the information horizon are refused."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from rules.registry import get_game
+
+PROBLEM = "application/problem+json"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, game: str, players: list[str]) -> dict:
+    resp = client.post("/v1/sessions", json={"game": game, "players": players})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def path(session: dict, tail: str = "") -> str:
+    return f"/v1/sessions/{session['session_id']}{tail}"
+
+
+def move_once(client, session: dict, chooser: random.Random, avoid=("concede",)) -> dict:
+    """One random legal move of some seat the game waits on; the answer."""
+    for _, token in sorted(session["seats"].items()):
+        moves = client.get(path(session, "/legal-moves"), headers=bearer(token)).get_json()
+        moves = moves["moves"]
+        if moves:
+            choices = [m for m in moves if m["type"] not in avoid] or moves
+            resp = client.post(
+                path(session, "/moves"),
+                json={"move": chooser.choice(choices)},
+                headers=bearer(token),
+            )
+            assert resp.status_code == 200, resp.get_json()
+            return resp.get_json()
+    raise AssertionError("nobody may move")
+
+
+def record(client, session: dict, player: str | None = None) -> dict:
+    headers = bearer(session["seats"][player]) if player else {}
+    resp = client.get(path(session, "/record"), headers=headers)
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()
+
+
+@pytest.fixture
+def finished(client):
+    """A finished Reign & Ruin session of two seats (random moves), and its whole record."""
+    session = create(client, "reign-and-ruin", ["ann", "bob"])
+    chooser = random.Random(3)
+    for _ in range(200):
+        if move_once(client, session, chooser)["outcome"] is not None:
+            break
+    return session, record(client, session)
+
+
+# -- the record ------------------------------------------------------------------------------
+def test_a_running_game_record_is_redacted_for_each_caller(client):
+    session = create(client, "reign-and-ruin", ["ann", "bob"])
+    chooser = random.Random(1)
+    for _ in range(2):  # both draft picks of round 1
+        move_once(client, session, chooser)
+    ann, bob, public = (record(client, session, p) for p in ("ann", "bob", None))
+    for rec in (ann, bob, public):
+        assert rec["format"] == "reign-referee-record" and rec["format_version"] == 1
+        assert rec["game"] == "reign-and-ruin" and rec["players"] == ["ann", "bob"]
+        assert rec["fairness"]["seed"] is None and rec["fairness"]["salt"] is None
+        assert len(rec["entries"]) == 2 and "start" not in rec
+        assert [e["version"] for e in rec["entries"]] == [1, 2]
+        assert rec["entries"][0]["state_digest"] == ann["entries"][0]["state_digest"]
+    picks = {e["player"]: e for e in ann["entries"]}
+    assert "cards" in picks["ann"]["move"] and "cards" not in picks["bob"]["move"]
+    picks = {e["player"]: e for e in public["entries"]}
+    assert all("cards" not in e["move"] for e in picks.values())
+    assert all("cards" not in ev for e in public["entries"] for ev in e["events"])
+    # not replayable while running: the seed is not revealed
+    resp = client.post("/v1/games/reign-and-ruin/replay", json={"record": ann})
+    assert resp.status_code == 200
+    assert resp.get_json()["valid"] is False and resp.get_json()["first_difference"] == 0
+
+
+def test_a_finished_record_is_whole_and_verifies(client, finished):
+    session, whole = finished
+    assert whole["fairness"]["seed"] is not None
+    assert record(client, session, "bob") == whole  # everyone gets the whole record
+    resp = client.post("/v1/games/reign-and-ruin/replay", json={"record": whole})
+    assert resp.status_code == 200 and resp.get_json() == {"valid": True}
+
+
+def test_a_tampered_record_is_refused_at_the_version_tampered_with(client, finished):
+    _, whole = finished
+    game = get_game("reign-and-ruin")
+    tampered = copy.deepcopy(whole)
+    entry = tampered["entries"][-3]
+    entry["events"] = entry["events"][:-1] + [{"type": "game_over"}]
+    resp = client.post("/v1/games/reign-and-ruin/replay", json={"record": tampered})
+    answer = resp.get_json()
+    assert answer["valid"] is False and answer["first_difference"] == entry["version"]
+    assert answer["detail"]
+    tampered = copy.deepcopy(whole)
+    tampered["entries"][4]["move"]["card"] = "no-such-card"  # a play of the 5th move
+    answer = client.post("/v1/games/reign-and-ruin/replay", json={"record": tampered}).get_json()
+    assert answer["valid"] is False and answer["first_difference"] == 5
+    assert game.id == whole["game"]
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda r: r.pop("entries"),
+        lambda r: r.update(format="pgn"),
+        lambda r: r["entries"][0].update(version="1"),
+        lambda r: r["fairness"].pop("seed_commitment"),
+    ],
+)
+def test_a_malformed_record_is_a_400(client, finished, mangle):
+    _, whole = finished
+    broken = copy.deepcopy(whole)
+    mangle(broken)
+    resp = client.post("/v1/games/reign-and-ruin/replay", json={"record": broken})
+    assert resp.status_code == 400 and resp.mimetype == PROBLEM
+    assert resp.get_json()["errors"]
+
+
+def test_replay_of_an_unknown_game_is_a_404(client, finished):
+    resp = client.post("/v1/games/chess/replay", json={"record": finished[1]})
+    assert resp.status_code == 404
+
+
+# -- fork ------------------------------------------------------------------------------------
+def test_a_fork_of_a_running_game_keeps_the_seat_view_and_draws_the_rest(client):
+    session = create(client, "reign-and-ruin", ["ann", "bob", "cat"])
+    truth_bob = client.get(path(session), headers=bearer(session["seats"]["bob"])).get_json()
+    truth_ann = client.get(path(session), headers=bearer(session["seats"]["ann"])).get_json()
+    resp = client.post(
+        path(session, "/fork"),
+        json={"version": 0, "as": "ann"},
+        headers=bearer(session["seats"]["ann"]),
+    )
+    assert resp.status_code == 201, resp.get_json()
+    fork = resp.get_json()
+    assert fork["forked_from"] == {"session_id": session["session_id"], "version": 0}
+    assert set(fork["seats"]) == {"ann", "bob", "cat"} and fork["admin_token"]
+    assert fork["fairness"]["open"] is True and fork["version"] == 0
+    assert resp.headers["Location"] == f"/v1/sessions/{fork['session_id']}"
+    fork_ann = client.get(path(fork), headers=bearer(fork["seats"]["ann"])).get_json()
+    fork_bob = client.get(path(fork), headers=bearer(fork["seats"]["bob"])).get_json()
+    assert fork_ann["view"] == truth_ann["view"]
+    assert fork_bob["view"]["draft"]["packet"] != truth_bob["view"]["draft"]["packet"]
+    forked_record = record(client, fork)
+    assert forked_record["forked_from"] == fork["forked_from"]
+
+
+def test_a_running_game_forks_only_as_the_caller_seat(client):
+    session = create(client, "reign-and-ruin", ["ann", "bob"])
+    fork = path(session, "/fork")
+    resp = client.post(
+        fork, json={"version": 0, "as": "bob"}, headers=bearer(session["seats"]["ann"])
+    )
+    assert resp.status_code == 403
+    resp = client.post(fork, json={"version": 0}, headers=bearer(session["admin_token"]))
+    assert resp.status_code == 403
+    resp = client.post(fork, json={"version": 0})
+    assert resp.status_code == 401
+    resp = client.post(fork, json={"version": 5}, headers=bearer(session["seats"]["ann"]))
+    assert resp.status_code == 422 and resp.get_json()["code"] == "unknown_version"
+    resp = client.post(fork, json={"version": -1}, headers=bearer(session["seats"]["ann"]))
+    assert resp.status_code == 400
+
+
+def test_a_fork_of_a_finished_game_is_the_true_state(client, finished):
+    session, whole = finished
+    version = len(whole["entries"]) // 2
+    resp = client.post(
+        path(session, "/fork"), json={"version": version}, headers=bearer(session["admin_token"])
+    )
+    assert resp.status_code == 201, resp.get_json()
+    fork = resp.get_json()
+    assert record(client, fork)["start_digest"] == whole["entries"][version - 1]["state_digest"]
+
+
+# -- takebacks --------------------------------------------------------------------------------
+def rs_session(client, moves: int) -> tuple[dict, list[dict]]:
+    """A Reign Supreme session after ``moves`` set-up placements (public, deterministic moves),
+    and each seat's view at every version."""
+    session = create(client, "reign-supreme", ["ann", "bob"])
+    chooser = random.Random(2)
+    views = [snapshot(client, session)]
+    for _ in range(moves):
+        move_once(client, session, chooser)
+        views.append(snapshot(client, session))
+    return session, views
+
+
+def snapshot(client, session: dict) -> dict:
+    return {
+        p: client.get(path(session), headers=bearer(t)).get_json()["view"]
+        for p, t in session["seats"].items()
+    }
+
+
+def turn_change(entries: list[dict]) -> tuple[str, str, int]:
+    """The seat that moved last, the other seat, and the version of the other's last move."""
+    last = entries[-1]["player"]
+    other = next(e for e in reversed(entries) if e["player"] != last)
+    return last, other["player"], other["version"]
+
+
+def propose(client, session, seat, to_version):
+    return client.post(
+        path(session, "/takebacks"),
+        json={"to_version": to_version},
+        headers=bearer(session["seats"][seat]),
+    )
+
+
+def answer(client, session, seat, tid, said):
+    return client.post(
+        path(session, f"/takebacks/{tid}"),
+        json={"answer": said},
+        headers=bearer(session["seats"][seat]),
+    )
+
+
+def test_a_takeback_waits_on_the_seats_it_undoes_then_lands(client):
+    session, views = rs_session(client, 7)  # five placements of one seat, two of the other
+    entries = record(client, session)["entries"]
+    assert {e["move"]["type"] for e in entries} == {"place"}
+    proposer, other, version = turn_change(entries)
+    to_version = version - 1
+    resp = propose(client, session, proposer, to_version)
+    assert resp.status_code == 201, resp.get_json()
+    proposal = resp.get_json()
+    assert proposal["waiting_on"] == [other] and proposal["status"] == "pending"
+    assert proposal["version"] == 7 and proposal["to_version"] == to_version
+    tid = proposal["takeback_id"]
+    assert answer(client, session, proposer, tid, "accept").status_code == 403  # not waited on
+    assert snapshot(client, session) == views[7]  # nothing happens before the consent
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["status"] == "accepted" and resp.get_json()["version"] == 8
+    assert snapshot(client, session) == views[to_version]  # at version 8
+    history = client.get(path(session, "/history")).get_json()["entries"]
+    assert len(history) == 8 and history[-1]["by"] == "takeback"
+    assert history[-1]["takeback"]["to_version"] == to_version
+    assert history[-1]["takeback"]["accepted_by"] == [proposer, other]
+    last = record(client, session)["entries"][-1]
+    assert last["by"] == "takeback"
+    assert last["state_digest"] == entries[to_version - 1]["state_digest"]
+
+
+def test_a_declined_takeback_changes_nothing(client):
+    session, views = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    resp = answer(client, session, other, tid, "decline")
+    assert resp.status_code == 200 and resp.get_json()["status"] == "declined"
+    assert snapshot(client, session) == views[7]
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.get_json()["status"] == "declined"  # the first answer stands
+    assert snapshot(client, session) == views[7]
+
+
+def test_a_takeback_of_ones_own_moves_lands_at_once(client):
+    session, views = rs_session(client, 7)
+    proposer, _, version = turn_change(record(client, session)["entries"])
+    resp = propose(client, session, proposer, version)
+    assert resp.status_code == 201
+    assert resp.get_json()["status"] == "accepted" and resp.get_json()["waiting_on"] == []
+    assert snapshot(client, session) == views[version]
+
+
+def test_a_takeback_past_the_horizon_is_refused(client):
+    session = create(client, "reign-and-ruin", ["ann", "bob"])
+    move_once(client, session, random.Random(1))  # a draft pick: a simultaneous decision
+    resp = client.post(
+        path(session, "/takebacks"), json={"to_version": 0}, headers=bearer(session["seats"]["ann"])
+    )
+    assert resp.status_code == 409 and resp.mimetype == PROBLEM
+    assert resp.get_json()["code"] == "past_information_horizon"
+    assert resp.get_json()["horizon"] == 1
+
+
+def test_a_takeback_goes_stale_when_a_move_lands(client):
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    move_once(client, session, random.Random(5))
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 409 and resp.get_json()["code"] == "takeback_stale"
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [({"to_version": 2}, 422), ({"to_version": 9}, 422), ({"to_version": "1"}, 400), ({}, 400)],
+)
+def test_takeback_requests_are_checked(client, body, status):
+    session, _ = rs_session(client, 2)
+    resp = client.post(
+        path(session, "/takebacks"), json=body, headers=bearer(session["seats"]["ann"])
+    )
+    assert resp.status_code == status and resp.mimetype == PROBLEM
+    assert client.post(path(session, "/takebacks"), json={"to_version": 0}).status_code == 401
+    resp = client.post(
+        path(session, "/takebacks/nope"),
+        json={"answer": "accept"},
+        headers=bearer(session["seats"]["ann"]),
+    )
+    assert resp.status_code == 404
