@@ -39,9 +39,17 @@ def client_package(tmp_path_factory):
         pytest.skip("openapi-python-client is not installed (pip install -e '.[test]')")
     out = tmp_path_factory.mktemp("client")
     config = out / "config.json"
+    # No formatter run (none is installed); a picture (image/svg+xml) is bytes to the client, as
+    # the README's client command says.
     config.write_text(
-        json.dumps({"post_hooks": []}), "utf-8"
-    )  # no formatter run: none is installed
+        json.dumps(
+            {
+                "post_hooks": [],
+                "content_type_overrides": {"image/svg+xml": "application/octet-stream"},
+            }
+        ),
+        "utf-8",
+    )
     done = subprocess.run(
         [
             exe,
