@@ -50,6 +50,7 @@ __all__ = [
     "either",
     "tagged",
     "custom",
+    "at_most",
     "doc",
     "named",
     "shape_only",
@@ -151,6 +152,20 @@ def named(name: str, check: Checker) -> Checker:
 def custom(check: Checker, schema: dict[str, Any]) -> Checker:
     """A hand-written checker and the JSON Schema it checks."""
     return _spec(check, schema)
+
+
+def at_most(check: Checker, limit: int) -> Checker:
+    """A list checker whose length bound is part of the shape: more than ``limit`` items is an
+    error of the checker itself (a 400), for a body that is judged rather than set up, where no
+    rule answers the bound with a 422 (``/replay``: a record is valid, invalid or malformed)."""
+
+    def bounded(value: Any) -> Errors | None:
+        errors = check(value)
+        if errors is None and isinstance(value, list) and len(value) > limit:
+            return [f"At most {limit} items."]
+        return errors
+
+    return custom(bounded, {**_schema_of(check), "maxItems": limit})
 
 
 REF_PREFIX = "#/components/schemas/"
