@@ -219,13 +219,22 @@ def test_the_council_shows_fronts_only_to_their_holder():
 
 
 def test_user_strings_are_escaped_and_cannot_add_markup():
-    """Player ids are the client's strings: markup in them stays text, and characters XML
-    forbids are replaced, so the picture still parses."""
+    """Player ids are the client's strings: markup in them stays text. (Characters XML forbids
+    cannot be in a player id since the safe set of issue 24; ``clean`` still replaces them in
+    any text, below.)"""
     game = get_game("reign-and-ruin")
-    players = ["<script>alert(1)</script>", 'a"b&c\x01', "]]>x"]
+    players = ["<script>alert(1)</script>", 'a"b&c', "]]>x"]
     state = game.setup(players, 1, {})
     for viewer in [*players, None]:
         svg = render(game.view(state, viewer))
         root = parse(svg)
         assert "<script" not in svg
         assert "<script>alert(1)</script>" in words(root)  # shown as text, escaped
+
+
+def test_characters_xml_forbids_are_replaced():
+    """Any text drawn (custom content is the client's too) is fit for XML 1.0: a forbidden
+    character becomes U+FFFD, so a picture always parses."""
+    from rules.pictures.svg import clean
+
+    assert clean("a\x01b\x00c") == "a\ufffdb\ufffdc"
