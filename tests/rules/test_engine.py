@@ -80,6 +80,8 @@ def test_value_types_serialise():
         "winners": ["ann"],
         "draw": False,
         "breakdown": {"k": 1},
+        "provisional": False,
+        "leaders": ["ann"],
     }
 
 

@@ -47,6 +47,7 @@ SKIPPED = {
     ".venv/bin/python bench/slow_clients.py": "a benchmark that starts its own service",
     ".venv/bin/python bench/session_bytes.py": "a benchmark of hundreds of moves per game",
     ".venv/bin/python bench/render.py": "a benchmark (pictures, and the table in Chromium)",
+    ".venv/bin/python bench/clocks.py": "a benchmark of 1,000 clocked sessions (and two instances)",
 }
 """Blocks not run, by their first line's beginning, each with its reason."""
 
@@ -84,6 +85,10 @@ def _checks(block: str) -> list[str]:
         ]
     if '"bots": {"bob": "expert"}' in block and "/v1/sessions" in block:
         return ['"winners"']  # the bot game in a session
+    if "/render" in block:
+        return ["<title>"]  # a picture
+    if '"clock": {"type": "fischer"' in block:
+        return ["'running': ['ann', 'bob']", '"remaining_ms"']  # the clocked session
     if '"open": true, "seed": 7}' in block:
         return ["'open': True", "'seed': 7"]
     if "/suggest" in block:
