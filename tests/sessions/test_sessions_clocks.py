@@ -28,7 +28,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def create(client, game=GAME, players=("ann", "bob"), **clock):
-    body = {"game": game, "players": list(players), "seed": 11, **clock}
+    body = {"game": game, "players": list(players), "open": True, "seed": 11, **clock}
     resp = client.post("/v1/sessions", json=body)
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()
@@ -405,7 +405,7 @@ def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(ap
     game = get_game(GAME)
     move = game.legal_moves(session.state, "ann")[0]
     state, events = game.apply(session.state, move)
-    entry = history_entry(1, "ann", move, events)
+    entry = history_entry(1, "ann", move, events, state)
     store.commit(sid, 0, state, entry, entry["at"], None, None)  # no clock given
     # Both draft clocks ran out, but ann moved at version 1: only bob's timeout is due (the stale
     # clock, still at version 0, would have timed ann out first).

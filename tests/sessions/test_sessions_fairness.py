@@ -162,7 +162,7 @@ def test_the_end_reveals_seed_salt_and_the_whole_history(app, client, finished):
     assert finished["last_answer"]["to_move"] == []
     store = app.extensions["referee_store"].client()
     raw = [  # the stored entries; their state digests are in the record, not the history
-        {k: v for k, v in json.loads(e).items() if k != "state_digest"}
+        {"clock": None, **{k: v for k, v in json.loads(e).items() if k != "state_digest"}}
         for e in store.lrange(f"{KEY_PREFIX}{{{finished['session_id']}}}:history", 0, -1)
     ]
     for seat in (None, "ann", "bob"):
