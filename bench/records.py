@@ -51,7 +51,7 @@ def export(game_id: str, moves: int, runs: int) -> None:
         store = app.extensions["referee_sessions"]
         client = app.test_client()
         origin = {"options": {}, "start_digest": entries[0]["state_digest"]}
-        session_id, seats, _ = store.create(states[0], now(), {}, 0, origin)
+        session_id, seats, _ = store.create(states[0], now(), origin=origin)
         for entry, state in zip(entries[:-1], states[1:-1], strict=True):
             entry = make_entry(
                 entry["version"], entry["player"], entry["move"], entry["events"], now(), state
