@@ -22,9 +22,10 @@ import random
 import secrets
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
 import schemas
+from api import jsonio
 from api.bot_seats import session_bot_seed
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -154,10 +155,37 @@ def session_record(session_id: str):
     session = _session(session_id)
     viewer = _viewer(session)
     game = get_game(session.game)
+    whole = session.state["status"] == "finished"
+    seat = None if viewer is None or whole else session.players.index(viewer)
+    kept = _sessions().record_entries(session.id, session.version, whole, seat)
+    headers = {"Vary": "Authorization", "Cache-Control": "no-store"}
+    if kept is not None and "start_digest" in session.origin:
+        head = _record(game, session, [], viewer, whole)
+        del head["entries"]  # the first key in sorted order: the kept entries go first
+        body = b'{"entries":[' + kept + b"]," + jsonio.dumps(head)[1:]
+        return Response(body, 200, headers, mimetype="application/json")
+    return _record(game, session, _redacted_source(game, session), viewer, whole), 200, headers
+
+
+def _redacted_source(game: Game, session: Session) -> list[dict[str, Any]]:
+    """The history entries, each with its state digest, for a session that did not keep its
+    record views (created before they were kept): redacted on each export."""
     entries = _history(session)
     if any("state_digest" not in e for e in entries):  # entries written before records
         states = _states(game, session, entries)
         entries = [dict(e, state_digest=state_digest(states[e["version"]])) for e in entries]
+    return entries
+
+
+def _record(
+    game: Game,
+    session: Session,
+    entries: list[dict[str, Any]],
+    viewer: str | None,
+    whole: bool,
+) -> dict[str, Any]:
+    """The session's record for ``viewer`` (``rules.records.make_record``) over ``entries``
+    (history entries, redacted here), with ``to_move`` as in every session answer."""
     start = session.origin.get("start")  # a fork's
     start_digest = session.origin.get("start_digest")
     if start is None and start_digest is None:  # a session created before records
@@ -170,13 +198,13 @@ def session_record(session_id: str):
         start=start,
         entries=entries,
         viewer=viewer,
-        whole=session.state["status"] == "finished",
+        whole=whole,
         forked_from=session.origin.get("forked_from"),
         start_digest=start_digest,
         schema_version=session.state["schema_version"],
     )
     record["to_move"] = game.waiting_on(session.state)  # as in every session answer
-    return record, 200, {"Vary": "Authorization", "Cache-Control": "no-store"}
+    return record
 
 
 # -- fork ------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ on one slot and a Lua script may touch all of its keys:
 | ------------------------------------- | ------ | ------------------------------------------------------ |
 | ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none), ``origin`` (what a record needs besides the history: start digest, a fork's start, ``forked_from``), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
+| ``referee:{<id>}:record:public``       | list   | entry ``i`` as the public sees it (``""``: as in the history); only when kept from version 0 |
+| ``referee:{<id>}:record:<n>``          | list   | entry ``i`` as the seat ``players[n]`` sees it (``""``: as the public, ``"*"``: as in the history); ``n`` < ``RECORD_SEATS`` |
 | ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move made |
 | ``referee:{<id>}:idempotency_at``     | zset   | the same fields, scored by when their move landed (ms since the epoch) |
 
@@ -24,6 +26,14 @@ A deleted session leaves its tombstone (the token hashes, nothing else) for one 
 a token-needing request to it can still tell a stranger (401) from its own seat or admin (404).
 
 Beside them, one key for all sessions: ``referee:clock:deadlines`` (``api.clock_store``).
+
+The ``record`` lists are what each reader's record shows of each version, kept at commit time
+(``rules.records.entry_views``): a view depends only on the entry and its reader, so it never
+changes once written, and a record is read in one script (``record_entries``) instead of being
+parsed and redacted again on each export (``docs/records.md``, "Cost"). Most views are the same
+as another one (Reign Supreme's moves are public; a seat sees its own moves whole), and those are
+one or zero bytes. A session whose lists do not hold every version (created before they were kept)
+is redacted from its history instead.
 
 And the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
@@ -55,7 +65,8 @@ from redis.typing import EncodableT, FieldT
 from api import jsonio
 from api.clock_store import ClockDeadlines, ClockWrite
 from api.store import Store, guarded, guarded_write
-from rules.records import make_entry
+from rules.records import entry_views, make_entry
+from rules.registry import get_game
 
 __all__ = [
     "SessionStore",
@@ -67,6 +78,8 @@ __all__ = [
     "Remembered",
     "DIGEST_CHARS",
     "PRUNE_BATCH",
+    "RECORD_SEATS",
+    "record_views",
     "StateTooLarge",
     "new_token",
     "token_hash",
@@ -83,6 +96,13 @@ digest: collisions are out of reach, and a field and a value stay short enough f
 compact encoding of small hashes (64 bytes)."""
 PRUNE_BATCH = 64
 """Keys past the idempotency window that one commit forgets at most (the rest at the next)."""
+RECORD_SEATS = 4
+"""Seats whose record views a session keeps (every game seats at most four; a session with more
+would be redacted from its history on each export)."""
+AS_PUBLIC = b""
+"""A seat's kept view that is the public one (and a public view that is the history's entry)."""
+AS_WHOLE = b"*"
+"""A seat's kept view that is the history's entry (its own move, say): never JSON (``{``)."""
 
 _COMMIT = """
 local field = ARGV[6]
@@ -111,6 +131,13 @@ end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
+local views = tonumber(ARGV[14])
+if views > 0 and redis.call('LLEN', KEYS[5]) == tonumber(version) then
+  for i = 0, views - 1 do
+    redis.call('RPUSH', KEYS[5 + i], ARGV[15 + i])
+    redis.call('EXPIRE', KEYS[5 + i], ttl)
+  end
+end
 local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[10], 'LIMIT', 0, ARGV[11])
 if #old > 0 then
   redis.call('HDEL', KEYS[3], unpack(old))
@@ -124,6 +151,32 @@ redis.call('EXPIRE', KEYS[3], ttl)
 redis.call('EXPIRE', KEYS[4], ttl)
 redis.call('PUBLISH', ARGV[8], ARGV[4])
 return {'ok', made}
+"""
+
+_RECORD = """
+local v = tonumber(ARGV[1])
+local history = redis.call('LRANGE', KEYS[1], 0, v - 1)
+if #history < v then return {0, ''} end
+if ARGV[2] == 'whole' then return {1, table.concat(history, ',')} end
+local public = redis.call('LRANGE', KEYS[2], 0, v - 1)
+if #public < v then return {0, ''} end
+local seat = nil
+if #KEYS > 2 then
+  seat = redis.call('LRANGE', KEYS[3], 0, v - 1)
+  if #seat < v then return {0, ''} end
+end
+local out = {}
+for i = 1, v do
+  local shown = seat and seat[i] or ''
+  if shown == '*' then
+    shown = history[i]
+  elseif shown == '' then
+    shown = public[i]
+    if shown == '' then shown = history[i] end
+  end
+  out[i] = shown
+end
+return {1, table.concat(out, ',')}
 """
 
 _PROPOSE = """
@@ -196,6 +249,33 @@ def history_entry(
     (``rules.records.make_entry``): the state's digest is kept with it (never shown in the
     history; the record shows it)."""
     return make_entry(version, player, move, events, now(), state)
+
+
+def record_views(state: dict[str, Any], entry: dict[str, Any]) -> list[bytes]:
+    """What ``SessionStore.commit`` keeps of ``entry`` (made ``state``) for the record: the
+    public view, then each seat's, in ``players`` order, each ``AS_PUBLIC``/``AS_WHOLE`` when it
+    is the same as that one (so most are empty). ``[]`` for more than ``RECORD_SEATS`` seats.
+    ValueError when the history's entry is not exactly its own whole view (a field the record
+    does not know): a finished game's record is read straight from the history."""
+    players = state["players"]
+    if len(players) > RECORD_SEATS:
+        return []
+    whole, public, seats = entry_views(get_game(state["game"]), entry, players)
+    stored, whole_json = jsonio.dumps(entry), jsonio.dumps(whole)
+    if whole_json != stored:
+        raise ValueError("a history entry must be exactly its record entry (rules.records)")
+    public_json = jsonio.dumps(public)
+    views = [AS_PUBLIC if public_json == stored else public_json]
+    for seat in seats:
+        seat_json = jsonio.dumps(seat)
+        views.append(
+            AS_PUBLIC
+            if seat_json == public_json
+            else AS_WHOLE
+            if seat_json == stored
+            else seat_json
+        )
+    return views
 
 
 def valid_session_id(session_id: str) -> bool:
@@ -341,6 +421,11 @@ def _session(session_id: str, values: list[Any]) -> Session | None:
     )
 
 
+_COMMITTED = 5 + RECORD_SEATS
+"""The keys the commit script takes: session, history, idempotency, idempotency_at, the public
+record view and the seats' record views."""
+
+
 class SessionStore:
     """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client).
 
@@ -375,13 +460,15 @@ class SessionStore:
         return self.key(session_id, "events")
 
     def keys(self, session_id: str) -> list[str]:
-        """Every key of a session: the four the commit script takes, in its order, then the
-        remembered answers of earlier versions (deleted with the session)."""
+        """Every key of a session: the ones the commit script takes (``_COMMITTED``), in its
+        order, then the remembered answers of earlier versions (deleted with the session)."""
         return [
             self.key(session_id, "session"),
             self.key(session_id, "history"),
             self.key(session_id, "idempotency"),
             self.key(session_id, "idempotency_at"),
+            self.key(session_id, "record:public"),
+            *(self.key(session_id, f"record:{n}") for n in range(RECORD_SEATS)),
             self.key(session_id, "answers"),
             self.key(session_id, "answer_keys"),
         ]
@@ -521,6 +608,26 @@ class SessionStore:
             entries.extend(page)
         return entries[:version]
 
+    def record_entries(
+        self, session_id: str, version: int, whole: bool, seat: int | None
+    ) -> bytes | None:
+        """The JSON of the entries of versions 1 to ``version``, comma-separated (a JSON array's
+        inside), as the record shows them: ``whole`` (the history itself), else as the seat at
+        index ``seat`` of ``players`` sees them, or the public (``seat`` None). One script, no
+        entry parsed. None when the session did not keep its views from version 0 (then the
+        caller redacts the history)."""
+        if version == 0:
+            return b""
+        keys = [self.key(session_id, "history"), self.key(session_id, "record:public")]
+        if seat is not None:
+            if seat >= RECORD_SEATS:
+                return None
+            keys.append(self.key(session_id, f"record:{seat}"))
+        script = self._script("record", _RECORD)
+        args = [str(version), "whole" if whole else ""]
+        found, joined = guarded(lambda: script(keys=keys, args=args, client=self._client()))
+        return joined if found == 1 else None
+
     # -- takebacks -------------------------------------------------------------------------
     def propose_takeback(self, session_id: str, version: int, takeback: dict[str, Any]) -> bool:
         """Keep ``takeback`` as the session's pending takeback (replacing any other) if the session
@@ -627,10 +734,12 @@ class SessionStore:
             clock.old if clock else "",
             clock.new if clock else "",
         ]
+        views = record_views(state, entry)
+        args.extend([str(len(views)), *views])
         if clock is not None and clock.wake is not None:
             self.deadlines.lower(session_id, clock.wake)
         status, value = guarded_write(
-            lambda: script(keys=self.keys(session_id)[:4], args=args, client=writer)
+            lambda: script(keys=self.keys(session_id)[:_COMMITTED], args=args, client=writer)
         )
         status = status.decode()
         if status == "ok":

@@ -29,6 +29,7 @@ __all__ = [
     "make_entry",
     "takeback_entry",
     "redact_entry",
+    "entry_views",
     "make_record",
 ]
 
@@ -105,6 +106,21 @@ def redact_entry(
         if optional in entry:
             shown[optional] = entry[optional]
     return shown
+
+
+def entry_views(
+    game: Game, entry: Mapping[str, Any], players: Sequence[PlayerId]
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """``entry`` whole, as the public sees it, and as each of ``players`` sees it, in their order.
+    A view depends on the entry and the viewer only (``view_move``, ``view_event``), never on
+    a later state: what a seat saw of a version is fixed once the version is written, so a
+    session keeps these views from the commit on (``api.session_store``) and a record is read,
+    not redacted again."""
+    return (
+        redact_entry(game, entry, None, whole=True),
+        redact_entry(game, entry, None),
+        [redact_entry(game, entry, player) for player in players],
+    )
 
 
 def make_record(
