@@ -104,8 +104,13 @@ def test_keys_share_one_hash_tag_and_tokens_are_stored_hashed(client, session, r
     play(client, session, "ann")
     sid = session["session_id"]
     keys = sorted(k.decode() for k in redis_client.scan_iter(match=f"{KEY_PREFIX}{{{sid}}}:*"))
-    assert keys == [f"{KEY_PREFIX}{{{sid}}}:history", f"{KEY_PREFIX}{{{sid}}}:session"]
-    dump = b"".join(v for v in redis_client.hgetall(keys[1]).values())
+    seats = len(session["seats"])  # the record's views: the public's and each seat's
+    views = ["public", *map(str, range(seats))]
+    assert keys == sorted(
+        [f"{KEY_PREFIX}{{{sid}}}:{part}" for part in ("history", "session")]
+        + [f"{KEY_PREFIX}{{{sid}}}:record:{view}" for view in views]
+    )
+    dump = b"".join(v for v in redis_client.hgetall(f"{KEY_PREFIX}{{{sid}}}:session").values())
     for token in [*session["seats"].values(), session["admin_token"]]:
         assert token.encode() not in dump
         assert hashlib.sha256(token.encode()).hexdigest().encode() in dump
