@@ -23,6 +23,8 @@ Rules (README "Turn clocks"; lichess and Board Game Arena are the models):
   per-move time starts again in full (``per_move``, ``correspondence``), a Fischer mover gains
   the increment; a seat still waited on and not the mover keeps running toward the same
   deadline; a seat no longer waited on stops (a per-move seat then starts the next time in full).
+- A takeback (:func:`after_takeback`) gives every seat but its proposer its time at the version
+  it returns to, and the proposer none of the time it spent since.
 - A timeout (:func:`after_timeout`) is a move made by the clock: ``forfeit`` leaves the seat at 0;
   ``bot`` and ``pause`` start the seat's clock again as at the start of the game (the full
   per-move time, or Fischer's initial time), and ``pause`` also pauses every clock.
@@ -50,6 +52,7 @@ __all__ = [
     "next_deadline",
     "after_move",
     "after_timeout",
+    "after_takeback",
     "with_grace",
     "pause",
     "resume",
@@ -165,6 +168,37 @@ def after_move(
             remaining[mover] = full
     elif mover is not None:
         remaining[mover] = remaining[mover] + int(clock["control"]["increment_seconds"]) * 1000
+    new["running"] = list(waiting)
+    new["version"] = version
+    return new
+
+
+def after_takeback(
+    clock: Clock,
+    proposer: str,
+    restored: dict[str, int],
+    spent_ms: int,
+    waiting: Sequence[str],
+    version: int,
+    now: int,
+) -> Clock:
+    """The clock once ``proposer``'s takeback has made ``version``, whose state is an earlier
+    version's, where the game waits on ``waiting``. ``restored`` is each seat's time at that
+    earlier version; ``spent_ms`` how long the proposer's clock has run since then
+    (docs/records.md, "Takebacks and clocks"; lichess is the model):
+
+    - every other seat gets its time at that version back: the positions it spent time on were
+      taken back, and not by it (lichess gives the side to move its thinking time back);
+    - the proposer gets none of its time back: its time at that version less ``spent_ms`` (at
+      least 0), so the moves taken back earn no increment and a per-move time does not start
+      again in full (else a seat could take its own move back to think on, time and again);
+    - the clocks of the seats waited on run from ``now``, as after a move; a paused clock stays
+      paused and a grace used stays used."""
+    new = charged(clock, now)
+    remaining = new["remaining_ms"]
+    for seat, ms in restored.items():
+        if seat in remaining:
+            remaining[seat] = max(0, ms - spent_ms) if seat == proposer else ms
     new["running"] = list(waiting)
     new["version"] = version
     return new

@@ -25,7 +25,7 @@ from typing import Any
 from flask import Blueprint, Response
 
 import schemas
-from api import jsonio
+from api import jsonio, session_clocks
 from api.bot_seats import session_bot_seed
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -257,6 +257,7 @@ def fork(session_id: str):
         "view": game.view(start, None),
         "forked_from": forked_from,
         **_table(game, start, fairness),
+        "clock": None,  # a fork has no clock (and no bot seats)
     }
     headers = {"Location": f"/v1/sessions/{fork_id}", "ETag": _etag(0), "Cache-Control": "no-store"}
     return payload, 201, headers
@@ -331,12 +332,12 @@ def propose_takeback(session_id: str):
         "accepted_by": accepted_by,
     }
     if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
-        version = _land(game, session, takeback, accepted_by, states)
+        version, clock = _land(game, session, takeback, accepted_by, states, entries)
         table = _table(game, states[to_version], _stored_fairness(session))
-        return _takeback_answer(takeback, "accepted", [], version, table), 201
+        return _takeback_answer(takeback, "accepted", [], version, dict(table, clock=clock)), 201
     if not _sessions().propose_takeback(session.id, session.version, takeback):
         raise _moved_on()
-    table = _table(game, session.state, _stored_fairness(session))
+    table = _now_table(game, session)
     return _takeback_answer(takeback, "pending", waiting_on, session.version, table), 201
 
 
@@ -359,7 +360,7 @@ def answer_takeback(session_id: str, takeback_id: str):
         raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
     takeback, version, answers = found
     game = get_game(session.game)
-    table = _table(game, session.state, _stored_fairness(session))
+    table = _now_table(game, session)
     if "decline" in answers.values():
         return _takeback_answer(takeback, "declined", [], version, table)
     waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
@@ -373,9 +374,17 @@ def answer_takeback(session_id: str, takeback_id: str):
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
-    new = _land(game, session, takeback, accepted_by, states)
+    new, clock = _land(game, session, takeback, accepted_by, states, entries)
     table = _table(game, states[takeback["to_version"]], _stored_fairness(session))
-    return _takeback_answer(takeback, "accepted", [], new, table)
+    return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
+
+
+def _now_table(game: Game, session: Session) -> dict[str, Any]:
+    """What every session answer carries (``fairness``, ``to_move``, ``clock``), as of now."""
+    return dict(
+        _table(game, session.state, _stored_fairness(session)),
+        clock=session_clocks.public(session),
+    )
 
 
 def _land(
@@ -384,9 +393,14 @@ def _land(
     takeback: dict[str, Any],
     accepted_by: list[str],
     states: list[State],
-) -> int:
+    entries: list[dict[str, Any]],
+) -> tuple[int, dict[str, Any] | None]:
     """Commit the accepted ``takeback``: a new version whose state is ``to_version``'s (the
-    history only grows). Its version; 409 when the session moved on meanwhile."""
+    history only grows), with the clock in the same compare-and-set (``session_clocks.
+    for_takeback``: time is not given back to the proposer, the others get theirs at
+    ``to_version`` back, the seats waited on run). Its version and clock as the takeback's entry
+    shows it; 409 when the session moved on meanwhile (or its clock changed: an admin paused it,
+    say)."""
     to_version = takeback["to_version"]
     entry = takeback_entry(
         session.version + 1,
@@ -397,16 +411,19 @@ def _land(
         now(),
         states[to_version],
     )
+    clock = session_clocks.for_takeback(
+        session, game, states, entries, entry, session_clocks.now_ms()
+    )
     try:
         result = _sessions().commit(
-            session.id, session.version, states[to_version], entry, entry["at"], None, None
+            session.id, session.version, states[to_version], entry, entry["at"], None, None, clock
         )
     except StateTooLarge as err:  # pragma: no cover - the state was stored once already
         raise _too_large(err) from None
     if not isinstance(result, Committed):
         raise _moved_on()
     _bot_seats().nudge(session.id, states[to_version], session.bots)
-    return result.version
+    return result.version, entry.get("clock")
 
 
 def _takeback_answer(
@@ -416,7 +433,8 @@ def _takeback_answer(
     version: int,
     table: dict[str, Any],
 ) -> dict[str, Any]:
-    """A takeback's answer, with what every session answer carries (``fairness``, ``to_move``)."""
+    """A takeback's answer, with what every session answer carries (``fairness``, ``to_move``,
+    ``clock``)."""
     return {
         "takeback_id": takeback["takeback_id"],
         "status": status,

@@ -11,6 +11,7 @@ so the clock changes in the same compare-and-set as the state.
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 
 from api import clock as clocks
@@ -26,6 +27,7 @@ __all__ = [
     "new_clock",
     "for_move",
     "for_timeout",
+    "for_takeback",
     "write",
     "public",
     "answer_clock",
@@ -92,6 +94,82 @@ def for_timeout(
     )
     entry["clock"] = clocks.public(new, now, state["players"])
     return write(session.clock or b"", new)
+
+
+def for_takeback(
+    session: Session,
+    game: Game,
+    states: list[State],
+    entries: list[dict[str, Any]],
+    entry: dict[str, Any],
+    now: int,
+) -> ClockWrite | None:
+    """As :func:`for_move`, for the takeback ``entry`` (``entry["takeback"]["to_version"]``;
+    ``states`` and ``entries`` the session's so far): :func:`api.clock.after_takeback` with each
+    seat's time at that version and the time the proposer's clock has run since."""
+    clock = parse(session.clock)
+    if clock is None:
+        return None
+    to_version = entry["takeback"]["to_version"]
+    proposer = entry["player"]
+    restored = _remaining_at(clock, entries, to_version, session.players)
+    spent = _ran_since(clock, session, game, states, entries, to_version, proposer, now)
+    waiting = game.waiting_on(states[to_version])
+    new = clocks.after_takeback(clock, proposer, restored, spent, waiting, entry["version"], now)
+    entry["clock"] = clocks.public(new, now, session.players)
+    return write(session.clock or b"", new)
+
+
+def _remaining_at(
+    clock: clocks.Clock, entries: list[dict[str, Any]], version: int, players: list[str]
+) -> dict[str, int]:
+    """Each seat's time at ``version``: the clock its history entry shows (the latest earlier
+    one when an entry has none), or every seat's starting time at version 0."""
+    for entry in reversed(entries[:version]):
+        shown = entry.get("clock")
+        if shown is not None:
+            return dict(shown["remaining_ms"])
+    full = clocks.allowance_ms(clock["control"])
+    return {p: full for p in players}
+
+
+def _ran_since(
+    clock: clocks.Clock,
+    session: Session,
+    game: Game,
+    states: list[State],
+    entries: list[dict[str, Any]],
+    version: int,
+    seat: str,
+    now: int,
+) -> int:
+    """How long ``seat``'s clock has run since ``version`` (ms): for each version since, the time
+    to the next one's entry if its clock ran then (the entry's ``running``: none while paused;
+    without a clock shown, the seats the game waited on), then since the last entry as the clock
+    charged it (the admin's pauses included). The pauses and resumes between two earlier versions
+    are not in the history: that time counts as run."""
+    times = [_ms(session.created_at)] + [_ms(e["at"]) for e in entries]
+    ran = 0
+    for v in range(version, len(entries)):
+        shown = entries[v - 1].get("clock") if v else None
+        running = shown["running"] if shown is not None else game.waiting_on(states[v])
+        began, ended = times[v], times[v + 1]
+        if seat in running and began is not None and ended is not None:
+            ran += max(0, ended - began)
+    last = entries[-1].get("clock") if entries else None
+    now_left = clocks.remaining_at(clock, now).get(seat, 0)
+    if last is not None:
+        ran += max(0, last["remaining_ms"].get(seat, 0) - now_left)
+    elif seat in clock["running"] and not clock["paused"]:
+        ran += max(0, now - (times[-1] or now))
+    return ran
+
+
+def _ms(at: str | None) -> int | None:
+    """A time stamp of ``session_store.now()`` in ms since the epoch; None when unknown."""
+    if at is None:
+        return None
+    return round(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
 
 
 def public(session: Session, now: int | None = None) -> dict[str, Any] | None:

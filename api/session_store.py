@@ -306,6 +306,8 @@ class Session:
     origin: dict[str, Any] = field(default_factory=dict)
     """What the record needs besides the history (``api.records``): ``start_digest``, and for
     a fork ``start`` and ``forked_from``; ``{}`` for a session created before records."""
+    created_at: str | None = None
+    """When version 0 was written (``now()``'s form); the time the clocks started."""
 
     @property
     def game(self) -> str:
@@ -396,6 +398,7 @@ _LOADED = (
     "options",
     "clock",
     "origin",
+    "created_at",
 )
 """The fields of the session hash a ``Session`` is made of, in ``_session``'s order."""
 
@@ -403,7 +406,7 @@ _LOADED = (
 def _session(session_id: str, values: list[Any]) -> Session | None:
     """The ``Session`` of the ``_LOADED`` fields read; None when it has no version (none, or
     deleted: a tombstone)."""
-    seats, admin, version, state, bots, bot_seed, fairness, options, clock, origin = values
+    seats, admin, version, state, bots, bot_seed, fairness, options, clock, origin, created = values
     if version is None:
         return None
     return Session(
@@ -418,6 +421,7 @@ def _session(session_id: str, values: list[Any]) -> Session | None:
         jsonio.loads(options) if options else {},
         clock,
         jsonio.loads(origin) if origin else {},
+        created.decode() if created else None,
     )
 
 

@@ -15,7 +15,10 @@ after which some seat knows something it could not know before. An entry is a ba
   face-down unit of its own moving);
 - **reveal**: one of its events shows publicly what was hidden before (``REVEALS``, per game: a
   card played from a hand, a unit turned face up in combat, a proposal revealed);
-- **finished**: it ended the game, and with it the seed and every hidden card are revealed.
+- **finished**: it ended the game, and with it the seed and every hidden card are revealed;
+- **clock**: the session's clock made it (``"by": "clock"``: a forfeit, a bot's move for a seat
+  whose time ran out, a pause): time that ran out stays run out, as a game lost on time is lost
+  (lichess), and a takeback must not hand a seat back the time a timeout took.
 
 Board Game Arena gives its developers the same rule for their undo. Takeback entries are never
 barriers themselves: the state they return to is one every seat has seen.
@@ -70,6 +73,9 @@ REVEALS: dict[str, frozenset[str]] = {
 }
 """Game id -> the event types that make public what was hidden before."""
 
+CLOCK = "clock"
+"""``by`` of an entry the session's clock made (``api.clock_keeper``)."""
+
 KNOWN_TO_MOVER: dict[str, frozenset[str]] = {
     # the mover's own face-down unit moves: only its owner sees which unit, and it knew already
     "reign-absolute": frozenset({"unit_moved"}),
@@ -78,10 +84,12 @@ KNOWN_TO_MOVER: dict[str, frozenset[str]] = {
 
 
 def barrier(game: Game, before: State, after: State, entry: Mapping[str, Any]) -> str | None:
-    """Why the entry that took ``before`` to ``after`` is a barrier (``chance``,
+    """Why the entry that took ``before`` to ``after`` is a barrier (``clock``, ``chance``,
     ``simultaneous``, ``private``, ``reveal``, ``finished``), or None when it is not."""
     if entry.get("by") == "takeback":
         return None
+    if entry.get("by") == CLOCK:
+        return "clock"
     if after.get("rng") != before.get("rng"):
         return "chance"
     if len(game.waiting_on(before)) > 1:

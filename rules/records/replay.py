@@ -22,7 +22,7 @@ from rules.engine_types import Event, State
 from rules.errors import RulesError
 from rules.forfeit import FORFEIT, forfeit
 from rules.records.digest import canonical, commitment, state_digest
-from rules.records.horizon import barrier
+from rules.records.horizon import CLOCK, barrier
 from rules.records.record import TAKEBACK
 
 __all__ = [
@@ -138,8 +138,6 @@ def step(
         raise NotReplayable(version, f"The move does not apply ({type(err).__name__}).") from None
 
 
-CLOCK = "clock"
-"""``by`` of a history entry the session's clock made (api.clock_keeper)."""
 CLOCK_PAUSE = "timeout"
 """The move type of a ``pause`` timeout: the clocks pause, the state stays as it was."""
 

@@ -317,3 +317,102 @@ def test_takeback_requests_are_checked(client, body, status):
         headers=bearer(session["seats"]["ann"]),
     )
     assert resp.status_code == 404
+
+
+# -- the issue's "Done when", in every game ----------------------------------------------------
+GAMES = {
+    "reign-and-ruin": ["ann", "bob", "cat"],
+    "reign-absolute": ["ann", "bob"],
+    "reign-supreme": ["ann", "bob"],
+    "reigns-the-council": ["ann", "bob", "cat"],
+}
+
+
+def _as_history(entry: dict) -> dict:
+    """A record entry as ``/history`` shows it (no digest; ``clock`` always, ``null`` without)."""
+    shown = {k: v for k, v in entry.items() if k != "state_digest"}
+    shown.setdefault("clock", None)
+    return shown
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_each_caller_record_is_what_that_caller_was_shown(client, game_id):
+    """While the game runs, each seat's record, entry for entry, is what ``/history`` showed that
+    seat (and the public record what it showed a spectator): two paths, the record's kept views
+    and the history's own redaction, that must agree at every point."""
+    session = create(client, game_id, GAMES[game_id])
+    chooser = random.Random(4)
+    for _ in range(12):
+        move_once(client, session, chooser)
+        for viewer in [*GAMES[game_id], None]:
+            headers = bearer(session["seats"][viewer]) if viewer else {}
+            shown = client.get(path(session, "/history"), headers=headers).get_json()
+            kept = record(client, session, viewer)
+            if kept["fairness"]["seed"] is not None:  # finished: whole for everyone
+                return
+            assert [_as_history(e) for e in kept["entries"]] == shown["entries"], viewer
+
+
+@pytest.mark.parametrize(
+    "game_id, moves", [("reign-and-ruin", 3), ("reign-absolute", 3), ("reigns-the-council", 9)]
+)
+def test_a_fork_of_a_running_game_never_holds_the_other_seats_true_cards(client, game_id, moves):
+    """Forked as ann once every seat holds hidden cards (a seeded game: the Council deals a
+    seat its goal and hand on its turn of the deal): ann sees exactly what she saw; the other
+    seats' hidden cards are drawn afresh, so their views are not the truth. A small hand may
+    be drawn the same by chance: of five forks, not all are."""
+    resp = client.post(
+        "/v1/sessions",
+        json={"game": game_id, "players": GAMES[game_id], "open": True, "seed": 5},
+    )
+    assert resp.status_code == 201
+    session = resp.get_json()
+    chooser = random.Random(6)
+    for _ in range(moves):
+        move_once(client, session, chooser)
+    version = client.get(path(session)).get_json()["version"]
+    truth = {
+        p: client.get(path(session), headers=bearer(t)).get_json()["view"]
+        for p, t in session["seats"].items()
+    }
+    forks = []
+    for _ in range(5):
+        resp = client.post(
+            path(session, "/fork"),
+            json={"version": version},
+            headers=bearer(session["seats"]["ann"]),
+        )
+        assert resp.status_code == 201, resp.get_json()
+        fork = resp.get_json()
+        assert fork["clock"] is None and fork["forked_from"]["version"] == version
+        forks.append(
+            {
+                p: client.get(path(fork), headers=bearer(t)).get_json()["view"]
+                for p, t in fork["seats"].items()
+            }
+        )
+    assert all(forked["ann"] == truth["ann"] for forked in forks)
+    for other in GAMES[game_id][1:]:
+        assert any(forked[other] != truth[other] for forked in forks), other
+
+
+def test_a_tampered_digest_or_seed_is_refused_where_it_was_changed(client, finished):
+    _, whole = finished
+    for version in (1, len(whole["entries"]) // 2, len(whole["entries"])):
+        tampered = copy.deepcopy(whole)
+        tampered["entries"][version - 1]["state_digest"] = "0" * 64
+        answer = client.post("/v1/games/reign-and-ruin/replay", json={"record": tampered})
+        assert answer.get_json()["first_difference"] == version
+    tampered = copy.deepcopy(whole)
+    tampered["fairness"]["seed"] += 1
+    answer = client.post("/v1/games/reign-and-ruin/replay", json={"record": tampered}).get_json()
+    assert answer["valid"] is False and answer["first_difference"] == 0
+
+
+def test_a_finished_game_is_never_taken_back(client, finished):
+    """The last move ended the game and revealed the seed: a barrier (``finished``)."""
+    session, whole = finished
+    last = len(whole["entries"])
+    resp = propose(client, session, whole["entries"][-1]["player"], last - 1)
+    assert resp.status_code == 409 and resp.get_json()["code"] == "past_information_horizon"
+    assert resp.get_json()["horizon"] == last
