@@ -8,7 +8,8 @@ create, Lua commit and keys as the service), every move with an Idempotency-Key 
 clients should send them, on an embedded Redis in a temporary directory. At each count of moves
 it sums ``MEMORY USAGE`` (``SAMPLES 0``: every element counted) over every key of the session,
 and prints it beside the JSON bytes of the state and of the history (what a session is made of),
-the remembered keys' share, what the 32 whole answers remembered before issue 23 came to
+the remembered keys' share, the record views' share (issue 26: each version as the public and
+each seat see it, kept at commit time), what the 32 whole answers remembered before issue 23 came to
 (their JSON, for comparison), and how many such sessions fit in 1 GiB of Redis memory. A game
 that ends before a count is reported at its final length (marked ``end``).
 
@@ -91,7 +92,7 @@ def measure_game(
         move = choose_move(game.legal_moves(state), chooser, concede=0.0)
         player = move["player"]
         after, events = game.apply(state, move)
-        entry = history_entry(version + 1, player, move, events)
+        entry = history_entry(version + 1, player, move, events, after)
         key = str(uuid.uuid4())
         digest = uuid.uuid4().hex  # stands for the request's digest: the same size
         result = store.commit(session_id, version, after, entry, entry["at"], (player, key), digest)
@@ -142,16 +143,17 @@ def main(argv: list[str] | None = None) -> int:
 
     header = (
         f"{'game':<20} {'moves':>9} {'Redis B':>9} {'state B':>8} {'history B':>10} "
-        f"{'keys B':>7} {'32 answers B':>12} {'per GiB':>9}"
+        f"{'keys B':>7} {'views B':>8} {'32 answers B':>12} {'per GiB':>9}"
     )
     print(header)
     print("-" * len(header))
     for row in rows:
         keys = row["by_key"].get("idempotency", 0) + row["by_key"].get("idempotency_at", 0)
+        views = sum(b for k, b in row["by_key"].items() if k == "public" or k.isdigit())
         moves = f"{row['moves']}{' end' if row['ended'] else ''}"
         print(
             f"{row['game']:<20} {moves:>9} {row['redis_bytes']:>9,} {row['state_json']:>8,} "
-            f"{row['history_json']:>10,} {keys:>7,} {row['old_answers_json']:>12,} "
+            f"{row['history_json']:>10,} {keys:>7,} {views:>8,} {row['old_answers_json']:>12,} "
             f"{row['sessions_per_gib']:>9,}"
         )
     args.json.parent.mkdir(parents=True, exist_ok=True)
