@@ -57,8 +57,12 @@ def test_a_session_on_a_cluster(cluster, tmp_path):
     stream.close()
     history = client.get(path + "/history").get_json()
     assert [e["version"] for e in history["entries"]] == [1, 2]
+    for headers in (seats["ann"], {}):  # the record, joined from its kept views by one script
+        record = client.get(path + "/record", headers=headers).get_json()
+        assert [e["version"] for e in record["entries"]] == [1, 2]
     redis = app.extensions["referee_store"].client()
-    keys = [f"{KEY_PREFIX}{{{sid}}}:{part}" for part in ("session", "history", "answers")]
+    parts = ("session", "history", "answers", "record:public", "record:0", "record:1")
+    keys = [f"{KEY_PREFIX}{{{sid}}}:{part}" for part in parts]
     assert len({redis.keyslot(k) for k in keys}) == 1
     assert (
         int(redis.hget(keys[0], "version")) == 2
