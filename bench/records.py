@@ -160,7 +160,10 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=500)
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument(
-        "--redacted", action="store_true", help="delete the kept views: redact on each export"
+        "--redacted",
+        action="store_true",
+        help="delete the kept views first: a running record is redacted on each export (a finished "
+        "one is read from the history either way)",
     )
     ap.add_argument("--property", type=int, default=0, help="run the property with N samples")
     args = ap.parse_args()
