@@ -341,3 +341,29 @@ def test_a_clocked_table_counts_down_and_takes_back_with_consent(served, browser
         page.screenshot(path=str(ARTIFACTS / "table-clock-takeback.png"), full_page=True)
     finally:
         page.close()
+
+
+def test_a_seat_out_of_time_forfeits_and_the_table_says_so(served, browser):
+    """A one-second per-move clock that ann lets run out: the clock forfeits for her, the log
+    and the clock section say so, and the game is over (she loses)."""
+    _, base = served
+    page = browser.new_page()
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.goto(base + "/table")
+        page.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+        page.select_option("#game", "reign-and-ruin")
+        page.get_by_label("Time control").select_option("per_move")
+        page.get_by_label("Seconds for each seat").fill("1")
+        page.get_by_role("button", name="Create the session").click()
+        page.get_by_role("link", name="Play as ann").click()
+        page.wait_for_selector("#clock-list li[data-player='ann']")  # may be over already
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent.includes('The game is over')"
+        )
+        page.wait_for_selector("#log li.clock")
+        assert "ann ran out of time: forfeit" in page.locator("#clock-note").inner_text()
+        assert "Winner: bob" in page.locator("#status").inner_text()
+        assert page.locator("#clock-list li[data-player='ann']").inner_text() == "ann: 0:00"
+    finally:
+        page.close()
