@@ -337,6 +337,7 @@ def propose_takeback(session_id: str):
         return _takeback_answer(takeback, "accepted", [], version, dict(table, clock=clock)), 201
     if not _sessions().propose_takeback(session.id, session.version, takeback):
         raise _moved_on()
+    _sessions().announce_takeback(session.id, takeback["takeback_id"], "pending")
     table = _now_table(game, session)
     return _takeback_answer(takeback, "pending", waiting_on, session.version, table), 201
 
@@ -362,6 +363,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     game = get_game(session.game)
     table = _now_table(game, session)
     if "decline" in answers.values():
+        store.announce_takeback(session.id, takeback_id, "declined")
         return _takeback_answer(takeback, "declined", [], version, table)
     waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
     if waiting:

@@ -662,6 +662,32 @@ class SessionStore:
         }
         return takeback, int(out[1] or 0), answers
 
+    def pending_takeback(self, session_id: str, version: int) -> dict[str, Any] | None:
+        """The takeback still waiting for answers at ``version``: proposed at that version, not
+        declined, with the seats that have not accepted yet in ``waiting_on``. None when there
+        is none (never proposed, declined, or made stale by a later version)."""
+        client = self._client()
+        key = self.key(session_id, "session")
+        raw = guarded(lambda: client.hget(key, "takeback"))
+        if raw is None or jsonio.loads(raw)["at_version"] != version:
+            return None
+        found = self.answer_takeback(session_id, jsonio.loads(raw)["takeback_id"])
+        if found is None or found[1] != version or "decline" in found[2].values():
+            return None  # replaced, moved on or declined meanwhile
+        takeback, _, answers = found
+        waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
+        public = ("takeback_id", "to_version", "proposed_by")
+        return {**{name: takeback[name] for name in public}, "waiting_on": waiting}
+
+    def announce_takeback(self, session_id: str, takeback_id: str, status: str) -> None:
+        """Tell the session's live streams that a takeback was proposed or declined (one that is
+        accepted makes a version, announced as every version is)."""
+        client = self._client()
+        # Not "takeback": a committed takeback entry, published as every entry is, has that key.
+        news = {"takeback_id": takeback_id, "status": status}
+        message = jsonio.dumps({"takeback_news": news})
+        guarded(lambda: client.publish(self.channel(session_id), message))
+
     # -- moves -----------------------------------------------------------------------------
     def remembered(self, session_id: str, player: str, idempotency_key: str) -> Remembered | None:
         """What the session remembers of ``player``'s ``idempotency_key``; None when nothing, or

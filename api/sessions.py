@@ -345,6 +345,7 @@ def read_session(session_id: str):
             "view": game.view(session.state, viewer),
             **_table(game, session.state, _fairness(session)),
             "clock": session_clocks.public(session),
+            "takeback": _sessions().pending_takeback(session.id, session.version),
         },
         200,
         headers,
@@ -736,6 +737,9 @@ def _stream(
             if message.get("deleted"):
                 yield b"event: deleted\ndata: {}\n\n"
                 return
+            if "takeback_news" in message:  # proposed or declined: no version of its own
+                yield b"event: takeback\ndata: %s\n\n" % jsonio.dumps(message["takeback_news"])
+                continue
             version = message["version"]
             if version <= last:
                 continue

@@ -164,7 +164,17 @@ def _holdings(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> None:
 
 def _walls(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> None:
     """Each wall on the edge shared by its two spaces, styled by kind, with its hit points."""
-    g = canvas.group(**{"class": "walls"})
+    # What every wall shares is said once, on the group (SVG inherits it): a board has up to a
+    # hundred walls, and their attributes were the largest part of its picture's time.
+    font_size = max(6.0, layout.size * 0.28)
+    g = canvas.group(
+        **{"class": "walls"},
+        stroke_linecap="round",
+        text_anchor="middle",
+        fill="#ffffff",
+        font_size=font_size,
+        font_weight="bold",
+    )
     for wall in view["walls"]:
         (ax, ay), (bx, by) = layout.at(wall["edge"][0]), layout.at(wall["edge"][1])
         mx, my = (ax + bx) / 2, (ay + by) / 2
@@ -180,27 +190,17 @@ def _walls(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> None:
             w,
             stroke=colour,
             stroke_width=width * layout.size / 30,
-            stroke_linecap="round",
         )
         name = str(wall["kind"]).replace("_", " ")
         canvas.tooltip(w, f"{wall['owner']}'s {name} {wall['id']}, {wall['hp']} hit points")
         if wall["kind"] != "castle_wall":
-            canvas.text(
-                mx,
-                my + 3,
-                wall["hp"],
-                w,
-                text_anchor="middle",
-                fill="#ffffff",
-                font_size=max(6.0, layout.size * 0.28),
-                font_weight="bold",
-            )
+            canvas.text(mx, my + 3, wall["hp"], w)
 
 
 def _units(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> int:
     """Each unit on the board: a disc in its owner's colour with its type, and its hit points
     left (hp - pins) beneath."""
-    g = canvas.group(**{"class": "units"})
+    g = canvas.group(**{"class": "units"}, text_anchor="middle", fill="#ffffff")  # as walls
     count = 0
     for uid, unit in sorted(view["units"].items()):
         if unit["at"] is None:
@@ -220,8 +220,6 @@ def _units(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> int:
             y - r * 0.05,
             str(unit["type"])[:4],
             u,
-            text_anchor="middle",
-            fill="#ffffff",
             font_size=max(6.0, layout.size * 0.3),
             limit=4,
         )
@@ -230,8 +228,6 @@ def _units(canvas: Canvas, view: dict[str, Any], layout: _Layout) -> int:
             y + r * 0.62,
             f"{hp - pins}/{hp}",
             u,
-            text_anchor="middle",
-            fill="#ffffff",
             font_size=max(5.0, layout.size * 0.26),
         )
         flags = [f for f in ("ensnared", "done") if unit.get(f)]

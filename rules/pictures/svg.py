@@ -274,6 +274,25 @@ def _escape(text: str, quote: bool = False) -> str:
 _SPECIAL = re.compile("[&<>\"']")
 
 
+_TEXTS: dict[str, str] = {}
+"""Attribute string -> its cleaned, escaped text. Pictures repeat a few hundred values (colours,
+classes, anchors, symbol references) thousands of times; cleaning each anew was the largest cost
+of a Reign Supreme board (``bench/render.py``). Bounded, so odd player ids cannot grow it."""
+_TEXTS_MAX = 4096
+
+
+def _text(value: Any) -> str:
+    """An attribute value other than a number, cleaned and escaped (strings once each)."""
+    if type(value) is not str:
+        return _escape(clean(value, 2000), quote=True)
+    text = _TEXTS.get(value)
+    if text is None:
+        text = _escape(clean(value, 2000), quote=True)
+        if len(_TEXTS) < _TEXTS_MAX:
+            _TEXTS[value] = text
+    return text
+
+
 def _attrs(**attrs: Any) -> str:
     """Attributes as `` name="value"`` text: a keyword's ``_`` is written ``-`` (``font_size``
     is ``font-size``), numbers compact, ``None`` left out, strings cleaned and escaped."""
@@ -287,7 +306,7 @@ def _attrs(**attrs: Any) -> str:
         elif kind is bool:
             text = "true" if value else "false"
         else:
-            text = _escape(clean(value, 2000), quote=True)
+            text = _text(value)
         name = _NAMES.get(key)
         if name is None:
             name = _NAMES[key] = key.replace("_", "-")

@@ -234,3 +234,136 @@ def test_the_table_paints_the_lobby_and_a_spectators_board(served, browser):
         assert "Spectators do not move." in page.locator("#move-groups").inner_text()
     finally:
         page.close()
+
+
+def _call(base: str, token: str, method: str, path: str, body=None, version=None) -> dict:
+    """One request of a seat that plays through the HTTP API, not the table."""
+    import json
+    import urllib.request
+
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    if version is not None:
+        headers["If-Match"] = f'"{version}"'
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data, headers, method=method)
+    with urllib.request.urlopen(request, timeout=STEP_MS / 1000) as answer:
+        return json.loads(answer.read())
+
+
+def _api_move(base: str, token: str, session_id: str, wanted: str) -> int:
+    """The API seat plays its first legal move of type ``wanted`` (else its first); the version."""
+    path = f"/v1/sessions/{session_id}"
+    legal = _call(base, token, "GET", f"{path}/legal-moves")
+    move = next((m for m in legal["moves"] if m["type"] == wanted), legal["moves"][0])
+    return _call(base, token, "POST", f"{path}/moves", {"move": move}, legal["version"])["version"]
+
+
+def _shows_version(page, version: int) -> None:
+    page.wait_for_function(
+        "v => document.querySelector('#status').textContent.startsWith(`Version ${v}.`)",
+        arg=version,
+    )
+
+
+def test_a_clocked_table_counts_down_and_takes_back_with_consent(served, browser):
+    """Clocks and takebacks at the table. Reign Supreme with a Fischer clock and two people: ann
+    at the table, bob through the HTTP API. Bob's time counts down on ann's page; ann proposes
+    taking back bob's move and bob accepts; bob proposes taking back ann's move and ann accepts
+    at the table, with the keyboard; the log shows both takebacks. Every wait is on the page's
+    state (a countdown is seen to change, never timed)."""
+    import json
+
+    _, base = served
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.goto(base + "/table")
+        page.wait_for_selector("#game option[value='reign-supreme']", state="attached")
+        page.select_option("#game", "reign-supreme")
+        page.select_option("#count", "2")
+        page.get_by_label("Seat 2: who plays").select_option("")  # bob: a person, not a bot
+        options = {"setup": "auto", "round_limit": 1, "first_player": "bob"}
+        page.fill("#options", json.dumps(options))
+        page.get_by_label("Time control").select_option("fischer")
+        page.get_by_label("Seconds for each seat").fill("600")
+        page.get_by_label("Fischer increment").fill("5")
+        page.get_by_role("button", name="Create the session").click()
+        bob_link = page.get_by_role("link", name="Play as bob").get_attribute("href")
+        bob = re.search(r"token=([^&]+)", bob_link).group(1)
+        page.get_by_role("link", name="Play as ann").click()
+        session_id = re.search(r"session=([^&]+)", page.url).group(1)
+
+        # Bob moves first: his clock runs on ann's page, and counts down.
+        running = page.locator("#clock-list li.running[data-player='bob']")
+        first = running.inner_text()
+        assert re.fullmatch(r"bob: \d+:\d\d \(to move\)", first), first
+        page.wait_for_function(
+            "t => document.querySelector('#clock-list li.running')?.textContent !== t", arg=first
+        )
+        assert page.locator("#clock-list li[data-player='ann']").inner_text() == "ann: 10:00"
+
+        # Ann takes back bob's second move; bob (API) accepts.
+        _api_move(base, bob, session_id, "move")
+        _shows_version(page, _api_move(base, bob, session_id, "move"))
+        page.get_by_label("Go back to version").fill("1")
+        page.get_by_label("Go back to version").press("Enter")  # submits the form
+        page.wait_for_function(
+            "() => document.querySelector('#takeback-status').textContent.includes('waits on bob')"
+        )
+        pending = _call(base, bob, "GET", f"/v1/sessions/{session_id}")["takeback"]
+        assert pending["proposed_by"] == "ann" and pending["waiting_on"] == ["bob"]
+        path = f"/v1/sessions/{session_id}/takebacks/{pending['takeback_id']}"
+        assert _call(base, bob, "POST", path, {"answer": "accept"})["status"] == "accepted"
+        _shows_version(page, 3)
+
+        # Bob ends his turn, ann moves at the table; bob proposes taking it back, ann accepts.
+        _shows_version(page, _api_move(base, bob, session_id, "end_turn"))
+        page.locator("#move-groups button[data-type='move']").first.press("Enter")
+        _shows_version(page, 5)
+        proposal = {"to_version": 4}
+        assert _call(base, bob, "POST", f"/v1/sessions/{session_id}/takebacks", proposal)[
+            "waiting_on"
+        ] == ["ann"]
+        accept = page.get_by_role("button", name="Accept the takeback")
+        accept.wait_for()  # shown when the stream announces the proposal
+        assert (
+            "bob proposes going back to version 4" in page.locator("#takeback-offer").inner_text()
+        )
+        accept.focus()
+        page.keyboard.press("Enter")
+        _shows_version(page, 6)
+        page.wait_for_function("() => document.querySelectorAll('#log li.takeback').length === 2")
+        log = page.locator("#log").inner_text()
+        assert "Takeback to version 1, proposed by ann, accepted by ann, bob" in log, log
+        assert "Takeback to version 4, proposed by bob, accepted by bob, ann" in log, log
+        assert page.locator("#takeback-offer").is_hidden()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "table-clock-takeback.png"), full_page=True)
+    finally:
+        page.close()
+
+
+def test_a_seat_out_of_time_forfeits_and_the_table_says_so(served, browser):
+    """A one-second per-move clock that ann lets run out: the clock forfeits for her, the log
+    and the clock section say so, and the game is over (she loses)."""
+    _, base = served
+    page = browser.new_page()
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.goto(base + "/table")
+        page.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+        page.select_option("#game", "reign-and-ruin")
+        page.get_by_label("Time control").select_option("per_move")
+        page.get_by_label("Seconds for each seat").fill("1")
+        page.get_by_role("button", name="Create the session").click()
+        page.get_by_role("link", name="Play as ann").click()
+        page.wait_for_selector("#clock-list li[data-player='ann']")  # may be over already
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent.includes('The game is over')"
+        )
+        page.wait_for_selector("#log li.clock")
+        assert "ann ran out of time: forfeit" in page.locator("#clock-note").inner_text()
+        assert "Winner: bob" in page.locator("#status").inner_text()
+        assert page.locator("#clock-list li[data-player='ann']").inner_text() == "ann: 0:00"
+    finally:
+        page.close()

@@ -271,6 +271,44 @@ def test_a_declined_takeback_changes_nothing(client):
     assert snapshot(client, session) == views[7]
 
 
+def _news(store, pubsub) -> dict:
+    """The next message on a session's channel. (None is a quiet interval, or the subscription's
+    own confirmation, which redis-py reads as None: a few are allowed.)"""
+    for tries, message in enumerate(store.messages(pubsub, 2)):
+        if message is not None:
+            return message
+        assert tries < 5, "nothing was announced"
+    raise AssertionError("the channel closed")
+
+
+def test_the_seats_a_takeback_waits_on_learn_of_it(app, client):
+    """A pending takeback is in the session answer (to anyone: takebacks are public) and is
+    announced on the session's channel, which ``/events`` sends as ``event: takeback``; once
+    declined it is announced again and gone from the answer."""
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    store = app.extensions["referee_sessions"]
+    pubsub = store.subscribe(session["session_id"])
+    try:
+        assert client.get(path(session)).get_json()["takeback"] is None
+        tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+        assert _news(store, pubsub) == {"takeback_news": {"takeback_id": tid, "status": "pending"}}
+        pending = {
+            "takeback_id": tid,
+            "to_version": version - 1,
+            "proposed_by": proposer,
+            "waiting_on": [other],
+        }
+        for token in (session["seats"][other], session["seats"][proposer], None):
+            seen = client.get(path(session), headers=bearer(token) if token else {})
+            assert seen.get_json()["takeback"] == pending
+        answer(client, session, other, tid, "decline")
+        assert _news(store, pubsub)["takeback_news"] == {"takeback_id": tid, "status": "declined"}
+        assert client.get(path(session)).get_json()["takeback"] is None
+    finally:
+        pubsub.close()
+
+
 def test_a_takeback_of_ones_own_moves_lands_at_once(client):
     session, views = rs_session(client, 7)
     proposer, _, version = turn_change(record(client, session)["entries"])

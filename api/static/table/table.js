@@ -32,11 +32,13 @@ const MOVE_NAMES = {
 };
 
 const $ = (id) => document.getElementById(id);
-let table = null; // {session, token, game, version, events: EventSource, busy}
+let table = null; // {session, token, game, version, events: EventSource, busy, clock, ...}
 
 // -- HTTP --------------------------------------------------------------------------------------
 async function api(method, path, body, headers = {}) {
-  const init = { method, headers: { ...headers } };
+  // no-store: every answer is wanted as of now (a clock's time left, a pending takeback), never
+  // a cached copy revalidated by ETag (the version), which neither of those changes.
+  const init = { method, headers: { ...headers }, cache: "no-store" };
   if (table && table.token) init.headers.Authorization = `Bearer ${table.token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -46,7 +48,9 @@ async function api(method, path, body, headers = {}) {
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
+    // A problem+json answer: its fields (code, horizon, ...) travel with the error.
     const problem = new Error(data.detail || `${method} ${path}: ${response.status}`);
+    if (typeof data === "object") Object.assign(problem, data);
     problem.status = response.status;
     throw problem;
   }
@@ -108,7 +112,8 @@ async function createSession(event) {
   }
   try {
     const options = JSON.parse($("options").value || "{}");
-    const created = await api("POST", "/v1/sessions", { game: $("game").value, players, bots, options });
+    const request = { game: $("game").value, players, bots, options, ...clockRequest() };
+    const created = await api("POST", "/v1/sessions", request);
     const base = `${location.origin}/table#session=${created.session_id}`;
     const links = Object.entries(created.seats).map(([player, token]) => [`Play as ${player}`, `${base}&token=${token}`]);
     links.push(["Watch (spectator)", base]);
@@ -124,11 +129,25 @@ async function createSession(event) {
   }
 }
 
+// The clock fields of a creation request (contract, "Clocks"); none without a time control.
+function clockRequest() {
+  const type = $("clock-type").value;
+  if (!type) return {};
+  const seconds = Number($("clock-seconds").value);
+  const clock = type === "fischer"
+    ? { type, initial_seconds: seconds, increment_seconds: Number($("clock-increment").value) }
+    : { type, seconds };
+  return { clock, on_timeout: { action: $("on-timeout").value } };
+}
+
 // -- the table ---------------------------------------------------------------------------------
 function openTable(session, token) {
   $("lobby").hidden = true;
   $("table").hidden = false;
-  table = { session, token, game: null, version: 0, busy: false };
+  table = { session, token, game: null, version: 0, busy: false, clock: null, entries: [] };
+  $("takeback").hidden = !token; // spectators neither propose nor answer takebacks
+  $("takeback-form").onsubmit = proposeTakeback;
+  setInterval(showClock, 250); // the countdown; each answer re-syncs it
   // The whole game so far (after=0), then each move as it lands. EventSource sends no headers,
   // so the seat token goes in the query; it reconnects by itself with Last-Event-ID.
   const query = token ? `&token=${encodeURIComponent(token)}` : "";
@@ -137,6 +156,7 @@ function openTable(session, token) {
     logEntry(JSON.parse(message.data));
     refresh();
   });
+  table.events.addEventListener("takeback", refresh); // proposed or declined: no new version
   refresh();
 }
 
@@ -147,8 +167,10 @@ async function refresh() {
   table.busy = true;
   try {
     const path = `/v1/sessions/${table.session}`;
-    const snapshot = await api("GET", path);
-    const [board, legal] = await Promise.all([
+    // All three at once (a first paint waits on the slowest, not on their sum); a move landing
+    // between them shows at the next event's refresh.
+    const [snapshot, board, legal] = await Promise.all([
+      api("GET", path),
       api("GET", `${path}/board.svg`),
       table.token ? api("GET", `${path}/legal-moves`) : Promise.resolve({ moves: [] }),
     ]);
@@ -156,6 +178,8 @@ async function refresh() {
     table.version = legal.version ?? snapshot.version;
     showBoard(board);
     showStatus(snapshot);
+    syncClock(snapshot.clock);
+    showTakeback(snapshot);
     showMoves(snapshot.status === "finished" ? [] : legal.moves);
   } catch (err) {
     $("status").textContent = `Could not read the session: ${err.message}`;
@@ -175,6 +199,7 @@ function showBoard(svgText) {
 
 function showStatus(snapshot) {
   const view = snapshot.view;
+  table.seat = snapshot.seat;
   const seat = snapshot.seat ? `you are ${snapshot.seat}` : "you are watching";
   $("table-title").textContent = `${snapshot.game} (${seat})`;
   let text;
@@ -261,9 +286,114 @@ function logEntry(entry) {
   const item = document.createElement("li");
   item.value = entry.version; // the list is numbered by version
   const events = entry.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
-  item.textContent = `${entry.player}: ${entry.move.type}${events ? ` (${events})` : ""}`;
+  let text = `${entry.player}: ${entry.move.type}${events ? ` (${events})` : ""}`;
+  if (entry.by === "clock") { // a timeout: the clock moved for the seat (forfeit, pause or bot)
+    text = `${entry.player} ran out of time: ${entry.move.type}${events ? ` (${events})` : ""}`;
+    $("clock-note").textContent = text;
+  } else if (entry.by === "takeback") {
+    const back = entry.takeback;
+    text = `Takeback to version ${back.to_version}, proposed by ${entry.player}, `
+      + `accepted by ${back.accepted_by.join(", ")}`;
+  }
+  table.entries.push(entry);
+  item.textContent = text;
+  item.className = entry.by || "";
   $("log").append(item);
   item.scrollIntoView({ block: "nearest" });
+}
+
+
+// -- clocks ------------------------------------------------------------------------------------
+// An answer's `clock` holds each seat's time left as of that answer. The page counts the running
+// seats down from the moment the answer arrived, on its own clock (never the server's
+// `deadlines`: a computer's clock may be off), and takes the server's figures again on every
+// answer, so it never drifts far. The server decides timeouts; the page only shows them.
+function syncClock(clock) {
+  table.clock = clock && { ...clock, received: performance.now() };
+  $("clock").hidden = !clock;
+  showClock();
+}
+
+function showClock() {
+  const clock = table && table.clock;
+  if (!clock) return;
+  const spent = performance.now() - clock.received;
+  const rows = Object.entries(clock.remaining_ms).map(([player, ms]) => {
+    const running = !clock.paused && clock.running.includes(player);
+    const item = document.createElement("li");
+    item.dataset.player = player;
+    item.className = running ? "running" : "";
+    item.textContent = `${player}: ${clockText(running ? ms - spent : ms)}${running ? " (to move)" : ""}`;
+    return item;
+  });
+  $("clock-list").replaceChildren(...rows);
+  if (clock.paused) $("clock-note").textContent = "The clocks are paused.";
+}
+
+// 83000 -> "1:23"; 5025000 -> "1:23:45"; days -> "2 d 03:04:05".
+function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [d, h, m, s] = [total / 86400, (total / 3600) % 24, (total / 60) % 60, total % 60].map(Math.floor);
+  const two = (n) => String(n).padStart(2, "0");
+  if (d) return `${d} d ${two(h)}:${two(m)}:${two(s)}`;
+  return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+// -- takebacks ---------------------------------------------------------------------------------
+// A seat proposes going back to an earlier version; the seats whose moves it undoes accept or
+// decline (contract, "Records"). The service refuses a version past the information horizon
+// (409, with `horizon`: the earliest allowed), and the form then offers that one.
+function showTakeback(snapshot) {
+  const target = $("takeback-to");
+  target.max = Math.max(0, snapshot.version - 1);
+  if (document.activeElement !== target) {
+    // By default, back to just before this seat's last move of its own.
+    const own = table.entries.findLast((e) => e.player === table.seat && !e.by);
+    target.value = Math.max(Number(target.min) || 0, own ? own.version - 1 : snapshot.version - 1, 0);
+  }
+  $("takeback-form").hidden = snapshot.version === 0 || snapshot.status === "finished";
+  const offer = snapshot.takeback; // the pending proposal, if any
+  const mine = offer && offer.waiting_on.includes(table.seat);
+  $("takeback-offer").hidden = !mine;
+  if (mine) {
+    $("takeback-question").textContent =
+      `${offer.proposed_by} proposes going back to version ${offer.to_version}.`;
+    $("takeback-accept").onclick = () => answerTakeback(offer.takeback_id, "accept");
+    $("takeback-decline").onclick = () => answerTakeback(offer.takeback_id, "decline");
+  }
+}
+
+async function proposeTakeback(event) {
+  event.preventDefault();
+  const to_version = Number($("takeback-to").value);
+  try {
+    const answer = await api("POST", `/v1/sessions/${table.session}/takebacks`, { to_version });
+    takebackStatus(answer.status === "accepted"
+      ? `Taken back to version ${to_version}.`
+      : `Proposed: going back to version ${to_version} waits on ${answer.waiting_on.join(", ")}.`);
+  } catch (err) {
+    if (err.code === "past_information_horizon") {
+      $("takeback-to").min = err.horizon;
+      $("takeback-to").value = err.horizon;
+      takebackStatus(err.horizon < table.version
+        ? `Not that far: the earliest version you may go back to now is ${err.horizon}.`
+        : "Nothing can be taken back now: everything since was seen or decided by chance.");
+    } else takebackStatus(err.message);
+  }
+}
+
+async function answerTakeback(id, answer) {
+  try {
+    await api("POST", `/v1/sessions/${table.session}/takebacks/${id}`, { answer });
+    takebackStatus(answer === "accept" ? "You accepted the takeback." : "You declined the takeback.");
+  } catch (err) {
+    takebackStatus(err.message);
+  }
+  refresh();
+}
+
+function takebackStatus(text) {
+  $("takeback-status").textContent = text;
 }
 
 // -- start -------------------------------------------------------------------------------------
