@@ -207,7 +207,7 @@ function showStatus(snapshot) {
     const winners = (view.outcome && view.outcome.winners) || [];
     text = `The game is over. Winner${winners.length === 1 ? "" : "s"}: ${winners.join(", ") || "none"}.`;
   } else {
-    text = `Version ${snapshot.version}. Waiting for: ${view.active_players.join(", ")}.`;
+    text = `Version ${snapshot.version}. Waiting for: ${snapshot.to_move.join(", ")}.`; // to_move: who may act now
   }
   $("status").textContent = text;
   $("status").className = "";
