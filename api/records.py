@@ -25,6 +25,7 @@ from typing import Any
 from flask import Blueprint
 
 import schemas
+from api import session_clocks
 from api.bot_seats import session_bot_seed
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -371,9 +372,12 @@ def _land(
         now(),
         states[to_version],
     )
+    clock = session_clocks.for_takeback(
+        session, game, states[to_version], entry, session_clocks.now_ms()
+    )
     try:
         result = _sessions().commit(
-            session.id, session.version, states[to_version], entry, entry["at"], None, None
+            session.id, session.version, states[to_version], entry, entry["at"], None, None, clock
         )
     except StateTooLarge as err:  # pragma: no cover - the state was stored once already
         raise _too_large(err) from None

@@ -25,6 +25,7 @@ __all__ = [
     "parse",
     "new_clock",
     "for_move",
+    "for_takeback",
     "for_timeout",
     "write",
     "public",
@@ -75,6 +76,22 @@ def for_move(
     if clock is None:
         return None
     new = clocks.after_move(clock, entry["player"], game.waiting_on(state), entry["version"], now)
+    entry["clock"] = clocks.public(new, now, state["players"])
+    return write(session.clock or b"", new)
+
+
+def for_takeback(
+    session: Session, game: Game, state: State, entry: dict[str, Any], now: int
+) -> ClockWrite | None:
+    """As :func:`for_move`, for an accepted takeback (``api.records``), which returns the game to
+    ``state``: a move of nobody's, so no seat gains an increment or a fresh per-move time by it
+    (time spent stays spent, as on lichess); the clocks that ran are charged, and the seats the
+    restored state waits on run. Without it the clock ran on for the seat that was to move
+    before, which could time out while the game waited on another."""
+    clock = parse(session.clock)
+    if clock is None:
+        return None
+    new = clocks.after_move(clock, None, game.waiting_on(state), entry["version"], now)
     entry["clock"] = clocks.public(new, now, state["players"])
     return write(session.clock or b"", new)
 
