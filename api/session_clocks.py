@@ -26,6 +26,7 @@ __all__ = [
     "parse",
     "new_clock",
     "for_move",
+    "for_takeback",
     "for_timeout",
     "for_takeback",
     "write",

@@ -309,6 +309,34 @@ def test_the_seats_a_takeback_waits_on_learn_of_it(app, client):
         pubsub.close()
 
 
+def test_after_a_takeback_the_clock_runs_for_the_seats_the_game_waits_on(client):
+    """Bob moves and ends his turn (ann's clock runs); ann takes both back with his consent: the
+    game waits on bob again, and so does the clock, charged but with no increment for anyone."""
+    body = {
+        "game": "reign-supreme",
+        "players": ["ann", "bob"],
+        "options": {"setup": "auto", "round_limit": 1, "first_player": "bob"},
+        "clock": {"type": "fischer", "initial_seconds": 300, "increment_seconds": 5},
+    }
+    session = client.post("/v1/sessions", json=body).get_json()
+    bob = bearer(session["seats"]["bob"])
+    for wanted in ("move", "end_turn"):
+        moves = client.get(path(session, "/legal-moves"), headers=bob).get_json()["moves"]
+        move = next(m for m in moves if m["type"] == wanted)
+        assert (
+            client.post(path(session, "/moves"), json={"move": move}, headers=bob).status_code
+            == 200
+        )
+    assert client.get(path(session)).get_json()["clock"]["running"] == ["ann"]
+    tid = propose(client, session, "ann", 1).get_json()["takeback_id"]
+    assert answer(client, session, "bob", tid, "accept").get_json()["status"] == "accepted"
+    after = client.get(path(session)).get_json()
+    assert after["to_move"] == ["bob"] and after["clock"]["running"] == ["bob"]
+    assert after["clock"]["remaining_ms"]["ann"] <= 300_000  # no increment for a takeback
+    entry = client.get(path(session, "/history?after=2")).get_json()["entries"][0]
+    assert entry["by"] == "takeback" and entry["clock"]["running"] == ["bob"]
+
+
 def test_a_takeback_of_ones_own_moves_lands_at_once(client):
     session, views = rs_session(client, 7)
     proposer, _, version = turn_change(record(client, session)["entries"])

@@ -207,7 +207,7 @@ function showStatus(snapshot) {
     const winners = (view.outcome && view.outcome.winners) || [];
     text = `The game is over. Winner${winners.length === 1 ? "" : "s"}: ${winners.join(", ") || "none"}.`;
   } else {
-    text = `Version ${snapshot.version}. Waiting for: ${view.active_players.join(", ")}.`;
+    text = `Version ${snapshot.version}. Waiting for: ${snapshot.to_move.join(", ")}.`; // to_move: who may act now
   }
   $("status").textContent = text;
   $("status").className = "";
@@ -302,7 +302,6 @@ function logEntry(entry) {
   item.scrollIntoView({ block: "nearest" });
 }
 
-
 // -- clocks ------------------------------------------------------------------------------------
 // An answer's `clock` holds each seat's time left as of that answer. The page counts the running
 // seats down from the moment the answer arrived, on its own clock (never the server's
@@ -327,7 +326,7 @@ function showClock() {
     return item;
   });
   $("clock-list").replaceChildren(...rows);
-  if (clock.paused) $("clock-note").textContent = "The clocks are paused.";
+  $("clock-title").textContent = clock.paused ? "Clocks (paused)" : "Clocks";
 }
 
 // 83000 -> "1:23"; 5025000 -> "1:23:45"; days -> "2 d 03:04:05".
@@ -389,6 +388,7 @@ async function answerTakeback(id, answer) {
   } catch (err) {
     takebackStatus(err.message);
   }
+  table.keepFocus = true; // the offer goes away: keyboard focus returns to the moves
   refresh();
 }
 
