@@ -244,14 +244,21 @@ def report() -> None:
         encoding="utf-8",
     )
     OUT_SVG.write_text(svg(results), encoding="utf-8")
+    print(
+        "| game | time_ms | games | expert's share | Wilson 95% | fair | not weaker | "
+        "incomplete / answers | max ms | p95 ms | switches |"
+    )
+    print("|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|")
     for game_id, pts in results.items():
         for budget, p in pts.items():
+            low, high = p["wilson_95"]
+            verdict = "yes" if p["clearly_not_weaker"] else "yes (below fair)"
             print(
-                f"{game_id:20} {budget:>5} ms  n={p['games']:3}  share={p['expert_share']:.3f} "
-                f"[{p['wilson_95'][0]:.3f}, {p['wilson_95'][1]:.3f}] fair={p['fair_share']:.3f}  "
-                f"not_weaker={p['not_weaker']}  incomplete={p['incomplete']}/{p['answers']}  "
-                f"max={p['max_answer_ms']} ms  p95={p['p95_answer_ms']} ms  "
-                f"switches={p['switches']}"
+                f"| {game_id} | {budget} | {p['games']} | {p['expert_share']:.3f} | "
+                f"[{low:.3f}, {high:.3f}] | {p['fair_share']:.3f} | "
+                f"{verdict if p['not_weaker'] else 'NO'} | "
+                f"{p['incomplete']} / {p['answers']} | {p['max_answer_ms']:.0f} | "
+                f"{p['p95_answer_ms']:.0f} | {p['switches']} |"
             )
 
 
