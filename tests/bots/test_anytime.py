@@ -100,3 +100,39 @@ def test_a_challenger_needs_enough_rounds_and_a_lower_bound_above_zero():
     noisy = [1.0, -1.0] * (MIN_ROUNDS // 2) + [1.0]  # mean 1/9, far inside its noise
     assert challenger([noisy]) is None
     assert challenger([[0.0] * MIN_ROUNDS, sure, [0.3] * MIN_ROUNDS]) == 1
+
+
+def _rr_decision():
+    bot = BOTS["reign-and-ruin"]
+    state = positions("reign-and-ruin")[0]
+    player = state["active_players"][0]
+    return bot, bot.game.view(state, player), player
+
+
+def test_a_challenger_that_wins_every_paired_playout_replaces_the_greedy_move(monkeypatch):
+    from rules.bots import core
+
+    bot, view, player = _rr_decision()
+    greedy = suggest(bot, view, player, "greedy", 3, 1000, clock=_never)
+    monkeypatch.setattr(
+        core, "_playout", lambda b, s, move, p, seed: 0.0 if move == greedy.move else 1.0
+    )
+    expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
+    assert expert.move != greedy.move and expert.reason.startswith("beat the greedy move")
+
+
+def test_noise_without_a_gain_keeps_the_greedy_move(monkeypatch):
+    """Challengers that win and lose their paired playouts by turns (a small mean gain, far
+    inside the noise) do not move the expert off greedy's choice."""
+    from rules.bots import core
+
+    bot, view, player = _rr_decision()
+    greedy = suggest(bot, view, player, "greedy", 3, 1000, clock=_never)
+    flips = itertools.count()
+    monkeypatch.setattr(
+        core,
+        "_playout",
+        lambda b, s, move, p, seed: 0.5 if move == greedy.move else float(next(flips) % 2),
+    )
+    expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
+    assert expert.move == greedy.move and expert.playouts > 0
