@@ -178,7 +178,7 @@ def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
     budgets = [50, 100, 300, 1000]
     w, h, pad = 300, 220, 40
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w}" height="{2 * h + 30}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w}" height="{2 * h + 60}" '
         'font-family="sans-serif" font-size="11">',
         f'<text x="{w}" y="16" text-anchor="middle" font-size="13">Expert vs greedy: the '
         "expert's win share by time_ms (Wilson 95%)</text>",
@@ -189,7 +189,7 @@ def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
 
         def x(b: float, ox: int = ox, plot_w: int = plot_w) -> float:
             span = math.log(budgets[-1]) - math.log(budgets[0])
-            return ox + pad + plot_w * (math.log(b) - math.log(budgets[0])) / span
+            return ox + pad + 20 + (plot_w - 40) * (math.log(b) - math.log(budgets[0])) / span
 
         def y(v: float, oy: int = oy, plot_h: int = plot_h) -> float:
             return oy + 20 + plot_h * (1 - v)
@@ -221,12 +221,17 @@ def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
             parts.append(
                 f'<line x1="{x(b)}" x2="{x(b)}" y1="{y(lo)}" y2="{y(hi)}" stroke="#36c"/>'
                 f'<circle cx="{x(b)}" cy="{y(p["expert_share"])}" r="3" fill="#36c"/>'
-                f'<text x="{x(b) + 5}" y="{y(hi) - 3}" fill="#666">n={p["games"]}</text>'
+                f'<text x="{x(b)}" y="{y(hi) - 4}" fill="#666" text-anchor="middle">'
+                f"n={p['games']}</text>"
             )
             line.append(f"{x(b):.1f},{y(p['expert_share']):.1f}")
         if len(line) > 1:
             parts.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="#36c"/>')
         parts.append(f'<text x="{ox + w / 2}" y="{y(0) + 28}" text-anchor="middle">time_ms</text>')
+    parts.append(
+        f'<text x="{w}" y="{2 * h + 52}" text-anchor="middle" fill="#666">dashed: a greedy '
+        "seat's fair share (1/seats); bars: Wilson 95% intervals; n: games</text>"
+    )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
