@@ -11,24 +11,37 @@ Levels (``LEVELS``):
 - ``random``: a uniformly random legal move.
 - ``greedy``: one move ahead: every legal move is applied to a few determinizations and the
   one whose result the game's evaluation (:meth:`GameBot.evaluate`) likes best is played.
-- ``expert``: determinized Monte Carlo search ("perfect information Monte Carlo" with UCB1 at
-  the root). The legal moves are first scored one move ahead as ``greedy`` scores them, and
-  the best ``EXPERT_WIDTH`` are searched (so games with hundreds of moves per decision still
-  get several playouts per candidate); each candidate's mean starts from that score, counted
-  as ``PRIOR_PLAYOUTS`` playouts, so a search too short to tell the candidates apart leans
-  towards the greedy move instead of a random one. Each playout samples a new
-  determinization, picks a candidate by UCB1, then plays on for at most ``rollout_depth``
-  moves (never ``concede``) and scores the result (1 win, 1/k shared win, 0 loss; the
-  evaluation when the rollout is cut short). A rollout move is the mover's best one move
-  ahead by the evaluation with probability ``rollout_greed``, else a random one: uniformly
-  random opponents punish nothing, so random rollouts could not tell a good move from a bad
-  one (the expert only tied greedy in Reign & Ruin with them). The move most often chosen is
-  played. A game may search its own number of candidates (``expert_width``), cut its
-  rollouts earlier at a break of its own (``rollout_stop``) and imagine the unseen with a
-  model of the other players (``imagine``); see :class:`GameBot`.
+- ``expert``: the greedy move, left only on evidence from a determinized Monte Carlo search
+  ("perfect information Monte Carlo"). It first makes the greedy level's own choice (the same
+  imagined states and generator, so with no time to search it plays exactly greedy's move).
+  Then, budget permitting, it searches the greedy move and the next best ``width - 1`` moves
+  one move ahead (at most ``EXPERT_WIDTH``, or the game's ``expert_width``, and only as many as
+  get ``MIN_ROUNDS`` playouts each, :func:`search_width`) in *rounds*: each round imagines one
+  new state and plays every candidate still in the race from it, each playout's rollout with
+  the same generator seed (common random numbers), so a challenger's result minus the greedy
+  move's is a *paired difference* from which the hidden cards and the dice mostly cancel out. A
+  challenger whose differences' upper confidence bound falls below 0 drops out. The expert plays
+  a challenger only when, after at least ``MIN_ROUNDS`` rounds, the lower confidence bound of its
+  mean difference (``SWITCH_Z`` standard errors, variance floored at ``VARIANCE_FLOOR``) is above
+  0; among several, the highest mean; else the greedy move (:func:`challenger`). A playout plays
+  on for at most ``rollout_depth`` moves (never ``concede``) and scores the result (1 win, 1/k
+  shared win, 0 loss; the evaluation when the rollout is cut short). A rollout move is the
+  mover's best one move ahead by the evaluation with probability ``rollout_greed``, else a
+  random one: uniformly random opponents punish nothing. A game may cut its rollouts earlier at
+  a break of its own (``rollout_stop``) and imagine the unseen with a model of the other players
+  (``imagine``, the search's states; the greedy pass keeps ``determinize``); see
+  :class:`GameBot`.
 
-Reproducibility: the search budget is a playout count, ``playouts_for(time_ms)`` (a fixed
-rate per game, calibrated low on a busy two-core machine), not the wall clock, so the same
+  Why this rule: a search too short to tell the candidates apart used to pick among them
+  nearly at random (the Reign Absolute expert at 100 ms lost to greedy's level of play). Now
+  the greedy move is the null hypothesis; a false switch needs a challenger to look better by
+  ``SWITCH_Z`` standard errors (one-sided 0.6%, under 5% across 7 challengers), and a short
+  budget simply means no switch, so the expert is greedy at worst (up to its rollouts' bias).
+
+Reproducibility: the search budget is a playout count, ``playouts_for(time_ms, trials)``: what
+is left of ``SEARCH_SHARE`` of ``time_ms`` once the greedy pass's trials are paid for, at fixed
+rates per game (``trials_per_second``, ``playouts_per_second``, calibrated on a busy two-core
+machine), not the wall clock, so the same
 request gives the same move on any machine. ``time_ms`` is also an upper bound: on a machine
 too slow to finish the budget in time the search stops early, answers with what it has, and
 says so (``complete: false``); only such answers can differ between runs.
@@ -64,10 +77,19 @@ MAX_TIME_MS = 10_000
 """The largest ``time_ms`` a request may ask for."""
 EXPERT_WIDTH = 8
 """Candidate moves the expert searches: the best by the one-move-ahead evaluation."""
-EXPLORATION = 0.7
-"""UCB1's exploration constant for values in [0, 1]."""
-PRIOR_PLAYOUTS = 3
-"""Playouts the one-move-ahead score of a candidate counts for in its mean."""
+SEARCH_SHARE = 0.8
+"""The share of ``time_ms`` the budget plans to use (greedy pass and search); the rest is left
+for what the budget does not count (imagining the first state, listing the legal moves) and for
+a machine slower than the calibration."""
+MIN_ROUNDS = 8
+"""Paired playouts a challenger needs before it may replace the greedy move (or be dropped)."""
+SWITCH_Z = 2.5
+"""Standard errors by which a challenger's mean gain over the greedy move must clear 0: one-sided
+0.6% per challenger, so under 5% for all 7 challengers of an 8-wide search together (Bonferroni)
+when none is truly better."""
+VARIANCE_FLOOR = 0.01
+"""The least variance of a paired difference the test assumes (a standard deviation of 0.1), so
+a few identical differences are not taken for certainty."""
 
 
 class GameBot(Protocol):
@@ -79,7 +101,10 @@ class GameBot(Protocol):
         ...
 
     playouts_per_second: int
-    """Expert playouts per second of ``time_ms`` (the deterministic budget)."""
+    """Expert search playouts per second of ``time_ms`` (the deterministic budget)."""
+    trials_per_second: int
+    """One-move-ahead trials (a move applied and evaluated) per second: the greedy pass's cost,
+    which the expert's budget counts."""
     rollout_depth: int
     """Moves a rollout plays before the evaluation scores it."""
     greedy_samples: int
@@ -108,7 +133,8 @@ class Suggestion:
     move: Move
     level: str
     playouts: int
-    """Determinized games the bot looked at (greedy: move trials; random: 0)."""
+    """Determinized games the bot looked at (greedy: move trials; expert: search playouts;
+    random: 0)."""
     considered: int
     """Legal moves it chose among."""
     complete: bool
@@ -161,14 +187,7 @@ def suggest(
         return Suggestion(rng.choice(moves), level, 0, len(moves), True, "a random legal move")
     if level == "greedy":
         return _greedy(bot, view, player, moves, first, rng, deadline, clock)
-    return _expert(
-        bot, view, player, moves, first, rng, deadline, clock, playouts_for(bot, time_ms)
-    )
-
-
-def playouts_for(bot: GameBot, time_ms: int) -> int:
-    """The expert's deterministic budget for ``time_ms``: at least one playout per move."""
-    return max(1, bot.playouts_per_second * time_ms // 1000)
+    return _expert(bot, view, player, moves, first, rng, deadline, clock, time_ms)
 
 
 def _after(bot: GameBot, state: State, move: Move, player: PlayerId) -> tuple[State, float]:
@@ -222,8 +241,7 @@ def _greedy(
     samples = _samples(bot.determinize, view, first, rng, bot.greedy_samples)
     values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
     best_value = max(values)
-    best = [i for i, v in enumerate(values) if v >= best_value - 1e-12]
-    move = moves[rng.choice(best)]
+    move = moves[_greedy_pick(values, rng)]
     return Suggestion(
         move,
         "greedy",
@@ -267,6 +285,58 @@ def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -
     return bot.evaluate(state, player) if result is None else result
 
 
+def playouts_for(bot: GameBot, time_ms: int, trials: int = 0) -> int:
+    """The expert's deterministic search budget for ``time_ms``: the playouts that fit in
+    ``SEARCH_SHARE`` of it once the greedy pass's ``trials`` one-move-ahead trials are paid for
+    (at ``bot.trials_per_second``), at ``bot.playouts_per_second``; never below 0."""
+    left_ms = SEARCH_SHARE * time_ms - 1000.0 * trials / bot.trials_per_second
+    return max(0, int(left_ms * bot.playouts_per_second // 1000))
+
+
+def search_width(bot: GameBot, budget: int, moves: int) -> int:
+    """How many candidates (the greedy move included) the expert searches with ``budget``
+    playouts: at most the game's width, and only as many as get ``MIN_ROUNDS`` playouts each;
+    below 2 there is no search and the greedy move is played."""
+    width = min(getattr(bot, "expert_width", EXPERT_WIDTH), moves, budget // MIN_ROUNDS)
+    return width if width >= 2 else 0
+
+
+def mean_and_margin(diffs: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired differences and its one-sided confidence margin: ``SWITCH_Z``
+    standard errors (sample variance, floored at ``VARIANCE_FLOOR``)."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, SWITCH_Z * math.sqrt(max(var, VARIANCE_FLOOR) / n)
+
+
+def lower_bound(diffs: Sequence[float]) -> float:
+    """The lower confidence bound of the mean of paired differences."""
+    mean, margin = mean_and_margin(diffs)
+    return mean - margin
+
+
+def upper_bound(diffs: Sequence[float]) -> float:
+    """The upper confidence bound of the mean of paired differences."""
+    mean, margin = mean_and_margin(diffs)
+    return mean + margin
+
+
+def challenger(diffs: Sequence[Sequence[float]]) -> int | None:
+    """The candidate to play instead of the greedy move, from each challenger's paired
+    differences (its playout result minus the greedy move's, same imagined state and rollout
+    seed): among those with at least ``MIN_ROUNDS`` of them whose lower bound is above 0, the
+    highest mean (ties: the first); None when no challenger has that evidence."""
+    best, best_mean = None, 0.0
+    for i, d in enumerate(diffs):
+        if len(d) < MIN_ROUNDS or lower_bound(d) <= 0:
+            continue
+        mean = sum(d) / len(d)
+        if best is None or mean > best_mean:
+            best, best_mean = i, mean
+    return best
+
+
 def _expert(
     bot: GameBot,
     view: View,
@@ -276,69 +346,86 @@ def _expert(
     rng: random.Random,
     deadline: float,
     clock: Callable[[], float],
-    budget: int,
+    time_ms: int,
 ) -> Suggestion:
-    game = bot.game
-    considered = len(moves)
-    imagine = getattr(bot, "imagine", None)
-    if imagine is None:
-        imagine = bot.determinize
-    else:
-        first = imagine(view, rng)
-    values, complete = _one_ahead(
-        bot, player, moves, _samples(imagine, view, first, rng, bot.greedy_samples), deadline, clock
+    samples = _samples(bot.determinize, view, first, rng, bot.greedy_samples)
+    values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
+    g = _greedy_pick(values, rng)
+    budget = playouts_for(bot, time_ms, len(moves) * len(samples)) if complete else 0
+    width = search_width(bot, budget, len(values))
+    if not width:
+        return Suggestion(
+            moves[g], "expert", 0, len(moves), complete, "the greedy move (no time to search)"
+        )
+    ranked = sorted((i for i in range(len(values)) if i != g), key=lambda i: (-values[i], i))
+    others = [moves[i] for i in ranked[: width - 1]]
+    diffs, playouts, complete = _search(
+        bot, view, player, moves[g], others, rng, budget, deadline, clock
     )
-    ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    kept = sorted(ranked[: getattr(bot, "expert_width", EXPERT_WIDTH)])
-    moves = [moves[i] for i in kept]
-    visits = [0] * len(moves)
-    totals = [0.0] * len(moves)
-    priors = [values[i] for i in kept]
-    playouts = 0
-    sample = first
-    while playouts < budget:
-        if playouts and clock() > deadline:
-            complete = False
-            break
-        if playouts:
-            sample = imagine(view, rng)
-        i = _ucb_pick(visits, totals, priors, playouts)
-        after, _ = game.apply(sample, moves[i])
-        totals[i] += _rollout(bot, after, player, rng)
-        visits[i] += 1
-        playouts += 1
-    best = max(
-        range(len(moves)), key=lambda i: (visits[i], _mean(totals[i], visits[i], priors[i]), -i)
-    )
-    mean = totals[best] / visits[best] if visits[best] else 0.0
+    pick = challenger(diffs)
+    if pick is None:
+        return Suggestion(
+            moves[g],
+            "expert",
+            playouts,
+            len(moves),
+            complete,
+            f"the greedy move: no other beat it in {playouts} paired playouts",
+        )
+    gain = sum(diffs[pick]) / len(diffs[pick])
     return Suggestion(
-        moves[best],
+        others[pick],
         "expert",
         playouts,
-        considered,
+        len(moves),
         complete,
-        f"chosen in {visits[best]} of {playouts} playouts, winning {mean:.0%} of them",
+        f"beat the greedy move by {gain:.2f} over {len(diffs[pick])} paired playouts",
     )
 
 
-def _ucb_pick(
-    visits: Sequence[int], totals: Sequence[float], priors: Sequence[float], played: int
-) -> int:
-    """The untried move first (in legal-move order), else the highest UCB1 bound, each mean
-    starting from the move's one-move-ahead value worth ``PRIOR_PLAYOUTS`` playouts."""
-    for i, n in enumerate(visits):
-        if n == 0:
-            return i
-    log_n = math.log(played)
-    return max(
-        range(len(visits)),
-        key=lambda i: (
-            _mean(totals[i], visits[i], priors[i]) + EXPLORATION * math.sqrt(log_n / visits[i])
-        ),
-    )
+def _search(
+    bot: GameBot,
+    view: View,
+    player: PlayerId,
+    greedy_move: Move,
+    others: list[Move],
+    rng: random.Random,
+    budget: int,
+    deadline: float,
+    clock: Callable[[], float],
+) -> tuple[list[list[float]], int, bool]:
+    """Rounds of paired playouts (see the module doc) within ``budget`` playouts: each
+    challenger's differences from the greedy move, the playouts made, and false when the
+    deadline cut the search (an unfinished round is dropped)."""
+    imagine = getattr(bot, "imagine", None) or bot.determinize
+    diffs: list[list[float]] = [[] for _ in others]
+    alive = list(range(len(others)))
+    playouts = 0
+    while alive and playouts + 1 + len(alive) <= budget:
+        if clock() > deadline:
+            return diffs, playouts, False
+        sample, seed = imagine(view, rng), rng.getrandbits(64)
+        base = _playout(bot, sample, greedy_move, player, seed)
+        results = []
+        for i in alive:
+            if clock() > deadline:
+                return diffs, playouts, False
+            results.append(_playout(bot, sample, others[i], player, seed) - base)
+        playouts += 1 + len(alive)
+        for i, d in zip(alive, results, strict=True):
+            diffs[i].append(d)
+        alive = [i for i in alive if len(diffs[i]) < MIN_ROUNDS or upper_bound(diffs[i]) >= 0]
+    return diffs, playouts, True
 
 
-def _mean(total: float, visits: int, prior: float) -> float:
-    """A candidate's mean value: its playouts' results and its one-move-ahead score counted as
-    ``PRIOR_PLAYOUTS`` playouts."""
-    return (total + PRIOR_PLAYOUTS * prior) / (visits + PRIOR_PLAYOUTS)
+def _playout(bot: GameBot, sample: State, move: Move, player: PlayerId, seed: int) -> float:
+    """One playout: ``move`` on the imagined ``sample``, then a rollout with its own generator
+    seeded ``seed`` (the same for every candidate of a round: common random numbers)."""
+    after, _ = bot.game.apply(sample, move)
+    return _rollout(bot, after, player, random.Random(seed))
+
+
+def _greedy_pick(values: Sequence[float], rng: random.Random) -> int:
+    """The index of the best value (ties: a random one of them, drawn with ``rng``)."""
+    best_value = max(values)
+    return rng.choice([i for i, v in enumerate(values) if v >= best_value - 1e-12])

@@ -60,7 +60,8 @@ _COPIED = (
 
 class ReignAbsoluteBot:
     game = GAME
-    playouts_per_second = 15
+    playouts_per_second = 20
+    trials_per_second = 1000
     rollout_depth = 8
     greedy_samples = 3
     rollout_greed = 1.0

@@ -25,7 +25,8 @@ __all__ = ["BOT"]
 
 class ReignAndRuinBot:
     game = GAME
-    playouts_per_second = 100
+    playouts_per_second = 25
+    trials_per_second = 1000
     rollout_depth = 200
     greedy_samples = 3
     rollout_greed = 0.5

@@ -27,7 +27,8 @@ _VIEW_ONLY = ("viewer", "deck_counts", "hand_counts", "hand")
 
 class ReignSupremeBot:
     game = GAME
-    playouts_per_second = 10
+    playouts_per_second = 7
+    trials_per_second = 800
     rollout_depth = 4
     greedy_samples = 1
     rollout_greed = 1.0

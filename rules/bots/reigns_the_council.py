@@ -104,7 +104,8 @@ class _Backs:
 
 class ReignsTheCouncilBot:
     game = GAME
-    playouts_per_second = 300
+    playouts_per_second = 140
+    trials_per_second = 400
     rollout_depth = 60
     greedy_samples = 3
     rollout_greed = 0.0

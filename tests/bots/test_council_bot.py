@@ -128,13 +128,19 @@ def test_the_expert_searches_the_three_best_and_stops_its_rollouts(monkeypatch):
         return real(start, now)
 
     monkeypatch.setattr(BOT, "rollout_stop", spy)
-    picked = []
-    real_pick = core._ucb_pick
-    monkeypatch.setattr(core, "_ucb_pick", lambda v, *a: picked.append(len(v)) or real_pick(v, *a))
-    core.suggest(
-        BOT, GAME.view(state, player), player, "expert", 1, 100, clock=lambda: float("-inf")
+    searched = []
+    real_search = core._search
+    monkeypatch.setattr(
+        core,
+        "_search",
+        lambda b, v, p, greedy, others, *a: (
+            searched.append(len(others) + 1) or real_search(b, v, p, greedy, others, *a)
+        ),
     )
-    assert BOT.expert_width == 3 and set(picked) == {3}
+    core.suggest(
+        BOT, GAME.view(state, player), player, "expert", 1, 1000, clock=lambda: float("-inf")
+    )
+    assert BOT.expert_width == 3 and searched == [3]
     assert seen and all(
         _round(s) == _round(state) or s["phase"] in ("pitch",) + _REIGN_OVER for s in seen
     )
@@ -224,7 +230,8 @@ def test_the_monarchs_expert_suggestion_is_blind_to_the_proposals_fronts():
 
 
 def test_only_the_expert_imagines_the_others_aims(monkeypatch):
-    """The expert draws every imagined state with ``imagine``; greedy keeps ``determinize``."""
+    """The expert's search draws its imagined states with ``imagine`` (one a round); greedy, and
+    the expert's own greedy pass, keep ``determinize``."""
     from rules.bots import core
 
     state = _first("decide", 3)
@@ -235,5 +242,7 @@ def test_only_the_expert_imagines_the_others_aims(monkeypatch):
     never = lambda: float("-inf")  # noqa: E731
     core.suggest(BOT, GAME.view(state, monarch), monarch, "greedy", 1, 100, clock=never)
     assert calls == []
-    picked = core.suggest(BOT, GAME.view(state, monarch), monarch, "expert", 1, 100, clock=never)
-    assert len(calls) == picked.playouts + BOT.greedy_samples - 1
+    core.suggest(BOT, GAME.view(state, monarch), monarch, "expert", 1, 1, clock=never)
+    assert calls == []  # no time to search: greedy's move, from greedy's imagined states
+    picked = core.suggest(BOT, GAME.view(state, monarch), monarch, "expert", 1, 1000, clock=never)
+    assert picked.playouts > 0 and calls

@@ -11,7 +11,7 @@ import pytest
 
 from api.cli import bot_stats, main, simulate_bots, wilson_interval
 from rules.bots import BOTS
-from rules.bots.core import PRIOR_PLAYOUTS
+from rules.bots.core import MIN_ROUNDS
 from rules.bots.match import play_bot_game, seat_levels
 from rules.bots.reigns_the_council import _PITCH_SHARPNESS
 from rules.engine import Game
@@ -126,10 +126,11 @@ def test_docs_state_each_bot_budget():
             text = f.read().split("\n## Bots\n", 1)[1]
         flat = " ".join(text.split())
         assert f"Budget: {bot.playouts_per_second} playouts per second" in flat, game_id
+        assert f"{bot.trials_per_second} one-move-ahead trials per second" in flat, game_id
         assert f"at most {bot.rollout_depth} moves" in flat, game_id
         assert f"on {bot.greedy_samples} imagined state" in flat, game_id
         assert f"by the evaluation {bot.rollout_greed:.0%} of the time" in flat, game_id
-        assert f"counted as {PRIOR_PLAYOUTS} playouts" in flat, game_id
+        assert f"at least {MIN_ROUNDS} rounds" in flat, game_id
     council = " ".join(open("docs/rules/reigns-the-council.md", encoding="utf-8").read().split())
     assert f"with weight e^({_PITCH_SHARPNESS:g} × g)" in council
     assert isinstance(BOTS["reign-and-ruin"].game, Game)

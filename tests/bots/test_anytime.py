@@ -1,0 +1,138 @@
+"""The anytime expert: the greedy move unless its search finds evidence against it (issue 28).
+
+Not timed: budgets are playout counts and the clock is a stub, so every answer here is exact."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from rules.bots import BOTS, suggest
+from rules.bots.core import (
+    MIN_ROUNDS,
+    SEARCH_SHARE,
+    challenger,
+    lower_bound,
+    playouts_for,
+    search_width,
+    upper_bound,
+)
+from tests.bots.positions import GAME_IDS, positions
+
+
+def _never() -> float:
+    return 0.0
+
+
+def _chosen(game_id: str) -> list[dict]:
+    return positions(game_id, seed=6, every=15 if game_id == "reign-supreme" else 9)[:4]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_with_no_time_to_search_the_expert_plays_greedys_move(game_id):
+    """A budget too small for a search leaves the expert with the greedy level's own choice:
+    the same imagined states, the same generator, the same move."""
+    bot = BOTS[game_id]
+    game = bot.game
+    for state in _chosen(game_id):
+        player = state["active_players"][0]
+        view = game.view(state, player)
+        for seed in (1, 2):
+            greedy = suggest(bot, view, player, "greedy", seed, 1, clock=_never)
+            expert = suggest(bot, view, player, "expert", seed, 1, clock=_never)
+            assert expert.move == greedy.move and expert.complete
+            assert expert.playouts == 0 or expert.considered == 1
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_expert_is_reproducible_when_complete(game_id):
+    bot = BOTS[game_id]
+    game = bot.game
+    state = _chosen(game_id)[1]
+    player = state["active_players"][0]
+    first = suggest(bot, game.view(state, player), player, "expert", 5, 300, clock=_never)
+    again = suggest(bot, game.view(state, player), player, "expert", 5, 300, clock=_never)
+    assert first.complete and again == first
+
+
+def test_a_deadline_reached_during_the_search_says_incomplete_and_stays_legal():
+    """The greedy pass finishes in time, the search does not: the answer is the best so far
+    (here still greedy's move, as no challenger had its rounds) and ``complete`` is false."""
+    bot = BOTS["reign-and-ruin"]
+    game = bot.game
+    state = positions("reign-and-ruin")[0]
+    player = state["active_players"][0]
+    view = game.view(state, player)
+    moves = len([m for m in game.legal_moves(state, player) if m["type"] != "concede"])
+    looks = itertools.count()
+    # the clock passes the deadline once the greedy pass (one look per move) is over
+    late = lambda: 0.0 if next(looks) < moves else 10.0  # noqa: E731
+    cut = suggest(bot, view, player, "expert", 1, 1000, clock=late)
+    greedy = suggest(bot, view, player, "greedy", 1, 1000, clock=_never)
+    assert not cut.complete and cut.move == greedy.move and cut.playouts == 0
+    assert game.violations(state, cut.move) == []
+    full = suggest(bot, view, player, "expert", 1, 1000, clock=_never)
+    assert full.complete and 0 < full.playouts <= playouts_for(bot, 1000)
+
+
+def test_the_budget_pays_for_the_greedy_pass_first():
+    bot = BOTS["reign-absolute"]
+    assert playouts_for(bot, 1000) == int(SEARCH_SHARE * bot.playouts_per_second)
+    assert playouts_for(bot, 1000, 10) < playouts_for(bot, 1000)
+    assert playouts_for(bot, 50, 10**6) == 0
+
+
+def test_the_search_is_only_as_wide_as_the_budget_can_test():
+    bot = BOTS["reign-and-ruin"]
+    assert search_width(bot, 2 * MIN_ROUNDS - 1, 20) == 0
+    assert search_width(bot, 2 * MIN_ROUNDS, 20) == 2
+    assert search_width(bot, 10**6, 20) == 8
+    assert search_width(bot, 10**6, 3) == 3
+    assert search_width(BOTS["reigns-the-council"], 10**6, 20) == 3
+
+
+def test_a_challenger_needs_enough_rounds_and_a_lower_bound_above_zero():
+    sure = [0.5] * MIN_ROUNDS
+    assert lower_bound(sure) > 0 and upper_bound([-0.5] * MIN_ROUNDS) < 0
+    assert challenger([sure[:-1]]) is None  # too few rounds
+    assert challenger([[0.0] * MIN_ROUNDS]) is None  # no gain
+    noisy = [1.0, -1.0] * (MIN_ROUNDS // 2) + [1.0]  # mean 1/9, far inside its noise
+    assert challenger([noisy]) is None
+    assert challenger([[0.0] * MIN_ROUNDS, sure, [0.3] * MIN_ROUNDS]) == 1
+
+
+def _rr_decision():
+    bot = BOTS["reign-and-ruin"]
+    state = positions("reign-and-ruin")[0]
+    player = state["active_players"][0]
+    return bot, bot.game.view(state, player), player
+
+
+def test_a_challenger_that_wins_every_paired_playout_replaces_the_greedy_move(monkeypatch):
+    from rules.bots import core
+
+    bot, view, player = _rr_decision()
+    greedy = suggest(bot, view, player, "greedy", 3, 1000, clock=_never)
+    monkeypatch.setattr(
+        core, "_playout", lambda b, s, move, p, seed: 0.0 if move == greedy.move else 1.0
+    )
+    expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
+    assert expert.move != greedy.move and expert.reason.startswith("beat the greedy move")
+
+
+def test_noise_without_a_gain_keeps_the_greedy_move(monkeypatch):
+    """Challengers that win and lose their paired playouts by turns (a small mean gain, far
+    inside the noise) do not move the expert off greedy's choice."""
+    from rules.bots import core
+
+    bot, view, player = _rr_decision()
+    greedy = suggest(bot, view, player, "greedy", 3, 1000, clock=_never)
+    flips = itertools.count()
+    monkeypatch.setattr(
+        core,
+        "_playout",
+        lambda b, s, move, p, seed: 0.5 if move == greedy.move else float(next(flips) % 2),
+    )
+    expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
+    assert expert.move == greedy.move and expert.playouts > 0
