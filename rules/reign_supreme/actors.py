@@ -44,11 +44,10 @@ def _casts(
             yield cast_moves(state, survey, player, uid)
 
 
-def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
+def off_turn_moves(state: State, survey: Survey, player: PlayerId) -> list[Move]:
     """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
     with each of their units whose spell is ready (unit-id order), then their cards."""
-    survey = Survey(state, geo)
-    return [m for casts in _casts(state, geo, player, survey) for m in casts] + card_moves(
+    return [m for casts in _casts(state, survey.geo, player, survey) for m in casts] + card_moves(
         state, player, survey
     )
 

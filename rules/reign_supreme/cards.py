@@ -338,7 +338,20 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
         return _v(
             "card_needs_target", f"{card['name']} needs a target: {_TARGET_WORDS[card['target']]}."
         )
-    unit, wall = _find(state, target)
+    return _found_problem(state, ctx, card, target, *_find(state, target))
+
+
+def _found_problem(
+    state: State,
+    ctx: _Ctx,
+    card: dict[str, Any],
+    target: Any,
+    unit: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+) -> Violation | None:
+    """:func:`_target_problem` of a target that is not None, with what :func:`_find` found for
+    it."""
+    p = ctx.player
     if unit is None and wall is None:
         return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
     if not _fits(card, p, state, unit, wall):
@@ -365,11 +378,6 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
     return card_catalog(state["cards"])
-
-
-def _id_key(uid: str) -> tuple[int, str]:
-    digits = uid[1:]
-    return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
 
 
 OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")
@@ -402,24 +410,25 @@ def card_moves(state: State, player: PlayerId, survey: Survey) -> list[Move]:
 def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
     if not _may_play(state, player) or not state["hands"][player]:
         return
-    catalog = _catalog(state)
+    catalog = survey.catalog
     ctx = _Ctx(survey, player)
-    units = sorted((uid for uid, u in state["units"].items() if u["at"] is not None), key=_id_key)
-    walls = [w["id"] for w in state["walls"]]
+    units = [(uid, (survey.units[uid], None)) for uid in survey.ids_on_board]
+    walls = [(w["id"], _find(state, w["id"])) for w in state["walls"]]
     for cid in state["hands"][player]:
         card = catalog[cid]
         if not _off_turn_ok(state, player, card):
             continue
         if card["target"] == "none":
-            candidates: list[Any] = [None]
-        else:
-            candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
-        for t in candidates:
-            # Most candidates are of the wrong kind: skip them before _target_problem, which
+            if _target_problem(state, ctx, card, None) is None:
+                yield {"player": player, "type": "play", "card": cid, "target": None}
+            continue
+        candidates = units + walls if card["target"] == "enemy_siege_or_wall" else units
+        for t, (unit, wall) in candidates:
+            # Most candidates are of the wrong kind: skip them before _found_problem, which
             # would refuse them too, only after writing its message.
-            if t is not None and not _fits(card, player, state, *_find(state, t)):
-                continue
-            if _target_problem(state, ctx, card, t) is None:
+            if _fits(card, player, state, unit, wall) and (
+                _found_problem(state, ctx, card, t, unit, wall) is None
+            ):
                 yield {"player": player, "type": "play", "card": cid, "target": t}
 
 

@@ -22,9 +22,10 @@ from rules.engine_types import PlayerId, State
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex
+from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
-__all__ = ["Survey"]
+__all__ = ["Survey", "id_key"]
 
 _NEAR_MAX = 2
 _DISCS: dict[int, tuple[Hex, ...]] = {
@@ -37,6 +38,12 @@ _DISCS: dict[int, tuple[Hex, ...]] = {
     for radius in range(_NEAR_MAX + 1)
 }
 """The offsets of the spaces within 0, 1 and 2 spaces of a space."""
+
+
+def id_key(uid: str) -> tuple[int, str]:
+    """A unit id's place in numeric order: ``u<n>`` by ``n``, anything else first, then by id."""
+    digits = uid[1:]
+    return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
 
 
 class _Stats(dict):
@@ -71,6 +78,16 @@ class Survey:
     def occ(self) -> dict[Hex, str]:
         """Space -> id of the unit on it (:func:`board.occupancy`)."""
         return occupancy(self.state)
+
+    @cached_property
+    def ids_on_board(self) -> list[str]:
+        """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
+        return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
+
+    @cached_property
+    def catalog(self) -> dict[str, dict[str, Any]]:
+        """Card instance id -> its definition (:func:`state.card_catalog` of the game's cards)."""
+        return card_catalog(self.state["cards"])
 
     @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:
