@@ -241,15 +241,17 @@ _TARGET_WORDS = {
 }
 
 
-def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def _find(
+    state: State, target: Any, walls: dict[str, dict[str, Any]] | None = None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(unit, wall) named by ``target``: a unit on the board, else a wall; (None, None) if
-    neither."""
+    neither. ``walls``: the walls by id (:attr:`Survey.walls_by_id`), when at hand."""
     if target.__class__ is not str:
         return None, None
     unit = state["units"].get(target)
     if unit is not None and unit["at"] is not None:
         return unit, None
-    return None, wall_by_id(state, target)
+    return None, wall_by_id(state, target) if walls is None else walls.get(target)
 
 
 def _fits(
@@ -413,7 +415,7 @@ def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
     catalog = survey.catalog
     ctx = _Ctx(survey, player)
     units = [(uid, (survey.units[uid], None)) for uid in survey.ids_on_board]
-    walls = [(w["id"], _find(state, w["id"])) for w in state["walls"]]
+    walls = [(w["id"], _find(state, w["id"], survey.walls_by_id)) for w in state["walls"]]
     for cid in state["hands"][player]:
         card = catalog[cid]
         if not _off_turn_ok(state, player, card):

@@ -72,7 +72,7 @@ class Survey:
         self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
         self._melee: dict[PlayerId, frozenset[Hex]] = {}
-        self._wall_index: dict[PlayerId, dict[Hex, list[int]]] = {}
+        self._walls_by_id: dict[PlayerId, dict[Hex, list[int]]] = {}
 
     @cached_property
     def occ(self) -> dict[Hex, str]:
@@ -83,6 +83,14 @@ class Survey:
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
+
+    @cached_property
+    def walls_by_id(self) -> dict[str, dict[str, Any]]:
+        """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
+        found: dict[str, dict[str, Any]] = {}
+        for w in self.state["walls"]:
+            found.setdefault(w["id"], w)
+        return found
 
     @cached_property
     def catalog(self) -> dict[str, dict[str, Any]]:
@@ -208,9 +216,9 @@ class Survey:
         walls = self.enemy_walls(owner)
         if radius > _NEAR_MAX:
             return walls
-        index = self._wall_index.get(owner)
+        index = self._walls_by_id.get(owner)
         if index is None:
-            index = self._wall_index[owner] = {}
+            index = self._walls_by_id[owner] = {}
             for i, (_, a, b) in enumerate(walls):
                 index.setdefault(a, []).append(i)
                 index.setdefault(b, []).append(i)
