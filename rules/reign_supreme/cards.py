@@ -414,8 +414,7 @@ def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
         return
     catalog = survey.catalog
     ctx = _Ctx(survey, player)
-    units = [(uid, (survey.units[uid], None)) for uid in survey.ids_on_board]
-    walls = [(w["id"], _find(state, w["id"], survey.walls_by_id)) for w in state["walls"]]
+    fitting: dict[str, list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]] = {}
     for cid in state["hands"][player]:
         card = catalog[cid]
         if not _off_turn_ok(state, player, card):
@@ -424,14 +423,31 @@ def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
             if _target_problem(state, ctx, card, None) is None:
                 yield {"player": player, "type": "play", "card": cid, "target": None}
             continue
-        candidates = units + walls if card["target"] == "enemy_siege_or_wall" else units
-        for t, (unit, wall) in candidates:
-            # Most candidates are of the wrong kind: skip them before _found_problem, which
-            # would refuse them too, only after writing its message.
-            if _fits(card, player, state, unit, wall) and (
-                _found_problem(state, ctx, card, t, unit, wall) is None
-            ):
+        # Most targets are of the wrong kind (:func:`_fits`, which reads only the card's
+        # ``target`` kind): they are left out once per kind, before _found_problem, which would
+        # refuse them too, only after writing its message.
+        kind = card["target"]
+        if kind not in fitting:
+            fitting[kind] = [
+                (t, unit, wall)
+                for t, unit, wall in _candidates(state, survey, kind)
+                if _fits(card, player, state, unit, wall)
+            ]
+        for t, unit, wall in fitting[kind]:
+            if _found_problem(state, ctx, card, t, unit, wall) is None:
                 yield {"player": player, "type": "play", "card": cid, "target": t}
+
+
+def _candidates(
+    state: State, survey: Survey, kind: str
+) -> Iterator[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """The targets a card of ``target`` kind ``kind`` may name, with what :func:`_find` finds for
+    each: the units on the board by id, then (for ``enemy_siege_or_wall``) the walls."""
+    for uid in survey.ids_on_board:
+        yield uid, survey.units[uid], None
+    if kind == "enemy_siege_or_wall":
+        for w in state["walls"]:
+            yield (w["id"], *_find(state, w["id"], survey.walls_by_id))
 
 
 def check_play(state: State, move: Move) -> list[Violation]:

@@ -41,21 +41,15 @@ def reachable(
     # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
     # it without the Melee restrictions" (Survey.restricting leaves such a unit out).
     engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
-    blocked = survey.blocked(owner)
-    adjacent = survey.geo.adjacent
+    steps = survey.steps(owner)  # the board's neighbours, but across no wall it may not cross
     parents: dict[Hex, Hex | None] = {start: None}
     frontier = [start]
     for _ in range(speed):
         nxt = []
         for h in frontier:
             held = h in engaged
-            for n in adjacent.get(h, ()):
-                if (
-                    n not in parents
-                    and n not in enemies
-                    and not (held and n in engaged)
-                    and (not blocked or ((h, n) if h <= n else (n, h)) not in blocked)
-                ):  # edge_key
+            for n in steps.get(h, ()):
+                if n not in parents and n not in enemies and not (held and n in engaged):
                     parents[n] = h
                     nxt.append(n)
         if not nxt:

@@ -25,7 +25,7 @@ from rules.reign_supreme.hexes import DIRECTIONS, Hex
 from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
-__all__ = ["Survey", "id_key"]
+__all__ = ["Survey", "id_key", "open_steps"]
 
 _NEAR_MAX = 2
 _DISCS: dict[int, tuple[Hex, ...]] = {
@@ -44,6 +44,27 @@ def id_key(uid: str) -> tuple[int, str]:
     """A unit id's place in numeric order: ``u<n>`` by ``n``, anything else first, then by id."""
     digits = uid[1:]
     return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
+
+
+_STEPS: dict[tuple[Geometry, frozenset[tuple[Hex, Hex]]], dict[Hex, tuple[Hex, ...]]] = {}
+_STEPS_SIZE = 256
+
+
+def open_steps(geo: Geometry, blocked: frozenset[tuple[Hex, Hex]]) -> dict[Hex, tuple[Hex, ...]]:
+    """Each space's neighbours on the board (``geo.adjacent``, in its order) but those across an
+    edge of ``blocked`` (:func:`walls.edge_key` pairs). Kept per board and set of walls: walls
+    change seldom, and a listing searches the board from every unit."""
+    key = (geo, blocked)
+    found = _STEPS.get(key)
+    if found is None:
+        found = {
+            h: tuple(n for n in ns if ((h, n) if h <= n else (n, h)) not in blocked)  # edge_key
+            for h, ns in geo.adjacent.items()
+        }
+        if len(_STEPS) >= _STEPS_SIZE:
+            _STEPS.clear()
+        _STEPS[key] = found
+    return found
 
 
 class _Stats(dict):
@@ -198,6 +219,11 @@ class Survey:
         if found is None:
             found = self._blocked[owner] = blocked_edges(self.state, owner)
         return found
+
+    def steps(self, owner: PlayerId) -> dict[Hex, tuple[Hex, ...]]:
+        """Each board space's neighbours that ``owner``'s units may step to from it: those of
+        ``Geometry.adjacent`` but across the edges of :meth:`blocked`."""
+        return open_steps(self.geo, self.blocked(owner))
 
     def enemy_walls(self, owner: PlayerId) -> list[tuple[str, Hex, Hex]]:
         """The walls of every player but ``owner``, as (id, space, space), in state order."""
