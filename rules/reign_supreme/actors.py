@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.engine_types import Move, PlayerId, State
-from rules.reign_supreme.board import Geometry
+from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.cards import card_moves
 from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
 from rules.reign_supreme.survey import Survey
@@ -37,11 +37,16 @@ def _casts(
         if (
             unit["owner"] == player
             and unit["at"] is not None
-            and any(ready(state, uid, s) for s in FIELD_SPELLS)
+            and any(ready(state, uid, s) for s in FIELD_SPELLS if s in _spells(state, survey, uid))
         ):
             if survey is None:
                 survey = Survey(state, geo)
             yield cast_moves(state, survey, player, uid)
+
+
+def _spells(state: State, survey: Survey | None, uid: str) -> list[str]:
+    """The spells of unit ``uid`` (its statistics')."""
+    return (stats(state, state["units"][uid]) if survey is None else survey.stats[uid])["spells"]
 
 
 def off_turn_moves(state: State, survey: Survey, player: PlayerId) -> list[Move]:

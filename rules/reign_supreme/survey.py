@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from rules.engine_types import PlayerId, State
-from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
+from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex
 from rules.reign_supreme.state import card_catalog
@@ -93,7 +93,7 @@ class Survey:
         self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
         self._melee: dict[PlayerId, frozenset[Hex]] = {}
-        self._walls_by_id: dict[PlayerId, dict[Hex, list[int]]] = {}
+        self._wall_index: dict[PlayerId, dict[Hex, list[int]]] = {}
 
     @cached_property
     def occ(self) -> dict[Hex, str]:
@@ -127,13 +127,20 @@ class Survey:
         """:func:`auras.stealthy` of unit ``uid``."""
         found = self._stealthy.get(uid)
         if found is None:
-            found = self._stealthy[uid] = stealthy(self.state, self.geo, self.units[uid])
+            unit = self.units[uid]
+            found = self._stealthy[uid] = stealthy(self.state, self.geo, unit, self.stats[uid])
         return found
 
     @cached_property
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
-        return silence_sources(self.state)
+        return uncancelled(
+            [
+                ((u["at"][0], u["at"][1]), u["owner"])
+                for uid, u in self.units.items()
+                if u["at"] is not None and self.has(uid, "silence")
+            ]
+        )
 
     @cached_property
     def engaged(self) -> frozenset[tuple[str, str]]:
@@ -242,9 +249,9 @@ class Survey:
         walls = self.enemy_walls(owner)
         if radius > _NEAR_MAX:
             return walls
-        index = self._walls_by_id.get(owner)
+        index = self._wall_index.get(owner)
         if index is None:
-            index = self._walls_by_id[owner] = {}
+            index = self._wall_index[owner] = {}
             for i, (_, a, b) in enumerate(walls):
                 index.setdefault(a, []).append(i)
                 index.setdefault(b, []).append(i)
