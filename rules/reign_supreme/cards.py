@@ -207,7 +207,7 @@ class _Ctx:
     """What every target check of one player needs, worked out once (from a listing's
     :class:`~rules.reign_supreme.survey.Survey`)."""
 
-    __slots__ = ("survey", "player", "own")
+    __slots__ = ("survey", "player", "own", "_reach")
 
     def __init__(self, survey: Survey, player: PlayerId) -> None:
         self.survey = survey
@@ -217,12 +217,18 @@ class _Ctx:
             for u in survey.units.values()
             if u["owner"] == player and u["at"] is not None
         ]
+        self._reach: dict[Hex, int] = {}
 
     def silenced(self, h: Hex) -> bool:
         return self.survey.silenced(h, self.player)
 
     def reach(self, h: Hex) -> int:
-        return min((distance(h, o) for o in self.own), default=10**6)
+        """How far ``h`` is from the nearest of the player's units (kept per space: every card
+        of the hand asks again)."""
+        found = self._reach.get(h)
+        if found is None:
+            found = self._reach[h] = min((distance(h, o) for o in self.own), default=10**6)
+        return found
 
 
 def duration(state: State, turns: int) -> int:

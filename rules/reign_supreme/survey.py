@@ -21,23 +21,13 @@ from typing import Any
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
-from rules.reign_supreme.hexes import DIRECTIONS, Hex
+from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
 from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
 __all__ = ["Survey", "id_key", "open_steps"]
 
 _NEAR_MAX = 2
-_DISCS: dict[int, tuple[Hex, ...]] = {
-    radius: tuple(
-        (dq, dr)
-        for dq in range(-radius, radius + 1)
-        for dr in range(-radius, radius + 1)
-        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius
-    )
-    for radius in range(_NEAR_MAX + 1)
-}
-"""The offsets of the spaces within 0, 1 and 2 spaces of a space."""
 
 
 def id_key(uid: str) -> tuple[int, str]:
@@ -257,7 +247,7 @@ class Survey:
                 index.setdefault(b, []).append(i)
         q, r = h
         found: set[int] = set()
-        for dq, dr in _DISCS[radius]:
+        for dq, dr in disc(radius):
             at = index.get((q + dq, r + dr))
             if at is not None:
                 found.update(at)
