@@ -188,11 +188,13 @@ class Survey:
         if found is None:
             occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
+            imposing = [
+                h
+                for h in self.enemy_spaces(owner)
+                if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
+            ]
             found = self._restricting[owner] = frozenset(
-                (q + dq, r + dr)
-                for q, r in self.enemy_spaces(owner)
-                if occ[(q, r)] in in_melee_at_start or not self.is_stealthy(occ[(q, r)])
-                for dq, dr in DIRECTIONS
+                (q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS
             )
         return found
 
