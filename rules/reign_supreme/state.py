@@ -5,7 +5,6 @@ imports only content; a new game is built by :mod:`rules.reign_supreme.setup`.
 
 from __future__ import annotations
 
-import marshal
 from typing import Any
 
 from rules.engine_types import State
@@ -56,24 +55,9 @@ THRONE_CAPTURE_DEPLOYS = 3
 CARDS_PER_DECK_AT_START = 2
 
 
-_CATALOGS: dict[bytes, dict[str, dict[str, Any]]] = {}
-_CATALOGS_SIZE = 64
-
-
 def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """Card instance id (``<card>-<copy>``) -> the card definition, for ``cards`` (a game's card
-    set, ``state["cards"]``; the default set when None). Built once per card set (keyed by its
-    content, as :func:`board.layout_key` keys a board) and shared: read it, never change it."""
-    key = marshal.dumps(cards, 2)
-    found = _CATALOGS.get(key)
-    if found is None:
-        if len(_CATALOGS) >= _CATALOGS_SIZE:
-            _CATALOGS.clear()
-        found = _CATALOGS[key] = _catalog(cards)
-    return found
-
-
-def _catalog(cards: list[dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
+    set, ``state["cards"]``; the default set when None)."""
     out = {}
     for card in default_cards() if cards is None else cards:
         for n in range(1, card["copies"] + 1):
