@@ -50,7 +50,9 @@ def reachable(
 
 _Key = tuple[Any, ...]
 _TREES: dict[_Key, dict[Hex, Hex | None]] = {}
-_TREES_SIZE = 4096
+_TREES_SIZE = 1024
+"""Trees kept at most (a few hundred kilobytes to a few megabytes): a listing looks up about one
+tree per unit of the mover, and a playout finds most of them among the last few states."""
 
 
 def _search(
