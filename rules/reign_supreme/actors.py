@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.engine_types import Move, PlayerId, State
-from rules.reign_supreme.board import Geometry
+from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.cards import card_moves
 from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
 from rules.reign_supreme.survey import Survey
@@ -37,18 +37,22 @@ def _casts(
         if (
             unit["owner"] == player
             and unit["at"] is not None
-            and any(ready(state, uid, s) for s in FIELD_SPELLS)
+            and any(ready(state, uid, s) for s in FIELD_SPELLS if s in _spells(state, survey, uid))
         ):
             if survey is None:
                 survey = Survey(state, geo)
             yield cast_moves(state, survey, player, uid)
 
 
-def off_turn_moves(state: State, geo: Geometry, player: PlayerId) -> list[Move]:
+def _spells(state: State, survey: Survey | None, uid: str) -> list[str]:
+    """The spells of unit ``uid`` (its statistics')."""
+    return (stats(state, state["units"][uid]) if survey is None else survey.stats[uid])["spells"]
+
+
+def off_turn_moves(state: State, survey: Survey, player: PlayerId) -> list[Move]:
     """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
     with each of their units whose spell is ready (unit-id order), then their cards."""
-    survey = Survey(state, geo)
-    return [m for casts in _casts(state, geo, player, survey) for m in casts] + card_moves(
+    return [m for casts in _casts(state, survey.geo, player, survey) for m in casts] + card_moves(
         state, player, survey
     )
 

@@ -32,6 +32,7 @@ __all__ = [
     "in_aura",
     "range_bonus",
     "silence_sources",
+    "uncancelled",
     "silenced",
     "stealthy",
     "moves_freely",
@@ -76,11 +77,18 @@ def range_bonus(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> int:
 def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
     """Active Silence auras as (space, owner): Silence units on the board with no other Silence
     unit (of any side) within 3 spaces ("their effect cancel and the aura is lost")."""
-    found = [
-        (as_hex(u["at"]), u["owner"])
-        for u in state["units"].values()
-        if u["at"] is not None and has(state, u, "silence")
-    ]
+    return uncancelled(
+        [
+            (as_hex(u["at"]), u["owner"])
+            for u in state["units"].values()
+            if u["at"] is not None and has(state, u, "silence")
+        ]
+    )
+
+
+def uncancelled(found: list[tuple[Hex, PlayerId]]) -> list[tuple[Hex, PlayerId]]:
+    """Of the Silence units ``found`` (space, owner) on the board, those with no other within 3
+    spaces: "their effect cancel and the aura is lost"."""
     return [
         (h, p)
         for h, p in found
@@ -102,10 +110,12 @@ STEALTH_WALLS = ("gate", "palisade")
 (ruling RS 13); Castle walls give none (ruling RS 12)."""
 
 
-def stealthy(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
+def stealthy(
+    state: State, geo: Geometry, unit: dict[str, Any], s: dict[str, Any] | None = None
+) -> bool:
     """Stealth: the unit has it, or it stands directly next to a standing Gate or Palisade
-    (either side)."""
-    if "stealth" in stats(state, unit)["kinds"]:
+    (either side). ``s``: the unit's statistics, when at hand."""
+    if "stealth" in (stats(state, unit) if s is None else s)["kinds"]:
         return True
     if unit["at"] is None:
         return False

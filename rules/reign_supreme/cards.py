@@ -207,7 +207,7 @@ class _Ctx:
     """What every target check of one player needs, worked out once (from a listing's
     :class:`~rules.reign_supreme.survey.Survey`)."""
 
-    __slots__ = ("survey", "player", "own")
+    __slots__ = ("survey", "player", "own", "_reach")
 
     def __init__(self, survey: Survey, player: PlayerId) -> None:
         self.survey = survey
@@ -217,12 +217,18 @@ class _Ctx:
             for u in survey.units.values()
             if u["owner"] == player and u["at"] is not None
         ]
+        self._reach: dict[Hex, int] = {}
 
     def silenced(self, h: Hex) -> bool:
         return self.survey.silenced(h, self.player)
 
     def reach(self, h: Hex) -> int:
-        return min((distance(h, o) for o in self.own), default=10**6)
+        """How far ``h`` is from the nearest of the player's units (kept per space: every card
+        of the hand asks again)."""
+        found = self._reach.get(h)
+        if found is None:
+            found = self._reach[h] = min((distance(h, o) for o in self.own), default=10**6)
+        return found
 
 
 def duration(state: State, turns: int) -> int:
@@ -241,15 +247,17 @@ _TARGET_WORDS = {
 }
 
 
-def _find(state: State, target: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def _find(
+    state: State, target: Any, walls: dict[str, dict[str, Any]] | None = None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(unit, wall) named by ``target``: a unit on the board, else a wall; (None, None) if
-    neither."""
+    neither. ``walls``: the walls by id (:attr:`Survey.walls_by_id`), when at hand."""
     if target.__class__ is not str:
         return None, None
     unit = state["units"].get(target)
     if unit is not None and unit["at"] is not None:
         return unit, None
-    return None, wall_by_id(state, target)
+    return None, wall_by_id(state, target) if walls is None else walls.get(target)
 
 
 def _fits(
@@ -338,7 +346,20 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
         return _v(
             "card_needs_target", f"{card['name']} needs a target: {_TARGET_WORDS[card['target']]}."
         )
-    unit, wall = _find(state, target)
+    return _found_problem(state, ctx, card, target, *_find(state, target))
+
+
+def _found_problem(
+    state: State,
+    ctx: _Ctx,
+    card: dict[str, Any],
+    target: Any,
+    unit: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+) -> Violation | None:
+    """:func:`_target_problem` of a target that is not None, with what :func:`_find` found for
+    it."""
+    p = ctx.player
     if unit is None and wall is None:
         return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
     if not _fits(card, p, state, unit, wall):
@@ -365,11 +386,6 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
     return card_catalog(state["cards"])
-
-
-def _id_key(uid: str) -> tuple[int, str]:
-    digits = uid[1:]
-    return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
 
 
 OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")
@@ -402,25 +418,42 @@ def card_moves(state: State, player: PlayerId, survey: Survey) -> list[Move]:
 def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
     if not _may_play(state, player) or not state["hands"][player]:
         return
-    catalog = _catalog(state)
+    catalog = survey.catalog
     ctx = _Ctx(survey, player)
-    units = sorted((uid for uid, u in state["units"].items() if u["at"] is not None), key=_id_key)
-    walls = [w["id"] for w in state["walls"]]
+    fitting: dict[str, list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]] = {}
     for cid in state["hands"][player]:
         card = catalog[cid]
         if not _off_turn_ok(state, player, card):
             continue
         if card["target"] == "none":
-            candidates: list[Any] = [None]
-        else:
-            candidates = units + (walls if card["target"] == "enemy_siege_or_wall" else [])
-        for t in candidates:
-            # Most candidates are of the wrong kind: skip them before _target_problem, which
-            # would refuse them too, only after writing its message.
-            if t is not None and not _fits(card, player, state, *_find(state, t)):
-                continue
-            if _target_problem(state, ctx, card, t) is None:
+            if _target_problem(state, ctx, card, None) is None:
+                yield {"player": player, "type": "play", "card": cid, "target": None}
+            continue
+        # Most targets are of the wrong kind (:func:`_fits`, which reads only the card's
+        # ``target`` kind): they are left out once per kind, before _found_problem, which would
+        # refuse them too, only after writing its message.
+        kind = card["target"]
+        if kind not in fitting:
+            fitting[kind] = [
+                (t, unit, wall)
+                for t, unit, wall in _candidates(state, survey, kind)
+                if _fits(card, player, state, unit, wall)
+            ]
+        for t, unit, wall in fitting[kind]:
+            if _found_problem(state, ctx, card, t, unit, wall) is None:
                 yield {"player": player, "type": "play", "card": cid, "target": t}
+
+
+def _candidates(
+    state: State, survey: Survey, kind: str
+) -> Iterator[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """The targets a card of ``target`` kind ``kind`` may name, with what :func:`_find` finds for
+    each: the units on the board by id, then (for ``enemy_siege_or_wall``) the walls."""
+    for uid in survey.ids_on_board:
+        yield uid, survey.units[uid], None
+    if kind == "enemy_siege_or_wall":
+        for w in state["walls"]:
+            yield (w["id"], *_find(state, w["id"], survey.walls_by_id))
 
 
 def check_play(state: State, move: Move) -> list[Violation]:

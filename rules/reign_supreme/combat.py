@@ -131,19 +131,23 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
         return []
     melee_reach = MELEE_RANGE + reach
     shoot_reach = s["range"] + reach
+    farthest = max(melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0)
     out: list[dict[str, Any]] = []
+    q, r = here
     for tid, target in units.items():
         if target["owner"] == owner or target["at"] is None:
+            continue
+        dq, dr = q - target["at"][0], r - target["at"][1]
+        d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # hexes.distance, inlined: asked per pair
+        if d > farthest:  # out of reach: whatever else holds, no attack on it
             continue
         hidden = survey.is_stealthy(tid)
         if hidden and not survey.is_engaged(uid, tid):
             continue
-        d = distance(here, as_hex(target["at"]))
         if melee_ok and d <= melee_reach:
             out.extend(_with_flags(s, unit, target, hidden, tid, "melee"))
         if shoot_ok and 2 <= d <= shoot_reach:
             out.extend(_with_flags(s, unit, target, hidden, tid, "shoot"))
-    farthest = max(melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0)
     for wid, a, b in survey.walls_near(owner, here, farthest):
         d = edge_distance(here, a, b)
         if melee_ok and d <= melee_reach:

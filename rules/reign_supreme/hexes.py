@@ -7,8 +7,9 @@ the six axial directions; the distance between two hexes is the number of steps 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
-__all__ = ["Hex", "DIRECTIONS", "neighbours", "distance", "as_hex", "as_json"]
+__all__ = ["Hex", "DIRECTIONS", "neighbours", "distance", "disc", "as_hex", "as_json"]
 
 Hex = tuple[int, int]
 
@@ -28,6 +29,17 @@ def distance(a: Hex, b: Hex) -> int:
     dq = a[0] - b[0]
     dr = a[1] - b[1]
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@cache
+def disc(radius: int) -> tuple[Hex, ...]:
+    """The offsets of the hexes within ``radius`` steps of a hex (itself included)."""
+    return tuple(
+        (dq, dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(-radius, radius + 1)
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius
+    )
 
 
 def as_hex(value: Iterable[int]) -> Hex:

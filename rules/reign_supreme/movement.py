@@ -7,7 +7,9 @@ the way): the search of the spaces a unit may end its move on, and the path it t
 
 from __future__ import annotations
 
-from rules.engine_types import State
+from typing import Any
+
+from rules.engine_types import PlayerId, State
 from rules.reign_supreme.hexes import Hex
 from rules.reign_supreme.survey import Survey
 
@@ -30,40 +32,62 @@ def reachable(
     melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely: Flanking and Stealth
     units); a Stealth enemy not in melee since the start of the turn imposes none. Another
     player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in
-    search order; never the start) and
-    the search tree ``{space: parent}``.
+    search order; never the start) and the search tree ``{space: parent}``, which is shared
+    (:func:`_search`): read it, never change it.
     """
     unit = state["units"][uid]
     owner = unit["owner"]
     start = (unit["at"][0], unit["at"][1])
     occ = survey.occ
-    enemies = survey.enemy_spaces(owner)
     # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
     # it without the Melee restrictions" (Survey.restricting leaves such a unit out).
     engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
+    parents = _search(survey, owner, start, speed, engaged)
+    locked = start in engaged
+    out = [h for h in parents if h != start and h not in occ and not (locked and h in engaged)]
+    return out, parents
+
+
+_Key = tuple[Any, ...]
+_TREES: dict[_Key, dict[Hex, Hex | None]] = {}
+_TREES_SIZE = 1024
+"""Trees kept at most (a few hundred kilobytes to a few megabytes): a listing looks up about one
+tree per unit of the mover, and a playout finds most of them among the last few states."""
+
+
+def _search(
+    survey: Survey, owner: PlayerId, start: Hex, speed: int, engaged: frozenset[Hex]
+) -> dict[Hex, Hex | None]:
+    """The breadth-first search tree of :func:`reachable` from ``start`` (never to be changed:
+    it is shared). It depends only on the board, the walls ``owner`` may not cross, the enemies'
+    spaces, the restricting spaces ``engaged``, ``start`` and ``speed``, so it is kept per those:
+    a move changes few of them, and the next listing (and ``apply``'s check of a listed move)
+    finds most units' trees unchanged (issue 28)."""
+    geo = survey.geo
     blocked = survey.blocked(owner)
-    adjacent = survey.geo.adjacent
-    parents: dict[Hex, Hex | None] = {start: None}
+    enemies = survey.enemy_spaces(owner)
+    key = (geo, blocked, enemies, engaged, start, speed)
+    parents = _TREES.get(key)
+    if parents is not None:
+        return parents
+    steps = survey.steps(owner)  # the board's neighbours, but across no wall it may not cross
+    parents = {start: None}
     frontier = [start]
     for _ in range(speed):
         nxt = []
         for h in frontier:
             held = h in engaged
-            for n in adjacent.get(h, ()):
-                if (
-                    n not in parents
-                    and n not in enemies
-                    and not (held and n in engaged)
-                    and (not blocked or ((h, n) if h <= n else (n, h)) not in blocked)
-                ):  # edge_key
+            for n in steps.get(h, ()):
+                if n not in parents and n not in enemies and not (held and n in engaged):
                     parents[n] = h
                     nxt.append(n)
         if not nxt:
             break
         frontier = nxt
-    locked = start in engaged
-    out = [h for h in parents if h != start and h not in occ and not (locked and h in engaged)]
-    return out, parents
+    if len(_TREES) >= _TREES_SIZE:
+        _TREES.clear()
+    _TREES[key] = parents
+    return parents
 
 
 def path_to(tree: dict[Hex, Hex | None], dest: Hex) -> list[Hex]:

@@ -196,14 +196,16 @@ def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
         return []
     active = state["active_players"]
     chosen = active if player is None else ([player] if player in active else [])
+    geo = geometry(state)
+    survey = Survey(state, geo)  # one survey for every player listed: it reads the state only
     out: list[Move] = []
     for p in chosen:
-        out.extend(_moves_of(state, p))
+        out.extend(_moves_of(state, survey, p))
     return out
 
 
-def _moves_of(state: State, p: PlayerId) -> list[Move]:
-    geo = geometry(state)
+def _moves_of(state: State, survey: Survey, p: PlayerId) -> list[Move]:
+    geo = survey.geo
     phase = state["phase"]
     out: list[Move] = []
     units = state["units"]
@@ -226,9 +228,8 @@ def _moves_of(state: State, p: PlayerId) -> list[Move]:
                 )
         out.append({"player": p, "type": "end_deployment"})
     elif phase == "combat" and p != state["turn"]:
-        out.extend(off_turn_moves(state, geo, p))
+        out.extend(off_turn_moves(state, survey, p))
     elif phase == "combat":
-        survey = Survey(state, geo)
         for uid, u in units.items():
             if u["owner"] == p and u["at"] is not None:
                 out.extend(_unit_moves(state, survey, p, uid))

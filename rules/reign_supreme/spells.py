@@ -33,7 +33,7 @@ from rules.reign_supreme.auras import has, prune_engaged, silenced
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
-from rules.reign_supreme.hexes import Hex, as_hex, as_json, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, as_json, disc, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.survey import Survey
 
@@ -104,10 +104,13 @@ def teleport_spaces(state: State, survey: Survey, uid: str) -> list[Hex]:
     reach = _TABLE["teleport"]["range"]
     geo, occ = survey.geo, survey.occ
     owner = unit["owner"]
+    q, r = here
+    near = [(q + dq, r + dr) for dq, dr in disc(reach)]  # the spaces within reach, and here
     return sorted(
         h
-        for h in geo.board
-        if 1 <= distance(here, h) <= reach
+        for h in near
+        if h in geo.board
+        and h != here
         and h not in occ
         and geo.thrones.get(h, owner) == owner
         and not survey.silenced(h, owner)

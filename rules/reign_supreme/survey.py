@@ -19,24 +19,42 @@ from functools import cached_property
 from typing import Any
 
 from rules.engine_types import PlayerId, State
-from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealthy
+from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
-from rules.reign_supreme.hexes import DIRECTIONS, Hex
+from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
+from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
-__all__ = ["Survey"]
+__all__ = ["Survey", "id_key", "open_steps"]
 
 _NEAR_MAX = 2
-_DISCS: dict[int, tuple[Hex, ...]] = {
-    radius: tuple(
-        (dq, dr)
-        for dq in range(-radius, radius + 1)
-        for dr in range(-radius, radius + 1)
-        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius
-    )
-    for radius in range(_NEAR_MAX + 1)
-}
-"""The offsets of the spaces within 0, 1 and 2 spaces of a space."""
+
+
+def id_key(uid: str) -> tuple[int, str]:
+    """A unit id's place in numeric order: ``u<n>`` by ``n``, anything else first, then by id."""
+    digits = uid[1:]
+    return (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0, uid)
+
+
+_STEPS: dict[tuple[Geometry, frozenset[tuple[Hex, Hex]]], dict[Hex, tuple[Hex, ...]]] = {}
+_STEPS_SIZE = 256
+
+
+def open_steps(geo: Geometry, blocked: frozenset[tuple[Hex, Hex]]) -> dict[Hex, tuple[Hex, ...]]:
+    """Each space's neighbours on the board (``geo.adjacent``, in its order) but those across an
+    edge of ``blocked`` (:func:`walls.edge_key` pairs). Kept per board and set of walls: walls
+    change seldom, and a listing searches the board from every unit."""
+    key = (geo, blocked)
+    found = _STEPS.get(key)
+    if found is None:
+        found = {
+            h: tuple(n for n in ns if ((h, n) if h <= n else (n, h)) not in blocked)  # edge_key
+            for h, ns in geo.adjacent.items()
+        }
+        if len(_STEPS) >= _STEPS_SIZE:
+            _STEPS.clear()
+        _STEPS[key] = found
+    return found
 
 
 class _Stats(dict):
@@ -73,6 +91,24 @@ class Survey:
         return occupancy(self.state)
 
     @cached_property
+    def ids_on_board(self) -> list[str]:
+        """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
+        return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
+
+    @cached_property
+    def walls_by_id(self) -> dict[str, dict[str, Any]]:
+        """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
+        found: dict[str, dict[str, Any]] = {}
+        for w in self.state["walls"]:
+            found.setdefault(w["id"], w)
+        return found
+
+    @cached_property
+    def catalog(self) -> dict[str, dict[str, Any]]:
+        """Card instance id -> its definition (:func:`state.card_catalog` of the game's cards)."""
+        return card_catalog(self.state["cards"])
+
+    @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:
         """Unit id -> its statistics (:func:`board.stats`), each looked up at its first use."""
         return _Stats(self.state)
@@ -81,13 +117,20 @@ class Survey:
         """:func:`auras.stealthy` of unit ``uid``."""
         found = self._stealthy.get(uid)
         if found is None:
-            found = self._stealthy[uid] = stealthy(self.state, self.geo, self.units[uid])
+            unit = self.units[uid]
+            found = self._stealthy[uid] = stealthy(self.state, self.geo, unit, self.stats[uid])
         return found
 
     @cached_property
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
-        return silence_sources(self.state)
+        return uncancelled(
+            [
+                ((u["at"][0], u["at"][1]), u["owner"])
+                for uid, u in self.units.items()
+                if u["at"] is not None and self.has(uid, "silence")
+            ]
+        )
 
     @cached_property
     def engaged(self) -> frozenset[tuple[str, str]]:
@@ -145,11 +188,13 @@ class Survey:
         if found is None:
             occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
+            imposing = [
+                h
+                for h in self.enemy_spaces(owner)
+                if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
+            ]
             found = self._restricting[owner] = frozenset(
-                (q + dq, r + dr)
-                for q, r in self.enemy_spaces(owner)
-                if occ[(q, r)] in in_melee_at_start or not self.is_stealthy(occ[(q, r)])
-                for dq, dr in DIRECTIONS
+                (q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS
             )
         return found
 
@@ -173,6 +218,11 @@ class Survey:
         if found is None:
             found = self._blocked[owner] = blocked_edges(self.state, owner)
         return found
+
+    def steps(self, owner: PlayerId) -> dict[Hex, tuple[Hex, ...]]:
+        """Each board space's neighbours that ``owner``'s units may step to from it: those of
+        ``Geometry.adjacent`` but across the edges of :meth:`blocked`."""
+        return open_steps(self.geo, self.blocked(owner))
 
     def enemy_walls(self, owner: PlayerId) -> list[tuple[str, Hex, Hex]]:
         """The walls of every player but ``owner``, as (id, space, space), in state order."""
@@ -199,7 +249,7 @@ class Survey:
                 index.setdefault(b, []).append(i)
         q, r = h
         found: set[int] = set()
-        for dq, dr in _DISCS[radius]:
+        for dq, dr in disc(radius):
             at = index.get((q + dq, r + dr))
             if at is not None:
                 found.update(at)

@@ -97,11 +97,13 @@ def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
 def blocked_edges(state: State, player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
     """Edges ``player``'s units may not cross: every wall of another player, and every Castle
     wall, their own included (ruling RS 12)."""
-    return frozenset(
-        edge_key(*wall_spaces(w))
-        for w in state["walls"]
-        if w["owner"] != player or w["kind"] == "castle_wall"
-    )
+    found = set()
+    for w in state["walls"]:
+        if w["owner"] != player or w["kind"] == "castle_wall":
+            (q1, r1), (q2, r2) = w["edge"]  # wall_spaces and edge_key, inlined: asked per listing
+            a, b = (q1, r1), (q2, r2)
+            found.add((a, b) if a <= b else (b, a))
+    return frozenset(found)
 
 
 def crosses_wall(state: State, a: Hex, b: Hex) -> dict[str, Any] | None:
