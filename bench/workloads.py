@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from rules.engine import Game
-from rules.playout import random_steps
+from rules.playout import random_action_steps, random_steps
 from rules.registry import GAMES, get_game
 
 __all__ = ["GAME_IDS", "random_players", "play_for", "request_bodies"]
@@ -34,7 +34,9 @@ def play_for(
     seed: int = 1,
     progress: Callable[[int, float], None] | None = None,
 ) -> dict:
-    """Random playouts for ``seconds``: steps (``legal_moves`` + ``apply``) per second.
+    """Random playouts for ``seconds``: steps (``legal_actions`` + ``apply_action``, the game's
+    Python interface in its internal move form; ``rules.playout.random_action_steps``) per
+    second.
 
     ``progress(steps, elapsed)`` is called about once a second."""
     game = get_game(game_id)
@@ -52,7 +54,7 @@ def play_for(
             progress(steps, now - started)
             tick = now + 1.0
         state = game.setup(random_players(game, chooser), chooser.randrange(1 << 32), {})
-        for _ in random_steps(game, state, chooser, concede=concede):
+        for _ in random_action_steps(game, state, chooser, concede=concede):
             steps += 1
         games += 1
     elapsed = time.perf_counter() - started

@@ -6,9 +6,11 @@ faction's ability (move types ``destroy``, ``draw``, ``double``, ``protect``, ``
 ``revive``). An ability may only be used when it can take effect (rulings R&R 6), and no
 ability can target a fighter with a Cognitz token (rulings R&R 5).
 
-This module is on the hot path of random playouts, so legal moves are built as plain dict
-literals, a move is checked with targeted look-ups (never by listing all legal moves), and a
-play copies only the containers it changes (copy-on-write; states are never mutated).
+This module is on the hot path of random playouts, so legal plays are listed as actions (tuples,
+``rules.reign_and_ruin.actions``) that carry where their target lies, a client's move is checked
+with targeted look-ups (never by listing all legal moves), an action is resolved without being
+checked again, and a play copies only the containers it changes (copy-on-write; states are never
+mutated).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS, MAX_KURGOZ
 from rules.reign_and_ruin.turns import end_turn
@@ -25,7 +27,7 @@ __all__ = [
     "PLAY_TYPES",
     "DESTINATIONS",
     "TOKENS",
-    "play_moves",
+    "play_actions",
     "play_violations",
     "check_play",
     "apply_play",
@@ -91,6 +93,18 @@ def _doublable(state: State) -> list[str]:
     ]
 
 
+def _places(state: State, doubling: bool) -> list[tuple[str, PlayerId, int]]:
+    """``(card, owner, index)`` of every fighter an ability may target, in seat then army order:
+    the unprotected ones, and when ``doubling`` only those below MAX_KURGOZ tokens."""
+    armies = state["armies"]
+    return [
+        (f["card"], owner, i)
+        for owner in state["players"]
+        for i, f in enumerate(armies[owner])
+        if not f["cognitz"] and not (doubling and f["kurgoz"] >= MAX_KURGOZ)
+    ]
+
+
 def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
     """Owner and army index of the fighter ``target``, or None when no army holds it."""
     armies = state["armies"]
@@ -104,76 +118,54 @@ def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
 # -- legal moves -------------------------------------------------------------------------------
 
 
-def play_moves(state: State, p: PlayerId) -> list[Move]:
-    """Every legal play of the active player ``p``: for each card of the hand, in hand order,
-    the fighter play, then each legal use of its ability (targets in seat and army order;
-    Crou: opponents in seat order, then each takeable fighter to army then to hand; Nomora:
-    discard order, to hand then to each army in seat order)."""
+def play_actions(state: State, p: PlayerId) -> list[Action]:
+    """Every legal play of the active player ``p``, as actions: for each card of the hand, in
+    hand order, the fighter play, then each legal use of its ability (targets in seat and army
+    order; Crou: opponents in seat order, then each takeable fighter to army then to hand;
+    Nomora: discard order, to hand then to each army in seat order)."""
     cards = state["cards"]
-    moves: list[Move] = []
-    add = moves.append
-    targets: list[str] | None = None
+    actions: list[Action] = []
+    add = actions.append
+    targets: list[tuple[str, PlayerId, int]] | None = None
     for c in state["hands"][p]:
-        add({"player": p, "type": "fighter", "card": c})
+        add(("fighter", p, c))
         faction = cards[c]["faction"]
         if faction == "alfenghast" or faction == "cognitz":
             if targets is None:
-                targets = _unprotected(state)
+                targets = _places(state, doubling=False)
             kind = "destroy" if faction == "alfenghast" else "protect"
-            for t in targets:
-                add({"player": p, "type": kind, "card": c, "target": t})
+            for t, owner, i in targets:
+                add((kind, p, c, t, owner, i))
         elif faction == "kurgoz":
-            for t in _doublable(state):
-                add({"player": p, "type": "double", "card": c, "target": t})
+            for t, owner, i in _places(state, doubling=True):
+                add(("double", p, c, t, owner, i))
         elif faction == "hexen":
             if state["draw_pile"]:
-                add({"player": p, "type": "draw", "card": c})
+                add(("draw", p, c))
         elif faction == "crou":
-            armies = state["armies"]
-            for o in state["players"]:
-                if o == p:
-                    continue
-                takeable = [f["card"] for f in armies[o] if not f["cognitz"]]
-                if takeable:
-                    for t in takeable:
-                        add(
-                            {
-                                "player": p,
-                                "type": "swap",
-                                "card": c,
-                                "opponent": o,
-                                "take": t,
-                                "to": "army",
-                            }
-                        )
-                        add(
-                            {
-                                "player": p,
-                                "type": "swap",
-                                "card": c,
-                                "opponent": o,
-                                "take": t,
-                                "to": "hand",
-                            }
-                        )
-                else:
-                    add({"player": p, "type": "swap", "card": c, "opponent": o})
+            _add_swaps(state, p, c, add)
         else:  # nomora
             players = state["players"]
             for t in state["discard_pile"]:
-                add({"player": p, "type": "revive", "card": c, "target": t, "to": "hand"})
+                add(("revive", p, c, t, "hand"))
                 for a in players:
-                    add(
-                        {
-                            "player": p,
-                            "type": "revive",
-                            "card": c,
-                            "target": t,
-                            "to": "army",
-                            "army": a,
-                        }
-                    )
-    return moves
+                    add(("revive", p, c, t, "army", a))
+    return actions
+
+
+def _add_swaps(state: State, p: PlayerId, c: str, add: Callable[[Action], None]) -> None:
+    """Crou ``c``'s swaps: per opponent in seat order, each unprotected fighter taken to army
+    then to hand, or the bare swap when there is none to take."""
+    armies = state["armies"]
+    for o in state["players"]:
+        if o == p:
+            continue
+        takeable = [(f["card"], i) for i, f in enumerate(armies[o]) if not f["cognitz"]]
+        for t, i in takeable:
+            add(("swap", p, c, o, t, "army", i))
+            add(("swap", p, c, o, t, "hand", i))
+        if not takeable:
+            add(("swap", p, c, o))
 
 
 # -- violations --------------------------------------------------------------------------------
@@ -434,15 +426,17 @@ _CHECKS: dict[str, Callable[[State, Move, PlayerId, str], tuple[list[Violation],
 # -- resolution --------------------------------------------------------------------------------
 
 
-def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State, list[Event]]:
-    """Resolve a legal play (already checked by :func:`check_play`, which found ``where``) and
-    pass the turn on.
+def apply_play(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Resolve a legal play ``action`` (``rules.reign_and_ruin.actions``: listed by
+    :func:`play_actions`, or made from a move that passed :func:`check_play`) and pass the turn
+    on.
 
     The card leaves the hand; the play resolves; then :func:`end_turn` decides who plays next or
     whether the final round starts or the game ends.
     """
-    kind = move["type"]
-    card = move["card"]
+    kind = action[0]
+    p = action[1]
+    card = action[2]
     new = dict(state)
     new["move_count"] = state["move_count"] + 1
     hands = dict(state["hands"])
@@ -454,7 +448,7 @@ def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State
     events: list[Event] = []
     if kind != "fighter":
         events.append({"type": "ability_used", "player": p, "card": card, "ability": kind})
-    _RESOLVE[kind](state, new, move, p, card, hand, where, events)
+    _RESOLVE[kind](state, new, action, p, card, hand, events)
     end_turn(new, p, events, emptied)
     return new, events
 
@@ -462,11 +456,10 @@ def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State
 def _play_fighter(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
@@ -479,17 +472,15 @@ def _play_fighter(
 def _destroy(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Alfenghast: discard this card, then discard the target fighter; its tokens return to the
     supply (seed §Alfenghast, §Kurgoz; rulings R&R 9)."""
-    target = move["target"]
-    owner, i = where
+    _, _, _, target, owner, i = action
     armies = dict(state["armies"])
     army = list(armies[owner])
     fighter = army.pop(i)
@@ -511,11 +502,10 @@ def _destroy(
 def _draw(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Hexen: discard this card and put the top card of the draw pile into your hand."""
@@ -530,21 +520,19 @@ def _draw(
 def _place_token(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Kurgoz: one more Kurgoz token on the target (tokens stack, rulings R&R 9).
     Cognitz: a Cognitz token on the target, which becomes immune to every ability (R&R 5)."""
-    target = move["target"]
-    owner, i = where
+    kind, _, _, target, owner, i = action
     armies = dict(state["armies"])
     army = list(armies[owner])
     fighter = dict(army[i])
-    if move["type"] == "double":
+    if kind == "double":
         token = "kurgoz"
         fighter["kurgoz"] += 1
     else:
@@ -569,23 +557,21 @@ def _place_token(
 def _swap(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Crou: this card joins the opponent's army as a fighter; then the chosen unprotected
     fighter leaves that army for your army or your hand, its tokens returned (rulings R&R 7)."""
-    opponent = move["opponent"]
+    opponent = action[3]
     armies = dict(state["armies"])
     army = armies[opponent] + [_fighter(card)]
     events.append({"type": "fighter_joined", "player": p, "army": opponent, "card": card})
-    take = move.get("take")
-    if take is not None:
-        fighter = army.pop(where)
-        to = move["to"]
+    if len(action) > 4:
+        _, _, _, _, take, to, i = action
+        fighter = army.pop(i)
         if to == "army":
             armies[p] = armies[p] + [_fighter(take)]
         else:
@@ -607,25 +593,24 @@ def _swap(
 def _revive(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Nomora: the chosen discard card goes into an army as a fighter without tokens, or into
     your hand; then this Nomora is discarded (rulings R&R 8)."""
-    target = move["target"]
+    target = action[3]
     discard = list(state["discard_pile"])
     discard.remove(target)
     discard.append(card)
     new["discard_pile"] = discard
-    if move["to"] == "hand":
+    if action[4] == "hand":
         hand.append(target)
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
-        army = move["army"]
+        army = action[5]
         armies = dict(state["armies"])
         armies[army] = armies[army] + [_fighter(target)]
         new["armies"] = armies
@@ -635,7 +620,7 @@ def _revive(
 
 
 _RESOLVE: dict[
-    str, Callable[[State, State, Move, PlayerId, str, list[str], Any, list[Event]], None]
+    str, Callable[[State, State, Action, PlayerId, str, list[str], list[Event]], None]
 ] = {
     "fighter": _play_fighter,
     "destroy": _destroy,
