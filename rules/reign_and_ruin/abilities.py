@@ -93,18 +93,6 @@ def _doublable(state: State) -> list[str]:
     ]
 
 
-def _places(state: State, doubling: bool) -> list[tuple[str, PlayerId, int]]:
-    """``(card, owner, index)`` of every fighter an ability may target, in seat then army order:
-    the unprotected ones, and when ``doubling`` only those below MAX_KURGOZ tokens."""
-    armies = state["armies"]
-    return [
-        (f["card"], owner, i)
-        for owner in state["players"]
-        for i, f in enumerate(armies[owner])
-        if not f["cognitz"] and not (doubling and f["kurgoz"] >= MAX_KURGOZ)
-    ]
-
-
 def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
     """Owner and army index of the fighter ``target``, or None when no army holds it."""
     armies = state["armies"]
@@ -122,50 +110,54 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
     """Every legal play of the active player ``p``, as actions: for each card of the hand, in
     hand order, the fighter play, then each legal use of its ability (targets in seat and army
     order; Crou: opponents in seat order, then each takeable fighter to army then to hand;
-    Nomora: discard order, to hand then to each army in seat order)."""
+    Nomora: discard order, to hand then to each army in seat order). The armies are surveyed
+    once per state (:func:`_survey`), for every card that needs it."""
     cards = state["cards"]
     actions: list[Action] = []
     add = actions.append
-    targets: list[tuple[str, PlayerId, int]] | None = None
+    places: list[tuple[str, PlayerId, int, int]] | None = None
     for c in state["hands"][p]:
         add(("fighter", p, c))
         faction = cards[c]["faction"]
-        if faction == "alfenghast" or faction == "cognitz":
-            if targets is None:
-                targets = _places(state, doubling=False)
-            kind = "destroy" if faction == "alfenghast" else "protect"
-            for t, owner, i in targets:
-                add((kind, p, c, t, owner, i))
-        elif faction == "kurgoz":
-            for t, owner, i in _places(state, doubling=True):
-                add(("double", p, c, t, owner, i))
-        elif faction == "hexen":
+        if faction == "hexen":
             if state["draw_pile"]:
                 add(("draw", p, c))
-        elif faction == "crou":
-            _add_swaps(state, p, c, add)
-        else:  # nomora
-            players = state["players"]
-            for t in state["discard_pile"]:
-                add(("revive", p, c, t, "hand"))
-                for a in players:
-                    add(("revive", p, c, t, "army", a))
+            continue
+        if faction == "nomora":
+            armies = [None, *state["players"]]  # None: to the hand
+            actions += [("revive", p, c, t, a) for t in state["discard_pile"] for a in armies]
+            continue
+        if places is None:
+            places = _survey(state)
+        if faction == "alfenghast":
+            actions += [("destroy", p, c, t, o, i) for t, o, i, _ in places]
+        elif faction == "cognitz":
+            actions += [("protect", p, c, t, o, i) for t, o, i, _ in places]
+        elif faction == "kurgoz":
+            actions += [("double", p, c, t, o, i) for t, o, i, k in places if k < MAX_KURGOZ]
+        else:  # crou
+            for o in state["players"]:
+                if o != p:
+                    swaps = [
+                        ("swap", p, c, o, t, to, i)
+                        for t, owner, i, _ in places
+                        if owner == o
+                        for to in DESTINATIONS
+                    ]
+                    actions += swaps or [("swap", p, c, o)]
     return actions
 
 
-def _add_swaps(state: State, p: PlayerId, c: str, add: Callable[[Action], None]) -> None:
-    """Crou ``c``'s swaps: per opponent in seat order, each unprotected fighter taken to army
-    then to hand, or the bare swap when there is none to take."""
+def _survey(state: State) -> list[tuple[str, PlayerId, int, int]]:
+    """``(card, owner, index, kurgoz)`` of every unprotected fighter, in seat then army order:
+    what Alfenghast, Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
     armies = state["armies"]
-    for o in state["players"]:
-        if o == p:
-            continue
-        takeable = [(f["card"], i) for i, f in enumerate(armies[o]) if not f["cognitz"]]
-        for t, i in takeable:
-            add(("swap", p, c, o, t, "army", i))
-            add(("swap", p, c, o, t, "hand", i))
-        if not takeable:
-            add(("swap", p, c, o))
+    return [
+        (f["card"], owner, i, f["kurgoz"])
+        for owner in state["players"]
+        for i, f in enumerate(armies[owner])
+        if not f["cognitz"]
+    ]
 
 
 # -- violations --------------------------------------------------------------------------------
@@ -606,11 +598,11 @@ def _revive(
     discard.remove(target)
     discard.append(card)
     new["discard_pile"] = discard
-    if action[4] == "hand":
+    army = action[4]
+    if army is None:
         hand.append(target)
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
-        army = action[5]
         armies = dict(state["armies"])
         armies[army] = armies[army] + [_fighter(target)]
         new["armies"] = armies

@@ -14,9 +14,7 @@ player; the rest is the move's parameters plus where its checks found the fighte
 ``("swap", player, card, opponent)``            nothing to take from the opponent's army
 ``("swap", player, card, opponent, take, to,    the fighter taken is ``armies[opponent][index]``
 index)``
-``("revive", player, card, target, "hand")``
-``("revive", player, card, target, "army",
-army)``
+``("revive", player, card, target, army)``      ``army`` None: into the player's hand
 ==============================================  ==============================================
 """
 
@@ -56,7 +54,7 @@ def _swap_move(action: Action) -> Move:
 
 
 def _revive_move(action: Action) -> Move:
-    if action[4] == "hand":
+    if action[4] is None:
         return {
             "player": action[1],
             "type": "revive",
@@ -70,7 +68,7 @@ def _revive_move(action: Action) -> Move:
         "card": action[2],
         "target": action[3],
         "to": "army",
-        "army": action[5],
+        "army": action[4],
     }
 
 
@@ -109,8 +107,7 @@ def action_of(state: State, move: Move, where: Any) -> Action:
             return ("swap", p, card, move["opponent"])
         return ("swap", p, card, move["opponent"], move["take"], move["to"], where)
     if kind == "revive":
-        if move["to"] == "hand":
-            return ("revive", p, card, move["target"], "hand")
-        return ("revive", p, card, move["target"], "army", move["army"])
+        army = None if move["to"] == "hand" else move["army"]
+        return ("revive", p, card, move["target"], army)
     owner, index = where
     return (kind, p, card, move["target"], owner, index)
