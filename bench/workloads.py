@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from rules.engine import Game
-from rules.playout import random_action_steps, random_steps
+from rules.playout import choose_action, random_steps
 from rules.registry import GAMES, get_game
 
 __all__ = ["GAME_IDS", "random_players", "play_for", "request_bodies"]
@@ -35,8 +35,11 @@ def play_for(
     progress: Callable[[int, float], None] | None = None,
 ) -> dict:
     """Random playouts for ``seconds``: steps (``legal_actions`` + ``apply_action``, the game's
-    Python interface in its internal move form; ``rules.playout.random_action_steps``) per
-    second.
+    Python interface in its internal move form) per second.
+
+    Each step is written out here, as ``bench.py`` plays OpenSpiel's games, so that neither side
+    pays for a generator or a step record the other does not: the moves are those of
+    ``rules.playout.random_action_steps``.
 
     ``progress(steps, elapsed)`` is called about once a second."""
     game = get_game(game_id)
@@ -54,7 +57,9 @@ def play_for(
             progress(steps, now - started)
             tick = now + 1.0
         state = game.setup(random_players(game, chooser), chooser.randrange(1 << 32), {})
-        for _ in random_action_steps(game, state, chooser, concede=concede):
+        while state["status"] != "finished":
+            action = choose_action(game, game.legal_actions(state), chooser, concede)
+            state, _ = game.apply_action(state, action)
             steps += 1
         games += 1
     elapsed = time.perf_counter() - started

@@ -17,6 +17,11 @@ T = TypeVar("T")
 
 _SPAN = 1 << 64
 _MASK = _SPAN - 1
+_SHORT = 1 << 32
+"""The longest sequence :meth:`Rng.shuffle` takes (far more than any deck)."""
+_SURELY_BELOW_LIMIT = _SPAN - _SHORT
+"""A draw below this is below ``below(n)``'s rejection limit ``2**64 - 2**64 % n`` for every
+``n <= _SHORT``, since ``2**64 % n < n``."""
 _GOLDEN = 0x9E3779B97F4A7C15
 MAX_SEED = (1 << 63) - 1
 _HEX_DIGITS = frozenset("0123456789abcdef")
@@ -72,18 +77,20 @@ class Rng:
         ``j = below(i + 1)``.
 
         Every game's setup shuffles a deck, so the steps of :meth:`below` and :meth:`next_u64`
-        are written out here, on a local copy of the state; ``tests/rules/test_rng.py`` checks
-        that the result is exactly that of ``below``."""
+        are written out here, on a local copy of the state, and the rejection limit is worked
+        out only for a draw near the top of the range; ``tests/rules/test_rng.py`` checks that
+        the result is exactly that of ``below``."""
+        if len(seq) > _SHORT:
+            raise ValueError(f"shuffle() takes at most {_SHORT} items")
         state = self._state
         for i in range(len(seq) - 1, 0, -1):
             n = i + 1
-            limit = _SPAN - _SPAN % n
             while True:
                 state = (state + _GOLDEN) & _MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
                 x = z ^ (z >> 31)
-                if x < limit:
+                if x < _SURELY_BELOW_LIMIT or x < _SPAN - _SPAN % n:
                     break
             j = x % n
             seq[i], seq[j] = seq[j], seq[i]

@@ -20,6 +20,7 @@ from typing import Any
 
 from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
+from rules.reign_and_ruin.actions import Place
 from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS, MAX_KURGOZ
 from rules.reign_and_ruin.turns import end_turn
 
@@ -71,11 +72,6 @@ _NONE: list[Violation] = []
 """The shared empty result of a check that found nothing (never appended to)."""
 
 
-def _fighter(card: str) -> dict[str, Any]:
-    """A fighter as it enters an army: no tokens (rulings R&R 7, R&R 8)."""
-    return {"card": card, "kurgoz": 0, "cognitz": False}
-
-
 def _unprotected(state: State) -> list[str]:
     """Ids of every fighter without a Cognitz token, in seat order then army order."""
     armies = state["armies"]
@@ -115,7 +111,7 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
     cards = state["cards"]
     actions: list[Action] = []
     add = actions.append
-    places: list[tuple[str, PlayerId, int, int]] | None = None
+    places: list[Place] | None = None
     for c in state["hands"][p]:
         add(("fighter", p, c))
         faction = cards[c]["faction"]
@@ -130,27 +126,27 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
         if places is None:
             places = _survey(state)
         if faction == "alfenghast":
-            actions += [("destroy", p, c, t, o, i) for t, o, i, _ in places]
+            actions += [("destroy", p, c, place) for place in places]
         elif faction == "cognitz":
-            actions += [("protect", p, c, t, o, i) for t, o, i, _ in places]
+            actions += [("protect", p, c, place) for place in places]
         elif faction == "kurgoz":
-            actions += [("double", p, c, t, o, i) for t, o, i, k in places if k < MAX_KURGOZ]
+            actions += [("double", p, c, place) for place in places if place[3] < MAX_KURGOZ]
         else:  # crou
             for o in state["players"]:
                 if o != p:
                     swaps = [
-                        ("swap", p, c, o, t, to, i)
-                        for t, owner, i, _ in places
-                        if owner == o
+                        ("swap", p, c, place, to)
+                        for place in places
+                        if place[1] == o
                         for to in DESTINATIONS
                     ]
                     actions += swaps or [("swap", p, c, o)]
     return actions
 
 
-def _survey(state: State) -> list[tuple[str, PlayerId, int, int]]:
-    """``(card, owner, index, kurgoz)`` of every unprotected fighter, in seat then army order:
-    what Alfenghast, Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
+def _survey(state: State) -> list[Place]:
+    """The place of every unprotected fighter, in seat then army order: what Alfenghast,
+    Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
     armies = state["armies"]
     return [
         (f["card"], owner, i, f["kurgoz"])
@@ -456,7 +452,7 @@ def _play_fighter(
 ) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
     armies = dict(state["armies"])
-    armies[p] = armies[p] + [_fighter(card)]
+    armies[p] = armies[p] + [{"card": card, "kurgoz": 0, "cognitz": False}]
     new["armies"] = armies
     events.append({"type": "fighter_played", "player": p, "card": card})
 
@@ -472,7 +468,7 @@ def _destroy(
 ) -> None:
     """Alfenghast: discard this card, then discard the target fighter; its tokens return to the
     supply (seed §Alfenghast, §Kurgoz; rulings R&R 9)."""
-    _, _, _, target, owner, i = action
+    target, owner, i, _ = action[3]
     armies = dict(state["armies"])
     army = list(armies[owner])
     fighter = army.pop(i)
@@ -520,7 +516,8 @@ def _place_token(
 ) -> None:
     """Kurgoz: one more Kurgoz token on the target (tokens stack, rulings R&R 9).
     Cognitz: a Cognitz token on the target, which becomes immune to every ability (R&R 5)."""
-    kind, _, _, target, owner, i = action
+    kind = action[0]
+    target, owner, i, _ = action[3]
     armies = dict(state["armies"])
     army = list(armies[owner])
     fighter = dict(army[i])
@@ -557,15 +554,18 @@ def _swap(
 ) -> None:
     """Crou: this card joins the opponent's army as a fighter; then the chosen unprotected
     fighter leaves that army for your army or your hand, its tokens returned (rulings R&R 7)."""
-    opponent = action[3]
+    if len(action) == 5:
+        take, opponent, i, _ = action[3]
+    else:
+        opponent = action[3]
     armies = dict(state["armies"])
-    army = armies[opponent] + [_fighter(card)]
+    army = armies[opponent] + [{"card": card, "kurgoz": 0, "cognitz": False}]
     events.append({"type": "fighter_joined", "player": p, "army": opponent, "card": card})
-    if len(action) > 4:
-        _, _, _, _, take, to, i = action
+    if len(action) == 5:
+        to = action[4]
         fighter = army.pop(i)
         if to == "army":
-            armies[p] = armies[p] + [_fighter(take)]
+            armies[p] = armies[p] + [{"card": take, "kurgoz": 0, "cognitz": False}]
         else:
             hand.append(take)
         events.append(
@@ -604,7 +604,7 @@ def _revive(
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
         armies = dict(state["armies"])
-        armies[army] = armies[army] + [_fighter(target)]
+        armies[army] = armies[army] + [{"card": target, "kurgoz": 0, "cognitz": False}]
         new["armies"] = armies
         events.append(
             {"type": "card_revived", "player": p, "card": target, "to": "army", "army": army}

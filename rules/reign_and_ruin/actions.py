@@ -5,17 +5,19 @@ dict is made only at the API's edge (:func:`public_move`), and a client's move b
 action only after its checks (:func:`action_of`). Every action starts with the move type and the
 player; the rest is the move's parameters plus where its checks found the fighter it acts on:
 
-==============================================  ==============================================
-``("draft", player, first, second)``            the two cards in packet order
+==========================================  =================================================
+``("draft", player, first, second)``        the two cards in packet order
 ``("fighter", player, card)``
 ``("draw", player, card)``
-``(kind, player, card, target, owner, index)``  ``kind`` destroy, double or protect; the
-                                                target is ``armies[owner][index]``
-``("swap", player, card, opponent)``            nothing to take from the opponent's army
-``("swap", player, card, opponent, take, to,    the fighter taken is ``armies[opponent][index]``
-index)``
-``("revive", player, card, target, army)``      ``army`` None: into the player's hand
-==============================================  ==============================================
+``(kind, player, card, place)``             ``kind`` destroy, double or protect
+``("swap", player, card, place, to)``       the fighter at ``place`` goes ``to`` army or hand
+``("swap", player, card, opponent)``        nothing to take from the opponent's army
+``("revive", player, card, target, army)``  ``army`` None: into the player's hand
+==========================================  =================================================
+
+A :data:`Place` is where a fighter stands: ``(card, owner, index, kurgoz)``, the fighter
+``armies[owner][index]`` and its Kurgoz tokens, as the legal plays surveyed them
+(``abilities._survey``), shared by every action that targets that fighter.
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine_types import Action, Move, State
+from rules.engine_types import Action, Move, PlayerId, State
 
-__all__ = ["public_move", "action_of"]
+__all__ = ["Place", "public_move", "action_of"]
+
+Place = tuple[str, PlayerId, int, int]
+"""A fighter's card, owner, index in that army, and Kurgoz tokens."""
 
 
 def _draft_move(action: Action) -> Move:
@@ -37,19 +42,20 @@ def _card_move(action: Action) -> Move:
 
 
 def _target_move(action: Action) -> Move:
-    return {"player": action[1], "type": action[0], "card": action[2], "target": action[3]}
+    return {"player": action[1], "type": action[0], "card": action[2], "target": action[3][0]}
 
 
 def _swap_move(action: Action) -> Move:
     if len(action) == 4:
         return {"player": action[1], "type": "swap", "card": action[2], "opponent": action[3]}
+    take, opponent, _, _ = action[3]
     return {
         "player": action[1],
         "type": "swap",
         "card": action[2],
-        "opponent": action[3],
-        "take": action[4],
-        "to": action[5],
+        "opponent": opponent,
+        "take": take,
+        "to": action[4],
     }
 
 
@@ -93,6 +99,7 @@ def action_of(state: State, move: Move, where: Any) -> Action:
     """The action of a move that passed every check in ``state``; ``where`` is what the checks
     found (``moves._check``): the target's ``(owner, index)``, or the index of the fighter a
     Crou takes. Fields a move may give as null (``take``, ``to``, ``army``) are left out."""
+    armies = state["armies"]
     kind = move["type"]
     p = move["player"]
     if kind == "draft":
@@ -105,9 +112,11 @@ def action_of(state: State, move: Move, where: Any) -> Action:
     if kind == "swap":
         if move.get("take") is None:
             return ("swap", p, card, move["opponent"])
-        return ("swap", p, card, move["opponent"], move["take"], move["to"], where)
+        opponent = move["opponent"]
+        place = (move["take"], opponent, where, armies[opponent][where]["kurgoz"])
+        return ("swap", p, card, place, move["to"])
     if kind == "revive":
         army = None if move["to"] == "hand" else move["army"]
         return ("revive", p, card, move["target"], army)
     owner, index = where
-    return (kind, p, card, move["target"], owner, index)
+    return (kind, p, card, (move["target"], owner, index, armies[owner][index]["kurgoz"]))
