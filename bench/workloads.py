@@ -58,7 +58,11 @@ def play_for(
             tick = now + 1.0
         state = game.setup(random_players(game, chooser), chooser.randrange(1 << 32), {})
         while state["status"] != "finished":
-            action = choose_action(game, game.legal_actions(state), chooser, concede)
+            legal = game.legal_actions(state)
+            if concede >= 1.0:  # choose_action's own first draw, as OpenSpiel's are played
+                action = chooser.choice(legal)
+            else:
+                action = choose_action(game, legal, chooser, concede)
             state, _ = game.apply_action(state, action)
             steps += 1
         games += 1

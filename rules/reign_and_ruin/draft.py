@@ -38,7 +38,8 @@ def packet_size(round_no: int) -> int:
 def draft_actions(state: State, player: PlayerId) -> list[Action]:
     """Every pair of cards ``player`` may keep from their packet, in packet order, as actions
     (``rules.reign_and_ruin.actions``)."""
-    return [("draft", player, a, b) for a, b in combinations(state["draft"]["packets"][player], 2)]
+    packet = state["draft"]["packets"][player]
+    return [("draft", player, pair) for pair in combinations(packet, 2)]
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
@@ -93,7 +94,7 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
     """
     old = state["draft"]
     player = action[1]
-    picks = [action[2], action[3]]
+    picks = list(action[2])
     new = dict(state)
     new["move_count"] = state["move_count"] + 1
     events: list[Event] = [{"type": "draft_pick", "player": player, "cards": list(picks)}]
