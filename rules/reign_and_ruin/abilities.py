@@ -107,8 +107,10 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
     hand order, the fighter play, then each legal use of its ability (targets in seat and army
     order; Crou: opponents in seat order, then each takeable fighter to army then to hand;
     Nomora: discard order, to hand then to each army in seat order). The armies are surveyed
-    once per state (:func:`_survey`), for every card that needs it."""
+    once per state (:func:`_survey`), for every card that needs it. Plain loops: most cards
+    have only a few uses, too few to repay a list comprehension's own call."""
     cards = state["cards"]
+    players = state["players"]
     actions: list[Action] = []
     add = actions.append
     places: list[Place] | None = None
@@ -120,28 +122,41 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
                 add(("draw", p, c))
             continue
         if faction == "nomora":
-            armies = [None, *state["players"]]  # None: to the hand
-            actions += [("revive", p, c, t, a) for t in state["discard_pile"] for a in armies]
+            for t in state["discard_pile"]:
+                add(("revive", p, c, t, None))  # None: to the hand
+                for a in players:
+                    add(("revive", p, c, t, a))
             continue
         if places is None:
             places = _survey(state)
-        if faction == "alfenghast":
-            actions += [("destroy", p, c, place) for place in places]
-        elif faction == "cognitz":
-            actions += [("protect", p, c, place) for place in places]
+        if faction == "alfenghast" or faction == "cognitz":
+            kind = "destroy" if faction == "alfenghast" else "protect"
+            for place in places:
+                add((kind, p, c, place))
         elif faction == "kurgoz":
-            actions += [("double", p, c, place) for place in places if place[3] < MAX_KURGOZ]
+            for place in places:
+                if place[3] < MAX_KURGOZ:
+                    add(("double", p, c, place))
         else:  # crou
-            for o in state["players"]:
+            for o in players:
                 if o != p:
-                    swaps = [
-                        ("swap", p, c, place, to)
-                        for place in places
-                        if place[1] == o
-                        for to in DESTINATIONS
-                    ]
-                    actions += swaps or [("swap", p, c, o)]
+                    _add_swaps(add, p, c, o, places)
     return actions
+
+
+def _add_swaps(
+    add: Callable[[Action], None], p: PlayerId, c: str, o: PlayerId, places: list[Place]
+) -> None:
+    """Crou ``c`` joining ``o``'s army: each unprotected fighter of that army taken to army then
+    to hand, or the bare swap when there is none."""
+    took = False
+    for place in places:
+        if place[1] == o:
+            add(("swap", p, c, place, "army"))
+            add(("swap", p, c, place, "hand"))
+            took = True
+    if not took:
+        add(("swap", p, c, o))
 
 
 def _survey(state: State) -> list[Place]:
