@@ -8,10 +8,10 @@ automatically.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from rules.engine import next_seat
 from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
 from rules.rng import Rng
@@ -35,11 +35,11 @@ def packet_size(round_no: int) -> int:
     return 9 - 2 * round_no
 
 
-def draft_actions(state: State, player: PlayerId) -> list[Action]:
-    """Every pair of cards ``player`` may keep from their packet, in packet order, as actions
-    (``rules.reign_and_ruin.actions``)."""
-    packet = state["draft"]["packets"][player]
-    return [("draft", player, pair) for pair in combinations(packet, 2)]
+def draft_actions(state: State, players: Sequence[PlayerId]) -> list[Action]:
+    """Every pair of cards each of ``players`` may keep from their packet, player by player in
+    the given order, pairs in packet order, as actions (``rules.reign_and_ruin.actions``)."""
+    packets = state["draft"]["packets"]
+    return [("draft", p, pair) for p in players for pair in combinations(packets[p], 2)]
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
@@ -123,10 +123,11 @@ def _pass_packets(
     round_no = old["round"]
     kept: dict[str, list[str]] = {}
     packets: dict[str, list[str]] = {}
-    for p in players:
+    for i, p in enumerate(players):
         kept[p] = old["kept"][p] + all_picks[p]
         chosen = all_picks[p]
-        packets[next_seat(players, p)] = [c for c in old["packets"][p] if c not in chosen]
+        left = players[(i + 1) % len(players)]  # engine.next_seat
+        packets[left] = [c for c in old["packets"][p] if c not in chosen]
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
         new["draft"] = {

@@ -42,12 +42,7 @@ def legal_actions(state: State, player: PlayerId | None = None) -> list[Action]:
     else:
         chosen = active
     if state["phase"] == "draft":
-        if len(chosen) == 1:
-            return draft_actions(state, chosen[0])
-        actions: list[Action] = []
-        for p in chosen:
-            actions.extend(draft_actions(state, p))
-        return actions
+        return draft_actions(state, chosen)
     if len(chosen) == 1:
         return play_actions(state, chosen[0])
     return []
