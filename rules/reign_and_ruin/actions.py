@@ -27,7 +27,7 @@ from typing import Any
 
 from rules.engine_types import Action, Move, PlayerId, State
 
-__all__ = ["Place", "public_move", "action_of"]
+__all__ = ["Place", "public_move", "public_moves", "action_of"]
 
 Place = tuple[str, PlayerId, int, int]
 """A fighter's card, owner, index in that army, and Kurgoz tokens."""
@@ -93,6 +93,12 @@ _PUBLIC: dict[str, Callable[[Action], Move]] = {
 def public_move(action: Action) -> Move:
     """The move dict of ``action``, with the keys in the order the API has always listed them."""
     return _PUBLIC[action[0]](action)
+
+
+def public_moves(actions: list[Action]) -> list[Move]:
+    """:func:`public_move` of each action, in order (one call per move: the API lists them all)."""
+    public = _PUBLIC
+    return [public[a[0]](a) for a in actions]
 
 
 def action_of(state: State, move: Move, where: Any) -> Action:

@@ -18,7 +18,7 @@ from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.abilities import PLAY_TYPES, apply_play, check_play, play_actions
-from rules.reign_and_ruin.actions import action_of, public_move
+from rules.reign_and_ruin.actions import action_of, public_moves
 from rules.reign_and_ruin.draft import apply_draft, draft_actions, draft_violations
 
 __all__ = ["legal_actions", "legal_moves", "violations", "apply", "resolve", "actions_without"]
@@ -50,7 +50,7 @@ def legal_actions(state: State, player: PlayerId | None = None) -> list[Action]:
 
 def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
     """:func:`legal_actions` as move dicts, in the same order."""
-    return [public_move(a) for a in legal_actions(state, player)]
+    return public_moves(legal_actions(state, player))
 
 
 def actions_without(actions: list[Action], move_type: str) -> list[Action]:
