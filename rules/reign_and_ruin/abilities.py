@@ -138,25 +138,26 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
                 if place[3] < MAX_KURGOZ:
                     add(("double", p, c, place))
         else:  # crou
-            for o in players:
-                if o != p:
-                    _add_swaps(add, p, c, o, places)
+            _add_swaps(add, p, c, players, places)
     return actions
 
 
 def _add_swaps(
-    add: Callable[[Action], None], p: PlayerId, c: str, o: PlayerId, places: list[Place]
+    add: Callable[[Action], None], p: PlayerId, c: str, players: list[PlayerId], places: list[Place]
 ) -> None:
-    """Crou ``c`` joining ``o``'s army: each unprotected fighter of that army taken to army then
-    to hand, or the bare swap when there is none."""
-    took = False
-    for place in places:
-        if place[1] == o:
-            add(("swap", p, c, place, "army"))
-            add(("swap", p, c, place, "hand"))
-            took = True
-    if not took:
-        add(("swap", p, c, o))
+    """Crou ``c``'s swaps: per opponent of ``p`` in seat order, each unprotected fighter of their
+    army taken to army then to hand, or the bare swap when there is none."""
+    for o in players:
+        if o == p:
+            continue
+        took = False
+        for place in places:
+            if place[1] == o:
+                add(("swap", p, c, place, "army"))
+                add(("swap", p, c, place, "hand"))
+                took = True
+        if not took:
+            add(("swap", p, c, o))
 
 
 def _survey(state: State) -> list[Place]:
