@@ -5,7 +5,7 @@ randomness (``random.Random``) is separate from the game's own generator in the 
 
 :func:`random_steps` plays through the API's interface (move dicts, each checked by ``apply``);
 :func:`random_action_steps` plays the same game through the game's internal move form
-(``legal_actions`` + ``apply_action``, :mod:`rules.engine`), as ``bench/`` times it.
+(``legal_actions`` + ``apply_action``, :mod:`rules.engine`), the steps ``bench/workloads.py`` times.
 """
 
 from __future__ import annotations
