@@ -4,8 +4,9 @@
                                     [--port 8014] [--echo-port 8114] [--unseen-port 8214]
                                     [--load wrk|python]
 
-1. In-process: random playouts of every game (``legal_moves`` + ``apply`` per step; Reign
-   Supreme never concedes), and, when ``open_spiel`` is installed (``pip install -e
+1. In-process: random playouts of every game (``legal_actions`` + ``apply_action`` per step,
+   the game's Python interface in its internal move form, ``rules.playout.random_action_steps``;
+   Reign Supreme never concedes), and, when ``open_spiel`` is installed (``pip install -e
    '.[bench]'``), OpenSpiel's pure-Python ``python_liars_poker`` and ``python_kuhn_poker`` played
    the same way (``legal_actions`` + ``apply_action`` per step, chance outcomes drawn by their
    probabilities, each a step). Rounds alternate between workloads; figures are medians.

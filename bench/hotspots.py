@@ -3,7 +3,8 @@
     .venv/bin/python bench/hotspots.py reign-supreme [--what playout|apply|legal-moves]
                                                     [--seconds 5] [--sort tottime] [--top 25]
 
-``playout``: random playouts as ``bench/bench.py`` times them (``legal_moves`` + ``apply``).
+``playout``: random playouts as ``bench/bench.py`` times them (``legal_actions`` +
+``apply_action``).
 ``apply`` / ``legal-moves``: the same bodies ``bench/bench.py`` sends, posted through the whole
 Flask request pipeline in-process (``app.test_client()``), without gunicorn or sockets.
 Prints the top functions and the share of a few landmarks (parse, shape check, ``check_state``,
@@ -83,6 +84,8 @@ def main() -> int:
         ("check_state", f"rules/{package}/integrity.py", "check_state"),
         ("legal_moves", f"rules/{package}/moves.py", "legal_moves"),
         ("apply", f"rules/{package}/moves.py", "apply"),
+        ("legal_actions", f"rules/{package}/moves.py", "legal_actions"),
+        ("resolve (apply_action)", f"rules/{package}/moves.py", "resolve"),
         ("serialize (orjson)", "api/jsonio.py", "dumps"),
     ]
     for label, path_end, name in landmarks:

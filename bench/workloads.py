@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from rules.engine import Game
-from rules.playout import random_steps
+from rules.playout import choose_action, random_steps
 from rules.registry import GAMES, get_game
 
 __all__ = ["GAME_IDS", "random_players", "play_for", "request_bodies"]
@@ -34,7 +34,12 @@ def play_for(
     seed: int = 1,
     progress: Callable[[int, float], None] | None = None,
 ) -> dict:
-    """Random playouts for ``seconds``: steps (``legal_moves`` + ``apply``) per second.
+    """Random playouts for ``seconds``: steps (``legal_actions`` + ``apply_action``, the game's
+    Python interface in its internal move form) per second.
+
+    Each step is written out here, as ``bench.py`` plays OpenSpiel's games, so that neither side
+    pays for a generator or a step record the other does not: the moves are those of
+    ``rules.playout.random_action_steps``.
 
     ``progress(steps, elapsed)`` is called about once a second."""
     game = get_game(game_id)
@@ -52,7 +57,13 @@ def play_for(
             progress(steps, now - started)
             tick = now + 1.0
         state = game.setup(random_players(game, chooser), chooser.randrange(1 << 32), {})
-        for _ in random_steps(game, state, chooser, concede=concede):
+        while state["status"] != "finished":
+            legal = game.legal_actions(state)
+            if concede >= 1.0:  # choose_action's own first draw, as OpenSpiel's are played
+                action = chooser.choice(legal)
+            else:
+                action = choose_action(game, legal, chooser, concede)
+            state, _ = game.apply_action(state, action)
             steps += 1
         games += 1
     elapsed = time.perf_counter() - started

@@ -4,6 +4,11 @@ A game is an object with pure functions over JSON states. ``api/`` calls only wh
 declared here, so a new game plugs in by implementing :class:`Game` and registering it in
 :mod:`rules.registry`; nothing in the HTTP layer changes.
 
+Moves are JSON objects at the API's edge (``legal_moves``, ``violations``, ``apply``). Inside,
+a game may use a compact internal form, "actions" (``legal_actions``, ``apply_action``,
+``move_of``), which random playouts and benchmarks use to skip building dicts and checking again
+a move the game itself listed. By default an action is the move dict itself.
+
 Input contract: states and moves handed to these methods have already passed the game's
 marshmallow schemas (``schemas/``), so their *shape* is right (fields present, of the right JSON
 types). The methods check *meaning*: integrity of a state (:meth:`Game.check_state`) and legality
@@ -16,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rules.engine_types import Event, Move, PlayerId, Score, State, View, Violation
+from rules.engine_types import Action, Event, Move, PlayerId, Score, State, View, Violation
 from rules.errors import InvalidSetup
 from rules.integrity import raise_problems, to_move_problems
 from rules.player_ids import id_problem, look_alikes
@@ -117,6 +122,38 @@ class Game(ABC):
     def next_state(self, state: State, move: Move) -> tuple[State, list[Event]]:
         """The state after ``move`` (``to_move`` is :meth:`apply`'s to write) and what happened.
         Never mutates ``state``. Raises :class:`~rules.errors.IllegalMove`."""
+
+    # -- the internal move form -------------------------------------------------------------
+    # An action is a move in the game's own compact form; only ``move_of`` turns it into the
+    # public move. The defaults make every game's actions its move dicts, so a game overrides
+    # all of ``legal_actions``, ``move_of``, ``resolve`` and ``actions_without`` or none.
+    def legal_actions(self, state: State, player: PlayerId | None = None) -> list[Action]:
+        """:meth:`legal_moves` as actions, in the same order: ``move_of`` of each is exactly the
+        move ``legal_moves`` lists at its place. By default the moves themselves."""
+        return self.legal_moves(state, player)
+
+    def move_of(self, action: Action) -> Move:
+        """The public move of ``action`` (a fresh dict for a game with its own form). By default
+        the action is the move."""
+        return action
+
+    def actions_without(self, actions: list[Action], move_type: str) -> list[Action]:
+        """The ``actions`` whose move type is not ``move_type``, in order (a random playout that
+        avoids ``concede``)."""
+        return [a for a in actions if a["type"] != move_type]
+
+    def apply_action(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """Exactly :meth:`apply` of ``move_of(action)``, for an action that
+        :meth:`legal_actions` listed for this very ``state``, which the game need not check
+        again. With its ``to_move``; never mutates ``state``."""
+        after, events = self.resolve(state, action)
+        after["to_move"] = self.waiting_on(after)
+        return after, events
+
+    def resolve(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """:meth:`next_state` for an action listed for ``state`` (``to_move`` is
+        :meth:`apply_action`'s to write). By default the checked ``next_state`` of its move."""
+        return self.next_state(state, self.move_of(action))
 
     @abstractmethod
     def score(self, state: State) -> Score:

@@ -10,6 +10,7 @@ __all__ = [
     "JSON",
     "State",
     "Move",
+    "Action",
     "Event",
     "View",
     "PlayerId",
@@ -24,6 +25,11 @@ State = dict[str, Any]
 """A game state: a JSON object holding everything needed to continue the game."""
 Move = dict[str, Any]
 """A move: ``{"player": id, "type": move type, ...parameters}``."""
+Action = Any
+"""A move in a game's internal form (:meth:`rules.engine.Game.legal_actions`): whatever is
+cheapest for the game to list and to apply, such as a tuple. A game without one uses its
+:data:`Move` dicts as actions. Only the game reads an action; :meth:`rules.engine.Game.move_of`
+turns it into the public move."""
 Event = dict[str, Any]
 """Something that happened: ``{"type": "fighter_destroyed", ...}``."""
 View = dict[str, Any]

@@ -40,6 +40,12 @@ def _profile() -> precis_i18n.profile.Profile:
     return precis_i18n.get_profile(PROFILE)
 
 
+_CACHED_IDS = 1024
+"""How many ids' answers :func:`id_problem` and :func:`look_alike_keys` remember: the same few
+ids come back in every setup of a session, of a benchmark or of a test (both are pure)."""
+
+
+@functools.lru_cache(maxsize=_CACHED_IDS)
 def id_problem(player: str) -> str | None:
     """Why ``player`` is not a safe player id (a sentence without the id), or None when it is.
 
@@ -108,6 +114,7 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+@functools.lru_cache(maxsize=_CACHED_IDS)
 def look_alike_keys(player: str) -> frozenset[str]:
     """The keys under which ``player`` collides with another id: the skeleton of the id and of
     its case fold (so ``Ann`` meets ``ann``, and ``Ian`` meets ``lan``)."""

@@ -15,7 +15,13 @@ __all__ = ["Rng", "MAX_SEED"]
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_MASK = _SPAN - 1
+_SHORT = 1 << 32
+"""The longest sequence :meth:`Rng.shuffle` takes (far more than any deck)."""
+_SURELY_BELOW_LIMIT = _SPAN - _SHORT
+"""A draw below this is below ``below(n)``'s rejection limit ``2**64 - 2**64 % n`` for every
+``n <= _SHORT``, since ``2**64 % n < n``."""
 _GOLDEN = 0x9E3779B97F4A7C15
 MAX_SEED = (1 << 63) - 1
 _HEX_DIGITS = frozenset("0123456789abcdef")
@@ -57,7 +63,7 @@ class Rng:
         """A uniform integer in ``[0, n)``, without modulo bias (rejection sampling)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _SPAN - _SPAN % n
         while True:
             x = self.next_u64()
             if x < limit:
@@ -67,7 +73,25 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, seq: MutableSequence[T]) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: for each index ``i`` from the last down to 1, swap with
+        ``j = below(i + 1)``.
+
+        Every game's setup shuffles a deck, so the steps of :meth:`below` and :meth:`next_u64`
+        are written out here, on a local copy of the state, and the rejection limit is worked
+        out only for a draw near the top of the range; ``tests/rules/test_rng.py`` checks that
+        the result is exactly that of ``below``."""
+        if len(seq) > _SHORT:
+            raise ValueError(f"shuffle() takes at most {_SHORT} items")
+        state = self._state
         for i in range(len(seq) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x < _SURELY_BELOW_LIMIT or x < _SPAN - _SPAN % n:
+                    break
+            j = x % n
             seq[i], seq[j] = seq[j], seq[i]
+        self._state = state

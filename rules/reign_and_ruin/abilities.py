@@ -6,9 +6,11 @@ faction's ability (move types ``destroy``, ``draw``, ``double``, ``protect``, ``
 ``revive``). An ability may only be used when it can take effect (rulings R&R 6), and no
 ability can target a fighter with a Cognitz token (rulings R&R 5).
 
-This module is on the hot path of random playouts, so legal moves are built as plain dict
-literals, a move is checked with targeted look-ups (never by listing all legal moves), and a
-play copies only the containers it changes (copy-on-write; states are never mutated).
+This module is on the hot path of random playouts, so legal plays are listed as actions (tuples,
+``rules.reign_and_ruin.actions``) that carry where their target lies, a client's move is checked
+with targeted look-ups (never by listing all legal moves), an action is resolved without being
+checked again, and a play copies only the containers it changes (copy-on-write; states are never
+mutated).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
+from rules.reign_and_ruin.actions import Place
 from rules.reign_and_ruin.cards import ABILITY_FACTION, FACTIONS, MAX_KURGOZ
 from rules.reign_and_ruin.turns import end_turn
 
@@ -25,7 +28,7 @@ __all__ = [
     "PLAY_TYPES",
     "DESTINATIONS",
     "TOKENS",
-    "play_moves",
+    "play_actions",
     "play_violations",
     "check_play",
     "apply_play",
@@ -69,11 +72,6 @@ _NONE: list[Violation] = []
 """The shared empty result of a check that found nothing (never appended to)."""
 
 
-def _fighter(card: str) -> dict[str, Any]:
-    """A fighter as it enters an army: no tokens (rulings R&R 7, R&R 8)."""
-    return {"card": card, "kurgoz": 0, "cognitz": False}
-
-
 def _unprotected(state: State) -> list[str]:
     """Ids of every fighter without a Cognitz token, in seat order then army order."""
     armies = state["armies"]
@@ -104,76 +102,74 @@ def _locate(state: State, target: Any) -> tuple[PlayerId, int] | None:
 # -- legal moves -------------------------------------------------------------------------------
 
 
-def play_moves(state: State, p: PlayerId) -> list[Move]:
-    """Every legal play of the active player ``p``: for each card of the hand, in hand order,
-    the fighter play, then each legal use of its ability (targets in seat and army order;
-    Crou: opponents in seat order, then each takeable fighter to army then to hand; Nomora:
-    discard order, to hand then to each army in seat order)."""
+def play_actions(state: State, p: PlayerId) -> list[Action]:
+    """Every legal play of the active player ``p``, as actions: for each card of the hand, in
+    hand order, the fighter play, then each legal use of its ability (targets in seat and army
+    order; Crou: opponents in seat order, then each takeable fighter to army then to hand;
+    Nomora: discard order, to hand then to each army in seat order). The armies are surveyed
+    once per state (:func:`_survey`), for every card that needs it. Plain loops: most cards
+    have only a few uses, too few to repay a list comprehension's own call."""
     cards = state["cards"]
-    moves: list[Move] = []
-    add = moves.append
-    targets: list[str] | None = None
+    players = state["players"]
+    actions: list[Action] = []
+    add = actions.append
+    places: list[Place] | None = None
     for c in state["hands"][p]:
-        add({"player": p, "type": "fighter", "card": c})
+        add(("fighter", p, c))
         faction = cards[c]["faction"]
-        if faction == "alfenghast" or faction == "cognitz":
-            if targets is None:
-                targets = _unprotected(state)
-            kind = "destroy" if faction == "alfenghast" else "protect"
-            for t in targets:
-                add({"player": p, "type": kind, "card": c, "target": t})
-        elif faction == "kurgoz":
-            for t in _doublable(state):
-                add({"player": p, "type": "double", "card": c, "target": t})
-        elif faction == "hexen":
+        if faction == "hexen":
             if state["draw_pile"]:
-                add({"player": p, "type": "draw", "card": c})
-        elif faction == "crou":
-            armies = state["armies"]
-            for o in state["players"]:
-                if o == p:
-                    continue
-                takeable = [f["card"] for f in armies[o] if not f["cognitz"]]
-                if takeable:
-                    for t in takeable:
-                        add(
-                            {
-                                "player": p,
-                                "type": "swap",
-                                "card": c,
-                                "opponent": o,
-                                "take": t,
-                                "to": "army",
-                            }
-                        )
-                        add(
-                            {
-                                "player": p,
-                                "type": "swap",
-                                "card": c,
-                                "opponent": o,
-                                "take": t,
-                                "to": "hand",
-                            }
-                        )
-                else:
-                    add({"player": p, "type": "swap", "card": c, "opponent": o})
-        else:  # nomora
-            players = state["players"]
+                add(("draw", p, c))
+            continue
+        if faction == "nomora":
             for t in state["discard_pile"]:
-                add({"player": p, "type": "revive", "card": c, "target": t, "to": "hand"})
+                add(("revive", p, c, t, None))  # None: to the hand
                 for a in players:
-                    add(
-                        {
-                            "player": p,
-                            "type": "revive",
-                            "card": c,
-                            "target": t,
-                            "to": "army",
-                            "army": a,
-                        }
-                    )
-    return moves
+                    add(("revive", p, c, t, a))
+            continue
+        if places is None:
+            places = _survey(state)
+        if faction == "alfenghast" or faction == "cognitz":
+            kind = "destroy" if faction == "alfenghast" else "protect"
+            for place in places:
+                add((kind, p, c, place))
+        elif faction == "kurgoz":
+            for place in places:
+                if place[3] < MAX_KURGOZ:
+                    add(("double", p, c, place))
+        else:  # crou
+            _add_swaps(add, p, c, players, places)
+    return actions
+
+
+def _add_swaps(
+    add: Callable[[Action], None], p: PlayerId, c: str, players: list[PlayerId], places: list[Place]
+) -> None:
+    """Crou ``c``'s swaps: per opponent of ``p`` in seat order, each unprotected fighter of their
+    army taken to army then to hand, or the bare swap when there is none."""
+    for o in players:
+        if o == p:
+            continue
+        took = False
+        for place in places:
+            if place[1] == o:
+                add(("swap", p, c, place, "army"))
+                add(("swap", p, c, place, "hand"))
+                took = True
+        if not took:
+            add(("swap", p, c, o))
+
+
+def _survey(state: State) -> list[Place]:
+    """The place of every unprotected fighter, in seat then army order: what Alfenghast,
+    Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
+    armies = state["armies"]
+    return [
+        (f["card"], owner, i, f["kurgoz"])
+        for owner in state["players"]
+        for i, f in enumerate(armies[owner])
+        if not f["cognitz"]
+    ]
 
 
 # -- violations --------------------------------------------------------------------------------
@@ -434,15 +430,17 @@ _CHECKS: dict[str, Callable[[State, Move, PlayerId, str], tuple[list[Violation],
 # -- resolution --------------------------------------------------------------------------------
 
 
-def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State, list[Event]]:
-    """Resolve a legal play (already checked by :func:`check_play`, which found ``where``) and
-    pass the turn on.
+def apply_play(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Resolve a legal play ``action`` (``rules.reign_and_ruin.actions``: listed by
+    :func:`play_actions`, or made from a move that passed :func:`check_play`) and pass the turn
+    on.
 
     The card leaves the hand; the play resolves; then :func:`end_turn` decides who plays next or
     whether the final round starts or the game ends.
     """
-    kind = move["type"]
-    card = move["card"]
+    kind = action[0]
+    p = action[1]
+    card = action[2]
     new = dict(state)
     new["move_count"] = state["move_count"] + 1
     hands = dict(state["hands"])
@@ -454,7 +452,7 @@ def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State
     events: list[Event] = []
     if kind != "fighter":
         events.append({"type": "ability_used", "player": p, "card": card, "ability": kind})
-    _RESOLVE[kind](state, new, move, p, card, hand, where, events)
+    _RESOLVE[kind](state, new, action, p, card, hand, events)
     end_turn(new, p, events, emptied)
     return new, events
 
@@ -462,16 +460,15 @@ def apply_play(state: State, move: Move, p: PlayerId, where: Any) -> tuple[State
 def _play_fighter(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
     armies = dict(state["armies"])
-    armies[p] = armies[p] + [_fighter(card)]
+    armies[p] = armies[p] + [{"card": card, "kurgoz": 0, "cognitz": False}]
     new["armies"] = armies
     events.append({"type": "fighter_played", "player": p, "card": card})
 
@@ -479,17 +476,15 @@ def _play_fighter(
 def _destroy(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Alfenghast: discard this card, then discard the target fighter; its tokens return to the
     supply (seed §Alfenghast, §Kurgoz; rulings R&R 9)."""
-    target = move["target"]
-    owner, i = where
+    target, owner, i, _ = action[3]
     armies = dict(state["armies"])
     army = list(armies[owner])
     fighter = army.pop(i)
@@ -511,11 +506,10 @@ def _destroy(
 def _draw(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Hexen: discard this card and put the top card of the draw pile into your hand."""
@@ -530,21 +524,20 @@ def _draw(
 def _place_token(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Kurgoz: one more Kurgoz token on the target (tokens stack, rulings R&R 9).
     Cognitz: a Cognitz token on the target, which becomes immune to every ability (R&R 5)."""
-    target = move["target"]
-    owner, i = where
+    kind = action[0]
+    target, owner, i, _ = action[3]
     armies = dict(state["armies"])
     army = list(armies[owner])
     fighter = dict(army[i])
-    if move["type"] == "double":
+    if kind == "double":
         token = "kurgoz"
         fighter["kurgoz"] += 1
     else:
@@ -569,25 +562,26 @@ def _place_token(
 def _swap(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Crou: this card joins the opponent's army as a fighter; then the chosen unprotected
     fighter leaves that army for your army or your hand, its tokens returned (rulings R&R 7)."""
-    opponent = move["opponent"]
+    if len(action) == 5:
+        take, opponent, i, _ = action[3]
+    else:
+        opponent = action[3]
     armies = dict(state["armies"])
-    army = armies[opponent] + [_fighter(card)]
+    army = armies[opponent] + [{"card": card, "kurgoz": 0, "cognitz": False}]
     events.append({"type": "fighter_joined", "player": p, "army": opponent, "card": card})
-    take = move.get("take")
-    if take is not None:
-        fighter = army.pop(where)
-        to = move["to"]
+    if len(action) == 5:
+        to = action[4]
+        fighter = army.pop(i)
         if to == "army":
-            armies[p] = armies[p] + [_fighter(take)]
+            armies[p] = armies[p] + [{"card": take, "kurgoz": 0, "cognitz": False}]
         else:
             hand.append(take)
         events.append(
@@ -607,27 +601,26 @@ def _swap(
 def _revive(
     state: State,
     new: State,
-    move: Move,
+    action: Action,
     p: PlayerId,
     card: str,
     hand: list[str],
-    where: Any,
     events: list[Event],
 ) -> None:
     """Nomora: the chosen discard card goes into an army as a fighter without tokens, or into
     your hand; then this Nomora is discarded (rulings R&R 8)."""
-    target = move["target"]
+    target = action[3]
     discard = list(state["discard_pile"])
     discard.remove(target)
     discard.append(card)
     new["discard_pile"] = discard
-    if move["to"] == "hand":
+    army = action[4]
+    if army is None:
         hand.append(target)
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
-        army = move["army"]
         armies = dict(state["armies"])
-        armies[army] = armies[army] + [_fighter(target)]
+        armies[army] = armies[army] + [{"card": target, "kurgoz": 0, "cognitz": False}]
         new["armies"] = armies
         events.append(
             {"type": "card_revived", "player": p, "card": target, "to": "army", "army": army}
@@ -635,7 +628,7 @@ def _revive(
 
 
 _RESOLVE: dict[
-    str, Callable[[State, State, Move, PlayerId, str, list[str], Any, list[Event]], None]
+    str, Callable[[State, State, Action, PlayerId, str, list[str], list[Event]], None]
 ] = {
     "fighter": _play_fighter,
     "destroy": _destroy,

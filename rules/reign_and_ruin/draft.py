@@ -8,11 +8,11 @@ automatically.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from rules.engine import next_seat
-from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.reign_and_ruin import rulebook
 from rules.rng import Rng
 
@@ -20,7 +20,7 @@ __all__ = [
     "ROUNDS",
     "PICKS_PER_ROUND",
     "packet_size",
-    "draft_moves",
+    "draft_actions",
     "draft_violations",
     "apply_draft",
 ]
@@ -35,12 +35,11 @@ def packet_size(round_no: int) -> int:
     return 9 - 2 * round_no
 
 
-def draft_moves(state: State, player: PlayerId) -> list[Move]:
-    """Every pair of cards ``player`` may keep from their packet, in packet order."""
-    return [
-        {"player": player, "type": "draft", "cards": [a, b]}
-        for a, b in combinations(state["draft"]["packets"][player], 2)
-    ]
+def draft_actions(state: State, players: Sequence[PlayerId]) -> list[Action]:
+    """Every pair of cards each of ``players`` may keep from their packet, player by player in
+    the given order, pairs in packet order, as actions (``rules.reign_and_ruin.actions``)."""
+    packets = state["draft"]["packets"]
+    return [("draft", p, pair) for p in players for pair in combinations(packets[p], 2)]
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
@@ -80,10 +79,12 @@ def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violati
     ]
 
 
-def apply_draft(state: State, move: Move, player: PlayerId) -> tuple[State, list[Event]]:
-    """Keep two cards; when the last player has chosen, pass the packets on.
+def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Keep the two cards of a legal draft ``action``; when the last player has chosen, pass the
+    packets on.
 
-    Picks are stored in packet order, so the order of ``cards`` in the move does not matter.
+    Picks are stored in packet order, the order of the action's cards (whatever the order of
+    ``cards`` in the client's move: ``actions.action_of``).
     When everyone has chosen, each packet loses its picks, picks join ``kept``, and what is left
     goes to the next seat (the player on the left). After the third round the single card each
     player is passed is kept automatically, ``kept`` becomes the hand, and play begins with the
@@ -92,9 +93,8 @@ def apply_draft(state: State, move: Move, player: PlayerId) -> tuple[State, list
     after §2 "Draft your hand of cards").
     """
     old = state["draft"]
-    packet = old["packets"][player]
-    a, b = move["cards"]
-    picks = [a, b] if packet.index(a) < packet.index(b) else [b, a]
+    player = action[1]
+    picks = list(action[2])
     new = dict(state)
     new["move_count"] = state["move_count"] + 1
     events: list[Event] = [{"type": "draft_pick", "player": player, "cards": list(picks)}]
@@ -123,10 +123,11 @@ def _pass_packets(
     round_no = old["round"]
     kept: dict[str, list[str]] = {}
     packets: dict[str, list[str]] = {}
-    for p in players:
+    for i, p in enumerate(players):
         kept[p] = old["kept"][p] + all_picks[p]
         chosen = all_picks[p]
-        packets[next_seat(players, p)] = [c for c in old["packets"][p] if c not in chosen]
+        left = players[(i + 1) % len(players)]  # engine.next_seat
+        packets[left] = [c for c in old["packets"][p] if c not in chosen]
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
         new["draft"] = {

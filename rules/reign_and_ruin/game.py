@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.engine import Game, check_players
 from rules.engine_types import Event, PlayerId, Score, State, View
-from rules.reign_and_ruin import integrity, moves, scoring, views
+from rules.reign_and_ruin import actions, integrity, moves, scoring, views
 from rules.reign_and_ruin.cards import FACTIONS, default_deck
 from rules.reign_and_ruin.state import DEFAULT_OPTIONS, new_game
 
@@ -44,10 +44,15 @@ class ReignAndRuin(Game):
         integrity.check_state(state)
 
     # The calls of every playout step are the module functions themselves (no extra frame per
-    # call; ``apply`` adds only the engine's ``to_move``): see rules.reign_and_ruin.moves.
+    # call; ``apply`` and ``apply_action`` add only the engine's ``to_move``): see
+    # rules.reign_and_ruin.moves. Actions are tuples (rules.reign_and_ruin.actions).
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
     next_state = staticmethod(moves.apply)
+    legal_actions = staticmethod(moves.legal_actions)
+    move_of = staticmethod(actions.public_move)
+    actions_without = staticmethod(moves.actions_without)
+    resolve = staticmethod(moves.resolve)
 
     def score(self, state: State) -> Score:
         return scoring.score(state)

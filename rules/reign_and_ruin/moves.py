@@ -1,5 +1,10 @@
 """Legal moves, violations and ``apply`` for every phase: the dispatch over draft and play.
 
+Moves are listed and resolved as actions (``rules.reign_and_ruin.actions``): ``legal_actions``
+and ``resolve`` are the internal form the playouts use; ``legal_moves`` and ``apply`` are the
+API's, made of them (a move dict per action listed; a client's move checked, then made an
+action).
+
 Moves arrive shape-checked by the schemas, but every value may still be wrong (an unknown id, a
 card of someone else, a value of an unexpected type). Nothing here raises anything but
 :class:`~rules.errors.IllegalMove`.
@@ -9,20 +14,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.engine_types import Action, Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_and_ruin import rulebook
-from rules.reign_and_ruin.abilities import PLAY_TYPES, apply_play, check_play, play_moves
-from rules.reign_and_ruin.draft import apply_draft, draft_moves, draft_violations
+from rules.reign_and_ruin.abilities import PLAY_TYPES, apply_play, check_play, play_actions
+from rules.reign_and_ruin.actions import action_of, public_moves
+from rules.reign_and_ruin.draft import apply_draft, draft_actions, draft_violations
 
-__all__ = ["legal_moves", "violations", "apply"]
+__all__ = ["legal_actions", "legal_moves", "violations", "apply", "resolve", "actions_without"]
 
 _DRAFT_FIELDS = frozenset({"player", "type", "cards"})
 _PLAY_TYPES = frozenset(PLAY_TYPES)
 
 
-def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
-    """Every legal move of ``player``, or of all active players (seat order) when None.
+def legal_actions(state: State, player: PlayerId | None = None) -> list[Action]:
+    """Every legal move of ``player``, or of all active players (seat order) when None, as
+    actions.
 
     Only active players have moves: an unknown or inactive player gets ``[]``, and so does
     everyone once the game is finished.
@@ -35,15 +42,20 @@ def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
     else:
         chosen = active
     if state["phase"] == "draft":
-        if len(chosen) == 1:
-            return draft_moves(state, chosen[0])
-        moves: list[Move] = []
-        for p in chosen:
-            moves.extend(draft_moves(state, p))
-        return moves
+        return draft_actions(state, chosen)
     if len(chosen) == 1:
-        return play_moves(state, chosen[0])
+        return play_actions(state, chosen[0])
     return []
+
+
+def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
+    """:func:`legal_actions` as move dicts, in the same order."""
+    return public_moves(legal_actions(state, player))
+
+
+def actions_without(actions: list[Action], move_type: str) -> list[Action]:
+    """The ``actions`` of any move type but ``move_type``, in order."""
+    return [a for a in actions if a[0] != move_type]
 
 
 def violations(state: State, move: Move) -> list[Violation]:
@@ -139,6 +151,12 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     found, where = _check(state, move)
     if found:
         raise IllegalMove(found)
-    if move["type"] == "draft":
-        return apply_draft(state, move, move["player"])
-    return apply_play(state, move, move["player"], where)
+    return resolve(state, action_of(state, move, where))
+
+
+def resolve(state: State, action: Action) -> tuple[State, list[Event]]:
+    """The state after a legal ``action`` and the events, in order, without checking it again.
+    Never mutates ``state``."""
+    if action[0] == "draft":
+        return apply_draft(state, action)
+    return apply_play(state, action)

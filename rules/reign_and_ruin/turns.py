@@ -7,7 +7,7 @@ card after which the game ends"); rulings R&R 4 (one card per turn, no passing) 
 
 from __future__ import annotations
 
-from rules.engine import next_seat, seats_after
+from rules.engine import seats_after
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_and_ruin.scoring import outcome
 
@@ -31,12 +31,12 @@ def end_turn(new: State, player: PlayerId, events: list[Event], emptied: bool) -
     """
     players = new["players"]
     if new["phase"] == "play":
-        hands = new["hands"]
         if not emptied:
-            nxt = next_seat(players, player)
+            nxt = players[(players.index(player) + 1) % len(players)]  # engine.next_seat
             new["active_players"] = [nxt]
             events.append({"type": "turn_started", "player": nxt})
             return
+        hands = new["hands"]
         to_play = [q for q in seats_after(players, player) if hands[q]]
         events.append({"type": "final_round_started", "ended_by": player, "to_play": list(to_play)})
         new["final_round"] = {"ended_by": player, "to_play": to_play}

@@ -148,3 +148,18 @@ def test_below_is_roughly_uniform_and_in_range():
 def test_distinct_seeds_give_distinct_streams():
     firsts = {Rng.from_seed(s).next_u64() for s in range(1000)}
     assert len(firsts) == 1000
+
+
+def test_shuffle_is_fisher_yates_with_below():
+    """``shuffle`` writes out ``below``'s steps (issue 28): the same permutation and the same
+    generator state after, for every length and many seeds."""
+    for seed in range(200):
+        for length in (0, 1, 2, 3, 7, 54, 300):
+            rng, reference = Rng.from_seed(seed), Rng.from_seed(seed)
+            items, expected = list(range(length)), list(range(length))
+            rng.shuffle(items)
+            for i in range(length - 1, 0, -1):
+                j = reference.below(i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert items == expected
+            assert str(rng) == str(reference)
