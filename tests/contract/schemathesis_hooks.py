@@ -57,9 +57,9 @@ follow. Everywhere else (``test_api_conforms``, ``st run``) creation bodies stay
 def map_body(context: Any, body: Any) -> Any:
     """In the stateful test, a generated ``POST /v1/sessions`` body seats ``p0``, ``p1``...
     instead of ids outside the safe set (``rules.player_ids``: a random Unicode string seldom is
-    one), and has no bot seats and no clock: bots and timeouts move a session on their own time,
-    which would make the run depend on the wall clock rather than on its seed alone (both are
-    tested in tests/sessions)."""
+    one), is an open session with its own seed, and has no bot seats and no clock: bots and
+    timeouts move a session on their own time, which would make the run depend on the wall clock
+    rather than on its seed alone (both are tested in tests/sessions)."""
     operation = context.operation
     if (
         not SEATED_SESSIONS
@@ -71,6 +71,11 @@ def map_body(context: Any, body: Any) -> Any:
     ):
         return body
     body = {**body, "players": [f"p{i}" for i in range(len(body["players"]))]}
+    # An open session with a seed of its own: else the service draws it (fairness), the game
+    # dealt (who starts, which moves are legal) differs from run to run, and so do the links the
+    # run can follow from it; a session operation then went unreached in one CI run in many.
+    body["open"] = True
+    body["seed"] = body.get("seed", 1)
     for timed in ("bots", "clock", "on_timeout", "grace_seconds"):
         body.pop(timed, None)
     return body
