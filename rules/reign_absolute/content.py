@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from rules.engine_types import Violation
+from rules.integrity import is_int
 from rules.reign_absolute import rulebook
 
 __all__ = [
@@ -120,10 +121,6 @@ def _v(code: str, message: str, rule: str = rulebook.RACES) -> Violation:
     return Violation(code, message, rule)
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _text(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and 1 <= len(value) <= MAX_TEXT
 
@@ -176,7 +173,7 @@ def _check_effect(
                         rulebook.EFFECTS,
                     )
                 )
-        elif not _is_int(value) or not allowed_values[0] <= value <= allowed_values[1]:
+        elif not is_int(value) or not allowed_values[0] <= value <= allowed_values[1]:
             found.append(
                 _v(
                     "bad_effect",
@@ -264,7 +261,7 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
                 continue
             unit_ids.add(uid)
             strength = unit.get("strength")
-            if not _is_int(strength) or not 0 <= strength <= MAX_STRENGTH:
+            if not is_int(strength) or not 0 <= strength <= MAX_STRENGTH:
                 found.append(
                     _v(
                         "bad_unit",
@@ -444,7 +441,7 @@ def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
             found.append(_v("duplicate_card", f"Card id {cid!r} is given twice.", rule))
             continue
         ids.add(cid)
-        if not _is_int(card["number"]) or not 0 <= card["number"] <= MAX_NUMBER:
+        if not is_int(card["number"]) or not 0 <= card["number"] <= MAX_NUMBER:
             found.append(
                 _v(
                     "bad_card",

@@ -13,10 +13,9 @@ mover's own on the battlefield gets the same answer whatever it is.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
-
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
+from rules.integrity import is_int
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.combat import resolve_attack
 from rules.reign_absolute.flow import advance, bonus_cells, check_victory, eradicate, new_turn
@@ -206,10 +205,6 @@ def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
 
 
 # -- violations ----------------------------------------------------------------------------------
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
     """The precise reason a move of the right kind is refused (or ``[]`` if none is found)."""
     kind = move["type"]
@@ -232,7 +227,7 @@ def _specific(state: State, move: Move, p: PlayerId) -> list[Violation]:
                 rulebook.RACE_SELECTION,
             )
         ]
-    if "x" in MOVE_FIELDS[kind] and not (_is_int(move["x"]) and _is_int(move["y"])):
+    if "x" in MOVE_FIELDS[kind] and not (is_int(move["x"]) and is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
     if kind == "race_action" and (
         not isinstance(move["action"], str) or move["action"] not in race_actions(state, p)
@@ -401,7 +396,7 @@ def violations(state: State, move: Move) -> list[Violation]:
     if set(move) != expected:
         wanted = ", ".join(MOVE_FIELDS[kind]) or "no parameters"
         return [Violation("bad_move_fields", f"A {kind} move takes {wanted}.", rulebook.MOVES)]
-    if "x" in expected and not (_is_int(move["x"]) and _is_int(move["y"])):
+    if "x" in expected and not (is_int(move["x"]) and is_int(move["y"])):
         return [Violation("bad_cell", "x and y must be whole numbers.", rulebook.MOVES)]
     if _is_legal(state, move, p, kind):
         return []

@@ -10,9 +10,10 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypeGuard
+from typing import Any
 
 from rules.engine_types import Violation
+from rules.integrity import is_int
 from rules.reign_and_ruin import rulebook
 
 __all__ = [
@@ -85,10 +86,6 @@ def default_deck() -> list[dict[str, Any]]:
     return [{"id": i, "faction": f, "value": v} for i, f, v in default_cards()]
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Violation]]:
     """Read ``options.deck``: a list of ``{"faction", "value"}`` with an optional ``"id"``.
 
@@ -136,7 +133,7 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
                 )
             )
         value = entry.get("value")
-        if not _is_int(value) or not MIN_VALUE <= value <= MAX_VALUE:
+        if not is_int(value) or not MIN_VALUE <= value <= MAX_VALUE:
             found.append(
                 Violation(
                     "bad_value",

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypeGuard
+from typing import Any
 
 from rules.engine_types import Violation
+from rules.integrity import is_int
 from rules.reigns_the_council import rulebook
 
 __all__ = [
@@ -101,10 +102,6 @@ def min_deck_size(player_count: int) -> int:
     return HAND_SIZE * advisors + 11
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def card_problems(where: str, card: Any, with_id: bool) -> list[str]:
     """What is wrong with one card ``{title?, back, accept, reject}`` (and ``id`` when
     ``with_id``); ``[]`` for a sound card. The back lists distinct pillars in board order; each
@@ -142,7 +139,7 @@ def card_problems(where: str, card: Any, with_id: bool) -> list[str]:
                 problems.append(
                     f"{where}.{zone} changes {pillar!r}, which is not on the card's back."
                 )
-            elif not _is_int(change) or change == 0 or abs(change) > MAX_CHANGE:
+            elif not is_int(change) or change == 0 or abs(change) > MAX_CHANGE:
                 problems.append(
                     f"{where}.{zone}.{pillar} must be a non-zero whole number from "
                     f"-{MAX_CHANGE} to {MAX_CHANGE}."

@@ -26,10 +26,10 @@ they may not see (another player's cards, pitch or vote).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeGuard
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
+from rules.integrity import is_int
 from rules.reigns_the_council import ending, reign, rounds, rulebook, seats
 from rules.reigns_the_council.state import CHANGES, clone
 from rules.rng import Rng
@@ -106,10 +106,6 @@ _PHASE_TASK = {
     "end_vote": "the players are voting on ending the game (an end_vote move)",
     "succession": "the outgoing Monarch is naming the next one (a name_monarch move)",
 }
-
-
-def _is_int(value: Any) -> TypeGuard[int]:
-    return value.__class__ is int
 
 
 # -- legal moves ----------------------------------------------------------------------------------
@@ -260,7 +256,7 @@ def _not_active(state: State, p: PlayerId) -> Violation:
 
 def _check_draw(state: State, move: Move, p: PlayerId) -> list[Violation]:
     deck = move["deck"]
-    if not _is_int(deck) or not 0 <= deck < len(state["decks"]):
+    if not is_int(deck) or not 0 <= deck < len(state["decks"]):
         return [Violation("unknown_deck", "Choose deck 0, 1 or 2.", rulebook.DRAWING)]
     if not state["decks"][deck]:
         return [
