@@ -8,7 +8,9 @@ it cannot be. Real redis-server processes throughout."""
 from __future__ import annotations
 
 import json
+import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -195,3 +197,18 @@ def _dead_pid() -> int:
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait()
     return proc.pid
+
+
+def test_stopping_after_the_data_directory_is_removed_logs_no_error(tmp_path, caplog):
+    """A bench or a test may remove its temporary data directory before the service stops: the
+    status written at the stop has no reader left, and its failure is not an error."""
+    data_dir = tmp_path / "data"
+    server = start_embedded(str(data_dir))
+    pid = server.pid
+    shutil.rmtree(data_dir)
+    with caplog.at_level(logging.ERROR, logger="api.embedded"):
+        stop_embedded(server)
+    assert _gone(pid)
+    assert [
+        record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR
+    ] == []
