@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import RAISE, Schema, fields
 
 from rules.engine_types import STATUSES
@@ -36,6 +38,7 @@ __all__ = [
     "MAX_MOVE_COUNT",
     "CommonStateSchema",
     "move_schema",
+    "spectator_example",
 ]
 
 PLAYER_ID = named(
@@ -148,3 +151,11 @@ def move_schema(prefix: str, move_type: str, **params: fields.Field) -> type[Sch
     }
     name = prefix + "".join(part.capitalize() for part in move_type.split("_")) + "MoveSchema"
     return type(name, (Schema,), attrs)
+
+
+def spectator_example(seat_view: dict[str, Any]) -> dict[str, Any]:
+    """The example of a spectator's view of the same moment as ``seat_view``: no viewer, and no
+    hand of its own (a view's examples are one seat's and a spectator's, declared once)."""
+    spectator = {key: value for key, value in seat_view.items() if key != "hand"}
+    spectator["viewer"] = None
+    return spectator
