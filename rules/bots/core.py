@@ -160,7 +160,9 @@ class GameBot(Protocol):
     # ``expert_width: int``, the game's own EXPERT_WIDTH;
     # ``rollout_stop(start: State, state: State) -> bool``, true when a rollout that began at
     # ``start`` should stop at ``state`` (before ``rollout_depth`` moves) and be scored by the
-    # evaluation, e.g. at a natural break of the game where the evaluation is reliable; and
+    # evaluation, e.g. at a natural break of the game where the evaluation is reliable;
+    # ``rollout_greed_at(state: State) -> float``, ``rollout_greed`` state by state, so that a
+    # rollout can be greedy only where it matters and is cheap (the Council's Monarch); and
     # ``imagine(view: View, rng: random.Random) -> State``, the expert's determinization in
     # place of ``determinize``: one that also draws the others' hidden choices as players
     # pursuing their own aims would make them, from the view and ``rng`` only.
@@ -292,9 +294,12 @@ def _greedy(
 def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Random) -> State:
     """The next state of a rollout: with probability ``bot.rollout_greed`` the mover's best move
     one move ahead by the evaluation (the greedy level's choice; ties: the first), else a random
-    one."""
+    one; a game's ``rollout_greed_at(state)``, when it has one, sets that probability state by
+    state."""
     game = bot.game
-    if len(moves) == 1 or rng.random() >= bot.rollout_greed:
+    greed_at = getattr(bot, "rollout_greed_at", None)
+    greed = bot.rollout_greed if greed_at is None else greed_at(state)
+    if len(moves) == 1 or rng.random() >= greed:
         return game.apply(state, rng.choice(moves))[0]
     best_state, best_value = state, -math.inf
     for move in moves:
