@@ -70,6 +70,9 @@ class _Greedy:
         self._bot = bot
         self.rollout_greed = 1.0
 
+    def rollout_greed_at(self, state: dict) -> float:
+        return 1.0
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._bot, name)
 

@@ -157,18 +157,21 @@ def run(
     in ``workers`` processes, appending each record as it comes; returns the games played.
 
     The progress line (stderr, rewritten in place) estimates the time left by weighing each
-    game left by the mean time of its (game, budget) in the records, any code's (a 1000 ms
-    Council game takes a hundred times a 50 ms Reign Absolute one), else by its budget."""
+    game left by the mean time of its (game, budget) in the records, any code's, and in this
+    run's games as they finish (a 1000 ms Council game takes a hundred times a 50 ms Reign
+    Absolute one), else by its budget."""
     keys = {g: code_key(g) for g in games}
     past = _records()
     done = {
         (r["game"], r["time_ms"], r["index"]) for r in past if r.get("code") == keys.get(r["game"])
     }
+    # game number first: every point gets games from the start, so the estimate knows every
+    # kind of game early, and an interrupted run leaves every point some games
     tasks = [
         (g, b, i)
-        for b in sorted(budgets, reverse=True)  # the longest first: the estimate settles early
-        for g in games
         for i in range(first, first + count)
+        for b in sorted(budgets, reverse=True)
+        for g in games
         if (g, b, i) not in done
     ]
     took: dict[tuple[str, int], list[float]] = defaultdict(list)
@@ -181,25 +184,28 @@ def run(
         seen = took.get(task[:2])
         return sum(seen) / len(seen) if seen else task[1] / 20
 
-    left = sum(weight(t) for t in tasks)
-    total = left
     message = say or (lambda text: None)
     message(
-        f"strength: {len(tasks)} games to play, {len(done)} already recorded; "
-        f"estimated {left / max(1, workers) / 60:.0f} min on {workers} workers"
+        f"strength: {len(tasks)} games to play, {len(done)} already recorded; estimated "
+        f"{sum(map(weight, tasks)) / max(1, workers) / 60:.0f} min on {workers} workers"
     )
     if not tasks:
         return 0
     RAW.parent.mkdir(exist_ok=True)
     started = time.monotonic()
+    waiting = set(tasks)
+    spent = 0.0
     with multiprocessing.Pool(workers) as pool, RAW.open("a", encoding="utf-8") as raw:
         for n, record in enumerate(pool.imap_unordered(play_one, tasks, chunksize=1), 1):
             raw.write(json.dumps(record) + "\n")
             raw.flush()
-            left -= weight((record["game"], record["time_ms"], record["index"]))
+            waiting.discard((record["game"], record["time_ms"], record["index"]))
+            took[(record["game"], record["time_ms"])].append(record["seconds"])
+            spent += record["seconds"]
             elapsed = time.monotonic() - started
-            # the rate so far, in weight per second, applied to the weight left
-            eta = elapsed * left / max(total - left, 1e-9)
+            # the games left, each as long as its kind so far, at the pace so far (game seconds
+            # per wall second: about the number of workers on an idle machine)
+            eta = sum(map(weight, waiting)) * elapsed / spent if spent else 0.0
             print(
                 f"\r  strength {n}/{len(tasks)} games  last: {record['game']} "
                 f"{record['time_ms']} ms #{record['index']}  {elapsed / 60:.1f} min, "
