@@ -1,8 +1,11 @@
-"""Benchmarks, in one run: in-process playout speed and HTTP throughput against a same-bytes echo.
+"""Benchmarks, in one run: in-process playout speed, HTTP throughput against a same-bytes echo,
+and the expert bot's strength against greedy.
 
     .venv/bin/python bench/bench.py [--games ID ...] [--seconds 5] [--rounds 3] [--clients 4]
                                     [--port 8014] [--echo-port 8114] [--unseen-port 8214]
-                                    [--load wrk|python]
+                                    [--load wrk|python] [--skip-http]
+                                    [--strength-games 100] [--strength-workers 2]
+                                    [--skip-strength]
 
 1. In-process: random playouts of every game (``legal_actions`` + ``apply_action`` per step,
    the game's Python interface in its internal move form, ``rules.playout.random_action_steps``;
@@ -19,6 +22,17 @@
    it has checked (``api/known_states.py``), so the repeated bodies are known after their first
    round, as a client's states are when it sends back what the service answered; a second
    service with ``KNOWN_STATES=0`` ("unseen") shows every request as the first sight of its state.
+
+3. Bot strength (``bench/bot_strength.py``, issue 28): for every game and each ``time_ms`` of
+   50, 100, 300 and 1000, ``--strength-games`` games of one expert seat against greedy seats,
+   seats rotated, in ``--strength-workers`` processes, with a progress line and an estimate of
+   the time left on stderr. Its records are kept in ``bench/results/bot_strength.jsonl`` under
+   a digest of ``rules/``, so an interrupted run resumes where it stopped, a run with unchanged
+   rules plays nothing again, and a record of other code is never counted. It writes
+   ``docs/bot_strength.json``, ``docs/bot_strength.svg`` and the table in ``docs/bots.md``. A
+   full run (1,600 games) takes about an hour on two workers of a quiet two-core machine
+   (``docs/bots.md`` says what the last one took); it runs after the HTTP part, so its
+   workers do not disturb those figures.
 
 Load comes from ``wrk`` when it is on PATH (``apt-get install -y wrk``; ``bench/load.lua``),
 else from Python client processes, which cost the server more CPU (say which in any report).
@@ -49,6 +63,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bot_strength  # noqa: E402
 from workloads import GAME_IDS, play_for, request_bodies  # noqa: E402
 
 from api.cli import gunicorn_options  # noqa: E402  (the serve command's own settings)
@@ -332,6 +347,14 @@ def table(report: dict) -> str:
                 f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} "
                 f"{u['p99_ms']:>6.2f} {s['errors'] + e['errors'] + u['errors']}"
             )
+    if report.get("strength"):
+        lines += [
+            "",
+            "bot strength ("
+            f"{report['strength']['games_played_now']} games played in this run, "
+            f"{report['strength']['minutes']} min; also docs/bots.md)",
+            bot_strength.table(report["strength"]["results"]).rstrip("\n"),
+        ]
     return "\n".join(lines)
 
 
@@ -351,7 +374,12 @@ def main() -> int:
     ap.add_argument(
         "--load", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python"
     )
-    ap.add_argument("--skip-http", action="store_true", help="in-process figures only")
+    ap.add_argument("--skip-http", action="store_true", help="no HTTP figures")
+    ap.add_argument(
+        "--strength-games", type=int, default=100, help="bot strength: games per (game, budget)"
+    )
+    ap.add_argument("--strength-workers", type=int, default=2, help="bot strength: processes")
+    ap.add_argument("--skip-strength", action="store_true", help="no bot strength figures")
     args = ap.parse_args()
     report: dict = {
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -373,6 +401,23 @@ def main() -> int:
             {"service": args.port, "echo": args.echo_port, "unseen": args.unseen_port},
             args.load,
         )
+    if not args.skip_strength:
+        progress("bot strength: expert against greedy seats (bench/bot_strength.py)")
+        strength_started = time.perf_counter()
+        played = bot_strength.run(
+            list(bot_strength.GAMES),
+            list(bot_strength.BUDGETS),
+            args.strength_games,
+            workers=args.strength_workers,
+            say=progress,
+        )
+        written = bot_strength.report(say=lambda text: None)
+        report["strength"] = {
+            "games_played_now": played,
+            "minutes": round((time.perf_counter() - strength_started) / 60, 1),
+            "code": written["code"],
+            "results": written["results"],
+        }
     report["load_average_after"] = os.getloadavg()
     print(table(report))
     out = ROOT / "bench" / "results"

@@ -4,22 +4,30 @@
         [--only reign-absolute,...] [--workers 2] [--first 0]
     .venv/bin/python bench/bot_strength.py report
 
+``bench/bench.py`` runs both (its strength stage); this script alone runs one part of them.
+
 ``play`` plays, for each game and each ``time_ms`` budget, ``--games`` games of one expert seat
 against greedy seats (two players; three for Reigns: The Council, its fewest), the expert's seat
 rotated one seat per game (``rules.bots.match.seat_levels``), game ``i`` set up with seed
 ``1000 + i`` (Reign Supreme: the skirmish scenario, 8 rounds, so a game is minutes, not hours).
 Every move is ``suggest`` from the mover's view with the wall clock, as the service asks: the
 expert's answers are timed (their ``complete`` flag counted, their longest time kept). Games run
-in ``--workers`` processes; a progress line goes to stderr. Each finished game is appended to
-``bench/results/bot_strength.jsonl`` at once, so an interrupted run keeps what it played and
-later runs add to it (``--first`` picks the game numbers; a game already recorded is replayed
-and counted once, the last record kept).
+in ``--workers`` processes; a progress line goes to stderr (games done, the last one, the time
+spent and an estimate of the time left, each game weighted by what its kind took before). Each
+finished game is appended to ``bench/results/bot_strength.jsonl`` at once, with the *code key*
+it was played with (:func:`code_key`: a digest of the game's code and this benchmark's protocol),
+so an interrupted run keeps what it played: a later run plays only the games the current code
+has no record of, and a record of other code is never counted (it only weighs the estimate of
+the time left). ``--first`` picks the game numbers.
 
-``report`` reads that file and writes ``docs/bot_strength.json`` (every point: games, the
-expert's win share, its Wilson 95% interval, the verdict, answers, incomplete answers, the
-longest and 95th-percentile answer time, switches from the greedy move) and
+``report`` reads the current code's records and writes ``docs/bot_strength.json`` (every point:
+games, the expert's win share, its Wilson 95% interval, the verdict, answers, incomplete
+answers, the longest and 95th-percentile answer time, switches from the greedy move),
 ``docs/bot_strength.svg`` (win share against budget, one panel per game, the intervals as
-bars, the line a greedy seat's fair share). A win counts 1, a win shared by k counts 1/k.
+bars, the line a greedy seat's fair share) and the table in ``docs/bots.md`` between its
+``results`` markers; the SVG and the table are functions of the JSON only
+(``tests/bots/test_strength_docs.py`` fails when they are stale). A win counts 1, a win shared
+by k counts 1/k.
 
 "At least as strong as greedy": with k seats of which one is the expert, greedy's level of
 play would win 1/k of the games; the expert passes a point when the upper bound of its Wilson
@@ -30,12 +38,15 @@ at least as strong when its point estimate is at least 1/k too.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing
+import os
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +60,32 @@ from rules.bots.match import seat_levels  # noqa: E402
 RAW = ROOT / "bench" / "results" / "bot_strength.jsonl"
 OUT_JSON = ROOT / "docs" / "bot_strength.json"
 OUT_SVG = ROOT / "docs" / "bot_strength.svg"
+OUT_MD = ROOT / "docs" / "bots.md"
+MARKERS = ("<!-- results:start -->\n", "<!-- results:end -->\n")
+BUDGETS = (50, 100, 300, 1000)
 GAMES = ("reign-absolute", "reign-and-ruin", "reign-supreme", "reigns-the-council")
 SEATS = {"reigns-the-council": 3}
 OPTIONS: dict[str, dict[str, Any]] = {"reign-supreme": {"scenario": "skirmish", "round_limit": 8}}
 MAX_MOVES = 20_000
+PROTOCOL = "seats rotated; seed 1000 + i; suggest seed seed * 100_003 + move_count; wall clock"
+"""What a game record depends on besides ``rules/``: change it with the way games are played."""
+
+
+def code_key(game_id: str) -> str:
+    """A digest of the code a record of ``game_id`` was played with: every file of ``rules/``
+    (path and bytes) but the other games' packages and bots, and :data:`PROTOCOL`, SEATS and
+    OPTIONS. Any change to the shared code or to this game's rules or bot, however small,
+    makes its old records stale, since it may change a move; a change to another game's does
+    not."""
+    others = {g.replace("-", "_") for g in GAMES if g != game_id}
+    digest = hashlib.sha256(PROTOCOL.encode())
+    digest.update(json.dumps([SEATS, OPTIONS], sort_keys=True).encode())
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        parts = path.relative_to(ROOT).parts
+        if parts[1] in others or (parts[1] == "bots" and path.stem in others):
+            continue
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
@@ -65,6 +98,7 @@ def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
     levels = seat_levels(["expert"] + ["greedy"] * (len(players) - 1), index)
     level_of = dict(zip(players, levels, strict=True))
     seed = 1000 + index
+    began = time.monotonic()
     state = game.setup(players, seed, dict(OPTIONS.get(game_id, {})))
     times: list[float] = []
     incomplete = switches = 0
@@ -89,9 +123,11 @@ def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
     expert = players[levels.index("expert")]
     winners = game.score(state).winners
     return {
+        "code": code_key(game_id),
         "game": game_id,
         "time_ms": time_ms,
         "index": index,
+        "seconds": round(time.monotonic() - began, 2),
         "seats": len(players),
         "finished": state["status"] == "finished",
         "share": 1 / len(winners) if expert in winners else 0.0,
@@ -103,31 +139,94 @@ def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
     }
 
 
-def play(args: argparse.Namespace) -> None:
-    games = args.only.split(",") if args.only else list(GAMES)
-    budgets = [int(b) for b in args.budgets.split(",")]
+def _records() -> list[dict[str, Any]]:
+    if not RAW.exists():
+        return []
+    return [json.loads(line) for line in RAW.read_text("utf-8").splitlines() if line.strip()]
+
+
+def run(
+    games: list[str],
+    budgets: list[int],
+    count: int,
+    first: int = 0,
+    workers: int = 2,
+    say: Callable[[str], None] | None = None,
+) -> int:
+    """Play the games of every (game, budget) point that the current code has no record of,
+    in ``workers`` processes, appending each record as it comes; returns the games played.
+
+    The progress line (stderr, rewritten in place) estimates the time left by weighing each
+    game left by the mean time of its (game, budget) in the records, any code's, and in this
+    run's games as they finish (a 1000 ms Council game takes a hundred times a 50 ms Reign
+    Absolute one), else by its budget."""
+    keys = {g: code_key(g) for g in games}
+    past = _records()
+    done = {
+        (r["game"], r["time_ms"], r["index"]) for r in past if r.get("code") == keys.get(r["game"])
+    }
+    # game number first: every point gets games from the start, so the estimate knows every
+    # kind of game early, and an interrupted run leaves every point some games
     tasks = [
         (g, b, i)
-        for b in budgets
+        for i in range(first, first + count)
+        for b in sorted(budgets, reverse=True)
         for g in games
-        for i in range(args.first, args.first + args.games)
+        if (g, b, i) not in done
     ]
+    took: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for r in past:
+        # older records have no wall time: their seats' answers, guessed as long as the expert's
+        seconds = r.get("seconds") or r["seats"] * sum(r["answer_ms"]) / 1000
+        took[(r["game"], r["time_ms"])].append(seconds)
+
+    def weight(task: tuple[str, int, int]) -> float:
+        seen = took.get(task[:2])
+        return sum(seen) / len(seen) if seen else task[1] / 20
+
+    message = say or (lambda text: None)
+    message(
+        f"strength: {len(tasks)} games to play, {len(done)} already recorded; estimated "
+        f"{sum(map(weight, tasks)) / max(1, workers) / 60:.0f} min on {workers} workers"
+    )
+    if not tasks:
+        return 0
     RAW.parent.mkdir(exist_ok=True)
     started = time.monotonic()
-    with multiprocessing.Pool(args.workers) as pool, RAW.open("a", encoding="utf-8") as raw:
-        for done, record in enumerate(pool.imap_unordered(play_one, tasks, chunksize=1), 1):
+    waiting = set(tasks)
+    spent = 0.0
+    with multiprocessing.Pool(workers) as pool, RAW.open("a", encoding="utf-8") as raw:
+        for n, record in enumerate(pool.imap_unordered(play_one, tasks, chunksize=1), 1):
             raw.write(json.dumps(record) + "\n")
             raw.flush()
+            waiting.discard((record["game"], record["time_ms"], record["index"]))
+            took[(record["game"], record["time_ms"])].append(record["seconds"])
+            spent += record["seconds"]
             elapsed = time.monotonic() - started
-            eta = elapsed / done * (len(tasks) - done)
+            # the games left, each as long as its kind so far, at the pace so far (game seconds
+            # per wall second: about the number of workers on an idle machine)
+            eta = sum(map(weight, waiting)) * elapsed / spent if spent else 0.0
             print(
-                f"\r{done}/{len(tasks)} games  last: {record['game']} {record['time_ms']} ms "
-                f"#{record['index']}  {elapsed:.0f} s, about {eta:.0f} s left   ",
+                f"\r  strength {n}/{len(tasks)} games  last: {record['game']} "
+                f"{record['time_ms']} ms #{record['index']}  {elapsed / 60:.1f} min, "
+                f"about {eta / 60:.0f} min left   ",
                 end="",
                 file=sys.stderr,
                 flush=True,
             )
     print(file=sys.stderr)
+    return len(tasks)
+
+
+def play(args: argparse.Namespace) -> None:
+    run(
+        args.only.split(",") if args.only else list(GAMES),
+        [int(b) for b in args.budgets.split(",")],
+        args.games,
+        args.first,
+        args.workers,
+        lambda text: print(text, file=sys.stderr, flush=True),
+    )
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -160,11 +259,12 @@ def point(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def load() -> dict[tuple[str, int], list[dict[str, Any]]]:
-    """The recorded games by (game, budget), each game number once (its last record)."""
+    """The current code's recorded games by (game, budget), each game number once (its last
+    record)."""
+    keys = {g: code_key(g) for g in GAMES}
     latest: dict[tuple[str, int, int], dict[str, Any]] = {}
-    for line in RAW.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            r = json.loads(line)
+    for r in _records():
+        if r.get("code") == keys.get(r["game"]):
             latest[(r["game"], r["time_ms"], r["index"])] = r
     points: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for (g, b, _), r in sorted(latest.items()):
@@ -175,7 +275,7 @@ def load() -> dict[tuple[str, int], list[dict[str, Any]]]:
 def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
     """Win share against budget (log scale), a panel per game: points with Wilson bars, the
     fair share as a dashed line."""
-    budgets = [50, 100, 300, 1000]
+    budgets = list(BUDGETS)
     w, h, pad = 300, 220, 40
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w}" height="{2 * h + 60}" '
@@ -236,35 +336,51 @@ def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def report() -> None:
-    results: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for (game_id, budget), records in sorted(load().items()):
-        results[game_id][str(budget)] = point(records)
-    OUT_JSON.write_text(
-        json.dumps(
-            {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
-            indent=2,
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    OUT_SVG.write_text(svg(results), encoding="utf-8")
-    print(
+def table(results: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """The Markdown table of every point (``docs/bots.md``)."""
+    lines = [
         "| game | time_ms | games | expert's share | Wilson 95% | fair | not weaker | "
-        "incomplete / answers | max ms | p95 ms | switches |"
-    )
-    print("|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|")
+        "incomplete / answers | p95 ms | max ms | switches |",
+        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|",
+    ]
     for game_id, pts in results.items():
         for budget, p in pts.items():
             low, high = p["wilson_95"]
             verdict = "yes" if p["clearly_not_weaker"] else "yes (below fair)"
-            print(
+            lines.append(
                 f"| {game_id} | {budget} | {p['games']} | {p['expert_share']:.3f} | "
                 f"[{low:.3f}, {high:.3f}] | {p['fair_share']:.3f} | "
                 f"{verdict if p['not_weaker'] else 'NO'} | "
-                f"{p['incomplete']} / {p['answers']} | {p['max_answer_ms']:.0f} | "
-                f"{p['p95_answer_ms']:.0f} | {p['switches']} |"
+                f"{p['incomplete']} / {p['answers']} | {p['p95_answer_ms']:.0f} | "
+                f"{p['max_answer_ms']:.0f} | {p['switches']} |"
             )
+    return "\n".join(lines) + "\n"
+
+
+def with_table(markdown: str, results: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """``markdown`` with the text between the results markers replaced by :func:`table`."""
+    head, rest = markdown.split(MARKERS[0], 1)
+    _, tail = rest.split(MARKERS[1], 1)
+    return head + MARKERS[0] + table(results) + MARKERS[1] + tail
+
+
+def report(say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Write the JSON, the SVG and the table of ``docs/bots.md`` from the current code's records;
+    returns the JSON written."""
+    results: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for (game_id, budget), records in sorted(load().items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        results[game_id][str(budget)] = point(records)
+    out = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "code": {g: code_key(g) for g in GAMES},
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "results": results,
+    }
+    OUT_JSON.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    OUT_SVG.write_text(svg(out["results"]), encoding="utf-8")
+    OUT_MD.write_text(with_table(OUT_MD.read_text("utf-8"), out["results"]), encoding="utf-8")
+    say(table(out["results"]))
+    return out
 
 
 def main() -> int:

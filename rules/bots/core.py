@@ -90,6 +90,44 @@ when none is truly better."""
 VARIANCE_FLOOR = 0.01
 """The least variance of a paired difference the test assumes (a standard deviation of 0.1), so
 a few identical differences are not taken for certainty."""
+WORK_SHARE = 0.9
+"""The share of ``time_ms`` within which a bot's own work must end: the rest is for what it
+does not see (the caller's view of the state, serializing the answer)."""
+
+
+class _Pace:
+    """The wall-clock limit of one answer: work stops before a step that would end past
+    ``WORK_SHARE`` of ``time_ms``, the step's cost predicted from the steps so far.
+
+    Why a prediction: checking only whether the deadline has passed lets the last step start
+    just before it and end one step late; a Reign Supreme search playout costs up to a quarter
+    of a second, a move of its greedy pass a millisecond with 45 of them. So each look at the
+    clock also times the step since the previous look, and a step starts only if the longest
+    one timed so far (``_steps``: since ``begin``; the first includes imagining the first state
+    and listing the moves, so the guess errs early) still fits. One look per step, as before.
+    """
+
+    __slots__ = ("_clock", "_deadline", "_last", "_longest")
+
+    def __init__(self, clock: Callable[[], float], time_ms: int) -> None:
+        self._clock = clock
+        self._last = clock()
+        self._deadline = self._last + WORK_SHARE * time_ms / 1000.0
+        self._longest = 0.0
+
+    def begin(self) -> None:
+        """A new kind of step follows (the search after the greedy pass): forget the old steps'
+        length, keep the time of the last look."""
+        self._longest = 0.0
+
+    def room(self) -> bool:
+        """Look at the clock: true when one more step like the longest so far ends in time."""
+        now = self._clock()
+        step = now - self._last
+        if step > self._longest:  # false for a stub clock's nan or -inf steps
+            self._longest = step
+        self._last = now
+        return not now + self._longest > self._deadline
 
 
 class GameBot(Protocol):
@@ -122,7 +160,9 @@ class GameBot(Protocol):
     # ``expert_width: int``, the game's own EXPERT_WIDTH;
     # ``rollout_stop(start: State, state: State) -> bool``, true when a rollout that began at
     # ``start`` should stop at ``state`` (before ``rollout_depth`` moves) and be scored by the
-    # evaluation, e.g. at a natural break of the game where the evaluation is reliable; and
+    # evaluation, e.g. at a natural break of the game where the evaluation is reliable;
+    # ``rollout_greed_at(state: State) -> float``, ``rollout_greed`` state by state, so that a
+    # rollout can be greedy only where it matters and is cheap (the Council's Monarch); and
     # ``imagine(view: View, rng: random.Random) -> State``, the expert's determinization in
     # place of ``determinize``: one that also draws the others' hidden choices as players
     # pursuing their own aims would make them, from the view and ``rng`` only.
@@ -173,7 +213,7 @@ def suggest(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
-    deadline = clock() + time_ms / 1000.0
+    pace = _Pace(clock, time_ms)
     rng = random.Random(seed)
     first = bot.determinize(view, rng)
     # A bot never concedes: a Reign Supreme player listed outside their own turn (ruling RS 10)
@@ -186,8 +226,8 @@ def suggest(
     if level == "random":
         return Suggestion(rng.choice(moves), level, 0, len(moves), True, "a random legal move")
     if level == "greedy":
-        return _greedy(bot, view, player, moves, first, rng, deadline, clock)
-    return _expert(bot, view, player, moves, first, rng, deadline, clock, time_ms)
+        return _greedy(bot, view, player, moves, first, rng, pace)
+    return _expert(bot, view, player, moves, first, rng, pace, time_ms)
 
 
 def _after(bot: GameBot, state: State, move: Move, player: PlayerId) -> tuple[State, float]:
@@ -213,14 +253,14 @@ def _one_ahead(
     player: PlayerId,
     moves: list[Move],
     samples: list[State],
-    deadline: float,
-    clock: Callable[[], float],
+    pace: _Pace,
 ) -> tuple[list[float], bool]:
     """Each move's mean value one move ahead over ``samples``, in move order; the list is cut
-    short (and the flag false) when the deadline passes."""
+    short (and the flag false) when the next move would not end in time (``pace``); the first
+    move is always tried, so there is an answer."""
     values: list[float] = []
     for move in moves:
-        if values and clock() > deadline:
+        if values and not pace.room():
             return values, False
         values.append(
             sum(_after(bot, sample, move, player)[1] for sample in samples) / len(samples)
@@ -235,11 +275,10 @@ def _greedy(
     moves: list[Move],
     first: State,
     rng: random.Random,
-    deadline: float,
-    clock: Callable[[], float],
+    pace: _Pace,
 ) -> Suggestion:
     samples = _samples(bot.determinize, view, first, rng, bot.greedy_samples)
-    values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
+    values, complete = _one_ahead(bot, player, moves, samples, pace)
     best_value = max(values)
     move = moves[_greedy_pick(values, rng)]
     return Suggestion(
@@ -255,9 +294,12 @@ def _greedy(
 def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Random) -> State:
     """The next state of a rollout: with probability ``bot.rollout_greed`` the mover's best move
     one move ahead by the evaluation (the greedy level's choice; ties: the first), else a random
-    one."""
+    one; a game's ``rollout_greed_at(state)``, when it has one, sets that probability state by
+    state."""
     game = bot.game
-    if len(moves) == 1 or rng.random() >= bot.rollout_greed:
+    greed_at = getattr(bot, "rollout_greed_at", None)
+    greed = bot.rollout_greed if greed_at is None else greed_at(state)
+    if len(moves) == 1 or rng.random() >= greed:
         return game.apply(state, rng.choice(moves))[0]
     best_state, best_value = state, -math.inf
     for move in moves:
@@ -344,12 +386,11 @@ def _expert(
     moves: list[Move],
     first: State,
     rng: random.Random,
-    deadline: float,
-    clock: Callable[[], float],
+    pace: _Pace,
     time_ms: int,
 ) -> Suggestion:
     samples = _samples(bot.determinize, view, first, rng, bot.greedy_samples)
-    values, complete = _one_ahead(bot, player, moves, samples, deadline, clock)
+    values, complete = _one_ahead(bot, player, moves, samples, pace)
     g = _greedy_pick(values, rng)
     budget = playouts_for(bot, time_ms, len(moves) * len(samples)) if complete else 0
     width = search_width(bot, budget, len(values))
@@ -359,9 +400,7 @@ def _expert(
         )
     ranked = sorted((i for i in range(len(values)) if i != g), key=lambda i: (-values[i], i))
     others = [moves[i] for i in ranked[: width - 1]]
-    diffs, playouts, complete = _search(
-        bot, view, player, moves[g], others, rng, budget, deadline, clock
-    )
+    diffs, playouts, complete = _search(bot, view, player, moves[g], others, rng, budget, pace)
     pick = challenger(diffs)
     if pick is None:
         return Suggestion(
@@ -391,24 +430,25 @@ def _search(
     others: list[Move],
     rng: random.Random,
     budget: int,
-    deadline: float,
-    clock: Callable[[], float],
+    pace: _Pace,
 ) -> tuple[list[list[float]], int, bool]:
     """Rounds of paired playouts (see the module doc) within ``budget`` playouts: each
     challenger's differences from the greedy move, the playouts made, and false when the
-    deadline cut the search (an unfinished round is dropped)."""
+    clock cut the search (``pace``: the next playout would not end in time; an unfinished round
+    is dropped)."""
+    pace.begin()
     imagine = getattr(bot, "imagine", None) or bot.determinize
     diffs: list[list[float]] = [[] for _ in others]
     alive = list(range(len(others)))
     playouts = 0
     while alive and playouts + 1 + len(alive) <= budget:
-        if clock() > deadline:
+        if not pace.room():
             return diffs, playouts, False
         sample, seed = imagine(view, rng), rng.getrandbits(64)
         base = _playout(bot, sample, greedy_move, player, seed)
         results = []
         for i in alive:
-            if clock() > deadline:
+            if not pace.room():
                 return diffs, playouts, False
             results.append(_playout(bot, sample, others[i], player, seed) - base)
         playouts += 1 + len(alive)

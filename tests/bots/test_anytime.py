@@ -12,6 +12,7 @@ from rules.bots import BOTS, suggest
 from rules.bots.core import (
     MIN_ROUNDS,
     SEARCH_SHARE,
+    WORK_SHARE,
     challenger,
     lower_bound,
     playouts_for,
@@ -136,3 +137,24 @@ def test_noise_without_a_gain_keeps_the_greedy_move(monkeypatch):
     )
     expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
     assert expert.move == greedy.move and expert.playouts > 0
+
+
+@pytest.mark.parametrize("tick_ms", [2, 4, 7])  # none divides 45: no tie at the limit
+def test_the_greedy_pass_stops_before_a_move_that_would_end_late(tick_ms):
+    """A clock that moves ``tick_ms`` per look (every step costs that much): the pass values
+    moves while one more step ends within ``WORK_SHARE`` of ``time_ms``, and not one more."""
+    bot = BOTS["reign-supreme"]
+    game = bot.game
+    state = positions("reign-supreme", seed=6, every=15)[1]
+    player = state["active_players"][0]
+    moves = [m for m in game.legal_moves(state, player) if m["type"] != "concede"]
+    time_ms = 50
+    assert len(moves) * tick_ms > WORK_SHARE * time_ms  # too many moves to value them all
+    looks = itertools.count()
+    ticking = lambda: next(looks) * tick_ms / 1000  # noqa: E731
+    cut = suggest(bot, game.view(state, player), player, "greedy", 1, time_ms, clock=ticking)
+    valued = cut.playouts // bot.greedy_samples
+    limit = WORK_SHARE * time_ms
+    assert not cut.complete and game.violations(state, cut.move) == []
+    # the look before the last valued move left room for it; the next look would not have
+    assert (valued - 1) * tick_ms + tick_ms <= limit + 1e-9 < valued * tick_ms + tick_ms

@@ -9,7 +9,7 @@ from rules.bots import BOTS
 from rules.bots.reigns_the_council import _REIGN_OVER, _card_gain, _round
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
-from tests.bots.positions import random_line
+from tests.bots.positions import positions, random_line
 
 BOT = BOTS["reigns-the-council"]
 GAME = BOT.game
@@ -246,3 +246,22 @@ def test_only_the_expert_imagines_the_others_aims(monkeypatch):
     assert calls == []  # no time to search: greedy's move, from greedy's imagined states
     picked = core.suggest(BOT, GAME.view(state, monarch), monarch, "expert", 1, 1000, clock=never)
     assert picked.playouts > 0 and calls
+
+
+def test_a_rollout_plays_the_monarchs_choice_greedily_and_the_rest_at_random():
+    """``rollout_greed_at``: in the decide phase the rollout move is the Monarch's best one move
+    ahead whatever the generator; in a pitch it is a random legal move."""
+    from rules.bots.core import _rollout_move
+
+    line = [s for seed in (1, 2, 3) for s in positions("reigns-the-council", seed=seed, every=1)]
+    decide = next(s for s in line if s["phase"] == "decide" and len(GAME.legal_moves(s)) > 1)
+    moves = GAME.legal_moves(decide)
+    mover = moves[0]["player"]
+    values = [BOT.evaluate(GAME.apply(decide, m)[0], mover) for m in moves]
+    best = GAME.apply(decide, moves[values.index(max(values))])[0]
+    assert all(_rollout_move(BOT, decide, moves, random.Random(s)) == best for s in range(5))
+    pitch = next(s for s in line if s["phase"] == "pitch" and len(GAME.legal_moves(s)) > 2)
+    moves = GAME.legal_moves(pitch)
+    after = [GAME.apply(pitch, m)[0] for m in moves]
+    chosen = [_rollout_move(BOT, pitch, moves, random.Random(s)) for s in range(20)]
+    assert all(c in after for c in chosen) and len({after.index(c) for c in chosen}) > 1

@@ -1,0 +1,70 @@
+"""The strength benchmark's generated docs (issue 28): ``bench/bot_strength.py report`` writes
+``docs/bot_strength.json`` and, from it alone, the plot and the table in ``docs/bots.md``; they
+must not drift apart. Its records count only for the code they were played with."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bot_strength", ROOT / "bench/bot_strength.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bot_strength", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _results() -> dict:
+    return json.loads((ROOT / "docs/bot_strength.json").read_text("utf-8"))["results"]
+
+
+def test_the_plot_is_what_the_json_gives():
+    bench = _bench()
+    assert (ROOT / "docs/bot_strength.svg").read_text("utf-8") == bench.svg(_results()), (
+        "docs/bot_strength.svg is stale: run `.venv/bin/python bench/bot_strength.py report`"
+    )
+
+
+def test_the_table_in_the_docs_is_what_the_json_gives():
+    bench = _bench()
+    text = (ROOT / "docs/bots.md").read_text("utf-8")
+    assert text == bench.with_table(text, _results()), (
+        "the table in docs/bots.md is stale: run `.venv/bin/python bench/bot_strength.py report`"
+    )
+
+
+def test_the_json_covers_every_game_and_budget():
+    results = _results()
+    bench = _bench()
+    assert sorted(results) == sorted(bench.GAMES)
+    for points in results.values():
+        assert sorted(map(int, points)) == sorted(bench.BUDGETS)
+
+
+def test_only_the_current_codes_records_count(tmp_path, monkeypatch):
+    bench = _bench()
+    raw = tmp_path / "bot_strength.jsonl"
+    monkeypatch.setattr(bench, "RAW", raw)
+    record = {"game": "reign-absolute", "time_ms": 50, "seats": 2, "share": 1.0}
+    lines = [
+        dict(record, code="an older code", index=0, share=0.0),
+        dict(record, code=bench.code_key("reign-absolute"), index=0),
+        dict(record, code="an older code", index=1),
+    ]
+    raw.write_text("".join(json.dumps(r) + "\n" for r in lines), "utf-8")
+    assert [r["index"] for r in bench.load()[("reign-absolute", 50)]] == [0]
+    assert bench.load()[("reign-absolute", 50)][0]["share"] == 1.0
+
+
+def test_a_games_records_are_keyed_to_its_own_code_and_the_shared_code():
+    bench = _bench()
+    keys = {g: bench.code_key(g) for g in bench.GAMES}
+    assert len(set(keys.values())) == len(keys)
+    assert keys["reign-absolute"] == bench.code_key("reign-absolute")  # a digest, no clock
