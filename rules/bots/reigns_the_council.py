@@ -120,8 +120,9 @@ class ReignsTheCouncilBot:
 
         Why: a random Monarch accepts each proposal two times in three, so a pitch that serves
         its advisor at the Monarch's cost looked better to the search than to a real Monarch,
-        who weighs it (``bench/bot_bias.py``: the search's switches of pitch gained 0.067 on
-        random rollouts, 0.040 on rollouts where everyone plays greedy, over 9 switches). The
+        who weighs it (``bench/bot_bias.py``: the search's switches of pitch gained 0.065 on
+        random rollouts, 0.045 on rollouts where everyone plays greedy, over 12 switches; the
+        figures and their spread are in ``docs/bots.md``). The
         Monarch chooses among a few moves, so this costs a playout about a third more (4.6 ms
         against 2.8 to 3.5, one game at load 9); greedy rollouts for every move cost 38 ms, too
         much for a search within a second.
