@@ -52,7 +52,7 @@ from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.state import card_catalog
 from rules.reign_supreme.survey import Survey
-from rules.reign_supreme.walls import wall_by_id, wall_spaces
+from rules.reign_supreme.walls import own_wall, wall_by_id, wall_spaces
 
 __all__ = [
     "DECKS",
@@ -697,6 +697,7 @@ def _sabotage(
     if unit is not None:
         return _card_hit(state, p, cid, card, target, amount)
     assert wall is not None
+    wall = own_wall(state, wall)
     wall["hp"] = max(0, wall["hp"] - amount)
     events: list[Event] = [
         {

@@ -43,7 +43,7 @@ from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
-from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
+from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, successor
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.turns import (
     after_placement,
@@ -733,7 +733,7 @@ def _where(state: State, move: Move) -> Any:
 
 def _resolve(state: State, move: Move, where: Any) -> tuple[State, list[Event]]:
     """The state after the legal ``move`` and the events; ``where`` is what its checks found."""
-    new = clone(state)
+    new = successor(state)
     new["move_count"] = min(MAX_MOVE_COUNT, state["move_count"] + 1)
     rng = Rng.parse(new["rng"])
     geo = geometry(new)

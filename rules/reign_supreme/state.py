@@ -34,6 +34,7 @@ __all__ = [
     "THRONE_CAPTURE_DEPLOYS",
     "CARDS_PER_DECK_AT_START",
     "clone",
+    "successor",
     "card_catalog",
     "fresh_turn_flags",
     "json_copy",
@@ -91,11 +92,19 @@ def fresh_turn_flags() -> dict[str, Any]:
 def clone(state: State) -> State:
     """A copy of ``state`` whose changing parts can be edited freely. The scenario, kingdoms,
     armies and rosters never change during a game and are shared."""
+    new = successor(state)
+    new["walls"] = [dict(w) for w in state["walls"]]
+    return new
+
+
+def successor(state: State) -> State:
+    """:func:`clone` but for the walls, which it shares with ``state``: the state a move builds,
+    which changes a wall only through :func:`walls.own_walls` (copy on write; few moves change
+    walls, and what is worked out from them is kept per list, :func:`walls.blocked_edges`)."""
     new = dict(state)
     new["players"] = list(state["players"])
     new["active_players"] = list(state["active_players"])
     new["units"] = {uid: dict(u) for uid, u in state["units"].items()}
-    new["walls"] = [dict(w) for w in state["walls"]]
     new["engaged"] = [list(pair) for pair in state["engaged"]]
     new["pending"] = None if state["pending"] is None else json_copy(state["pending"])
     new["boards"] = {

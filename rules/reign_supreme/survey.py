@@ -15,7 +15,7 @@ a new one for every listing or check, never keep one across ``apply``.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from rules.engine_types import PlayerId, State
@@ -30,6 +30,7 @@ __all__ = ["Survey", "id_key", "open_steps"]
 _NEAR_MAX = 2
 
 
+@lru_cache(maxsize=4096)  # asked of every unit on the board at every listing; ids recur
 def id_key(uid: str) -> tuple[int, str]:
     """A unit id's place in numeric order: ``u<n>`` by ``n``, anything else first, then by id."""
     digits = uid[1:]
@@ -94,6 +95,23 @@ class Survey:
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
+
+    @cached_property
+    def order(self) -> dict[str, int]:
+        """Unit id -> its place in ``state["units"]``."""
+        return {uid: i for i, uid in enumerate(self.units)}
+
+    def near(self, h: Hex, radius: int) -> list[str]:
+        """The ids of the units on the board within ``radius`` of ``h`` (and maybe farther), in
+        ``state["units"]`` order. Near a space, the few spaces around it are looked up; far,
+        every unit is read (a Shooting unit's reach covers much of the board)."""
+        if radius > _NEAR_MAX:
+            return [uid for uid, u in self.units.items() if u["at"] is not None]
+        occ = self.occ
+        q, r = h
+        found = [occ[s] for dq, dr in disc(radius) if (s := (q + dq, r + dr)) in occ]
+        found.sort(key=self.order.__getitem__)
+        return found
 
     @cached_property
     def walls_by_id(self) -> dict[str, dict[str, Any]]:
