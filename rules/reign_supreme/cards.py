@@ -50,7 +50,7 @@ from rules.reign_supreme.board import Geometry, geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, hit
 from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
-from rules.reign_supreme.state import card_catalog
+from rules.reign_supreme.state import catalog_of
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import own_wall, wall_by_id, wall_spaces
 
@@ -385,7 +385,7 @@ def _found_problem(
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
-    return card_catalog(state["cards"])
+    return catalog_of(state)
 
 
 OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")

@@ -36,6 +36,7 @@ __all__ = [
     "clone",
     "successor",
     "card_catalog",
+    "catalog_of",
     "fresh_turn_flags",
     "json_copy",
 ]
@@ -64,6 +65,21 @@ def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[st
         for n in range(1, card["copies"] + 1):
             out[f"{card['id']}-{n}"] = card
     return out
+
+
+_LAST_CATALOG: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
+
+
+def catalog_of(state: State) -> dict[str, dict[str, Any]]:
+    """:func:`card_catalog` of ``state["cards"]``, to read only: kept for the last cards list
+    seen, which a game's states share (no move changes a game's card set, and every listing and
+    every card played asks)."""
+    global _LAST_CATALOG
+    cards = state["cards"]
+    last = _LAST_CATALOG  # read once: another thread may ask meanwhile
+    if last[0] is not cards:
+        last = _LAST_CATALOG = (cards, card_catalog(cards))
+    return last[1]
 
 
 def fresh_turn_flags() -> dict[str, Any]:

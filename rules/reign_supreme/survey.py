@@ -22,7 +22,7 @@ from rules.engine_types import PlayerId, State
 from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
-from rules.reign_supreme.state import card_catalog
+from rules.reign_supreme.state import catalog_of
 from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
 __all__ = ["Survey", "id_key", "open_steps"]
@@ -123,8 +123,8 @@ class Survey:
 
     @cached_property
     def catalog(self) -> dict[str, dict[str, Any]]:
-        """Card instance id -> its definition (:func:`state.card_catalog` of the game's cards)."""
-        return card_catalog(self.state["cards"])
+        """Card instance id -> its definition (:func:`state.catalog_of`)."""
+        return catalog_of(self.state)
 
     @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:
