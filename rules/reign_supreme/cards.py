@@ -50,9 +50,9 @@ from rules.reign_supreme.board import Geometry, geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, hit
 from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
-from rules.reign_supreme.state import card_catalog
+from rules.reign_supreme.state import catalog_of
 from rules.reign_supreme.survey import Survey
-from rules.reign_supreme.walls import wall_by_id, wall_spaces
+from rules.reign_supreme.walls import own_wall, wall_by_id, wall_spaces
 
 __all__ = [
     "DECKS",
@@ -385,7 +385,7 @@ def _found_problem(
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
-    return card_catalog(state["cards"])
+    return catalog_of(state)
 
 
 OWN_TURN_EFFECTS = ("haste", "ambush", "flaming_oil", "forced_march")
@@ -697,6 +697,7 @@ def _sabotage(
     if unit is not None:
         return _card_hit(state, p, cid, card, target, amount)
     assert wall is not None
+    wall = own_wall(state, wall)
     wall["hp"] = max(0, wall["hp"] - amount)
     events: list[Event] = [
         {

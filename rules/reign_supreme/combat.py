@@ -33,7 +33,7 @@ from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.survey import Survey
-from rules.reign_supreme.walls import crosses_wall, edge_distance, far_side, wall_by_id
+from rules.reign_supreme.walls import crosses_wall, edge_distance, far_side, own_wall, wall_by_id
 
 __all__ = [
     "attack_options",
@@ -134,8 +134,9 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     farthest = max(melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0)
     out: list[dict[str, Any]] = []
     q, r = here
-    for tid, target in units.items():
-        if target["owner"] == owner or target["at"] is None:
+    for tid in survey.near(here, farthest):
+        target = units[tid]
+        if target["owner"] == owner:
             continue
         dq, dr = q - target["at"][0], r - target["at"][1]
         d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # hexes.distance, inlined: asked per pair
@@ -556,6 +557,7 @@ def _attack_wall(
     uid = move["unit"]
     attacker = state["units"][uid]
     amount = wall_damage(state, uid)
+    wall = own_wall(state, wall)
     before = wall["hp"]
     wall["hp"] = max(0, before - amount)
     events: list[Event] = [

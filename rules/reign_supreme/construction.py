@@ -43,6 +43,8 @@ from rules.reign_supreme.walls import (
     PALISADE_LIMIT,
     REPAIR,
     crosses_wall,
+    own_wall,
+    own_walls,
     wall_by_id,
     wall_spaces,
 )
@@ -179,6 +181,7 @@ def apply_construct(state: State, geo: Geometry, move: Move) -> list[Event]:
     if action == "repair":
         wall = wall_by_id(state, target)
         if wall is not None:
+            wall = own_wall(state, wall)
             before = wall["hp"]
             wall["hp"] = min(MAX_HP[wall["kind"]], before + _GAIN[wall["kind"]])
             return [{**base, "hp": wall["hp"], "gained": wall["hp"] - before}]
@@ -191,7 +194,7 @@ def apply_construct(state: State, geo: Geometry, move: Move) -> list[Event]:
         wid = f"w{state['wall_serial']}"
         here = as_hex(unit["at"])
         edge = sorted([list(here), list(target)])
-        state["walls"].append(
+        own_walls(state).append(
             {"id": wid, "kind": "palisade", "owner": p, "edge": edge, "hp": PALISADE_BUILD}
         )
         return [{**base, "wall": wid, "edge": edge, "hp": PALISADE_BUILD}]

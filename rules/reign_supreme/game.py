@@ -59,6 +59,11 @@ class ReignSupreme(Game):
     violations = staticmethod(moves.violations)
     next_state = staticmethod(moves.apply)
 
+    def resolve(self, state: State, action: Move) -> tuple[State, list[Event]]:
+        """A listed move applied without its checks: Reign Supreme's actions are its move
+        dicts (the engine's defaults for ``legal_actions``, ``move_of``, ``actions_without``)."""
+        return moves.resolve(state, action)
+
     def score(self, state: State) -> Score:
         return scoring.score(state)
 

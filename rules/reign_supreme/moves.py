@@ -43,7 +43,7 @@ from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
-from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, clone
+from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, successor
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.turns import (
     after_placement,
@@ -58,7 +58,7 @@ from rules.reign_supreme.turns import (
 from rules.reign_supreme.walls import wall_by_id, wall_distance
 from rules.rng import Rng
 
-__all__ = ["legal_moves", "violations", "apply", "MOVE_TYPES"]
+__all__ = ["legal_moves", "violations", "apply", "resolve", "MOVE_TYPES"]
 
 MOVE_TYPES = (
     "place",
@@ -189,6 +189,12 @@ def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> lis
     return out
 
 
+_listed: Survey | None = None
+"""The Survey of the last listing. :func:`resolve` applies a move listed for that very state (a
+playout, a bot trying each of its moves), so it finds there the board it would survey again; a
+Survey holds its state, so ``is`` cannot mistake another state for it."""
+
+
 def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
     """Every legal move of ``player``, or of all active players when None; ``[]`` for anyone
     not active and once the game is over."""
@@ -198,6 +204,8 @@ def legal_moves(state: State, player: PlayerId | None = None) -> list[Move]:
     chosen = active if player is None else ([player] if player in active else [])
     geo = geometry(state)
     survey = Survey(state, geo)  # one survey for every player listed: it reads the state only
+    global _listed
+    _listed = survey
     out: list[Move] = []
     for p in chosen:
         out.extend(_moves_of(state, survey, p))
@@ -694,7 +702,38 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     found, where = _check(state, move)
     if found:
         raise IllegalMove(found)
-    new = clone(state)
+    return _resolve(state, move, where)
+
+
+def resolve(state: State, move: Move) -> tuple[State, list[Event]]:
+    """:func:`apply` of a move that :func:`legal_moves` listed for this very ``state``
+    (``Game.apply_action``), without checking it again (issue 28: the checks cost a random
+    playout more than half of ``apply``). Only what the checks would have found is worked out:
+    the space of a ``place`` or ``deploy``, the path of a ``move``."""
+    return _resolve(state, move, _where(state, move))
+
+
+def _where(state: State, move: Move) -> Any:
+    """What :func:`_check` finds for a legal ``move`` and ``_resolve`` needs: the space set up or
+    deployed to, the path moved along (the search of :func:`_check_move`), else None."""
+    kind = move["type"]
+    if kind == "place" or kind == "deploy":
+        return (move["to"][0], move["to"][1])
+    if kind == "move":
+        uid = move["unit"]
+        geo = geometry(state)
+        survey = _listed  # read once: another thread may list meanwhile
+        if survey is None or survey.state is not state:
+            survey = Survey(state, geo)
+        free = moves_freely(state, geo, state["units"][uid])
+        _, tree = reachable(state, survey, uid, speed_left(state, uid), free)
+        return path_to(tree, (move["to"][0], move["to"][1]))
+    return None
+
+
+def _resolve(state: State, move: Move, where: Any) -> tuple[State, list[Event]]:
+    """The state after the legal ``move`` and the events; ``where`` is what its checks found."""
+    new = successor(state)
     new["move_count"] = min(MAX_MOVE_COUNT, state["move_count"] + 1)
     rng = Rng.parse(new["rng"])
     geo = geometry(new)

@@ -34,7 +34,9 @@ __all__ = [
     "THRONE_CAPTURE_DEPLOYS",
     "CARDS_PER_DECK_AT_START",
     "clone",
+    "successor",
     "card_catalog",
+    "catalog_of",
     "fresh_turn_flags",
     "json_copy",
 ]
@@ -65,6 +67,21 @@ def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[st
     return out
 
 
+_LAST_CATALOG: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
+
+
+def catalog_of(state: State) -> dict[str, dict[str, Any]]:
+    """:func:`card_catalog` of ``state["cards"]``, to read only: kept for the last cards list
+    seen, which a game's states share (no move changes a game's card set, and every listing and
+    every card played asks)."""
+    global _LAST_CATALOG
+    cards = state["cards"]
+    last = _LAST_CATALOG  # read once: another thread may ask meanwhile
+    if last[0] is not cards:
+        last = _LAST_CATALOG = (cards, card_catalog(cards))
+    return last[1]
+
+
 def fresh_turn_flags() -> dict[str, Any]:
     """A unit's per-turn record at the start of its owner's turn: nothing done yet.
 
@@ -91,11 +108,19 @@ def fresh_turn_flags() -> dict[str, Any]:
 def clone(state: State) -> State:
     """A copy of ``state`` whose changing parts can be edited freely. The scenario, kingdoms,
     armies and rosters never change during a game and are shared."""
+    new = successor(state)
+    new["walls"] = [dict(w) for w in state["walls"]]
+    return new
+
+
+def successor(state: State) -> State:
+    """:func:`clone` but for the walls, which it shares with ``state``: the state a move builds,
+    which changes a wall only through :func:`walls.own_walls` (copy on write; few moves change
+    walls, and what is worked out from them is kept per list, :func:`walls.blocked_edges`)."""
     new = dict(state)
     new["players"] = list(state["players"])
     new["active_players"] = list(state["active_players"])
     new["units"] = {uid: dict(u) for uid, u in state["units"].items()}
-    new["walls"] = [dict(w) for w in state["walls"]]
     new["engaged"] = [list(pair) for pair in state["engaged"]]
     new["pending"] = None if state["pending"] is None else json_copy(state["pending"])
     new["boards"] = {

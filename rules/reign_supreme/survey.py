@@ -15,14 +15,14 @@ a new one for every listing or check, never keep one across ``apply``.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
-from rules.reign_supreme.state import card_catalog
+from rules.reign_supreme.state import catalog_of
 from rules.reign_supreme.walls import blocked_edges, wall_spaces
 
 __all__ = ["Survey", "id_key", "open_steps"]
@@ -30,6 +30,7 @@ __all__ = ["Survey", "id_key", "open_steps"]
 _NEAR_MAX = 2
 
 
+@lru_cache(maxsize=4096)  # asked of every unit on the board at every listing; ids recur
 def id_key(uid: str) -> tuple[int, str]:
     """A unit id's place in numeric order: ``u<n>`` by ``n``, anything else first, then by id."""
     digits = uid[1:]
@@ -96,6 +97,23 @@ class Survey:
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
 
     @cached_property
+    def order(self) -> dict[str, int]:
+        """Unit id -> its place in ``state["units"]``."""
+        return {uid: i for i, uid in enumerate(self.units)}
+
+    def near(self, h: Hex, radius: int) -> list[str]:
+        """The ids of the units on the board within ``radius`` of ``h`` (and maybe farther), in
+        ``state["units"]`` order. Near a space, the few spaces around it are looked up; far,
+        every unit is read (a Shooting unit's reach covers much of the board)."""
+        if radius > _NEAR_MAX:
+            return [uid for uid, u in self.units.items() if u["at"] is not None]
+        occ = self.occ
+        q, r = h
+        found = [occ[s] for dq, dr in disc(radius) if (s := (q + dq, r + dr)) in occ]
+        found.sort(key=self.order.__getitem__)
+        return found
+
+    @cached_property
     def walls_by_id(self) -> dict[str, dict[str, Any]]:
         """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
         found: dict[str, dict[str, Any]] = {}
@@ -105,8 +123,8 @@ class Survey:
 
     @cached_property
     def catalog(self) -> dict[str, dict[str, Any]]:
-        """Card instance id -> its definition (:func:`state.card_catalog` of the game's cards)."""
-        return card_catalog(self.state["cards"])
+        """Card instance id -> its definition (:func:`state.catalog_of`)."""
+        return catalog_of(self.state)
 
     @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:

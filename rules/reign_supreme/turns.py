@@ -20,6 +20,7 @@ from rules.reign_supreme.cooldown import cooldown_phase
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.scoring import outcome
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
+from rules.reign_supreme.walls import own_walls
 from rules.rng import Rng
 
 __all__ = [
@@ -276,7 +277,7 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
             unit["done"] = True
         gainer["packing"].extend(board["packing"])
         gainer["spells"].extend(board["spells"])
-        for w in state["walls"]:
+        for w in own_walls(state):
             if w["owner"] == loser:
                 w["owner"] = by
 

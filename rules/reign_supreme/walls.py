@@ -49,6 +49,8 @@ __all__ = [
     "WALL_KINDS",
     "MAX_HP",
     "castle_wall_edges",
+    "own_walls",
+    "own_wall",
 ]
 
 WALL_KINDS = ("gate", "castle_wall", "palisade")
@@ -87,6 +89,21 @@ def wall_spaces(wall: dict[str, Any]) -> tuple[Hex, Hex]:
     return (q1, r1), (q2, r2)
 
 
+def own_walls(state: State) -> list[dict[str, Any]]:
+    """``state["walls"]`` made the state's own, to be changed: a copy of the list and of each
+    wall. :func:`state.successor` shares the walls with the state before (few moves change them,
+    and what is worked out from them is kept per list, :func:`blocked_edges`), so whatever
+    changes a wall or the list calls this first, on the state being built."""
+    walls = state["walls"] = [dict(w) for w in state["walls"]]
+    return walls
+
+
+def own_wall(state: State, wall: dict[str, Any]) -> dict[str, Any]:
+    """The state's own copy of ``wall``, one of ``state["walls"]`` (:func:`own_walls`)."""
+    i = next(i for i, w in enumerate(state["walls"]) if w is wall)
+    return own_walls(state)[i]
+
+
 def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
     for w in state["walls"]:
         if w["id"] == wid:
@@ -94,11 +111,30 @@ def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
     return None
 
 
+_BLOCKED: tuple[Any, int, dict[PlayerId, frozenset[tuple[Hex, Hex]]]] = (None, -1, {})
+"""The walls list last asked about, its length and its blocked edges per player: a playout's
+states share one list until a move changes a wall (:func:`own_walls`, which makes a new list),
+and every listing asks. The length guards, as in ``auras._stealth_spaces``, against a list
+added to in place."""
+
+
 def blocked_edges(state: State, player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
     """Edges ``player``'s units may not cross: every wall of another player, and every Castle
     wall, their own included (ruling RS 12)."""
+    global _BLOCKED
+    walls = state["walls"]
+    last = _BLOCKED  # read once: another thread may ask meanwhile
+    if last[0] is not walls or last[1] != len(walls):
+        last = _BLOCKED = (walls, len(walls), {})
+    found = last[2].get(player)
+    if found is None:
+        found = last[2][player] = _blocked_edges(walls, player)
+    return found
+
+
+def _blocked_edges(walls: list[dict[str, Any]], player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
     found = set()
-    for w in state["walls"]:
+    for w in walls:
         if w["owner"] != player or w["kind"] == "castle_wall":
             (q1, r1), (q2, r2) = w["edge"]  # wall_spaces and edge_key, inlined: asked per listing
             a, b = (q1, r1), (q2, r2)

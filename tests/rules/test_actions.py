@@ -50,3 +50,24 @@ def test_actions_without_drops_only_that_move_type():
     for step in random_action_steps(game, state, random.Random(5)):
         kept = game.actions_without(step.legal, "fighter")
         assert kept == [a for a in step.legal if game.move_of(a)["type"] != "fighter"]
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_every_listed_reign_supreme_action_applies_as_its_checked_move(seed):
+    """Reign Supreme's ``apply_action`` skips the checks (``moves.resolve``): at every state of a
+    playout, each listed action (not only the one a playout picks) gives exactly the state and
+    events of ``apply`` of its move, including moves of the players not waited for."""
+    game = get_game("reign-supreme")
+    players = [f"p{i}" for i in range(2 + seed % 3)]
+    start = game.setup(players, seed, {"round_limit": 3})
+    compared = set()
+    for step in itertools.islice(
+        random_action_steps(game, start, random.Random(seed), concede=0.0), 100
+    ):
+        for action in step.legal:
+            after, events = game.apply_action(step.before, action)
+            checked_after, checked_events = game.apply(step.before, game.move_of(action))
+            assert dumps(after) == dumps(checked_after)
+            assert dumps(events) == dumps(checked_events)
+            compared.add(game.move_of(action)["type"])
+    assert {"place", "move", "attack", "cast", "end_turn", "concede"} <= compared, compared
