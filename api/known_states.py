@@ -6,8 +6,9 @@ Every such request used to check the state's shape and integrity again (``games.
 the largest of the service's own costs (issue 14: 100 to 400 µs a request, a third of a Reign
 Supreme request). ``checked_state`` therefore skips the checks for a state whose *text* it knows.
 
-A state is known by its bytes, exactly as written: the digest (SHA-256, which the CPU computes
-with its own instructions, 3 to 4 times faster than BLAKE2b here) of the game id and the state's
+A state is known by its bytes, exactly as written: the digest (SHA-256, which x86 CPUs with the
+SHA extensions compute in hardware: 9.8 µs for a 14 KB state where BLAKE2b took 28; about even
+without them) of the game id and the state's
 JSON text, remembered for every state that passed the checks (the text the client sent) and every
 state the rules dealt or produced (``setup``, ``apply``: the text of the answer, compact with
 sorted keys; the rules' own states are sound, which every game's random-playout tests check with
