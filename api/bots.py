@@ -12,7 +12,7 @@ import secrets
 from flask import Blueprint
 
 from api.errors import ApiError
-from api.games import checked_state, read_body
+from api.games import checked_state, read_json
 from rules.bots import BOTS, DEFAULT_TIME_MS, NoMoveToSuggest, suggest
 from rules.engine_types import Violation
 from rules.registry import get_game
@@ -31,7 +31,7 @@ def _refuse(code: str, message: str, rule: str) -> ApiError:
 @bp.post("/<game_id>/suggest")
 def suggest_move(game_id: str):
     game = get_game(game_id)  # UnknownGame -> 404
-    body = read_body(SUGGEST)
+    body, data = read_json(SUGGEST)
     if body["level"] not in game.bot_levels:  # the spec lists each game's own levels
         raise ApiError(
             400,
@@ -40,7 +40,7 @@ def suggest_move(game_id: str):
             f"not {body['level']}.",
             errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]},
         )
-    state = checked_state(game, body["state"])  # 400 shape, 422 invalid_state
+    state = checked_state(game, body, data)  # 400 shape, 422 invalid_state
     player = body["player"]
     if player not in state["players"]:
         raise _refuse(

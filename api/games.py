@@ -21,7 +21,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 import schemas
 from api import jsonio
 from api.errors import ApiError
-from api.known_states import KnownStates
+from api.known_states import KnownStates, state_text
 from rules.engine import Game
 from rules.engine_types import Move, State, Violation
 from rules.errors import InvalidState
@@ -30,7 +30,7 @@ from rules.registry import GAMES, get_game
 from schemas import requests as envelopes
 from schemas.requests import MAX_SEED
 
-__all__ = ["bp", "read_body", "new_game", "checked_state", "picture"]
+__all__ = ["bp", "read_body", "read_json", "new_game", "checked_state", "picture"]
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -50,6 +50,11 @@ def _is_json(mimetype: str) -> bool:
 
 def read_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON body, checked by ``schema`` (the envelope). Raises the 4xx errors."""
+    return read_json(schema)[0]
+
+
+def read_json(schema: Schema) -> tuple[dict[str, Any], bytes]:
+    """``read_body``, with the body's bytes (``api.known_states.state_text`` reads them)."""
     if not _is_json(request.mimetype):
         given = request.mimetype or "no content type"
         raise ApiError(
@@ -64,7 +69,7 @@ def read_body(schema: Schema) -> dict[str, Any]:
         raise ApiError(
             400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]
         ) from None
-    return schemas.load(schema, body)
+    return schemas.load(schema, body), data
 
 
 def _read_data() -> bytes:
@@ -107,11 +112,13 @@ def _game(game_id: str) -> tuple[Game, schemas.GameSchemas]:
     return game, schemas.for_game(game.id)
 
 
-def checked_state(game: Game, state: Any) -> State:
-    """``state`` checked for ``game``: its shape (400, keyed ``state.<path>``), then its integrity
-    (422 ``invalid_state``). A state that names another game is one 422 ``wrong_game`` naming both
-    games, before (and instead of) the field errors of this game's shape. A state this process
-    has checked or produced before is not checked again (``api.known_states``)."""
+def checked_state(game: Game, body: dict[str, Any], data: bytes) -> State:
+    """``body["state"]`` checked for ``game``: its shape (400, keyed ``state.<path>``), then its
+    integrity (422 ``invalid_state``). A state that names another game is one 422 ``wrong_game``
+    naming both games, before (and instead of) the field errors of this game's shape. A state
+    whose bytes in ``data`` (the request body ``body`` was read from) this process has checked
+    or written before is not checked again (``api.known_states``)."""
+    state = body["state"]
     named = state.get("game") if type(state) is dict else None
     if type(named) is str and named != game.id and named in GAMES:
         raise InvalidState(
@@ -125,7 +132,7 @@ def checked_state(game: Game, state: Any) -> State:
             ]
         )
     known = _known_states()
-    digest = known.digest(game.id, state)
+    digest = known.digest(game.id, state_text(data, body)) if known.size else None
     if digest in known:
         return state
     schemas.for_game(game.id).load_state(state)
@@ -183,16 +190,24 @@ def new_game(game: Game, body: dict[str, Any]) -> State:
 @bp.post("/<game_id>/setup")
 def setup(game_id: str):
     game = get_game(game_id)
-    state = new_game(game, read_body(envelopes.SETUP))
-    _known_states().remember(game.id, state)
-    return {"state": state}
+    return _answer_with_state(game, new_game(game, read_body(envelopes.SETUP)))
+
+
+def _answer_with_state(game: Game, state: State, **others: Any) -> Response:
+    """The answer ``{"state": state, **others}``. The rules dealt or produced ``state``, so it is
+    sound: it is remembered as known (``api.known_states``) by the very bytes of the answer, which
+    a client sends back. The state is written once, for both."""
+    text = jsonio.dumps(state)
+    known = _known_states()
+    known.add(known.digest(game.id, text))
+    return jsonio.answer({"state": text, **{key: jsonio.dumps(v) for key, v in others.items()}})
 
 
 def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
     """Body ``{"state", "player"?}``: the game, the checked state and the player (None: all)."""
     game = get_game(game_id)
-    body = read_body(envelopes.STATE_PLAYER)
-    state = checked_state(game, body["state"])
+    body, data = read_json(envelopes.STATE_PLAYER)
+    state = checked_state(game, body, data)
     player = body.get("player")
     _check_player(game, state, player)
     return game, state, player
@@ -201,8 +216,8 @@ def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
 def _state_and_move(game_id: str) -> tuple[Game, State, Move]:
     """Body ``{"state", "move"}``: the game, the checked state and the shape-checked move."""
     game, shapes = _game(game_id)
-    body = read_body(envelopes.MOVE)
-    state = checked_state(game, body["state"])
+    body, data = read_json(envelopes.MOVE)
+    state = checked_state(game, body, data)
     shapes.load_move(body["move"])
     return game, state, body["move"]
 
@@ -227,14 +242,13 @@ def validate(game_id: str):
 def apply(game_id: str):
     game, state, move = _state_and_move(game_id)
     new_state, events = game.apply(state, move)  # IllegalMove -> 422
-    _known_states().remember(game.id, new_state)
-    return {"state": new_state, "events": events, "outcome": new_state.get("outcome")}
+    return _answer_with_state(game, new_state, events=events, outcome=new_state.get("outcome"))
 
 
 @bp.post("/<game_id>/score")
 def score(game_id: str):
     game = get_game(game_id)
-    state = checked_state(game, read_body(envelopes.STATE)["state"])
+    state = checked_state(game, *read_json(envelopes.STATE))
     return game.score(state).to_dict()
 
 
