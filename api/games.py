@@ -116,8 +116,8 @@ def checked_state(game: Game, body: dict[str, Any], data: bytes) -> State:
     """``body["state"]`` checked for ``game``: its shape (400, keyed ``state.<path>``), then its
     integrity (422 ``invalid_state``). A state that names another game is one 422 ``wrong_game``
     naming both games, before (and instead of) the field errors of this game's shape. A state
-    whose bytes in ``data`` (the request body ``body`` was read from) this process has checked
-    or written before is not checked again (``api.known_states``)."""
+    whose bytes in ``data`` (the request body ``body`` was read from), or whose canonical JSON,
+    this process has checked or written before is not checked again (``api.known_states``)."""
     state = body["state"]
     named = state.get("game") if type(state) is dict else None
     if type(named) is str and named != game.id and named in GAMES:
@@ -135,8 +135,14 @@ def checked_state(game: Game, body: dict[str, Any], data: bytes) -> State:
     digest = known.digest(game.id, state_text(data, body)) if known.size else None
     if digest in known:
         return state
-    schemas.for_game(game.id).load_state(state)
-    game.check_state(state)
+    # Other bytes may still be a known state: a client that writes JSON its own way (Python's
+    # spaced separators, its own key order) sends back the states the service wrote. Their
+    # canonical form, written only on this miss, finds them, as before issue 28.
+    canonical = known.canonical_digest(game.id, state) if known.size else None
+    if canonical not in known:
+        schemas.for_game(game.id).load_state(state)
+        game.check_state(state)
+        known.add(canonical)
     known.add(digest)
     return state
 

@@ -110,20 +110,42 @@ def _post(client, endpoint, data: bytes):
     return client.post(f"/v1/games/{GAME}/{endpoint}", data=data, content_type="application/json")
 
 
-def test_a_state_in_another_layout_is_checked_in_full_then_known_by_its_bytes(
-    referee_data_dir, counted
+def test_a_known_state_in_another_layout_is_known_by_its_canonical_form(
+    referee_data_dir, counted, monkeypatch
 ):
     """The service wrote the state compact with sorted keys; sent back spaced out (Python's
-    ``json.dumps``) or with its keys in another order, the same state is other bytes: it is
-    checked again, once, and from then on known by those bytes too."""
+    ``json.dumps``) or with its keys in another order, the same state is other bytes, and its
+    canonical form (written once, on that miss) finds it: it is not checked again, and from then
+    on it is known by those bytes too."""
     game, calls = counted
     client = _app(referee_data_dir).test_client()
     state = _dealt(client)
+    written = []
+    real = KnownStates.canonical_digest
+    monkeypatch.setattr(
+        KnownStates,
+        "canonical_digest",
+        lambda self, game_id, value: written.append(1) or real(self, game_id, value),
+    )
     spaced = json.dumps({"state": state, "player": "ann"}).encode()
     reordered = json.dumps({"state": dict(reversed(state.items()))}, indent=1).encode()
     for data in (spaced, spaced, reordered, reordered, jsonio.dumps({"state": state})):
         assert _post(client, "legal-moves", data).status_code == 200
-    assert len(calls) == 2
+    assert len(calls) == 0
+    assert len(written) == 2  # once a layout: then its bytes are known
+
+
+def test_a_state_never_seen_in_another_layout_is_checked_once(referee_data_dir, counted):
+    """A state the service never wrote, spaced out: checked in full once, then known by its
+    bytes and by its canonical form alike."""
+    game, calls = counted
+    client = _app(referee_data_dir).test_client()
+    state = game.setup(["ann", "bob"], 99, {})
+    spaced = json.dumps({"state": state, "player": "ann"}).encode()
+    reordered = json.dumps({"state": dict(reversed(state.items()))}, indent=1).encode()
+    for data in (spaced, spaced, reordered, jsonio.dumps({"state": state})):
+        assert _post(client, "legal-moves", data).status_code == 200
+    assert len(calls) == 1
 
 
 def test_a_tampered_state_never_rides_on_a_known_digest(referee_data_dir, counted):
