@@ -35,7 +35,7 @@ def _free_port() -> int:
 
 def _get(url: str) -> tuple[int, dict]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as resp:
+        with urllib.request.urlopen(url, timeout=30) as resp:
             return resp.status, json.loads(resp.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
