@@ -78,7 +78,7 @@ def server(tmp_path_factory):
 
 
 def _request(port, method, path, body=None, headers=None, chunks=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     if chunks is not None:
         conn.putrequest(method, path)
         for k, v in (headers or {}).items():
@@ -164,7 +164,7 @@ def test_chunked_body_within_limit_is_read_whole(server):
     "body", [b"zz\r\nabc\r\n0\r\n\r\n", b'5\r\n{"pla', b"3\r\nabcdef\r\n0\r\n\r\n"]
 )
 def test_broken_chunked_encoding_is_400_not_500(server, body):
-    with socket.create_connection(("127.0.0.1", server["port"]), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=60) as sock:
         sock.sendall(
             b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: x\r\n"
             b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body
@@ -183,7 +183,7 @@ def test_broken_chunked_encoding_is_400_not_500(server, body):
 
 def _raw(port: int, data: bytes) -> tuple[int, str, bytes]:
     """Send raw bytes; return the status, Content-Type and body of the answer."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
         sock.sendall(data)
         answer = b""
         while True:

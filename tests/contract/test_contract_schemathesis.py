@@ -134,17 +134,33 @@ SESSION_OPERATIONS = {
 }
 
 
-def test_stateful_links_reach_every_session_operation(referee_data_dir):
+@pytest.fixture(scope="module", autouse=True)
+def _no_known_sessions():
+    """The hooks' known sessions (``schemathesis_hooks.TOKENS``) start empty for this module,
+    whatever ran before it in the process (any schemathesis call creating a session fills it)."""
+    schemathesis_hooks.TOKENS.clear()
+    yield
+    schemathesis_hooks.TOKENS.clear()
+
+
+def test_stateful_links_reach_every_session_operation(tmp_path):
     """The stateful phase on the session operations, every check on: the links take it from a new
-    session to each session operation, and each answers a 2xx at least once (moves: see below)."""
+    session to each session operation, and each answers a 2xx at least once (moves and the event
+    stream: see below).
+
+    It starts from no known session and an empty store of its own, so what ran before it in the
+    process cannot reach it through either: ``test_api_conforms`` creates sessions, which the
+    hooks' ``TOKENS`` kept (the moves hook sends a generated session id to the newest of them)
+    and the shared store held."""
     from api import create_app
 
+    schemathesis_hooks.TOKENS.clear()
     # schemathesis reads each answer to its end: a live event stream must end (after 1 s)
     app = create_app(
         {
             "TESTING": True,
             "REDIS_URL": None,
-            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "REFEREE_DATA_DIR": str(tmp_path),
             "MAX_STREAM_SECONDS": 1,
         }
     )
@@ -176,9 +192,10 @@ def test_stateful_links_reach_every_session_operation(referee_data_dir):
     moves = ("POST", "/v1/sessions/{session_id}/moves")
     assert reached[(*moves, 200)] or reached[(*moves, 422)], sorted(reached.items())
     # The event stream is not required here: alone, this run gets a 200 from it; in the full
-    # suite the same seed gets none (twice, the same counts), so what it reaches depends on what
-    # ran before in the process (not yet found), not on this run's seed. Its answers are checked
-    # against the spec in tests/sessions (test_sessions_api, _served, _exact).
+    # suite the same seed got none (twice, the same counts), so what it reaches depended on what
+    # ran before in the process. The known sessions and the store are now its own (above); that
+    # this was the cause is not yet shown by a full run, so the requirement stays off until one
+    # does. Its answers are checked against the spec in tests/sessions (_api, _served, _exact).
     events = ("GET", "/v1/sessions/{session_id}/events")
     missing = sorted(
         op

@@ -172,7 +172,7 @@ class EventReader:
 
     def start(self) -> EventReader:
         self._thread.start()
-        assert self.opened.wait(15), "the stream did not open"
+        assert self.opened.wait(60), "the stream did not open"
         return self
 
     def _run(self) -> None:
@@ -217,7 +217,8 @@ class EventReader:
                 current[name] = value.lstrip(" ")
         return out
 
-    def wait_for(self, predicate, timeout: float = 15) -> bool:
+    def wait_for(self, predicate, timeout: float = 60) -> bool:
+        """Polls until ``predicate`` holds; the timeout only bounds a wait on a loaded machine."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             if predicate(self):

@@ -20,6 +20,8 @@ import pytest
 
 from rules.registry import GAMES
 
+pytestmark = pytest.mark.slow  # the shared checker plays 20 games and sessions of each game
+
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_CHECK = ROOT.parent / "shared" / "tools" / "contract_check.py"
 SERVE = Path(sys.executable).with_name("reign-referee")
@@ -33,7 +35,7 @@ def _free_port() -> int:
 
 def _get(url: str) -> tuple[int, dict]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as resp:
+        with urllib.request.urlopen(url, timeout=30) as resp:
             return resp.status, json.loads(resp.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
