@@ -17,13 +17,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_MS = 120_000
 """Generous: Swagger UI parses a large spec, and CI machines are shared."""
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
-    ),
-    pytest.mark.slow,  # a browser, a page per game
-]
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+)
 
 
 @pytest.fixture(scope="module")

@@ -28,13 +28,10 @@ STEP_MS = 60_000
 assertion: a slow machine only waits longer)."""
 MAX_MOVES = 400
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
-    ),
-    pytest.mark.slow,  # a browser, a page per game
-]
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+)
 
 GAMES = {
     "reign-and-ruin": (2, {}),
