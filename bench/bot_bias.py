@@ -32,11 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.bots import BOTS, core, suggest  # noqa: E402
-from rules.bots.match import seat_levels  # noqa: E402
+from bot_strength import set_up_game  # noqa: E402  (the same games, set up the same way)
 
-SEATS = {"reigns-the-council": 3}
-OPTIONS: dict[str, dict[str, Any]] = {"reign-supreme": {"scenario": "skirmish", "round_limit": 8}}
+from rules.bots import core, suggest  # noqa: E402
 
 
 def _never() -> float:
@@ -79,13 +77,8 @@ class _Greedy:
 
 def probe(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
     game_id, index, time_ms, continuations = task
-    bot = BOTS[game_id]
+    bot, level_of, seed, state = set_up_game(game_id, index)
     game = bot.game
-    players = [f"p{k}" for k in range(SEATS.get(game_id, 2))]
-    levels = seat_levels(["expert"] + ["greedy"] * (len(players) - 1), index)
-    level_of = dict(zip(players, levels, strict=True))
-    seed = 1000 + index
-    state = game.setup(players, seed, dict(OPTIONS.get(game_id, {})))
     found = []
     while state["status"] != "finished":
         player = state["active_players"][0]

@@ -88,18 +88,25 @@ def code_key(game_id: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def set_up_game(game_id: str, index: int) -> tuple[Any, dict[str, str], int, dict[str, Any]]:
+    """Game number ``index`` of ``game_id`` as this benchmark sets it up: the bot, each seat's
+    level (one expert, its seat rotated one seat a game), the seed ``1000 + index`` and the
+    dealt state."""
+    bot = BOTS[game_id]
+    players = [f"p{k}" for k in range(SEATS.get(game_id, 2))]
+    levels = seat_levels(["expert"] + ["greedy"] * (len(players) - 1), index)
+    seed = 1000 + index
+    state = bot.game.setup(players, seed, dict(OPTIONS.get(game_id, {})))
+    return bot, dict(zip(players, levels, strict=True)), seed, state
+
+
 def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
     """One game: ``(game id, time_ms, game number)`` -> its record (who won, the expert's
     answers' times and flags)."""
     game_id, time_ms, index = task
-    bot = BOTS[game_id]
+    bot, level_of, seed, state = set_up_game(game_id, index)
     game = bot.game
-    players = [f"p{k}" for k in range(SEATS.get(game_id, 2))]
-    levels = seat_levels(["expert"] + ["greedy"] * (len(players) - 1), index)
-    level_of = dict(zip(players, levels, strict=True))
-    seed = 1000 + index
     began = time.monotonic()
-    state = game.setup(players, seed, dict(OPTIONS.get(game_id, {})))
     times: list[float] = []
     incomplete = switches = 0
     for _ in range(MAX_MOVES):
@@ -120,7 +127,7 @@ def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
             incomplete += not chosen.complete
             switches += chosen.reason.startswith("beat the greedy")
         state, _ = game.apply(state, chosen.move)
-    expert = players[levels.index("expert")]
+    expert = next(p for p, level in level_of.items() if level == "expert")
     winners = game.score(state).winners
     return {
         "code": code_key(game_id),
@@ -128,7 +135,7 @@ def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
         "time_ms": time_ms,
         "index": index,
         "seconds": round(time.monotonic() - began, 2),
-        "seats": len(players),
+        "seats": len(level_of),
         "finished": state["status"] == "finished",
         "share": 1 / len(winners) if expert in winners else 0.0,
         "answers": len(times),
