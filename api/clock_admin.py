@@ -13,10 +13,11 @@ from flask import current_app
 
 from api import clock as clocks
 from api import jsonio, session_clocks
+from api import session_access as access
 from api.errors import ApiError
 from api.games import read_body
 from api.session_store import SessionStore
-from api.sessions import _bearer, _session, _unauthorized, bp
+from api.sessions import bp
 from schemas import requests as envelopes
 
 __all__ = ["set_clock"]
@@ -27,10 +28,10 @@ _ATTEMPTS = 20
 @bp.post("/<session_id>/clock")
 def set_clock(session_id: str):
     sessions: SessionStore = current_app.extensions["referee_sessions"]
-    session = _session(session_id, needs_token=True)
-    token = _bearer()
+    session = access.load_session(session_id, needs_token=True)
+    token = access.bearer()
     if token is None:
-        raise _unauthorized(
+        raise access.unauthorized(
             "The clock needs the admin token: 'Authorization: Bearer <admin token>'."
         )
     if not session.is_admin(token):
@@ -89,5 +90,7 @@ def set_clock(session_id: str):
                 200,
                 {"Cache-Control": "no-store"},
             )
-        session = _session(session.id)  # a move, a timeout or another admin call came first
+        session = access.load_session(
+            session.id
+        )  # a move, a timeout or another admin call came first
     raise ApiError(409, "version_conflict", "The clock kept changing; send the request again.")

@@ -26,26 +26,12 @@ from flask import Blueprint, Response
 
 import schemas
 from api import jsonio, session_clocks
+from api import session_access as access
 from api.bot_seats import session_bot_seed
 from api.errors import ApiError
 from api.fairness import Fairness
 from api.games import read_body
 from api.session_store import Committed, Session, StateTooLarge, now
-from api.sessions import (
-    _bearer,
-    _bot_seats,
-    _etag,
-    _seat,
-    _session,
-    _sessions,
-    _table,
-    _too_large,
-    _unauthorized,
-    _viewer,
-)
-from api.sessions import (
-    _fairness as _stored_fairness,
-)
 from rules.engine import Game
 from rules.engine_types import State
 from rules.errors import RulesError
@@ -110,10 +96,10 @@ def replay_record(game_id: str):
 
 
 # -- a session's earlier states ----------------------------------------------------------------
-def _fairness(session: Session) -> dict[str, Any]:
+def _public_fairness(session: Session) -> dict[str, Any]:
     """The session's ``fairness`` (``api.fairness``): the seed commitment always; seed and salt
     once the game is finished, or from the start for an open session (a fork)."""
-    return _stored_fairness(session).public(session.state["status"] == "finished")
+    return access.fairness(session).public(session.state["status"] == "finished")
 
 
 def _start(game: Game, session: Session) -> State:
@@ -122,12 +108,12 @@ def _start(game: Game, session: Session) -> State:
     start = session.origin.get("start")
     if start is not None:
         return start
-    seed = _stored_fairness(session).seed
+    seed = access.fairness(session).seed
     return game.setup(list(session.players), seed, dict(session.options))
 
 
 def _history(session: Session) -> list[dict[str, Any]]:
-    return _sessions().all_history(session.id, session.version)
+    return access.store().all_history(session.id, session.version)
 
 
 def _states(game: Game, session: Session, entries: list[dict[str, Any]]) -> list[State]:
@@ -152,12 +138,12 @@ def _not_replayable(why: str) -> ApiError:
 # -- the record ------------------------------------------------------------------------------
 @bp.get("/sessions/<session_id>/record")
 def session_record(session_id: str):
-    session = _session(session_id)
-    viewer = _viewer(session)
+    session = access.load_session(session_id)
+    viewer = access.viewer(session)
     game = get_game(session.game)
     whole = session.state["status"] == "finished"
     seat = None if viewer is None or whole else session.players.index(viewer)
-    kept = _sessions().record_entries(session.id, session.version, whole, seat)
+    kept = access.store().record_entries(session.id, session.version, whole, seat)
     headers = {"Vary": "Authorization", "Cache-Control": "no-store"}
     if kept is not None and "start_digest" in session.origin:
         head = _record(game, session, [], viewer, whole)
@@ -194,7 +180,7 @@ def _record(
         game,
         players=session.players,
         options=session.options,
-        fairness=_fairness(session),
+        fairness=_public_fairness(session),
         start=start,
         entries=entries,
         viewer=viewer,
@@ -210,13 +196,15 @@ def _record(
 # -- fork ------------------------------------------------------------------------------------
 @bp.post("/sessions/<session_id>/fork")
 def fork(session_id: str):
-    session = _session(session_id, needs_token=True)
-    token = _bearer()
+    session = access.load_session(session_id, needs_token=True)
+    token = access.bearer()
     if token is None:
-        raise _unauthorized("Forking needs a seat or the admin token: 'Authorization: Bearer'.")
+        raise access.unauthorized(
+            "Forking needs a seat or the admin token: 'Authorization: Bearer'."
+        )
     seat = session.seat_of(token)
     if seat is None and not session.is_admin(token):
-        raise _unauthorized("The token does not open this session.")
+        raise access.unauthorized("The token does not open this session.")
     body = read_body(shapes.FORK)
     version = body["version"]
     if version > session.version:
@@ -236,7 +224,7 @@ def fork(session_id: str):
     origin = {"start_digest": state_digest(start), "start": start, "forked_from": forked_from}
     fairness = Fairness.new(start["seed"], open_=True)  # a fork is open: its seed is shown
     try:
-        fork_id, seats, admin = _sessions().create(
+        fork_id, seats, admin = access.store().create(
             start,
             now(),
             bots={},
@@ -246,7 +234,7 @@ def fork(session_id: str):
             origin=origin,
         )
     except StateTooLarge as err:
-        raise _too_large(err) from None
+        raise access.too_large(err) from None
     payload = {
         "session_id": fork_id,
         "game": game.id,
@@ -256,10 +244,14 @@ def fork(session_id: str):
         "admin_token": admin,
         "view": game.view(start, None),
         "forked_from": forked_from,
-        **_table(game, start, fairness),
+        **access.table(game, start, fairness),
         "clock": None,  # a fork has no clock (and no bot seats)
     }
-    headers = {"Location": f"/v1/sessions/{fork_id}", "ETag": _etag(0), "Cache-Control": "no-store"}
+    headers = {
+        "Location": f"/v1/sessions/{fork_id}",
+        "ETag": access.etag(0),
+        "Cache-Control": "no-store",
+    }
     return payload, 201, headers
 
 
@@ -295,8 +287,8 @@ def _unknown_version(version: int, current: int) -> ApiError:
 # -- takebacks -------------------------------------------------------------------------------
 @bp.post("/sessions/<session_id>/takebacks")
 def propose_takeback(session_id: str):
-    session = _session(session_id, needs_token=True)
-    seat = _seat(session)
+    session = access.load_session(session_id, needs_token=True)
+    seat = access.seat(session)
     to_version = read_body(shapes.TAKEBACK)["to_version"]
     if to_version >= session.version:
         raise ApiError(
@@ -333,21 +325,21 @@ def propose_takeback(session_id: str):
     }
     if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
         version, clock = _land(game, session, takeback, accepted_by, states, entries)
-        table = _table(game, states[to_version], _stored_fairness(session))
+        table = access.table(game, states[to_version], access.fairness(session))
         return _takeback_answer(takeback, "accepted", [], version, dict(table, clock=clock)), 201
-    if not _sessions().propose_takeback(session.id, session.version, takeback):
+    if not access.store().propose_takeback(session.id, session.version, takeback):
         raise _moved_on()
-    _sessions().announce_takeback(session.id, takeback["takeback_id"], "pending")
+    access.store().announce_takeback(session.id, takeback["takeback_id"], "pending")
     table = _now_table(game, session)
     return _takeback_answer(takeback, "pending", waiting_on, session.version, table), 201
 
 
 @bp.post("/sessions/<session_id>/takebacks/<takeback_id>")
 def answer_takeback(session_id: str, takeback_id: str):
-    session = _session(session_id, needs_token=True)
-    seat = _seat(session)
+    session = access.load_session(session_id, needs_token=True)
+    seat = access.seat(session)
     answer = read_body(shapes.TAKEBACK_ANSWER)["answer"]
-    store = _sessions()
+    store = access.store()
     found = store.answer_takeback(session.id, takeback_id)
     if found is None:
         raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
@@ -370,21 +362,21 @@ def answer_takeback(session_id: str, takeback_id: str):
         return _takeback_answer(takeback, "pending", waiting, version, table)
     if version != takeback["at_version"]:
         raise _stale(takeback, version)
-    session = _session(session.id)
+    session = access.load_session(session.id)
     if session.version != takeback["at_version"]:
         raise _stale(takeback, session.version)
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
     new, clock = _land(game, session, takeback, accepted_by, states, entries)
-    table = _table(game, states[takeback["to_version"]], _stored_fairness(session))
+    table = access.table(game, states[takeback["to_version"]], access.fairness(session))
     return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
 
 
 def _now_table(game: Game, session: Session) -> dict[str, Any]:
     """What every session answer carries (``fairness``, ``to_move``, ``clock``), as of now."""
     return dict(
-        _table(game, session.state, _stored_fairness(session)),
+        access.table(game, session.state, access.fairness(session)),
         clock=session_clocks.public(session),
     )
 
@@ -417,14 +409,14 @@ def _land(
         session, game, states, entries, entry, session_clocks.now_ms()
     )
     try:
-        result = _sessions().commit(
+        result = access.store().commit(
             session.id, session.version, states[to_version], entry, entry["at"], None, None, clock
         )
     except StateTooLarge as err:  # pragma: no cover - the state was stored once already
-        raise _too_large(err) from None
+        raise access.too_large(err) from None
     if not isinstance(result, Committed):
         raise _moved_on()
-    _bot_seats().nudge(session.id, states[to_version], session.bots)
+    access.bot_seats().nudge(session.id, states[to_version], session.bots)
     return result.version, entry.get("clock")
 
 

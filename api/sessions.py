@@ -24,7 +24,8 @@ from flask import Blueprint, Response, current_app, request
 
 import schemas
 from api import jsonio, session_clocks
-from api.bot_seats import BotSeats, bot_violations, session_bot_seed
+from api import session_access as access
+from api.bot_seats import bot_violations, session_bot_seed
 from api.clock_checks import check_clock
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -70,89 +71,6 @@ _ENTITY_TAG = re.compile(ENTITY_TAG)
 
 
 # -- helpers -------------------------------------------------------------------------------------
-def _sessions() -> SessionStore:
-    return current_app.extensions["referee_sessions"]
-
-
-def _bot_seats() -> BotSeats:
-    return current_app.extensions["referee_bot_seats"]
-
-
-def _session(session_id: str, needs_token: bool = False) -> Session:
-    """The session, 404 when there is none. Every request that reads a session touches it: if
-    the game waits on one of its bot seats, the bot is queued (``api.bot_seats``; never run on
-    this thread), so a bot that was due when a process stopped moves on now.
-
-    For an operation that ``needs_token``, a deleted session still checks the token against its
-    tombstone: no token or a stranger's is 401, as for a live session; only its own admin or seat
-    tokens learn that it is gone (404)."""
-    session = _sessions().load(session_id)
-    if session is None:
-        tombstone = _sessions().tombstone(session_id) if needs_token else None
-        if tombstone is not None:
-            token = _bearer()
-            if token is None or not tombstone.knows(token):
-                raise _unauthorized("The token does not open this session.")
-        raise ApiError(
-            404, "unknown_session", "There is no such session (never created, expired, or deleted)."
-        )
-    _bot_seats().nudge(session.id, session.state, session.bots)
-    if session.clock is not None:
-        current_app.extensions["referee_clocks"].start()  # this process keeps time too
-    return session
-
-
-def _bearer(allow_query: bool = False) -> str | None:
-    """The bearer token of the request, or None when it carries none. 401 when malformed."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        token = request.args.get("token") if allow_query else None
-        return token or None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise _unauthorized("The Authorization header must be 'Bearer <token>'.")
-    return token
-
-
-def _unauthorized(detail: str) -> ApiError:
-    return ApiError(
-        401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="reign-referee"'}
-    )
-
-
-def _viewer(session: Session, allow_query: bool = False) -> str | None:
-    """The seat the request's token opens; None (a spectator) without a token. 401 for a token
-    that opens no seat, 403 for the admin token (it deletes; it does not sit at the table)."""
-    token = _bearer(allow_query)
-    if token is None:
-        return None
-    seat = session.seat_of(token)
-    if seat is not None:
-        return seat
-    if session.is_admin(token):
-        raise ApiError(
-            403, "forbidden", "The admin token only deletes the session; use a seat token."
-        )
-    raise _unauthorized("The token does not open any seat of this session.")
-
-
-def _seat(session: Session) -> str:
-    seat = _viewer(session)
-    if seat is None:
-        raise _unauthorized("This needs a seat token: 'Authorization: Bearer <seat token>'.")
-    return seat
-
-
-def _etag_value(version: int) -> str:
-    """The opaque tag of a session version: its number."""
-    return str(version)
-
-
-def _etag(version: int) -> str:
-    return f'"{_etag_value(version)}"'
-
-
 def _tags(header: str, name: str, weak: bool) -> set[str] | None:
     """The entity tags an ``If-Match``/``If-None-Match`` header lists, None for ``*``; 400 when
     the header is not that syntax. Weak tags count only when ``weak`` (If-None-Match compares
@@ -168,20 +86,6 @@ def _tags(header: str, name: str, weak: bool) -> set[str] | None:
     if header.strip(" \t") == "*":
         return None
     return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
-
-
-def _table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:
-    """What every session answer carries besides its own fields (contract, "Fairness"): the
-    ``fairness`` commitment (seed and salt once the game is finished, or from the start when
-    open) and ``to_move``, the players the game waits on (``Game.waiting_on``)."""
-    return {
-        "fairness": fairness.public(state["status"] == "finished"),
-        "to_move": game.waiting_on(state),
-    }
-
-
-def _fairness(session: Session) -> Fairness:
-    return Fairness.from_stored(session.fairness, session.state)
 
 
 def _view_entry(
@@ -270,11 +174,11 @@ def create_session():
     state = new_game(game, dict(body, seed=fairness.seed))
     bots = body.get("bots") or {}
     _check_bots(game, state, bots)
-    check_clock(game, state, body, _sessions().ttl)  # 400/422 naming the field
+    check_clock(game, state, body, access.store().ttl)  # 400/422 naming the field
     clock = session_clocks.new_clock(game, state, body, session_clocks.now_ms())
     origin = {"start_digest": state_digest(state)}
     try:
-        session_id, seats, admin = _sessions().create(
+        session_id, seats, admin = access.store().create(
             state,
             now(),
             bots,
@@ -285,10 +189,10 @@ def create_session():
             origin=origin,
         )
     except StateTooLarge as err:
-        raise _too_large(err) from None
+        raise access.too_large(err) from None
     if clock is not None:
         current_app.extensions["referee_clocks"].start()
-    _bot_seats().nudge(session_id, state, bots)
+    access.bot_seats().nudge(session_id, state, bots)
     location = f"/v1/sessions/{session_id}"
     payload = {
         "session_id": session_id,
@@ -298,10 +202,10 @@ def create_session():
         "bots": bots,
         "admin_token": admin,
         "view": game.view(state, None),
-        **_table(game, state, fairness),
+        **access.table(game, state, fairness),
         "clock": session_clocks.answer_clock(clock[1].new if clock else None, state["players"]),
     }
-    return payload, 201, {"Location": location, "ETag": _etag(0), "Cache-Control": "no-store"}
+    return payload, 201, {"Location": location, "ETag": access.etag(0), "Cache-Control": "no-store"}
 
 
 def _check_bots(game: Game, state: dict[str, Any], bots: dict[str, str]) -> None:
@@ -323,13 +227,17 @@ def _check_bots(game: Game, state: dict[str, Any], bots: dict[str, str]) -> None
 
 @bp.get("/<session_id>")
 def read_session(session_id: str):
-    session = _session(session_id)
-    viewer = _viewer(session)
-    headers = {"ETag": _etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
+    session = access.load_session(session_id)
+    viewer = access.viewer(session)
+    headers = {
+        "ETag": access.etag(session.version),
+        "Vary": "Authorization",
+        "Cache-Control": "no-cache",
+    }
     wanted = request.headers.get("If-None-Match")
     if wanted is not None:
         tags = _tags(wanted, "If-None-Match", weak=True)
-        if tags is None or _etag_value(session.version) in tags:  # None: "*"
+        if tags is None or access.etag_value(session.version) in tags:  # None: "*"
             return Response(status=304, headers=headers)
     game = get_game(session.game)
     return (
@@ -343,9 +251,9 @@ def read_session(session_id: str):
             "status": session.state["status"],
             "options": session.options,
             "view": game.view(session.state, viewer),
-            **_table(game, session.state, _fairness(session)),
+            **access.table(game, session.state, access.fairness(session)),
             "clock": session_clocks.public(session),
-            "takeback": _sessions().pending_takeback(session.id, session.version),
+            "takeback": access.store().pending_takeback(session.id, session.version),
         },
         200,
         headers,
@@ -354,28 +262,28 @@ def read_session(session_id: str):
 
 @bp.delete("/<session_id>")
 def delete_session(session_id: str):
-    session = _session(session_id, needs_token=True)
-    token = _bearer()
+    session = access.load_session(session_id, needs_token=True)
+    token = access.bearer()
     if token is None:
-        raise _unauthorized(
+        raise access.unauthorized(
             "Deleting a session needs its admin token: 'Authorization: Bearer <admin token>'."
         )
     if not session.is_admin(token):
         if session.seat_of(token) is None:  # a stranger's token: 401, as for every operation
-            raise _unauthorized("The token is not this session's admin token.")
+            raise access.unauthorized("The token is not this session's admin token.")
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
-    _sessions().delete(session.id)
+    access.store().delete(session.id)
     return Response(status=204)
 
 
 @bp.get("/<session_id>/board.svg")
 def board_picture(session_id: str):
     """The picture of the caller's view: a seat's with its token, the spectator's without."""
-    session = _session(session_id)
-    viewer = _viewer(session)
+    session = access.load_session(session_id)
+    viewer = access.viewer(session)
     answer = picture(get_game(session.game), session.state, viewer)
     answer.headers.update(
-        {"ETag": _etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
+        {"ETag": access.etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
     )
     return answer
 
@@ -383,8 +291,8 @@ def board_picture(session_id: str):
 # -- a seat's moves --------------------------------------------------------------------------------
 @bp.get("/<session_id>/legal-moves")
 def session_legal_moves(session_id: str):
-    session = _session(session_id, needs_token=True)
-    seat = _seat(session)
+    session = access.load_session(session_id, needs_token=True)
+    seat = access.seat(session)
     game = get_game(session.game)
     return (
         {
@@ -393,11 +301,11 @@ def session_legal_moves(session_id: str):
             "version": session.version,
             "player": seat,
             "moves": game.legal_moves(session.state, seat),
-            **_table(game, session.state, _fairness(session)),
+            **access.table(game, session.state, access.fairness(session)),
             "clock": session_clocks.public(session),
         },
         200,
-        {"ETag": _etag(session.version), "Cache-Control": "no-store"},
+        {"ETag": access.etag(session.version), "Cache-Control": "no-store"},
     )
 
 
@@ -415,7 +323,7 @@ def _move_answer(
         "events": [game.view_event(e, seat) for e in entry["events"]],
         "view": game.view(state, seat),
         "outcome": state.get("outcome"),
-        **_table(game, state, fairness),
+        **access.table(game, state, fairness),
         "clock": entry.get("clock"),
     }
 
@@ -428,9 +336,9 @@ def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
 
 @bp.post("/<session_id>/moves")
 def submit_move(session_id: str):
-    store = _sessions()
-    session = _session(session_id, needs_token=True)
-    seat = _seat(session)
+    store = access.store()
+    session = access.load_session(session_id, needs_token=True)
+    seat = access.seat(session)
     body = read_body(envelopes.SESSION_MOVE)
     move = body["move"]
     expected = body.get("expected_version")
@@ -469,7 +377,7 @@ def submit_move(session_id: str):
         version = session.version + 1
         entry = history_entry(version, seat, move, events, state)
         clock = session_clocks.for_move(session, game, state, entry, session_clocks.now_ms())
-        answer = _move_answer(game, version, entry, state, seat, _fairness(session))
+        answer = _move_answer(game, version, entry, state, seat, access.fairness(session))
         try:
             result = store.commit(
                 session.id,
@@ -482,19 +390,21 @@ def submit_move(session_id: str):
                 clock,
             )
         except StateTooLarge as err:
-            raise _too_large(err) from None
+            raise access.too_large(err) from None
         if isinstance(result, Committed):
-            _bot_seats().nudge(
+            access.bot_seats().nudge(
                 session.id, state, session.bots
             )  # a bot's reply lands after this answer
-            return answer, 200, {"ETag": _etag(result.version), "Cache-Control": "no-store"}
+            return answer, 200, {"ETag": access.etag(result.version), "Cache-Control": "no-store"}
         if isinstance(result, Replay):
             return _replay(store, game, session.id, seat, result.remembered, fingerprint)
         assert isinstance(result, Conflict)
         if result.current is None:
             raise ApiError(404, "unknown_session", "The session was deleted or expired.")
         _check_preconditions(result.current, if_match, expected)
-        session = _session(session.id)  # no precondition: check the move again on the new version
+        session = access.load_session(
+            session.id
+        )  # no precondition: check the move again on the new version
     raise ApiError(
         409,
         "version_conflict",
@@ -530,27 +440,17 @@ def _loads(shapes: schemas.GameSchemas, move: Any) -> bool:
     return True
 
 
-def _too_large(err: StateTooLarge) -> ApiError:
-    return ApiError(
-        422,
-        "state_too_large",
-        f"The session's state would be {err.size} bytes; a session stores at "
-        f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.",
-        limit=err.limit,
-    )
-
-
 def _check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
     """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
     ``if_match`` None: no If-Match, or ``*`` (any current version)."""
-    if if_match is not None and _etag_value(current) not in if_match:
+    if if_match is not None and access.etag_value(current) not in if_match:
         raise ApiError(
             412,
             "precondition_failed",
             "If-Match names a version that is no longer current; the session is at version "
             f"{current}.",
             current_version=current,
-            headers={"ETag": _etag(current)},
+            headers={"ETag": access.etag(current)},
         )
     if expected is not None and expected != current:
         raise ApiError(
@@ -558,7 +458,7 @@ def _check_preconditions(current: int, if_match: set[str] | None, expected: int 
             "version_conflict",
             f"expected_version is {expected}, but the session is at version {current}.",
             current_version=current,
-            headers={"ETag": _etag(current)},
+            headers={"ETag": access.etag(current)},
         )
 
 
@@ -586,12 +486,12 @@ def _replay(
     if source is None:
         raise ApiError(404, "unknown_session", "The session was deleted or expired.")
     session, entry = source
-    body = _move_answer(game, prior.version, entry, session.state, seat, _fairness(session))
+    body = _move_answer(game, prior.version, entry, session.state, seat, access.fairness(session))
     return (
         body,
         200,
         {
-            "ETag": _etag(session.version),
+            "ETag": access.etag(session.version),
             "Idempotent-Replayed": "true",
             "Cache-Control": "no-store",
         },
@@ -601,12 +501,12 @@ def _replay(
 # -- history and live events -----------------------------------------------------------------------
 @bp.get("/<session_id>/history")
 def history(session_id: str):
-    session = _session(session_id)
-    viewer = _viewer(session)
+    session = access.load_session(session_id)
+    viewer = access.viewer(session)
     after = _int_arg("after", 0, 0, MAX_VERSION)
     _cursor_within(after, session.version, "after")
     limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE)
-    version, entries = _sessions().history(session.id, after, limit)
+    version, entries = access.store().history(session.id, after, limit)
     game = get_game(session.game)
     return (
         {
@@ -616,7 +516,7 @@ def history(session_id: str):
             "seat": viewer,
             "entries": [_history_entry(game, session, e, viewer) for e in entries],
             "more": bool(entries) and entries[-1]["version"] < version,
-            **_table(game, session.state, _fairness(session)),
+            **access.table(game, session.state, access.fairness(session)),
             "clock": session_clocks.public(session),
         },
         200,
@@ -626,8 +526,8 @@ def history(session_id: str):
 
 @bp.get("/<session_id>/events")
 def events(session_id: str):
-    session = _session(session_id)
-    viewer = _viewer(session, allow_query=True)
+    session = access.load_session(session_id)
+    viewer = access.viewer(session, allow_query=True)
     last = request.headers.get("Last-Event-ID", "").strip(" \t")
     if last:  # an EventSource sends the last id it saw; ours are versions
         after = _number(last, "Last-Event-ID", 0, MAX_VERSION, "invalid_header")
@@ -644,7 +544,7 @@ def events(session_id: str):
             "This server holds as many live streams as it can; retry soon.",
             headers={"Retry-After": "5"},
         )
-    store = _sessions()
+    store = access.store()
     try:
         pubsub = store.subscribe(session.id)  # before reading the backlog, so nothing falls between
     except StoreUnavailable:

@@ -1,0 +1,141 @@
+"""Who is asking, and about which session: the request-level helpers every session blueprint
+shares (``api.sessions``, ``api.records``, ``api.clock_admin``).
+
+A session is looked up (404 when there is none), a bearer token read (401 when malformed), the
+seat it opens found (403 for the admin token where a seat is needed), and the fields every
+session answer carries besides its own (``table``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
+
+from api.bot_seats import BotSeats
+from api.errors import ApiError
+from api.fairness import Fairness
+from api.session_store import Session, SessionStore, StateTooLarge
+from rules.engine import Game
+
+__all__ = [
+    "bearer",
+    "bot_seats",
+    "etag",
+    "etag_value",
+    "fairness",
+    "load_session",
+    "seat",
+    "store",
+    "table",
+    "too_large",
+    "unauthorized",
+    "viewer",
+]
+
+
+def store() -> SessionStore:
+    return current_app.extensions["referee_sessions"]
+
+
+def bot_seats() -> BotSeats:
+    return current_app.extensions["referee_bot_seats"]
+
+
+def load_session(session_id: str, needs_token: bool = False) -> Session:
+    """The session, 404 when there is none. Every request that reads a session touches it: if
+    the game waits on one of its bot seats, the bot is queued (``api.bot_seats``; never run on
+    this thread), so a bot that was due when a process stopped moves on now.
+
+    For an operation that ``needs_token``, a deleted session still checks the token against its
+    tombstone: no token or a stranger's is 401, as for a live session; only its own admin or seat
+    tokens learn that it is gone (404)."""
+    session = store().load(session_id)
+    if session is None:
+        tombstone = store().tombstone(session_id) if needs_token else None
+        if tombstone is not None:
+            token = bearer()
+            if token is None or not tombstone.knows(token):
+                raise unauthorized("The token does not open this session.")
+        raise ApiError(
+            404, "unknown_session", "There is no such session (never created, expired, or deleted)."
+        )
+    bot_seats().nudge(session.id, session.state, session.bots)
+    if session.clock is not None:
+        current_app.extensions["referee_clocks"].start()  # this process keeps time too
+    return session
+
+
+def bearer(allow_query: bool = False) -> str | None:
+    """The bearer token of the request, or None when it carries none. 401 when malformed."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        token = request.args.get("token") if allow_query else None
+        return token or None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise unauthorized("The Authorization header must be 'Bearer <token>'.")
+    return token
+
+
+def unauthorized(detail: str) -> ApiError:
+    return ApiError(
+        401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="reign-referee"'}
+    )
+
+
+def viewer(session: Session, allow_query: bool = False) -> str | None:
+    """The seat the request's token opens; None (a spectator) without a token. 401 for a token
+    that opens no seat, 403 for the admin token (it deletes; it does not sit at the table)."""
+    token = bearer(allow_query)
+    if token is None:
+        return None
+    seat = session.seat_of(token)
+    if seat is not None:
+        return seat
+    if session.is_admin(token):
+        raise ApiError(
+            403, "forbidden", "The admin token only deletes the session; use a seat token."
+        )
+    raise unauthorized("The token does not open any seat of this session.")
+
+
+def seat(session: Session) -> str:
+    seat = viewer(session)
+    if seat is None:
+        raise unauthorized("This needs a seat token: 'Authorization: Bearer <seat token>'.")
+    return seat
+
+
+def etag_value(version: int) -> str:
+    """The opaque tag of a session version: its number."""
+    return str(version)
+
+
+def etag(version: int) -> str:
+    return f'"{etag_value(version)}"'
+
+
+def table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:
+    """What every session answer carries besides its own fields (contract, "Fairness"): the
+    ``fairness`` commitment (seed and salt once the game is finished, or from the start when
+    open) and ``to_move``, the players the game waits on (``Game.waiting_on``)."""
+    return {
+        "fairness": fairness.public(state["status"] == "finished"),
+        "to_move": game.waiting_on(state),
+    }
+
+
+def fairness(session: Session) -> Fairness:
+    return Fairness.from_stored(session.fairness, session.state)
+
+
+def too_large(err: StateTooLarge) -> ApiError:
+    return ApiError(
+        422,
+        "state_too_large",
+        f"The session's state would be {err.size} bytes; a session stores at "
+        f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.",
+        limit=err.limit,
+    )
