@@ -23,7 +23,7 @@ from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
 from rules.reign_supreme.state import catalog_of
-from rules.reign_supreme.walls import blocked_edges, wall_spaces
+from rules.reign_supreme.walls import blocked_edges, memo, wall_spaces
 
 __all__ = ["Survey", "id_key", "open_steps"]
 
@@ -81,10 +81,8 @@ class Survey:
         self._enemies: dict[PlayerId, frozenset[Hex]] = {}
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
-        self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
         self._melee: dict[PlayerId, frozenset[Hex]] = {}
-        self._wall_index: dict[PlayerId, dict[Hex, list[int]]] = {}
 
     @cached_property
     def occ(self) -> dict[Hex, str]:
@@ -243,11 +241,14 @@ class Survey:
         return open_steps(self.geo, self.blocked(owner))
 
     def enemy_walls(self, owner: PlayerId) -> list[tuple[str, Hex, Hex]]:
-        """The walls of every player but ``owner``, as (id, space, space), in state order."""
-        found = self._walls.get(owner)
+        """The walls of every player but ``owner``, as (id, space, space), in state order (kept
+        per walls list, :func:`walls.memo`: walls change seldom)."""
+        walls = self.state["walls"]
+        kept = memo(walls)
+        found = kept.get(("enemy", owner))
         if found is None:
-            found = self._walls[owner] = [
-                (w["id"], *wall_spaces(w)) for w in self.state["walls"] if w["owner"] != owner
+            found = kept[("enemy", owner)] = [
+                (w["id"], *wall_spaces(w)) for w in walls if w["owner"] != owner
             ]
         return found
 
@@ -255,20 +256,16 @@ class Survey:
         """Those of :meth:`enemy_walls` with a space within ``radius`` of ``h`` (all of them when
         ``radius`` is over 2), in state order: every wall that can be within ``radius`` of ``h``
         for attacking it (:func:`walls.edge_distance` is the distance to the nearer space, or
-        more), and usually a few of many Castle walls."""
+        more), and usually a few of many Castle walls. Kept per walls list (:func:`walls.memo`):
+        a unit asks again from the same space in state after state."""
         walls = self.enemy_walls(owner)
         if radius > _NEAR_MAX:
             return walls
-        index = self._wall_index.get(owner)
-        if index is None:
-            index = self._wall_index[owner] = {}
-            for i, (_, a, b) in enumerate(walls):
-                index.setdefault(a, []).append(i)
-                index.setdefault(b, []).append(i)
-        q, r = h
-        found: set[int] = set()
-        for dq, dr in disc(radius):
-            at = index.get((q + dq, r + dr))
-            if at is not None:
-                found.update(at)
-        return [walls[i] for i in sorted(found)]
+        kept = memo(self.state["walls"])
+        key = ("near", owner, h, radius)
+        found = kept.get(key)
+        if found is None:
+            q, r = h
+            spaces = {(q + dq, r + dr) for dq, dr in disc(radius)}
+            found = kept[key] = [w for w in walls if w[1] in spaces or w[2] in spaces]
+        return found
