@@ -256,16 +256,10 @@ class Survey:
         """Those of :meth:`enemy_walls` with a space within ``radius`` of ``h`` (all of them when
         ``radius`` is over 2), in state order: every wall that can be within ``radius`` of ``h``
         for attacking it (:func:`walls.edge_distance` is the distance to the nearer space, or
-        more), and usually a few of many Castle walls. Kept per walls list (:func:`walls.memo`):
-        a unit asks again from the same space in state after state."""
+        more), and usually a few of many Castle walls."""
         walls = self.enemy_walls(owner)
         if radius > _NEAR_MAX:
             return walls
-        kept = memo(self.state["walls"])
-        key = ("near", owner, h, radius)
-        found = kept.get(key)
-        if found is None:
-            q, r = h
-            spaces = {(q + dq, r + dr) for dq, dr in disc(radius)}
-            found = kept[key] = [w for w in walls if w[1] in spaces or w[2] in spaces]
-        return found
+        q, r = h
+        spaces = {(q + dq, r + dr) for dq, dr in disc(radius)}
+        return [w for w in walls if w[1] in spaces or w[2] in spaces]
