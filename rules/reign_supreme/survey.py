@@ -214,7 +214,7 @@ class Survey:
         if found is None:
             units = self.units
             found = self._enemies[owner] = frozenset(
-                h for h, other in self.occ.items() if units[other]["owner"] != owner
+                {h for h, other in self.occ.items() if units[other]["owner"] != owner}
             )
         return found
 
@@ -231,7 +231,7 @@ class Survey:
                 if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
             ]
             found = self._restricting[owner] = frozenset(
-                (q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS
+                {(q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS}
             )
         return found
 
@@ -242,10 +242,12 @@ class Survey:
         if found is None:
             units = self.units
             found = self._melee[owner] = frozenset(
-                (h[0] + dq, h[1] + dr)
-                for h, other in self.occ.items()
-                if units[other]["owner"] != owner
-                for dq, dr in DIRECTIONS
+                {
+                    (h[0] + dq, h[1] + dr)
+                    for h, other in self.occ.items()
+                    if units[other]["owner"] != owner
+                    for dq, dr in DIRECTIONS
+                }
             )
         return found
 
