@@ -34,11 +34,10 @@ def _casts(
     """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts. The
     board is surveyed only once such a unit is found (most have none)."""
     for uid, unit in state["units"].items():
-        if (
-            unit["owner"] == player
-            and unit["at"] is not None
-            and any(ready(state, uid, s) for s in FIELD_SPELLS if s in _spells(state, survey, uid))
-        ):
+        if unit["owner"] != player or unit["at"] is None:
+            continue
+        spells = _spells(state, survey, uid)
+        if spells and any(ready(state, uid, s) for s in FIELD_SPELLS if s in spells):
             if survey is None:
                 survey = Survey(state, geo)
             yield cast_moves(state, survey, player, uid)

@@ -26,6 +26,7 @@ from typing import Any
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
+from rules.reign_supreme.walls import memo
 
 __all__ = [
     "has",
@@ -122,20 +123,15 @@ def stealthy(
     return as_hex(unit["at"]) in _stealth_spaces(state["walls"])
 
 
-_LAST_STEALTH: tuple[Any, int, frozenset[Hex]] = (None, -1, frozenset())
-
-
 def _stealth_spaces(walls: list[dict[str, Any]]) -> frozenset[Hex]:
-    """The spaces of the standing Gates and Palisades of ``walls``, kept for the last walls list
-    seen (a legal-move listing asks thousands of times). The list object and its length are the
-    key: walls are only ever added or removed during a game, and only hit points and owners
-    change in place, which Stealth does not depend on."""
-    global _LAST_STEALTH
-    last = _LAST_STEALTH
-    if last[0] is walls and last[1] == len(walls):
-        return last[2]
-    spaces = frozenset((h[0], h[1]) for w in walls if w["kind"] in STEALTH_WALLS for h in w["edge"])
-    _LAST_STEALTH = (walls, len(walls), spaces)
+    """The spaces of the standing Gates and Palisades of ``walls``, kept per walls list
+    (:func:`walls.memo`; a legal-move listing asks thousands of times)."""
+    kept = memo(walls)
+    spaces = kept.get("stealth")
+    if spaces is None:
+        spaces = kept["stealth"] = frozenset(
+            (h[0], h[1]) for w in walls if w["kind"] in STEALTH_WALLS for h in w["edge"]
+        )
     return spaces
 
 

@@ -277,61 +277,132 @@ def _fits(
     return wall is not None and kind == "enemy_siege_or_wall" and wall["owner"] != p
 
 
-def _needs(
-    state: State, card: dict[str, Any], p: PlayerId, unit: dict[str, Any] | None
-) -> Violation | None:
-    """What the primitive asks of its target beyond the card's ``target`` kind (None: fine)."""
+_REFUSALS: dict[str, tuple[str, str, str]] = {
+    "unknown_target": (
+        "unknown_target",
+        "There is no unit or wall {target!r} on the board.",
+        rulebook.CARDS,
+    ),
+    "wrong_kind": ("bad_card_target", "{name} targets {what}.", rulebook.CARDS),
+    "stealth_target": (
+        "stealth_target",
+        "A Stealth unit cannot be specifically targeted.",
+        rulebook.AURAS,
+    ),
+    "out_of_card_range": (
+        "out_of_card_range",
+        "{name} reaches only {reach} spaces from one of your units.",
+        rulebook.CARDS,
+    ),
+    "silenced": (
+        "silenced",
+        "No spell can be cast into an enemy Silence aura.",
+        rulebook.AURAS,
+    ),
+    "no_reinforcement_pin": (
+        "no_reinforcement_pin",
+        "Without a Deployment phase there is no Reinforcement pin to move.",
+        rulebook.CARDS,
+    ),
+    "not_healable": (
+        "bad_card_target",
+        "Mechanical and Siege units cannot be healed (they are repaired).",
+        rulebook.CARDS,
+    ),
+    "not_repairable": (
+        "bad_card_target",
+        "Only Siege and Mechanical units are repaired.",
+        rulebook.CARDS,
+    ),
+    "no_pins": ("no_pins", "That unit has no pins to remove.", rulebook.CARDS),
+    "unit_done": ("unit_done", "That unit's activation is over this turn.", rulebook.COMBAT),
+    "not_shooting": ("bad_card_target", "Flaming Oil goes on a Shooting unit.", rulebook.CARDS),
+    "unit_cannot_attack": (
+        "unit_cannot_attack",
+        "That unit cannot make another such attack this turn.",
+        rulebook.CARDS,
+    ),
+    "attacked_already": (
+        "attacked_already",
+        "Forced March needs a unit that has not attacked.",
+        rulebook.COMBAT,
+    ),
+    "not_moved": (
+        "not_moved",
+        "Forced March lets a unit that has moved move again; this one has not moved.",
+        rulebook.CARDS,
+    ),
+    "ensnared": ("ensnared", "An Ensnared unit cannot move this turn.", rulebook.ABILITIES),
+    "not_packed": ("not_packed", "A Packed unit moves only while packed.", rulebook.PACKED),
+}
+"""Each refusal of a card's target (:func:`_refusal`): its violation code, message (formatted
+with the card's ``name``, its target kind in words ``what``, its ``reach`` and the ``target``
+named) and rule. A listing only asks whether a target is refused, so the refusals are keys,
+and the message is written only for a move that is checked (:func:`_violation`)."""
+
+
+def _violation(key: str, card: dict[str, Any], target: Any) -> Violation:
+    """The violation of refusal ``key`` (:data:`_REFUSALS`) of ``card`` at ``target``."""
+    code, text, rule = _REFUSALS[key]
+    return _v(
+        code,
+        text.format(
+            name=card["name"],
+            what=_TARGET_WORDS.get(card["target"]),
+            reach=card["range"],
+            target=str(target)[:40],
+        ),
+        rule,
+    )
+
+
+def _unmet(
+    state: State,
+    card: dict[str, Any],
+    p: PlayerId,
+    unit: dict[str, Any] | None,
+    s: dict[str, Any] | None = None,
+) -> str | None:
+    """What the primitive asks of its target beyond the card's ``target`` kind, as the key of
+    the refusal (:data:`_REFUSALS`; None: fine). ``s``: the unit's statistics, when at hand."""
 
     kind = card["effect"]["kind"]
     if kind == "reinforce":
         if state["boards"][p]["reinforcement_pin"] is None:
-            return _v(
-                "no_reinforcement_pin",
-                "Without a Deployment phase there is no Reinforcement pin to move.",
-            )
+            return "no_reinforcement_pin"
         return None
     if unit is None:
         return None
-    kinds = stats(state, unit)["kinds"]
+    kinds = (stats(state, unit) if s is None else s)["kinds"]
     if kind == "heal":
         if "mechanical" in kinds or "siege" in kinds:
-            return _v(
-                "bad_card_target",
-                "Mechanical and Siege units cannot be healed (they are repaired).",
-            )
+            return "not_healable"
         if unit["pins"] == 0:
-            return _v("no_pins", "That unit has no pins to remove.")
+            return "no_pins"
     elif kind == "repair":
         if "mechanical" not in kinds and "siege" not in kinds:
-            return _v("bad_card_target", "Only Siege and Mechanical units are repaired.")
+            return "not_repairable"
         if unit["pins"] == 0:
-            return _v("no_pins", "That unit has no pins to remove.")
+            return "no_pins"
     elif kind == "haste":
         if unit["done"]:
-            return _v("unit_done", "That unit's activation is over this turn.", rulebook.COMBAT)
+            return "unit_done"
     elif kind in ("ambush", "flaming_oil"):
         if kind == "flaming_oil" and "shooting" not in kinds:
-            return _v("bad_card_target", "Flaming Oil goes on a Shooting unit.")
+            return "not_shooting"
         if not can_attack(state, unit) or (
             kind == "flaming_oil" and unit["mode"] not in (None, "shoot")
         ):
-            return _v("unit_cannot_attack", "That unit cannot make another such attack this turn.")
+            return "unit_cannot_attack"
     elif kind == "forced_march":
         if unit["attacked"]:
-            return _v(
-                "attacked_already",
-                "Forced March needs a unit that has not attacked.",
-                rulebook.COMBAT,
-            )
+            return "attacked_already"
         if not unit["moved"]:
-            return _v(
-                "not_moved",
-                "Forced March lets a unit that has moved move again; this one has not moved.",
-            )
+            return "not_moved"
         if unit["ensnared"]:
-            return _v("ensnared", "An Ensnared unit cannot move this turn.", rulebook.ABILITIES)
+            return "ensnared"
         if unit.get("packing", "packed") != "packed":
-            return _v("not_packed", "A Packed unit moves only while packed.", rulebook.PACKED)
+            return "not_packed"
     return None
 
 
@@ -341,47 +412,57 @@ def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) 
     if card["target"] == "none":
         if target is not None:
             return _v("bad_card_target", f"{card['name']} takes no target: give target null.")
-        return _needs(state, card, p, None)
-    if target is None:
+        key = _unmet(state, card, p, None)
+    elif target is None:
         return _v(
             "card_needs_target", f"{card['name']} needs a target: {_TARGET_WORDS[card['target']]}."
         )
-    return _found_problem(state, ctx, card, target, *_find(state, target))
+    else:
+        key = _refusal(state, ctx, card, target, *_find(state, target))
+    return None if key is None else _violation(key, card, target)
 
 
-def _found_problem(
+def _refusal(
     state: State,
     ctx: _Ctx,
     card: dict[str, Any],
     target: Any,
     unit: dict[str, Any] | None,
     wall: dict[str, Any] | None,
-) -> Violation | None:
-    """:func:`_target_problem` of a target that is not None, with what :func:`_find` found for
-    it."""
-    p = ctx.player
+) -> str | None:
+    """Why ``card`` cannot be played at ``target`` (not None), with what :func:`_find` found for
+    it: the key of the refusal (:data:`_REFUSALS`), or None."""
     if unit is None and wall is None:
-        return _v("unknown_target", f"There is no unit or wall {str(target)[:40]!r} on the board.")
-    if not _fits(card, p, state, unit, wall):
-        return _v("bad_card_target", f"{card['name']} targets {_TARGET_WORDS[card['target']]}.")
-    if unit is not None and unit["owner"] != p and ctx.survey.is_stealthy(target):
-        return _v(
-            "stealth_target", "A Stealth unit cannot be specifically targeted.", rulebook.AURAS
-        )
+        return "unknown_target"
+    if not _fits(card, ctx.player, state, unit, wall):
+        return "wrong_kind"
+    return _fitting_refusal(state, ctx, card, target, unit, wall)
+
+
+def _fitting_refusal(
+    state: State,
+    ctx: _Ctx,
+    card: dict[str, Any],
+    target: Any,
+    unit: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+) -> str | None:
+    """:func:`_refusal` of a target of the card's kind (:func:`_fits`)."""
+    p = ctx.player
+    survey = ctx.survey
     if unit is not None:
-        spaces = [as_hex(unit["at"])]
+        if unit["owner"] != p and survey.is_stealthy(target):
+            return "stealth_target"
+        spaces: tuple[Hex, ...] = ((unit["at"][0], unit["at"][1]),)
     else:
-        assert wall is not None  # refused above when neither is on the board
-        spaces = list(wall_spaces(wall))
+        assert wall is not None  # refused by _refusal when neither is on the board
+        spaces = wall_spaces(wall)
     reach = card["range"]
     if reach is not None and min(ctx.reach(h) for h in spaces) > reach:
-        return _v(
-            "out_of_card_range",
-            f"{card['name']} reaches only {reach} spaces from one of your units.",
-        )
+        return "out_of_card_range"
     if card["deck"] == "spell" and any(ctx.silenced(h) for h in spaces):
-        return _v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)
-    return _needs(state, card, p, unit)
+        return "silenced"
+    return _unmet(state, card, p, unit, None if unit is None else survey.stats[target])
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
@@ -430,8 +511,7 @@ def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
                 yield {"player": player, "type": "play", "card": cid, "target": None}
             continue
         # Most targets are of the wrong kind (:func:`_fits`, which reads only the card's
-        # ``target`` kind): they are left out once per kind, before _found_problem, which would
-        # refuse them too, only after writing its message.
+        # ``target`` kind): they are left out once per kind, before the card's own refusals.
         kind = card["target"]
         if kind not in fitting:
             fitting[kind] = [
@@ -440,7 +520,7 @@ def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
                 if _fits(card, player, state, unit, wall)
             ]
         for t, unit, wall in fitting[kind]:
-            if _found_problem(state, ctx, card, t, unit, wall) is None:
+            if _fitting_refusal(state, ctx, card, t, unit, wall) is None:
                 yield {"player": player, "type": "play", "card": cid, "target": t}
 
 
@@ -531,9 +611,9 @@ def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
     if target is not None:
         if unit is None and wall is None:
             return [{**fizzle, "reason": "target_gone"}]
-        if not _fits(card, p, state, unit, wall) or _needs(state, card, p, unit) is not None:
+        if not _fits(card, p, state, unit, wall) or _unmet(state, card, p, unit) is not None:
             return [{**fizzle, "reason": "bad_target"}]
-    elif _needs(state, card, p, None) is not None:
+    elif _unmet(state, card, p, None) is not None:
         return [{**fizzle, "reason": "bad_target"}]
     return _APPLY[card["effect"]["kind"]](state, p, cid, card, target, unit, wall)
 

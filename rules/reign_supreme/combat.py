@@ -33,7 +33,14 @@ from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.survey import Survey
-from rules.reign_supreme.walls import crosses_wall, edge_distance, far_side, own_wall, wall_by_id
+from rules.reign_supreme.walls import (
+    crosses_wall,
+    edge_distance,
+    far_side,
+    memo,
+    own_wall,
+    wall_by_id,
+)
 
 __all__ = [
     "attack_options",
@@ -149,13 +156,35 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
             out.extend(_with_flags(s, unit, target, hidden, tid, "melee"))
         if shoot_ok and 2 <= d <= shoot_reach:
             out.extend(_with_flags(s, unit, target, hidden, tid, "shoot"))
-    for wid, a, b in survey.walls_near(owner, here, farthest):
-        d = edge_distance(here, a, b)
-        if melee_ok and d <= melee_reach:
-            out.extend(_with_flags(s, unit, None, False, wid, "melee"))
-        if shoot_ok and 2 <= d <= shoot_reach:
-            out.extend(_with_flags(s, unit, None, False, wid, "shoot"))
+    walls = _wall_targets(
+        survey, owner, here, melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0
+    )
+    for wid, mode in walls:
+        out.extend(_with_flags(s, unit, None, False, wid, mode))
     return out
+
+
+def _wall_targets(
+    survey: Survey, owner: PlayerId, here: Hex, melee_reach: int, shoot_reach: int
+) -> list[tuple[str, str]]:
+    """The (wall id, mode) attacks on walls from ``here`` by a unit of ``owner`` that reaches
+    ``melee_reach`` in melee and ``shoot_reach`` shooting (0: it may not), walls in state order,
+    melee before shoot. It depends on the walls alone besides its arguments, so it is kept per
+    walls list (:func:`walls.memo`; at most one entry per player, space and pair of reaches):
+    a unit asks again from the same space in state after state."""
+    kept = memo(survey.state["walls"])
+    key = ("wall_targets", owner, here, melee_reach, shoot_reach)
+    found = kept.get(key)
+    if found is None:
+        found = []
+        for wid, a, b in survey.walls_near(owner, here, max(melee_reach, shoot_reach)):
+            d = edge_distance(here, a, b)
+            if d <= melee_reach:
+                found.append((wid, "melee"))
+            if 2 <= d <= shoot_reach:
+                found.append((wid, "shoot"))
+        kept[key] = found
+    return found
 
 
 def _with_flags(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from rules.engine_types import Violation
+from rules.integrity import is_int
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.hexes import distance, neighbours
 
@@ -151,10 +152,6 @@ def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
     return Violation(code, message, rule)
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return type(value) is int
-
-
 # -- rosters ---------------------------------------------------------------------------------------
 def check_roster(army: str, roster: Any) -> list[Violation]:
     """Problems of a custom roster ``{"title": str, "units": {type: stats}}`` for ``army``.
@@ -207,7 +204,7 @@ def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
     for stat in STATS:
         value = stats.get(stat)
         low = 1 if stat in ("hp", "range") else 0
-        if not _is_int(value) or not low <= value <= MAX_STAT:
+        if not is_int(value) or not low <= value <= MAX_STAT:
             found.append(
                 _v(
                     "bad_unit_stats",
@@ -266,8 +263,8 @@ def _hex_ok(value: Any) -> TypeGuard[list[int]]:
     return (
         type(value) is list
         and len(value) == 2
-        and _is_int(value[0])
-        and _is_int(value[1])
+        and is_int(value[0])
+        and is_int(value[1])
         and abs(value[0]) <= MAX_COORD
         and abs(value[1]) <= MAX_COORD
     )
@@ -383,7 +380,7 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
                     rule,
                 )
             )
-        if not _is_int(initial) or not 1 <= initial <= MAX_LIST:
+        if not is_int(initial) or not 1 <= initial <= MAX_LIST:
             found.append(
                 _v(
                     "bad_scenario",

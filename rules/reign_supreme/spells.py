@@ -124,9 +124,11 @@ def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, boo
     units = state["units"]
     unit = units[uid]
     here = as_hex(unit["at"])
+    reach = _TABLE["healing"]["range"]
     out = []
-    for tid, t in units.items():
-        if t["at"] is None or distance(here, as_hex(t["at"])) > _TABLE["healing"]["range"]:
+    for tid in survey.near(here, reach):  # those within reach (and maybe farther), state order
+        t = units[tid]
+        if distance(here, as_hex(t["at"])) > reach:
             continue
         if any(k in survey.stats[tid]["kinds"] for k in ("mechanical", "siege")):
             continue
@@ -167,10 +169,16 @@ def cast_moves(state: State, survey: Survey, p: PlayerId, uid: str) -> list[Move
     unit did in its own turn."""
     unit = state["units"][uid]
     own_turn = state["turn"] == p
-    if unit["at"] is None or (own_turn and unit["done"]) or survey.silenced(as_hex(unit["at"]), p):
+    spells = survey.stats[uid]["spells"]
+    if (
+        not spells  # most units: asked first, as it is the cheapest question
+        or unit["at"] is None
+        or (own_turn and unit["done"])
+        or survey.silenced(as_hex(unit["at"]), p)
+    ):
         return []
     out: list[Move] = []
-    for spell in survey.stats[uid]["spells"]:
+    for spell in spells:
         if not ready(state, uid, spell) or (not own_turn and spell not in FIELD_SPELLS):
             continue
         if spell == "teleport":

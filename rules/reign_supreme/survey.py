@@ -15,15 +15,16 @@ a new one for every listing or check, never keep one across ``apply``.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, Generic, TypeVar
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
 from rules.reign_supreme.state import catalog_of
-from rules.reign_supreme.walls import blocked_edges, wall_spaces
+from rules.reign_supreme.walls import blocked_edges, memo, wall_spaces
 
 __all__ = ["Survey", "id_key", "open_steps"]
 
@@ -58,6 +59,26 @@ def open_steps(geo: Geometry, blocked: frozenset[tuple[Hex, Hex]]) -> dict[Hex, 
     return found
 
 
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):  # noqa: N801 - used as a decorator, as functools.cached_property
+    """``functools.cached_property`` without its lock: Python 3.11's takes one lock shared by
+    every instance at each first use, about as dear as the answers it keeps here. A Survey is
+    read by the thread that made it (another reads ``moves._listed`` only for its very state),
+    and two threads working out one answer at once would both find the same."""
+
+    def __init__(self, fn: Callable[[Any], _T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> _T:
+        # Kept in the instance's __dict__, which Python reads before this (non-data) descriptor.
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 class _Stats(dict):
     """Unit id -> :func:`board.stats` of the unit, filled in as ids are asked for."""
 
@@ -72,7 +93,7 @@ class _Stats(dict):
 
 class Survey:
     """One state's board, read once: see the module docstring. Each part is worked out at its
-    first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
+    first use (:class:`_once`), so a Survey costs nothing for what a listing never asks."""
 
     def __init__(self, state: State, geo: Geometry) -> None:
         self.state = state
@@ -81,22 +102,20 @@ class Survey:
         self._enemies: dict[PlayerId, frozenset[Hex]] = {}
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
-        self._walls: dict[PlayerId, list[tuple[str, Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
         self._melee: dict[PlayerId, frozenset[Hex]] = {}
-        self._wall_index: dict[PlayerId, dict[Hex, list[int]]] = {}
 
-    @cached_property
+    @_once
     def occ(self) -> dict[Hex, str]:
         """Space -> id of the unit on it (:func:`board.occupancy`)."""
         return occupancy(self.state)
 
-    @cached_property
+    @_once
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
 
-    @cached_property
+    @_once
     def order(self) -> dict[str, int]:
         """Unit id -> its place in ``state["units"]``."""
         return {uid: i for i, uid in enumerate(self.units)}
@@ -113,7 +132,7 @@ class Survey:
         found.sort(key=self.order.__getitem__)
         return found
 
-    @cached_property
+    @_once
     def walls_by_id(self) -> dict[str, dict[str, Any]]:
         """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
         found: dict[str, dict[str, Any]] = {}
@@ -121,12 +140,12 @@ class Survey:
             found.setdefault(w["id"], w)
         return found
 
-    @cached_property
+    @_once
     def catalog(self) -> dict[str, dict[str, Any]]:
         """Card instance id -> its definition (:func:`state.catalog_of`)."""
         return catalog_of(self.state)
 
-    @cached_property
+    @_once
     def stats(self) -> dict[str, dict[str, Any]]:
         """Unit id -> its statistics (:func:`board.stats`), each looked up at its first use."""
         return _Stats(self.state)
@@ -139,7 +158,7 @@ class Survey:
             found = self._stealthy[uid] = stealthy(self.state, self.geo, unit, self.stats[uid])
         return found
 
-    @cached_property
+    @_once
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
         return uncancelled(
@@ -150,7 +169,7 @@ class Survey:
             ]
         )
 
-    @cached_property
+    @_once
     def engaged(self) -> frozenset[tuple[str, str]]:
         """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
         return frozenset((a, b) for a, b in self.state["engaged"])
@@ -195,7 +214,7 @@ class Survey:
         if found is None:
             units = self.units
             found = self._enemies[owner] = frozenset(
-                h for h, other in self.occ.items() if units[other]["owner"] != owner
+                {h for h, other in self.occ.items() if units[other]["owner"] != owner}
             )
         return found
 
@@ -212,7 +231,7 @@ class Survey:
                 if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
             ]
             found = self._restricting[owner] = frozenset(
-                (q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS
+                {(q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS}
             )
         return found
 
@@ -223,10 +242,12 @@ class Survey:
         if found is None:
             units = self.units
             found = self._melee[owner] = frozenset(
-                (h[0] + dq, h[1] + dr)
-                for h, other in self.occ.items()
-                if units[other]["owner"] != owner
-                for dq, dr in DIRECTIONS
+                {
+                    (h[0] + dq, h[1] + dr)
+                    for h, other in self.occ.items()
+                    if units[other]["owner"] != owner
+                    for dq, dr in DIRECTIONS
+                }
             )
         return found
 
@@ -243,11 +264,14 @@ class Survey:
         return open_steps(self.geo, self.blocked(owner))
 
     def enemy_walls(self, owner: PlayerId) -> list[tuple[str, Hex, Hex]]:
-        """The walls of every player but ``owner``, as (id, space, space), in state order."""
-        found = self._walls.get(owner)
+        """The walls of every player but ``owner``, as (id, space, space), in state order (kept
+        per walls list, :func:`walls.memo`: walls change seldom)."""
+        walls = self.state["walls"]
+        kept = memo(walls)
+        found = kept.get(("enemy", owner))
         if found is None:
-            found = self._walls[owner] = [
-                (w["id"], *wall_spaces(w)) for w in self.state["walls"] if w["owner"] != owner
+            found = kept[("enemy", owner)] = [
+                (w["id"], *wall_spaces(w)) for w in walls if w["owner"] != owner
             ]
         return found
 
@@ -259,16 +283,6 @@ class Survey:
         walls = self.enemy_walls(owner)
         if radius > _NEAR_MAX:
             return walls
-        index = self._wall_index.get(owner)
-        if index is None:
-            index = self._wall_index[owner] = {}
-            for i, (_, a, b) in enumerate(walls):
-                index.setdefault(a, []).append(i)
-                index.setdefault(b, []).append(i)
         q, r = h
-        found: set[int] = set()
-        for dq, dr in disc(radius):
-            at = index.get((q + dq, r + dr))
-            if at is not None:
-                found.update(at)
-        return [walls[i] for i in sorted(found)]
+        spaces = {(q + dq, r + dr) for dq, dr in disc(radius)}
+        return [w for w in walls if w[1] in spaces or w[2] in spaces]

@@ -51,6 +51,7 @@ __all__ = [
     "castle_wall_edges",
     "own_walls",
     "own_wall",
+    "memo",
 ]
 
 WALL_KINDS = ("gate", "castle_wall", "palisade")
@@ -92,7 +93,7 @@ def wall_spaces(wall: dict[str, Any]) -> tuple[Hex, Hex]:
 def own_walls(state: State) -> list[dict[str, Any]]:
     """``state["walls"]`` made the state's own, to be changed: a copy of the list and of each
     wall. :func:`state.successor` shares the walls with the state before (few moves change them,
-    and what is worked out from them is kept per list, :func:`blocked_edges`), so whatever
+    and what is worked out from them is kept per list, :func:`memo`), so whatever
     changes a wall or the list calls this first, on the state being built."""
     walls = state["walls"] = [dict(w) for w in state["walls"]]
     return walls
@@ -111,24 +112,31 @@ def wall_by_id(state: State, wid: Any) -> dict[str, Any] | None:
     return None
 
 
-_BLOCKED: tuple[Any, int, dict[PlayerId, frozenset[tuple[Hex, Hex]]]] = (None, -1, {})
-"""The walls list last asked about, its length and its blocked edges per player: a playout's
-states share one list until a move changes a wall (:func:`own_walls`, which makes a new list),
-and every listing asks. The length guards, as in ``auras._stealth_spaces``, against a list
-added to in place."""
+_MEMO: tuple[Any, int, dict[Any, Any]] = (None, -1, {})
+"""The walls list last asked about, its length and what was worked out from it (:func:`memo`)."""
+
+
+def memo(walls: list[dict[str, Any]]) -> dict[Any, Any]:
+    """A dict in which to keep what is worked out from ``walls`` alone (each user its own keys),
+    the same dict while ``walls`` is the last list asked about: a playout's states share one
+    list until a move changes a wall (:func:`own_walls`, which makes a new list), and every
+    listing asks. The length guards against a list added to in place. Its size is bounded by
+    what its users key it with (players, spaces, radii), and it is dropped with its list."""
+    global _MEMO
+    last = _MEMO  # read once: another thread may ask meanwhile
+    if last[0] is not walls or last[1] != len(walls):
+        last = _MEMO = (walls, len(walls), {})
+    return last[2]
 
 
 def blocked_edges(state: State, player: PlayerId) -> frozenset[tuple[Hex, Hex]]:
     """Edges ``player``'s units may not cross: every wall of another player, and every Castle
     wall, their own included (ruling RS 12)."""
-    global _BLOCKED
     walls = state["walls"]
-    last = _BLOCKED  # read once: another thread may ask meanwhile
-    if last[0] is not walls or last[1] != len(walls):
-        last = _BLOCKED = (walls, len(walls), {})
-    found = last[2].get(player)
+    kept = memo(walls)
+    found = kept.get(("blocked", player))
     if found is None:
-        found = last[2][player] = _blocked_edges(walls, player)
+        found = kept[("blocked", player)] = _blocked_edges(walls, player)
     return found
 
 
