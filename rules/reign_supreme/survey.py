@@ -15,9 +15,8 @@ a new one for every listing or check, never keep one across ``apply``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from functools import cached_property, lru_cache
+from typing import Any
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
@@ -59,26 +58,6 @@ def open_steps(geo: Geometry, blocked: frozenset[tuple[Hex, Hex]]) -> dict[Hex, 
     return found
 
 
-_T = TypeVar("_T")
-
-
-class _once(Generic[_T]):  # noqa: N801 - used as a decorator, as functools.cached_property
-    """``functools.cached_property`` without its lock: Python 3.11's takes one lock shared by
-    every instance at each first use, about as dear as the answers it keeps here. A Survey is
-    read by the thread that made it (another reads ``moves._listed`` only for its very state),
-    and two threads working out one answer at once would both find the same."""
-
-    def __init__(self, fn: Callable[[Any], _T]) -> None:
-        self.fn = fn
-        self.name = fn.__name__
-        self.__doc__ = fn.__doc__
-
-    def __get__(self, obj: Any, owner: type | None = None) -> _T:
-        # Kept in the instance's __dict__, which Python reads before this (non-data) descriptor.
-        value = obj.__dict__[self.name] = self.fn(obj)
-        return value
-
-
 class _Stats(dict):
     """Unit id -> :func:`board.stats` of the unit, filled in as ids are asked for."""
 
@@ -93,7 +72,7 @@ class _Stats(dict):
 
 class Survey:
     """One state's board, read once: see the module docstring. Each part is worked out at its
-    first use (:class:`_once`), so a Survey costs nothing for what a listing never asks."""
+    first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
 
     def __init__(self, state: State, geo: Geometry) -> None:
         self.state = state
@@ -105,17 +84,17 @@ class Survey:
         self._stealthy: dict[str, bool] = {}
         self._melee: dict[PlayerId, frozenset[Hex]] = {}
 
-    @_once
+    @cached_property
     def occ(self) -> dict[Hex, str]:
         """Space -> id of the unit on it (:func:`board.occupancy`)."""
         return occupancy(self.state)
 
-    @_once
+    @cached_property
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
 
-    @_once
+    @cached_property
     def order(self) -> dict[str, int]:
         """Unit id -> its place in ``state["units"]``."""
         return {uid: i for i, uid in enumerate(self.units)}
@@ -132,7 +111,7 @@ class Survey:
         found.sort(key=self.order.__getitem__)
         return found
 
-    @_once
+    @cached_property
     def walls_by_id(self) -> dict[str, dict[str, Any]]:
         """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
         found: dict[str, dict[str, Any]] = {}
@@ -140,12 +119,12 @@ class Survey:
             found.setdefault(w["id"], w)
         return found
 
-    @_once
+    @cached_property
     def catalog(self) -> dict[str, dict[str, Any]]:
         """Card instance id -> its definition (:func:`state.catalog_of`)."""
         return catalog_of(self.state)
 
-    @_once
+    @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:
         """Unit id -> its statistics (:func:`board.stats`), each looked up at its first use."""
         return _Stats(self.state)
@@ -158,7 +137,7 @@ class Survey:
             found = self._stealthy[uid] = stealthy(self.state, self.geo, unit, self.stats[uid])
         return found
 
-    @_once
+    @cached_property
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
         return uncancelled(
@@ -169,7 +148,7 @@ class Survey:
             ]
         )
 
-    @_once
+    @cached_property
     def engaged(self) -> frozenset[tuple[str, str]]:
         """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
         return frozenset((a, b) for a, b in self.state["engaged"])
