@@ -24,7 +24,6 @@ Booleans are never integers here (JSON ``true`` is not ``1``), and integers are 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from operator import itemgetter
 from types import FunctionType
 from typing import Any
 
@@ -485,24 +484,21 @@ def record(
     schema["additionalProperties"] = False
     schema["properties"] = {**dict(req), **opt}
     _spec(check, schema)
-    # Fast path for a record with the right keys and every value of the right shape: the scalar
-    # fields at once (their values fetched by one ``itemgetter`` and their types compared as one
-    # tuple, at C speed: issue 28, a Python step per field was most of a state's shape check),
-    # then a call per other required field, then the optional ones present. Anything wrong
-    # takes the full check above, which says what.
-    scalar_of = {name: getattr(inner, "scalar", None) for name, inner in req}
-    scalar_types = tuple(t for t in scalar_of.values() if t is not None)
-    take_scalars = _taker([name for name, t in scalar_of.items() if t is not None])
-    nested = tuple((name, inner) for name, inner in req if scalar_of[name] is None)
+    # Fast path for a record with the right keys and every value of the right shape: one pass
+    # over the required fields (a scalar field is one ``type(x) is t`` test, no call), then the
+    # optional ones present. Anything wrong takes the full check above, which says what.
+    plan = tuple((name, getattr(inner, "scalar", None), inner) for name, inner in req)
     required_names = frozenset(required)
 
     def check_fast(value: Any) -> Errors | None:
         if type(value) is dict and len(value) >= n_req:
             try:
-                if tuple(map(type, take_scalars(value))) != scalar_types:
-                    return check(value)
-                for name, inner in nested:
-                    if inner(value[name]) is not None:
+                for name, t, inner in plan:
+                    item = value[name]
+                    if t is not None:
+                        if type(item) is not t:
+                            return check(value)
+                    elif inner(item) is not None:
                         return check(value)
             except KeyError:
                 return check(value)
@@ -519,17 +515,6 @@ def record(
         return check(value)
 
     return _spec(check_fast, schema)
-
-
-def _taker(names: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """A function giving the values of ``names`` in a dict, as a tuple (KeyError if one is
-    missing): ``itemgetter``, which gives a bare value for one name and needs at least one."""
-    if len(names) > 1:
-        return itemgetter(*names)
-    if names:
-        only = names[0]
-        return lambda value: (value[only],)
-    return lambda value: ()
 
 
 # -- shape only -----------------------------------------------------------------------------------
