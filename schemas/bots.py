@@ -19,7 +19,8 @@ __all__ = ["SuggestRequest", "SuggestAnswer", "SUGGEST"]
 class SuggestRequest(Schema):
     """``{"state", "player", "level", "seed"?, "time_ms"?}``: the seat to suggest a move for, the
     bot level (one of the game's ``bot_levels``), the bot's seed (random when omitted; the answer
-    says which) and its time limit in milliseconds (default ``DEFAULT_TIME_MS``)."""
+    says which) and its time limit in milliseconds (default ``DEFAULT_TIME_MS``), counted from the
+    request's arrival."""
 
     class Meta:
         unknown = RAISE

@@ -109,10 +109,13 @@ class _Pace:
 
     __slots__ = ("_clock", "_deadline", "_last", "_longest")
 
-    def __init__(self, clock: Callable[[], float], time_ms: int) -> None:
+    def __init__(
+        self, clock: Callable[[], float], time_ms: int, started: float | None = None
+    ) -> None:
         self._clock = clock
         self._last = clock()
-        self._deadline = self._last + WORK_SHARE * time_ms / 1000.0
+        since = self._last if started is None else started
+        self._deadline = since + WORK_SHARE * time_ms / 1000.0
         self._longest = 0.0
 
     def begin(self) -> None:
@@ -205,15 +208,19 @@ def suggest(
     seed: int,
     time_ms: int,
     clock: Callable[[], float] = time.monotonic,
+    started: float | None = None,
 ) -> Suggestion:
     """A legal move for ``player`` chosen at ``level`` from ``view`` (``game.view(state, player)``).
+
+    ``time_ms`` counts from ``started``, a reading of ``clock`` (the arrival of the request the
+    answer is for: reading and checking it spent part of ``time_ms`` already), else from now.
 
     Raises :class:`NoMoveToSuggest` when the player has nothing to do, ValueError for an unknown
     level.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
-    pace = _Pace(clock, time_ms)
+    pace = _Pace(clock, time_ms, started)
     rng = random.Random(seed)
     first = bot.determinize(view, rng)
     # A bot never concedes: a Reign Supreme player listed outside their own turn (ruling RS 10)

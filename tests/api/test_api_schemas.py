@@ -153,6 +153,28 @@ def test_container_checkers():
     assert optional({"a": 1, "b": "y"}) == {"b": ["Must be one of: x."]}
 
 
+def test_a_records_scalars_checked_at_once_refuse_as_one_by_one():
+    """Issue 28: a record's scalar fields are checked together (their types as one tuple); a
+    wrong one, a ``true`` for an integer, a missing one, is still refused, naming the field,
+    whether the record has many scalars, one, or none beside nested fields."""
+    many = record({"a": INT, "b": STR, "c": BOOL, "d": list_of(INT)})
+    assert many({"a": 1, "b": "x", "c": False, "d": [2]}) is None
+    assert many({"a": True, "b": "x", "c": False, "d": []}) == {"a": ["Not a valid integer."]}
+    assert many({"a": 1, "b": "x", "c": 0, "d": [True]}) == {
+        "c": ["Not a valid boolean."],
+        "d": {0: ["Not a valid integer."]},
+    }
+    assert many({"a": 1, "b": "x", "d": [], "e": 1}) == {
+        "c": ["Missing data for required field."],
+        "e": ["Unknown field."],
+    }
+    one = record({"a": INT, "n": nullable(STR)})
+    assert one({"a": 1, "n": None}) is None
+    assert one({"a": 1.0, "n": None}) == {"a": ["Not a valid integer."]}
+    none = record({"n": nullable(STR)})
+    assert none({"n": "x"}) is None and none({"n": 1}) == {"n": ["Not a valid string."]}
+
+
 def test_flatten_errors():
     assert flatten_errors({"state": {"hands": {"ann": {0: ["bad"]}}, "_schema": ["whole"]}}) == {
         "state.hands.ann.0": ["bad"],

@@ -158,3 +158,24 @@ def test_the_greedy_pass_stops_before_a_move_that_would_end_late(tick_ms):
     assert not cut.complete and game.violations(state, cut.move) == []
     # the look before the last valued move left room for it; the next look would not have
     assert (valued - 1) * tick_ms + tick_ms <= limit + 1e-9 < valued * tick_ms + tick_ms
+
+
+def test_the_deadline_counts_from_started_when_given():
+    """``started`` (the request's arrival) moves the deadline back: the same ticking clock and
+    ``time_ms`` value fewer moves by the time already spent before ``suggest`` was called."""
+    bot = BOTS["reign-supreme"]
+    game = bot.game
+    state = positions("reign-supreme", seed=6, every=15)[1]
+    player = state["active_players"][0]
+    view = game.view(state, player)
+    tick_ms, time_ms, spent_ms = 2, 50, 20
+
+    def valued(started: float | None) -> int:
+        looks = itertools.count(spent_ms // tick_ms)  # the clock reads spent_ms at the call
+        ticking = lambda: next(looks) * tick_ms / 1000  # noqa: E731
+        cut = suggest(bot, view, player, "greedy", 1, time_ms, clock=ticking, started=started)
+        assert not cut.complete and game.violations(state, cut.move) == []
+        return cut.playouts // bot.greedy_samples
+
+    from_call, from_arrival = valued(None), valued(0.0)
+    assert from_call - from_arrival == spent_ms // tick_ms

@@ -126,3 +126,31 @@ def test_custom_council_deck_is_refused(client):
         "bot_unavailable",
     )
     assert problem["violations"][0]["rule"] == "reigns-the-council#bots"
+
+
+def test_time_ms_counts_from_the_requests_arrival(client, monkeypatch):
+    """Issue 28: the bot's deadline counts from the request's arrival, so time spent reading and
+    checking the state is inside ``time_ms``. A stub clock makes that check take all of
+    ``time_ms``: the greedy pass then values its first move only (``complete`` false), where
+    the same request with a clock that never moves values them all."""
+    import api.bots as bots_api
+
+    game_id = "reign-supreme"
+    state = positions(game_id, seed=6, every=15)[1]
+    player = state["active_players"][0]
+    body = {"state": state, "player": player, "level": "greedy", "seed": 3, "time_ms": 50}
+    now = [0.0]
+    monkeypatch.setattr(bots_api, "_clock", lambda: now[0])
+    whole = _suggest(client, game_id, body).get_json()
+    assert whole["complete"] and whole["playouts"] > BOTS[game_id].greedy_samples
+
+    checked = bots_api.checked_state
+
+    def slow_check(*args):
+        now[0] += 0.050  # the state check takes the whole 50 ms
+        return checked(*args)
+
+    monkeypatch.setattr(bots_api, "checked_state", slow_check)
+    late = _suggest(client, game_id, body).get_json()
+    assert not late["complete"] and late["playouts"] == BOTS[game_id].greedy_samples
+    assert BOTS[game_id].game.violations(state, late["move"]) == []
