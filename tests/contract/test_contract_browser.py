@@ -17,10 +17,13 @@ CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_MS = 120_000
 """Generous: Swagger UI parses a large spec, and CI machines are shared."""
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+    ),
+    pytest.mark.slow,  # a browser, a page per game
+]
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,9 @@ OPTIONS = {"reign-supreme": {"round_limit": 2}, "reign-absolute": {"turn_limit":
 """Short games, so that each is played to its end quickly."""
 
 
+pytestmark = pytest.mark.slow  # generates and installs a client, then plays whole games
+
+
 @pytest.fixture(scope="module")
 def client_package(tmp_path_factory):
     exe = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from api.cli import main
@@ -34,6 +35,7 @@ def test_the_default_output_is_the_served_spec(capsys):
     assert main(["openapi", "--check"]) == 0  # checks api/openapi.yaml
 
 
+@pytest.mark.slow  # generates the spec twice
 def test_the_check_command_tells_stale_from_fresh(tmp_path, capsys):
     stale = tmp_path / "openapi.yaml"
     stale.write_text("openapi: 3.1.0\n", "utf-8")

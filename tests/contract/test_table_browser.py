@@ -28,10 +28,13 @@ STEP_MS = 60_000
 assertion: a slow machine only waits longer)."""
 MAX_MOVES = 400
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+    ),
+    pytest.mark.slow,  # a browser, a page per game
+]
 
 GAMES = {
     "reign-and-ruin": (2, {}),

@@ -106,6 +106,7 @@ def test_the_readme_lists_its_blocks():
     assert len(run) >= 5
 
 
+@pytest.mark.slow  # the longest block plays a whole game against an expert bot
 @pytest.mark.parametrize(
     "index", range(len(sh_blocks(README.read_text("utf-8")))), ids=lambda i: f"block{i}"
 )

@@ -96,7 +96,11 @@ def test_racing_processes_apply_each_move_exactly_once(served):
     }
     for r in results:
         assert r["status"] in allowed[r["mode"]], r
-    assert sum(r["status"] == 200 for r in results) > 20
+    # Every round applies a move: all racers read the round's session after every request of its
+    # last round was answered (the barrier), so the first request to land is on the current
+    # version, and every seat has a racer. How many more land depends on how the processes are
+    # scheduled (20 of 60 in one CI run at load 9, where this asked for more than 20).
+    assert sum(r["status"] == 200 for r in results) >= rounds
     # Racers with a precondition that read the same version: at most one of them wins...
     contested = 0
     for key in {(r["session"], r["based_on"]) for r in results}:
@@ -242,7 +246,7 @@ def test_sixty_open_streams_do_not_stop_moves(served):
             f"/v1/sessions/{session['session_id']}/moves",
             {"move": move},
             headers=bearer(session["seats"][player]),
-            timeout=10,
+            timeout=60,  # an upper bound only: a loaded machine (two test workers and more)
         )
         assert status == 200, body
         moves += 1

@@ -20,6 +20,8 @@ import pytest
 
 from rules.registry import GAMES
 
+pytestmark = pytest.mark.slow  # the shared checker plays 20 games and sessions of each game
+
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_CHECK = ROOT.parent / "shared" / "tools" / "contract_check.py"
 SERVE = Path(sys.executable).with_name("reign-referee")

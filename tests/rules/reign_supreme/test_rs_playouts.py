@@ -150,6 +150,7 @@ PART_TWO_EVENTS = {
 """Events the 200 standard games must produce between them: every part of the rules takes part."""
 
 
+@pytest.mark.slow
 def test_two_hundred_standard_games_keep_every_invariant():
     """The standard scenario with everything enabled (castles, Gates, cards, deployment), armies
     of ten unit types drawn from all nineteen in four games of five. (200 games: with rare
@@ -160,6 +161,7 @@ def test_two_hundred_standard_games_keep_every_invariant():
     assert PART_TWO_EVENTS <= result["seen"], PART_TWO_EVENTS - result["seen"]
 
 
+@pytest.mark.slow
 def test_three_hundred_skirmish_games_keep_every_invariant():
     """Skirmishes with concessions at 2% of moves: a concession leaves the last player standing, so
     the games also cover that ending (random armies seldom wipe each other out in 4 rounds)."""
