@@ -16,12 +16,15 @@ and the expert bot's strength against greedy.
 2. HTTP: the service (``wsgi:app``) and the echo (``bench/echo_app.py``, which only parses a body
    and sends it back) under the gunicorn settings of ``reign-referee serve``. For every game,
    ``apply`` and ``legal-moves`` are each compared with the echo fed THE SAME bodies (mid-game
-   states from random playouts), in alternating rounds at ``--clients`` concurrent connections.
+   states from random playouts), in alternating rounds at ``--clients`` concurrent connections:
+   an echo round, then per round the endpoint, the unseen service and the echo again.
    Reported: requests/s (median of rounds), p50 and p99 latency (of the median round), the ratio
-   endpoint/echo, and any non-200 answer (there should be none). The service remembers the states
-   it has checked (``api/known_states.py``), so the repeated bodies are known after their first
-   round, as a client's states are when it sends back what the service answered; a second
-   service with ``KNOWN_STATES=0`` ("unseen") shows every request as the first sight of its state.
+   endpoint/echo (the median over rounds of each round's requests/s against the echo rounds on
+   either side of it, :func:`paired_ratio`), and any non-200 answer (there should be none). The
+   service remembers the states it has checked (``api/known_states.py``), so the repeated bodies
+   are known after their first round, as a client's states are when it sends back what the
+   service answered; a second service with ``KNOWN_STATES=0`` ("unseen") shows every request as
+   the first sight of its state.
 
 3. Bot strength (``bench/bot_strength.py``, issue 28): for every game and each ``time_ms`` of
    50, 100, 300 and 1000, ``--strength-games`` games of one expert seat against greedy seats,
@@ -293,30 +296,29 @@ def http_ratios(
                 for port, path in targets.values():
                     measure(port, path, 1.0)  # warm up every worker
                 runs: dict[str, list[dict]] = {name: [] for name in targets}
-                for r in range(rounds):
-                    for name, (port, path) in targets.items():
-                        runs[name].append(measure(port, path, seconds))
-                        m = runs[name][-1]
-                        progress(
-                            f"HTTP {game} {name} round {r + 1}/{rounds}: "
-                            f"{m['requests_per_second']:,.0f} req/s, p99 {m['p99_ms']} ms, "
-                            f"{m['errors']} errors"
-                        )
+                # echo, then each round's endpoint and unseen followed by an echo round: every
+                # service round has an echo round on either side (paired_ratio)
+                sequence = [("echo", 0)] + [
+                    (name, r) for r in range(1, rounds + 1) for name in (endpoint, "unseen", "echo")
+                ]
+                for name, r in sequence:
+                    port, path = targets[name]
+                    runs[name].append(measure(port, path, seconds))
+                    m = runs[name][-1]
+                    progress(
+                        f"HTTP {game} {name} round {r}/{rounds}: "
+                        f"{m['requests_per_second']:,.0f} req/s, p99 {m['p99_ms']} ms, "
+                        f"{m['errors']} errors"
+                    )
                 row: dict = {"mean_body_bytes": round(sum(map(len, bodies)) / len(bodies))}
+                row["ratio"] = paired_ratio(runs[endpoint], runs["echo"])
+                row["ratio_unseen"] = paired_ratio(runs["unseen"], runs["echo"])
                 for name, measured in runs.items():
-                    measured.sort(key=lambda m: m["requests_per_second"])
-                    median = measured[len(measured) // 2]
                     row[name if name in ("echo", "unseen") else "endpoint"] = dict(
-                        median,
+                        median_round(measured),
                         rounds=[m["requests_per_second"] for m in measured],
                         errors=sum(m["errors"] for m in measured),
                     )
-                row["ratio"] = round(
-                    row["endpoint"]["requests_per_second"] / row["echo"]["requests_per_second"], 3
-                )
-                row["ratio_unseen"] = round(
-                    row["unseen"]["requests_per_second"] / row["echo"]["requests_per_second"], 3
-                )
                 results[f"{game} {endpoint}"] = row
     finally:
         tmp.cleanup()
@@ -325,6 +327,26 @@ def http_ratios(
         for proc in servers.values():
             proc.wait(timeout=30)
     return results
+
+
+def median_round(measured: list[dict]) -> dict:
+    """The round of median throughput (its latencies are reported with it)."""
+    return sorted(measured, key=lambda m: m["requests_per_second"])[len(measured) // 2]
+
+
+def paired_ratio(service: list[dict], echo: list[dict]) -> float:
+    """The median over rounds of service round ``r``'s requests/s over the mean of the echo
+    rounds just before and just after it (``echo`` has one round more than ``service``).
+
+    Why paired: this machine's throughput drifts by a factor of two within a minute (a shared
+    VM), so a median service round over a median echo round, taken minutes apart, compares two
+    machines; a round against the echo rounds on either side of it compares like with like."""
+    ratios = [
+        m["requests_per_second"]
+        / ((echo[r]["requests_per_second"] + echo[r + 1]["requests_per_second"]) / 2)
+        for r, m in enumerate(service)
+    ]
+    return round(statistics.median(ratios), 3)
 
 
 # -- report ------------------------------------------------------------------------------------
