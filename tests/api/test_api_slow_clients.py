@@ -10,9 +10,12 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import time
 
 import pytest
 
+from rules.bots import BOTS
+from tests.bots.positions import positions
 from tests.served import CHECKOUT, ROOT, free_port, referee_env, start_serve, stop
 
 DEADLINE = 2
@@ -177,3 +180,28 @@ def test_pipelined_requests_on_a_kept_alive_connection_are_all_answered(server):
         sock.sendall(one + one + b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         answer = _read_until_closed(sock)
     assert answer.count(b"HTTP/1.1 200 OK") == 3, answer
+
+
+def test_a_suggestion_counts_time_ms_from_the_requests_first_bytes(server):
+    """The worker stamps when a request's first bytes arrived (``api.buffered_worker``), and the
+    bot counts ``time_ms`` from there: a body sent 0.3 s after its head leaves a 50 ms greedy
+    pass no time for a second move (``complete`` false, one move valued), where counting from
+    when the app sees the request would have left it every move."""
+    state = positions("reign-supreme", seed=6, every=15)[1]
+    body = json.dumps(
+        {"state": state, "player": state["active_players"][0], "level": "greedy", "time_ms": 50}
+    ).encode()
+    sock = _connect(server["port"])
+    sock.sendall(
+        b"POST /v1/games/reign-supreme/suggest HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+    )
+    time.sleep(0.3)  # not a measurement: it makes the arrival older than time_ms
+    sock.sendall(body)
+    answer = _read_until_closed(sock)
+    sock.close()
+    head, _, got = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 "), answer
+    suggestion = json.loads(got)
+    assert not suggestion["complete"]
+    assert suggestion["playouts"] == BOTS["reign-supreme"].greedy_samples
