@@ -22,6 +22,9 @@ slowloris); :class:`BufferedWorker` puts that buffering inside the worker, as ng
   ``request_timeout`` problem+json and the connection closed; a connection that sent nothing
   is closed without an answer. ``Expect: 100-continue`` is answered from the loop once the head
   is in, so such clients send their body.
+- Each request carries the time its first bytes were read (``environ[api.worker.ARRIVED]``), so
+  that the app can count a deadline from the request's arrival rather than from when a thread
+  took it (a bot's ``time_ms``: ``api.bots``).
 - Closing after an answer lingers without blocking (RFC 9112 section 9.6: half-close, drain
   what the client still sends, up to 2 s), where gthread's ``close_graceful`` would block the
   main loop for up to 2 s per connection.
@@ -39,7 +42,9 @@ import resource
 import selectors
 import socket
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -52,7 +57,7 @@ from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn  # type: ignor
 
 from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
-from api.worker import ProblemWorker, problem_message
+from api.worker import ARRIVED, ProblemWorker, problem_message
 
 __all__ = ["BufferedWorker", "BufferedConn", "raise_open_files_limit", "LINGER_SECONDS"]
 
@@ -86,12 +91,29 @@ def raise_open_files_limit(wanted: int) -> int:
     return soft
 
 
+_handling = threading.local()
+"""The arrival of the request a pool thread is handling (``BufferedWorker.handle_request``), for
+the app wrapper that puts it in the environ gunicorn builds in that thread."""
+
+
+def _with_arrival(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    def stamped(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        arrived = getattr(_handling, "arrived", None)
+        if arrived is not None:
+            environ[ARRIVED] = arrived
+        return app(environ, start_response)
+
+    return stamped
+
+
 class BufferedConn(TConn):
-    """A gthread connection, with the request being gathered and its deadline."""
+    """A gthread connection, with the request being gathered, its deadline, and when its first
+    bytes were read (``arrived``; None until then)."""
 
     def __init__(self, cfg: Any, sock: Any, client: Any, server: Any) -> None:
         super().__init__(cfg, sock, client, server)
         self.request: RequestBuffer | None = None
+        self.arrived: float | None = None
         self.deadline = 0.0
         self.idle = False  # kept alive, waiting for the first byte of its next request
         self.continued = False  # "100 Continue" sent for the request being gathered
@@ -114,6 +136,10 @@ class BufferedWorker(ProblemWorker):
         self._order = itertools.count()
         self._waiting: dict[int, BufferedConn] = {}  # fd -> gathering or lingering connection
         self._capped = False
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = _with_arrival(self.wsgi)
 
     def init_process(self) -> None:
         # one descriptor per connection, plus the listeners, Redis, logs and the poller
@@ -144,6 +170,8 @@ class BufferedWorker(ProblemWorker):
     def _gather(self, conn: BufferedConn, held: bytes, deadline: float, idle: bool) -> None:
         """Start gathering the connection's next request from ``held`` (bytes already read)."""
         conn.request = RequestBuffer(self.cfg, conn.client, self.max_body, conn.requests + 1)
+        # Bytes already held (read with the previous request) arrived no later than now.
+        conn.arrived = time.monotonic() if held else None
         conn.continued = False
         conn.idle = idle and not held
         if held and conn.request.feed(held) != MORE:
@@ -195,6 +223,8 @@ class BufferedWorker(ProblemWorker):
                         self._close(conn)
                     return
                 got += len(data)
+                if conn.arrived is None:  # the request's first bytes: it has arrived
+                    conn.arrived = time.monotonic()
                 if conn.idle:  # the first byte of a kept-alive connection's next request
                     conn.idle = False
                     self._unwait(conn)
@@ -233,7 +263,12 @@ class BufferedWorker(ProblemWorker):
             # "100 Continue" was sent from the loop already, or the answer is a refusal the
             # client should not send a body for (gunicorn would send it from wsgi.create).
             req._expected_100_continue = False
-        keepalive = bool(super().handle_request(req, conn))
+        # gunicorn builds the environ in here: the app wrapper (load_wsgi) puts the arrival in
+        _handling.arrived = getattr(conn, "arrived", None)
+        try:
+            keepalive = bool(super().handle_request(req, conn))
+        finally:
+            _handling.arrived = None
         return keepalive and not getattr(conn, "close_after", False)
 
     # -- after the answer: keep alive, or close ---------------------------------------------

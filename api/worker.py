@@ -21,7 +21,12 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from api.errors import HTTP_CODES, PROBLEM_JSON, problem_body
 
-__all__ = ["ProblemWorker", "problem_response", "problem_message"]
+__all__ = ["ARRIVED", "ProblemWorker", "problem_response", "problem_message"]
+
+ARRIVED = "referee.arrived"
+"""The WSGI environ key under which ``serve``'s worker (``api.buffered_worker``) gives the app the
+request's arrival: the ``time.monotonic()`` reading taken when its first bytes were read. Absent
+under a server that does not stamp it (the app then counts from when it sees the request)."""
 
 _STATUS = re.compile(rb"HTTP/1\.[01] (\d{3}) ([^\r\n]*)\r\n")
 _MESSAGE = re.compile(rb"</h1>\s*(.*?)\s*</body>", re.S)

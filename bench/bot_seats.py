@@ -20,13 +20,12 @@ be close. Prints a table and writes ``bench/results/bot_seats.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import threading
 import time
 
-from streams import ROOT, Client, Stream, start_server
+from streams import Client, Stream, save_results, start_server, stop
 
 GAME = "reign-supreme"
 OPTIONS = {"scenario": "standard", "round_limit": 3, "setup": "auto"}
@@ -162,8 +161,7 @@ def main() -> int:
                     )
         finally:
             probe.stopping.set()
-            proc.terminate()
-            proc.wait(timeout=60)
+            stop(proc, 60)
     results = []
     for mode in modes:
         row = {
@@ -184,15 +182,7 @@ def main() -> int:
             )
         results.append(row)
         print("  ".join(f"{k}={v}" for k, v in row.items()))
-    out = ROOT / "bench" / "results" / "bot_seats.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(
-        json.dumps(
-            {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
-            indent=2,
-        )
-        + "\n"
-    )
+    save_results("bot_seats", results)
     return 0
 
 

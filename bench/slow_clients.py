@@ -31,9 +31,7 @@ import asyncio
 import http.client
 import json
 import multiprocessing
-import os
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,16 +42,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.served import CHECKOUT, free_port, referee_env, start_serve, stop  # noqa: E402
+
 GAME = "reign-and-ruin"
 TIMEOUT = 5.0
 HEAD = b"POST /v1/games/reign-and-ruin/apply HTTP/1.1\r\nHost: bench\r\n"
 KINDS = ("mid-headers", "mid-body", "trickle")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def call(port: int, method: str, path: str, body: Any = None, timeout: float = TIMEOUT):
@@ -73,21 +69,10 @@ def call(port: int, method: str, path: str, body: Any = None, timeout: float = T
 def start_server(data_dir: str, deadline: int | None) -> tuple[subprocess.Popen, int]:
     """``reign-referee serve`` (the README's command) with the code of this checkout."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(REFEREE_DATA_DIR=data_dir, LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
+    env = referee_env(REFEREE_DATA_DIR=data_dir, LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
     if deadline is not None:
         env["REQUEST_DEADLINE_SECONDS"] = str(deadline)
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
-    until = time.time() + 60
-    while time.time() < until:
-        try:
-            if call(port, "GET", "/readyz")[0] == 200:
-                return proc, port
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("serve did not start")
+    return start_serve(port, env=env, command=CHECKOUT, ready="/readyz"), port
 
 
 # -- the stalled connections (their own process) -----------------------------------------------
@@ -298,11 +283,7 @@ def main() -> int:
             _, during, after, still_open = here.recv()
             staller.join(10)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 20)
     print()
     print(
         f"{'phase':<28} {'endpoint':<8} {'n':>4} {'fail':>4} {'p50 ms':>8} {'p99 ms':>8} "

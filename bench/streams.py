@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import socket
 import statistics
 import subprocess
@@ -31,14 +30,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVE = Path(sys.executable).with_name("reign-referee")
+sys.path.insert(0, str(ROOT))
+
+from tests.served import free_port, referee_env, start_serve, stop  # noqa: E402
+
 GAME = "reign-and-ruin"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Client:
@@ -102,18 +98,16 @@ class Stream(threading.Thread):
 
 def start_server(data_dir: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(REFEREE_DATA_DIR=data_dir, LOG_LEVEL="warning")
-    proc = subprocess.Popen([str(SERVE), "serve", "--port", str(port)], cwd=ROOT, env=env)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if Client(port).call("GET", "/readyz")[0] == 200:
-                return proc, port
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("serve did not start")
+    env = referee_env(REFEREE_DATA_DIR=data_dir, LOG_LEVEL="warning")
+    return start_serve(port, env=env, ready="/readyz"), port
+
+
+def save_results(name: str, results: list[dict]) -> None:
+    """Write ``bench/results/<name>.json``: when (UTC) and the rows measured."""
+    out = ROOT / "bench" / "results" / f"{name}.json"
+    out.parent.mkdir(exist_ok=True)
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    out.write_text(json.dumps({"when": when, "results": results}, indent=2) + "\n")
 
 
 def new_session(client: Client) -> dict:
@@ -204,19 +198,10 @@ def main() -> int:
             play(port, 20, 0)  # warm up
             results = [play(port, args.moves, n) for n in [0, *args.streams]]
         finally:
-            proc.terminate()
-            proc.wait(timeout=60)
+            stop(proc, 60)
     for r in results:
         print("  ".join(f"{k}={v}" for k, v in r.items()))
-    out = ROOT / "bench" / "results" / "streams.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(
-        json.dumps(
-            {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
-            indent=2,
-        )
-        + "\n"
-    )
+    save_results("streams", results)
     return 0
 
 

@@ -5,76 +5,33 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import signal
 import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 import redis
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.served import CHECKOUT, ROOT, free_port, referee_env, start_serve, stop
+
 LIMIT = 10_000
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = _free_port()
+    port = free_port()
     data = tmp_path_factory.mktemp("serve-data")
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(
+    env = referee_env(
         REFEREE_DATA_DIR=str(data),
         MAX_BODY_BYTES=str(LIMIT),
         LOG_LEVEL="warning",
         PYTHONPATH=str(ROOT),
     )
     log = tmp_path_factory.mktemp("serve-log") / "serve.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "api.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--workers",
-                "2",
-                "--threads",
-                "2",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("serve did not start:\n" + log.read_text())
-    info = {"port": port, "proc": proc, "log": log, "data": data}
-    yield info
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+    args = ["--workers", "2", "--threads", "2"]
+    proc = start_serve(port, args, env, log=log, command=CHECKOUT)
+    yield {"port": port, "proc": proc, "log": log, "data": data}
+    stop(proc)
 
 
 def _request(port, method, path, body=None, headers=None, chunks=None):

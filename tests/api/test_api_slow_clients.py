@@ -9,71 +9,38 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from rules.bots import BOTS
+from tests.bots.positions import positions
+from tests.served import CHECKOUT, ROOT, free_port, referee_env, start_serve, stop
+
 DEADLINE = 2
 WAIT = 30.0
 HEAD = b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: x\r\n"
 BODY = json.dumps({"players": ["a", "b"], "seed": 3}).encode()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """One worker with 2 threads and no stream threads: 2 stalled connections would hold every
     thread of a worker that reads requests in its threads."""
-    port = _free_port()
-    data = tmp_path_factory.mktemp("slow-data")
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(
-        REFEREE_DATA_DIR=str(data),
+    port = free_port()
+    env = referee_env(
+        REFEREE_DATA_DIR=str(tmp_path_factory.mktemp("slow-data")),
         REQUEST_DEADLINE_SECONDS=str(DEADLINE),
         MAX_STREAMS="0",
         LOG_LEVEL="warning",
         PYTHONPATH=str(ROOT),
     )
     log = tmp_path_factory.mktemp("slow-log") / "serve.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
-            + ["--workers", "1", "--threads", "2"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    until = time.time() + 30
-    while time.time() < until:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("serve did not start:\n" + log.read_text())
+    args = ["--workers", "1", "--threads", "2"]
+    proc = start_serve(port, args, env, log=log, command=CHECKOUT)
     yield {"port": port, "log": log}
-    proc.terminate()
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop(proc, 20)
 
 
 def _connect(port: int) -> socket.socket:
@@ -213,3 +180,28 @@ def test_pipelined_requests_on_a_kept_alive_connection_are_all_answered(server):
         sock.sendall(one + one + b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         answer = _read_until_closed(sock)
     assert answer.count(b"HTTP/1.1 200 OK") == 3, answer
+
+
+def test_a_suggestion_counts_time_ms_from_the_requests_first_bytes(server):
+    """The worker stamps when a request's first bytes arrived (``api.buffered_worker``), and the
+    bot counts ``time_ms`` from there: a body sent 0.3 s after its head leaves a 50 ms greedy
+    pass no time for a second move (``complete`` false, one move valued), where counting from
+    when the app sees the request would have left it every move."""
+    state = positions("reign-supreme", seed=6, every=15)[1]
+    body = json.dumps(
+        {"state": state, "player": state["active_players"][0], "level": "greedy", "time_ms": 50}
+    ).encode()
+    sock = _connect(server["port"])
+    sock.sendall(
+        b"POST /v1/games/reign-supreme/suggest HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+    )
+    time.sleep(0.3)  # not a measurement: it makes the arrival older than time_ms
+    sock.sendall(body)
+    answer = _read_until_closed(sock)
+    sock.close()
+    head, _, got = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 "), answer
+    suggestion = json.loads(got)
+    assert not suggestion["complete"]
+    assert suggestion["playouts"] == BOTS["reign-supreme"].greedy_samples

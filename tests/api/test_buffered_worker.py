@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import selectors
 import socket
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from gunicorn.config import Config
 
 from api.buffered_worker import BufferedConn, BufferedWorker
+from api.worker import ARRIVED
 
 GET = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
 
@@ -31,8 +34,10 @@ class _Log:
 
 
 def _app(environ: dict, start_response: Any) -> list[bytes]:
+    """Echoes the body; says when the worker stamped the request's arrival (``ARRIVED``)."""
     body = environ["wsgi.input"].read()
-    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+    headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]
+    start_response("200 OK", headers + [("X-Arrived", repr(environ.get(ARRIVED)))])
     return [body]
 
 
@@ -45,7 +50,8 @@ def worker():
     w.poller = selectors.DefaultSelector()
     w.method_queue.init()
     w.poller.register(w.method_queue.fileno(), selectors.EVENT_READ, w.method_queue.run_callbacks)
-    w.wsgi = _app
+    w.app = SimpleNamespace(wsgi=lambda: _app)
+    w.load_wsgi()  # as in init_process: the app the worker runs is what it makes of this one
     yield w
     w.murder_keepalived(force=True)
     w.tpool.shutdown(wait=True)
@@ -162,3 +168,29 @@ def test_expired_connections_are_answered_in_batches_between_turns(worker):
     for _, client in pairs:
         assert _read_all(client) == b""
         client.close()
+
+
+def _arrived(answer: bytes) -> float:
+    match = re.search(rb"X-Arrived: (\S+)", answer)
+    assert match, answer
+    return float(match.group(1))
+
+
+def test_a_request_carries_the_time_its_first_bytes_were_read(worker):
+    """The app sees when the request began to arrive (``environ[ARRIVED]``, on the clock of
+    ``time.monotonic``): its first bytes, not its last nor the moment a thread took it, so that
+    a bot's ``time_ms`` counts the time the request waited in the worker. A kept-alive
+    connection's next request has a stamp of its own."""
+    conn, client = _connect(worker)
+    before = time.monotonic()
+    client.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
+    _turn(worker, lambda: conn.request is not None and conn.request.waits_for_body)
+    between = time.monotonic()
+    client.sendall(b"lo")
+    _turn(worker, lambda: conn.requests == 1 and conn.request is not None)
+    first = _arrived(client.recv(4096))
+    assert before <= first <= between
+    again = time.monotonic()
+    client.sendall(GET)
+    _turn(worker, lambda: conn.requests == 2 and conn.request is not None)
+    assert again <= _arrived(client.recv(4096)) <= time.monotonic()

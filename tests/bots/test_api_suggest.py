@@ -154,3 +154,31 @@ def test_time_ms_counts_from_the_requests_arrival(client, monkeypatch):
     late = _suggest(client, game_id, body).get_json()
     assert not late["complete"] and late["playouts"] == BOTS[game_id].greedy_samples
     assert BOTS[game_id].game.violations(state, late["move"]) == []
+
+
+def test_time_ms_counts_from_the_arrival_the_worker_stamped(client, monkeypatch):
+    """A request ``serve``'s worker stamped on arrival (``ARRIVED`` in its environ: when its first
+    bytes were read) counts ``time_ms`` from that stamp, so time spent queued in the worker before
+    the app sees the request is inside it. With a clock that never moves, a stamp already
+    ``time_ms`` old leaves the greedy pass its first move only (``complete`` false); a fresh stamp
+    leaves it every move."""
+    import api.bots as bots_api
+    from api.worker import ARRIVED
+
+    game_id = "reign-supreme"
+    state = positions(game_id, seed=6, every=15)[1]
+    player = state["active_players"][0]
+    body = {"state": state, "player": player, "level": "greedy", "seed": 3, "time_ms": 50}
+    monkeypatch.setattr(bots_api, "_clock", lambda: 100.0)
+    path = f"/v1/games/{game_id}/suggest"
+
+    def suggest_arrived(at: float) -> dict:
+        resp = client.post(path, json=body, environ_base={ARRIVED: at})
+        assert resp.status_code == 200, resp.get_json()
+        return resp.get_json()
+
+    fresh = suggest_arrived(100.0)
+    assert fresh["complete"] and fresh["playouts"] > BOTS[game_id].greedy_samples
+    queued = suggest_arrived(100.0 - 0.050)  # queued for all of time_ms before the app saw it
+    assert not queued["complete"] and queued["playouts"] == BOTS[game_id].greedy_samples
+    assert BOTS[game_id].game.violations(state, queued["move"]) == []

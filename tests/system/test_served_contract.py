@@ -8,29 +8,20 @@ against it for every registered game, sessions included (``--sessions``).
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from rules.registry import GAMES
+from tests.served import SERVE, free_port, referee_env, start_serve, stop
 
 pytestmark = pytest.mark.slow  # the shared checker plays 20 games and sessions of each game
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_CHECK = ROOT.parent / "shared" / "tools" / "contract_check.py"
-SERVE = Path(sys.executable).with_name("reign-referee")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _get(url: str) -> tuple[int, dict]:
@@ -44,38 +35,14 @@ def _get(url: str) -> tuple[int, dict]:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """``reign-referee serve`` on a free port, with REDIS_URL unset (embedded Redis)."""
-    if not SERVE.exists():
-        pytest.fail(f"the console command is not installed at {SERVE}; run the README's setup")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env["REFEREE_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
-    proc = subprocess.Popen(
-        [str(SERVE), "serve", "--port", str(port)],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"serve exited early:\n{proc.stdout.read()}")
-        try:
-            if _get(base + "/healthz")[0] == 200:
-                break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("serve did not answer /healthz within 60 s")
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    if not Path(SERVE[0]).exists():
+        pytest.fail(f"the console command is not installed at {SERVE[0]}; run the README's setup")
+    port = free_port()
+    env = referee_env(REFEREE_DATA_DIR=str(tmp_path_factory.mktemp("data")))
+    log = tmp_path_factory.mktemp("log") / "serve.log"
+    proc = start_serve(port, env=env, log=log)
+    yield f"http://127.0.0.1:{port}"
+    stop(proc, 30)
 
 
 def test_serve_starts_with_embedded_store(served):

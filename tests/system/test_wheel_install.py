@@ -17,10 +17,8 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -32,6 +30,7 @@ import pytest
 
 from api.ops import OPENAPI_PATH
 from rules.registry import GAMES
+from tests.served import free_port, referee_env, start_serve, stop
 
 pytestmark = pytest.mark.slow
 
@@ -92,12 +91,6 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _request(url: str, body: Any = None) -> tuple[int, bytes]:
     data = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json"} if data is not None else {}
@@ -112,42 +105,17 @@ def _request(url: str, body: Any = None) -> tuple[int, bytes]:
 @pytest.fixture(scope="module")
 def served(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The venv's ``reign-referee serve`` on a free port, cwd an empty directory, embedded Redis."""
-    cwd = tmp_path_factory.mktemp("empty")
-    port = _free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("REDIS_URL", "PYTHONPATH", "VIRTUAL_ENV", "REFEREE_DATA_DIR")
-    }
-    proc = subprocess.Popen(
-        [str(venv / "bin" / "reign-referee"), "serve", "--port", str(port)],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    port = free_port()
+    proc = start_serve(
+        port,
+        env=referee_env(drop=("REDIS_URL", "PYTHONPATH", "VIRTUAL_ENV", "REFEREE_DATA_DIR")),
+        log=tmp_path_factory.mktemp("log") / "serve.log",
+        command=[str(venv / "bin" / "reign-referee")],
+        cwd=tmp_path_factory.mktemp("empty"),
+        timeout=120,
     )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120  # a guard against a hung start, not a timing check
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"serve exited early:\n{proc.stdout.read() if proc.stdout else ''}")
-        try:
-            if _request(base + "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("serve did not answer /healthz within 120 s")
-        time.sleep(0.3)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    yield f"http://127.0.0.1:{port}"
+    stop(proc, 30)
 
 
 def test_the_wheel_carries_every_package_and_data_file(wheel: Path) -> None:

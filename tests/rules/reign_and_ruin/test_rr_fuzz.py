@@ -8,9 +8,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.errors import IllegalMove
 from rules.playout import random_steps
 from rules.reign_and_ruin import GAME
+from tests.rules.fuzzing import json_values, judged_without_crashing
 
 
 def sample_states():
@@ -35,13 +35,7 @@ scalars = st.one_of(
     st.sampled_from(["ann", "bob", "cat", "dan", "army", "hand"]),
     st.text(max_size=4),
 )
-values = st.recursive(
-    scalars,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
-    ),
-    max_leaves=5,
-)
+values = json_values(scalars)
 moves = st.fixed_dictionaries(
     {
         "player": st.one_of(st.sampled_from(["ann", "bob", "cat", "dan", "zed"]), values),
@@ -57,13 +51,4 @@ moves = st.fixed_dictionaries(
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(index=st.integers(0, len(STATES) - 1), move=moves)
 def test_any_move_is_judged_without_crashing(index, move):
-    state = STATES[index]
-    found = GAME.violations(state, move)
-    assert isinstance(found, list)
-    try:
-        after, events = GAME.apply(state, move)
-    except IllegalMove as err:
-        assert found and list(err.violations) == found
-    else:
-        assert found == []
-        GAME.check_state(after)
+    judged_without_crashing(GAME, STATES[index], move)

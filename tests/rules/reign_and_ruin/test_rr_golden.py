@@ -1,32 +1,43 @@
-"""Golden playthroughs: seeded games recorded by ``make_golden.py``, replayed move by move and
-compared byte for byte, so an unintended change of the rules is caught."""
+"""Reign and Ruin's golden playthroughs, replayed byte for byte: ``tests/rules/golden_files.py``."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from api.jsonio import dumps
 from rules.reign_and_ruin import GAME
+from tests.rules.golden_files import Golden
 
-GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.json"))
+GAMES = {
+    "two_players": {"players": ["ann", "bob"], "seed": 2024, "options": {}, "chooser_seed": 1},
+    "three_players_starting_cat": {
+        "players": ["ann", "bob", "cat"],
+        "seed": 7,
+        "options": {"starting_player": "cat"},
+        "chooser_seed": 2,
+    },
+    "four_players_custom_deck": {
+        "players": ["ann", "bob", "cat", "dan"],
+        "seed": 987654321,
+        "chooser_seed": 3,
+        "options": {
+            "deck": [
+                {"faction": f, "value": v}
+                for f in ("alfenghast", "hexen", "kurgoz", "cognitz", "crou", "nomora")
+                for v in (1, 2, 2, 3, 5, 8, 13)
+            ]
+        },
+    },
+}
+
+GOLDEN = Golden(GAME, Path(__file__).resolve().parent / "golden", GAMES)
 
 
 def test_golden_files_exist():
-    assert len(GOLDEN) >= 3
+    assert [p.stem for p in GOLDEN.paths] == sorted(GAMES) and len(GAMES) >= 3
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GOLDEN.paths, ids=lambda p: p.stem)
 def test_golden_playthrough_replays_exactly(path):
-    record = json.loads(path.read_text("utf-8"))
-    state = GAME.setup(record["players"], record["seed"], record["options"])
-    assert dumps(state) == dumps(record["setup"]), "setup changed"
-    for i, step in enumerate(record["steps"]):
-        assert step["move"] in GAME.legal_moves(state), f"move {i} is no longer listed"
-        state, events = GAME.apply(state, step["move"])
-        assert dumps(events) == dumps(step["events"]), f"events of move {i} changed"
-        assert dumps(state) == dumps(step["state"]), f"state after move {i} changed"
-    assert state["status"] == "finished"
-    GAME.check_state(state)
+    GOLDEN.replay(path)

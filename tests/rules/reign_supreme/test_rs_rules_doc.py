@@ -4,45 +4,28 @@ heading of docs/rules/reign-supreme.md, and every violation code is documented t
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from rules.reign_supreme import rulebook
+from tests.rules.rules_doc import RulesDoc
 
-ROOT = Path(__file__).resolve().parents[3]
-DOC = (ROOT / "docs" / "rules" / "reign-supreme.md").read_text("utf-8")
-SOURCE = "".join(p.read_text("utf-8") for p in (ROOT / "rules" / "reign_supreme").glob("*.py"))
-
-
-def github_slug(heading: str) -> str:
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
-
-
-def anchors() -> set[str]:
-    return {github_slug(m) for m in re.findall(r"^#{1,6} (.+)$", DOC, flags=re.M)}
+DOC = RulesDoc.of("reign-supreme")
 
 
 def test_every_rule_id_is_a_heading_of_the_rules_doc():
-    rule_ids = {
-        v
-        for k, v in vars(rulebook).items()
-        if isinstance(v, str) and v.startswith("reign-supreme#")
-    }
+    rule_ids = DOC.rule_ids(rulebook)
     assert len(rule_ids) >= 25
-    missing = sorted(r for r in rule_ids if r.split("#", 1)[1] not in anchors())
-    assert not missing, missing
+    DOC.assert_headings(rule_ids)
 
 
 def test_the_code_uses_rule_ids_only_through_the_rulebook():
-    assert '"reign-supreme#' not in SOURCE
+    assert '"reign-supreme#' not in DOC.source
 
 
 def test_every_violation_code_is_documented():
-    codes = set(re.findall(r'(?:Violation|_v)\(\s*"([a-z_]+)"', SOURCE))
-    codes |= set(re.findall(r'code = "([a-z_]+)" if .* else "([a-z_]+)"', SOURCE)[0])
+    codes = set(re.findall(r'(?:Violation|_v)\(\s*"([a-z_]+)"', DOC.source))
+    codes |= set(re.findall(r'code = "([a-z_]+)" if .* else "([a-z_]+)"', DOC.source)[0])
     assert len(codes) > 60
-    undocumented = sorted(c for c in codes if f"`{c}`" not in DOC)
-    assert not undocumented, undocumented
+    DOC.assert_documented(codes)
 
 
 def test_every_statistic_is_in_the_rules_doc():
@@ -55,7 +38,7 @@ def test_every_statistic_is_in_the_rules_doc():
                 f"{s['attack']} | {s['defence']} | {s['range']} | {s['damage']} | "
                 f"{_cell(s['kinds'])} | {_cell(s['abilities'])} | {_cell(s['spells'])} |"
             )
-            assert row in DOC, row
+            assert row in DOC.text, row
 
 
 def _cell(values: list[str]) -> str:
@@ -67,6 +50,6 @@ def test_the_doc_says_teleport_takes_mines_and_ruins_as_ruling_rs_15_does():
     that a card, Knockback or Teleport puts there." The Teleport paragraph once said it "takes no
     Mine or Ruin" while §Mines and Ruins said it does (issue 24); the behaviour is tested by
     ``test_rs_rulings_10_15.py::test_a_unit_teleporting_onto_a_ruin_takes_it``."""
-    teleport = next(p for p in DOC.split("\n- ") if p.startswith("**Teleport**"))
-    assert "takes no Mine or Ruin" not in DOC
+    teleport = next(p for p in DOC.text.split("\n- ") if p.startswith("**Teleport**"))
+    assert "takes no Mine or Ruin" not in DOC.text
     assert "RS 15" in teleport and "Mine" in teleport
