@@ -10,8 +10,10 @@
 against greedy seats (two players; three for Reigns: The Council, its fewest), the expert's seat
 rotated one seat per game (``rules.bots.match.seat_levels``), game ``i`` set up with seed
 ``1000 + i`` (Reign Supreme: the skirmish scenario, 8 rounds, so a game is minutes, not hours).
-Every move is ``suggest`` from the mover's view with the wall clock, as the service asks: the
-expert's answers are timed (their ``complete`` flag counted, their longest time kept). Games run
+Every move is ``suggest`` from the mover's view with the wall clock counting from before the view,
+as the service counts from a request's arrival (``rules.bots.match.bot_turns``, the loop of
+``reign-referee simulate --bots`` with a real clock): the expert's answers are timed (their
+``complete`` flag counted, their longest time kept). Games run
 in ``--workers`` processes; a progress line goes to stderr (games done, the last one, the time
 spent and an estimate of the time left, each game weighted by what its kind took before). Each
 finished game is appended to ``bench/results/bot_strength.jsonl`` at once, with the *code key*
@@ -54,8 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.cli import wilson_interval  # noqa: E402
-from rules.bots import BOTS, suggest  # noqa: E402
-from rules.bots.match import seat_levels  # noqa: E402
+from rules.bots import BOTS  # noqa: E402
+from rules.bots.match import bot_turns, seat_levels  # noqa: E402
 
 RAW = ROOT / "bench" / "results" / "bot_strength.jsonl"
 OUT_JSON = ROOT / "docs" / "bot_strength.json"
@@ -66,8 +68,10 @@ BUDGETS = (50, 100, 300, 1000)
 GAMES = ("reign-absolute", "reign-and-ruin", "reign-supreme", "reigns-the-council")
 SEATS = {"reigns-the-council": 3}
 OPTIONS: dict[str, dict[str, Any]] = {"reign-supreme": {"scenario": "skirmish", "round_limit": 8}}
-MAX_MOVES = 20_000
-PROTOCOL = "seats rotated; seed 1000 + i; suggest seed seed * 100_003 + move_count; wall clock"
+PROTOCOL = (
+    "seats rotated; seed 1000 + i; suggest seed seed * 100_003 + move_count; wall clock "
+    "from before the view (rules.bots.match.bot_turns)"
+)
 """What a game record depends on besides ``rules/``: change it with the way games are played."""
 
 
@@ -105,30 +109,17 @@ def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
     answers' times and flags)."""
     game_id, time_ms, index = task
     bot, level_of, seed, state = set_up_game(game_id, index)
-    game = bot.game
     began = time.monotonic()
     times: list[float] = []
     incomplete = switches = 0
-    for _ in range(MAX_MOVES):
-        if state["status"] == "finished":
-            break
-        player = state["active_players"][0]
-        started = time.monotonic()
-        chosen = suggest(
-            bot,
-            game.view(state, player),
-            player,
-            level_of[player],
-            seed * 100_003 + state["move_count"],
-            time_ms,
-        )
-        if level_of[player] == "expert":
-            times.append(time.monotonic() - started)
-            incomplete += not chosen.complete
-            switches += chosen.reason.startswith("beat the greedy")
-        state, _ = game.apply(state, chosen.move)
+    for turn in bot_turns(bot, state, level_of, seed, time_ms, clock=time.monotonic):
+        state = turn.state
+        if level_of[turn.player] == "expert":
+            times.append(turn.seconds)
+            incomplete += not turn.suggestion.complete
+            switches += turn.suggestion.reason.startswith("beat the greedy")
     expert = next(p for p, level in level_of.items() if level == "expert")
-    winners = game.score(state).winners
+    winners = bot.game.score(state).winners
     return {
         "code": code_key(game_id),
         "game": game_id,
