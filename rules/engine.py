@@ -25,8 +25,17 @@ from rules.engine_types import Action, Event, Move, PlayerId, Score, State, View
 from rules.errors import InvalidSetup
 from rules.integrity import raise_problems, to_move_problems
 from rules.player_ids import id_problem, look_alikes
+from rules.rng import MAX_SEED
 
-__all__ = ["Game", "next_seat", "seats_after", "check_players"]
+__all__ = [
+    "Game",
+    "next_seat",
+    "seats_after",
+    "check_players",
+    "check_seed",
+    "unknown_options",
+    "player_option_problems",
+]
 
 
 class Game(ABC):
@@ -228,3 +237,42 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
         found.append(Violation("duplicate_player", f"players.{i} {players[i][:64]!r} {why}.", rule))
     if found:
         raise InvalidSetup(found)
+
+
+def check_seed(seed: Any, rule: str) -> None:
+    """The seed of a new game must be a whole number from 0 to ``MAX_SEED`` (``rules.rng``: all
+    chance comes from the generator it seeds), ``rule`` being the game's setup rule. Raises
+    InvalidSetup ``bad_seed``."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise InvalidSetup(
+            [Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.", rule)]
+        )
+
+
+def unknown_options(
+    title: str, options: dict[str, Any], known: dict[str, Any], rule: str
+) -> list[Violation]:
+    """An ``unknown_option`` violation for each key of ``options`` that is not one of the game's
+    ``known`` options (its documented defaults), citing the game's options rule ``rule``."""
+    return [
+        Violation(
+            "unknown_option",
+            f"{title} has no option {key!r}; the options are {', '.join(known)}.",
+            rule,
+        )
+        for key in options
+        if key not in known
+    ]
+
+
+def player_option_problems(
+    players: Sequence[PlayerId], options: dict[str, Any], name: str, code: str, rule: str
+) -> list[Violation]:
+    """The option ``name``, when given (not None), must name one of ``players``; otherwise a
+    violation ``code`` citing ``rule``."""
+    value = options.get(name)
+    if value is None or (isinstance(value, str) and value in players):
+        return []
+    return [
+        Violation(code, f"options.{name} must be one of the players ({', '.join(players)}).", rule)
+    ]

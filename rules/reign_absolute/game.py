@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.engine import Game, check_players
 from rules.engine_types import Event, PlayerId, Score, State, View
-from rules.reign_absolute import integrity, moves, scoring, views
+from rules.reign_absolute import integrity, moves, rulebook, scoring, views
 from rules.reign_absolute.content import default_cards, default_races
 from rules.reign_absolute.state import DEFAULT_OPTIONS, new_game
 
@@ -25,7 +25,7 @@ class ReignAbsolute(Game):
     docs/rules/reign-absolute.md)."""
 
     id = "reign-absolute"
-    title = "Reign Absolute"
+    title = rulebook.TITLE
     min_players = 2
     max_players = 4
     move_types = moves.MOVE_TYPES

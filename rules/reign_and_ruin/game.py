@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.engine import Game, check_players
 from rules.engine_types import Event, PlayerId, Score, State, View
-from rules.reign_and_ruin import actions, integrity, moves, scoring, views
+from rules.reign_and_ruin import actions, integrity, moves, rulebook, scoring, views
 from rules.reign_and_ruin.cards import FACTIONS, default_deck
 from rules.reign_and_ruin.state import DEFAULT_OPTIONS, new_game
 
@@ -25,7 +25,7 @@ class ReignAndRuin(Game):
     docs/rules/reign-and-ruin.md)."""
 
     id = "reign-and-ruin"
-    title = "Reign & Ruin"
+    title = rulebook.TITLE
     min_players = 2
     max_players = 4
     move_types = ("draft", "fighter", "destroy", "draw", "double", "protect", "swap", "revive")

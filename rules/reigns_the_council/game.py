@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.engine import Game, check_players
 from rules.engine_types import Event, Move, PlayerId, Score, State, View
-from rules.reigns_the_council import integrity, moves, scoring, views
+from rules.reigns_the_council import integrity, moves, rulebook, scoring, views
 from rules.reigns_the_council.content import GOALS, PILLAR_INFO, TRACK_MAX, TRACK_MIN, default_deck
 from rules.reigns_the_council.state import DEFAULT_OPTIONS, new_game
 
@@ -26,7 +26,7 @@ class ReignsTheCouncil(Game):
     004_418326d9c7b636cd; rules doc docs/rules/reigns-the-council.md)."""
 
     id = "reigns-the-council"
-    title = "Reigns: The Council"
+    title = rulebook.TITLE
     min_players = 3
     max_players = 4
     move_types = moves.MOVE_TYPES
