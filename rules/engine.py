@@ -78,14 +78,17 @@ class Game(ABC):
     # checked, for every game (contract, Fairness: "Every state, view and session answer has
     # `to_move`"); a game implements ``new_state``, ``next_state`` and ``check_integrity``.
     def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        """A new game, with its ``to_move``. Raises :class:`~rules.errors.InvalidSetup`."""
+        """A new game, with its ``to_move``, for ``players`` that pass :func:`check_players`.
+        Raises :class:`~rules.errors.InvalidSetup`."""
+        check_players(self, players)
         state = self.new_state(players, seed, options)
         state["to_move"] = self.waiting_on(state)
         return state
 
     @abstractmethod
     def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        """A new game, every field but ``to_move``. Raises :class:`~rules.errors.InvalidSetup`."""
+        """A new game, every field but ``to_move``, for ``players`` that :meth:`setup` has
+        already checked. Raises :class:`~rules.errors.InvalidSetup`."""
 
     def check_state(self, state: State) -> None:
         """Integrity of a client-sent state: the game's own checks, then ``to_move`` must be

@@ -58,7 +58,8 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     rest, in shuffled order, is the draw pile (``draw_pile[0]`` is the top). The starting player
     is ``options.starting_player``; when absent it stays ``None`` until the draft ends, and is
     drawn then (seed §3 comes after §2; :func:`rules.reign_and_ruin.draft.apply_draft`), so no
-    drafter can know it. Players must already have passed ``check_players``.
+    drafter can know it. Players have already passed ``check_players``
+    (:meth:`rules.engine.Game.setup`).
     """
     check_seed(seed, rulebook.SETUP)
     deck = _check_options(players, options)
