@@ -35,6 +35,7 @@ __all__ = [
     "check_seed",
     "unknown_options",
     "player_option_problems",
+    "end_game",
 ]
 
 
@@ -279,3 +280,19 @@ def player_option_problems(
     return [
         Violation(code, f"options.{name} must be one of the players ({', '.join(players)}).", rule)
     ]
+
+
+def end_game(state: State, outcome: dict[str, Any]) -> Event:
+    """End the game in ``state`` (in place): status and phase ``finished``, nobody active, its
+    ``outcome`` set (contract: a finished game waits on nobody). Returns the ``game_over``
+    event that tells the outcome (winners, draw, scores), for the game to add to its events."""
+    state["phase"] = "finished"
+    state["status"] = "finished"
+    state["active_players"] = []
+    state["outcome"] = outcome
+    return {
+        "type": "game_over",
+        "winners": list(outcome["winners"]),
+        "draw": outcome["draw"],
+        "scores": dict(outcome["scores"]),
+    }
