@@ -25,8 +25,18 @@ from rules.engine_types import Action, Event, Move, PlayerId, Score, State, View
 from rules.errors import InvalidSetup
 from rules.integrity import raise_problems, to_move_problems
 from rules.player_ids import id_problem, look_alikes
+from rules.rng import MAX_SEED
 
-__all__ = ["Game", "next_seat", "seats_after", "check_players"]
+__all__ = [
+    "Game",
+    "next_seat",
+    "seats_after",
+    "check_players",
+    "check_seed",
+    "unknown_options",
+    "player_option_problems",
+    "end_game",
+]
 
 
 class Game(ABC):
@@ -69,14 +79,17 @@ class Game(ABC):
     # checked, for every game (contract, Fairness: "Every state, view and session answer has
     # `to_move`"); a game implements ``new_state``, ``next_state`` and ``check_integrity``.
     def setup(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        """A new game, with its ``to_move``. Raises :class:`~rules.errors.InvalidSetup`."""
+        """A new game, with its ``to_move``, for ``players`` that pass :func:`check_players`.
+        Raises :class:`~rules.errors.InvalidSetup`."""
+        check_players(self, players)
         state = self.new_state(players, seed, options)
         state["to_move"] = self.waiting_on(state)
         return state
 
     @abstractmethod
     def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        """A new game, every field but ``to_move``. Raises :class:`~rules.errors.InvalidSetup`."""
+        """A new game, every field but ``to_move``, for ``players`` that :meth:`setup` has
+        already checked. Raises :class:`~rules.errors.InvalidSetup`."""
 
     def check_state(self, state: State) -> None:
         """Integrity of a client-sent state: the game's own checks, then ``to_move`` must be
@@ -228,3 +241,58 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
         found.append(Violation("duplicate_player", f"players.{i} {players[i][:64]!r} {why}.", rule))
     if found:
         raise InvalidSetup(found)
+
+
+def check_seed(seed: Any, rule: str) -> None:
+    """The seed of a new game must be a whole number from 0 to ``MAX_SEED`` (``rules.rng``: all
+    chance comes from the generator it seeds), ``rule`` being the game's setup rule. Raises
+    InvalidSetup ``bad_seed``."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise InvalidSetup(
+            [Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.", rule)]
+        )
+
+
+def unknown_options(
+    title: str, options: dict[str, Any], known: dict[str, Any], rule: str
+) -> list[Violation]:
+    """An ``unknown_option`` violation for each key of ``options`` that is not one of the game's
+    ``known`` options (its documented defaults), citing the game's options rule ``rule``."""
+    return [
+        Violation(
+            "unknown_option",
+            f"{title} has no option {key!r}; the options are {', '.join(known)}.",
+            rule,
+        )
+        for key in options
+        if key not in known
+    ]
+
+
+def player_option_problems(
+    players: Sequence[PlayerId], options: dict[str, Any], name: str, code: str, rule: str
+) -> list[Violation]:
+    """The option ``name``, when given (not None), must name one of ``players``; otherwise a
+    violation ``code`` citing ``rule``."""
+    value = options.get(name)
+    if value is None or (isinstance(value, str) and value in players):
+        return []
+    return [
+        Violation(code, f"options.{name} must be one of the players ({', '.join(players)}).", rule)
+    ]
+
+
+def end_game(state: State, outcome: dict[str, Any]) -> Event:
+    """End the game in ``state`` (in place): status and phase ``finished``, nobody active, its
+    ``outcome`` set (contract: a finished game waits on nobody). Returns the ``game_over``
+    event that tells the outcome (winners, draw, scores), for the game to add to its events."""
+    state["phase"] = "finished"
+    state["status"] = "finished"
+    state["active_players"] = []
+    state["outcome"] = outcome
+    return {
+        "type": "game_over",
+        "winners": list(outcome["winners"]),
+        "draw": outcome["draw"],
+        "scores": dict(outcome["scores"]),
+    }

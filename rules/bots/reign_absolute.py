@@ -29,18 +29,14 @@ from typing import Any
 from rules.bots.sampling import Pool, fresh_chance, spread
 from rules.engine_types import PlayerId, State, View
 from rules.reign_absolute import GAME
+from rules.views import SHARED_FIELDS
 
 __all__ = ["BOT"]
 
 _COPIED = (
     "game",
     "schema_version",
-    "players",
-    "status",
-    "phase",
-    "active_players",
-    "to_move",
-    "move_count",
+    *SHARED_FIELDS,
     "outcome",
     "turn_limit",
     "races",

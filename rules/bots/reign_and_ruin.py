@@ -19,6 +19,7 @@ from typing import Any
 from rules.bots.sampling import Pool, fresh_chance, spread
 from rules.engine_types import PlayerId, State, View
 from rules.reign_and_ruin import GAME
+from rules.views import shared_fields
 
 __all__ = ["BOT"]
 
@@ -66,12 +67,7 @@ class ReignAndRuinBot:
         state: State = {
             "game": view["game"],
             "schema_version": view["schema_version"],
-            "players": list(players),
-            "status": view["status"],
-            "phase": view["phase"],
-            "active_players": list(view["active_players"]),
-            "to_move": list(view["to_move"]),
-            "move_count": view["move_count"],
+            **shared_fields(view),
             "outcome": view["outcome"],
             "cards": view["cards"],
             # null during the draft, as in the view: the rules draw it from the (fresh) generator

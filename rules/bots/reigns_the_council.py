@@ -46,18 +46,14 @@ from rules.reigns_the_council import GAME
 from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, default_catalog
 from rules.reigns_the_council.ending import totals
 from rules.reigns_the_council.rounds import ABDICATION_PILE
+from rules.views import SHARED_FIELDS
 
 __all__ = ["BOT"]
 
 _COPIED = (
     "game",
     "schema_version",
-    "players",
-    "status",
-    "phase",
-    "active_players",
-    "to_move",
-    "move_count",
+    *SHARED_FIELDS,
     "outcome",
     "story_point",
     "tracks",

@@ -100,20 +100,8 @@ def _draw_into(
             events.append({"type": "deck_empty", "player": side["player"]})
             return
         info = state["cards"][card]
-        if info["kind"] == "turn":
-            state["discard"].append(card)
-            events.append(
-                {
-                    "type": "combat_card_drawn",
-                    "side": side["role"],
-                    "player": side["player"],
-                    "card": card,
-                    "source": source,
-                    "result": "discarded",
-                }
-            )
-            continue
-        side["cards"].append(card)
+        joins = info["kind"] != "turn"
+        (side["cards"] if joins else state["discard"]).append(card)
         events.append(
             {
                 "type": "combat_card_drawn",
@@ -121,10 +109,10 @@ def _draw_into(
                 "player": side["player"],
                 "card": card,
                 "source": source,
-                "result": "joined",
+                "result": "joined" if joins else "discarded",
             }
         )
-        if info["effect"]["effect"] == "draw":
+        if joins and info["effect"]["effect"] == "draw":
             _draw_into(state, rng, side, info["effect"]["count"], card, events)
 
 

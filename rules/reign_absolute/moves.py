@@ -451,11 +451,20 @@ def _remove_unit(state: State, uid: str) -> list[str]:
     return entry["reinforcements"]
 
 
-def _step_unit(state: State, uid: str, x: int, y: int) -> dict[str, int]:
+def _step_unit(state: State, move: Move, p: PlayerId) -> Event:
+    """Move ``move["unit"]`` to ``move``'s square and return the ``unit_moved`` event that
+    tells it: the one way a unit moves (rules doc ``#move``; a march card's extra move,
+    ``#turn-cards``, moves it alike and its event adds ``march``)."""
+    uid, x, y = move["unit"], move["x"], move["y"]
     entry = state["battlefield"][uid]
-    origin = {"x": entry["x"], "y": entry["y"]}
     state["battlefield"][uid] = {**entry, "x": x, "y": y}  # entries are shared with the old state
-    return origin
+    return {
+        "type": "unit_moved",
+        "player": p,
+        "unit": uid,
+        "from": {"x": entry["x"], "y": entry["y"]},
+        "to": {"x": x, "y": y},
+    }
 
 
 def _apply_choose_race(
@@ -507,16 +516,7 @@ def _apply_action(state: State, rng: Rng, move: Move, p: PlayerId, events: list[
     elif kind == "race_action":
         apply_race_action(state, move, events)
     elif kind == "move":
-        origin = _step_unit(state, move["unit"], move["x"], move["y"])
-        events.append(
-            {
-                "type": "unit_moved",
-                "player": p,
-                "unit": move["unit"],
-                "from": origin,
-                "to": {"x": move["x"], "y": move["y"]},
-            }
-        )
+        events.append(_step_unit(state, move, p))
     else:
         target = (move["x"], move["y"])
         defender = occupancy(state["battlefield"])[target]
@@ -605,17 +605,9 @@ def _apply_turn_card(state: State, rng: Rng, move: Move, p: PlayerId, events: li
 
 def _apply_march(state: State, rng: Rng, move: Move, p: PlayerId, events: list[Event]) -> None:
     state["turn"]["marching"] = False
-    origin = _step_unit(state, move["unit"], move["x"], move["y"])
-    events.append(
-        {
-            "type": "unit_moved",
-            "player": p,
-            "unit": move["unit"],
-            "from": origin,
-            "to": {"x": move["x"], "y": move["y"]},
-            "march": True,
-        }
-    )
+    moved = _step_unit(state, move, p)
+    moved["march"] = True
+    events.append(moved)
 
 
 _APPLY = {

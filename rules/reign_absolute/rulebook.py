@@ -7,6 +7,7 @@ written ``reign-absolute#<anchor>``; each anchor is a heading of the rules docum
 from __future__ import annotations
 
 GAME_ID = "reign-absolute"
+TITLE = "Reign Absolute"
 
 
 def rule(anchor: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.engine import check_seed, unknown_options
 from rules.engine_types import Event, PlayerId, State, Violation
 from rules.errors import InvalidSetup
 from rules.reign_absolute import rulebook
@@ -24,7 +25,7 @@ from rules.reign_absolute.content import (
 )
 from rules.reign_absolute.deck import draw_card
 from rules.reign_absolute.race_rules import deck_order
-from rules.rng import MAX_SEED, Rng
+from rules.rng import Rng
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -62,17 +63,7 @@ many turns (all players' turns counted together) with the tie-break of the rules
 def _check_options(
     players: Sequence[PlayerId], options: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, str] | None, int]:
-    found: list[Violation] = []
-    for key in options:
-        if key not in DEFAULT_OPTIONS:
-            found.append(
-                Violation(
-                    "unknown_option",
-                    f"Reign Absolute has no option {key!r}; the options are "
-                    f"{', '.join(DEFAULT_OPTIONS)}.",
-                    rulebook.OPTIONS,
-                )
-            )
+    found = unknown_options(rulebook.TITLE, options, DEFAULT_OPTIONS, rulebook.OPTIONS)
     spec = options.get("races")
     races, problems = build_races(default_races() if spec is None else spec, len(players))
     found.extend(problems)
@@ -120,16 +111,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     """The state at the start: the reinforcement deck shuffled with ``Rng.from_seed(seed)``,
     then either race selection (players choose in seat order) or, with
     ``options.races_by_player``, straight to the first-player draw and placement."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup(
-            [
-                Violation(
-                    "bad_seed",
-                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                    rulebook.SETUP,
-                )
-            ]
-        )
+    check_seed(seed, rulebook.SETUP)
     races, cards, chosen, limit = _check_options(players, options)
     rng = Rng.from_seed(seed)
     deck = [c["id"] for c in cards]

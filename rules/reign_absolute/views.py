@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import Event, PlayerId, State, View
+from rules.views import copy_json, shared_fields, viewer_of
 
 __all__ = ["view", "view_event", "PRIVATE_EVENT_FIELDS"]
 
@@ -34,18 +35,10 @@ PRIVATE_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 hides its ``card`` too when the card is a combat card (turn cards are revealed)."""
 
 
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
-
-
 def view(state: State, player: PlayerId | None) -> View:
     """The state as ``player`` sees it; ``None`` is a spectator."""
     players = state["players"]
-    viewer = player if isinstance(player, str) and player in players else None
+    viewer = viewer_of(state, player)
     battlefield = []
     for uid, e in state["battlefield"].items():
         shown: dict[str, Any] = {
@@ -81,23 +74,18 @@ def view(state: State, player: PlayerId | None) -> View:
         "game": state["game"],
         "schema_version": state["schema_version"],
         "viewer": viewer,
-        "players": list(players),
-        "status": state["status"],
-        "phase": state["phase"],
-        "active_players": list(state["active_players"]),
-        "to_move": list(state["to_move"]),
-        "move_count": state["move_count"],
-        "outcome": _copy(state["outcome"]),
+        **shared_fields(state),
+        "outcome": copy_json(state["outcome"]),
         "turn_limit": state["turn_limit"],
-        "races": _copy(state["races"]),
-        "units": _copy(state["units"]),
-        "cards": _copy(state["cards"]),
+        "races": copy_json(state["races"]),
+        "units": copy_json(state["units"]),
+        "cards": copy_json(state["cards"]),
         "race_of": dict(state["race_of"]),
         "first_player": state["first_player"],
-        "first_player_draws": _copy(state["first_player_draws"]),
+        "first_player_draws": copy_json(state["first_player_draws"]),
         "unit_deck_counts": {p: len(state["unit_decks"][p]) for p in players},
         "battlefield": battlefield,
-        "unit_discards": _copy(state["unit_discards"]),
+        "unit_discards": copy_json(state["unit_discards"]),
         "deck_count": len(state["deck"]),
         "discard": list(state["discard"]),
         "eradicated": list(state["eradicated"]),
@@ -116,7 +104,7 @@ def view(state: State, player: PlayerId | None) -> View:
 
 def view_event(event: Event, player: PlayerId | None) -> Event:
     """``event`` as ``player`` may see it: the private fields of another player's event removed."""
-    shown = _copy(event)
+    shown = copy_json(event)
     kind = event.get("type")
     if player is not None and player == event.get("player"):
         return shown

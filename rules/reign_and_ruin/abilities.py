@@ -457,6 +457,13 @@ def apply_play(state: State, action: Action) -> tuple[State, list[Event]]:
     return new, events
 
 
+def _fighter(card: str) -> dict[str, Any]:
+    """``card`` as a fighter entering an army: without tokens, whether played (seed §4 A),
+    a Crou joining or a fighter taken (rulings R&R 7: "tokens on it are removed") or revived
+    (R&R 8: "without tokens")."""
+    return {"card": card, "kurgoz": 0, "cognitz": False}
+
+
 def _play_fighter(
     state: State,
     new: State,
@@ -468,7 +475,7 @@ def _play_fighter(
 ) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
     armies = dict(state["armies"])
-    armies[p] = armies[p] + [{"card": card, "kurgoz": 0, "cognitz": False}]
+    armies[p] = armies[p] + [_fighter(card)]
     new["armies"] = armies
     events.append({"type": "fighter_played", "player": p, "card": card})
 
@@ -575,13 +582,13 @@ def _swap(
     else:
         opponent = action[3]
     armies = dict(state["armies"])
-    army = armies[opponent] + [{"card": card, "kurgoz": 0, "cognitz": False}]
+    army = armies[opponent] + [_fighter(card)]
     events.append({"type": "fighter_joined", "player": p, "army": opponent, "card": card})
     if len(action) == 5:
         to = action[4]
         fighter = army.pop(i)
         if to == "army":
-            armies[p] = armies[p] + [{"card": take, "kurgoz": 0, "cognitz": False}]
+            armies[p] = armies[p] + [_fighter(take)]
         else:
             hand.append(take)
         events.append(
@@ -620,7 +627,7 @@ def _revive(
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
         armies = dict(state["armies"])
-        armies[army] = armies[army] + [{"card": target, "kurgoz": 0, "cognitz": False}]
+        armies[army] = armies[army] + [_fighter(target)]
         new["armies"] = armies
         events.append(
             {"type": "card_revived", "player": p, "card": target, "to": "army", "army": army}

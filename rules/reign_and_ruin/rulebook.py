@@ -8,6 +8,7 @@ document, so a client can link a violation straight to the rule it breaks.
 from __future__ import annotations
 
 GAME_ID = "reign-and-ruin"
+TITLE = "Reign & Ruin"
 
 
 def rule(anchor: str) -> str:

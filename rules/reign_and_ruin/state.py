@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.engine_types import PlayerId, State, Violation
+from rules.engine import check_seed, player_option_problems, unknown_options
+from rules.engine_types import PlayerId, State
 from rules.errors import InvalidSetup
 from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import (
@@ -19,7 +20,7 @@ from rules.reign_and_ruin.cards import (
     catalogue,
     default_cards,
 )
-from rules.rng import MAX_SEED, Rng
+from rules.rng import Rng
 
 __all__ = ["DEFAULT_OPTIONS", "SCHEMA_VERSION", "MAX_MOVE_COUNT", "new_game"]
 
@@ -33,26 +34,10 @@ draft ends. ``deck``: a custom deck, or None for the default 54 cards."""
 
 def _check_options(players: Sequence[PlayerId], options: dict[str, Any]) -> Sequence[CardSpec]:
     """Validate ``options`` and return the deck to play with. Raises InvalidSetup."""
-    found: list[Violation] = []
-    for key in options:
-        if key not in DEFAULT_OPTIONS:
-            found.append(
-                Violation(
-                    "unknown_option",
-                    f"Reign & Ruin has no option {key!r}; the options are "
-                    f"{', '.join(DEFAULT_OPTIONS)}.",
-                    rulebook.OPTIONS,
-                )
-            )
-    starting = options.get("starting_player")
-    if starting is not None and (not isinstance(starting, str) or starting not in players):
-        found.append(
-            Violation(
-                "unknown_starting_player",
-                f"options.starting_player must be one of the players ({', '.join(players)}).",
-                rulebook.STARTING_PLAYER,
-            )
-        )
+    found = unknown_options(rulebook.TITLE, options, DEFAULT_OPTIONS, rulebook.OPTIONS)
+    found += player_option_problems(
+        players, options, "starting_player", "unknown_starting_player", rulebook.STARTING_PLAYER
+    )
     spec = options.get("deck")
     deck: Sequence[CardSpec] = ()
     if spec is None:
@@ -73,18 +58,10 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     rest, in shuffled order, is the draw pile (``draw_pile[0]`` is the top). The starting player
     is ``options.starting_player``; when absent it stays ``None`` until the draft ends, and is
     drawn then (seed §3 comes after §2; :func:`rules.reign_and_ruin.draft.apply_draft`), so no
-    drafter can know it. Players must already have passed ``check_players``.
+    drafter can know it. Players have already passed ``check_players``
+    (:meth:`rules.engine.Game.setup`).
     """
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup(
-            [
-                Violation(
-                    "bad_seed",
-                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                    rulebook.SETUP,
-                )
-            ]
-        )
+    check_seed(seed, rulebook.SETUP)
     deck = _check_options(players, options)
     rng = Rng.from_seed(seed)
     order = [card[0] for card in deck]

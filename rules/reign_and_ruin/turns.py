@@ -7,7 +7,7 @@ card after which the game ends"); rulings R&R 4 (one card per turn, no passing) 
 
 from __future__ import annotations
 
-from rules.engine import seats_after
+from rules.engine import end_game, seats_after
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_and_ruin.scoring import outcome
 
@@ -60,16 +60,4 @@ def end_turn(new: State, player: PlayerId, events: list[Event], emptied: bool) -
 def finish(new: State, events: list[Event]) -> None:
     """End the game: status and phase ``finished``, nobody active, ``outcome`` set,
     ``game_over``."""
-    new["phase"] = "finished"
-    new["status"] = "finished"
-    new["active_players"] = []
-    result = outcome(new)
-    new["outcome"] = result
-    events.append(
-        {
-            "type": "game_over",
-            "winners": list(result["winners"]),
-            "draw": result["draw"],
-            "scores": dict(result["scores"]),
-        }
-    )
+    events.append(end_game(new, outcome(new)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import Event, PlayerId, State, View
+from rules.views import copy_json, shared_fields, viewer_of
 
 __all__ = ["view", "view_event"]
 
@@ -53,19 +54,14 @@ def view(state: State, player: PlayerId | None) -> View:
     shown: ``rng``, ``seed``, the draw pile's order, anybody else's hidden cards.
     """
     players = state["players"]
-    viewer = player if isinstance(player, str) and player in players else None
+    viewer = viewer_of(state, player)
     hands = state["hands"]
     armies = state["armies"]
     result: View = {
         "game": state["game"],
         "schema_version": state["schema_version"],
         "viewer": viewer,
-        "players": list(players),
-        "status": state["status"],
-        "phase": state["phase"],
-        "active_players": list(state["active_players"]),
-        "to_move": list(state["to_move"]),
-        "move_count": state["move_count"],
+        **shared_fields(state),
         "outcome": _copy_outcome(state["outcome"]),
         "cards": {
             cid: {"faction": c["faction"], "value": c["value"]} for cid, c in state["cards"].items()
@@ -106,15 +102,7 @@ def view_event(event: Event, player: PlayerId | None) -> Event:
     """``event`` as ``player`` may see it: the card of ``card_drawn`` and ``last_card_kept`` and
     the cards of ``draft_pick`` are removed for everyone but the event's own player."""
     private = _PRIVATE_EVENT_FIELDS.get(event.get("type"))  # type: ignore[arg-type]
-    shown = {k: _copy(v) for k, v in event.items()}
+    shown = {k: copy_json(v) for k, v in event.items()}
     if private is not None and (player is None or player != event.get("player")):
         shown.pop(private, None)
     return shown
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value

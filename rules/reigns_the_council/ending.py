@@ -9,6 +9,7 @@ this module never reaches up to :mod:`reign` or :mod:`rounds`.
 
 from __future__ import annotations
 
+from rules.engine import end_game
 from rules.engine_types import Event, Outcome, PlayerId, State
 from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, goal_points
 from rules.reigns_the_council.seats import advisors, monarch
@@ -191,18 +192,7 @@ def outcome(state: State, reason: str) -> dict:
 def _finish(new: State, reason: str, events: list[Event]) -> None:
     """The game is over: ``reason`` is ``"game_end"`` (everyone has reigned) or ``"early_end"``
     (every player voted to end)."""
-    new["phase"] = "finished"
-    new["status"] = "finished"
-    new["active_players"] = []
     new["draw_queue"] = []
-    result = outcome(new, reason)
-    new["outcome"] = result
-    events.append(
-        {
-            "type": "game_over",
-            "winners": list(result["winners"]),
-            "draw": result["draw"],
-            "scores": dict(result["scores"]),
-            "reason": reason,
-        }
-    )
+    over = end_game(new, outcome(new, reason))
+    over["reason"] = reason
+    events.append(over)

@@ -8,12 +8,10 @@ Each method delegates to the module that owns the concept: ``state`` (setup), ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from rules.engine import Game, check_players
-from rules.engine_types import Event, Move, PlayerId, Score, State, View
-from rules.reigns_the_council import integrity, moves, scoring, views
+from rules.engine import Game
+from rules.reigns_the_council import integrity, moves, rulebook, scoring, views
 from rules.reigns_the_council.content import GOALS, PILLAR_INFO, TRACK_MAX, TRACK_MIN, default_deck
 from rules.reigns_the_council.state import DEFAULT_OPTIONS, new_game
 
@@ -26,7 +24,7 @@ class ReignsTheCouncil(Game):
     004_418326d9c7b636cd; rules doc docs/rules/reigns-the-council.md)."""
 
     id = "reigns-the-council"
-    title = "Reigns: The Council"
+    title = rulebook.TITLE
     min_players = 3
     max_players = 4
     move_types = moves.MOVE_TYPES
@@ -42,25 +40,14 @@ class ReignsTheCouncil(Game):
             "goals": [{"id": g, "sides": dict(s)} for g, s in GOALS.items()],
         }
 
-    def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        check_players(self, players)
-        return new_game(players, seed, options)
-
-    def check_integrity(self, state: State) -> None:
-        integrity.check_state(state)
-
+    # Each method is the function of the module that owns its concept, itself: no wrapper, so
+    # no extra frame in a playout step (``apply`` and ``apply_action`` add only ``to_move``).
+    new_state = staticmethod(new_game)
+    check_integrity = staticmethod(integrity.check_state)
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
     next_state = staticmethod(moves.apply)
-
-    def score(self, state: State) -> Score:
-        return scoring.score(state)
-
-    def view(self, state: State, player: PlayerId | None) -> View:
-        return views.view(state, player)
-
-    def view_event(self, event: Event, player: PlayerId | None) -> Event:
-        return views.view_event(event, player)
-
-    def view_move(self, move: Move, player: PlayerId | None) -> Move:
-        return views.view_move(move, player)
+    score = staticmethod(scoring.score)
+    view = staticmethod(views.view)
+    view_event = staticmethod(views.view_event)
+    view_move = staticmethod(views.view_move)

@@ -8,6 +8,7 @@ document.
 from __future__ import annotations
 
 GAME_ID = "reigns-the-council"
+TITLE = "Reigns: The Council"
 
 
 def rule(anchor: str) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rules.engine import check_seed, player_option_problems, unknown_options
 from rules.engine_types import Event, PlayerId, State, Violation
 from rules.errors import InvalidSetup
 from rules.reigns_the_council import reign, rulebook
 from rules.reigns_the_council.content import PILLARS, build_deck, default_catalog
-from rules.rng import MAX_SEED, Rng
+from rules.rng import Rng
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -41,26 +42,10 @@ def _check_options(
     players: Sequence[PlayerId], options: dict[str, Any]
 ) -> dict[str, dict[str, Any]]:
     """Validate ``options``; return the card catalogue to play with. Raises InvalidSetup."""
-    found: list[Violation] = []
-    for key in options:
-        if key not in DEFAULT_OPTIONS:
-            found.append(
-                Violation(
-                    "unknown_option",
-                    f"Reigns: The Council has no option {key!r}; the "
-                    f"options are {', '.join(DEFAULT_OPTIONS)}.",
-                    rulebook.OPTIONS,
-                )
-            )
-    first = options.get("first_monarch")
-    if first is not None and (not isinstance(first, str) or first not in players):
-        found.append(
-            Violation(
-                "unknown_first_monarch",
-                f"options.first_monarch must be one of the players ({', '.join(players)}).",
-                rulebook.FIRST_MONARCH,
-            )
-        )
+    found = unknown_options(rulebook.TITLE, options, DEFAULT_OPTIONS, rulebook.OPTIONS)
+    found += player_option_problems(
+        players, options, "first_monarch", "unknown_first_monarch", rulebook.FIRST_MONARCH
+    )
     story = options.get("story_point")
     if story is not None and story not in STORY_MODES:
         found.append(
@@ -87,16 +72,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     The first Monarch is ``options.first_monarch`` or drawn with ``Rng.from_seed(seed)``; then
     the first reign is set up with the same generator (see :func:`reign.start_reign`).
     """
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup(
-            [
-                Violation(
-                    "bad_seed",
-                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                    rulebook.REIGN_SETUP,
-                )
-            ]
-        )
+    check_seed(seed, rulebook.REIGN_SETUP)
     cards = _check_options(players, options)
     rng = Rng.from_seed(seed)
     players = list(players)

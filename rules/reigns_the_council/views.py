@@ -25,6 +25,7 @@ from rules.engine_types import Event, Move, PlayerId, State, View
 from rules.reigns_the_council.content import GOALS
 from rules.reigns_the_council.ending import totals
 from rules.reigns_the_council.seats import advisors
+from rules.views import copy_json, shared_fields, viewer_of
 
 __all__ = ["view", "view_event", "view_move", "card_face", "ROLES"]
 
@@ -99,8 +100,7 @@ def _round(state: State, viewer: PlayerId | None) -> dict[str, Any] | None:
 def view(state: State, player: PlayerId | None) -> View:
     """The state as ``player`` sees it; ``None`` is a spectator (unknown ids are refused by the
     game before this is called)."""
-    players = state["players"]
-    viewer = player if isinstance(player, str) and player in players else None
+    viewer = viewer_of(state, player)
     record = state["reigns"][-1]
     ruler = record["monarch"]
     order = advisors(state)
@@ -112,12 +112,7 @@ def view(state: State, player: PlayerId | None) -> View:
         "schema_version": state["schema_version"],
         "viewer": viewer,
         "role": None if viewer is None else ("monarch" if viewer == ruler else "advisor"),
-        "players": list(players),
-        "status": state["status"],
-        "phase": state["phase"],
-        "active_players": list(state["active_players"]),
-        "to_move": list(state["to_move"]),
-        "move_count": state["move_count"],
+        **shared_fields(state),
         "outcome": None
         if state["outcome"] is None
         else {
@@ -182,7 +177,7 @@ def view_event(event: Event, player: PlayerId | None) -> Event:
     """``event`` as ``player`` may see it: the private field of a drawn card, a dealt goal, an
     exchange, a pitch or a vote is removed for everyone but the event's own player."""
     private = _PRIVATE_EVENT_FIELDS.get(event.get("type"))  # type: ignore[arg-type]
-    shown = {k: _copy(v) for k, v in event.items()}
+    shown = {k: copy_json(v) for k, v in event.items()}
     if private is not None and (player is None or player != event.get("player")):
         shown.pop(private, None)
     return shown
@@ -202,11 +197,3 @@ def view_move(move: Move, player: PlayerId | None) -> Move:
     if move.get("type") in _PUBLIC_MOVES or (player is not None and move.get("player") == player):
         return dict(move)
     return {"player": move.get("player"), "type": move.get("type")}
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
