@@ -36,6 +36,7 @@ __all__ = [
     "uncancelled",
     "silenced",
     "stealthy",
+    "stealth_spaces",
     "moves_freely",
     "engaged_pairs",
     "engaged",
@@ -112,18 +113,24 @@ STEALTH_WALLS = ("gate", "palisade")
 
 
 def stealthy(
-    state: State, geo: Geometry, unit: dict[str, Any], s: dict[str, Any] | None = None
+    state: State,
+    geo: Geometry,
+    unit: dict[str, Any],
+    s: dict[str, Any] | None = None,
+    spaces: frozenset[Hex] | None = None,
 ) -> bool:
     """Stealth: the unit has it, or it stands directly next to a standing Gate or Palisade
-    (either side). ``s``: the unit's statistics, when at hand."""
+    (either side). ``s``: the unit's statistics, and ``spaces``: :func:`stealth_spaces` of the
+    state's walls, when at hand (a listing asks of every unit)."""
     if "stealth" in (stats(state, unit) if s is None else s)["kinds"]:
         return True
-    if unit["at"] is None:
+    at = unit["at"]
+    if at is None:
         return False
-    return as_hex(unit["at"]) in _stealth_spaces(state["walls"])
+    return (at[0], at[1]) in (stealth_spaces(state["walls"]) if spaces is None else spaces)
 
 
-def _stealth_spaces(walls: list[dict[str, Any]]) -> frozenset[Hex]:
+def stealth_spaces(walls: list[dict[str, Any]]) -> frozenset[Hex]:
     """The spaces of the standing Gates and Palisades of ``walls``, kept per walls list
     (:func:`walls.memo`; a legal-move listing asks thousands of times)."""
     kept = memo(walls)

@@ -207,17 +207,27 @@ class _Ctx:
     """What every target check of one player needs, worked out once (from a listing's
     :class:`~rules.reign_supreme.survey.Survey`)."""
 
-    __slots__ = ("survey", "player", "own", "_reach")
+    __slots__ = ("survey", "player", "_own", "_reach")
 
     def __init__(self, survey: Survey, player: PlayerId) -> None:
         self.survey = survey
         self.player = player
-        self.own = [
-            as_hex(u["at"])
-            for u in survey.units.values()
-            if u["owner"] == player and u["at"] is not None
-        ]
+        self._own: list[Hex] | None = None
         self._reach: dict[Hex, int] = {}
+
+    @property
+    def own(self) -> list[Hex]:
+        """The spaces of the player's units, read at the first question (a hand of cards for
+        another player's turn often has none to play, or none with a range)."""
+        found = self._own
+        if found is None:
+            player = self.player
+            found = self._own = [
+                as_hex(u["at"])
+                for u in self.survey.units.values()
+                if u["owner"] == player and u["at"] is not None
+            ]
+        return found
 
     def silenced(self, h: Hex) -> bool:
         return self.survey.silenced(h, self.player)

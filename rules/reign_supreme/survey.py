@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from rules.engine_types import PlayerId, State
-from rules.reign_supreme.auras import SILENCE_RADIUS, stealthy, uncancelled
+from rules.reign_supreme.auras import SILENCE_RADIUS, stealth_spaces, stealthy, uncancelled
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
 from rules.reign_supreme.state import catalog_of
@@ -134,8 +134,15 @@ class Survey:
         found = self._stealthy.get(uid)
         if found is None:
             unit = self.units[uid]
-            found = self._stealthy[uid] = stealthy(self.state, self.geo, unit, self.stats[uid])
+            found = self._stealthy[uid] = stealthy(
+                self.state, self.geo, unit, self.stats[uid], self.stealth_spaces
+            )
         return found
+
+    @cached_property
+    def stealth_spaces(self) -> frozenset[Hex]:
+        """The spaces next to a standing Gate or Palisade (:func:`auras.stealth_spaces`)."""
+        return stealth_spaces(self.state["walls"])
 
     @cached_property
     def silence(self) -> list[tuple[Hex, PlayerId]]:

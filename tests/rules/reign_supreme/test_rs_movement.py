@@ -185,3 +185,46 @@ def test_passing_over_a_mine_takes_it():
     assert of_type(events, "mine_taken") == [
         {"type": "mine_taken", "player": "ann", "at": [3, 0], "from": None}
     ]
+
+
+def test_the_search_for_one_space_agrees_with_the_search_of_all():
+    """``path_within`` (``apply``'s check of one ``move``) stops at its space and looks at the
+    enemies near the way only: for every unit on the board of seeded random games and every space
+    of the board, it finds a path exactly when ``reachable`` lists the space, and the same path,
+    with and without the Melee restrictions."""
+    import random
+
+    from rules.reign_supreme.board import geometry
+    from rules.reign_supreme.movement import path_to, path_within, reachable
+    from rules.reign_supreme.survey import Survey
+
+    found = refused = 0
+    for seed in range(3):
+        chooser = random.Random(seed)
+        state = GAME.setup(["ann", "bob", "cat"], seed, {"scenario": "skirmish"})
+        for step in range(300):
+            if state["status"] == "finished":
+                break
+            if state["phase"] == "combat" and step % 10 == 0:
+                geo = geometry(state)
+                survey = Survey(state, geo)
+                for uid, unit in state["units"].items():
+                    if unit["at"] is None:
+                        continue
+                    for free in (False, True):
+                        for speed in (1, 3):
+                            dests, tree = reachable(state, survey, uid, speed, free)
+                            listed = set(dests)
+                            for h in sorted(geo.board):
+                                if distance(h, (unit["at"][0], unit["at"][1])) > speed + 1:
+                                    continue  # beyond any search: no need to ask
+                                path = path_within(state, Survey(state, geo), uid, speed, h, free)
+                                if h in listed:
+                                    assert path == path_to(tree, h), (seed, step, uid, h)
+                                    found += 1
+                                else:
+                                    assert path is None, (seed, step, uid, h)
+                                    refused += 1
+            legal = [m for m in GAME.legal_moves(state) if m["type"] != "concede"]
+            state, _ = GAME.apply(state, chooser.choice(legal))
+    assert found > 1000 and refused > 1000
