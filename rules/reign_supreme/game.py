@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.engine import Game, check_players
+from rules.engine import Game
 from rules.engine_types import Event, Move, PlayerId, Score, State, View
-from rules.reign_supreme import actors, integrity, moves, scoring, views
+from rules.reign_supreme import actors, integrity, moves, rulebook, scoring, views
 from rules.reign_supreme.content import (
     default_armies,
     default_cards,
@@ -29,7 +29,7 @@ class ReignSupreme(Game):
     Thrones (seed 003_03e2ba03e336101c; rules doc docs/rules/reign-supreme.md)."""
 
     id = "reign-supreme"
-    title = "Reign Supreme"
+    title = rulebook.TITLE
     min_players = 2
     max_players = 4
     move_types = moves.MOVE_TYPES
@@ -46,7 +46,6 @@ class ReignSupreme(Game):
         }
 
     def new_state(self, players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
-        check_players(self, players)
         return new_game(players, seed, options)
 
     def check_integrity(self, state: State) -> None:

@@ -7,6 +7,7 @@ written ``reign-supreme#<anchor>``; each anchor is an explicit heading of the ru
 from __future__ import annotations
 
 GAME_ID = "reign-supreme"
+TITLE = "Reign Supreme"
 
 
 def rule(anchor: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.engine import check_seed, unknown_options
 from rules.engine_types import PlayerId, State, Violation
 from rules.errors import InvalidSetup
 from rules.reign_supreme import rulebook
@@ -41,7 +42,7 @@ from rules.reign_supreme.state import (
 )
 from rules.reign_supreme.turns import auto_setup
 from rules.reign_supreme.walls import GATE_HP, castle_wall_edges
-from rules.rng import MAX_SEED, Rng
+from rules.rng import Rng
 
 __all__ = ["DEFAULT_OPTIONS", "SETUP_MODES", "new_game"]
 
@@ -74,16 +75,7 @@ def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
 
 def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, Any]:
     """Validated options, with every default filled in. Raises InvalidSetup."""
-    found: list[Violation] = []
-    for key in options:
-        if key not in DEFAULT_OPTIONS:
-            found.append(
-                _v(
-                    "unknown_option",
-                    f"Reign Supreme has no option {key!r}; the options are "
-                    f"{', '.join(DEFAULT_OPTIONS)}.",
-                )
-            )
+    found = unknown_options(rulebook.TITLE, options, DEFAULT_OPTIONS, rulebook.OPTIONS)
     opts = {**DEFAULT_OPTIONS, **{k: v for k, v in options.items() if v is not None}}
     n = len(players)
     scenario = opts["scenario"]
@@ -235,16 +227,7 @@ def _seat(scenario: dict[str, Any], players: Sequence[PlayerId]) -> dict[PlayerI
 
 def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) -> State:
     """The state at the start of set-up (or, with ``setup: "auto"``, of the first turn)."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise InvalidSetup(
-            [
-                _v(
-                    "bad_seed",
-                    f"The seed must be a whole number from 0 to {MAX_SEED}.",
-                    rulebook.SETUP,
-                )
-            ]
-        )
+    check_seed(seed, rulebook.SETUP)
     if not isinstance(options, dict):
         raise InvalidSetup([_v("bad_options", "options must be an object.")])
     o = _resolve(players, options)

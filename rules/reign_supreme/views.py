@@ -12,18 +12,12 @@ other players' hands.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from rules.engine_types import Event, PlayerId, State, View, Violation
 from rules.errors import InvalidState
 from rules.reign_supreme import rulebook
+from rules.views import copy_json
 
 __all__ = ["view", "view_event"]
-
-
-def _copy(value: Any) -> Any:
-    return json.loads(json.dumps(value))
 
 
 def view(state: State, player: PlayerId | None) -> View:
@@ -49,28 +43,28 @@ def view(state: State, player: PlayerId | None) -> View:
         "active_players": list(state["active_players"]),
         "to_move": list(state["to_move"]),
         "move_count": state["move_count"],
-        "outcome": _copy(state["outcome"]),
-        "scenario": _copy(state["scenario"]),
-        "kingdoms": _copy(state["kingdoms"]),
+        "outcome": copy_json(state["outcome"]),
+        "scenario": copy_json(state["scenario"]),
+        "kingdoms": copy_json(state["kingdoms"]),
         "armies": dict(state["armies"]),
-        "rosters": _copy(state["rosters"]),
-        "units": _copy(state["units"]),
+        "rosters": copy_json(state["rosters"]),
+        "units": copy_json(state["units"]),
         "first_player": state["first_player"],
         "round": state["round"],
         "phase": state["phase"],
         "turn": state["turn"],
-        "pending": _copy(state["pending"]),
-        "walls": _copy(state["walls"]),
+        "pending": copy_json(state["pending"]),
+        "walls": copy_json(state["walls"]),
         "wall_serial": state["wall_serial"],
-        "engaged": _copy(state["engaged"]),
-        "cards": _copy(state["cards"]),
-        "boards": _copy(state["boards"]),
-        "control": _copy(state["control"]),
+        "engaged": copy_json(state["engaged"]),
+        "cards": copy_json(state["cards"]),
+        "boards": copy_json(state["boards"]),
+        "control": copy_json(state["control"]),
         "kills": dict(state["kills"]),
         "defeated": list(state["defeated"]),
-        "zones": _copy(state["zones"]),
+        "zones": copy_json(state["zones"]),
         "deck_counts": {k: len(v) for k, v in state["decks"].items()},
-        "discards": _copy(state["discards"]),
+        "discards": copy_json(state["discards"]),
         "hand_counts": {p: len(h) for p, h in state["hands"].items()},
     }
     if player is not None:
