@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine_types import PlayerId, State
-from rules.reign_supreme.hexes import DIRECTIONS, Hex
+from rules.reign_supreme.hexes import Hex
 from rules.reign_supreme.survey import Survey
 
-__all__ = ["reachable", "path_to", "path_within"]
+__all__ = ["reachable", "path_to"]
 
 
 def reachable(
@@ -88,71 +88,6 @@ def _search(
         _TREES.clear()
     _TREES[key] = parents
     return parents
-
-
-def path_within(
-    state: State, survey: Survey, uid: str, speed: int, dest: Hex, move_freely: bool = False
-) -> list[Hex] | None:
-    """The path (start first) of :func:`reachable` to ``dest``: ``path_to(tree, dest)`` when
-    ``dest`` is one of its destinations, else None. The same rules and the same breadth-first
-    search, in the same order, so the same verdict and path; but it stops once ``dest`` is found,
-    and asks whether a space is next to a restricting enemy only of the spaces it reaches, not
-    of the whole board (issue 28: checking one ``move`` of a state never listed, as an HTTP
-    ``apply`` does, searched and surveyed the whole board for one space)."""
-    units = state["units"]
-    unit = units[uid]
-    owner = unit["owner"]
-    start = (unit["at"][0], unit["at"][1])
-    occ = survey.occ
-    if dest == start or dest in occ:
-        return None
-    steps = survey.steps(owner)  # the board's neighbours, but across no wall it may not cross
-    in_melee_at_start = {u for pair in survey.engaged for u in pair}
-    restricts: dict[Hex, bool] = {}
-
-    def engaged(h: Hex) -> bool:
-        """``h in survey.restricting(owner)``: next to an enemy that imposes the Melee
-        restrictions (every enemy but a Stealth one not in melee since the start of the turn)."""
-        found = restricts.get(h)
-        if found is None:
-            found = False
-            q, r = h
-            for dq, dr in DIRECTIONS:
-                other = occ.get((q + dq, r + dr))
-                if (
-                    other is not None
-                    and units[other]["owner"] != owner
-                    and (other in in_melee_at_start or not survey.is_stealthy(other))
-                ):
-                    found = True
-                    break
-            restricts[h] = found
-        return found
-
-    parents: dict[Hex, Hex | None] = {start: None}
-    frontier = [start]
-    for _ in range(speed):
-        nxt = []
-        for h in frontier:
-            held = not move_freely and engaged(h)
-            for n in steps.get(h, ()):
-                if n in parents:
-                    continue
-                other = occ.get(n)
-                if other is not None and units[other]["owner"] != owner:
-                    continue  # an enemy's space
-                if held and engaged(n):
-                    continue
-                parents[n] = h
-                if n == dest:
-                    if not move_freely and engaged(start) and engaged(dest):
-                        return None  # started in melee: may not end in melee
-                    return path_to(parents, dest)
-                nxt.append(n)
-        if not nxt:
-            break
-        frontier = nxt
-    return None
 
 
 def path_to(tree: dict[Hex, Hex | None], dest: Hex) -> list[Hex]:

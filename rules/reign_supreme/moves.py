@@ -41,7 +41,7 @@ from rules.reign_supreme.combat import (
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.holdings import claim
-from rules.reign_supreme.movement import path_to, path_within, reachable
+from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
 from rules.reign_supreme.state import MAX_MOVE_COUNT, PACKING_NOTCHES, successor
 from rules.reign_supreme.survey import Survey
@@ -427,9 +427,9 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
     speed = speed_left(state, uid)
     free = moves_freely(state, geo, unit)
-    path = path_within(state, survey, uid, speed, h, free)
-    if path is None:
-        if not free and path_within(state, survey, uid, speed, h, move_freely=True) is not None:
+    dests, tree = reachable(state, survey, uid, speed, free)
+    if h not in dests:
+        if not free and h in reachable(state, survey, uid, speed, move_freely=True)[0]:
             return [
                 _v(
                     "melee_lock",
@@ -446,7 +446,7 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
                 rule,
             )
         ], None
-    return [], path
+    return [], path_to(tree, h)
 
 
 def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
