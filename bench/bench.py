@@ -28,12 +28,15 @@ and the expert bot's strength against greedy.
 
 3. Bot strength (``bench/bot_strength.py``, issue 28): for every game and each ``time_ms`` of
    50, 100, 300 and 1000, ``--strength-games`` games of one expert seat against greedy seats,
-   seats rotated, in ``--strength-workers`` processes, with a progress line and an estimate of
+   seats rotated, and the same games with greedy in the expert's seat (the control it is
+   compared with, game by game), in ``--strength-workers`` processes, with a progress line and
+   an estimate of
    the time left on stderr. Its records are kept in ``bench/results/bot_strength.jsonl`` under
    a digest of ``rules/``, so an interrupted run resumes where it stopped, a run with unchanged
    rules plays nothing again, and a record of other code is never counted. It writes
    ``docs/bot_strength.json``, ``docs/bot_strength.svg`` and the table in ``docs/bots.md``. A
-   full run (1,600 games) takes about an hour on two workers of a quiet two-core machine
+   full run (1,600 games and their controls) takes 10 to 15 minutes on two workers of a quiet
+   two-core machine
    (``docs/bots.md`` says what the last one took); it runs after the HTTP part, so its
    workers do not disturb those figures.
 

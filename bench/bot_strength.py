@@ -9,7 +9,9 @@
 ``play`` plays, for each game and each ``time_ms`` budget, ``--games`` games of one expert seat
 against greedy seats (two players; three for Reigns: The Council, its fewest), the expert's seat
 rotated one seat per game (``rules.bots.match.seat_levels``), game ``i`` set up with seed
-``1000 + i`` (Reign Supreme: the skirmish scenario, 8 rounds, so a game is minutes, not hours).
+``1000 + i`` (Reign Supreme: the skirmish scenario, 8 rounds, so a game is minutes, not hours),
+and the same games with greedy in that seat too (the *control*: greedy's own result in the
+expert's seat, on the same seeds, under the same clock).
 Every move is ``suggest`` from the mover's view with the wall clock counting from before the view,
 as the service counts from a request's arrival (``rules.bots.match.bot_turns``, the loop of
 ``reign-referee simulate --bots`` with a real clock): the expert's answers are timed (their
@@ -31,10 +33,16 @@ bars, the line a greedy seat's fair share) and the table in ``docs/bots.md`` bet
 (``tests/bots/test_strength_docs.py`` fails when they are stale). A win counts 1, a win shared
 by k counts 1/k.
 
-"At least as strong as greedy": with k seats of which one is the expert, greedy's level of
-play would win 1/k of the games; the expert passes a point when the upper bound of its Wilson
-interval is at least 1/k (the games do not rule out that it is as strong), and is *clearly*
-at least as strong when its point estimate is at least 1/k too.
+"At least as strong as greedy" is a paired comparison (:func:`point`): game ``i``'s share for
+the expert minus the control's share in game ``i``, averaged over the games both were played;
+the expert passes a point when the upper bound of that mean difference's 95% interval is at
+least 0 (the games do not rule out that it is as strong), and is *clearly* at least as strong
+when the mean is at least 0 too. Why not the fair share 1/k: a seat does not win 1/k of 100
+given seeds at greedy's level of play (the Council's seat won 0.270 of them, greedy against
+greedy), so 1/k measured the seeds' luck as much as the expert; and where the expert plays
+greedy's move at nearly every decision the paired games are nearly all identical, so their
+differences say exactly what its other decisions cost or won. Both shares are shown with their
+Wilson intervals.
 """
 
 from __future__ import annotations
@@ -73,6 +81,9 @@ PROTOCOL = (
     "from before the view (rules.bots.match.bot_turns)"
 )
 """What a game record depends on besides ``rules/``: change it with the way games are played."""
+MEASURED_LEVELS = ("expert", "greedy")
+"""The levels played in the measured seat: the expert, and greedy as its control."""
+Z_95 = 1.96
 
 
 def code_key(game_id: str) -> str:
@@ -92,43 +103,48 @@ def code_key(game_id: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def set_up_game(game_id: str, index: int) -> tuple[Any, dict[str, str], int, dict[str, Any]]:
+def set_up_game(
+    game_id: str, index: int, measured: str = "expert"
+) -> tuple[Any, dict[str, str], str, int, dict[str, Any]]:
     """Game number ``index`` of ``game_id`` as this benchmark sets it up: the bot, each seat's
-    level (one expert, its seat rotated one seat a game), the seed ``1000 + index`` and the
-    dealt state."""
+    level (one seat at level ``measured``, rotated one seat a game, the others greedy), that
+    seat's player, the seed ``1000 + index`` and the dealt state. The measured seat is the same
+    for either level, so the control's games are the expert's with greedy in its place."""
     bot = BOTS[game_id]
     players = [f"p{k}" for k in range(SEATS.get(game_id, 2))]
-    levels = seat_levels(["expert"] + ["greedy"] * (len(players) - 1), index)
+    seat = seat_levels(["measured"] + ["other"] * (len(players) - 1), index).index("measured")
+    levels = ["greedy"] * len(players)
+    levels[seat] = measured
     seed = 1000 + index
     state = bot.game.setup(players, seed, dict(OPTIONS.get(game_id, {})))
-    return bot, dict(zip(players, levels, strict=True)), seed, state
+    return bot, dict(zip(players, levels, strict=True)), players[seat], seed, state
 
 
-def play_one(task: tuple[str, int, int]) -> dict[str, Any]:
-    """One game: ``(game id, time_ms, game number)`` -> its record (who won, the expert's
-    answers' times and flags)."""
-    game_id, time_ms, index = task
-    bot, level_of, seed, state = set_up_game(game_id, index)
+def play_one(task: tuple[str, int, int, str]) -> dict[str, Any]:
+    """One game: ``(game id, time_ms, game number, measured level)`` -> its record (the
+    measured seat's share of the win, its answers' times and flags)."""
+    game_id, time_ms, index, measured = task
+    bot, level_of, player, seed, state = set_up_game(game_id, index, measured)
     began = time.monotonic()
     times: list[float] = []
     incomplete = switches = 0
     for turn in bot_turns(bot, state, level_of, seed, time_ms, clock=time.monotonic):
         state = turn.state
-        if level_of[turn.player] == "expert":
+        if turn.player == player:
             times.append(turn.seconds)
             incomplete += not turn.suggestion.complete
             switches += turn.suggestion.reason.startswith("beat the greedy")
-    expert = next(p for p, level in level_of.items() if level == "expert")
     winners = bot.game.score(state).winners
     return {
         "code": code_key(game_id),
         "game": game_id,
         "time_ms": time_ms,
         "index": index,
+        "level": measured,
         "seconds": round(time.monotonic() - began, 2),
         "seats": len(level_of),
         "finished": state["status"] == "finished",
-        "share": 1 / len(winners) if expert in winners else 0.0,
+        "share": 1 / len(winners) if player in winners else 0.0,
         "answers": len(times),
         "incomplete": incomplete,
         "switches": switches,
@@ -141,6 +157,12 @@ def _records() -> list[dict[str, Any]]:
     if not RAW.exists():
         return []
     return [json.loads(line) for line in RAW.read_text("utf-8").splitlines() if line.strip()]
+
+
+def _task(record: dict[str, Any]) -> tuple[str, int, int, str]:
+    """A record's game: (game, budget, number, measured level; records before the control were
+    all the expert's)."""
+    return record["game"], record["time_ms"], record["index"], record.get("level", "expert")
 
 
 def run(
@@ -160,26 +182,26 @@ def run(
     Absolute one), else by its budget."""
     keys = {g: code_key(g) for g in games}
     past = _records()
-    done = {
-        (r["game"], r["time_ms"], r["index"]) for r in past if r.get("code") == keys.get(r["game"])
-    }
+    done = {_task(r) for r in past if r.get("code") == keys.get(r["game"])}
     # game number first: every point gets games from the start, so the estimate knows every
     # kind of game early, and an interrupted run leaves every point some games
     tasks = [
-        (g, b, i)
+        (g, b, i, level)
         for i in range(first, first + count)
         for b in sorted(budgets, reverse=True)
         for g in games
-        if (g, b, i) not in done
+        for level in MEASURED_LEVELS
+        if (g, b, i, level) not in done
     ]
-    took: dict[tuple[str, int], list[float]] = defaultdict(list)
+    took: dict[tuple[str, int, str], list[float]] = defaultdict(list)
     for r in past:
         # older records have no wall time: their seats' answers, guessed as long as the expert's
         seconds = r.get("seconds") or r["seats"] * sum(r["answer_ms"]) / 1000
-        took[(r["game"], r["time_ms"])].append(seconds)
+        game, budget, _, level = _task(r)
+        took[(game, budget, level)].append(seconds)
 
-    def weight(task: tuple[str, int, int]) -> float:
-        seen = took.get(task[:2])
+    def weight(task: tuple[str, int, int, str]) -> float:
+        seen = took.get((task[0], task[1], task[3]))
         return sum(seen) / len(seen) if seen else task[1] / 20
 
     message = say or (lambda text: None)
@@ -197,8 +219,8 @@ def run(
         for n, record in enumerate(pool.imap_unordered(play_one, tasks, chunksize=1), 1):
             raw.write(json.dumps(record) + "\n")
             raw.flush()
-            waiting.discard((record["game"], record["time_ms"], record["index"]))
-            took[(record["game"], record["time_ms"])].append(record["seconds"])
+            waiting.discard(_task(record))
+            took[(record["game"], record["time_ms"], record["level"])].append(record["seconds"])
             spent += record["seconds"]
             elapsed = time.monotonic() - started
             # the games left, each as long as its kind so far, at the pace so far (game seconds
@@ -206,7 +228,8 @@ def run(
             eta = sum(map(weight, waiting)) * elapsed / spent if spent else 0.0
             print(
                 f"\r  strength {n}/{len(tasks)} games  last: {record['game']} "
-                f"{record['time_ms']} ms #{record['index']}  {elapsed / 60:.1f} min, "
+                f"{record['time_ms']} ms #{record['index']} {record['level']}  "
+                f"{elapsed / 60:.1f} min, "
                 f"about {eta / 60:.0f} min left   ",
                 end="",
                 file=sys.stderr,
@@ -232,54 +255,78 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def point(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """One (game, budget) point from its game records."""
-    n = len(records)
-    share = sum(r["share"] for r in records)
-    fair = 1 / records[0]["seats"]
-    low, high = wilson_interval(share, n)  # type: ignore[arg-type]  # a shared win counts 1/k
-    times = [t for r in records for t in r["answer_ms"]]
+def difference_interval(differences: list[float]) -> tuple[float, float, float]:
+    """The mean of paired differences and its 95% interval (normal, sample variance); the
+    interval is (-1, 1) when fewer than two pairs say nothing of the spread."""
+    n = len(differences)
+    if n < 2:
+        return (differences[0] if differences else 0.0), -1.0, 1.0
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    half = Z_95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def point(expert: list[dict[str, Any]], control: list[dict[str, Any]]) -> dict[str, Any]:
+    """One (game, budget) point: the expert's games against the control's (greedy in the
+    expert's seat), paired by game number; only numbers played by both count."""
+    greedy_of = {r["index"]: r["share"] for r in control}
+    paired = [r for r in expert if r["index"] in greedy_of]
+    n = len(paired)
+    share = sum(r["share"] for r in paired)
+    greedy = sum(greedy_of[r["index"]] for r in paired)
+    differences = [r["share"] - greedy_of[r["index"]] for r in paired]
+    mean, low_diff, high_diff = difference_interval(differences)
+    low, high = wilson_interval(share, n)  # a shared win counts 1/k: a share, not a count
+    greedy_low, greedy_high = wilson_interval(greedy, n)
+    times = [t for r in paired for t in r["answer_ms"]]
+    seats = expert[0]["seats"] if expert else 2
     return {
         "games": n,
-        "seats": records[0]["seats"],
-        "expert_share": round(share / n, 3),
+        "seats": seats,
+        "expert_share": round(share / n, 3) if n else 0.0,
         "wilson_95": [round(low, 3), round(high, 3)],
-        "fair_share": round(fair, 3),
-        "not_weaker": high >= fair,
-        "clearly_not_weaker": high >= fair and share / n >= fair,
+        "greedy_share": round(greedy / n, 3) if n else 0.0,
+        "greedy_wilson_95": [round(greedy_low, 3), round(greedy_high, 3)],
+        "difference": round(mean, 3),
+        "difference_95": [round(low_diff, 3), round(high_diff, 3)],
+        "differing_games": sum(d != 0 for d in differences),
+        "fair_share": round(1 / seats, 3),
+        "not_weaker": n > 0 and high_diff >= 0,
+        "clearly_not_weaker": n > 0 and mean >= 0,
         "answers": len(times),
-        "incomplete": sum(r["incomplete"] for r in records),
-        "switches": sum(r["switches"] for r in records),
+        "incomplete": sum(r["incomplete"] for r in paired),
+        "switches": sum(r["switches"] for r in paired),
         "max_answer_ms": max(times, default=0.0),
         "p95_answer_ms": _percentile(times, 0.95),
-        "unfinished_games": sum(not r["finished"] for r in records),
+        "unfinished_games": sum(not r["finished"] for r in paired),
     }
 
 
-def load() -> dict[tuple[str, int], list[dict[str, Any]]]:
-    """The current code's recorded games by (game, budget), each game number once (its last
-    record)."""
+def load() -> dict[tuple[str, int, str], list[dict[str, Any]]]:
+    """The current code's recorded games by (game, budget, measured level), each game number
+    once (its last record)."""
     keys = {g: code_key(g) for g in GAMES}
-    latest: dict[tuple[str, int, int], dict[str, Any]] = {}
+    latest: dict[tuple[str, int, int, str], dict[str, Any]] = {}
     for r in _records():
         if r.get("code") == keys.get(r["game"]):
-            latest[(r["game"], r["time_ms"], r["index"])] = r
-    points: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-    for (g, b, _), r in sorted(latest.items()):
-        points[(g, b)].append(r)
+            latest[_task(r)] = r
+    points: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
+    for (g, b, _, level), r in sorted(latest.items()):
+        points[(g, b, level)].append(r)
     return points
 
 
 def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
-    """Win share against budget (log scale), a panel per game: points with Wilson bars, the
-    fair share as a dashed line."""
+    """Win share against budget (log scale), a panel per game: the expert's and, beside it,
+    the control's (greedy in the same seat and games), with Wilson bars; 1/seats dashed."""
     budgets = list(BUDGETS)
     w, h, pad = 300, 220, 40
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w}" height="{2 * h + 60}" '
         'font-family="sans-serif" font-size="11">',
         f'<text x="{w}" y="16" text-anchor="middle" font-size="13">Expert vs greedy: the '
-        "expert's win share by time_ms (Wilson 95%)</text>",
+        "expert's win share by time_ms, and greedy's in its seat (Wilson 95%)</text>",
     ]
     for k, game_id in enumerate(GAMES):
         ox, oy = (k % 2) * w, 30 + (k // 2) * h
@@ -316,19 +363,26 @@ def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
             if not p:
                 continue
             lo, hi = p["wilson_95"]
+            greedy_lo, greedy_hi = p["greedy_wilson_95"]
+            beside = x(b) + 6
             parts.append(
+                f'<line x1="{beside}" x2="{beside}" y1="{y(greedy_lo)}" y2="{y(greedy_hi)}" '
+                'stroke="#e80"/>'
+                f'<rect x="{beside - 2.5}" y="{y(p["greedy_share"]) - 2.5}" width="5" height="5" '
+                'fill="#e80"/>'
                 f'<line x1="{x(b)}" x2="{x(b)}" y1="{y(lo)}" y2="{y(hi)}" stroke="#36c"/>'
                 f'<circle cx="{x(b)}" cy="{y(p["expert_share"])}" r="3" fill="#36c"/>'
-                f'<text x="{x(b)}" y="{y(hi) - 4}" fill="#666" text-anchor="middle">'
-                f"n={p['games']}</text>"
+                f'<text x="{x(b)}" y="{y(max(hi, greedy_hi)) - 4}" fill="#666" '
+                f'text-anchor="middle">n={p["games"]}</text>'
             )
             line.append(f"{x(b):.1f},{y(p['expert_share']):.1f}")
         if len(line) > 1:
             parts.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="#36c"/>')
         parts.append(f'<text x="{ox + w / 2}" y="{y(0) + 28}" text-anchor="middle">time_ms</text>')
     parts.append(
-        f'<text x="{w}" y="{2 * h + 52}" text-anchor="middle" fill="#666">dashed: a greedy '
-        "seat's fair share (1/seats); bars: Wilson 95% intervals; n: games</text>"
+        f'<text x="{w}" y="{2 * h + 52}" text-anchor="middle" fill="#666">blue: the expert; '
+        "orange: greedy in its seat, same games; dashed: 1/seats; bars: Wilson 95%; n: games"
+        "</text>"
     )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
@@ -337,18 +391,23 @@ def svg(results: dict[str, dict[str, dict[str, Any]]]) -> str:
 def table(results: dict[str, dict[str, dict[str, Any]]]) -> str:
     """The Markdown table of every point (``docs/bots.md``)."""
     lines = [
-        "| game | time_ms | games | expert's share | Wilson 95% | fair | not weaker | "
-        "incomplete / answers | p95 ms | max ms | switches |",
-        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|",
+        "| game | time_ms | games | expert's share | Wilson 95% | greedy's share | Wilson 95% | "
+        "difference [95%] | games differing | not weaker | incomplete / answers | p95 ms | "
+        "max ms | switches |",
+        "|---|---:|---:|---:|---|---:|---|---|---:|---|---:|---:|---:|---:|",
     ]
     for game_id, pts in results.items():
         for budget, p in pts.items():
             low, high = p["wilson_95"]
-            verdict = "yes" if p["clearly_not_weaker"] else "yes (below fair)"
+            greedy_low, greedy_high = p["greedy_wilson_95"]
+            diff_low, diff_high = p["difference_95"]
+            verdict = "yes" if p["clearly_not_weaker"] else "yes (below greedy)"
             lines.append(
                 f"| {game_id} | {budget} | {p['games']} | {p['expert_share']:.3f} | "
-                f"[{low:.3f}, {high:.3f}] | {p['fair_share']:.3f} | "
-                f"{verdict if p['not_weaker'] else 'NO'} | "
+                f"[{low:.3f}, {high:.3f}] | {p['greedy_share']:.3f} | "
+                f"[{greedy_low:.3f}, {greedy_high:.3f}] | "
+                f"{p['difference']:+.3f} [{diff_low:+.3f}, {diff_high:+.3f}] | "
+                f"{p['differing_games']} | {verdict if p['not_weaker'] else 'NO'} | "
                 f"{p['incomplete']} / {p['answers']} | {p['p95_answer_ms']:.0f} | "
                 f"{p['max_answer_ms']:.0f} | {p['switches']} |"
             )
@@ -365,10 +424,14 @@ def with_table(markdown: str, results: dict[str, dict[str, dict[str, Any]]]) -> 
 def report(say: Callable[[str], None] = print) -> dict[str, Any]:
     """Write the JSON, the SVG and the table of ``docs/bots.md`` from the current code's records;
     returns the JSON written."""
+    records = load()
     results: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for (game_id, budget), records in sorted(load().items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        results[game_id][str(budget)] = point(records)
-    out = {
+    for game_id, budget in sorted({(g, b) for g, b, _ in records}):
+        results[game_id][str(budget)] = point(
+            records.get((game_id, budget, "expert"), []),
+            records.get((game_id, budget, "greedy"), []),
+        )
+    out: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "code": {g: code_key(g) for g in GAMES},
         "load_average": [round(x, 2) for x in os.getloadavg()],

@@ -59,8 +59,55 @@ def test_only_the_current_codes_records_count(tmp_path, monkeypatch):
         dict(record, code="an older code", index=1),
     ]
     raw.write_text("".join(json.dumps(r) + "\n" for r in lines), "utf-8")
-    assert [r["index"] for r in bench.load()[("reign-absolute", 50)]] == [0]
-    assert bench.load()[("reign-absolute", 50)][0]["share"] == 1.0
+    assert [r["index"] for r in bench.load()[("reign-absolute", 50, "expert")]] == [0]
+    assert bench.load()[("reign-absolute", 50, "expert")][0]["share"] == 1.0
+
+
+def _game(index: int, share: float, **more) -> dict:
+    return dict(
+        index=index,
+        share=share,
+        seats=2,
+        answer_ms=[1.0],
+        incomplete=0,
+        switches=0,
+        finished=True,
+        **more,
+    )
+
+
+def test_a_point_pairs_the_experts_games_with_greedys_in_its_seat():
+    bench = _bench()
+    control = [_game(i, 1.0 if i % 3 == 0 else 0.0) for i in range(100)]
+    same = bench.point([dict(g) for g in control], control)
+    assert same["difference"] == 0 and same["difference_95"] == [0, 0]
+    assert same["differing_games"] == 0 and same["not_weaker"] and same["clearly_not_weaker"]
+    assert same["expert_share"] == same["greedy_share"] == 0.34  # below 1/2, as greedy is here
+    # the expert loses ten of greedy's wins and wins nothing greedy lost: weaker, clearly
+    worse = [_game(i, 0.0 if i % 3 == 0 and i < 30 else g["share"]) for i, g in enumerate(control)]
+    verdict = bench.point(worse, control)
+    assert verdict["differing_games"] == 10 and verdict["difference"] == -0.1
+    assert not verdict["not_weaker"] and verdict["difference_95"][1] < 0
+    # one loss in a hundred is within the noise: not ruled out, but below greedy
+    once = bench.point([_game(0, 0.0)] + control[1:], control)
+    assert once["not_weaker"] and not once["clearly_not_weaker"]
+    # only game numbers both played are compared
+    assert bench.point(control[:10], control[5:])["games"] == 5
+
+
+def test_the_control_plays_greedy_in_the_experts_seat_of_the_same_game():
+    bench = _bench()
+    for game_id in bench.GAMES:
+        for index in range(4):
+            _, experts, seat, seed, state = bench.set_up_game(game_id, index, "expert")
+            _, greedy, control_seat, control_seed, control_state = bench.set_up_game(
+                game_id, index, "greedy"
+            )
+            assert experts[seat] == "expert" and list(experts.values()).count("expert") == 1
+            assert set(greedy.values()) == {"greedy"}
+            assert (control_seat, control_seed, control_state) == (seat, seed, state)
+        seats = {bench.set_up_game(game_id, i)[2] for i in range(3)}
+        assert len(seats) == 2 + (game_id == "reigns-the-council")  # rotated game by game
 
 
 def test_a_games_records_are_keyed_to_its_own_code_and_the_shared_code():
