@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import FunctionType
 from typing import Any
 
+import orjson
 from marshmallow import Schema, ValidationError, fields
 
 __all__ = [
@@ -343,13 +344,30 @@ def either(*alternatives: Checker) -> Checker:
 
 
 def known_or(known: Any, inner: Checker) -> Checker:
-    """``inner``, skipped when the value equals ``known``: a value already known to have the right
-    shape (a game's default content), recognised with one comparison at C speed."""
+    """``inner``, skipped when the value is ``known``: a value already known to have the right
+    shape (a game's default content), recognised at C speed.
+
+    Equal is not enough: Python holds ``True == 1`` (and ``False == 0``), so a catalogue with
+    ``true`` where the default has ``1`` compared equal and passed unchecked, and the rules then
+    answered with ``true`` in an integer field. The value's JSON (sorted keys) must also be the
+    known value's; it is written only for a value that compares equal, so any other value costs
+    nothing more than before."""
+    known_json = _json(known)
 
     def check(value: Any) -> Errors | None:
-        return None if value == known else inner(value)
+        if value == known and _json(value) == known_json:
+            return None
+        return inner(value)
 
     return _spec(check, {"$ref": inner} if _component(inner) else dict(_schema_of(inner)))
+
+
+def _json(value: Any) -> bytes | None:
+    """``value`` as JSON with sorted keys (None: not a JSON value)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson's JSONEncodeError is one
+        return None
 
 
 def nullable(inner: Checker) -> Checker:

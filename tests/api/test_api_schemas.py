@@ -184,3 +184,34 @@ def test_flatten_errors():
         "_body": ["Invalid input type."]
     }
     assert flatten_errors(["x"]) == {"_body": ["x"]}
+
+
+def _first_one(value, path=()):
+    """The path of the first ``1`` in ``value`` (depth first)."""
+    if type(value) is int and value == 1:
+        return path
+    items = value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
+    for key, item in items:
+        found = _first_one(item, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("game_id", ["reign-absolute", "reign-and-ruin", "reigns-the-council"])
+def test_a_default_catalogue_with_true_for_1_is_refused_by_its_shape(game_id):
+    """A game's default catalogue is recognised whole and not walked; ``true`` equals ``1`` in
+    Python, and so passed unchecked, and the answer carried ``true`` in an integer field."""
+    players = ["a", "b", "c"]
+    state = get_game(game_id).setup(players, 3, {})
+    path = _first_one(state["cards"], ("cards",))
+    assert path is not None
+    holder = state
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = True
+    errors = messages(schemas.for_game(game_id).load_state, state)
+    field = "state." + ".".join(map(str, path))
+    assert any(name.startswith(field) or field.startswith(name) for name in errors), errors
+    holder[path[-1]] = 1
+    schemas.for_game(game_id).load_state(state)  # the default itself still passes
