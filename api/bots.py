@@ -13,7 +13,7 @@ import time
 from flask import Blueprint, request
 
 from api.errors import ApiError
-from api.games import checked_state, read_json
+from api.games import checked_state, read_state_body
 from api.worker import ARRIVED
 from rules.bots import BOTS, DEFAULT_TIME_MS, NoMoveToSuggest, suggest
 from rules.engine_types import Violation
@@ -44,7 +44,8 @@ def suggest_move(game_id: str):
     if arrived is None:
         arrived = _clock()
     game = get_game(game_id)  # UnknownGame -> 404
-    body, data = read_json(SUGGEST)
+    request_body = read_state_body(SUGGEST)
+    body = request_body.value
     if body["level"] not in game.bot_levels:  # the spec lists each game's own levels
         raise ApiError(
             400,
@@ -53,7 +54,7 @@ def suggest_move(game_id: str):
             f"not {body['level']}.",
             errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]},
         )
-    state = checked_state(game, body, data)  # 400 shape, 422 invalid_state
+    state = checked_state(game, request_body)  # 400 shape, 422 invalid_state
     player = body["player"]
     if player not in state["players"]:
         raise _refuse(

@@ -12,7 +12,8 @@ Every body goes through the same pipeline (docs/architecture.md):
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema
@@ -21,7 +22,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 import schemas
 from api import jsonio
 from api.errors import ApiError
-from api.known_states import KnownStates, state_text
+from api.known_states import KnownStates, state_span
 from rules.engine import Game
 from rules.engine_types import Move, State, Violation
 from rules.errors import InvalidState
@@ -30,7 +31,15 @@ from rules.registry import GAMES, get_game
 from schemas import requests as envelopes
 from schemas.requests import MAX_SEED
 
-__all__ = ["bp", "read_body", "read_json", "new_game", "checked_state", "picture"]
+__all__ = [
+    "bp",
+    "read_body",
+    "StateBody",
+    "read_state_body",
+    "new_game",
+    "checked_state",
+    "picture",
+]
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -50,11 +59,42 @@ def _is_json(mimetype: str) -> bool:
 
 def read_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON body, checked by ``schema`` (the envelope). Raises the 4xx errors."""
-    return read_json(schema)[0]
+    return schemas.load(schema, _parsed(_json_bytes(), jsonio.loads_body))
 
 
-def read_json(schema: Schema) -> tuple[dict[str, Any], bytes]:
-    """``read_body``, with the body's bytes (``api.known_states.state_text`` reads them)."""
+class StateBody(NamedTuple):
+    """A request body that carries a ``state``: checked by its envelope, but for the state's own
+    integral floats, which :func:`checked_state` reads as integers (or finds the state known)."""
+
+    value: dict[str, Any]
+    data: bytes
+    """The body's bytes."""
+    state_at: slice | None
+    """Where the state's bytes are in ``data`` (``api.known_states.state_span``); None: not
+    proven, and then the state's floats were read as integers here with the rest."""
+
+
+def read_state_body(schema: Schema) -> StateBody:
+    """``read_body`` for an envelope with a ``state``. The scan for float tokens (the costliest
+    part of reading integral floats as integers, ``api.jsonio``) skips the state's bytes, which
+    :func:`checked_state` scans only when it does not know them: a known state's bytes hold no
+    float (``api.known_states``)."""
+    data = _json_bytes()
+    value = _parsed(data, jsonio.loads)
+    at = state_span(data, value) if type(value) is dict and "state" in value else None
+    if at is None:
+        outside_may_hold_float = jsonio.may_hold_float(data)
+    else:
+        outside_may_hold_float = jsonio.may_hold_float(data[: at.start]) or jsonio.may_hold_float(
+            data[at.stop :]
+        )
+    if outside_may_hold_float:
+        value = jsonio.with_integers(value)
+    return StateBody(schemas.load(schema, value), data, at)
+
+
+def _json_bytes() -> bytes:
+    """The body's bytes, once its content type says JSON (415 else)."""
     if not _is_json(request.mimetype):
         given = request.mimetype or "no content type"
         raise ApiError(
@@ -62,14 +102,17 @@ def read_json(schema: Schema) -> tuple[dict[str, Any], bytes]:
             "unsupported_media_type",
             f"The request body must be application/json, not {given[:100]}.",
         )
-    data = _read_data()
+    return _read_data()
+
+
+def _parsed(data: bytes, load: Callable[[bytes], Any]) -> Any:
+    """``data`` parsed by ``load`` (400 when it is not JSON)."""
     try:
-        body = jsonio.loads_body(data)
+        return load(data)
     except jsonio.JSONDecodeError as err:  # also NaN, lone surrogates, nesting past 1024 levels
         raise ApiError(
             400, "malformed_json", f"The request body is not valid JSON: {err}"[:300]
         ) from None
-    return schemas.load(schema, body), data
 
 
 def _read_data() -> bytes:
@@ -112,13 +155,14 @@ def _game(game_id: str) -> tuple[Game, schemas.GameSchemas]:
     return game, schemas.for_game(game.id)
 
 
-def checked_state(game: Game, body: dict[str, Any], data: bytes) -> State:
-    """``body["state"]`` checked for ``game``: its shape (400, keyed ``state.<path>``), then its
+def checked_state(game: Game, body: StateBody) -> State:
+    """``body``'s state checked for ``game``: its shape (400, keyed ``state.<path>``), then its
     integrity (422 ``invalid_state``). A state that names another game is one 422 ``wrong_game``
     naming both games, before (and instead of) the field errors of this game's shape. A state
-    whose bytes in ``data`` (the request body ``body`` was read from), or whose canonical JSON,
-    this process has checked or written before is not checked again (``api.known_states``)."""
-    state = body["state"]
+    whose bytes, or whose canonical JSON, this process has checked or written before is not
+    checked again (``api.known_states``); otherwise its integral floats are read as integers
+    first (:func:`read_state_body` left them)."""
+    state = body.value["state"]
     named = state.get("game") if type(state) is dict else None
     if type(named) is str and named != game.id and named in GAMES:
         raise InvalidState(
@@ -132,9 +176,14 @@ def checked_state(game: Game, body: dict[str, Any], data: bytes) -> State:
             ]
         )
     known = _known_states()
-    digest = known.digest(game.id, state_text(data, body)) if known.size else None
+    at = body.state_at
+    text = None if at is None else memoryview(body.data)[at]
+    digest = known.digest(game.id, text) if known.size else None
     if digest in known:
-        return state
+        return state  # remembered bytes hold no float token (below)
+    if at is not None and jsonio.may_hold_float(body.data[at]):
+        state = body.value["state"] = jsonio.with_integers(state)
+        digest = None  # bytes that may hold a float are read anew every time
     # Other bytes may still be a known state: a client that writes JSON its own way (Python's
     # spaced separators, its own key order) sends back the states the service wrote. Their
     # canonical form, written only on this miss, finds them, as before issue 28.
@@ -212,9 +261,9 @@ def _answer_with_state(game: Game, state: State, **others: Any) -> Response:
 def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
     """Body ``{"state", "player"?}``: the game, the checked state and the player (None: all)."""
     game = get_game(game_id)
-    body, data = read_json(envelopes.STATE_PLAYER)
-    state = checked_state(game, body, data)
-    player = body.get("player")
+    body = read_state_body(envelopes.STATE_PLAYER)
+    state = checked_state(game, body)
+    player = body.value.get("player")
     _check_player(game, state, player)
     return game, state, player
 
@@ -222,10 +271,10 @@ def _state_and_player(game_id: str) -> tuple[Game, State, str | None]:
 def _state_and_move(game_id: str) -> tuple[Game, State, Move]:
     """Body ``{"state", "move"}``: the game, the checked state and the shape-checked move."""
     game, shapes = _game(game_id)
-    body, data = read_json(envelopes.MOVE)
-    state = checked_state(game, body, data)
-    shapes.load_move(body["move"])
-    return game, state, body["move"]
+    body = read_state_body(envelopes.MOVE)
+    state = checked_state(game, body)
+    shapes.load_move(body.value["move"])
+    return game, state, body.value["move"]
 
 
 @bp.post("/<game_id>/legal-moves")
@@ -254,7 +303,7 @@ def apply(game_id: str):
 @bp.post("/<game_id>/score")
 def score(game_id: str):
     game = get_game(game_id)
-    state = checked_state(game, *read_json(envelopes.STATE))
+    state = checked_state(game, read_state_body(envelopes.STATE))
     return game.score(state).to_dict()
 
 

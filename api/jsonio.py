@@ -20,7 +20,16 @@ import orjson
 from flask import Response
 from flask.json.provider import JSONProvider
 
-__all__ = ["loads", "loads_body", "dumps", "answer", "OrjsonProvider", "JSONDecodeError"]
+__all__ = [
+    "loads",
+    "loads_body",
+    "may_hold_float",
+    "with_integers",
+    "dumps",
+    "answer",
+    "OrjsonProvider",
+    "JSONDecodeError",
+]
 
 JSONDecodeError = orjson.JSONDecodeError
 _OPTIONS = orjson.OPT_SORT_KEYS
@@ -41,7 +50,7 @@ _BEFORE_VALUE = frozenset(b":,[ \t\n\r")
 """What may precede a JSON value (RFC 8259 section 2): a number token starts after one of these."""
 
 
-def _may_have_float(data: bytes) -> bool:
+def may_hold_float(data: bytes) -> bool:
     """Whether ``data`` may hold a float token: a digit run followed by ``.``/``e``/``E`` that
     starts where a JSON value may start (without one, orjson reads no float within 64 bits).
 
@@ -69,12 +78,10 @@ def _may_have_float(data: bytes) -> bool:
 def loads_body(data: bytes) -> Any:
     """A request body: ``loads``, with integral floats in the 64-bit range read as integers."""
     value = loads(data)
-    if _may_have_float(data):
-        value = _integral_floats_as_ints(value)
-    return value
+    return with_integers(value) if may_hold_float(data) else value
 
 
-def _integral_floats_as_ints(value: Any) -> Any:
+def with_integers(value: Any) -> Any:
     """``value`` with each float that is a whole number in the 64-bit range made an ``int``, in
     place (iteratively: nesting may be 1024 levels deep)."""
     if type(value) is float:

@@ -32,7 +32,7 @@ from workloads import GAME_IDS, request_bodies  # noqa: E402
 
 import schemas  # noqa: E402
 from api import create_app, jsonio  # noqa: E402
-from api.known_states import KnownStates, state_text  # noqa: E402
+from api.known_states import KnownStates, state_span  # noqa: E402
 from rules.registry import get_game  # noqa: E402
 from schemas import requests as envelopes  # noqa: E402
 
@@ -56,7 +56,8 @@ def _stages(game_id: str, endpoint: str, bodies: list[bytes]) -> dict[str, float
         if endpoint == "apply":
             shapes.load_move(body["move"])
         t2 = clock()
-        known.digest(game_id, state_text(data, body))
+        span = state_span(data, body)
+        known.digest(game_id, None if span is None else memoryview(data)[span])
         t3 = clock()
         shapes.load_state(body["state"])
         game.check_state(body["state"])

@@ -209,6 +209,47 @@ def test_an_integral_float_in_a_state_and_a_session(client):
     assert resp.status_code == 201, resp.get_data(as_text=True)
 
 
+def test_a_state_with_a_float_is_read_as_integers_every_time_it_comes(client):
+    """The float scan skips a known state's bytes, so bytes that held a float are never known:
+    the same bytes sent again are read as integers again (and answered with integers)."""
+    state = _state("reign-and-ruin")
+    version = state["schema_version"]
+    move = get_game("reign-and-ruin").legal_moves(state, None)[0]
+    text = json.dumps({"state": state, "move": move}, separators=(",", ":")).replace(
+        f'"schema_version":{version}', f'"schema_version":{version}.0'
+    )
+    assert f'"schema_version":{version}.0' in text
+    for _ in range(3):
+        resp = post(client, "/v1/games/reign-and-ruin/apply", raw=text.encode())
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        answer = resp.get_data(as_text=True)
+        assert f'"schema_version":{version},' in answer and f"{version}.0" not in answer
+
+
+def test_a_float_beside_a_known_state_is_read_as_an_integer(client):
+    """A known state's bytes are not scanned; the rest of the body (here a suggest's seed and
+    time_ms) still is."""
+    state = _state("reign-and-ruin")
+    answer = post(
+        client, "/v1/games/reign-and-ruin/setup", {"players": state["players"], "seed": 3}
+    )
+    known = answer.get_data()  # the service's own bytes: known from now on
+    state_bytes = known[known.index(b'"state":') + len(b'"state":') : -1]
+    assert json.loads(state_bytes) == state
+
+    def suggest(seed: str, time_ms: str) -> dict:
+        body = b'{"state":%s,"player":"ann","level":"random","seed":%s,"time_ms":%s}' % (
+            state_bytes,
+            seed.encode(),
+            time_ms.encode(),
+        )
+        resp = post(client, "/v1/games/reign-and-ruin/suggest", raw=body)
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        return resp.get_json()
+
+    assert suggest("7.0", "1e2") == suggest("7", "100")
+
+
 # -- suggest levels --------------------------------------------------------------------------------
 def test_suggest_levels_are_each_games_own(client, monkeypatch):
     spec = yaml.safe_load(OPENAPI_PATH.read_text("utf-8"))["components"]["schemas"]

@@ -190,7 +190,9 @@ def _first_one(value, path=()):
     """The path of the first ``1`` in ``value`` (depth first)."""
     if type(value) is int and value == 1:
         return path
-    items = value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
+    items = (
+        value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
+    )
     for key, item in items:
         found = _first_one(item, (*path, key))
         if found is not None:

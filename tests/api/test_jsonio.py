@@ -1,5 +1,5 @@
 """``api.jsonio.loads_body``: integral floats arrive as integers, and the byte scan that decides
-whether to look for them (``_may_have_float``) misses no float token."""
+whether to look for them (``may_hold_float``) misses no float token."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_the_scan_finds_exactly_the_float_tokens_of_its_definition():
     alphabet = b'0123456789.eE-:,[ \t\n\r"ax{}'
     for _ in range(50_000):
         data = bytes(chooser.choice(alphabet) for _ in range(chooser.randint(0, 14)))
-        assert jsonio._may_have_float(data) == bool(FLOAT_TOKEN.search(data)), data
+        assert jsonio.may_hold_float(data) == bool(FLOAT_TOKEN.search(data)), data
 
 
 def test_integral_floats_become_integers_and_hex_strings_are_left_alone():
@@ -34,7 +34,7 @@ def test_integral_floats_become_integers_and_hex_strings_are_left_alone():
         "x": {"y": 12400387691},
     }
     assert [type(v) for v in value["n"]] == [int, int, float] and type(value["seed"]) is int
-    assert not jsonio._may_have_float(b'{"rng": "c0012a2ab4e0c6f1", "count": 12}')
+    assert not jsonio.may_hold_float(b'{"rng": "c0012a2ab4e0c6f1", "count": 12}')
 
 
 def test_dumps_is_canonical_sorted_compact_utf8():

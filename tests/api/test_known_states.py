@@ -10,7 +10,7 @@ import random
 import pytest
 
 from api import create_app, jsonio
-from api.known_states import KnownStates, state_text
+from api.known_states import KnownStates, state_span
 from rules.registry import get_game
 
 GAME = "reign-supreme"
@@ -235,9 +235,9 @@ def _body(members: list[tuple[str, object]], chooser: random.Random, escape: boo
     return ("{" + ",".join(written) + "}").encode()
 
 
-def test_state_text_is_only_ever_bytes_that_hold_the_body_s_state():
+def test_state_span_is_only_ever_bytes_that_hold_the_body_s_state():
     """Bodies of every layout: members in any order, spaced out, keys escaped, duplicate keys,
-    values that spell the envelope's keys. Whenever ``state_text`` finds the state's bytes, they
+    values that spell the envelope's keys. Whenever ``state_span`` finds the state's bytes, they
     hold the very state the body holds (so equal bytes mean equal states)."""
     chooser = random.Random(28)
     found = 0
@@ -248,14 +248,14 @@ def test_state_text_is_only_ever_bytes_that_hold_the_body_s_state():
         chooser.shuffle(members)
         data = _body(members, chooser, escape=True)
         body = jsonio.loads(data)
-        text = state_text(data, body)
-        if text is not None:
+        span = state_span(data, body)
+        if span is not None:
             found += 1
-            assert jsonio.loads(b'{"state":' + bytes(text) + b"}")["state"] == body["state"]
+            assert jsonio.loads(b'{"state":' + data[span] + b"}")["state"] == body["state"]
     assert found > 1000
 
 
-def test_state_text_finds_the_state_of_a_plain_body_whatever_its_order_and_spacing():
+def test_state_span_finds_the_state_of_a_plain_body_whatever_its_order_and_spacing():
     """A body as clients write it: the state first or last, beside a move or a player, spaced
     out or not, keys in any order; the state itself may hold a key or two named like the
     envelope's, and strings of commas and braces."""
@@ -272,5 +272,5 @@ def test_state_text_finds_the_state_of_a_plain_body_whatever_its_order_and_spaci
             [("state", state), *other] if chooser.random() < 0.5 else [*other, ("state", state)]
         )
         data = _body(members, chooser, escape=False)
-        text = state_text(data, jsonio.loads(data))
-        assert text is not None and jsonio.loads(bytes(text)) == state, data
+        span = state_span(data, jsonio.loads(data))
+        assert span is not None and jsonio.loads(data[span]) == state, data
