@@ -81,7 +81,12 @@ def read_state_body(schema: Schema) -> StateBody:
     float (``api.known_states``)."""
     data = _json_bytes()
     value = _parsed(data, jsonio.loads)
-    at = state_span(data, value) if type(value) is dict and "state" in value else None
+    # with known states off (KNOWN_STATES=0) no state is known: the whole body is scanned here
+    at = (
+        state_span(data, value)
+        if type(value) is dict and "state" in value and _known_states().size
+        else None
+    )
     if at is None:
         outside_may_hold_float = jsonio.may_hold_float(data)
     else:
