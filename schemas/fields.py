@@ -345,27 +345,26 @@ def either(*alternatives: Checker) -> Checker:
 
 def known_or(known: Any, inner: Checker) -> Checker:
     """``inner``, skipped when the value is ``known``: a value already known to have the right
-    shape (a game's default content), recognised at C speed.
+    shape (a game's default content), recognised at C speed by its JSON.
 
-    Equal is not enough: Python holds ``True == 1`` (and ``False == 0``), so a catalogue with
-    ``true`` where the default has ``1`` compared equal and passed unchecked, and the rules then
-    answered with ``true`` in an integer field. The value's JSON (sorted keys) must also be the
-    known value's; it is written only for a value that compares equal, so any other value costs
-    nothing more than before."""
-    known_json = _json(known)
+    The value's JSON, its keys in the order they came, must be the known value's JSON with
+    sorted keys: the order the service writes its states in, so a state it answered (or a
+    client's copy of one) is recognised, and a value in another order is merely checked in full.
+    Equality alone is not enough: Python holds ``True == 1``, so a catalogue with ``true`` where
+    the default has ``1`` used to pass unchecked, and the rules then answered with ``true`` in an
+    integer field. Writing the JSON costs less than comparing the two values did."""
+    known_json = _json(known, orjson.OPT_SORT_KEYS)
 
     def check(value: Any) -> Errors | None:
-        if value == known and _json(value) == known_json:
-            return None
-        return inner(value)
+        return None if _json(value) == known_json else inner(value)
 
     return _spec(check, {"$ref": inner} if _component(inner) else dict(_schema_of(inner)))
 
 
-def _json(value: Any) -> bytes | None:
-    """``value`` as JSON with sorted keys (None: not a JSON value)."""
+def _json(value: Any, option: int = 0) -> bytes | None:
+    """``value`` as JSON (None: not a JSON value)."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(value, option=option)
     except TypeError:  # orjson's JSONEncodeError is one
         return None
 
