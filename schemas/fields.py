@@ -347,16 +347,17 @@ def known_or(known: Any, inner: Checker) -> Checker:
     """``inner``, skipped when the value is ``known``: a value already known to have the right
     shape (a game's default content), recognised at C speed by its JSON.
 
-    The value's JSON, its keys in the order they came, must be the known value's JSON with
-    sorted keys: the order the service writes its states in, so a state it answered (or a
-    client's copy of one) is recognised, and a value in another order is merely checked in full.
-    Equality alone is not enough: Python holds ``True == 1``, so a catalogue with ``true`` where
-    the default has ``1`` used to pass unchecked, and the rules then answered with ``true`` in an
-    integer field. Writing the JSON costs less than comparing the two values did."""
-    known_json = _json(known, orjson.OPT_SORT_KEYS)
+    The value's JSON, its keys in the order they came, must be the known value's JSON with its
+    keys sorted (the order the service writes states in, so a state it answered is recognised) or
+    in the known value's own order (as the rules build it, so a state a client wrote from the
+    rules' objects is too); a value in another order is merely checked in full. Equality alone is
+    not enough: Python holds ``True == 1``, so a catalogue with ``true`` where the default has
+    ``1`` used to pass unchecked, and the rules then answered with ``true`` in an integer field.
+    Writing the JSON costs less than comparing the two values did."""
+    known_json = {_json(known, orjson.OPT_SORT_KEYS), _json(known)} - {None}
 
     def check(value: Any) -> Errors | None:
-        return None if _json(value) == known_json else inner(value)
+        return None if _json(value) in known_json else inner(value)
 
     return _spec(check, {"$ref": inner} if _component(inner) else dict(_schema_of(inner)))
 

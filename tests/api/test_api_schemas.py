@@ -233,11 +233,14 @@ def test_a_default_catalogue_with_true_for_1_is_refused_by_its_shape(game_id):
 
 def test_known_content_is_recognised_by_its_json_in_the_services_key_order():
     """``known_or`` skips its checker for the known value written with sorted keys (as the
-    service writes states), and for nothing else: not ``true`` for ``1``, not another order.
-    The known value here is one the checker would refuse, to show when it is skipped."""
-    checker = known_or({"b": "x", "a": 1}, map_of(INT))
-    assert checker({"a": 1, "b": "x"}) is None  # the known JSON: not checked
-    assert checker({"b": "x", "a": 1})  # another order: checked in full (and refused here)
-    assert checker({"a": True, "b": "x"})  # equal in Python, but not the known JSON
-    assert checker({"a": 1, "b": "x", "c": 2})
+    service writes states) or in its own order (as the rules build it), and for nothing else:
+    not ``true`` for ``1``, not another order. The known value here is one the checker would
+    refuse, to show when it is skipped."""
+    checker = known_or({"c": 0, "b": "x", "a": 1}, map_of(INT))
+    assert checker({"a": 1, "b": "x", "c": 0}) is None  # sorted: not checked
+    assert checker({"c": 0, "b": "x", "a": 1}) is None  # the known value's own order: neither
+    assert checker({"b": "x", "a": 1, "c": 0})  # another order: checked in full (and refused)
+    assert checker({"a": True, "b": "x", "c": 0})  # equal in Python, but not the known JSON
+    assert checker({"a": 1, "b": "x", "c": False})
+    assert checker({"a": 1, "b": "x", "c": 0, "d": 2})
     assert known_or({"a": 1}, map_of(INT))({"a": True}) == {"a": [INT(True)[0]]}
