@@ -12,7 +12,9 @@ and the expert bot's strength against greedy.
    Reign Supreme never concedes), and, when ``open_spiel`` is installed (``pip install -e
    '.[bench]'``), OpenSpiel's pure-Python ``python_liars_poker`` and ``python_kuhn_poker`` played
    the same way (``legal_actions`` + ``apply_action`` per step, chance outcomes drawn by their
-   probabilities, each a step). Rounds alternate between workloads; figures are medians.
+   probabilities, each a step), each round right after Reign & Ruin. Rounds alternate between
+   workloads; figures are medians; Reign & Ruin's ratio to ``python_liars_poker`` (issue 28) is
+   the median of the rounds' own ratios.
 2. HTTP: the service (``wsgi:app``) and the echo (``bench/echo_app.py``, which only parses a body
    and sends it back) under the gunicorn settings of ``reign-referee serve``. For every game,
    ``apply`` and ``legal-moves`` are each compared with the echo fed THE SAME bodies (mid-game
@@ -130,11 +132,20 @@ def openspiel_games() -> dict[str, Callable[[float], dict]]:
     }
 
 
+COMPARED = ("reign-and-ruin", "openspiel:python_liars_poker")
+"""Issue 28's in-process comparison: Reign & Ruin against OpenSpiel's pure-Python Liar's Poker."""
+
+
 def inprocess(games: list[str], seconds: float, rounds: int) -> dict:
-    workloads: dict[str, Callable[[float], dict]] = {
-        g: (lambda s, g=g: play_for(g, s)) for g in games
-    }
-    workloads.update(openspiel_games())
+    """Steps per second of every game's random playouts and OpenSpiel's, in rounds. OpenSpiel's
+    games run right after Reign & Ruin in each round, and :data:`COMPARED`'s ratio is the median
+    of the rounds' own ratios (:func:`paired_ratio`'s reasoning: this machine's speed drifts
+    between the first game of a round and the last)."""
+    workloads: dict[str, Callable[[float], dict]] = {}
+    for g in games:
+        workloads[g] = lambda s, g=g: play_for(g, s)
+        if g == COMPARED[0]:
+            workloads.update(openspiel_games())
     if not any(name.startswith("openspiel:") for name in workloads):
         progress("open_spiel is not installed (pip install -e '.[bench]'): no OpenSpiel comparison")
     runs: dict[str, list[dict]] = {name: [] for name in workloads}
@@ -142,10 +153,19 @@ def inprocess(games: list[str], seconds: float, rounds: int) -> dict:
         for name, run in workloads.items():
             progress(f"in-process round {r + 1}/{rounds}: {name} for {seconds:g} s")
             runs[name].append(run(seconds))
-    results = {}
+    results: dict = {}
     for name, measured in runs.items():
         rates = [m["steps_per_second"] for m in measured]
         results[name] = {"steps_per_second": round(statistics.median(rates)), "rounds": rates}
+    game, baseline = COMPARED
+    if game in results and baseline in results:
+        ratios = [
+            mine / theirs
+            for mine, theirs in zip(
+                results[game]["rounds"], results[baseline]["rounds"], strict=True
+            )
+        ]
+        results[game]["ratio_to"] = {baseline: round(statistics.median(ratios), 3)}
     return results
 
 
@@ -357,6 +377,8 @@ def table(report: dict) -> str:
     lines = ["in-process (steps/s, median of rounds)"]
     for name, r in report["inprocess"].items():
         lines.append(f"  {name:32s} {r['steps_per_second']:>9,}   rounds {r['rounds']}")
+        for other, ratio in r.get("ratio_to", {}).items():
+            lines.append(f"  {'':32s} {ratio:.3f}x {other} (median of the rounds' ratios)")
     if report.get("http"):
         lines += [
             "",

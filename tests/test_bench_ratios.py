@@ -1,5 +1,6 @@
-"""``bench/bench.py``'s HTTP ratio (issue 28): each service round against the echo rounds on
-either side of it, the median of those ratios; a drift of the machine between rounds cancels."""
+"""``bench/bench.py``'s ratios (issue 28): an HTTP service round against the echo rounds on
+either side of it, the median of those ratios; Reign & Ruin against OpenSpiel's Liar's Poker
+round by round. A drift of the machine between rounds cancels."""
 
 from __future__ import annotations
 
@@ -47,3 +48,24 @@ def test_the_ratio_is_the_median_of_the_rounds():
     assert bench.paired_ratio(_rounds(50, 70, 90), echo) == 0.7
     with pytest.raises(IndexError):  # every service round needs an echo round after it
         bench.paired_ratio(_rounds(50, 70, 90), _rounds(100, 100, 100))
+
+
+def test_reign_and_ruin_is_compared_with_liars_poker_round_by_round(monkeypatch):
+    bench = _bench()
+    speeds = iter([100, 90, 7, 50, 45, 3, 80, 100, 9])  # per round: R&R, Liar's, Kuhn's
+    workload = lambda seconds: {"steps_per_second": next(speeds)}  # noqa: E731
+    monkeypatch.setattr(bench, "play_for", lambda game, seconds: workload(seconds))
+    monkeypatch.setattr(
+        bench,
+        "openspiel_games",
+        lambda: {
+            "openspiel:python_liars_poker": workload,
+            "openspiel:python_kuhn_poker": workload,
+        },
+    )
+    monkeypatch.setattr(bench, "progress", lambda text: None)
+    results = bench.inprocess(["reign-and-ruin"], 0.0, 3)
+    assert results["reign-and-ruin"]["rounds"] == [100, 50, 80]
+    assert results["openspiel:python_liars_poker"]["rounds"] == [90, 45, 100]
+    # 100/90, 50/45 and 80/100: the median of the rounds' ratios, not 80/90 of the medians
+    assert results["reign-and-ruin"]["ratio_to"] == {"openspiel:python_liars_poker": 1.111}
