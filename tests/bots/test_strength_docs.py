@@ -115,3 +115,27 @@ def test_a_games_records_are_keyed_to_its_own_code_and_the_shared_code():
     keys = {g: bench.code_key(g) for g in bench.GAMES}
     assert len(set(keys.values())) == len(keys)
     assert keys["reign-absolute"] == bench.code_key("reign-absolute")  # a digest, no clock
+
+
+def test_a_report_with_nothing_new_keeps_the_docs_as_they_are(tmp_path, monkeypatch):
+    """``bench.py`` reports after every run; when no game was played, the JSON keeps the time
+    and load of the run that played them (the docs say when that was)."""
+    bench = _bench()
+    for name in ("RAW", "OUT_JSON", "OUT_SVG", "OUT_MD"):
+        monkeypatch.setattr(bench, name, tmp_path / name)
+    bench.OUT_MD.write_text("text\n" + "".join(bench.MARKERS), "utf-8")
+    key = bench.code_key("reign-absolute")
+    records = [
+        dict(_game(i, 1.0, level=level), code=key, game="reign-absolute", time_ms=50)
+        for i in range(3)
+        for level in ("expert", "greedy")
+    ]
+    bench.RAW.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    monkeypatch.setattr(bench.time, "strftime", lambda *args: "first")
+    assert bench.report(say=lambda text: None)["when"] == "first"
+    monkeypatch.setattr(bench.time, "strftime", lambda *args: "second")
+    assert bench.report(say=lambda text: None)["when"] == "first"
+    assert json.loads(bench.OUT_JSON.read_text("utf-8"))["when"] == "first"
+    with bench.RAW.open("a") as raw:  # one more game and its control: a new report
+        raw.write("".join(json.dumps(dict(r, index=3)) + "\n" for r in records[:2]))
+    assert bench.report(say=lambda text: None)["when"] == "second"
