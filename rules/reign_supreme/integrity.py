@@ -8,18 +8,14 @@ owned by players; phase, turn, active players, status and outcome consistent.
 
 from __future__ import annotations
 
-import marshal
 import re
-from collections import Counter
-from itertools import chain, compress, repeat
-from operator import contains, eq, is_not, itemgetter, le, lt
 from typing import Any
 
 from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.actors import combat_actors
-from rules.reign_supreme.board import Geometry, geometry, layout_key
+from rules.reign_supreme.board import geometry, layout_key
 from rules.reign_supreme.cards import check_cards
 from rules.reign_supreme.content import (
     ARMY_IDS,
@@ -28,7 +24,6 @@ from rules.reign_supreme.content import (
     MAX_LIST,
     SPELLS,
     check_roster,
-    default_cards,
     default_roster,
 )
 from rules.reign_supreme.effects import EFFECT_KINDS
@@ -109,11 +104,10 @@ def _problems(state: State) -> list[Violation]:
     found.extend(_army_problems(state))
     if found:
         return found
-    # Each quick proof stands for its walk (which names the problems) when it holds: issue 28.
-    found.extend([] if _units_sound(state) else _unit_problems(state))
-    found.extend([] if _walls_sound(state) else _wall_problems(state))
+    found.extend(_unit_problems(state))
+    found.extend(_wall_problems(state))
     found.extend(_board_problems(state))
-    found.extend([] if _cards_sound(state) else _card_problems(state))
+    found.extend(_card_problems(state))
     if found:
         return found
     found.extend(_engaged_problems(state))
@@ -727,236 +721,3 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)
-
-
-# -- quick proofs ---------------------------------------------------------------------------------
-# Issue 28: on a state never seen before, the walks above (a call, a regular expression and
-# several comparisons per unit, wall and card, each ready to name what is wrong) were two thirds
-# of checking it. A sound state, nearly every state a client sends, needs no names: each proof
-# below shows, with a few passes of C code over the whole collection (``map``, ``set``,
-# ``itemgetter``), that its walk would find nothing. ``False`` proves nothing: the walk then
-# gives the verdict, so every problem is refused as before and with the same violations. A proof
-# reads nothing its walk does not read, and gives ``False`` wherever its walk would fail to read
-# the state (a wrong type, a missing key), so the guard's ``malformed_state`` is kept too.
-
-_UNREADABLE = (KeyError, TypeError, AttributeError, ValueError, IndexError)
-_ARMY_TYPE = itemgetter("army", "type")
-_OWNER = itemgetter("owner")
-_AT = itemgetter("at")
-_COUNTS = itemgetter("pins", "steps", "bonus", "attacks")
-_LEFT = itemgetter("steps", "bonus")
-_TURN = itemgetter("attacks", "mode", "attacked")
-_PACKING = itemgetter("packing")
-_TURNS = frozenset(
-    [(0, None, False)]
-    + [(attacks, mode, True) for attacks in (1, 2) for mode in ("melee", "shoot", "spell")]
-)
-"""Every sound ``(attacks, mode, attacked)`` of a unit (:func:`_unit_problems`' bad_unit_turn):
-no attack and no mode, or one or two attacks of one mode. A set compares by ``==``, as the walk
-does (``attacked`` 1 is ``True`` to both); ``attacks`` is proven an ``int`` apart."""
-
-
-def _units_sound(state: State) -> bool:
-    """Whether :func:`_unit_problems` would find nothing: ids ``u<number>``; owners in the game
-    and not defeated; each (army, type) pair known, looked up once however many units share it;
-    pins, steps, bonus and attacks whole numbers in range and the turn record one of ``_TURNS``;
-    the packing state exactly on the kinds that pack; each unit on the board at most one to a
-    space (and in its owner's Kingdom during set-up)."""
-    try:
-        units = state["units"]
-        records = list(units.values())
-        if not all(map(_UNIT_ID.fullmatch, units)):
-            return False
-        owners = list(map(_OWNER, records))
-        if not set(owners) <= state["armies"].keys() - set(state["defeated"]):
-            return False
-        kinds = list(map(_ARMY_TYPE, records))
-        hp: dict[tuple[Any, Any], int] = {}
-        packs: dict[tuple[Any, Any], bool] = {}
-        for army, kind in set(kinds):
-            if army not in ARMY_IDS and army not in state["rosters"]:
-                return False
-            stats = _roster(state, army).get(kind)
-            if stats is None:
-                return False
-            hp[army, kind] = stats["hp"]
-            packs[army, kind] = "packed" in stats["kinds"]
-        counts = list(chain.from_iterable(map(_COUNTS, records)))
-        if (
-            not set(map(type, counts)) <= {int}
-            or min(counts, default=0) < 0
-            or max(chain.from_iterable(map(_LEFT, records)), default=0) > _MAX_LEFT
-            or not all(map(lt, counts[::4], map(hp.__getitem__, kinds)))  # pins below hp
-            or not set(map(_TURN, records)) <= _TURNS
-        ):
-            return False
-        packing = list(map(contains, records, repeat("packing")))
-        if packing != list(map(packs.__getitem__, kinds)) or not set(
-            map(_PACKING, compress(records, packing))
-        ) <= set(PACKING):
-            return False
-        at = list(map(_AT, records))
-        placed = list(filter(None, at))  # every at is a list or None (below): None drops out
-        if len(placed) + at.count(None) != len(at) or not set(map(type, placed)) <= {list}:
-            return False
-        if not set(map(type, chain.from_iterable(placed))) <= {int}:
-            return False
-        spaces = list(map(tuple, placed))
-        geo = geometry(state)
-        if not geo.board.issuperset(spaces) or len(set(spaces)) != len(spaces):
-            return False
-        if state["phase"] == "setup":
-            placers = compress(owners, map(is_not, at, repeat(None)))
-            kingdoms = map(geo.kingdoms.get, placers, repeat(()))
-            return all(map(contains, kingdoms, spaces))
-        return True
-    except _UNREADABLE:
-        return False
-
-
-_ID = itemgetter("id")
-_KIND = itemgetter("kind")
-_EDGE = itemgetter("edge")
-_HP = itemgetter("hp")
-_NUMBER = itemgetter(slice(1, None))
-_Edge = tuple[tuple[int, int], tuple[int, int]]
-_Edges = tuple[dict[tuple[int, ...], _Edge], frozenset[_Edge]]
-_EDGES: dict[Geometry, _Edges] = {}
-
-
-def _edges(geo: Geometry) -> _Edges:
-    """Each edge between two adjacent board spaces, by its four coordinates either way round
-    (``(q1, r1, q2, r2)``, as a wall's ``edge`` lists them), as its ``edge_key``; and those on
-    a Castle's outer edge (one side in a Castle, the other not). Worked out once per layout."""
-    found = _EDGES.get(geo)
-    if found is None:
-        keys: dict[tuple[int, ...], _Edge] = {
-            (*a, *b): edge_key(a, b) for a, near in geo.adjacent.items() for b in near
-        }
-        outer = frozenset(
-            k for k in keys.values() if (k[0] in geo.castle_owner) != (k[1] in geo.castle_owner)
-        )
-        found = (keys, outer)
-        if len(_EDGES) > 64:
-            _EDGES.clear()
-        _EDGES[geo] = found
-    return found
-
-
-def _walls_sound(state: State) -> bool:
-    """Whether :func:`_wall_problems` would find nothing: ids ``w<number>``, distinct and not
-    beyond ``wall_serial``; kinds known (only Palisades without castles); owners in the game; hit
-    points 1 to the kind's most; each edge two lists of two whole numbers that name adjacent board
-    spaces, each edge once, a Castle wall's on a Castle's outer edge; at most
-    ``PALISADE_LIMIT`` Palisades a player."""
-    try:
-        walls, serial = state["walls"], state["wall_serial"]
-        if type(serial) is not int or not 0 <= serial <= 999_999 or type(walls) is not list:
-            return False
-        ids = list(map(_ID, walls))
-        if not all(map(_WALL_ID.fullmatch, ids)) or len(set(ids)) != len(ids):
-            return False
-        if max(map(int, map(_NUMBER, ids)), default=0) > serial:
-            return False
-        kinds = list(map(_KIND, walls))
-        owners = list(map(_OWNER, walls))
-        hps = list(map(_HP, walls))
-        if (
-            not set(kinds) <= set(WALL_KINDS if state["scenario"]["castles"] else ["palisade"])
-            or not set(owners) <= set(state["players"])
-            or not set(map(type, hps)) <= {int}
-            or min(hps, default=1) < 1
-            or not all(map(le, hps, map(MAX_HP.__getitem__, kinds)))
-        ):
-            return False
-        edges = list(map(_EDGE, walls))
-        ends = list(chain.from_iterable(edges))
-        if (
-            not set(map(type, edges)) <= {list}
-            or not set(map(len, edges)) <= {2}
-            or not set(map(type, ends)) <= {list}
-            or not set(map(len, ends)) <= {2}
-            or not set(map(type, chain.from_iterable(ends))) <= {int}
-        ):
-            return False
-        adjacent, outer = _edges(geometry(state))
-        keys = list(map(adjacent.get, map(tuple, map(chain.from_iterable, edges))))
-        if None in keys or len(set(keys)) != len(keys):
-            return False
-        if not outer.issuperset(compress(keys, map(eq, kinds, repeat("castle_wall")))):
-            return False
-        palisades = Counter(compress(owners, map(eq, kinds, repeat("palisade"))))
-        return max(palisades.values(), default=0) <= PALISADE_LIMIT
-    except _UNREADABLE:
-        return False
-
-
-_DECKS = {"spell", "tactics"}
-_Catalogue = tuple[frozenset[str], frozenset[str], frozenset[str]]
-
-
-def _sorted_keys(value: Any) -> Any:
-    if type(value) is dict:
-        return {key: _sorted_keys(value[key]) for key in sorted(value)}
-    if type(value) is list:
-        return [_sorted_keys(item) for item in value]
-    return value
-
-
-def _split(catalog: dict[str, dict[str, Any]]) -> _Catalogue:
-    """A card set's instance ids: all of them, those of the spell deck, those of the tactics."""
-    spell = frozenset(cid for cid, card in catalog.items() if card["deck"] == "spell")
-    tactics = frozenset(cid for cid, card in catalog.items() if card["deck"] == "tactics")
-    return frozenset(catalog), spell, tactics
-
-
-_DEFAULT_CARDS = frozenset(
-    marshal.dumps(cards, 2) for cards in (default_cards(), _sorted_keys(default_cards()))
-)
-"""The default card set as ``marshal`` writes it, its keys in the order of the data file (a set-up
-in process) or sorted (the service's answers). ``marshal`` keeps ``true`` apart from ``1`` and
-``1.0`` (where ``==`` would not) and refuses subclasses, so equal bytes are the very set
-``check_cards`` passes, at C speed."""
-_DEFAULT_CATALOGUE = _split(card_catalog(default_cards()))
-
-
-def _catalogue(cards: Any) -> _Catalogue | None:
-    """The ids of a sound, non-empty card set (:func:`_split`); None for any other."""
-    if type(cards) is not list or not cards:
-        return None
-    if marshal.dumps(cards, 2) in _DEFAULT_CARDS:
-        return _DEFAULT_CATALOGUE
-    return None if check_cards(cards) else _split(card_catalog(cards))
-
-
-def _cards_sound(state: State) -> bool:
-    """Whether :func:`_card_problems` would find nothing: the decks and discard piles exactly
-    ``spell`` and ``tactics``, every pile and hand a list, defeated players holding nothing; then
-    without cards no card anywhere, and with cards a sound card set whose every card is in
-    exactly one place, the deck's own in each deck and discard pile."""
-    try:
-        decks, discards, hands = state["decks"], state["discards"], state["hands"]
-        if decks.keys() != _DECKS or discards.keys() != _DECKS:
-            return False
-        spell = decks["spell"] + discards["spell"]  # a pile that is no list: TypeError
-        tactics = decks["tactics"] + discards["tactics"]
-        in_hand = list(hands.values())
-        if not set(map(type, [spell, tactics, *in_hand])) <= {list}:
-            return False
-        if any(hands[p] for p in state["defeated"] if p in hands):
-            return False
-        held = [*spell, *tactics, *chain.from_iterable(in_hand)]
-        if not state["scenario"]["cards"]:
-            return type(state["cards"]) is list and not state["cards"] and not held
-        catalogue = _catalogue(state["cards"])
-        if catalogue is None:
-            return False
-        ids, spells, tactics_ids = catalogue
-        return (
-            len(held) == len(ids)
-            and ids == set(held)
-            and spells.issuperset(spell)
-            and tactics_ids.issuperset(tactics)
-        )
-    except _UNREADABLE:
-        return False
