@@ -44,18 +44,18 @@ def suggest_move(game_id: str):
     if arrived is None:
         arrived = _clock()
     game = get_game(game_id)  # UnknownGame -> 404
-    request_body = read_state_body(SUGGEST)
-    body = request_body.value
-    if body["level"] not in game.bot_levels:  # the spec lists each game's own levels
+    body = read_state_body(SUGGEST)
+    fields = body.value
+    if fields["level"] not in game.bot_levels:  # the spec lists each game's own levels
         raise ApiError(
             400,
             "invalid_body",
             f"The bots of {game.id} play at {', '.join(game.bot_levels) or 'no level'}, "
-            f"not {body['level']}.",
+            f"not {fields['level']}.",
             errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]},
         )
-    state = checked_state(game, request_body)  # 400 shape, 422 invalid_state
-    player = body["player"]
+    state = checked_state(game, body)  # 400 shape, 422 invalid_state
+    player = fields["player"]
     if player not in state["players"]:
         raise _refuse(
             "unknown_player",
@@ -63,16 +63,16 @@ def suggest_move(game_id: str):
             f"{', '.join(state['players'])}.",
             f"{game.id}#players",
         )
-    seed = body.get("seed")
+    seed = fields.get("seed")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
-    time_ms = body.get("time_ms") or DEFAULT_TIME_MS
+    time_ms = fields.get("time_ms") or DEFAULT_TIME_MS
     try:
         chosen = suggest(
             BOTS[game.id],
             game.view(state, player),
             player,
-            body["level"],
+            fields["level"],
             seed,
             time_ms,
             clock=_clock,
