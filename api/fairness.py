@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from api import jsonio
+from rules.integrity import is_seed
 from rules.records import commitment as records_commitment
 from schemas.requests import MAX_SEED
 
@@ -56,7 +57,7 @@ def check_commitment(fairness: Any) -> str | None:
         return "the seed and salt are not revealed (is the game finished?)"
     if not isinstance(salt, str) or _SALT.fullmatch(salt) is None:
         return f"the salt {str(salt)[:40]!r} is not 32 lowercase hex digits"
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+    if not is_seed(seed):
         return f"the seed {str(seed)[:40]!r} is not an integer from 0 to 2^63 - 1"
     if not isinstance(promised, str) or not hmac.compare_digest(commitment(salt, seed), promised):
         actual = commitment(salt, seed)

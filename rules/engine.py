@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from rules.engine_types import Action, Event, Move, PlayerId, Score, State, View, Violation
 from rules.errors import InvalidSetup
-from rules.integrity import raise_problems, to_move_problems
+from rules.integrity import is_seed, raise_problems, to_move_problems
 from rules.player_ids import id_problem, look_alikes
 from rules.rng import MAX_SEED
 
@@ -247,7 +247,7 @@ def check_seed(seed: Any, rule: str) -> None:
     """The seed of a new game must be a whole number from 0 to ``MAX_SEED`` (``rules.rng``: all
     chance comes from the generator it seeds), ``rule`` being the game's setup rule. Raises
     InvalidSetup ``bad_seed``."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+    if not is_seed(seed):
         raise InvalidSetup(
             [Violation("bad_seed", f"The seed must be a whole number from 0 to {MAX_SEED}.", rule)]
         )

@@ -19,6 +19,7 @@ from rules.rng import MAX_SEED
 __all__ = [
     "HEX_DIGITS",
     "is_int",
+    "is_seed",
     "common_problems",
     "to_move_problems",
     "guarded",
@@ -32,6 +33,12 @@ def is_int(value: object) -> TypeGuard[int]:
     """A JSON integer (``true`` is not 1 here); a type guard, so where it holds ``value`` is an
     int."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_seed(value: object) -> TypeGuard[int]:
+    """A seed of the generator every game draws its chance from (``rules.rng``): a JSON integer
+    from 0 to ``MAX_SEED``."""
+    return is_int(value) and 0 <= value <= MAX_SEED
 
 
 def common_problems(
@@ -79,7 +86,7 @@ def common_problems(
             )
         )
     seed = state.get("seed")
-    if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+    if not is_seed(seed):
         found.append(
             Violation("bad_seed", f"state.seed must be a whole number from 0 to {MAX_SEED}.", rule)
         )

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InvalidState
-from rules.integrity import common_problems, guarded, is_int
+from rules.integrity import common_problems, guarded, is_int, is_seed
 from rules.registry import GAMES, get_game
+from rules.rng import MAX_SEED
 
 BASE = {
     "game": "g",
@@ -47,6 +48,7 @@ def codes(state, **limits):
         ({"seed": -1}, "bad_seed"),
         ({"seed": 2**63}, "bad_seed"),
         ({"seed": "5"}, "bad_seed"),
+        ({"seed": True}, "bad_seed"),
         ({"rng": "0123456789ABCDEF"}, "bad_rng"),
         ({"rng": "01"}, "bad_rng"),
         ({"rng": 5}, "bad_rng"),
@@ -61,6 +63,8 @@ def test_each_common_field_is_checked(change, code):
 def test_a_sound_envelope_has_no_problems():
     assert codes(BASE) == ([], True)
     assert is_int(3) and not is_int(True) and not is_int(3.0)
+    assert is_seed(0) and is_seed(MAX_SEED)
+    assert not any(is_seed(v) for v in (-1, MAX_SEED + 1, True, False, 1.0, "1", None))
 
 
 def test_guarded_turns_an_unreadable_state_into_one_violation():

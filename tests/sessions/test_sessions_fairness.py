@@ -15,6 +15,7 @@ import pytest
 from sessions_served import bearer, http
 
 from api.cli import main
+from api.fairness import check_commitment, commitment
 from api.session_store import KEY_PREFIX
 from api.verify import verify_document
 from rules.registry import get_game
@@ -203,6 +204,18 @@ def test_verify_names_the_first_tampered_version(client, finished):
         _tampered(document, lambda d: d["entries"][-1].update(state_digest="0" * 64))
     )
     assert not verdict.ok and verdict.first_bad_version == last
+
+
+def test_a_commitment_holds_only_for_a_whole_number_seed():
+    """``true`` hashes as ``True``, not ``1``, and a seed is a JSON integer (``rules.integrity.
+    is_seed``): a revealed seed of ``true`` is refused by name, whatever its hash."""
+    salt = "0" * 32
+    kept = {"salt": salt, "seed": 1, "seed_commitment": commitment(salt, 1)}
+    assert check_commitment(kept) is None
+    for seed in (True, 1.0, -1, 2**63):
+        promised = commitment(salt, seed)
+        problem = check_commitment({**kept, "seed": seed, "seed_commitment": promised})
+        assert problem is not None and "is not an integer" in problem, seed
 
 
 def test_verify_refuses_an_unfinished_session(client):
