@@ -7,7 +7,7 @@ import random
 
 from rules.bots import BOTS
 from rules.bots.reigns_the_council import _REIGN_OVER, _card_gain, _round
-from rules.reigns_the_council.content import GOALS
+from rules.reigns_the_council.content import GOALS, default_catalog
 from rules.reigns_the_council.ending import totals
 from tests.bots.positions import positions, random_line
 
@@ -265,3 +265,18 @@ def test_a_rollout_plays_the_monarchs_choice_greedily_and_the_rest_at_random():
     after = [GAME.apply(pitch, m)[0] for m in moves]
     chosen = [_rollout_move(BOT, pitch, moves, random.Random(s)) for s in range(20)]
     assert all(c in after for c in chosen) and len({after.index(c) for c in chosen}) > 1
+
+
+def test_the_kept_card_gains_are_the_card_gains():
+    """``_default_gain`` keeps the gains of the default proposals (the bot's states share that
+    catalogue): over positions of several games the evaluation is the same as on a copy of the
+    state whose catalogue is an equal map, where every gain is worked out anew."""
+    import copy
+
+    line = [s for seed in (1, 2) for s in positions("reigns-the-council", seed=seed, every=3)]
+    assert len({tuple(s["tracks"].values()) for s in line}) > 5
+    for state in line:
+        assert state["cards"] is default_catalog()
+        anew = copy.deepcopy(state)
+        for player in state["players"]:
+            assert BOT.evaluate(state, player) == BOT.evaluate(anew, player)
