@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.clock_store import LEASE_MS  # noqa: E402
-from tests.served import call as http  # noqa: E402
+from tests.served import http as served_http  # noqa: E402
 from tests.served import referee_env, start_redis, start_serve, stop  # noqa: E402
 
 
@@ -78,7 +78,7 @@ def create(base: str, seconds: int, on_timeout: dict) -> dict:
         "clock": {"type": "per_move", "seconds": seconds},
         "on_timeout": on_timeout,
     }
-    status, created = http(base, "POST", "/v1/sessions", body)
+    status, _, created = served_http(base, "POST", "/v1/sessions", body)
     assert status == 201, (status, created)
     return created
 
@@ -86,7 +86,7 @@ def create(base: str, seconds: int, on_timeout: dict) -> dict:
 def entries(base: str, sid: str) -> list[dict]:
     found: list[dict] = []
     while True:
-        status, page = http(base, "GET", f"/v1/sessions/{sid}/history?after={len(found)}")
+        status, _, page = served_http(base, "GET", f"/v1/sessions/{sid}/history?after={len(found)}")
         assert status == 200, page
         found.extend(page["entries"])
         if not page["more"]:

@@ -38,14 +38,16 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.served import call, start_redis, start_serve  # noqa: E402
+from tests.served import http as served_http  # noqa: E402
+from tests.served import start_redis, start_serve  # noqa: E402
 from tests.served import stop as stop_serve  # noqa: E402
 
 
 def http(base: str, method: str, path: str, body=None, headers=None):
     """One JSON request; (0, None) when the server does not answer at all."""
     try:
-        return call(base, method, path, body, headers, timeout=30)
+        status, _, answer = served_http(base, method, path, body, headers)
+        return status, answer
     except OSError:
         return 0, None
 

@@ -168,16 +168,3 @@ def http(
     except urllib.error.HTTPError as err:
         status, received, text = err.code, err.headers, err.read()
     return status, {k.lower(): v for k, v in received.items()}, (json.loads(text) if text else None)
-
-
-def call(
-    base: str,
-    method: str,
-    path: str,
-    body: Any = None,
-    headers: dict[str, str] | None = None,
-    timeout: float = 60,
-) -> tuple[int, Any]:
-    """:func:`http` without the headers: the status and the decoded body."""
-    status, _, answer = http(base, method, path, body, headers, timeout)
-    return status, answer
