@@ -4,27 +4,9 @@ round by round. A drift of the machine between rounds cancels."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench():
-    """``bench/bench.py`` as a module; its folder is on ``sys.path`` only while it imports its
-    neighbours (``bot_strength``, ``workloads``), so no other test sees them."""
-    spec = importlib.util.spec_from_file_location("bench_main", ROOT / "bench/bench.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return module
+from tests import bench_scripts
 
 
 def _rounds(*rates: float) -> list[dict]:
@@ -32,7 +14,7 @@ def _rounds(*rates: float) -> list[dict]:
 
 
 def test_each_round_is_compared_with_the_echo_rounds_beside_it():
-    bench = _bench()
+    bench = bench_scripts.load("bench")
     # the machine doubles its speed between rounds: the service is 3/4 of the echo throughout
     echo = _rounds(1000, 2000, 1000, 2000)
     service = _rounds(1125, 1125, 1125)  # each against the mean of its neighbours, 1500
@@ -43,7 +25,7 @@ def test_each_round_is_compared_with_the_echo_rounds_beside_it():
 
 
 def test_the_ratio_is_the_median_of_the_rounds():
-    bench = _bench()
+    bench = bench_scripts.load("bench")
     echo = _rounds(100, 100, 100, 100)
     assert bench.paired_ratio(_rounds(50, 70, 90), echo) == 0.7
     with pytest.raises(IndexError):  # every service round needs an echo round after it
@@ -51,7 +33,7 @@ def test_the_ratio_is_the_median_of_the_rounds():
 
 
 def test_reign_and_ruin_is_compared_with_liars_poker_round_by_round(monkeypatch):
-    bench = _bench()
+    bench = bench_scripts.load("bench")
     speeds = iter([100, 90, 7, 50, 45, 3, 80, 100, 9])  # per round: R&R, Liar's, Kuhn's
     workload = lambda seconds: {"steps_per_second": next(speeds)}  # noqa: E731
     monkeypatch.setattr(bench, "play_for", lambda game, seconds: workload(seconds))

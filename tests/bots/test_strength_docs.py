@@ -4,21 +4,12 @@ must not drift apart. Its records count only for the code they were played with.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
+from tests import bench_scripts
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("bot_strength", ROOT / "bench/bot_strength.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bot_strength", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _results() -> dict:
@@ -26,14 +17,14 @@ def _results() -> dict:
 
 
 def test_the_plot_is_what_the_json_gives():
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     assert (ROOT / "docs/bot_strength.svg").read_text("utf-8") == bench.svg(_results()), (
         "docs/bot_strength.svg is stale: run `.venv/bin/python bench/bot_strength.py report`"
     )
 
 
 def test_the_table_in_the_docs_is_what_the_json_gives():
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     text = (ROOT / "docs/bots.md").read_text("utf-8")
     assert text == bench.with_table(text, _results()), (
         "the table in docs/bots.md is stale: run `.venv/bin/python bench/bot_strength.py report`"
@@ -42,14 +33,14 @@ def test_the_table_in_the_docs_is_what_the_json_gives():
 
 def test_the_json_covers_every_game_and_budget():
     results = _results()
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     assert sorted(results) == sorted(bench.GAMES)
     for points in results.values():
         assert sorted(map(int, points)) == sorted(bench.BUDGETS)
 
 
 def test_only_the_current_codes_records_count(tmp_path, monkeypatch):
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     raw = tmp_path / "bot_strength.jsonl"
     monkeypatch.setattr(bench, "RAW", raw)
     record = {"game": "reign-absolute", "time_ms": 50, "seats": 2, "share": 1.0}
@@ -77,7 +68,7 @@ def _game(index: int, share: float, **more) -> dict:
 
 
 def test_a_point_pairs_the_experts_games_with_greedys_in_its_seat():
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     control = [_game(i, 1.0 if i % 3 == 0 else 0.0) for i in range(100)]
     same = bench.point([dict(g) for g in control], control)
     assert same["difference"] == 0 and same["difference_95"] == [0, 0]
@@ -96,7 +87,7 @@ def test_a_point_pairs_the_experts_games_with_greedys_in_its_seat():
 
 
 def test_the_control_plays_greedy_in_the_experts_seat_of_the_same_game():
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     for game_id in bench.GAMES:
         for index in range(4):
             _, experts, seat, seed, state = bench.set_up_game(game_id, index, "expert")
@@ -111,7 +102,7 @@ def test_the_control_plays_greedy_in_the_experts_seat_of_the_same_game():
 
 
 def test_a_games_records_are_keyed_to_its_own_code_and_the_shared_code():
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     keys = {g: bench.code_key(g) for g in bench.GAMES}
     assert len(set(keys.values())) == len(keys)
     assert keys["reign-absolute"] == bench.code_key("reign-absolute")  # a digest, no clock
@@ -120,7 +111,7 @@ def test_a_games_records_are_keyed_to_its_own_code_and_the_shared_code():
 def test_a_report_with_nothing_new_keeps_the_docs_as_they_are(tmp_path, monkeypatch):
     """``bench.py`` reports after every run; when no game was played, the JSON keeps the time
     and load of the run that played them (the docs say when that was)."""
-    bench = _bench()
+    bench = bench_scripts.load("bot_strength")
     for name in ("RAW", "OUT_JSON", "OUT_SVG", "OUT_MD"):
         monkeypatch.setattr(bench, name, tmp_path / name)
     bench.OUT_MD.write_text("text\n" + "".join(bench.MARKERS), "utf-8")
