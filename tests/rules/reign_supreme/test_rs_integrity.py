@@ -12,6 +12,7 @@ from rs_helpers import position
 from rules.errors import InvalidState
 from rules.playout import random_steps
 from rules.reign_supreme import GAME
+from rules.reign_supreme.hexes import distance
 from rules.reign_supreme.integrity import state_problems
 
 
@@ -171,6 +172,58 @@ def test_a_state_waiting_for_an_answer_passes_and_a_wrong_responder_is_refused()
 def test_corruptions_are_named(mid, fn, code):
     found = corrupt(mid, fn)
     assert code in found, found
+
+
+def _castle_wall(state):
+    return next(w for w in state["walls"] if w["kind"] == "castle_wall")
+
+
+def _inner_castle_edge(state):
+    """Two adjacent spaces of one Castle (no Castle wall may stand between them)."""
+    castle = [tuple(h) for h in next(iter(state["kingdoms"].values()))["castle"]]
+    a = castle[0]
+    b = next(h for h in castle if distance(a, h) == 1)
+    return [list(a), list(b)]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: _castle_wall(s).update(edge=[[40, 0], [40, 1]]),  # off the board
+        lambda s: _castle_wall(s).update(edge=_inner_castle_edge(s)),  # inside a Castle
+        lambda s: _castle_wall(s).update(edge=[[0, 0]]),
+        lambda s: _castle_wall(s).update(edge=[[0, 0], [0, 0]]),
+        lambda s: _castle_wall(s).update(id=f"w{s['wall_serial'] + 1}"),  # never dealt
+        lambda s: _castle_wall(s).update(id="w01"),
+        lambda s: _castle_wall(s).update(id=s["walls"][-1]["id"]),  # another wall's id
+        lambda s: _castle_wall(s).update(hp=True),
+        lambda s: _castle_wall(s).update(kind="palisade", hp=4, edge=[[0, 0], [0, 2]]),  # apart
+        lambda s: s["walls"][1].update(edge=s["walls"][0]["edge"]),  # two walls on one edge
+    ],
+)
+def test_each_wall_condition_is_checked(mid, change):
+    assert "bad_walls" in corrupt(mid, change)
+
+
+def test_a_card_set_found_sound_is_only_taken_for_an_equal_one(mid):
+    """The card set's own check is remembered for sets found sound (by their content): a set
+    that differs only by ``true`` for a ``1`` (Lightning's splash), or ``1.0``, is still checked,
+    and refused."""
+    assert problems(mid) == []  # the default set, found sound (and remembered)
+    for odd in (True, 1.0):
+        s = copy.deepcopy(mid)
+        card = next(c for c in s["cards"] if c["id"] == "lightning")
+        assert card["effect"]["splash"] == 1
+        card["effect"]["splash"] = odd
+        assert problems(s) == ["bad_cards"], odd
+    assert problems(mid) == []
+
+
+def test_a_card_set_found_wrong_is_found_wrong_again(mid):
+    s = copy.deepcopy(mid)
+    s["cards"][0]["range"] = -1
+    assert problems(s) == ["bad_cards"]
+    assert problems(s) == ["bad_cards"]
 
 
 @pytest.mark.parametrize("uid", ["u\u00b2", "u\u0661", "u" + "9" * 5000, "u01", "u", "U1", "u1 "])
