@@ -15,7 +15,7 @@
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
 | `MAX_STREAM_SECONDS` | `0`            | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`); `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
-| `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session stores (JSON bytes); larger: 422 `state_too_large` |
+| `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session is created with (JSON bytes; during play its states may grow to twice it); larger: 422 `state_too_large` |
 | `IDEMPOTENCY_WINDOW_SECONDS` | `86400` | an Idempotency-Key is remembered this long after its move (24 h), whatever other keys come in between |
 | `STORE_MAX_MEMORY` | `256mb`          | the embedded Redis's `maxmemory` (bytes, or with `kb`/`mb`/`gb`; `0`: no limit), no eviction: full, writes get 507 `store_full` |
 | `STORE_APPENDFSYNC` | `always`        | the embedded Redis's fsync policy: `always`, `everysec` or `no` (README "Storage") |

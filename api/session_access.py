@@ -132,10 +132,12 @@ def fairness(session: Session) -> Fairness:
 
 
 def too_large(err: StateTooLarge) -> ApiError:
+    """The 422 of a state over its limit; never with the state's size, which can tell hidden
+    choices apart (``api.session_store.PLAY_GROWTH``)."""
     return ApiError(
         422,
         "state_too_large",
-        f"The session's state would be {err.size} bytes; a session stores at "
-        f"most {err.limit} (MAX_SESSION_STATE_BYTES). Nothing was written.",
+        f"The session's state would be over {err.limit} bytes of JSON, the most a session "
+        "stores (MAX_SESSION_STATE_BYTES; during play, twice it). Nothing was written.",
         limit=err.limit,
     )

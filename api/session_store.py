@@ -81,6 +81,7 @@ __all__ = [
     "RECORD_SEATS",
     "record_views",
     "StateTooLarge",
+    "PLAY_GROWTH",
     "new_token",
     "token_hash",
     "valid_session_id",
@@ -377,9 +378,21 @@ class Replay:
     """The Idempotency-Key was answered meanwhile (by another request with it)."""
 
 
+PLAY_GROWTH = 2
+"""A session's state may grow during play to this many times ``max_state_bytes``, the limit of
+the state a session is created with (issue 28, a leak): a limit on the state a move makes would
+refuse one move and not another by the state's size, which depends on hidden choices (Reign &
+Ruin keeps a round's draft picks twice until the round ends; a custom deck's ids may differ in
+length), and the refusal, probed without writing anything, told another player which cards were
+kept. No game's state comes near twice its size at the start (``tests/sessions/
+test_state_growth.py`` plays each with the longest ids its custom content allows), so a refusal of
+a move is only a safety net against a runaway state, never the answer to a hidden choice."""
+
+
 class StateTooLarge(Exception):
-    """A session state over the stored-state limit (``MAX_SESSION_STATE_BYTES``); nothing
-    written."""
+    """A session state over the stored-state limit (``MAX_SESSION_STATE_BYTES`` for a new
+    session, :data:`PLAY_GROWTH` times it for a move); nothing written. The size is for the
+    service's log only: it can tell hidden choices apart, so no answer carries it."""
 
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(f"the state is {size} bytes; a session stores at most {limit}")
@@ -433,7 +446,8 @@ record view and the seats' record views."""
 class SessionStore:
     """Sessions over a :class:`~api.store.Store` (a lazily connected Redis client).
 
-    Quotas (issue 13): a stored state is at most ``max_state_bytes`` of JSON. An Idempotency-Key
+    Quotas (issue 13): a session is created with a state of at most ``max_state_bytes`` of JSON,
+    and its states grow to at most :data:`PLAY_GROWTH` times that. An Idempotency-Key
     is remembered for ``idempotency_window`` seconds after its move (issue 24: never forgotten
     for other keys coming in), compactly (issue 23). ``clock`` gives the time in seconds since
     the epoch (tests move it on)."""
@@ -515,7 +529,7 @@ class SessionStore:
         ``bots`` (player -> level) are the seats the service plays; they get no token. A
         ``clock`` is stored with it, its first deadline in the shared set first. ``origin`` is
         kept for the session's record (``Session.origin``)."""
-        stored = self._stored(state)
+        stored = self._stored(state, self.max_state_bytes)
         bots = dict(bots or {})
         seats = {player: new_token() for player in state["players"] if player not in bots}
         admin = new_token()
@@ -552,11 +566,12 @@ class SessionStore:
         guarded(write)
         return session_id, seats, admin
 
-    def _stored(self, state: dict[str, Any]) -> bytes:
-        """The state as stored; StateTooLarge over the limit."""
+    @staticmethod
+    def _stored(state: dict[str, Any], limit: int) -> bytes:
+        """The state as stored; StateTooLarge over ``limit`` bytes."""
         stored = jsonio.dumps(state)
-        if len(stored) > self.max_state_bytes:
-            raise StateTooLarge(len(stored), self.max_state_bytes)
+        if len(stored) > limit:
+            raise StateTooLarge(len(stored), limit)
         return stored
 
     def load(self, session_id: str) -> Session | None:
@@ -751,7 +766,7 @@ class SessionStore:
         now_ms, since = self._window()
         args = [
             str(base_version),
-            self._stored(state),
+            self._stored(state, self.max_state_bytes * PLAY_GROWTH),
             now,
             jsonio.dumps(entry),
             str(self.ttl),

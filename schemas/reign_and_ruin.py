@@ -18,6 +18,7 @@ from marshmallow import RAISE, Schema, fields
 from rules.reign_and_ruin.abilities import DESTINATIONS, PLAY_TYPES
 from rules.reign_and_ruin.cards import (
     FACTIONS,
+    MAX_CARD_ID,
     MAX_DECK,
     MAX_KURGOZ,
     MAX_VALUE,
@@ -138,7 +139,8 @@ DECK_CARD = named(
     "ReignAndRuinDeckCard",
     doc(
         record({"faction": STR, "value": INT}, {"id": STR}),
-        "A card of a custom deck; `id` defaults to `<faction>-<value>`.",
+        f"A card of a custom deck; `id` (1 to {MAX_CARD_ID} characters, unique) defaults to "
+        "`<faction>-<value>`.",
     ),
 )
 

@@ -26,6 +26,7 @@ __all__ = [
     "MAX_KURGOZ",
     "CARDS_PER_PLAYER",
     "MAX_DECK",
+    "MAX_CARD_ID",
     "CardSpec",
     "default_cards",
     "default_catalog",
@@ -58,6 +59,11 @@ CARDS_PER_PLAYER = 7
 MAX_DECK = 1000
 """Service limit on the cards of a custom deck (rules doc, Deck): about 18 default decks. It
 bounds the size of a state, so that every request with the largest deck is answered quickly."""
+MAX_CARD_ID = 64
+"""Service limit on the length of a custom card's id (rules doc, Deck), as the Council's: with
+ids of any length, a deck could make the states of a game differ in size by megabytes according
+to who holds which card, and a state's size must not tell hidden cards apart
+(``api.session_store.PLAY_GROWTH``)."""
 
 _CARD_KEYS = frozenset({"id", "faction", "value"})
 
@@ -89,7 +95,8 @@ def default_deck() -> list[dict[str, Any]]:
 def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Violation]]:
     """Read ``options.deck``: a list of ``{"faction", "value"}`` with an optional ``"id"``.
 
-    Explicit ids are kept (they must be unique and non-empty); a missing id becomes
+    Explicit ids are kept (they must be unique, of 1 to :data:`MAX_CARD_ID` characters); a
+    missing id becomes
     ``"<faction>-<value>"``, or ``"<faction>-<value>-2"``, ``-3``... when that id is already
     taken by an earlier card or by any explicit id. The deck must hold at least seven cards per
     player (seed §Setup deals seven to each). Returns the cards and the violations found.
@@ -143,10 +150,12 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
             )
         if "id" in entry:
             card_id = entry["id"]
-            if not isinstance(card_id, str) or not card_id:
+            if not isinstance(card_id, str) or not 1 <= len(card_id) <= MAX_CARD_ID:
                 found.append(
                     Violation(
-                        "bad_card_id", f"{where}.id must be a non-empty string.", rulebook.DECK
+                        "bad_card_id",
+                        f"{where}.id must be a string of 1 to {MAX_CARD_ID} characters.",
+                        rulebook.DECK,
                     )
                 )
             elif card_id in explicit:

@@ -17,6 +17,7 @@ from rules.reign_and_ruin import rulebook
 from rules.reign_and_ruin.cards import (
     CARDS_PER_PLAYER,
     FACTION_IDS,
+    MAX_CARD_ID,
     MAX_DECK,
     MAX_KURGOZ,
     MAX_VALUE,
@@ -129,7 +130,11 @@ def _check_cards(state: State, players: list[str]) -> list[Violation]:
             )
         ]
     for cid, card in cards.items():
-        if not isinstance(card, dict) or card.get("faction") not in FACTION_IDS:
+        if not 1 <= len(cid) <= MAX_CARD_ID:
+            found.append(
+                _v("bad_card", f"state.cards has an id that is not 1 to {MAX_CARD_ID} characters.")
+            )
+        elif not isinstance(card, dict) or card.get("faction") not in FACTION_IDS:
             found.append(
                 _v("bad_card", f"state.cards.{cid}.faction must be one of the six factions.")
             )

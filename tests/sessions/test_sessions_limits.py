@@ -5,10 +5,14 @@ Idempotency-Keys: ``test_sessions_idempotency.py``."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import redis
 
-from api import create_app
+from api import create_app, jsonio
 from api.session_store import KEY_PREFIX
+from rules.registry import get_game
 
 GAME = "reign-and-ruin"
 BODY = {"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 1}
@@ -82,6 +86,46 @@ def test_a_state_over_the_stored_limit_is_refused_and_nothing_is_stored(redis_se
         and "2000" in problem["detail"]
     )
     assert redis.Redis(port=redis_server.port).keys(f"{KEY_PREFIX}*") == []
+
+
+def test_a_session_created_at_the_limit_plays_to_its_end_and_no_answer_tells_a_size(
+    redis_server, tmp_path
+):
+    """Issue 28 (a leak): how large a state is depends on hidden choices (Reign & Ruin keeps a
+    round's picks twice until the round ends), and a refused move wrote nothing, so it could be
+    probed. A session is created with at most ``MAX_SESSION_STATE_BYTES``; its moves may make
+    twice that (``PLAY_GROWTH``), which no game's state comes near: a session created right at
+    the limit plays every move to the end, past the limit. No answer tells a state's size."""
+
+    def app_with(limit: str) -> Any:
+        config = {"TESTING": True, "REDIS_URL": redis_server.url, "REFEREE_DATA_DIR": str(tmp_path)}
+        return create_app({**config, "MAX_SESSION_STATE_BYTES": limit})
+
+    first = app_with("262144")
+    created = first.test_client().post("/v1/sessions", json=BODY).get_json()
+    size = len(jsonio.dumps(first.extensions["referee_sessions"].load(created["session_id"]).state))
+
+    refused = app_with(str(size - 1)).test_client().post("/v1/sessions", json=BODY)
+    assert refused.status_code == 422 and refused.get_json()["code"] == "state_too_large"
+    assert str(size) not in refused.get_json()["detail"]
+
+    app = app_with(str(size))
+    client = app.test_client()
+    created = client.post("/v1/sessions", json=BODY).get_json()
+    sid, game, store = created["session_id"], get_game(GAME), app.extensions["referee_sessions"]
+    chooser = random.Random(3)
+    largest = size
+    while (session := store.load(sid)).state["status"] != "finished":
+        player = game.waiting_on(session.state)[0]
+        legal = [m for m in game.legal_moves(session.state, player) if m["type"] != "concede"]
+        resp = client.post(
+            f"/v1/sessions/{sid}/moves",
+            json={"move": chooser.choice(legal)},
+            headers={"Authorization": f"Bearer {created['seats'][player]}"},
+        )
+        assert resp.status_code == 200, resp.get_json()
+        largest = max(largest, len(jsonio.dumps(store.load(sid).state)))
+    assert largest > size  # the states grew past the limit the session was created with
 
 
 def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(referee_data_dir):

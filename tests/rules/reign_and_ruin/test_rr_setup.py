@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -12,6 +13,7 @@ from rules.errors import InvalidSetup
 from rules.registry import get_game
 from rules.reign_and_ruin import GAME
 from rules.reign_and_ruin.cards import FACTIONS
+from rules.reign_and_ruin.integrity import state_problems
 
 
 def setup_codes(players, options=None, seed=1):
@@ -188,12 +190,29 @@ def test_deck_too_small():
         ({"faction": "hexen", "value": 2.5}, "bad_value"),
         ({"faction": "hexen", "value": True}, "bad_value"),
         ({"faction": "hexen", "value": 3, "id": ""}, "bad_card_id"),
+        ({"faction": "hexen", "value": 3, "id": "x" * 65}, "bad_card_id"),
+        ({"faction": "hexen", "value": 3, "id": "hexen-4" + "\u200b" * 58}, "bad_card_id"),
         ({"faction": "hexen", "value": 3, "colour": "blue"}, "bad_card"),
     ],
 )
 def test_bad_custom_cards(card, code):
     deck = [{"faction": "kurgoz", "value": v} for v in range(1, 15)] + [card]
     assert setup_codes(["ann", "bob"], {"deck": deck}) == [code]
+
+
+def test_a_card_id_may_have_64_characters():
+    deck = [{"faction": "kurgoz", "value": v, "id": f"{v:064d}"} for v in range(1, 15)]
+    state = GAME.setup(["ann", "bob"], 1, {"deck": deck})
+    assert sorted(state["cards"]) == sorted(card["id"] for card in deck)
+    GAME.check_state(state)
+
+
+def test_a_state_with_a_longer_card_id_is_refused():
+    deck = [{"faction": "kurgoz", "value": v, "id": f"{v:064d}"} for v in range(1, 15)]
+    state = GAME.setup(["ann", "bob"], 1, {"deck": deck})
+    longer = "9" * 65
+    text = json.dumps(state).replace(f"{1:064d}", longer)
+    assert "bad_card" in [v.code for v in state_problems(json.loads(text))]
 
 
 def test_duplicate_card_ids():
