@@ -59,7 +59,14 @@ from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
 from api.worker import ARRIVED, ProblemWorker, problem_message
 
-__all__ = ["BufferedWorker", "BufferedConn", "raise_open_files_limit", "LINGER_SECONDS"]
+__all__ = [
+    "BufferedWorker",
+    "BufferedConn",
+    "gathered_unreader",
+    "raise_open_files_limit",
+    "LINGER_SECONDS",
+    "GATHERED_PIECE",
+]
 
 LINGER_SECONDS = 2.0
 """How long a connection closed after an answer drains what the client still sends, so that
@@ -69,6 +76,12 @@ _MAX_READ_PER_EVENT = 4 * _READ_SIZE  # fairness: one busy client cannot hold th
 _ACCEPTS_PER_EVENT = 64
 _EXPIRE_PER_TURN = 64
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+GATHERED_PIECE = 8192
+"""The most bytes of a gathered request gunicorn's parser is handed at once, as a socket read of
+its own would give it (``gunicorn.http.unreader.SocketUnreader``'s 8 KiB). Its chunked-body reader
+copies everything it holds past each chunk's header: handed a whole 1 MB body of one-byte chunks
+at once, it copied the rest of the body a million times (a request of 200 KB so took 455 s of a
+thread; :func:`gathered_unreader`)."""
 GIL_SWITCH_INTERVAL = 0.001
 """Seconds a CPU-bound thread (a bot search, a long rules call) keeps the GIL while another
 thread of the worker waits for it (``sys.setswitchinterval``; Python's default is 0.005). Every
@@ -104,6 +117,15 @@ def _with_arrival(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable
         return app(environ, start_response)
 
     return stamped
+
+
+def gathered_unreader(data: bytes) -> IterUnreader:
+    """gunicorn's reader of a request gathered whole: ``data`` in pieces of at most
+    :data:`GATHERED_PIECE` bytes, so that parsing a chunked body costs time in proportion to its
+    length, not to its length times its number of chunks."""
+    return IterUnreader(
+        data[at : at + GATHERED_PIECE] for at in range(0, len(data), GATHERED_PIECE)
+    )
 
 
 class BufferedConn(TConn):
@@ -250,7 +272,7 @@ class BufferedWorker(ProblemWorker):
         conn.close_after = request.verdict != WHOLE
         if conn.parser is None:
             conn.parser = http.get_parser(self.cfg, iter(()), conn.client)
-        conn.parser.unreader = IterUnreader([bytes(request.data)])  # type: ignore[union-attr]
+        conn.parser.unreader = gathered_unreader(bytes(request.data))  # type: ignore[union-attr]
         conn.requests += 1
         conn.request = None
         conn.data_ready = True  # gthread's handle() must not wait for data again
