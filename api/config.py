@@ -19,7 +19,7 @@
 | `IDEMPOTENCY_WINDOW_SECONDS` | `86400` | an Idempotency-Key is remembered this long after its move (24 h), whatever other keys come in between |
 | `STORE_MAX_MEMORY` | `256mb`          | the embedded Redis's `maxmemory` (bytes, or with `kb`/`mb`/`gb`; `0`: no limit), no eviction: full, writes get 507 `store_full` |
 | `STORE_APPENDFSYNC` | `always`        | the embedded Redis's fsync policy: `always`, `everysec` or `no` (README "Storage") |
-| `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create (`limits` syntax; empty: no limit); beyond: 429 |
+| `SESSION_CREATE_LIMIT` | `60/minute`  | sessions one client address may create, forks included (`limits` syntax; empty: no limit); beyond: 429 |
 | `RATE_LIMIT_STORAGE_URI` | derived    | where the limits are counted: the session Redis (`REDIS_URL`, or the embedded one) |
 | `SESSION_BOT_TIME_MS` | `300`        | a session's bot seat thinks this long per move at most (`time_ms` of `rules.bots.suggest`) |
 | `CLOCK_POLL_MS`    | `100`            | how often each worker looks for session clocks out of time (`api.clock_keeper`) |

@@ -1,21 +1,26 @@
 """Rate limits, counted in the session Redis with ``limits`` (the library Flask-Limiter is built
 on).
 
-One limit today: ``POST /v1/sessions`` per client address, ``SESSION_CREATE_LIMIT`` (default
-``60/minute``; empty for none; several limits separated by ``;``). The counters live in the same
-Redis as the sessions: the ``REDIS_URL`` server, or the embedded one through its unix socket
-(``redis+unix://`` in ``limits``), unless ``RATE_LIMIT_STORAGE_URI`` names another (e.g.
-``redis+cluster://`` for a Redis Cluster). Every worker and every process shares them.
+One limit today: the sessions a client address creates, ``SESSION_CREATE_LIMIT`` (default
+``60/minute``; empty for none; several limits separated by ``;``), by ``POST /v1/sessions`` and by
+``POST /v1/sessions/{id}/fork`` alike, in one count: a fork is a new session, stored as long, and
+forks counted apart let one client fill the store (5,800 forks of one session filled the embedded
+Redis's 256 MB in two minutes, and every other client's new session got 507).
+
+The counters live in the same Redis as the sessions: the ``REDIS_URL`` server, or the embedded
+one through its unix socket (``redis+unix://`` in ``limits``), unless ``RATE_LIMIT_STORAGE_URI``
+names another (e.g. ``redis+cluster://`` for a Redis Cluster). Every worker and every process
+shares them.
 
 Over the limit: 429 problem+json ``too_many_requests`` with ``Retry-After`` (and the
-``X-RateLimit-*`` headers on every answer of the limited endpoint). When the store is unreachable
+``X-RateLimit-*`` headers on every answer of the limited endpoints). When the store is unreachable
 the limit is not enforced (the request then meets the store's own 503). The client address is the
 TCP peer (``REMOTE_ADDR``): behind a reverse proxy, every client shares the proxy's address.
 
 Why not Flask-Limiter's extension: it checks every request of the app in a ``before_request``
 hook, only to find that the endpoint has no limit. That cost about 80 µs, 13% of a stateless
-Council legal-moves request (issue 14), for a limit on one endpoint. So the one limited view
-counts its own requests, with the same fixed-window strategy and the same storage URIs.
+Council legal-moves request (issue 14), for a limit on two endpoints. So the limited views count
+their own requests, with the same fixed-window strategy and the same storage URIs.
 
 Tests run without the limit (``TESTING``) unless their config names ``SESSION_CREATE_LIMIT``.
 """
@@ -40,7 +45,10 @@ from api.errors import ApiError
 __all__ = ["storage_uri", "init_rate_limits", "AddressLimit", "KEY_PREFIX"]
 
 KEY_PREFIX = "referee-limits"
-LIMITED_ENDPOINT = "sessions.create_session"
+LIMITED_ENDPOINTS = ("sessions.create_session", "records.fork")
+"""The views that create a session, counted together per address."""
+_COUNT = "sessions.create_session"
+"""The count's name in the store (from when it counted ``POST /v1/sessions`` alone)."""
 
 
 def storage_uri(settings: Settings) -> str:
@@ -68,7 +76,7 @@ class AddressLimit:
         """Count one request from ``address``: the ``X-RateLimit-*`` headers of its answer (for
         the limit nearest its end), or a 429 ``ApiError`` over a limit. An unreachable store
         counts nothing (logged)."""
-        ids = (KEY_PREFIX, LIMITED_ENDPOINT, address)
+        ids = (KEY_PREFIX, _COUNT, address)
         try:
             for item in self.items:
                 if not self._counter.hit(item, *ids):
@@ -108,25 +116,29 @@ class AddressLimit:
 def init_rate_limits(
     app: Flask, settings: Settings, config: Mapping[str, Any]
 ) -> AddressLimit | None:
-    """Limit session creation on ``app`` (after its blueprints and its store are set up); None
-    when off."""
+    """Limit session creation on ``app`` (:data:`LIMITED_ENDPOINTS`, after its blueprints and
+    its store are set up); None when off."""
     rate = settings.session_create_limit
     if app.config.get("TESTING") and "SESSION_CREATE_LIMIT" not in config:
         rate = ""
     if not rate:
         return None
     limit = AddressLimit(rate, storage_uri(settings), settings.store_timeout, app.logger)
-    view = app.view_functions[LIMITED_ENDPOINT]
     store = app.extensions["referee_store"]
+    for endpoint in LIMITED_ENDPOINTS:
+        app.view_functions[endpoint] = _counted(app, app.view_functions[endpoint], limit, store)
+    return limit
+
+
+def _counted(app: Flask, view: Any, limit: AddressLimit, store: Any) -> Any:
+    """``view``, each of its requests counted by ``limit`` first (429 beyond it)."""
 
     @functools.wraps(view)
     def counted(*args: Any, **kwargs: Any) -> Response:
         store.client()  # the counters live in the store: start (or reach) it before counting
         headers = limit.count(request.remote_addr or "unknown")
-        # flask types a view as sync or async; this one (sessions.create) is sync
-        response = app.make_response(view(*args, **kwargs))  # type: ignore[arg-type]
+        response = app.make_response(view(*args, **kwargs))  # both views are sync
         response.headers.update(headers)
         return response
 
-    app.view_functions[LIMITED_ENDPOINT] = counted
-    return limit
+    return counted

@@ -50,6 +50,42 @@ def test_session_creation_is_rate_limited_per_address_in_redis(redis_server, tmp
     assert first.post(f"/v1/games/{GAME}/setup", json={"players": ["a", "b"]}).status_code == 200
 
 
+def test_a_fork_is_a_new_session_and_counts_towards_the_limit(redis_server, tmp_path):
+    """A fork creates a session, stored as long as any: counted apart, forks of one session let
+    one client fill the store (5,800 filled the embedded Redis, and every other client's new
+    session got 507). Forks and new sessions share one count per address."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": redis_server.url,
+            "REFEREE_DATA_DIR": str(tmp_path / "unused"),
+            "SESSION_CREATE_LIMIT": "3/minute",
+        }
+    )
+    client = app.test_client()
+    address = {"REMOTE_ADDR": "10.7.7.7"}
+    created = client.post("/v1/sessions", json=BODY, environ_base=address).get_json()
+
+    def fork():
+        return client.post(
+            f"/v1/sessions/{created['session_id']}/fork",
+            json={"version": 0, "as": "ann"},
+            headers={"Authorization": f"Bearer {created['seats']['ann']}"},
+            environ_base=address,
+        )
+
+    first, second, third = fork(), fork(), fork()
+    assert [first.status_code, second.status_code] == [201, 201]
+    assert [first.headers["X-RateLimit-Remaining"], second.headers["X-RateLimit-Remaining"]] == [
+        "1",
+        "0",
+    ]
+    assert third.status_code == 429 and third.mimetype == "application/problem+json"
+    assert third.get_json()["code"] == "too_many_requests" and "Retry-After" in third.headers
+    refused = client.post("/v1/sessions", json=BODY, environ_base=address)
+    assert refused.status_code == 429
+
+
 def test_the_embedded_store_counts_the_limit_too(referee_data_dir):
     app = create_app(
         {
