@@ -272,7 +272,7 @@ class BufferedWorker(ProblemWorker):
         conn.close_after = request.verdict != WHOLE
         if conn.parser is None:
             conn.parser = http.get_parser(self.cfg, iter(()), conn.client)
-        conn.parser.unreader = gathered_unreader(bytes(request.data))  # type: ignore[union-attr]
+        conn.parser.unreader = gathered_unreader(request.gathered())  # type: ignore[union-attr]
         conn.requests += 1
         conn.request = None
         conn.data_ready = True  # gthread's handle() must not wait for data again

@@ -23,6 +23,7 @@ import schemas
 from api import jsonio
 from api.errors import ApiError
 from api.known_states import KnownStates, state_span
+from api.request_buffer import MAX_CHUNKS
 from rules.engine import Game
 from rules.engine_types import Move, State, Violation
 from rules.errors import InvalidState
@@ -47,7 +48,8 @@ _catalogue: dict[str, Any] = {}
 _CHUNK = 64 * 1024
 _NO_LIMIT = 1 << 62
 _UNREADABLE = (
-    "The request body could not be read in full (client gone, or broken chunked encoding)."
+    "The request body could not be read in full (client gone, broken chunked encoding, or "
+    f"more than {MAX_CHUNKS} chunks)."
 )
 
 

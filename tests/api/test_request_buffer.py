@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from gunicorn import http
 from gunicorn.config import Config
+from gunicorn.http.unreader import IterUnreader
 
-from api.request_buffer import MORE, REFUSED, WHOLE, ChunkScan, RequestBuffer
+from api.request_buffer import MAX_CHUNKS, MORE, REFUSED, WHOLE, ChunkScan, RequestBuffer
 
 PEER = ("127.0.0.1", 5000)
 HEAD = b"POST /v1/games/reign-and-ruin/apply HTTP/1.1\r\nHost: x\r\n"
@@ -119,3 +121,47 @@ def test_chunk_scan_resumes_where_it_stopped():
     data += b"0\r\n\r\nNEXT"
     scan.advance(data)
     assert scan.end == len(data) - 4
+
+
+def _parsed(data: bytes) -> tuple[bytes, list]:
+    """What gunicorn's parser, in the thread, reads from ``data``: the body and the trailers."""
+    parser = http.get_parser(_cfg(), iter(()), PEER)
+    parser.unreader = IterUnreader([data])
+    request = next(parser)
+    return request.body.read(), request.trailers
+
+
+def test_a_whole_chunked_body_goes_on_as_one_chunk():
+    """gunicorn's chunked reader pays a loop and a copy per chunk (a 1 MiB body of one-byte
+    chunks: 7 s of a thread): the scanned chunks go on as the one chunk any client could send,
+    with the body's own last chunk, trailers and any pipelined request after them."""
+    body = bytes(range(256)) * 4
+    chunks = b"".join(b"1;x=y\r\n" + body[i : i + 1] + b"\r\n" for i in range(len(body)))
+    buffer = _buffer(max_body=2000)
+    assert buffer.feed(CHUNKED + chunks + b"0\r\nX-Sum: 7\r\n\r\nNEXT") == WHOLE
+    gathered = buffer.gathered()
+    assert gathered == CHUNKED + b"400\r\n" + body + b"\r\n0\r\nX-Sum: 7\r\n\r\nNEXT"
+    assert _parsed(gathered) == (body, [("X-SUM", "7")])
+
+
+def test_a_chunked_body_over_the_limit_goes_on_as_one_chunk_for_the_413():
+    buffer = _buffer(max_body=100)
+    assert buffer.feed(CHUNKED + b"1\r\nx\r\n" * 101) == REFUSED
+    assert buffer.gathered() == CHUNKED + b"65\r\n" + b"x" * 101
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [HEAD + b"Content-Length: 3\r\n\r\nabc", CHUNKED + b"0\r\n\r\n", CHUNKED + b"zz\r\nabc\r\n"],
+)
+def test_other_requests_go_on_as_they_came(request_bytes):
+    buffer = _buffer()
+    buffer.feed(request_bytes)
+    assert buffer.gathered() == request_bytes
+
+
+def test_a_chunked_body_of_too_many_chunks_goes_on_for_the_400():
+    """Each chunk costs the event loop a scan: the chunks of a body are bounded as its bytes are
+    (a 1 MiB body of one-byte chunks held a worker's loop for 3.7 s)."""
+    assert _feed([CHUNKED, b"1\r\nx\r\n" * MAX_CHUNKS], max_body=10**6) == [MORE, MORE]
+    assert _feed([CHUNKED, b"1\r\nx\r\n" * (MAX_CHUNKS + 1)], max_body=10**6) == [MORE, REFUSED]
