@@ -16,7 +16,7 @@ The format is documented in ``docs/records.md``.
 
 from rules.records.digest import commitment, state_digest
 from rules.records.fork import fork_state
-from rules.records.horizon import barrier, horizon
+from rules.records.horizon import LastBarriers, barrier, horizon
 from rules.records.record import (
     FORMAT,
     FORMAT_VERSION,
@@ -43,6 +43,7 @@ __all__ = [
     "TAKEBACK",
     "Checks",
     "Difference",
+    "LastBarriers",
     "NotReplayable",
     "barrier",
     "commitment",

@@ -32,7 +32,7 @@ from typing import Any
 from rules.engine import Game
 from rules.engine_types import State
 
-__all__ = ["REVEALS", "KNOWN_TO_MOVER", "barrier", "horizon"]
+__all__ = ["REVEALS", "KNOWN_TO_MOVER", "LastBarriers", "barrier", "horizon"]
 
 REVEALS: dict[str, frozenset[str]] = {
     # a card leaves a hidden hand for the table (rulings R&R 12; docs/rules/reign-and-ruin.md)
@@ -122,3 +122,44 @@ def horizon(
         if reason is not None:
             return version, reason
     return 0, None
+
+
+class LastBarriers:
+    """The highest barrier at or below each version of a history being replayed: what a
+    takeback entry is checked against (``rules.records.replay.step``).
+
+    A takeback from version ``v`` back to ``to`` passes versions ``to + 1`` to ``v - 1``, and is
+    refused when one of them is a barrier, naming the highest: exactly when the highest barrier
+    at or below ``v - 1`` is above ``to``. Walking back over the versions passed for every
+    takeback made replay quadratic: a record (or a session) of n takebacks to version 0 cost
+    n²/2 barrier checks, seconds for a 1 MB record. Here each version's barrier is checked once,
+    in order, the first time a takeback reaches it, and remembered with the highest barrier
+    below it, so a takeback's check is a look-up and a history's checks are at most one per
+    entry. Versions no takeback reaches are never checked: a record without takebacks pays
+    nothing.
+
+    ``states[v]`` is the state at version ``v`` and ``entries[v - 1]`` made it. Both are read,
+    never copied, so the replay may append to them as it goes; a version is checked only once
+    its state is there.
+    """
+
+    def __init__(
+        self, game: Game, states: Sequence[State], entries: Sequence[Mapping[str, Any]]
+    ) -> None:
+        self._game = game
+        self._states = states
+        self._entries = entries
+        # _last[v]: the highest barrier at or below version v and why; (0, None) for none
+        # (version 0 is the start: no entry made it)
+        self._last: list[tuple[int, str | None]] = [(0, None)]
+
+    def at_or_below(self, version: int) -> tuple[int, str | None]:
+        """The highest barrier at or below ``version`` (an existing version) and its reason;
+        ``(0, None)`` when there is none. Checks only the versions not checked before."""
+        last = self._last
+        while len(last) <= version:
+            made = len(last)
+            states = self._states
+            reason = barrier(self._game, states[made - 1], states[made], self._entries[made - 1])
+            last.append(last[-1] if reason is None else (made, reason))
+        return last[version]

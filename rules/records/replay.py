@@ -9,6 +9,10 @@ A record replays when its seed is revealed and matches the commitment (``fairnes
 and each entry, in order, is version ``v`` = its place, applies (``Game.apply``, or a takeback:
 the state of ``to_version``, within the information horizon), gives exactly the recorded events
 and a state whose digest is ``state_digest``. ``at`` and ``clock`` are times: not replayed.
+
+A replay is linear in its entries: a takeback's horizon check looks up the highest barrier
+before it (``rules.records.horizon.LastBarriers``, each version checked once for being a barrier)
+instead of walking back over every version it passes.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from rules.engine_types import Event, State
 from rules.errors import RulesError
 from rules.forfeit import FORFEIT, forfeit
 from rules.records.digest import canonical, commitment, state_digest
-from rules.records.horizon import CLOCK, barrier
+from rules.records.horizon import CLOCK, LastBarriers
 from rules.records.record import TAKEBACK
 
 __all__ = [
@@ -103,10 +107,15 @@ def step(
     done: Sequence[Mapping[str, Any]],
     entry: Mapping[str, Any],
     checks: Checks = Checks(),
+    *,
+    last_barriers: LastBarriers,
 ) -> tuple[State, list[Event]]:
     """The state and events of ``entry``, applied after ``states`` (``states[v]``: version
     ``v``), which ``done`` made (``done[v - 1]`` made version ``v``; later ones are not read).
-    Raises ``NotReplayable`` at the entry's version when it cannot be applied."""
+    ``last_barriers`` is over these same ``states`` and ``done``, kept for the whole replay so
+    that every takeback's check reuses the barriers already found.
+    Raises ``NotReplayable`` at the entry's version when it cannot be applied; a takeback that
+    would pass a barrier (the information horizon) is refused naming the highest one passed."""
     version = len(states)
     state = states[-1]
     move = entry["move"]
@@ -114,14 +123,15 @@ def step(
         to = (entry.get("takeback") or {}).get("to_version")
         if type(to) is not int or not 0 <= to < version - 1:
             raise NotReplayable(version, f"A takeback must go to an earlier version, not {to!r}.")
-        for back in range(version - 1, to, -1):
-            reason = barrier(game, states[back - 1], states[back], done[back - 1])
-            if reason is not None:
-                raise NotReplayable(
-                    version,
-                    f"The takeback to version {to} goes back past version {back} ({reason}): "
-                    "past the information horizon.",
-                )
+        # it passes versions to + 1 .. version - 1: refused when the highest barrier among
+        # them, the highest at or below version - 1, is above to
+        back, reason = last_barriers.at_or_below(version - 1)
+        if back > to:
+            raise NotReplayable(
+                version,
+                f"The takeback to version {to} goes back past version {back} ({reason}): "
+                "past the information horizon.",
+            )
         return states[to], []
     if entry.get("by") == CLOCK and move.get("type") in (FORFEIT, CLOCK_PAUSE):
         return _clock_step(game, state, entry, version)
@@ -169,8 +179,9 @@ def replay_states(
     """Each entry's state and events in turn, from ``start`` (version 0). Raises ``NotReplayable``
     where an entry does not apply; compares nothing (``replay`` does)."""
     states: list[State] = [start]
+    last_barriers = LastBarriers(game, states, entries)  # grows with states
     for entry in entries:
-        state, events = step(game, states, entries, entry, checks)
+        state, events = step(game, states, entries, entry, checks, last_barriers=last_barriers)
         states.append(state)
         yield state, events
 
