@@ -204,7 +204,8 @@ def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
         if commitment(salt, seed) != fairness.get("seed_commitment"):
             raise NotReplayable(0, "The revealed seed and salt do not match the seed commitment.")
     start = start_state(game, record, checks)
-    if state_digest(start) != record["start_digest"]:
+    digested: dict[int, tuple[State, str]] = {}
+    if _digest(start, digested) != record["start_digest"]:
         raise NotReplayable(0, "The start state differs from the recorded start_digest.")
     entries = record["entries"]
     for i, entry in enumerate(entries):
@@ -222,5 +223,21 @@ def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
                 f"The events differ: recorded {_quote(entry['events'])}, "
                 f"replayed {_quote(events)}.",
             )
-        if state_digest(state) != entry["state_digest"]:
+        if _digest(state, digested) != entry["state_digest"]:
             raise NotReplayable(version, "The state differs from the recorded state_digest.")
+
+
+def _digest(state: State, digested: dict[int, tuple[State, str]]) -> str:
+    """``state_digest(state)``, computed once per state object. A takeback's state is an earlier
+    version's very object and a pause's the one before it: a record stuffed with thousands of
+    them (a 1 MB one holds 4,600) would otherwise digest the same large state once per entry,
+    seconds for Reign Supreme. ``digested`` maps ``id(state)`` to the state and its digest: the
+    state is held, so its id is not reused by another while the replay runs. A state is never
+    changed once made (``Game.apply`` returns a new one), so the same object has the same digest.
+    """
+    seen = digested.get(id(state))
+    if seen is not None and seen[0] is state:
+        return seen[1]
+    digest = state_digest(state)
+    digested[id(state)] = (state, digest)
+    return digest

@@ -291,3 +291,37 @@ def test_random_records_check_each_version_once(game_id, barrier_calls):
         barrier_calls.clear()  # the record's making checked barriers too
         replay(game, record)
         assert len(barrier_calls) <= len(record["entries"])
+
+
+# -- the digests: a state a takeback or a pause returns is digested once ----------------------
+@pytest.fixture
+def digests(monkeypatch) -> list[int]:
+    """Counts the state digests of the replay (one element per call)."""
+    calls: list[int] = []
+    digest = replay_module.state_digest
+
+    def counted(state: dict[str, Any]) -> str:
+        calls.append(1)
+        return digest(state)
+
+    monkeypatch.setattr(replay_module, "state_digest", counted)
+    return calls
+
+
+def test_takebacks_and_pauses_digest_no_state_again(line, digests):
+    """Their states are earlier versions' very objects: a record of a move, 200 takebacks to
+    version 0 and 200 pauses (barriers: the takebacks go first) digests two states (versions 0
+    and 1), not 402; each entry's digest is still compared."""
+    game, seed, states, entries, _ = line
+    pause = {"player": "ann", "type": "timeout"}
+    record_entries = (
+        entries[:1]
+        + [takeback_entry(v, "ann", 0, f"t{v}", ["ann"], AT, states[0]) for v in range(2, 202)]
+        + [make_entry(v, "ann", pause, [], AT, states[0], by="clock") for v in range(202, 402)]
+    )
+    record = _record(SUPREME, states[0], record_entries, seed)
+    assert replay(game, record) is None
+    assert len(digests) == 2
+    record["entries"][300]["state_digest"] = record["entries"][0]["state_digest"]  # version 1's
+    difference = replay(game, record)
+    assert difference.version == 301 and "state_digest" in difference.detail
