@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from api.ratelimit import init_rate_limits
     from api.session_store import SessionStore
     from api.store import Store
+    from api.stream_slots import StreamSlots
     from rules.registry import GAMES
 
     config = dict(config or {})
@@ -95,6 +95,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         nudge=app.extensions["referee_bot_seats"].nudge,
     )
     init_rate_limits(app, settings, config)
-    # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process.
-    app.extensions["referee_stream_slots"] = threading.BoundedSemaphore(settings.max_streams)
+    # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process,
+    # at most MAX_STREAMS_PER_CLIENT of them from one client address.
+    app.extensions["referee_stream_slots"] = StreamSlots(
+        settings.max_streams, settings.max_streams_per_client
+    )
     return app

@@ -11,9 +11,10 @@
 | `REFEREE_DATA_DIR` | `.referee-data`  | where the embedded Redis keeps its data                     |
 | `LOG_LEVEL`        | `info`           | `debug`, `info`, `warning`, `error`, `critical`             |
 | `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
-| `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread  |
+| `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread; beyond: 503 `too_many_streams` |
+| `MAX_STREAMS_PER_CLIENT` | `8`        | open `/events` streams per worker from one client address (the TCP peer, as `SESSION_CREATE_LIMIT`); beyond: 429 `too_many_client_streams`; `0`: no cap per address (behind a reverse proxy, where every client has the proxy's address) |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
-| `MAX_STREAM_SECONDS` | `0`            | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`); `0`: never |
+| `MAX_STREAM_SECONDS` | `3600`         | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`), so no stream holds its slot for good; `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
 | `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session is created with (JSON bytes; during play its states may grow to twice it); larger: 422 `state_too_large` |
 | `IDEMPOTENCY_WINDOW_SECONDS` | `86400` | an Idempotency-Key is remembered this long after its move (24 h), whatever other keys come in between |
@@ -114,8 +115,9 @@ class Settings:
     log_level: str = "info"
     session_ttl: int = 604_800
     max_streams: int = 64
+    max_streams_per_client: int = 8
     heartbeat: int = 15
-    max_stream_seconds: int = 0
+    max_stream_seconds: int = 3600
     store_timeout: int = 5
     max_session_state_bytes: int = 262_144
     idempotency_window: int = 86_400
@@ -147,6 +149,9 @@ class Settings:
             log_level=log_level,
             session_ttl=_int(env, "SESSION_TTL_SECONDS", cls.session_ttl, 1),
             max_streams=_int(env, "MAX_STREAMS", cls.max_streams, 0),
+            max_streams_per_client=_int(
+                env, "MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client, 0
+            ),
             heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
             max_stream_seconds=_int(env, "MAX_STREAM_SECONDS", cls.max_stream_seconds, 0),
             store_timeout=_int(env, "STORE_TIMEOUT_SECONDS", cls.store_timeout, 1),

@@ -95,6 +95,7 @@ TITLES: dict[str, str] = {
     "invalid_header": "Invalid header",
     "invalid_query": "Invalid query parameter",
     "too_many_streams": "Too many streams",
+    "too_many_client_streams": "Too many streams from this client",
     "internal_error": "Internal server error",
 }
 

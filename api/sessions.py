@@ -43,6 +43,7 @@ from api.session_store import (
     now,
 )
 from api.store import StoreUnavailable
+from api.stream_slots import StreamSlots
 from rules.engine import Game
 from rules.engine_types import Violation
 from rules.errors import IllegalMove
@@ -536,46 +537,45 @@ def events(session_id: str):
         after = _int_arg("after", session.version, 0, MAX_VERSION)
         _cursor_within(after, session.version, "after")
     settings = current_app.config["REFEREE_SETTINGS"]
-    slots: threading.BoundedSemaphore = current_app.extensions["referee_stream_slots"]
-    if not slots.acquire(blocking=False):
-        raise ApiError(
-            503,
-            "too_many_streams",
-            "This server holds as many live streams as it can; retry soon.",
-            headers={"Retry-After": "5"},
-        )
-    store = access.store()
-    try:
-        pubsub = store.subscribe(session.id)  # before reading the backlog, so nothing falls between
-    except StoreUnavailable:
-        slots.release()
-        raise
-    game = get_game(session.game)
-    client_gone = _hangup_detector(request.environ.get("gunicorn.socket"))
-    ends = time.monotonic() + settings.max_stream_seconds if settings.max_stream_seconds else None
-    body = _stream(
-        store,
-        game,
-        session.id,
-        viewer,
-        after,
-        pubsub,
-        settings.heartbeat,
-        lambda: client_gone() or (ends is not None and time.monotonic() >= ends),
-    )
-    response = Response(
-        body,
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    slots: StreamSlots = current_app.extensions["referee_stream_slots"]
+    # The TCP peer, as the session-creation limit counts it (api.ratelimit; README "Quotas").
+    give_back = slots.take(request.remote_addr or "unknown")
+    pubsub: Any = None
 
-    def close() -> None:
+    def close() -> None:  # the stream ended, however it did (the worker's server calls this)
         try:
-            pubsub.close()
+            if pubsub is not None:
+                pubsub.close()
         finally:
-            slots.release()
+            give_back()  # once, however often it is called
 
-    response.call_on_close(close)
+    try:
+        store = access.store()
+        pubsub = store.subscribe(session.id)  # before reading the backlog, so nothing falls between
+        game = get_game(session.game)
+        client_gone = _hangup_detector(request.environ.get("gunicorn.socket"))
+        ends = (
+            time.monotonic() + settings.max_stream_seconds if settings.max_stream_seconds else None
+        )
+        body = _stream(
+            store,
+            game,
+            session.id,
+            viewer,
+            after,
+            pubsub,
+            settings.heartbeat,
+            lambda: client_gone() or (ends is not None and time.monotonic() >= ends),
+        )
+        response = Response(
+            body,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+        response.call_on_close(close)
+    except BaseException:  # no stream after all (the store is down, say): no slot held either
+        close()
+        raise
     return response
 
 

@@ -98,7 +98,8 @@ class Stream(threading.Thread):
 
 def start_server(data_dir: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    env = referee_env(REFEREE_DATA_DIR=data_dir, LOG_LEVEL="warning")
+    # Every stream of the bench comes from 127.0.0.1: no cap per client address.
+    env = referee_env(REFEREE_DATA_DIR=data_dir, LOG_LEVEL="warning", MAX_STREAMS_PER_CLIENT="0")
     return start_serve(port, env=env, ready="/readyz"), port
 
 

@@ -11,11 +11,13 @@ from sessions_served import RedisServer, Served
 
 @pytest.fixture(scope="session")
 def served(tmp_path_factory):
-    """``reign-referee serve`` with the embedded Redis; heartbeats every second."""
+    """``reign-referee serve`` with the embedded Redis; heartbeats every second; no cap on the
+    streams of one client address (every client of the tests is 127.0.0.1, and one test holds
+    60 streams)."""
     server = Served(
         tmp_path_factory.mktemp("served-data"),
         tmp_path_factory.mktemp("served-log") / "serve.log",
-        env={"HEARTBEAT_SECONDS": "1"},
+        env={"HEARTBEAT_SECONDS": "1", "MAX_STREAMS_PER_CLIENT": "0"},
     ).start()
     yield server
     server.stop()
