@@ -10,6 +10,7 @@ nineteen unit types, and a card set, and accepts custom scenarios, rosters and a
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -32,6 +33,7 @@ __all__ = [
     "spell_table",
     "check_roster",
     "check_scenario",
+    "check_layout",
     "check_army_list",
     "MAX_COORD",
     "MAX_STAT",
@@ -322,12 +324,12 @@ _SCENARIO_FIELDS = (
 def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     """Problems of a scenario object (the format of ``data/scenarios.json``) for ``n_players``.
 
-    The Midfield and every Kingdom are lists of distinct hexes, pairwise disjoint; there is a
-    Kingdom for every seat (``seating[n]`` names them, else the first ``n``); Mines and Ruins lie
-    in the Midfield; with castles, every seated Kingdom holds a Castle of 7 spaces (its Throne and
-    the 6 around it) and a Gate from a Castle space to a space outside it; deployment needs
-    castles and ``initial_units``; the victory condition is ``last_standing`` or ``throne``
-    (which needs castles).
+    The board's geometry is :func:`check_layout`'s (the Midfield and every Kingdom lists of
+    distinct hexes, pairwise disjoint; Mines and Ruins in the Midfield; with castles, every
+    Kingdom holds a Castle of 7 spaces, its Throne and the 6 around it, and a Gate from a Castle
+    space to a space outside it); there is a Kingdom for every seat (``seating[n]`` names them,
+    else the first ``n``); deployment needs castles and ``initial_units``; the victory condition
+    is ``last_standing`` or ``throne`` (which needs castles).
     """
     rule = rulebook.SCENARIOS
     if type(scenario) is not dict:
@@ -406,12 +408,9 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
                 rule,
             )
         ]
-    midfield = _hex_list(
-        scenario.get("midfield"), "options.scenario.midfield", found, allow_empty=False
-    )
-    taken = set(midfield)
     kingdoms = scenario.get("kingdoms")
     ids: list[str] = []
+    placed: list[tuple[str, dict[str, Any]]] = []
     if type(kingdoms) is not list or not kingdoms or len(kingdoms) > MAX_KINGDOMS:
         found.append(
             _v(
@@ -430,14 +429,17 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             if key not in ("id", "hexes", "castle", "throne", "gate"):
                 found.append(_v("bad_scenario", f"{at} has an unknown field {key!r}.", rule))
         ids.append(kingdom["id"])
-        hexes = _hex_list(kingdom.get("hexes"), f"{at}.hexes", found, allow_empty=False)
-        if taken & set(hexes):
-            found.append(
-                _v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule)
-            )
-        taken |= set(hexes)
-        if castles:
-            found.extend(_check_castle(kingdom, set(hexes), set(midfield), at))
+        placed.append((at, kingdom))
+    found.extend(
+        check_layout(
+            scenario.get("midfield"),
+            placed,
+            scenario.get("mines"),
+            scenario.get("ruins"),
+            castles,
+            "options.scenario",
+        )
+    )
     if len(set(ids)) != len(ids):
         found.append(_v("bad_scenario", "Two kingdoms share an id.", rule))
     seating = scenario.get("seating")
@@ -465,23 +467,50 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
                 rule,
             )
         )
-    mid = set(midfield)
-    for key in ("mines", "ruins"):
-        spots = _hex_list(scenario.get(key), f"options.scenario.{key}", found)
-        if any(s not in mid for s in spots):
+    return found
+
+
+def check_layout(
+    midfield: Any,
+    kingdoms: Sequence[tuple[str, dict[str, Any]]],
+    mines: Any,
+    ruins: Any,
+    castles: bool,
+    where: str,
+) -> list[Violation]:
+    """Problems of a board's geometry (rules doc §Scenarios), the one statement of it: for a new
+    game's scenario (:func:`check_scenario`) and for the scenario and Kingdoms of a state sent
+    back (rules doc §Integrity), so a state holds only a board that set-up accepts.
+
+    The Midfield and every Kingdom's ``hexes`` are non-empty lists of distinct hexes with
+    coordinates from -MAX_COORD to MAX_COORD, pairwise disjoint; Mines and Ruins are distinct
+    Midfield spaces, none both; with ``castles``, every Kingdom has its Castle and Gate
+    (:func:`_check_castle`). ``kingdoms`` are ``(where the Kingdom is, the Kingdom)`` pairs;
+    ``where`` names the scenario in the messages. Every problem is ``bad_scenario``.
+    """
+    rule = rulebook.SCENARIOS
+    found: list[Violation] = []
+    mid = _hex_list(midfield, f"{where}.midfield", found, allow_empty=False)
+    midset = set(mid)
+    taken = set(mid)
+    for at, kingdom in kingdoms:
+        hexes = _hex_list(kingdom.get("hexes"), f"{at}.hexes", found, allow_empty=False)
+        if taken & set(hexes):
             found.append(
-                _v(
-                    "bad_scenario",
-                    f"Every one of options.scenario.{key} must lie in the Midfield.",
-                    rule,
-                )
+                _v("bad_scenario", f"{at} overlaps the Midfield or another Kingdom.", rule)
             )
-    if (
-        "mines" in scenario
-        and "ruins" in scenario
-        and _hex_list(scenario["mines"], "", [])
-        and set(_hex_list(scenario["mines"], "", [])) & set(_hex_list(scenario["ruins"], "", []))
-    ):
+        taken |= set(hexes)
+        if castles:
+            found.extend(_check_castle(kingdom, set(hexes), midset, at))
+    sites: list[set[tuple[int, int]]] = []
+    for key, value in (("mines", mines), ("ruins", ruins)):
+        spots = _hex_list(value, f"{where}.{key}", found)
+        if not set(spots) <= midset:
+            found.append(
+                _v("bad_scenario", f"Every one of {where}.{key} must lie in the Midfield.", rule)
+            )
+        sites.append(set(spots))
+    if sites[0] & sites[1]:
         found.append(_v("bad_scenario", "A space cannot be both a Mine and a Ruin.", rule))
     return found
 

@@ -24,11 +24,12 @@ from rules.reign_supreme.content import (
     MAX_COORD,
     MAX_LIST,
     SPELLS,
+    check_layout,
     check_roster,
     default_roster,
 )
 from rules.reign_supreme.effects import EFFECT_KINDS
-from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, distance
 from rules.reign_supreme.responses import responder
 from rules.reign_supreme.state import (
     MAX_MOVE_COUNT,
@@ -146,6 +147,13 @@ def _control_problems(state: State) -> list[Violation]:
 
 
 def _scenario_problems(state: State) -> list[Violation]:
+    """The scenario and the seated Kingdoms (rules doc §Integrity): the victory condition, round
+    limit and deployment as set-up gives them, at most MAX_BOARD spaces, a Castle, Throne and
+    Gate exactly when the scenario uses castles, and the board's geometry as set-up accepts it:
+    :func:`content.check_layout`, the one statement of it (hexes within MAX_COORD, distinct and
+    disjoint spaces, Mines and Ruins in the Midfield, each Castle its Throne and the 6 spaces
+    around it, listed once, with a Gate from an outer Castle space to an adjacent board space
+    outside it), its problems named ``bad_board``."""
     found: list[Violation] = []
     sc = state["scenario"]
     if sc["victory"] not in ("last_standing", "throne") or (
@@ -182,26 +190,7 @@ def _scenario_problems(state: State) -> list[Violation]:
                 f"The board has {size} spaces; a scenario has at most {MAX_BOARD}.",
             )
         ]
-    mid = [_hex(h) for h in sc["midfield"]]
-    if not mid or None in mid or len(set(mid)) != len(mid):
-        return found + [_v("bad_board", "state.scenario.midfield must be distinct hexes [q, r].")]
-    taken = set(mid)
-    for key in ("mines", "ruins"):
-        spots = [_hex(h) for h in sc[key]]
-        if None in spots or len(set(spots)) != len(spots) or not set(spots) <= taken:
-            found.append(_v("bad_board", f"state.scenario.{key} must be distinct Midfield spaces."))
     for p, k in state["kingdoms"].items():
-        hexes = [_hex(h) for h in k["hexes"]]
-        if not hexes or None in hexes or len(set(hexes)) != len(hexes) or taken & set(hexes):
-            found.append(
-                _v(
-                    "bad_board",
-                    f"{p}'s Kingdom must be distinct spaces apart from the Midfield and "
-                    "other Kingdoms.",
-                )
-            )
-            continue
-        taken |= set(hexes)
         has_castle = k["castle"] is not None
         if (
             has_castle != bool(sc["castles"])
@@ -215,25 +204,15 @@ def _scenario_problems(state: State) -> list[Violation]:
                     "scenario uses castles.",
                 )
             )
-            continue
-        if has_castle:
-            throne = _hex(k["throne"])
-            castle = {_hex(h) for h in k["castle"]}
-            if (
-                throne is None
-                or castle != {throne, *neighbours(throne)}
-                or not castle <= set(hexes)
-                or len(k["gate"]) != 2
-                or _hex(k["gate"][0]) not in castle
-            ):
-                found.append(
-                    _v(
-                        "bad_board",
-                        f"{p}'s Castle must be its Throne and the 6 spaces around it, in "
-                        "the Kingdom, with a Gate on a Castle space.",
-                    )
-                )
-    return found
+    layout = check_layout(
+        sc["midfield"],
+        [(f"state.kingdoms.{p}", k) for p, k in state["kingdoms"].items()],
+        sc["mines"],
+        sc["ruins"],
+        bool(sc["castles"]),
+        "state.scenario",
+    )
+    return found + [_v("bad_board", v.message) for v in layout]
 
 
 def _roster(state: State, army: str) -> dict[str, Any]:
@@ -368,18 +347,7 @@ def _board_problems(state: State) -> list[Violation]:
                     f"Every packing or unpacking unit of {p} needs one Packing pin.",
                 )
             )
-        for entry in b["spells"]:
-            u = units.get(entry["unit"])
-            if (
-                u is None
-                or u["owner"] != p
-                or not is_int(entry["left"])
-                or not 1 <= entry["left"] <= _MAX_LEFT
-                or entry["spell"] not in _roster(state, u["army"])[u["type"]]["spells"]
-            ):
-                found.append(
-                    _v("bad_spell_pin", f"{p} has a spell cooldown that fits no unit's spell.")
-                )
+        found.extend(_spell_pin_problems(state, p, b["spells"]))
         for entry in b["effects"]:
             if (
                 (entry["unit"] is not None and entry["unit"] not in units)
@@ -393,6 +361,39 @@ def _board_problems(state: State) -> list[Violation]:
     for p, n in state["kills"].items():
         if not is_int(n) or not 0 <= n <= 10_000:
             found.append(_v("bad_kills", f"{p}'s kills must be 0 or more."))
+    return found
+
+
+def _spell_pin_problems(state: State, player: str, pins: list[dict[str, Any]]) -> list[Violation]:
+    """``player``'s spell cooldowns (rules doc §Action Board, §Field spells, §Integrity): each is
+    the pin of a spell of one of the player's units, with 1 to 99 turns left, and a unit's spell
+    has at most one: a spell is cast only when its pin is off the Action Board
+    (:func:`spells.ready`), so a second pin for it could never have been put there."""
+    found: list[Violation] = []
+    units = state["units"]
+    cooling: set[tuple[str, str]] = set()
+    for entry in pins:
+        u = units.get(entry["unit"])
+        if (
+            u is None
+            or u["owner"] != player
+            or not is_int(entry["left"])
+            or not 1 <= entry["left"] <= _MAX_LEFT
+            or entry["spell"] not in _roster(state, u["army"])[u["type"]]["spells"]
+        ):
+            found.append(
+                _v("bad_spell_pin", f"{player} has a spell cooldown that fits no unit's spell.")
+            )
+        pin = (entry["unit"], entry["spell"])
+        if pin in cooling:
+            found.append(
+                _v(
+                    "bad_spell_pin",
+                    f"{player} has two cooldowns of unit {pin[0]}'s {pin[1]}: a spell has one "
+                    "pin, put on the Action Board only when the spell is ready.",
+                )
+            )
+        cooling.add(pin)
     return found
 
 

@@ -9,9 +9,10 @@ import random
 import pytest
 from rs_helpers import position
 
-from rules.errors import InvalidState
+from rules.errors import InvalidSetup, InvalidState
 from rules.playout import random_steps
 from rules.reign_supreme import GAME
+from rules.reign_supreme.content import default_roster, default_scenarios
 from rules.reign_supreme.hexes import distance
 from rules.reign_supreme.integrity import state_problems
 
@@ -203,6 +204,76 @@ def _inner_castle_edge(state):
 )
 def test_each_wall_condition_is_checked(mid, change):
     assert "bad_walls" in corrupt(mid, change)
+
+
+def _gate_out_of_bounds(k):
+    k["gate"][1] = [2**62, 0]  # far beyond MAX_COORD
+
+
+def _gate_inside_the_castle(k):
+    """Both hexes of the Gate Castle spaces: an outer one and the Throne."""
+    k["gate"] = [list(k["gate"][0]), list(k["throne"])]
+
+
+def _gate_not_adjacent(k):
+    """The outside hex two steps from the Castle space, straight on (a board space)."""
+    (q, r), (q2, r2) = k["gate"]
+    k["gate"][1] = [2 * q2 - q, 2 * r2 - r]
+
+
+def _castle_hex_twice(k):
+    k["castle"].append(list(k["castle"][0]))
+
+
+_LAYOUT_CHANGES = [
+    _gate_out_of_bounds,
+    _gate_inside_the_castle,
+    _gate_not_adjacent,
+    _castle_hex_twice,
+]
+
+
+@pytest.mark.parametrize("change", _LAYOUT_CHANGES)
+def test_a_kingdom_set_up_would_refuse_is_a_bad_board(mid, change):
+    """A state's Kingdoms are checked as set-up checks a scenario's (content.check_layout): each
+    Kingdom set-up refuses (bad_scenario, 422 invalid_setup) is refused in a state (bad_board,
+    422 invalid_state); a state used to pass with these."""
+    assert corrupt(mid, lambda s: change(s["kingdoms"]["ann"])) == ["bad_board"]
+    s = copy.deepcopy(mid)
+    change(s["kingdoms"]["ann"])
+    with pytest.raises(InvalidState):
+        GAME.check_state(s)
+    scenario = default_scenarios()["standard"]
+    seat = scenario["seating"]["3"][0]
+    assert seat == mid["kingdoms"]["ann"]["id"]
+    change(next(k for k in scenario["kingdoms"] if k["id"] == seat))
+    with pytest.raises(InvalidSetup) as err:
+        GAME.setup(["ann", "bob", "cat"], 9, {"scenario": scenario, "setup": "auto"})
+    assert {v.code for v in err.value.violations} == {"bad_scenario"}
+    assert problems(mid) == []  # the sound layout is still sound (remembered apart)
+
+
+def _caster(state, player):
+    """A living unit of ``player`` with a field spell, and that spell."""
+    for uid, u in state["units"].items():
+        spells = default_roster(u["army"])[u["type"]]["spells"]
+        if u["owner"] == player and spells:
+            return uid, spells[0]
+    raise AssertionError("no caster")
+
+
+@pytest.mark.parametrize("pins", [1, 2])
+def test_a_spell_has_at_most_one_cooldown(mid, pins):
+    """One cooldown of a unit's spell is sound; a second never happens (a spell is cast only
+    when ready) and is refused as bad_spell_pin."""
+    uid, spell = _caster(mid, "ann")
+
+    def cool(s):
+        board = s["boards"]["ann"]
+        board["spells"] = [e for e in board["spells"] if (e["unit"], e["spell"]) != (uid, spell)]
+        board["spells"].extend({"unit": uid, "spell": spell, "left": 2} for _ in range(pins))
+
+    assert corrupt(mid, cool) == ([] if pins == 1 else ["bad_spell_pin"])
 
 
 def test_a_card_set_found_sound_is_only_taken_for_an_equal_one(mid):
