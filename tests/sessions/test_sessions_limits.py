@@ -18,6 +18,14 @@ GAME = "reign-and-ruin"
 BODY = {"game": GAME, "players": ["ann", "bob"], "open": True, "seed": 1}
 
 
+def _app_on(redis_server, data_dir, **settings: str) -> Any:
+    """The app, testing, on the Redis server ``redis_server``, with ``settings``."""
+    return create_app(
+        {"TESTING": True, "REDIS_URL": redis_server.url, "REFEREE_DATA_DIR": str(data_dir)}
+        | settings
+    )
+
+
 def test_session_creation_is_rate_limited_per_address_in_redis(redis_server, tmp_path):
     config = {
         "TESTING": True,
@@ -54,15 +62,7 @@ def test_a_fork_is_a_new_session_and_counts_towards_the_limit(redis_server, tmp_
     """A fork creates a session, stored as long as any: counted apart, forks of one session let
     one client fill the store (5,800 filled the embedded Redis, and every other client's new
     session got 507). Forks and new sessions share one count per address."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": redis_server.url,
-            "REFEREE_DATA_DIR": str(tmp_path / "unused"),
-            "SESSION_CREATE_LIMIT": "3/minute",
-        }
-    )
-    client = app.test_client()
+    client = _app_on(redis_server, tmp_path, SESSION_CREATE_LIMIT="3/minute").test_client()
     address = {"REMOTE_ADDR": "10.7.7.7"}
     created = client.post("/v1/sessions", json=BODY, environ_base=address).get_json()
 
@@ -104,15 +104,7 @@ def test_the_embedded_store_counts_the_limit_too(referee_data_dir):
 
 
 def test_a_state_over_the_stored_limit_is_refused_and_nothing_is_stored(redis_server, tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": redis_server.url,
-            "REFEREE_DATA_DIR": str(tmp_path / "u"),
-            "MAX_SESSION_STATE_BYTES": "2000",
-        }
-    )
-    client = app.test_client()
+    client = _app_on(redis_server, tmp_path, MAX_SESSION_STATE_BYTES="2000").test_client()
     resp = client.post("/v1/sessions", json=BODY)
     assert resp.status_code == 422 and resp.mimetype == "application/problem+json"
     problem = resp.get_json()
@@ -134,8 +126,7 @@ def test_a_session_created_at_the_limit_plays_to_its_end_and_no_answer_tells_a_s
     the limit plays every move to the end, past the limit. No answer tells a state's size."""
 
     def app_with(limit: str) -> Any:
-        config = {"TESTING": True, "REDIS_URL": redis_server.url, "REFEREE_DATA_DIR": str(tmp_path)}
-        return create_app({**config, "MAX_SESSION_STATE_BYTES": limit})
+        return _app_on(redis_server, tmp_path, MAX_SESSION_STATE_BYTES=limit)
 
     first = app_with("262144")
     created = first.test_client().post("/v1/sessions", json=BODY).get_json()
