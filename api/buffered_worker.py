@@ -22,6 +22,8 @@ slowloris); :class:`BufferedWorker` puts that buffering inside the worker, as ng
   ``request_timeout`` problem+json and the connection closed; a connection that sent nothing
   is closed without an answer. ``Expect: 100-continue`` is answered from the loop once the head
   is in, so such clients send their body.
+- An answer is written without waiting for the client (``api.answer_writer``): what it does not
+  take at once is sent by the main loop as it reads, within the same deadline.
 - Each request carries the time its first bytes were read (``environ[api.worker.ARRIVED]``), so
   that the app can count a deadline from the request's arrival rather than from when a thread
   took it (a bot's ``time_ms``: ``api.bots``).
@@ -55,6 +57,7 @@ from gunicorn.http.unreader import IterUnreader
 # murder_keepalived(force), and get_parser may also give HTTP/2 or uWSGI parsers (never here).
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn  # type: ignore[attr-defined]
 
+from api.answer_writer import ANSWER_BUDGET_BYTES, AnswerBudget, AnswerWriter
 from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
 from api.worker import ARRIVED, ProblemWorker, problem_message
@@ -128,6 +131,11 @@ def gathered_unreader(data: bytes) -> IterUnreader:
     )
 
 
+def _address(conn: Any) -> Any:
+    """The client's address, for the log."""
+    return conn.client[0] if isinstance(conn.client, tuple) else conn.client
+
+
 class BufferedConn(TConn):
     """A gthread connection, with the request being gathered, its deadline, and when its first
     bytes were read (``arrived``; None until then)."""
@@ -141,6 +149,8 @@ class BufferedConn(TConn):
         self.continued = False  # "100 Continue" sent for the request being gathered
         self.close_after = False  # the request was handed on refused: close after the answer
         self.requests = 0
+        self.writer: AnswerWriter | None = None  # the answer being written, and what it holds
+        self.keep_alive = False  # whether to keep the connection once its answer is out
 
 
 class BufferedWorker(ProblemWorker):
@@ -156,7 +166,8 @@ class BufferedWorker(ProblemWorker):
         )
         self._deadlines: list[tuple[float, int, BufferedConn]] = []
         self._order = itertools.count()
-        self._waiting: dict[int, BufferedConn] = {}  # fd -> gathering or lingering connection
+        self._waiting: dict[int, BufferedConn] = {}  # fd -> gathering, writing or lingering
+        self._answers = AnswerBudget(ANSWER_BUDGET_BYTES)
         self._capped = False
 
     def load_wsgi(self) -> None:
@@ -202,11 +213,17 @@ class BufferedWorker(ProblemWorker):
         conn.sock.setblocking(False)
         self._wait(conn, deadline, self._on_readable)
 
-    def _wait(self, conn: BufferedConn, deadline: float, callback: Any) -> None:
+    def _wait(
+        self,
+        conn: BufferedConn,
+        deadline: float,
+        callback: Any,
+        events: int = selectors.EVENT_READ,
+    ) -> None:
         conn.deadline = deadline
         heapq.heappush(self._deadlines, (deadline, next(self._order), conn))
         self._waiting[conn.sock.fileno()] = conn
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._guard, callback, conn))
+        self.poller.register(conn.sock, events, partial(self._guard, callback, conn))
 
     def _guard(self, callback: Any, conn: BufferedConn, sock: Any) -> None:
         """Run a connection's callback; whatever it raises ends that connection, never the
@@ -287,11 +304,28 @@ class BufferedWorker(ProblemWorker):
             req._expected_100_continue = False
         # gunicorn builds the environ in here: the app wrapper (load_wsgi) puts the arrival in
         _handling.arrived = getattr(conn, "arrived", None)
+        if not isinstance(conn, BufferedConn):
+            try:
+                return bool(super().handle_request(req, conn))
+            finally:
+                _handling.arrived = None
+        # The answer goes through a writer that never waits for the client (api.answer_writer)
+        sock = conn.sock
+        conn.writer = AnswerWriter(sock, self._answers, self.request_deadline)
+        conn.sock = conn.writer  # type: ignore[assignment]  # gunicorn writes through it
         try:
             keepalive = bool(super().handle_request(req, conn))
+        except TimeoutError:
+            self.log.info(
+                "Answer to %s not taken within %g s: closed", _address(conn), self.request_deadline
+            )
+            conn.writer.release()
+            sock.close()  # nothing to linger for: the client is not reading
+            return False
         finally:
+            conn.sock = sock
             _handling.arrived = None
-        return keepalive and not getattr(conn, "close_after", False)
+        return keepalive and not conn.close_after
 
     # -- after the answer: keep alive, or close ---------------------------------------------
     def finish_request(self, conn: Any, fs: Any) -> None:
@@ -302,6 +336,40 @@ class BufferedWorker(ProblemWorker):
             keepalive = bool(fs.result()) if not fs.cancelled() else False
         except Exception:
             keepalive = False
+        conn.keep_alive = keepalive
+        writer = conn.writer
+        if writer is not None and writer.held:
+            try:
+                conn.sock.setblocking(False)
+                if not writer.send_held():
+                    self._wait(
+                        conn,
+                        time.monotonic() + self.request_deadline,
+                        self._on_writable,
+                        selectors.EVENT_WRITE,
+                    )
+                    return
+            except OSError:
+                self._close(conn)
+                return
+        self._after_answer(conn)
+
+    def _on_writable(self, conn: BufferedConn, _sock: Any) -> None:
+        """Send more of a held answer; once it is out, go on with the connection."""
+        assert conn.writer is not None
+        try:
+            done = conn.writer.send_held()
+        except OSError:
+            self._drop(conn)
+            return
+        if done:
+            self._unwait(conn)
+            self._after_answer(conn)
+
+    def _after_answer(self, conn: BufferedConn) -> None:
+        """The answer is out: gather the connection's next request, or close it."""
+        conn.writer = None
+        keepalive = conn.keep_alive
         if not keepalive or conn.parser is None:
             self._linger(conn)
             return
@@ -348,6 +416,10 @@ class BufferedWorker(ProblemWorker):
         self._close(conn)
 
     def _close(self, conn: Any) -> None:
+        writer = getattr(conn, "writer", None)
+        if writer is not None:
+            writer.release()
+            conn.writer = None
         self.nr_conns -= 1
         try:
             conn.close()
@@ -401,6 +473,12 @@ class BufferedWorker(ProblemWorker):
         """The deadline passed: 408 for a started request, silence for an idle connection."""
         request = conn.request
         self._unwait(conn)
+        if conn.writer is not None:  # its answer was not taken in time
+            self.log.info(
+                "Answer to %s not taken within %g s: closed", _address(conn), self.request_deadline
+            )
+            self._close(conn)
+            return
         if request is None:  # lingering after an answer
             self._close(conn)
             return
@@ -408,9 +486,7 @@ class BufferedWorker(ProblemWorker):
             self._close(conn)
             return
         self.log.info(
-            "Request from %s not whole within %g s: 408",
-            conn.client[0] if isinstance(conn.client, tuple) else conn.client,
-            self.request_deadline,
+            "Request from %s not whole within %g s: 408", _address(conn), self.request_deadline
         )
         detail = (
             f"The request did not arrive whole within {self.request_deadline:g} s "

@@ -26,7 +26,7 @@
 | `CLOCK_POLL_MS`    | `100`            | how often each worker looks for session clocks out of time (`api.clock_keeper`) |
 | `CLOCK_THREADS`    | `4`              | threads per worker that apply timeouts (a `bot` timeout thinks `SESSION_BOT_TIME_MS`) |
 | `KNOWN_STATES`     | `4096`           | digests of checked states each worker remembers, so a state sent again is not checked again (`api.known_states`); `0`: off |
-| `REQUEST_DEADLINE_SECONDS` | `10`     | a request (head and body) must arrive whole this long after its connection opened (or, kept alive, after its first byte); later: 408 `request_timeout`, closed (`api.buffered_worker`) |
+| `REQUEST_DEADLINE_SECONDS` | `10`     | a request (head and body) must arrive whole this long after its connection opened (or, kept alive, after its first byte); later: 408 `request_timeout`, closed (`api.buffered_worker`); an answer not read whole within it: closed (`api.answer_writer`) |
 | `WORKER_CONNECTIONS` | `4096`         | open connections per worker (waiting ones cost a descriptor, not a thread); beyond, new ones wait in the listen queue |
 """  # noqa: E501 - a Markdown table above keeps one row a line
 

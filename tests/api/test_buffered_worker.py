@@ -17,6 +17,7 @@ from gunicorn import http
 from gunicorn.config import Config
 from gunicorn.http.body import ChunkedReader
 
+from api.answer_writer import AnswerBudget
 from api.buffered_worker import (
     GATHERED_PIECE,
     BufferedConn,
@@ -41,8 +42,11 @@ class _Log:
 
 
 def _app(environ: dict, start_response: Any) -> list[bytes]:
-    """Echoes the body; says when the worker stamped the request's arrival (``ARRIVED``)."""
+    """Echoes the body (``/big?N``: answers N bytes); says when the worker stamped the request's
+    arrival (``ARRIVED``)."""
     body = environ["wsgi.input"].read()
+    if environ["PATH_INFO"] == "/big":
+        body = bytes(range(256)) * (int(environ["QUERY_STRING"]) // 256)
     headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]
     start_response("200 OK", headers + [("X-Arrived", repr(environ.get(ARRIVED)))])
     return [body]
@@ -226,3 +230,98 @@ def test_a_body_of_one_byte_chunks_is_read_a_piece_at_a_time(worker, monkeypatch
     parser.unreader = gathered_unreader(wire)
     assert next(parser).body.read() == body
     assert len(held) == len(body) + 1 and max(held) <= GATHERED_PIECE
+
+
+BIG = 4 * 1024 * 1024
+"""An answer far larger than a socket pair's buffers (a few hundred KB)."""
+
+
+def _big(n: int = BIG) -> bytes:
+    return f"GET /big?{n} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+
+
+def _take_answer(
+    worker: BufferedWorker, client: socket.socket, data: bytes = b""
+) -> tuple[bytes, bytes, bytes]:
+    """Read one whole answer (head, body by its ``Content-Length``, and what came after it),
+    turning the worker's loop meanwhile so that it sends what it holds as the client reads."""
+    head = b""
+    length = -1
+    client.setblocking(False)
+    try:
+        for _ in range(10_000):
+            try:
+                data += client.recv(1 << 20)
+            except BlockingIOError:
+                worker.wait_for_and_dispatch_events(0.01)
+            if length < 0 and b"\r\n\r\n" in data:
+                head, _, data = data.partition(b"\r\n\r\n")
+                length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+            if 0 <= length <= len(data):
+                return head, data[:length], data[length:]
+    finally:
+        client.settimeout(10)
+    raise AssertionError(f"no whole answer: {len(data)} bytes of {length}")
+
+
+def test_an_answer_the_client_does_not_read_holds_no_thread(worker):
+    """The thread hands what the client has not taken to the loop and is free: the connection
+    waits in the loop with its answer held while the client has read nothing; once the client
+    reads, every byte arrives in order and the connection serves its next request."""
+    conn, client = _connect(worker)
+    client.sendall(_big())
+    _turn(worker, lambda: conn.writer is not None and worker._waiting.get(conn.sock.fileno()))
+    assert conn.writer.held_bytes > BIG // 2  # most of it held, none of it read
+    assert worker._answers.held == conn.writer.held_bytes
+    assert worker.tpool._work_queue.empty() and not worker.tpool._shutdown
+    head, body, rest = _take_answer(worker, client)
+    assert (
+        not rest
+        and head.startswith(b"HTTP/1.1 200 OK")
+        and body == bytes(range(256)) * (BIG // 256)
+    )
+    _turn(worker, lambda: conn.writer is None and conn.request is not None)
+    assert worker._answers.held == 0 and conn.idle
+    client.sendall(GET)
+    _turn(worker, lambda: conn.requests == 2 and conn.request is not None)
+    assert client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+
+
+def test_a_pipelined_request_waits_until_the_answer_before_it_is_taken(worker):
+    """A client that sends requests and reads nothing holds one answer a connection, not one
+    per request it sent."""
+    conn, client = _connect(worker)
+    client.sendall(_big() * 3)
+    _turn(worker, lambda: conn.writer is not None and worker._waiting.get(conn.sock.fileno()))
+    for _ in range(5):
+        worker.wait_for_and_dispatch_events(0.05)
+    assert conn.requests == 1 and worker._answers.held == conn.writer.held_bytes
+    rest = b""
+    for _ in range(3):
+        _, body, rest = _take_answer(worker, client, rest)
+        assert len(body) == BIG
+    _turn(worker, lambda: conn.writer is None and conn.request is not None)
+    assert conn.requests == 3 and worker._answers.held == 0
+
+
+def test_an_answer_not_taken_by_the_deadline_closes_its_connection(worker):
+    conn, client = _connect(worker)
+    client.sendall(_big())
+    _turn(worker, lambda: conn.writer is not None and worker._waiting.get(conn.sock.fileno()))
+    worker._unwait(conn)
+    worker._wait(conn, time.monotonic() - 1, worker._on_writable, selectors.EVENT_WRITE)
+    worker.murder_pending()
+    assert worker.nr_conns == 0 and not worker._waiting and worker._answers.held == 0
+    assert len(_read_all(client)) < BIG  # what the kernel had taken, then the end
+
+
+def test_past_the_budget_the_thread_sends_itself_and_gives_up_at_the_deadline(worker):
+    """The answer bytes a worker holds are bounded: past the budget a thread sends the answer
+    itself, as gthread did, but no longer than the deadline; then the connection closes."""
+    worker._answers = AnswerBudget(1024)
+    worker.request_deadline = 0.2
+    conn, client = _connect(worker)
+    client.sendall(_big())
+    _turn(worker, lambda: worker.nr_conns == 0)
+    assert conn.writer is None and worker._answers.held == 0 and not worker._waiting
+    assert len(_read_all(client)) < BIG
