@@ -58,9 +58,10 @@ from gunicorn.http.unreader import IterUnreader
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn  # type: ignore[attr-defined]
 
 from api.answer_writer import ANSWER_BUDGET_BYTES, AnswerBudget, AnswerWriter
+from api.client_shares import ClientShares
 from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
-from api.worker import ARRIVED, ProblemWorker, problem_message
+from api.worker import ARRIVED, STREAMING, ProblemWorker, problem_message
 
 __all__ = [
     "BufferedWorker",
@@ -108,8 +109,9 @@ def raise_open_files_limit(wanted: int) -> int:
 
 
 _handling = threading.local()
-"""The arrival of the request a pool thread is handling (``BufferedWorker.handle_request``), for
-the app wrapper that puts it in the environ gunicorn builds in that thread."""
+"""The arrival of the request a pool thread is handling, and the function that stops it counting
+toward its client's share (``BufferedWorker.handle_request``), for the app wrapper that puts them
+in the environ gunicorn builds in that thread."""
 
 
 def _with_arrival(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
@@ -117,6 +119,9 @@ def _with_arrival(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable
         arrived = getattr(_handling, "arrived", None)
         if arrived is not None:
             environ[ARRIVED] = arrived
+        streaming = getattr(_handling, "streaming", None)
+        if streaming is not None:
+            environ[STREAMING] = streaming
         return app(environ, start_response)
 
     return stamped
@@ -150,6 +155,7 @@ class BufferedConn(TConn):
         self.close_after = False  # the request was handed on refused: close after the answer
         self.requests = 0
         self.writer: AnswerWriter | None = None  # the answer being written, and what it holds
+        self.counted = False  # its request counts toward its client's share (api.client_shares)
         self.keep_alive = False  # whether to keep the connection once its answer is out
 
 
@@ -168,6 +174,7 @@ class BufferedWorker(ProblemWorker):
         self._order = itertools.count()
         self._waiting: dict[int, BufferedConn] = {}  # fd -> gathering, writing or lingering
         self._answers = AnswerBudget(ANSWER_BUDGET_BYTES)
+        self._shares: ClientShares[BufferedConn] = ClientShares(settings.max_requests_per_client)
         self._capped = False
 
     def load_wsgi(self) -> None:
@@ -294,7 +301,23 @@ class BufferedWorker(ProblemWorker):
         conn.request = None
         conn.data_ready = True  # gthread's handle() must not wait for data again
         conn.sock.setblocking(True)
+        if self._shares.admit(_address(conn), conn):
+            self._answer(conn)
+        # else it waits, whole, for one of its client's requests to be done (_done_counting)
+
+    def _answer(self, conn: BufferedConn) -> None:
+        conn.counted = True
         self.enqueue_req(conn)
+
+    def _done_counting(self, conn: BufferedConn) -> None:
+        """The connection's request no longer counts toward its client's share (answered, or
+        streaming): the client's next waiting request, if any, goes to a thread."""
+        if not conn.counted:
+            return
+        conn.counted = False
+        waiting = self._shares.done(_address(conn))
+        if waiting is not None:
+            self._answer(waiting)
 
     # -- in the thread --------------------------------------------------------------------
     def handle_request(self, req: Any, conn: Any) -> bool:
@@ -309,6 +332,7 @@ class BufferedWorker(ProblemWorker):
                 return bool(super().handle_request(req, conn))
             finally:
                 _handling.arrived = None
+        _handling.streaming = partial(self.method_queue.defer, self._done_counting, conn)
         # The answer goes through a writer that never waits for the client (api.answer_writer)
         sock = conn.sock
         conn.writer = AnswerWriter(sock, self._answers, self.request_deadline)
@@ -324,7 +348,7 @@ class BufferedWorker(ProblemWorker):
             return False
         finally:
             conn.sock = sock
-            _handling.arrived = None
+            _handling.arrived = _handling.streaming = None
         return keepalive and not conn.close_after
 
     # -- after the answer: keep alive, or close ---------------------------------------------
@@ -332,6 +356,7 @@ class BufferedWorker(ProblemWorker):
         if not isinstance(conn, BufferedConn):
             super().finish_request(conn, fs)
             return
+        self._done_counting(conn)
         try:
             keepalive = bool(fs.result()) if not fs.cancelled() else False
         except Exception:

@@ -13,6 +13,7 @@
 | `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
 | `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread; beyond: 503 `too_many_streams` |
 | `MAX_STREAMS_PER_CLIENT` | `8`        | open `/events` streams per worker from one client address (the TCP peer, as `SESSION_CREATE_LIMIT`); beyond: 429 `too_many_client_streams`; `0`: no cap per address (behind a reverse proxy, where every client has the proxy's address) |
+| `MAX_REQUESTS_PER_CLIENT` | `4`       | requests from one client address a worker answers at once; more wait their turn in the worker's loop, holding no thread (`api.client_shares`; an `/events` stream stops counting once it streams); `0`: no share per address (behind a reverse proxy) |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
 | `MAX_STREAM_SECONDS` | `3600`         | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`), so no stream holds its slot for good; `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
@@ -116,6 +117,7 @@ class Settings:
     session_ttl: int = 604_800
     max_streams: int = 64
     max_streams_per_client: int = 8
+    max_requests_per_client: int = 4
     heartbeat: int = 15
     max_stream_seconds: int = 3600
     store_timeout: int = 5
@@ -151,6 +153,9 @@ class Settings:
             max_streams=_int(env, "MAX_STREAMS", cls.max_streams, 0),
             max_streams_per_client=_int(
                 env, "MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client, 0
+            ),
+            max_requests_per_client=_int(
+                env, "MAX_REQUESTS_PER_CLIENT", cls.max_requests_per_client, 0
             ),
             heartbeat=_int(env, "HEARTBEAT_SECONDS", cls.heartbeat, 1),
             max_stream_seconds=_int(env, "MAX_STREAM_SECONDS", cls.max_stream_seconds, 0),

@@ -44,6 +44,7 @@ from api.session_store import (
 )
 from api.store import StoreUnavailable
 from api.stream_slots import StreamSlots
+from api.worker import STREAMING
 from rules.engine import Game
 from rules.engine_types import Violation
 from rules.errors import IllegalMove
@@ -576,6 +577,9 @@ def events(session_id: str):
     except BaseException:  # no stream after all (the store is down, say): no slot held either
         close()
         raise
+    streaming = request.environ.get(STREAMING)
+    if streaming is not None:  # capped as a stream now (slots), no longer as a request
+        streaming()
     return response
 
 

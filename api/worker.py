@@ -21,12 +21,17 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from api.errors import HTTP_CODES, PROBLEM_JSON, problem_body
 
-__all__ = ["ARRIVED", "ProblemWorker", "problem_response", "problem_message"]
+__all__ = ["ARRIVED", "STREAMING", "ProblemWorker", "problem_response", "problem_message"]
 
 ARRIVED = "referee.arrived"
 """The WSGI environ key under which ``serve``'s worker (``api.buffered_worker``) gives the app the
 request's arrival: the ``time.monotonic()`` reading taken when its first bytes were read. Absent
 under a server that does not stamp it (the app then counts from when it sees the request)."""
+
+STREAMING = "referee.streaming"
+"""The WSGI environ key under which ``serve``'s worker gives the app a function to call when the
+answer becomes a long-lived stream (``/events``): the request then stops counting toward its
+client's ``MAX_REQUESTS_PER_CLIENT`` (``api.client_shares``). Absent under another server."""
 
 _STATUS = re.compile(rb"HTTP/1\.[01] (\d{3}) ([^\r\n]*)\r\n")
 _MESSAGE = re.compile(rb"</h1>\s*(.*?)\s*</body>", re.S)

@@ -160,7 +160,10 @@ def test_settings_defaults_and_environment():
     s = Settings.from_env({"REQUEST_DEADLINE_SECONDS": "3", "WORKER_CONNECTIONS": "100"})
     assert (s.request_deadline, s.worker_connections) == (3, 100)
     assert (Settings().request_deadline, Settings().worker_connections) == (10, 4096)
+    assert Settings().max_requests_per_client == 4
+    assert Settings.from_env({"MAX_REQUESTS_PER_CLIENT": "0"}).max_requests_per_client == 0
     for bad in (
+        {"MAX_REQUESTS_PER_CLIENT": "-1"},
         {"PORT": "x"},
         {"THREADS": "0"},
         {"LOG_LEVEL": "loud"},

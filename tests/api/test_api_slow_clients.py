@@ -142,6 +142,33 @@ def test_stalled_connections_hold_no_thread(server):
             sock.close()
 
 
+def test_answers_not_read_hold_no_thread_and_are_cut_off_at_the_deadline(server):
+    """Clients that ask for a large answer and never read it (each asks for the 928 KB spec
+    four times) hold no thread: ``/healthz`` answers while more of them wait than the worker has
+    threads, and each is closed once its answer has waited the deadline (``api.answer_writer``);
+    before, they held every thread for as long as they stayed."""
+    port = server["port"]
+    ask = b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n" * 4
+    held = []
+    try:
+        for _ in range(8):  # 4x the worker's threads
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.settimeout(WAIT)
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(ask)
+            held.append(sock)
+        for _ in range(3):
+            assert _healthz(port) == 200
+        time.sleep(DEADLINE + 1)  # not a measurement: the answers wait past the deadline
+        for sock in held:  # each closed, its answers not all sent
+            got = _read_until_closed(sock)
+            assert got.startswith(b"HTTP/1.1 200 ") and len(got) < 4 * 900_000
+    finally:
+        for sock in held:
+            sock.close()
+
+
 def test_a_body_sent_in_pieces_within_the_deadline_is_served(server):
     with _connect(server["port"]) as sock:
         sock.sendall(HEAD + b"Content-Type: application/json\r\n")

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import logging
 import re
+import select
 import selectors
 import socket
+import threading
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -24,7 +26,8 @@ from api.buffered_worker import (
     BufferedWorker,
     gathered_unreader,
 )
-from api.worker import ARRIVED
+from api.client_shares import ClientShares
+from api.worker import ARRIVED, STREAMING
 
 GET = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
 
@@ -41,12 +44,22 @@ class _Log:
         return getattr(self.logger, name)
 
 
+_GATE = threading.Event()
+"""What ``/hold`` and ``/stream`` requests wait for, in their thread."""
+
+
 def _app(environ: dict, start_response: Any) -> list[bytes]:
-    """Echoes the body (``/big?N``: answers N bytes); says when the worker stamped the request's
-    arrival (``ARRIVED``)."""
+    """Echoes the body (``/big?N``: answers N bytes; ``/hold``: first waits for ``_GATE``;
+    ``/stream``: says it streams, then waits); says when the worker stamped the request's arrival
+    (``ARRIVED``)."""
     body = environ["wsgi.input"].read()
-    if environ["PATH_INFO"] == "/big":
+    path = environ["PATH_INFO"]
+    if path == "/big":
         body = bytes(range(256)) * (int(environ["QUERY_STRING"]) // 256)
+    if path == "/stream":
+        environ[STREAMING]()
+    if path in ("/hold", "/stream"):
+        assert _GATE.wait(10)
     headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]
     start_response("200 OK", headers + [("X-Arrived", repr(environ.get(ARRIVED)))])
     return [body]
@@ -71,10 +84,12 @@ def worker():
     w.tmp.close()
 
 
-def _connect(worker: BufferedWorker) -> tuple[BufferedConn, socket.socket]:
+def _connect(
+    worker: BufferedWorker, address: str = "127.0.0.1"
+) -> tuple[BufferedConn, socket.socket]:
     ours, theirs = socket.socketpair()
     theirs.settimeout(10)
-    conn = BufferedConn(worker.cfg, ours, ("127.0.0.1", 4000), ("127.0.0.1", 8000))
+    conn = BufferedConn(worker.cfg, ours, (address, 4000), ("127.0.0.1", 8000))
     worker.nr_conns += 1
     worker._gather(conn, b"", time.monotonic() + 3600, idle=False)
     return conn, theirs
@@ -325,3 +340,69 @@ def test_past_the_budget_the_thread_sends_itself_and_gives_up_at_the_deadline(wo
     _turn(worker, lambda: worker.nr_conns == 0)
     assert conn.writer is None and worker._answers.held == 0 and not worker._waiting
     assert len(_read_all(client)) < BIG
+
+
+def _answered(client: socket.socket) -> bool:
+    """Whether an answer has begun to arrive (without waiting for one)."""
+    readable, _, _ = select.select([client], [], [], 0)
+    return bool(readable)
+
+
+@pytest.fixture
+def gate():
+    _GATE.clear()
+    yield _GATE
+    _GATE.set()
+
+
+def test_a_client_past_its_share_waits_its_turn_and_others_go_first(worker, gate):
+    """``MAX_REQUESTS_PER_CLIENT``: a client's request beyond its share waits, whole, in the loop
+    (no thread), while another client's request is answered at once; it goes to a thread as soon
+    as one of its client's requests is done."""
+    worker._shares = ClientShares(1)
+    held, held_client = _connect(worker)
+    held_client.sendall(b"GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+    _turn(worker, lambda: held.counted)
+    queued, queued_client = _connect(worker)
+    queued_client.sendall(GET)
+    _turn(worker, lambda: worker._shares.waiting("127.0.0.1") == 1)
+    assert queued.requests == 1 and not queued.counted
+    other, other_client = _connect(worker, "127.0.0.9")
+    other_client.sendall(GET)
+    _turn(worker, lambda: other.requests == 1 and other.request is not None)
+    assert other_client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+    assert not _answered(queued_client) and not _answered(held_client)
+    gate.set()
+    _turn(worker, lambda: queued.request is not None and held.request is not None)
+    assert held_client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+    assert queued_client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+    assert worker._shares.answering("127.0.0.1") == 0 and worker._shares.waiting("127.0.0.1") == 0
+
+
+def test_a_stream_stops_counting_toward_its_clients_share(worker, gate):
+    """An ``/events`` stream holds its thread for as long as it lasts, under a cap of its own
+    (``MAX_STREAMS_PER_CLIENT``): once it streams, its client's other requests go on."""
+    worker._shares = ClientShares(1)
+    stream, stream_client = _connect(worker)
+    stream_client.sendall(b"GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+    _turn(worker, lambda: stream.requests == 1 and not stream.counted)
+    conn, client = _connect(worker)
+    client.sendall(GET)
+    _turn(worker, lambda: conn.requests == 1 and conn.request is not None)
+    assert client.recv(4096).startswith(b"HTTP/1.1 200 OK")
+    assert not _answered(stream_client)
+    gate.set()
+    _turn(worker, lambda: stream.request is not None)
+    assert worker._shares.answering("127.0.0.1") == 0
+
+
+def test_client_shares_count_each_address_apart_and_keep_order():
+    shares: ClientShares[str] = ClientShares(2)
+    assert shares.admit("a", "a1") and shares.admit("a", "a2") and shares.admit("b", "b1")
+    assert not shares.admit("a", "a3") and not shares.admit("a", "a4")
+    assert (shares.answering("a"), shares.waiting("a")) == (2, 2)
+    assert shares.done("a") == "a3" and shares.done("a") == "a4"  # in the order they came
+    assert shares.done("a") is None and shares.done("a") is None and shares.done("b") is None
+    assert shares.answering("a") == shares.answering("b") == 0
+    unlimited: ClientShares[int] = ClientShares(0)
+    assert all(unlimited.admit("a", n) for n in range(100))

@@ -45,6 +45,7 @@ SKIPPED = {
     ),
     ".venv/bin/python bench/largest_bodies.py": "a benchmark that starts its own services",
     ".venv/bin/python bench/slow_clients.py": "a benchmark that starts its own service",
+    ".venv/bin/python bench/rude_clients.py": "a benchmark that starts its own service",
     ".venv/bin/python bench/session_bytes.py": "a benchmark of hundreds of moves per game",
     ".venv/bin/python bench/render.py": "a benchmark (pictures, and the table in Chromium)",
     ".venv/bin/python bench/clocks.py": "a benchmark of 1,000 clocked sessions (and two instances)",

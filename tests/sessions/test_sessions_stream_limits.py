@@ -221,3 +221,31 @@ def test_served_one_address_cannot_take_every_stream(tmp_path):
             with suppress(OSError):
                 sock.close()
         server.stop()
+
+
+def test_served_a_clients_streams_leave_its_requests_their_share(tmp_path):
+    """``MAX_REQUESTS_PER_CLIENT`` counts requests being answered; an ``/events`` stream stops
+    counting once it streams (``api.worker.STREAMING``), so a client whose share is one request
+    can hold a stream and still play."""
+    server = Served(
+        tmp_path / "data",
+        tmp_path / "serve.log",
+        env={"MAX_REQUESTS_PER_CLIENT": "1"},
+        workers=1,
+    ).start()
+    held: list[socket.socket] = []
+    try:
+        status, _, session = http(server.base, "POST", "/v1/sessions", BODY)
+        assert status == 201, session
+        path = f"/v1/sessions/{session['session_id']}"
+        for _ in range(2):
+            sock, code = _raw_stream(server.port, f"{path}/events", "127.0.0.1")
+            held.append(sock)
+            assert code == 200
+        status, _, view = http(server.base, "GET", path)  # same address, while both stream
+        assert status == 200 and view["session_id"] == session["session_id"]
+    finally:
+        for sock in held:
+            with suppress(OSError):
+                sock.close()
+        server.stop()
