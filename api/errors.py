@@ -86,6 +86,8 @@ TITLES: dict[str, str] = {
     "store_unavailable": "Store unavailable",
     "outcome_unknown": "Outcome unknown",
     "state_too_large": "State too large",
+    "record_too_long": "Record too long to replay",
+    "history_too_long": "History too long to replay",
     "unknown_session": "Unknown session",
     "unauthorized": "Unauthorized",
     "forbidden": "Forbidden",

@@ -14,6 +14,9 @@ Thin, like every endpoint: parse, authenticate, call ``rules.records``, commit t
 
 A session's earlier states are not stored: they are replayed from its start (the setup its
 options and seed give, or a fork's stored start) through its history, with the same rules.
+
+Every replay run for a client is bounded up front (:data:`MAX_REPLAY_STATE_BYTES`: entries times
+the start state's bytes), so that none holds a worker for more than about a second.
 """
 
 from __future__ import annotations
@@ -43,15 +46,35 @@ from rules.records import (
     make_record,
     replay,
     replay_states,
+    start_state,
     state_digest,
     takeback_entry,
 )
+from rules.records.digest import canonical
 from rules.registry import get_game
 from schemas import records as shapes
 
-__all__ = ["bp", "record_checks", "verify"]
+__all__ = ["bp", "MAX_REPLAY_STATE_BYTES", "most_entries", "record_checks", "verify"]
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
+
+MAX_REPLAY_STATE_BYTES = 16 * 1024 * 1024
+"""The most a replay this service runs for a client may step through: its entries times its start
+state's size (canonical JSON bytes), 16 MiB. Each entry replayed costs an apply and a digest of
+the whole state it makes, about 30 to 55 ns a byte of that state in every game
+(``bench/replay_cost.py``), so a replay within it costs at most about a second of a worker's CPU;
+a 1 MiB record of cheap moves on the largest Reign Supreme board cost 9 s. A default-content
+record may hold about 1,300 entries (two-seat Reign Supreme or Reign Absolute; 776 for four-seat
+Reign Supreme) to 4,900 (Reign & Ruin), one on the largest custom content 173 (Reign Absolute) to
+409 (Reigns: The Council). Beyond, nothing is replayed: ``/replay`` answers 422
+``record_too_long``, a session's fork or takeback 409 ``history_too_long``. ``reign-referee
+verify FILE`` runs on the client's own machine, unbounded (``docs/records.md``, "Cost")."""
+
+
+def most_entries(start_bytes: int) -> int:
+    """The most entries a replay from a start state of ``start_bytes`` (canonical JSON) may step
+    through: :data:`MAX_REPLAY_STATE_BYTES` over it."""
+    return MAX_REPLAY_STATE_BYTES // max(start_bytes, 1)
 
 
 # -- replay (stateless) -----------------------------------------------------------------------
@@ -75,10 +98,16 @@ def record_checks(game: Game) -> Checks:
     )
 
 
-def verify(game: Game, record: dict[str, Any]) -> dict[str, Any]:
+def verify(game: Game, record: dict[str, Any], bounded: bool = False) -> dict[str, Any]:
     """The answer of ``/replay`` (and ``reign-referee verify``) for a record whose shape passed:
-    ``{"valid": true}`` or ``{"valid": false, "first_difference", "detail"}``."""
-    difference = replay(game, record, record_checks(game))
+    ``{"valid": true}`` or ``{"valid": false, "first_difference", "detail"}``. ``bounded``
+    (``/replay``): 422 ``record_too_long``, before any entry is replayed, when the record's
+    entries times its start state's bytes go over ``MAX_REPLAY_STATE_BYTES``; ``reign-referee
+    verify`` runs on the caller's own machine, unbounded."""
+    checks = record_checks(game)
+    if bounded:
+        _check_record_length(game, record, checks)
+    difference = replay(game, record, checks)
     if difference is None:
         return {"valid": True}
     return {
@@ -88,11 +117,36 @@ def verify(game: Game, record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _check_record_length(game: Game, record: dict[str, Any], checks: Checks) -> None:
+    """422 ``record_too_long`` when ``record`` is over the bound. Its start is set up (or its
+    fork's start checked) for its size: a few milliseconds, which the replay then spends again;
+    a start that does not come about is the replay's to answer (``valid: false`` at 0)."""
+    try:
+        start = start_state(game, record, checks)
+    except NotReplayable:
+        return
+    entries, start_bytes = len(record["entries"]), len(canonical(start))
+    most = most_entries(start_bytes)
+    if entries <= most:
+        return
+    raise ApiError(
+        422,
+        "record_too_long",
+        f"This record has {entries} entries; from its start state of {start_bytes} bytes "
+        f"(canonical JSON) this service replays at most {most}: a record's entries times its "
+        f"start state's bytes may be at most {MAX_REPLAY_STATE_BYTES} (MAX_REPLAY_STATE_BYTES, "
+        "about a second of replay). Nothing was replayed. Check it on your own machine with "
+        "`reign-referee verify FILE`, which has no such limit.",
+        errors={"record.entries": [f"At most {most} entries for a start state of this size."]},
+        limit=most,
+    )
+
+
 @bp.post("/games/<game_id>/replay")
 def replay_record(game_id: str):
     game = get_game(game_id)  # 404 unknown_game
     body = read_body(shapes.REPLAY)  # 400: a malformed record
-    return verify(game, body["record"])
+    return verify(game, body["record"], bounded=True)
 
 
 # -- a session's earlier states ----------------------------------------------------------------
@@ -116,14 +170,45 @@ def _history(session: Session) -> list[dict[str, Any]]:
     return access.store().all_history(session.id, session.version)
 
 
-def _states(game: Game, session: Session, entries: list[dict[str, Any]]) -> list[State]:
-    """Every state of the session, ``states[v]`` at version ``v``, replayed from its start."""
+def _states(
+    game: Game, session: Session, entries: list[dict[str, Any]], field: str | None = None
+) -> list[State]:
+    """Every state of the session, ``states[v]`` at version ``v``, replayed from its start.
+    409 ``history_too_long`` (naming ``field`` of the request, when one chose how far) when the
+    replay would go over :data:`MAX_REPLAY_STATE_BYTES`: nothing is replayed then."""
     states = [_start(game, session)]
+    # the start's size rounded up to a KiB: the bound barely depends on the numbers of the deal
+    most = most_entries(-(-len(canonical(states[0])) // _KIB) * _KIB)
+    if len(entries) > most:
+        raise _history_too_long(len(entries), most, session, field)
     try:
         states.extend(state for state, _ in replay_states(game, states[0], entries))
     except (NotReplayable, RulesError) as err:
         raise _not_replayable(str(err)) from None
     return states
+
+
+_KIB = 1024
+
+
+def _history_too_long(version: int, most: int, session: Session, field: str | None) -> ApiError:
+    """A fork or takeback whose replay from the session's start would go over the bound: the
+    session's earlier states are replayed (never stored), at most ``most`` versions of them."""
+    extra: dict[str, Any] = {}
+    if field is not None:
+        extra["errors"] = {field: [f"At most {most}: this session's replays reach that far."]}
+    return ApiError(
+        409,
+        "history_too_long",
+        f"Reaching version {version} means replaying this session's history from its start, and "
+        f"this service replays at most {most} versions of this game (the versions times the start "
+        f"state's size may be at most {MAX_REPLAY_STATE_BYTES} bytes: MAX_REPLAY_STATE_BYTES, "
+        "about a second of replay). Nothing changed; the game goes on, and its record "
+        "(`GET /v1/sessions/{id}/record`) is whole for `reign-referee verify`.",
+        limit=most,
+        current_version=session.version,
+        **extra,
+    )
 
 
 def _not_replayable(why: str) -> ApiError:
@@ -213,7 +298,7 @@ def fork(session_id: str):
     finished = session.state["status"] == "finished"
     knowledge = None if finished else _fork_seat(seat, body.get("as_"))
     entries = _history(session)[:version]
-    truth = _states(game, session, entries)[version]
+    truth = _states(game, session, entries, "version")[version]
     try:
         start = fork_state(game, truth, knowledge, random.Random(secrets.randbits(128)))
     except ValueError as err:

@@ -1,0 +1,185 @@
+"""The cost of a replay the service runs for a client is bounded: ``api.records.
+MAX_REPLAY_STATE_BYTES``.
+
+Each entry replayed costs an apply and a digest of the whole state it makes (30 to 55 ns a byte
+of the start state, ``bench/replay_cost.py``): a 1 MiB record of cheap moves on the largest
+Reign Supreme board held a worker for 9 s, and a fork or takeback of a session of as many moves
+3 s. A replay (``/replay``, a session's fork or takeback) may step through at most its entries
+times its start state's bytes; beyond, it is refused before any entry is replayed. Counted
+(applies, digests, replays), never timed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import api.records
+from api.records import MAX_REPLAY_STATE_BYTES, most_entries
+from api.verify import verify_document
+from rules.records import start_state
+from rules.records.digest import canonical
+from rules.registry import get_game
+from tests.records.games import PLAYERS
+from tests.records.test_records_api import PROBLEM, bearer, move_once, path, propose
+
+replay_module = importlib.import_module("rules.records.replay")
+CORPUS = Path(__file__).parent / "corpus"
+
+
+@pytest.fixture
+def supreme() -> tuple[Any, dict[str, Any], int]:
+    """A finished two-seat Reign Supreme game's record (198 entries) and its start's bytes."""
+    record = json.loads((CORPUS / "reign-supreme-17.json").read_text())
+    game = get_game(record["game"])
+    return game, record, len(canonical(start_state(game, record)))
+
+
+@pytest.fixture
+def work(monkeypatch) -> dict[str, int]:
+    """Counts the replay's work: ``apply`` calls of every game and state digests."""
+    counts = {"apply": 0, "digest": 0}
+    for game_id in PLAYERS:
+        game = get_game(game_id)
+        apply = game.apply
+
+        def counted(state: Any, move: Any, _apply: Any = apply) -> Any:
+            counts["apply"] += 1
+            return _apply(state, move)
+
+        monkeypatch.setattr(game, "apply", counted)
+    digest = replay_module.state_digest
+
+    def digested(state: Any) -> str:
+        counts["digest"] += 1
+        return digest(state)
+
+    monkeypatch.setattr(replay_module, "state_digest", digested)
+    return counts
+
+
+def test_real_games_fit_the_bound():
+    """Every seeded game replays within the bound, and a game of any default content has room
+    for at least 1,250 entries at the fewest seats, 750 at four (the longest random games hold
+    200; the records bench plays a 564-move Reign Supreme game)."""
+    for path_ in sorted(CORPUS.glob("*.json")):
+        record = json.loads(path_.read_text())
+        start = start_state(get_game(record["game"]), record)
+        assert len(record["entries"]) <= most_entries(len(canonical(start))), path_.name
+    for game_id, players in PLAYERS.items():
+        state = get_game(game_id).setup(players, 1, {})
+        assert most_entries(len(canonical(state))) >= 1250, game_id
+        state = get_game(game_id).setup(["ann", "bob", "cat", "dan"], 1, {})
+        assert most_entries(len(canonical(state))) >= 750, game_id
+
+
+# -- POST /v1/games/{game}/replay ------------------------------------------------------------
+def _stuffed(record: dict[str, Any], start_bytes: int) -> dict[str, Any]:
+    """``record`` with entries enough to go one past the bound: copies of its last entry,
+    numbered on (they need not apply: nothing is replayed)."""
+    entries = list(record["entries"])
+    last = entries[-1]
+    while len(entries) <= most_entries(start_bytes):
+        entries.append(dict(last, version=len(entries) + 1))
+    return dict(record, entries=entries)
+
+
+def test_replay_of_a_record_over_the_bound_is_a_422_naming_its_entries(client, supreme, work):
+    game, record, start_bytes = supreme
+    stuffed = _stuffed(record, start_bytes)
+    most = MAX_REPLAY_STATE_BYTES // start_bytes
+    assert len(stuffed["entries"]) == most + 1
+    resp = client.post(f"/v1/games/{game.id}/replay", json={"record": stuffed})
+    assert resp.status_code == 422 and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert problem["code"] == "record_too_long" and problem["limit"] == most
+    assert list(problem["errors"]) == ["record.entries"]
+    assert f"at most {most}" in problem["detail"] and "MAX_REPLAY_STATE_BYTES" in problem["detail"]
+    assert work == {"apply": 0, "digest": 0}  # nothing replayed
+
+
+def test_replay_at_the_bound_replays_whole_and_one_past_it_nothing(
+    client, supreme, work, monkeypatch
+):
+    game, record, start_bytes = supreme
+    entries = len(record["entries"])
+    monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", entries * start_bytes)
+    resp = client.post(f"/v1/games/{game.id}/replay", json={"record": record})
+    assert resp.status_code == 200 and resp.get_json() == {"valid": True}
+    assert work["apply"] == entries
+    work.update(apply=0, digest=0)
+    monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", entries * start_bytes - 1)
+    resp = client.post(f"/v1/games/{game.id}/replay", json={"record": record})
+    assert resp.status_code == 422 and resp.get_json()["limit"] == entries - 1
+    assert work == {"apply": 0, "digest": 0}
+
+
+def test_a_record_whose_start_differs_is_still_answered_by_the_replay(client, supreme):
+    game, record, start_bytes = supreme
+    stuffed = _stuffed(record, start_bytes)
+    stuffed["fairness"] = dict(stuffed["fairness"], seed=None, salt=None)  # no start to size
+    resp = client.post(f"/v1/games/{game.id}/replay", json={"record": stuffed})
+    assert resp.status_code == 200
+    assert resp.get_json()["valid"] is False and resp.get_json()["first_difference"] == 0
+
+
+def test_verify_on_ones_own_machine_has_no_bound(supreme, monkeypatch):
+    _, record, _ = supreme
+    monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", 1)
+    assert verify_document(record).ok
+
+
+# -- a session's forks and takebacks ---------------------------------------------------------
+@pytest.fixture
+def placed(client, monkeypatch) -> tuple[dict[str, Any], dict[str, int]]:
+    """An open two-seat Reign Supreme session after seven set-up placements, whose replays are
+    bounded to five versions, and a count of the replays the session's requests start."""
+    body = {"game": "reign-supreme", "players": ["ann", "bob"], "open": True, "seed": 7}
+    resp = client.post("/v1/sessions", json=body)
+    assert resp.status_code == 201, resp.get_json()
+    session = resp.get_json()
+    chooser = random.Random(2)
+    for _ in range(7):
+        move_once(client, session, chooser)
+    start = get_game("reign-supreme").setup(["ann", "bob"], 7, {})
+    kib = -(-len(canonical(start)) // 1024) * 1024  # the bound counts whole KiB of it
+    monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", 5 * kib + 1)
+    replays = {"count": 0}
+    replay_states = api.records.replay_states
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        replays["count"] += 1
+        return replay_states(*args, **kwargs)
+
+    monkeypatch.setattr(api.records, "replay_states", counted)
+    return session, replays
+
+
+def test_a_takeback_of_a_history_over_the_bound_is_a_409(client, placed):
+    session, replays = placed
+    resp = propose(client, session, "ann", 6)
+    assert resp.status_code == 409 and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert problem["code"] == "history_too_long"
+    assert problem["limit"] == 5 and problem["current_version"] == 7
+    assert replays["count"] == 0
+    assert client.get(path(session)).get_json()["version"] == 7  # nothing changed
+
+
+def test_a_fork_past_the_bound_is_a_409_naming_version(client, placed):
+    session, replays = placed
+    token = bearer(session["seats"]["ann"])
+    resp = client.post(path(session, "/fork"), json={"version": 6}, headers=token)
+    assert resp.status_code == 409 and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert problem["code"] == "history_too_long" and problem["limit"] == 5
+    assert list(problem["errors"]) == ["version"]
+    assert replays["count"] == 0
+    resp = client.post(path(session, "/fork"), json={"version": 5}, headers=token)
+    assert resp.status_code == 201, resp.get_json()
+    assert replays["count"] == 1
