@@ -24,6 +24,9 @@ slowloris); :class:`BufferedWorker` puts that buffering inside the worker, as ng
   is in, so such clients send their body.
 - An answer is written without waiting for the client (``api.answer_writer``): what it does not
   take at once is sent by the main loop as it reads, within the same deadline.
+- Each client address has a share of the worker (``api.client_shares``): of its threads (its
+  requests beyond ``MAX_REQUESTS_PER_CLIENT`` wait their turn in the loop) and of the request
+  bytes it holds (past its room a connection is not read until bytes are given back).
 - Each request carries the time its first bytes were read (``environ[api.worker.ARRIVED]``), so
   that the app can count a deadline from the request's arrival rather than from when a thread
   took it (a bot's ``time_ms``: ``api.bots``).
@@ -37,6 +40,7 @@ falls back to gthread's handling of each connection.
 
 from __future__ import annotations
 
+import collections
 import errno
 import heapq
 import itertools
@@ -58,7 +62,7 @@ from gunicorn.http.unreader import IterUnreader
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn  # type: ignore[attr-defined]
 
 from api.answer_writer import ANSWER_BUDGET_BYTES, AnswerBudget, AnswerWriter
-from api.client_shares import ClientShares
+from api.client_shares import SMALL_REQUEST, ByteShares, ClientShares
 from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
 from api.worker import ARRIVED, STREAMING, ProblemWorker, problem_message
@@ -70,6 +74,7 @@ __all__ = [
     "raise_open_files_limit",
     "LINGER_SECONDS",
     "GATHERED_PIECE",
+    "largest_request",
 ]
 
 LINGER_SECONDS = 2.0
@@ -80,6 +85,12 @@ _MAX_READ_PER_EVENT = 4 * _READ_SIZE  # fairness: one busy client cannot hold th
 _ACCEPTS_PER_EVENT = 64
 _EXPIRE_PER_TURN = 64
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+REQUEST_BYTES_PER_WORKER = 64
+"""Request bytes a worker holds for everyone, in largest requests (:func:`largest_request`;
+``api.client_shares.ByteShares``)."""
+REQUEST_BYTES_PER_CLIENT = 8
+"""Request bytes a worker holds for one client address, in largest requests: at least one, so a
+client's first request always fits."""
 GATHERED_PIECE = 8192
 """The most bytes of a gathered request gunicorn's parser is handed at once, as a socket read of
 its own would give it (``gunicorn.http.unreader.SocketUnreader``'s 8 KiB). Its chunked-body reader
@@ -92,6 +103,14 @@ thread of the worker waits for it (``sys.setswitchinterval``; Python's default i
 request crosses the GIL a dozen times (accept, recv, send, Redis...), so with a search running
 each crossing waited up to 5 ms: a 1 s ``suggest`` added 30-50 ms to the p99 of ``/healthz`` in
 the same worker. 1 ms cuts that fivefold for a few hundred more switches a second."""
+
+
+def largest_request(cfg: Any, max_body: int) -> int:
+    """The most bytes a request with a body of known length may take: the longest head gunicorn
+    accepts (request line, then every header at its longest) and ``max_body``."""
+    line = cfg.limit_request_line or 8190  # 0 is "no limit" to gunicorn: its default then
+    fields = (cfg.limit_request_fields or 100) * ((cfg.limit_request_field_size or 8190) + 2)
+    return line + 2 + fields + 2 + max_body
 
 
 def raise_open_files_limit(wanted: int) -> int:
@@ -156,6 +175,9 @@ class BufferedConn(TConn):
         self.requests = 0
         self.writer: AnswerWriter | None = None  # the answer being written, and what it holds
         self.counted = False  # its request counts toward its client's share (api.client_shares)
+        self.holding = 0  # the bytes of its request the worker holds (ByteShares)
+        self.reserved = False  # its request's bytes are held whole (a body of known length)
+        self.paused = False  # not read until the worker holds fewer bytes (ByteShares)
         self.keep_alive = False  # whether to keep the connection once its answer is out
 
 
@@ -175,6 +197,12 @@ class BufferedWorker(ProblemWorker):
         self._waiting: dict[int, BufferedConn] = {}  # fd -> gathering, writing or lingering
         self._answers = AnswerBudget(ANSWER_BUDGET_BYTES)
         self._shares: ClientShares[BufferedConn] = ClientShares(settings.max_requests_per_client)
+        largest = largest_request(self.cfg, self.max_body)
+        self._bytes = ByteShares(
+            REQUEST_BYTES_PER_WORKER * largest,
+            REQUEST_BYTES_PER_CLIENT * largest if settings.max_requests_per_client else 0,
+        )
+        self._paused: dict[str, collections.deque[BufferedConn]] = {}  # by client address
         self._capped = False
 
     def load_wsgi(self) -> None:
@@ -214,6 +242,8 @@ class BufferedWorker(ProblemWorker):
         conn.arrived = time.monotonic() if held else None
         conn.continued = False
         conn.idle = idle and not held
+        conn.reserved = False
+        self._hold(conn, len(held))
         if held and conn.request.feed(held) != MORE:
             self._hand_on(conn)
             return
@@ -244,6 +274,7 @@ class BufferedWorker(ProblemWorker):
     def _unwait(self, conn: BufferedConn) -> None:
         self._waiting.pop(conn.sock.fileno(), None)
         conn.deadline = 0.0  # its heap entries are stale now
+        conn.paused = False  # its entry in _paused too
         try:
             self.poller.unregister(conn.sock)
         except (KeyError, ValueError, OSError):
@@ -254,9 +285,14 @@ class BufferedWorker(ProblemWorker):
         request = conn.request
         assert request is not None
         got = 0
+        address = _address(conn)
         try:
             while got < _MAX_READ_PER_EVENT:
-                data = conn.sock.recv(_READ_SIZE)
+                size = self._readable(conn, request, address)
+                if size <= 0:
+                    self._pause(conn, address)
+                    return
+                data = conn.sock.recv(size)
                 if not data:
                     # The client sent all it will (it may still read: a half-close). What
                     # came goes on as it is, and gunicorn or the app answers as if the bytes
@@ -275,7 +311,9 @@ class BufferedWorker(ProblemWorker):
                     conn.idle = False
                     self._unwait(conn)
                     self._wait(conn, time.monotonic() + self.request_deadline, self._on_readable)
-                if request.feed(data) != MORE:
+                verdict = request.feed(data)
+                self._hold(conn, len(request.data) - conn.holding)  # beyond what it reserved
+                if verdict != MORE:
                     self._unwait(conn)
                     self._hand_on(conn)
                     return
@@ -319,6 +357,70 @@ class BufferedWorker(ProblemWorker):
         if waiting is not None:
             self._answer(waiting)
 
+    # -- the request bytes held (api.client_shares.ByteShares) --------------------------------
+    def _readable(self, conn: BufferedConn, request: RequestBuffer, address: str) -> int:
+        """How many bytes to read from ``conn`` now; 0 or less: none until there is room.
+
+        A body of known length is taken whole or not at all: once the head is in, the whole
+        request's bytes are reserved if there is room for them (a request of at most
+        ``SMALL_REQUEST`` bytes always), so that connections that have each read part of their
+        bodies never wait for each other; otherwise (the head, a chunked body) as far as there
+        is room."""
+        if not conn.reserved and request.head_end is not None and request.length is not None:
+            size = request.head_end + request.length
+            need = size - conn.holding
+            if need > 0 and size > SMALL_REQUEST and self._bytes.free(address) < need:
+                return 0
+            self._hold(conn, need)
+            conn.reserved = True
+        if conn.reserved:
+            return _READ_SIZE
+        return min(_READ_SIZE, self._bytes.room(address, conn.holding))
+
+    def _hold(self, conn: BufferedConn, size: int) -> None:
+        if size > 0:
+            conn.holding += size
+            self._bytes.take(_address(conn), size)
+
+    def _let_go(self, conn: Any) -> None:
+        """The connection's request is answered (or gone): its bytes are given back, and the
+        connections that waited for room are read again, as far as there is room."""
+        holding = getattr(conn, "holding", 0)
+        if not holding:
+            return
+        conn.holding = 0
+        self._bytes.give_back(_address(conn), holding)
+        self._resume()
+
+    def _pause(self, conn: BufferedConn, address: str) -> None:
+        """Stop reading ``conn`` until there is room (its deadline still runs)."""
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        conn.paused = True
+        self._paused.setdefault(address, collections.deque()).append(conn)
+
+    def _resume(self) -> None:
+        """Read again, in the order they stopped, the paused connections there is room for."""
+        for address in list(self._paused):
+            waiting = self._paused[address]
+            while waiting:
+                conn = waiting[0]
+                if not conn.paused or self._waiting.get(conn.sock.fileno()) is not conn:
+                    waiting.popleft()  # it has moved on (expired, closed)
+                    continue
+                assert conn.request is not None
+                if self._readable(conn, conn.request, address) <= 0:
+                    break  # the first in line waits, and those after it
+                waiting.popleft()
+                conn.paused = False
+                self.poller.register(
+                    conn.sock, selectors.EVENT_READ, partial(self._guard, self._on_readable, conn)
+                )
+            if not waiting:
+                del self._paused[address]
+
     # -- in the thread --------------------------------------------------------------------
     def handle_request(self, req: Any, conn: Any) -> bool:
         if getattr(conn, "continued", False) or getattr(conn, "close_after", False):
@@ -357,6 +459,7 @@ class BufferedWorker(ProblemWorker):
             super().finish_request(conn, fs)
             return
         self._done_counting(conn)
+        self._let_go(conn)
         try:
             keepalive = bool(fs.result()) if not fs.cancelled() else False
         except Exception:
@@ -421,6 +524,7 @@ class BufferedWorker(ProblemWorker):
             self._close(conn)
             return
         conn.request = None
+        self._let_go(conn)  # an abandoned request's bytes too
         self._wait(conn, time.monotonic() + LINGER_SECONDS, self._on_lingering)
 
     def _on_lingering(self, conn: BufferedConn, _sock: Any) -> None:
@@ -441,6 +545,7 @@ class BufferedWorker(ProblemWorker):
         self._close(conn)
 
     def _close(self, conn: Any) -> None:
+        self._let_go(conn)
         writer = getattr(conn, "writer", None)
         if writer is not None:
             writer.release()
@@ -497,6 +602,7 @@ class BufferedWorker(ProblemWorker):
     def _expire(self, conn: BufferedConn) -> None:
         """The deadline passed: 408 for a started request, silence for an idle connection."""
         request = conn.request
+        paused = conn.paused
         self._unwait(conn)
         if conn.writer is not None:  # its answer was not taken in time
             self.log.info(
@@ -517,6 +623,11 @@ class BufferedWorker(ProblemWorker):
             f"The request did not arrive whole within {self.request_deadline:g} s "
             "(REQUEST_DEADLINE_SECONDS); the connection is closed."
         )
+        if paused:
+            detail += (
+                " This server stopped reading it for a while: it held as many request bytes as "
+                "it may, from this client address or from everyone. Retry later."
+            )
         self._send_quietly(conn, problem_message(408, "Request Timeout", detail))
         self._linger(conn)
 

@@ -1,5 +1,7 @@
-"""How many requests of each client address a worker answers at once (``MAX_REQUESTS_PER_CLIENT``),
-the rest waiting their turn in the worker's loop, holding no thread (``api.buffered_worker``).
+"""A client address's share of a worker (``api.buffered_worker``): how many of its requests the
+worker answers at once (``MAX_REQUESTS_PER_CLIENT``), the rest waiting their turn in the worker's
+loop, holding no thread (:class:`ClientShares`); and how many request bytes the worker holds for
+it and for everyone (:class:`ByteShares`).
 
 Without it, one client sending a hundred CPU-bound requests (expert ``suggest``s, say) had every
 thread of a worker working for it, and every other client's request shared the interpreter with
@@ -8,9 +10,9 @@ request goes to a thread at once, sharing the interpreter with that share only.
 
 The address is the TCP peer, as the session-creation limit and the stream caps count it: behind a
 reverse proxy every client shares the proxy's address, so such a deployment sets
-``MAX_REQUESTS_PER_CLIENT=0`` (no share per address). A long-lived ``/events`` stream stops
-counting once it streams (it has a cap of its own, ``api.stream_slots``). This module does no I/O
-and is used by the worker's loop only (not thread-safe).
+``MAX_REQUESTS_PER_CLIENT=0`` (no share per address, of threads or of bytes). A long-lived
+``/events`` stream stops counting once it streams (it has a cap of its own, ``api.stream_slots``).
+This module does no I/O and is used by the worker's loop only (not thread-safe).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import collections
 from typing import Generic, TypeVar
 
-__all__ = ["ClientShares"]
+__all__ = ["ClientShares", "ByteShares", "SMALL_REQUEST"]
 
 Request = TypeVar("Request")
 
@@ -62,3 +64,51 @@ class ClientShares(Generic[Request]):
 
     def waiting(self, address: str) -> int:
         return len(self._waiting.get(address, ()))
+
+
+SMALL_REQUEST = 16 * 1024
+"""The first bytes of a request always read, whatever the worker holds: a small request (a
+session move, ``/healthz``) never waits for large ones to be answered."""
+
+
+class ByteShares:
+    """The request bytes a worker holds (gathered, waiting their turn, or being answered): at
+    most ``total`` in all and ``per_client`` (``0``: no share) from one address, beyond each
+    request's first :data:`SMALL_REQUEST` bytes.
+
+    Without it, a client that opened connections and sent all but the last byte of a 1 MiB body
+    on each had the worker hold every byte: 500 connections from one address took 500 MB of the
+    workers' memory in a second, and ``WORKER_CONNECTIONS`` allows 4,096 a worker."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total = total
+        self.per_client = per_client
+        self.held = 0
+        self._by_address: dict[str, int] = {}
+
+    def free(self, address: str) -> int:
+        """The bytes the worker may still take for ``address`` (0 or less: none)."""
+        free = self.total - self.held
+        if self.per_client:
+            free = min(free, self.per_client - self._by_address.get(address, 0))
+        return free
+
+    def room(self, address: str, holding: int) -> int:
+        """How many more bytes a connection from ``address``, holding ``holding`` bytes of its
+        request, may read now (0 or less: it waits until some are given back)."""
+        return max(self.free(address), SMALL_REQUEST - holding)
+
+    def take(self, address: str, size: int) -> None:
+        self.held += size
+        self._by_address[address] = self._by_address.get(address, 0) + size
+
+    def give_back(self, address: str, size: int) -> None:
+        self.held -= size
+        left = self._by_address.get(address, 0) - size
+        if left > 0:
+            self._by_address[address] = left
+        else:
+            self._by_address.pop(address, None)
+
+    def holding(self, address: str) -> int:
+        return self._by_address.get(address, 0)

@@ -1,6 +1,6 @@
 """Benchmark: does one rude client delay everyone else? (a burst, and answers never read)
 
-    .venv/bin/python bench/rude_clients.py [--tree DIR] [--burst 100] [--unread 300]
+    .venv/bin/python bench/rude_clients.py [--tree DIR] [--burst 100] [--unread 300] [--stuffed 500]
 
 Starts the service as the README does (``reign-referee serve``: gunicorn, 2 workers, embedded
 Redis) with the code of this checkout, or of ``--tree`` (another checkout, to compare), on a free
@@ -13,7 +13,12 @@ phases:
    ``suggest``s at once (``time_ms`` 3000, each its own seed), again and again;
 3. unread: another client (its own process, from 127.0.0.2) holds ``--unread`` connections, each
    asking four times for ``/openapi.yaml`` (928 KB) and reading nothing (more connections than
-   the service has threads); at the end it reads, to count the connections the server closed.
+   the service has threads); at the end it reads, to count the connections the server closed;
+4. stuffed: another client (the same way) opens ``--stuffed`` connections and sends each all but
+   the last byte of a 1 MiB body.
+
+The RSS column is the peak resident memory of the server's workers and embedded Redis during the
+phase (sampled twice a second).
 
 Every request of the measuring clients has a 5 s timeout (counted as a failure), and every phase
 lasts at most ``--phase-seconds``. Prints a table. Loopback only; the rude client's process
@@ -138,6 +143,53 @@ def unread_process(port: int, count: int, stop: Any, report: Any) -> None:
     report.send({"connections": opened, "cut off before their last answer": cut_off})
 
 
+def stuffed_process(port: int, count: int, stop: Any, report: Any) -> None:
+    """``count`` connections that each send all but the last byte of a ``MAX_BODY_BYTES`` body."""
+    body = b"x" * (1 << 20)
+    head = (
+        f"POST /v1/games/{GAME}/apply HTTP/1.1\r\nHost: bench\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    held = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.bind((RUDE, 0))
+        sock.connect(("127.0.0.1", port))
+        sock.setblocking(False)
+        held.append([sock, memoryview(head + body[:-1])])
+    while not stop.is_set():  # keep sending what the server reads
+        for entry in held:
+            if entry[1]:
+                try:
+                    entry[1] = entry[1][entry[0].send(entry[1]) :]
+                except (BlockingIOError, OSError):
+                    pass
+        time.sleep(0.05)
+    unsent = sum(len(view) for _, view in held)
+    for sock, _ in held:
+        sock.close()
+    report.send(
+        {
+            "connections": count,
+            "MiB sent": round((count * (len(head) + len(body)) - unsent) / (1 << 20)),
+        }
+    )
+
+
+def workers_rss(server: subprocess.Popen) -> int:
+    """The resident memory of the server's processes but the master (its workers and the
+    embedded Redis), in MiB."""
+    total = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("PPid", "").strip() == str(server.pid):
+            total += int(fields.get("VmRSS", "0 kB").split()[0])
+    return total // 1024
+
+
 def rude_phase(target: Any, args: tuple, measured: Any) -> tuple[Any, dict]:
     """Run ``target(*args, stop, report)`` in its own process while ``measured()`` runs."""
     stop = multiprocessing.Event()
@@ -157,6 +209,7 @@ def main() -> int:
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument("--burst", type=int, default=100)
     parser.add_argument("--unread", type=int, default=300)
+    parser.add_argument("--stuffed", type=int, default=500)
     parser.add_argument("--requests", type=int, default=300, help="per endpoint and phase")
     parser.add_argument("--phase-seconds", type=float, default=20.0)
     args = parser.parse_args()
@@ -175,7 +228,20 @@ def main() -> int:
             suggest = {"state": state, "player": "ann", "level": "expert", "time_ms": SUGGEST_MS}
 
             def measured() -> Any:
-                return measure(port, args.requests, args.phase_seconds, apply_body, None)
+                peak = [workers_rss(proc)]
+                done = threading.Event()
+
+                def sample() -> None:
+                    while not done.wait(0.5):
+                        peak.append(workers_rss(proc))
+
+                sampler = threading.Thread(target=sample, daemon=True)
+                sampler.start()
+                results = measure(port, args.requests, args.phase_seconds, apply_body, None)
+                done.set()
+                sampler.join()
+                results["rss"] = max(peak)
+                return results
 
             rows.append(("baseline", measured(), {}))
             rows.append(
@@ -190,12 +256,18 @@ def main() -> int:
                     *rude_phase(unread_process, (port, args.unread), measured),
                 )
             )
+            rows.append(
+                (
+                    f"{args.stuffed} bodies unfinished",
+                    *rude_phase(stuffed_process, (port, args.stuffed), measured),
+                )
+            )
         finally:
             stop(proc, 20)
     print(f"\nserved from {args.tree.resolve()}")
     print(
         f"{'phase':<28} {'endpoint':<8} {'n':>4} {'fail':>4} "
-        f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'RSS MiB':>8}"
     )
     for label, result, _ in rows:
         for name in ("healthz", "apply"):
@@ -203,7 +275,7 @@ def main() -> int:
             p50, p99, top = summary(r["times"])
             print(
                 f"{label:<28} {name:<8} {len(r['times']):>4} {r['failures']:>4} {p50:>8} "
-                f"{p99:>8} {top:>8}"
+                f"{p99:>8} {top:>8} {result['rss']:>8}"
             )
     for label, _, report in rows[1:]:
         print(f"{label}: the rude client saw {report}")

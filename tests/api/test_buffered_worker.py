@@ -3,6 +3,7 @@ socket pairs: no server, no clock (deadlines are moved into the past rather than
 
 from __future__ import annotations
 
+import heapq
 import json
 import logging
 import re
@@ -25,8 +26,9 @@ from api.buffered_worker import (
     BufferedConn,
     BufferedWorker,
     gathered_unreader,
+    largest_request,
 )
-from api.client_shares import ClientShares
+from api.client_shares import SMALL_REQUEST, ByteShares, ClientShares
 from api.worker import ARRIVED, STREAMING
 
 GET = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -406,3 +408,94 @@ def test_client_shares_count_each_address_apart_and_keep_order():
     assert shares.answering("a") == shares.answering("b") == 0
     unlimited: ClientShares[int] = ClientShares(0)
     assert all(unlimited.admit("a", n) for n in range(100))
+
+
+def _post(path: str, size: int, sent: int | None = None) -> bytes:
+    """A ``POST`` of a body of ``size`` bytes, the first ``sent`` of them (all by default)."""
+    head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {size}\r\n\r\n".encode()
+    return head + b"b" * (size if sent is None else sent)
+
+
+def _send_turning(worker: BufferedWorker, client: socket.socket, data: bytes) -> None:
+    """Send ``data`` whole, turning the worker's loop whenever the socket's buffer is full."""
+    view = memoryview(data)
+    client.setblocking(False)
+    try:
+        for _ in range(10_000):
+            if not view:
+                return
+            try:
+                view = view[client.send(view) :]
+            except BlockingIOError:
+                worker.wait_for_and_dispatch_events(0.01)
+    finally:
+        client.settimeout(10)
+    raise AssertionError(f"{len(view)} bytes not sent")
+
+
+def test_past_its_share_of_bytes_a_clients_request_is_not_read_until_there_is_room(worker, gate):
+    """The request bytes the worker holds for one address are bounded: past its share, its
+    connection is not read (it waits, holding no more) while another client's requests are; once
+    the address's earlier request is answered and its bytes given back, reading goes on."""
+    worker._bytes = ByteShares(total=1_000_000, per_client=400_000)
+    answering, answering_client = _connect(worker)
+    answering_client.sendall(_post("/hold", 150_000))  # held while it is answered
+    _turn(worker, lambda: answering.counted)
+    big, big_client = _connect(worker)
+    big_client.sendall(_post("/", 300_000, sent=200_000))  # 300,000 do not fit in 250,000
+    _turn(worker, lambda: big.paused)
+    assert big.holding < 200_000 and not big.reserved  # read no further than its head, or so
+    assert worker._bytes.holding("127.0.0.1") <= 400_000
+    other, other_client = _connect(worker, "127.0.0.9")  # another client is read and answered
+    other_client.sendall(_post("/", 50_000))
+    _turn(worker, lambda: other.requests == 1 and other.request is not None)
+    assert _take_answer(worker, other_client)[1] == b"b" * 50_000
+    assert big.paused and big.requests == 0
+    gate.set()  # the earlier request is answered: its bytes come back, the big one is read on
+    _turn(worker, lambda: not big.paused)
+    assert big.reserved and big.holding > 300_000  # all of it, head and body, held at once
+    _send_turning(worker, big_client, b"b" * 100_000)
+    _, body, _ = _take_answer(worker, big_client)
+    assert body == b"b" * 300_000
+    _turn(worker, lambda: big.request is not None and answering.request is not None)
+    assert worker._bytes.held == 0 and not worker._paused
+
+
+def test_a_request_kept_waiting_for_room_gets_a_408_that_says_why(worker):
+    worker._bytes = ByteShares(total=1_000_000, per_client=50_000)
+    conn, client = _connect(worker)
+    client.sendall(_post("/", 200_000, sent=150_000))  # more than the share could ever hold
+    _turn(worker, lambda: conn.paused)
+    past = time.monotonic() - 1
+    conn.deadline = past
+    heapq.heappush(worker._deadlines, (past, next(worker._order), conn))
+    worker.murder_pending()
+    head, _, body = client.recv(4096).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 ")
+    detail = json.loads(body)["detail"]
+    assert "REQUEST_DEADLINE_SECONDS" in detail and "as many request bytes as it may" in detail
+    assert worker._bytes.held == 0 and not conn.paused
+
+
+def test_byte_shares_count_each_address_and_always_allow_a_small_request():
+    shares = ByteShares(total=100_000, per_client=40_000)
+    assert shares.room("a", 0) == shares.free("a") == 40_000
+    shares.take("a", 40_000)
+    assert shares.room("a", 40_000) <= 0 and shares.room("a", 0) == SMALL_REQUEST
+    assert shares.room("b", 0) == 40_000  # another address has its own share
+    shares.take("b", 40_000)
+    shares.take("c", 20_000)
+    assert shares.room("d", 0) == SMALL_REQUEST and shares.room("d", SMALL_REQUEST) <= 0
+    shares.give_back("a", 40_000)
+    assert shares.room("d", SMALL_REQUEST) == 40_000 and shares.holding("a") == 0
+    unlimited = ByteShares(total=100_000, per_client=0)
+    unlimited.take("a", 90_000)
+    assert unlimited.room("a", 90_000) == 10_000
+
+
+def test_a_clients_share_of_bytes_holds_its_largest_request(worker):
+    """A client's first request always fits its share: the longest head gunicorn accepts and the
+    largest body, eight times over; the worker's share is 64 of them."""
+    largest = largest_request(worker.cfg, worker.max_body)
+    assert largest >= worker.max_body + worker.cfg.limit_request_line
+    assert worker._bytes.per_client == 8 * largest and worker._bytes.total == 64 * largest
