@@ -62,7 +62,13 @@ from gunicorn.http.unreader import IterUnreader
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn  # type: ignore[attr-defined]
 
 from api.answer_writer import ANSWER_BUDGET_BYTES, AnswerBudget, AnswerWriter
-from api.client_shares import SMALL_REQUEST, ByteShares, ClientShares
+from api.client_shares import (
+    SMALL_REQUEST,
+    ByteShares,
+    ClientShares,
+    ConnectionShares,
+    client_key,
+)
 from api.config import Settings
 from api.request_buffer import MORE, REFUSED, WHOLE, RequestBuffer
 from api.worker import ARRIVED, STREAMING, ProblemWorker, problem_message
@@ -91,6 +97,9 @@ REQUEST_BYTES_PER_WORKER = 64
 REQUEST_BYTES_PER_CLIENT = 8
 """Request bytes a worker holds for one client address, in largest requests: at least one, so a
 client's first request always fits."""
+CONNECTIONS_PER_CLIENT_SHARE = 8
+"""One client address holds at most ``WORKER_CONNECTIONS`` over this many connections of a worker
+(512 by default; ``api.client_shares.ConnectionShares``)."""
 GATHERED_PIECE = 8192
 """The most bytes of a gathered request gunicorn's parser is handed at once, as a socket read of
 its own would give it (``gunicorn.http.unreader.SocketUnreader``'s 8 KiB). Its chunked-body reader
@@ -173,6 +182,7 @@ class BufferedConn(TConn):
         self.continued = False  # "100 Continue" sent for the request being gathered
         self.close_after = False  # the request was handed on refused: close after the answer
         self.requests = 0
+        self.client_key = client_key(_address(self))  # the client it counts for (shares)
         self.writer: AnswerWriter | None = None  # the answer being written, and what it holds
         self.counted = False  # its request counts toward its client's share (api.client_shares)
         self.holding = 0  # the bytes of its request the worker holds (ByteShares)
@@ -203,6 +213,11 @@ class BufferedWorker(ProblemWorker):
             REQUEST_BYTES_PER_CLIENT * largest if settings.max_requests_per_client else 0,
         )
         self._paused: dict[str, collections.deque[BufferedConn]] = {}  # by client address
+        self._connections = ConnectionShares(
+            self.worker_connections // CONNECTIONS_PER_CLIENT_SHARE
+            if settings.max_requests_per_client
+            else 0
+        )
         self._capped = False
 
     def load_wsgi(self) -> None:
@@ -231,9 +246,29 @@ class BufferedWorker(ProblemWorker):
                 if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                     raise
                 return
-            self.nr_conns += 1
             conn = BufferedConn(self.cfg, client_sock, client_addr, listener.getsockname())
+            if not self._connections.admit(conn.client_key):
+                self._refuse_connection(conn)
+                continue
+            self.nr_conns += 1
             self._gather(conn, b"", time.monotonic() + self.request_deadline, idle=False)
+
+    def _refuse_connection(self, conn: BufferedConn) -> None:
+        """A connection past its client's share: a 429 if the socket takes it now, then closed
+        at once (it holds no place: lingering would let the client fill the worker again)."""
+        detail = (
+            f"This client address holds {self._connections.per_client} connections to this "
+            "server process, the most one address may. Reuse them (keep-alive) or close some, "
+            "then retry."
+        )
+        self._send_quietly(
+            conn,
+            problem_message(429, "Too Many Requests", detail, code="too_many_connections"),
+        )
+        try:
+            conn.sock.close()
+        except OSError:
+            pass
 
     def _gather(self, conn: BufferedConn, held: bytes, deadline: float, idle: bool) -> None:
         """Start gathering the connection's next request from ``held`` (bytes already read)."""
@@ -285,7 +320,7 @@ class BufferedWorker(ProblemWorker):
         request = conn.request
         assert request is not None
         got = 0
-        address = _address(conn)
+        address = conn.client_key
         try:
             while got < _MAX_READ_PER_EVENT:
                 size = self._readable(conn, request, address)
@@ -339,7 +374,7 @@ class BufferedWorker(ProblemWorker):
         conn.request = None
         conn.data_ready = True  # gthread's handle() must not wait for data again
         conn.sock.setblocking(True)
-        if self._shares.admit(_address(conn), conn):
+        if self._shares.admit(conn.client_key, conn):
             self._answer(conn)
         # else it waits, whole, for one of its client's requests to be done (_done_counting)
 
@@ -353,7 +388,7 @@ class BufferedWorker(ProblemWorker):
         if not conn.counted:
             return
         conn.counted = False
-        waiting = self._shares.done(_address(conn))
+        waiting = self._shares.done(conn.client_key)
         if waiting is not None:
             self._answer(waiting)
 
@@ -380,7 +415,7 @@ class BufferedWorker(ProblemWorker):
     def _hold(self, conn: BufferedConn, size: int) -> None:
         if size > 0:
             conn.holding += size
-            self._bytes.take(_address(conn), size)
+            self._bytes.take(conn.client_key, size)
 
     def _let_go(self, conn: Any) -> None:
         """The connection's request is answered (or gone): its bytes are given back, and the
@@ -389,7 +424,7 @@ class BufferedWorker(ProblemWorker):
         if not holding:
             return
         conn.holding = 0
-        self._bytes.give_back(_address(conn), holding)
+        self._bytes.give_back(conn.client_key, holding)
         self._resume()
 
     def _pause(self, conn: BufferedConn, address: str) -> None:
@@ -546,6 +581,8 @@ class BufferedWorker(ProblemWorker):
 
     def _close(self, conn: Any) -> None:
         self._let_go(conn)
+        if isinstance(conn, BufferedConn):
+            self._connections.done(conn.client_key)
         writer = getattr(conn, "writer", None)
         if writer is not None:
             writer.release()

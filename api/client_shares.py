@@ -18,11 +18,33 @@ This module does no I/O and is used by the worker's loop only (not thread-safe).
 from __future__ import annotations
 
 import collections
+import ipaddress
 from typing import Generic, TypeVar
 
-__all__ = ["ClientShares", "ByteShares", "SMALL_REQUEST"]
+__all__ = ["client_key", "ClientShares", "ByteShares", "ConnectionShares", "SMALL_REQUEST"]
 
 Request = TypeVar("Request")
+
+IPV6_CLIENT_PREFIX = 64
+"""An IPv6 client is the /64 its address is in: a host is commonly given a whole /64, and could
+otherwise take a new address, and a new share, for every connection."""
+
+
+def client_key(address: str | None) -> str:
+    """The client an address counts as, in every share and limit per client: an IPv4 address
+    itself (an IPv4-mapped IPv6 one too), an IPv6 address's /64, anything else (a unix socket's
+    empty peer) as it is."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_CLIENT_PREFIX), strict=False))
+    return str(ip)
 
 
 class ClientShares(Generic[Request]):
@@ -112,3 +134,32 @@ class ByteShares:
 
     def holding(self, address: str) -> int:
         return self._by_address.get(address, 0)
+
+
+class ConnectionShares:
+    """The connections a worker holds from one client: at most ``per_client`` (``0``: any
+    number). Without it, one address that opened more connections than ``WORKER_CONNECTIONS``
+    allows (8,400 idle ones from one address, opened again as they were closed) had every new
+    client wait in the listen queue: ``/healthz`` timed out."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._by_client: dict[str, int] = {}
+
+    def admit(self, client: str) -> bool:
+        """Count one more connection of ``client``; False (not counted) past its share."""
+        held = self._by_client.get(client, 0)
+        if self.per_client and held >= self.per_client:
+            return False
+        self._by_client[client] = held + 1
+        return True
+
+    def done(self, client: str) -> None:
+        left = self._by_client.get(client, 0) - 1
+        if left > 0:
+            self._by_client[client] = left
+        else:
+            self._by_client.pop(client, None)
+
+    def held(self, client: str) -> int:
+        return self._by_client.get(client, 0)

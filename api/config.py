@@ -13,7 +13,7 @@
 | `SESSION_TTL_SECONDS` | `604800`      | a session idle this long (no move) expires (7 days)         |
 | `MAX_STREAMS`      | `64`             | open `/events` streams per worker; each has its own thread; beyond: 503 `too_many_streams` |
 | `MAX_STREAMS_PER_CLIENT` | `8`        | open `/events` streams per worker from one client address (the TCP peer, as `SESSION_CREATE_LIMIT`); beyond: 429 `too_many_client_streams`; `0`: no cap per address (behind a reverse proxy, where every client has the proxy's address) |
-| `MAX_REQUESTS_PER_CLIENT` | `4`       | requests from one client address a worker answers at once; more wait their turn in the worker's loop, holding no thread (`api.client_shares`; an `/events` stream stops counting once it streams); `0`: no share per address, of threads or of request bytes (behind a reverse proxy) |
+| `MAX_REQUESTS_PER_CLIENT` | `4`       | requests from one client address a worker answers at once; more wait their turn in the worker's loop, holding no thread (`api.client_shares`; an `/events` stream stops counting once it streams); `0`: no share per address, of threads, request bytes or connections (behind a reverse proxy) |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
 | `MAX_STREAM_SECONDS` | `3600`         | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`), so no stream holds its slot for good; `0`: never |
 | `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |

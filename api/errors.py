@@ -98,6 +98,7 @@ TITLES: dict[str, str] = {
     "invalid_query": "Invalid query parameter",
     "too_many_streams": "Too many streams",
     "too_many_client_streams": "Too many streams from this client",
+    "too_many_connections": "Too many connections from this client",
     "internal_error": "Internal server error",
 }
 

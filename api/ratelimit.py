@@ -38,6 +38,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
+from api.client_shares import client_key
 from api.config import Settings
 from api.embedded import socket_path_for
 from api.errors import ApiError
@@ -136,7 +137,7 @@ def _counted(app: Flask, view: Any, limit: AddressLimit, store: Any) -> Any:
     @functools.wraps(view)
     def counted(*args: Any, **kwargs: Any) -> Response:
         store.client()  # the counters live in the store: start (or reach) it before counting
-        headers = limit.count(request.remote_addr or "unknown")
+        headers = limit.count(client_key(request.remote_addr))
         response = app.make_response(view(*args, **kwargs))  # both views are sync
         response.headers.update(headers)
         return response

@@ -26,6 +26,7 @@ import schemas
 from api import jsonio, session_clocks
 from api import session_access as access
 from api.bot_seats import bot_violations, session_bot_seed
+from api.client_shares import client_key
 from api.clock_checks import check_clock
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -540,7 +541,7 @@ def events(session_id: str):
     settings = current_app.config["REFEREE_SETTINGS"]
     slots: StreamSlots = current_app.extensions["referee_stream_slots"]
     # The TCP peer, as the session-creation limit counts it (api.ratelimit; README "Quotas").
-    give_back = slots.take(request.remote_addr or "unknown")
+    give_back = slots.take(client_key(request.remote_addr))
     pubsub: Any = None
 
     def close() -> None:  # the stream ended, however it did (the worker's server calls this)

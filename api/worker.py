@@ -56,10 +56,11 @@ class _Captured:
         return getattr(self._sock, name)
 
 
-def problem_message(status: int, reason: str, detail: str) -> bytes:
-    """A whole HTTP/1.1 answer: the problem+json of ``status`` (``code`` from ``HTTP_CODES``),
-    then the connection closes (the worker answers so only when it will not read on)."""
-    code = HTTP_CODES.get(status, f"http_{status}")
+def problem_message(status: int, reason: str, detail: str, code: str | None = None) -> bytes:
+    """A whole HTTP/1.1 answer: the problem+json of ``status`` (``code``, by default from
+    ``HTTP_CODES``), then the connection closes (the worker answers so only when it will not
+    read on)."""
+    code = code or HTTP_CODES.get(status, f"http_{status}")
     body = problem_body(status, code, detail)
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"

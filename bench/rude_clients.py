@@ -1,6 +1,7 @@
 """Benchmark: does one rude client delay everyone else? (a burst, and answers never read)
 
-    .venv/bin/python bench/rude_clients.py [--tree DIR] [--burst 100] [--unread 300] [--stuffed 500]
+    .venv/bin/python bench/rude_clients.py [--tree DIR] [--burst 100] [--unread 300]
+                                           [--flood 9000] [--stuffed 500]
 
 Starts the service as the README does (``reign-referee serve``: gunicorn, 2 workers, embedded
 Redis) with the code of this checkout, or of ``--tree`` (another checkout, to compare), on a free
@@ -14,7 +15,9 @@ phases:
 3. unread: another client (its own process, from 127.0.0.2) holds ``--unread`` connections, each
    asking four times for ``/openapi.yaml`` (928 KB) and reading nothing (more connections than
    the service has threads); at the end it reads, to count the connections the server closed;
-4. stuffed: another client (the same way) opens ``--stuffed`` connections and sends each all but
+4. idle: another client (the same way) holds ``--flood`` connections that send nothing (more
+   than the two workers' ``WORKER_CONNECTIONS``), each opened again once the server closes it;
+5. stuffed: another client (the same way) opens ``--stuffed`` connections and sends each all but
    the last byte of a 1 MiB body.
 
 The RSS column is the peak resident memory of the server's workers and embedded Redis during the
@@ -31,6 +34,7 @@ import argparse
 import http.client
 import json
 import multiprocessing
+import resource
 import selectors
 import socket
 import subprocess
@@ -176,6 +180,38 @@ def stuffed_process(port: int, count: int, stop: Any, report: Any) -> None:
     )
 
 
+def flood_process(port: int, count: int, stop: Any, report: Any) -> None:
+    """``count`` idle connections, each opened again once the server has closed it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 256)), hard))
+
+    def opened() -> socket.socket:
+        sock = socket.socket()
+        sock.bind((RUDE, 0))
+        sock.setblocking(False)
+        sock.connect_ex(("127.0.0.1", port))
+        return sock
+
+    held = [opened() for _ in range(count)]
+    reopened = 0
+    while not stop.is_set():
+        time.sleep(0.5)
+        for i, sock in enumerate(held):
+            try:
+                while sock.recv(65536):  # an answer (a 429, a 408), then the end
+                    pass
+            except (BlockingIOError, InterruptedError):
+                continue  # still open
+            except OSError:
+                pass
+            sock.close()
+            held[i] = opened()
+            reopened += 1
+    for sock in held:
+        sock.close()
+    report.send({"connections": count, "opened again once closed": reopened})
+
+
 def workers_rss(server: subprocess.Popen) -> int:
     """The resident memory of the server's processes but the master (its workers and the
     embedded Redis), in MiB."""
@@ -210,6 +246,7 @@ def main() -> int:
     parser.add_argument("--burst", type=int, default=100)
     parser.add_argument("--unread", type=int, default=300)
     parser.add_argument("--stuffed", type=int, default=500)
+    parser.add_argument("--flood", type=int, default=9000)
     parser.add_argument("--requests", type=int, default=300, help="per endpoint and phase")
     parser.add_argument("--phase-seconds", type=float, default=20.0)
     args = parser.parse_args()
@@ -254,6 +291,12 @@ def main() -> int:
                 (
                     f"{args.unread} unread x{PIPELINED}",
                     *rude_phase(unread_process, (port, args.unread), measured),
+                )
+            )
+            rows.append(
+                (
+                    f"{args.flood} idle connections",
+                    *rude_phase(flood_process, (port, args.flood), measured),
                 )
             )
             rows.append(

@@ -28,7 +28,13 @@ from api.buffered_worker import (
     gathered_unreader,
     largest_request,
 )
-from api.client_shares import SMALL_REQUEST, ByteShares, ClientShares
+from api.client_shares import (
+    SMALL_REQUEST,
+    ByteShares,
+    ClientShares,
+    ConnectionShares,
+    client_key,
+)
 from api.worker import ARRIVED, STREAMING
 
 GET = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -499,3 +505,56 @@ def test_a_clients_share_of_bytes_holds_its_largest_request(worker):
     largest = largest_request(worker.cfg, worker.max_body)
     assert largest >= worker.max_body + worker.cfg.limit_request_line
     assert worker._bytes.per_client == 8 * largest and worker._bytes.total == 64 * largest
+
+
+def test_past_its_share_of_connections_a_client_gets_a_429_and_is_closed(worker):
+    """One address may hold ``WORKER_CONNECTIONS`` / 8 connections of a worker: one more is
+    answered 429 ``too_many_connections`` and closed at once, holding no place; another address
+    is accepted still, and a closed connection gives its place back."""
+    worker._connections = ConnectionShares(2)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    try:
+        clients = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]
+        other = socket.create_connection(
+            ("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0)
+        )
+        worker.accept(listener)
+        assert worker.nr_conns == 3  # two from 127.0.0.1, one from 127.0.0.9
+        assert worker._connections.held("127.0.0.1") == 2
+        refused = _read_all(clients[2])
+        head, _, body = refused.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 429 ") and b"Connection: close" in head
+        problem = json.loads(body)
+        assert problem["code"] == "too_many_connections" and problem["status"] == 429
+        clients[0].close()  # the server notices at its next read, and closes its end
+        _turn(worker, lambda: worker._connections.held("127.0.0.1") == 1)
+        again = socket.create_connection(("127.0.0.1", port), timeout=10)
+        _turn(worker, lambda: (worker.accept(listener), worker.nr_conns == 3)[1])
+        assert worker._connections.held("127.0.0.1") == 2
+        for sock in (*clients, other, again):
+            sock.close()
+    finally:
+        listener.close()
+
+
+def test_a_client_is_its_address_or_its_ipv6_64():
+    assert client_key("203.0.113.7") == "203.0.113.7"
+    assert (
+        client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2::9") == "2001:db8:1:2::/64"
+    )
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:203.0.113.7") == "203.0.113.7"  # IPv4 seen through IPv6
+    assert client_key("fe80::1%eth0") == "fe80::/64"
+    assert client_key("") == client_key(None) == "unknown"
+    assert client_key("not an address") == "not an address"
+
+
+def test_connection_shares_count_each_client():
+    shares = ConnectionShares(2)
+    assert shares.admit("a") and shares.admit("a") and not shares.admit("a")
+    assert shares.admit("b") and shares.held("a") == 2
+    shares.done("a")
+    assert shares.admit("a") and not shares.admit("a")
+    assert all(ConnectionShares(0).admit("a") for _ in range(1000))
