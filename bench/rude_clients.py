@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from slow_clients import GAME, call, measure, summary
+from slow_clients import GAME, first_position, measure, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -254,14 +254,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-rude-") as data_dir:
         proc, port = start_server(args.tree.resolve(), data_dir)
         try:
-            _, setup = call(
-                port, "POST", f"/v1/games/{GAME}/setup", {"players": ["ann", "bob"], "seed": 7}
-            )
-            state = setup["state"]
-            _, legal = call(
-                port, "POST", f"/v1/games/{GAME}/legal-moves", {"state": state, "player": "ann"}
-            )
-            apply_body = {"state": state, "move": legal["moves"][0]}
+            state, apply_body = first_position(port)
             suggest = {"state": state, "player": "ann", "level": "expert", "time_ms": SUGGEST_MS}
 
             def measured() -> Any:

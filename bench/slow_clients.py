@@ -66,6 +66,17 @@ def call(port: int, method: str, path: str, body: Any = None, timeout: float = T
         conn.close()
 
 
+def first_position(port: int) -> tuple[dict, dict]:
+    """A Reign & Ruin state from the service's setup, and the ``apply`` body of its first legal
+    move."""
+    _, setup = call(port, "POST", f"/v1/games/{GAME}/setup", {"players": ["ann", "bob"], "seed": 7})
+    state = setup["state"]
+    _, legal = call(
+        port, "POST", f"/v1/games/{GAME}/legal-moves", {"state": state, "player": "ann"}
+    )
+    return state, {"state": state, "move": legal["moves"][0]}
+
+
 def start_server(data_dir: str, deadline: int | None) -> tuple[subprocess.Popen, int]:
     """``reign-referee serve`` (the README's command) with the code of this checkout."""
     port = free_port()
@@ -245,14 +256,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-slow-") as data_dir:
         proc, port = start_server(data_dir, args.deadline)
         try:
-            status, setup = call(
-                port, "POST", f"/v1/games/{GAME}/setup", {"players": ["ann", "bob"], "seed": 7}
-            )
-            state = setup["state"]
-            _, legal = call(
-                port, "POST", f"/v1/games/{GAME}/legal-moves", {"state": state, "player": "ann"}
-            )
-            apply_body = {"state": state, "move": legal["moves"][0]}
+            state, apply_body = first_position(port)
             suggest = {
                 "state": state,
                 "player": "ann",
