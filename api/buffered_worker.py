@@ -65,8 +65,8 @@ from api.answer_writer import ANSWER_BUDGET_BYTES, AnswerBudget, AnswerWriter
 from api.client_shares import (
     SMALL_REQUEST,
     ByteShares,
+    ClientCounts,
     ClientShares,
-    ConnectionShares,
     client_key,
 )
 from api.config import Settings
@@ -99,7 +99,7 @@ REQUEST_BYTES_PER_CLIENT = 8
 client's first request always fits."""
 CONNECTIONS_PER_CLIENT_SHARE = 8
 """One client address holds at most ``WORKER_CONNECTIONS`` over this many connections of a worker
-(512 by default; ``api.client_shares.ConnectionShares``)."""
+(512 by default; ``api.client_shares.ClientCounts``)."""
 GATHERED_PIECE = 8192
 """The most bytes of a gathered request gunicorn's parser is handed at once, as a socket read of
 its own would give it (``gunicorn.http.unreader.SocketUnreader``'s 8 KiB). Its chunked-body reader
@@ -213,7 +213,7 @@ class BufferedWorker(ProblemWorker):
             REQUEST_BYTES_PER_CLIENT * largest if settings.max_requests_per_client else 0,
         )
         self._paused: dict[str, collections.deque[BufferedConn]] = {}  # by client address
-        self._connections = ConnectionShares(
+        self._connections = ClientCounts(
             self.worker_connections // CONNECTIONS_PER_CLIENT_SHARE
             if settings.max_requests_per_client
             else 0

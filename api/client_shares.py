@@ -1,7 +1,7 @@
 """A client address's share of a worker (``api.buffered_worker``): how many of its requests the
 worker answers at once (``MAX_REQUESTS_PER_CLIENT``), the rest waiting their turn in the worker's
 loop, holding no thread (:class:`ClientShares`); and how many request bytes the worker holds for
-it and for everyone (:class:`ByteShares`).
+it and for everyone (:class:`ByteShares`); how many connections (:class:`ClientCounts`).
 
 Without it, one client sending a hundred CPU-bound requests (expert ``suggest``s, say) had every
 thread of a worker working for it, and every other client's request shared the interpreter with
@@ -21,7 +21,7 @@ import collections
 import ipaddress
 from typing import Generic, TypeVar
 
-__all__ = ["client_key", "ClientShares", "ByteShares", "ConnectionShares", "SMALL_REQUEST"]
+__all__ = ["client_key", "ClientCounts", "ClientShares", "ByteShares", "SMALL_REQUEST"]
 
 Request = TypeVar("Request")
 
@@ -52,18 +52,16 @@ class ClientShares(Generic[Request]):
 
     def __init__(self, per_client: int) -> None:
         self.per_client = per_client
-        self._answering: dict[str, int] = {}  # only addresses with a request being answered
+        self._answering = ClientCounts(per_client)  # requests being answered
         self._waiting: dict[str, collections.deque[Request]] = {}
 
     def admit(self, address: str, request: Request) -> bool:
         """True: answer ``request`` now (it counts until :meth:`done`); False: it waits its
         turn, and :meth:`done` gives it back when one of the address's requests is done."""
-        answering = self._answering.get(address, 0)
-        if self.per_client and answering >= self.per_client:
-            self._waiting.setdefault(address, collections.deque()).append(request)
-            return False
-        self._answering[address] = answering + 1
-        return True
+        if self._answering.admit(address):
+            return True
+        self._waiting.setdefault(address, collections.deque()).append(request)
+        return False
 
     def done(self, address: str) -> Request | None:
         """One of ``address``'s requests no longer counts: its next waiting request, if any,
@@ -74,15 +72,11 @@ class ClientShares(Generic[Request]):
             if not waiting:
                 del self._waiting[address]
             return request
-        left = self._answering[address] - 1
-        if left:
-            self._answering[address] = left
-        else:
-            del self._answering[address]
+        self._answering.done(address)
         return None
 
     def answering(self, address: str) -> int:
-        return self._answering.get(address, 0)
+        return self._answering.held(address)
 
     def waiting(self, address: str) -> int:
         return len(self._waiting.get(address, ()))
@@ -106,13 +100,13 @@ class ByteShares:
         self.total = total
         self.per_client = per_client
         self.held = 0
-        self._by_address: dict[str, int] = {}
+        self._by_address = ClientCounts()
 
     def free(self, address: str) -> int:
         """The bytes the worker may still take for ``address`` (0 or less: none)."""
         free = self.total - self.held
         if self.per_client:
-            free = min(free, self.per_client - self._by_address.get(address, 0))
+            free = min(free, self.per_client - self._by_address.held(address))
         return free
 
     def room(self, address: str, holding: int) -> int:
@@ -122,44 +116,48 @@ class ByteShares:
 
     def take(self, address: str, size: int) -> None:
         self.held += size
-        self._by_address[address] = self._by_address.get(address, 0) + size
+        self._by_address.add(address, size)
 
     def give_back(self, address: str, size: int) -> None:
         self.held -= size
-        left = self._by_address.get(address, 0) - size
-        if left > 0:
-            self._by_address[address] = left
-        else:
-            self._by_address.pop(address, None)
+        self._by_address.done(address, size)
 
     def holding(self, address: str) -> int:
-        return self._by_address.get(address, 0)
+        return self._by_address.held(address)
 
 
-class ConnectionShares:
-    """The connections a worker holds from one client: at most ``per_client`` (``0``: any
-    number). Without it, one address that opened more connections than ``WORKER_CONNECTIONS``
-    allows (8,400 idle ones from one address, opened again as they were closed) had every new
-    client wait in the listen queue: ``/healthz`` timed out."""
+class ClientCounts:
+    """A count per client (connections, streams, bytes), only clients with one kept; at most
+    ``per_client`` each through :meth:`admit` (``0``: no cap). Not thread-safe.
 
-    def __init__(self, per_client: int) -> None:
+    As the worker's share of connections: without it, one address that opened more connections
+    than ``WORKER_CONNECTIONS`` allows (8,400 idle ones from one address, opened again as they
+    were closed) had every new client wait in the listen queue, and ``/healthz`` timed out."""
+
+    def __init__(self, per_client: int = 0) -> None:
         self.per_client = per_client
-        self._by_client: dict[str, int] = {}
+        self._counts: dict[str, int] = {}
 
     def admit(self, client: str) -> bool:
-        """Count one more connection of ``client``; False (not counted) past its share."""
-        held = self._by_client.get(client, 0)
-        if self.per_client and held >= self.per_client:
+        """Count one more for ``client``; False (not counted) past its cap."""
+        if self.per_client and self.held(client) >= self.per_client:
             return False
-        self._by_client[client] = held + 1
+        self.add(client)
         return True
 
-    def done(self, client: str) -> None:
-        left = self._by_client.get(client, 0) - 1
+    def add(self, client: str, amount: int = 1) -> None:
+        self._counts[client] = self.held(client) + amount
+
+    def done(self, client: str, amount: int = 1) -> None:
+        left = self.held(client) - amount
         if left > 0:
-            self._by_client[client] = left
+            self._counts[client] = left
         else:
-            self._by_client.pop(client, None)
+            self._counts.pop(client, None)
 
     def held(self, client: str) -> int:
-        return self._by_client.get(client, 0)
+        return self._counts.get(client, 0)
+
+    def __len__(self) -> int:
+        """How many clients have a count."""
+        return len(self._counts)

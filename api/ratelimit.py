@@ -15,7 +15,8 @@ shares them.
 Over the limit: 429 problem+json ``too_many_requests`` with ``Retry-After`` (and the
 ``X-RateLimit-*`` headers on every answer of the limited endpoints). When the store is unreachable
 the limit is not enforced (the request then meets the store's own 503). The client address is the
-TCP peer (``REMOTE_ADDR``): behind a reverse proxy, every client shares the proxy's address.
+TCP peer (``REMOTE_ADDR``; an IPv6 one's /64: ``api.client_shares.client_key``): behind a reverse
+proxy, every client shares the proxy's address.
 
 Why not Flask-Limiter's extension: it checks every request of the app in a ``before_request``
 hook, only to find that the endpoint has no limit. That cost about 80 µs, 13% of a stateless

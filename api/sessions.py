@@ -540,7 +540,7 @@ def events(session_id: str):
         _cursor_within(after, session.version, "after")
     settings = current_app.config["REFEREE_SETTINGS"]
     slots: StreamSlots = current_app.extensions["referee_stream_slots"]
-    # The TCP peer, as the session-creation limit counts it (api.ratelimit; README "Quotas").
+    # The client as every limit counts it (api.client_shares.client_key; README "Quotas").
     give_back = slots.take(client_key(request.remote_addr))
     pubsub: Any = None
 

@@ -3,9 +3,10 @@ of its own) and at most ``MAX_STREAMS_PER_CLIENT`` of them from one client addre
 client cannot take every stream there is (it could: 140 unread streams from one address held 125
 of the 128 of two workers, and everyone else got 503 until it let go).
 
-The address is the TCP peer (``REMOTE_ADDR``), as the session-creation limit counts it
-(``api.ratelimit``): behind a reverse proxy every client shares the proxy's address, so such a
-deployment sets ``MAX_STREAMS_PER_CLIENT=0`` (no cap per address) and caps clients at the proxy.
+The address is the TCP peer's (``REMOTE_ADDR``; an IPv6 one's /64:
+``api.client_shares.client_key``), as the session-creation limit counts it (``api.ratelimit``):
+behind a reverse proxy every client shares the proxy's address, so such a deployment sets
+``MAX_STREAMS_PER_CLIENT=0`` (no cap per address) and caps clients at the proxy.
 
 The counts are the worker's own (a stream is a thread of this process; nothing to share, nothing
 left behind in Redis by a worker that dies): with ``WEB_CONCURRENCY`` workers one address may
@@ -22,6 +23,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from api.client_shares import ClientCounts
 from api.errors import ApiError
 
 __all__ = ["StreamSlots", "RETRY_AFTER"]
@@ -40,19 +42,19 @@ class StreamSlots:
         self.per_client = per_client
         self._lock = threading.Lock()
         self._open = 0
-        self._by_address: dict[str, int] = {}  # only addresses holding a stream
+        self._by_address = ClientCounts()
 
     def take(self, address: str) -> Callable[[], None]:
         """A slot for a stream from ``address``, and the function that gives it back (once,
         however often it is called). ``ApiError`` 429 when the address holds its share, 503
         when the worker holds ``total``."""
         with self._lock:
-            held = self._by_address.get(address, 0)
+            held = self._by_address.held(address)
             client_full = bool(self.per_client) and held >= self.per_client
             full = self._open >= self.total
             if not (client_full or full):
                 self._open += 1
-                self._by_address[address] = held + 1
+                self._by_address.add(address)
         if client_full:
             raise ApiError(
                 429,
@@ -79,15 +81,11 @@ class StreamSlots:
                     return
                 given_back = True
                 self._open -= 1
-                left = self._by_address[address] - 1
-                if left:
-                    self._by_address[address] = left
-                else:
-                    del self._by_address[address]
+                self._by_address.done(address)
 
         return give_back
 
     def held(self, address: str | None = None) -> int:
         """How many streams are open (from ``address``, or in all)."""
         with self._lock:
-            return self._open if address is None else self._by_address.get(address, 0)
+            return self._open if address is None else self._by_address.held(address)

@@ -31,8 +31,8 @@ from api.buffered_worker import (
 from api.client_shares import (
     SMALL_REQUEST,
     ByteShares,
+    ClientCounts,
     ClientShares,
-    ConnectionShares,
     client_key,
 )
 from api.worker import ARRIVED, STREAMING
@@ -511,7 +511,7 @@ def test_past_its_share_of_connections_a_client_gets_a_429_and_is_closed(worker)
     """One address may hold ``WORKER_CONNECTIONS`` / 8 connections of a worker: one more is
     answered 429 ``too_many_connections`` and closed at once, holding no place; another address
     is accepted still, and a closed connection gives its place back."""
-    worker._connections = ConnectionShares(2)
+    worker._connections = ClientCounts(2)
     listener = socket.create_server(("127.0.0.1", 0))
     listener.setblocking(False)
     port = listener.getsockname()[1]
@@ -552,9 +552,9 @@ def test_a_client_is_its_address_or_its_ipv6_64():
 
 
 def test_connection_shares_count_each_client():
-    shares = ConnectionShares(2)
+    shares = ClientCounts(2)
     assert shares.admit("a") and shares.admit("a") and not shares.admit("a")
     assert shares.admit("b") and shares.held("a") == 2
     shares.done("a")
     assert shares.admit("a") and not shares.admit("a")
-    assert all(ConnectionShares(0).admit("a") for _ in range(1000))
+    assert all(ClientCounts(0).admit("a") for _ in range(1000))

@@ -49,7 +49,7 @@ def test_slots_cap_each_address_and_the_worker():
     a[0] = slots.take("10.0.0.1")
     for give_back in (*a, *b, c):
         give_back()
-    assert slots.held() == 0 and slots._by_address == {}  # no address left behind
+    assert slots.held() == 0 and len(slots._by_address) == 0  # no address left behind
 
 
 def test_zero_means_no_cap_per_address():
@@ -119,6 +119,23 @@ def test_an_address_over_its_share_gets_a_429_problem(limited):
     full = _open(client, path, "10.1.0.4")
     assert full.status_code == 503 and full.get_json()["code"] == "too_many_streams"
     for stream in (*streams, other, fifth):
+        stream.close()
+    assert slots.held() == 0
+
+
+def test_an_ipv6_client_is_its_whole_64(limited):
+    """Every limit per client counts an IPv6 client by its /64 (``client_key``): a host given a
+    /64 cannot take a new share with each new address of it."""
+    app, client, path = limited
+    slots = app.extensions["referee_stream_slots"]
+    streams = [_open(client, path, f"2001:db8:1:2::{n}") for n in range(1, 4)]
+    assert [s.status_code for s in streams] == [200, 200, 200]
+    refused = _open(client, path, "2001:db8:1:2:ffff::9")  # the same /64
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_client_streams"
+    other = _open(client, path, "2001:db8:1:3::1")  # the next /64: another client
+    assert other.status_code == 200
+    assert slots.held("2001:db8:1:2::/64") == 3
+    for stream in (*streams, other):
         stream.close()
     assert slots.held() == 0
 
