@@ -58,6 +58,8 @@ __all__ = ["bp", "MAX_REPLAY_STATE_BYTES", "most_entries", "record_checks", "ver
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
 
+_KIB = 1024
+
 MAX_REPLAY_STATE_BYTES = 16 * 1024 * 1024
 """The most a replay this service runs for a client may step through: its entries times its start
 state's size (canonical JSON bytes), 16 MiB. Each entry replayed costs an apply and a digest of
@@ -180,7 +182,8 @@ def _states(
     # the start's size rounded up to a KiB: the bound barely depends on the numbers of the deal
     most = most_entries(-(-len(canonical(states[0])) // _KIB) * _KIB)
     if len(entries) > most:
-        raise _history_too_long(len(entries), most, session, field)
+        exportable = all("state_digest" in e for e in entries)  # its record needs no replay
+        raise _history_too_long(len(entries), most, session, field, exportable)
     try:
         states.extend(state for state, _ in replay_states(game, states[0], entries))
     except (NotReplayable, RulesError) as err:
@@ -188,12 +191,12 @@ def _states(
     return states
 
 
-_KIB = 1024
-
-
-def _history_too_long(version: int, most: int, session: Session, field: str | None) -> ApiError:
-    """A fork or takeback whose replay from the session's start would go over the bound: the
-    session's earlier states are replayed (never stored), at most ``most`` versions of them."""
+def _history_too_long(
+    version: int, most: int, session: Session, field: str | None, exportable: bool
+) -> ApiError:
+    """A fork, takeback or export whose replay from the session's start would go over the bound:
+    the session's earlier states are replayed (never stored), at most ``most`` versions of them.
+    ``exportable``: the session's record is kept with it (no replay to export it)."""
     extra: dict[str, Any] = {}
     if field is not None:
         extra["errors"] = {field: [f"At most {most}: this session's replays reach that far."]}
@@ -203,8 +206,13 @@ def _history_too_long(version: int, most: int, session: Session, field: str | No
         f"Reaching version {version} means replaying this session's history from its start, and "
         f"this service replays at most {most} versions of this game (the versions times the start "
         f"state's size may be at most {MAX_REPLAY_STATE_BYTES} bytes: MAX_REPLAY_STATE_BYTES, "
-        "about a second of replay). Nothing changed; the game goes on, and its record "
-        "(`GET /v1/sessions/{id}/record`) is whole for `reign-referee verify`.",
+        "about a second of replay). Nothing changed; the game goes on"
+        + (
+            ", and its record (`GET /v1/sessions/{id}/record`) is whole for `reign-referee verify`."
+            if exportable
+            else ". This session was created before records were kept with sessions, so its "
+            "record too would be rebuilt by that replay: it cannot be exported."
+        ),
         limit=most,
         current_version=session.version,
         **extra,

@@ -21,6 +21,7 @@ import pytest
 
 import api.records
 from api.records import MAX_REPLAY_STATE_BYTES, most_entries
+from api.session_store import SessionStore
 from api.verify import verify_document
 from rules.records import start_state
 from rules.records.digest import canonical
@@ -183,3 +184,27 @@ def test_a_fork_past_the_bound_is_a_409_naming_version(client, placed):
     resp = client.post(path(session, "/fork"), json={"version": 5}, headers=token)
     assert resp.status_code == 201, resp.get_json()
     assert replays["count"] == 1
+
+
+def test_an_export_that_must_replay_past_the_bound_says_it_cannot_be_exported(
+    client, placed, monkeypatch
+):
+    """A session created before records were kept with sessions is exported by replaying its
+    history; past the bound that export is the same 409, saying the record cannot be exported,
+    where a session that keeps its record is pointed to it."""
+    session, replays = placed
+    kept = propose(client, session, "ann", 6).get_json()
+    assert "is whole for `reign-referee verify`" in kept["detail"]
+    history = api.records._history
+    monkeypatch.setattr(SessionStore, "record_entries", lambda self, *args: None)
+    monkeypatch.setattr(
+        api.records,
+        "_history",
+        lambda s: [{k: v for k, v in e.items() if k != "state_digest"} for e in history(s)],
+    )
+    resp = client.get(f"{path(session)}/record")
+    assert resp.status_code == 409 and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert problem["code"] == "history_too_long" and problem["limit"] == 5
+    assert "cannot be exported" in problem["detail"] and "is whole" not in problem["detail"]
+    assert replays["count"] == 0
