@@ -139,7 +139,7 @@ DECK_CARD = named(
     "ReignAndRuinDeckCard",
     doc(
         record({"faction": STR, "value": INT}, {"id": STR}),
-        f"A card of a custom deck; `id` (1 to {MAX_CARD_ID} characters, unique) defaults to "
+        f"A card of a custom deck; `id` (1 to {MAX_CARD_ID} characters, no two alike) defaults to "
         "`<faction>-<value>`.",
     ),
 )

@@ -46,6 +46,7 @@ from typing import Any, TypeGuard
 from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reign_absolute import rulebook
+from rules.shown_text import LookAlikes, id_problem, taken, text_problem
 
 __all__ = [
     "CARD_KINDS",
@@ -125,6 +126,18 @@ def _text(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and 1 <= len(value) <= MAX_TEXT
 
 
+def _shown_problem(where: str, item: dict[str, Any]) -> str | None:
+    """Why the id or the name of ``item`` (both strings of 1 to ``MAX_TEXT`` characters) may not
+    be shown to the players (:mod:`rules.shown_text`), or None."""
+    problem = id_problem(item["id"])
+    if problem is not None:
+        return f"{where}.id {item['id']!r} {problem}."
+    problem = text_problem(item["name"])
+    if problem is not None:
+        return f"{where}.name {problem}."
+    return None
+
+
 def _check_effect(
     effect: Any, where: str, allowed: tuple[str, ...], rule: str, needs_when: bool
 ) -> list[Violation]:
@@ -200,8 +213,8 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
         return [], [_v("bad_races", f"options.races must be a list of 1 to {MAX_RACES} races.")]
     found: list[Violation] = []
     races: list[dict[str, Any]] = []
-    race_ids: set[str] = set()
-    unit_ids: set[str] = set()
+    race_ids = LookAlikes()
+    unit_ids = LookAlikes()
     for i, race in enumerate(spec):
         where = f"options.races.{i}"
         if not isinstance(race, dict) or set(race) - {"id", "name", "units", "actions", "setup"}:
@@ -221,8 +234,15 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
                 )
             )
             continue
-        if rid in race_ids:
-            found.append(_v("duplicate_race", f"Race id {rid!r} is given twice."))
+        problem = _shown_problem(where, race)
+        if problem is not None:
+            found.append(_v("bad_race", problem))
+            continue
+        other = race_ids.like(rid)
+        if other is not None:
+            found.append(
+                _v("duplicate_race", f"Race id {rid!r} {taken(rid, other, 'another race')}.")
+            )
             continue
         race_ids.add(rid)
         units = race.get("units")
@@ -256,8 +276,15 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
                     )
                 )
                 continue
-            if uid in unit_ids:
-                found.append(_v("duplicate_unit", f"Unit id {uid!r} is given twice."))
+            problem = _shown_problem(uwhere, unit)
+            if problem is not None:
+                found.append(_v("bad_unit", problem))
+                continue
+            other = unit_ids.like(uid)
+            if other is not None:
+                found.append(
+                    _v("duplicate_unit", f"Unit id {uid!r} {taken(uid, other, 'another unit')}.")
+                )
                 continue
             unit_ids.add(uid)
             strength = unit.get("strength")
@@ -333,7 +360,7 @@ def _check_actions(spec: Any, where: str) -> tuple[list[dict[str, Any]], list[Vi
             _v("bad_action", f"{where}.actions must list at most {MAX_ACTIONS} actions.", rule)
         ]
     found: list[Violation] = []
-    ids: set[str] = set()
+    ids = LookAlikes()
     for k, action in enumerate(spec):
         awhere = f"{where}.actions.{k}"
         if not isinstance(action, dict) or set(action) != {"id", "name", "effect"}:
@@ -354,11 +381,14 @@ def _check_actions(spec: Any, where: str) -> tuple[list[dict[str, Any]], list[Vi
                 )
             )
             continue
-        if action["id"] in ids:
-            found.append(
-                _v("bad_action", f"{awhere}.id {action['id']!r} is given twice in this race.", rule)
-            )
-        ids.add(action["id"])
+        aid = action["id"]
+        problem = _shown_problem(awhere, action)
+        other = ids.like(aid)
+        if problem is None and other is not None:
+            problem = f"{awhere}.id {aid!r} {taken(aid, other, 'another action of this race')}."
+        if problem is not None:
+            found.append(_v("bad_action", problem, rule))
+        ids.add(aid)
         found.extend(
             _check_effect(
                 action["effect"], f"{awhere}.effect", ACTION_EFFECTS, rule, needs_when=False
@@ -415,7 +445,7 @@ def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
         ]
     found: list[Violation] = []
     cards: list[dict[str, Any]] = []
-    ids: set[str] = set()
+    ids = LookAlikes()
     for i, card in enumerate(spec):
         where = f"options.reinforcements.{i}"
         if not isinstance(card, dict) or set(card) != {"id", "name", "kind", "number", "effect"}:
@@ -437,8 +467,15 @@ def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
                 )
             )
             continue
-        if cid in ids:
-            found.append(_v("duplicate_card", f"Card id {cid!r} is given twice.", rule))
+        problem = _shown_problem(where, card)
+        if problem is not None:
+            found.append(_v("bad_card", problem, rule))
+            continue
+        other = ids.like(cid)
+        if other is not None:
+            found.append(
+                _v("duplicate_card", f"Card id {cid!r} {taken(cid, other, 'another card')}.", rule)
+            )
             continue
         ids.add(cid)
         if not is_int(card["number"]) or not 0 <= card["number"] <= MAX_NUMBER:

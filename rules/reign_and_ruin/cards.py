@@ -15,6 +15,7 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reign_and_ruin import rulebook
+from rules.shown_text import LookAlikes, id_problem, taken
 
 __all__ = [
     "FACTIONS",
@@ -95,10 +96,11 @@ def default_deck() -> list[dict[str, Any]]:
 def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Violation]]:
     """Read ``options.deck``: a list of ``{"faction", "value"}`` with an optional ``"id"``.
 
-    Explicit ids are kept (they must be unique, of 1 to :data:`MAX_CARD_ID` characters); a
-    missing id becomes
-    ``"<faction>-<value>"``, or ``"<faction>-<value>-2"``, ``-3``... when that id is already
-    taken by an earlier card or by any explicit id. The deck must hold at least seven cards per
+    Explicit ids are kept: of 1 to :data:`MAX_CARD_ID` characters, from the safe set of
+    :mod:`rules.shown_text`, and no two alike (equal, or differing only by case or confusable
+    characters). A missing id becomes ``"<faction>-<value>"``, or ``"<faction>-<value>-2"``,
+    ``-3``... when that id is already taken, or looked like, by an earlier card or by any
+    explicit id. The deck must hold at least seven cards per
     player (seed §Setup deals seven to each). Returns the cards and the violations found.
     """
     found: list[Violation] = []
@@ -112,7 +114,7 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
                 rulebook.DECK,
             )
         ]
-    explicit: set[str] = set()
+    given = LookAlikes()
     for i, entry in enumerate(spec):
         where = f"options.deck.{i}"
         if not isinstance(entry, dict):
@@ -158,16 +160,20 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
                         rulebook.DECK,
                     )
                 )
-            elif card_id in explicit:
+            elif (problem := id_problem(card_id)) is not None:
+                found.append(
+                    Violation("bad_card_id", f"{where}.id {card_id!r} {problem}.", rulebook.DECK)
+                )
+            elif (other := given.like(card_id)) is not None:
                 found.append(
                     Violation(
                         "duplicate_card_id",
-                        f"{where}.id {card_id!r} is used by another card.",
+                        f"{where}.id {card_id!r} {taken(card_id, other, 'another card')}.",
                         rulebook.DECK,
                     )
                 )
             else:
-                explicit.add(card_id)
+                given.add(card_id)
     needed = CARDS_PER_PLAYER * player_count
     if len(spec) < needed:
         found.append(
@@ -180,7 +186,6 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
         )
     if found:
         return [], found
-    used = set(explicit)
     last_suffix: dict[str, int] = {}  # base -> the last n tried: each base's search resumes there
     deck: list[CardSpec] = []
     for entry in spec:
@@ -189,11 +194,11 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
             base = f"{entry['faction']}-{entry['value']}"
             n = last_suffix.get(base, 1)
             card_id = base if n == 1 else f"{base}-{n}"
-            while card_id in used:
+            while given.like(card_id) is not None:
                 n += 1
                 card_id = f"{base}-{n}"
             last_suffix[base] = n
-            used.add(card_id)
+            given.add(card_id)
         deck.append((card_id, entry["faction"], entry["value"]))
     return deck, []
 

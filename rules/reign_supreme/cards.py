@@ -53,6 +53,7 @@ from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
 from rules.reign_supreme.state import catalog_of
 from rules.reign_supreme.survey import Survey
 from rules.reign_supreme.walls import own_wall, wall_by_id, wall_spaces
+from rules.shown_text import LookAlikes, taken, text_problem
 
 __all__ = [
     "DECKS",
@@ -114,7 +115,8 @@ def _int(value: Any, lo: int, hi: int) -> bool:
 # -- custom card sets ------------------------------------------------------------------------------
 def check_cards(cards: Any) -> list[Violation]:
     """Problems of a card set (``options.cards``, the format of ``data/cards.json``): 1 to 50
-    definitions with exactly the fields above, unique ids (lower-case letters, digits, ``_``),
+    definitions with exactly the fields above, ids of lower-case letters, digits and ``_`` no two
+    alike (:mod:`rules.shown_text`), names and texts without control characters,
     1 to 4 copies, a known target and primitive that fit each other, amounts 0 to 20, and cards
     in both decks. Each problem is a ``bad_cards`` naming the field."""
     bad = "bad_cards"
@@ -123,7 +125,7 @@ def check_cards(cards: Any) -> list[Violation]:
             _v(bad, f"options.cards must be a list of 1 to {MAX_DEFINITIONS} card definitions.")
         ]
     found: list[Violation] = []
-    ids: set[str] = set()
+    ids = LookAlikes()
     decks: set[str] = set()
     for i, card in enumerate(cards):
         at = f"options.cards[{i}]"
@@ -138,8 +140,9 @@ def check_cards(cards: Any) -> list[Violation]:
         found.extend(_v(bad, f"{at}.{key} is missing.") for key in _FIELDS if key not in card)
         cid = card.get("id")
         if type(cid) is str and _ID.fullmatch(cid) is not None:
-            if cid in ids:
-                found.append(_v(bad, f"{at}.id {cid!r} is used twice."))
+            other = ids.like(cid)
+            if other is not None:
+                found.append(_v(bad, f"{at}.id {cid!r} {taken(cid, other, 'another card')}."))
             ids.add(cid)
         elif "id" in card:
             found.append(
@@ -155,8 +158,12 @@ def check_cards(cards: Any) -> list[Violation]:
             found.append(_v(bad, f"{at}.deck must be 'spell' or 'tactics'."))
         if "name" in card and (type(card["name"]) is not str or not 1 <= len(card["name"]) <= 60):
             found.append(_v(bad, f"{at}.name must be a string of 1 to 60 characters."))
+        elif "name" in card and (problem := text_problem(card["name"])) is not None:
+            found.append(_v(bad, f"{at}.name {problem}."))
         if "text" in card and (type(card["text"]) is not str or len(card["text"]) > 500):
             found.append(_v(bad, f"{at}.text must be a string of at most 500 characters."))
+        elif "text" in card and (problem := text_problem(card["text"])) is not None:
+            found.append(_v(bad, f"{at}.text {problem}."))
         if "copies" in card and not _int(card["copies"], 1, MAX_COPIES):
             found.append(_v(bad, f"{at}.copies must be a whole number from 1 to {MAX_COPIES}."))
         target = card.get("target")

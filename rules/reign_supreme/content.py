@@ -19,6 +19,7 @@ from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.hexes import distance, neighbours
+from rules.shown_text import LookAlikes, id_problem, taken, text_problem
 
 __all__ = [
     "UNIT_TYPES",
@@ -110,6 +111,9 @@ MAX_BOARD = 1000
 standard scenario has 175): it bounds the work of every request on that board (rules doc,
 Scenarios)."""
 MAX_KINGDOMS = 12
+MAX_ARMY_ID = 64
+"""Service limit on the length of a custom roster's army id (rules doc, Rosters), as on card ids
+of the other games."""
 VICTORIES = ("last_standing", "throne")
 
 
@@ -155,6 +159,29 @@ def _v(code: str, message: str, rule: str = rulebook.OPTIONS) -> Violation:
 
 
 # -- rosters ---------------------------------------------------------------------------------------
+@cache
+def _default_armies() -> LookAlikes:
+    found = LookAlikes()
+    for army in ARMY_IDS:
+        found.add(army)
+    return found
+
+
+def army_id_problem(army: str) -> str | None:
+    """Why ``army`` may not be a custom roster's army id (the end of a sentence), or None: 1 to
+    :data:`MAX_ARMY_ID` characters from the safe set of :mod:`rules.shown_text`, and not like a
+    default army's id unless it is that id (the roster then replaces that army)."""
+    if not 1 <= len(army) <= MAX_ARMY_ID:
+        return f"is not 1 to {MAX_ARMY_ID} characters"
+    problem = id_problem(army)
+    if problem is not None:
+        return problem
+    other = _default_armies().like(army)
+    if other is not None and other != army:
+        return taken(army, other, "a default army")
+    return None
+
+
 def check_roster(army: str, roster: Any) -> list[Violation]:
     """Problems of a custom roster ``{"title": str, "units": {type: stats}}`` for ``army``.
 
@@ -164,6 +191,15 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
     The roster must define the Assault (one Assault per army, ruling RS 3).
     """
     rule = rulebook.ROSTERS
+    problem = army_id_problem(army)
+    if problem is not None:
+        return [
+            _v(
+                "bad_roster",
+                f"options.rosters has an army id {army[:MAX_ARMY_ID]!r} that {problem}.",
+                rule,
+            )
+        ]
     where = f"options.rosters.{army}"
     if type(roster) is not dict or type(roster.get("units")) is not dict or not roster["units"]:
         return [
@@ -175,6 +211,8 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
             found.append(_v("bad_roster", f"{where} has an unknown field {key!r}.", rule))
     if "title" in roster and type(roster["title"]) is not str:
         found.append(_v("bad_roster", f"{where}.title must be a string.", rule))
+    elif "title" in roster and (problem := text_problem(roster["title"])) is not None:
+        found.append(_v("bad_roster", f"{where}.title {problem}.", rule))
     if "assault" not in roster["units"]:
         found.append(_v("bad_roster", f"{where} must define its one Assault unit.", rule))
     for utype, stats in roster["units"].items():
@@ -201,8 +239,11 @@ def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
     for key in stats:
         if key not in allowed:
             found.append(_v("bad_unit_stats", f"{at} has an unknown field {key!r}.", rule))
-    if type(stats.get("name")) is not str or not stats.get("name"):
+    name = stats.get("name")
+    if type(name) is not str or not name:
         found.append(_v("bad_unit_stats", f"{at}.name must be a non-empty string.", rule))
+    elif (problem := text_problem(name)) is not None:
+        found.append(_v("bad_unit_stats", f"{at}.name {problem}.", rule))
     for stat in STATS:
         value = stats.get(stat)
         low = 1 if stat in ("hp", "range") else 0
@@ -349,6 +390,8 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     for key in ("id", "name", "description"):
         if key in scenario and type(scenario[key]) is not str:
             found.append(_v("bad_scenario", f"options.scenario.{key} must be a string.", rule))
+        elif key in scenario and (problem := text_problem(scenario[key])) is not None:
+            found.append(_v("bad_scenario", f"options.scenario.{key} {problem}.", rule))
     for key in ("castles", "cards", "deployment"):
         if type(scenario.get(key)) is not bool:
             found.append(_v("bad_scenario", f"options.scenario.{key} must be true or false.", rule))

@@ -43,6 +43,7 @@ from rules.reign_supreme.state import (
 from rules.reign_supreme.turns import auto_setup
 from rules.reign_supreme.walls import GATE_HP, castle_wall_edges
 from rules.rng import Rng
+from rules.shown_text import LookAlikes, taken
 
 __all__ = ["DEFAULT_OPTIONS", "SETUP_MODES", "new_game"]
 
@@ -102,8 +103,19 @@ def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, 
             _v("bad_roster", "options.rosters must map army ids to rosters.", rulebook.ROSTERS)
         )
         custom = {}
+    given = LookAlikes()
     for army, roster in custom.items():
         problems = check_roster(army, roster)
+        other = given.like(army)
+        if not problems and other is not None:  # army ids are keys: never equal
+            problems = [
+                _v(
+                    "bad_roster",
+                    f"options.rosters.{army} {taken(army, other, 'another roster')}.",
+                    rulebook.ROSTERS,
+                )
+            ]
+        given.add(army)
         found.extend(problems)
         if not problems:
             rosters[army] = {"title": roster.get("title", army), "units": roster["units"]}

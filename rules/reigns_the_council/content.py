@@ -16,6 +16,7 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reigns_the_council import rulebook
+from rules.shown_text import LookAlikes, id_problem, taken, text_problem
 
 __all__ = [
     "PILLARS",
@@ -26,6 +27,8 @@ __all__ = [
     "DECK_COUNT",
     "MAX_DECK",
     "MAX_CHANGE",
+    "MAX_CARD_ID",
+    "MAX_TITLE",
     "GOALS",
     "GOAL_SIDES",
     "default_deck",
@@ -57,6 +60,12 @@ MAX_DECK = 300
 """Service limit on the number of cards of a custom deck (bounds the size of a state)."""
 MAX_CHANGE = 5
 """A zone moves a token by at most 5 spaces per pillar (a whole half-track)."""
+MAX_CARD_ID = 64
+"""Service limit on the length of a custom card's id: with ids of any length, the states of a
+game could differ in size by megabytes according to who holds which card, and a state's size
+must not tell hidden cards apart (``api.session_store.PLAY_GROWTH``)."""
+MAX_TITLE = 80
+"""Service limit on the length of a custom card's title."""
 _CARD_KEYS = frozenset({"id", "title", "back", "accept", "reject"})
 
 GOALS: dict[str, dict[str, int]] = {g["id"]: dict(g["sides"]) for g in _data("goals.json")}
@@ -113,8 +122,11 @@ def card_problems(where: str, card: Any, with_id: bool) -> list[str]:
     problems = [
         f"{where} has unknown field {k!r}." for k in sorted(map(str, card)) if k not in allowed
     ]
-    if "title" in card and (not isinstance(card["title"], str) or len(card["title"]) > 80):
-        problems.append(f"{where}.title must be a string of at most 80 characters.")
+    title = card.get("title", "")
+    if not isinstance(title, str) or len(title) > MAX_TITLE:
+        problems.append(f"{where}.title must be a string of at most {MAX_TITLE} characters.")
+    elif (problem := text_problem(title)) is not None:
+        problems.append(f"{where}.title {problem}.")
     back = card.get("back")
     if (
         not isinstance(back, list)
@@ -154,8 +166,10 @@ def card_problems(where: str, card: Any, with_id: bool) -> list[str]:
 
 def build_deck(spec: Any, player_count: int) -> tuple[dict[str, dict[str, Any]], list[Violation]]:
     """Read ``options.deck``: a list of ``{"back", "accept", "reject"}`` with optional ``"id"``
-    and ``"title"``. A missing id becomes ``"card-<n>"`` (n = position from 1, skipping ids
-    taken). The deck needs at least :func:`min_deck_size` cards and at most ``MAX_DECK``.
+    and ``"title"``. Explicit ids are of 1 to :data:`MAX_CARD_ID` characters, from the safe set of
+    :mod:`rules.shown_text`, no two alike (equal, or differing only by case or confusable
+    characters); a missing id becomes ``"card-<n>"`` (n = position from 1, skipping ids taken
+    or looked like). The deck needs at least :func:`min_deck_size` cards and at most ``MAX_DECK``.
     Returns the ``cards`` catalogue and the violations found."""
     if not isinstance(spec, list):
         return {}, [
@@ -174,45 +188,50 @@ def build_deck(spec: Any, player_count: int) -> tuple[dict[str, dict[str, Any]],
                 rulebook.PROPOSALS,
             )
         )
-    explicit: set[str] = set()
+    given = LookAlikes()
     for i, entry in enumerate(spec[: MAX_DECK + 1]):
         where = f"options.deck.{i}"
-        for problem in card_problems(where, entry, with_id=True)[:5]:
-            found.append(Violation("bad_card", problem, rulebook.PROPOSALS))
+        found.extend(
+            Violation("bad_card", problem, rulebook.PROPOSALS)
+            for problem in card_problems(where, entry, with_id=True)[:5]
+        )
         if isinstance(entry, dict) and "id" in entry:
             cid = entry["id"]
-            if not isinstance(cid, str) or not 1 <= len(cid) <= 64:
+            if not isinstance(cid, str) or not 1 <= len(cid) <= MAX_CARD_ID:
                 found.append(
                     Violation(
                         "bad_card_id",
-                        f"{where}.id must be a string of 1 to 64 characters.",
+                        f"{where}.id must be a string of 1 to {MAX_CARD_ID} characters.",
                         rulebook.PROPOSALS,
                     )
                 )
-            elif cid in explicit:
+            elif (unsafe := id_problem(cid)) is not None:
+                found.append(
+                    Violation("bad_card_id", f"{where}.id {cid!r} {unsafe}.", rulebook.PROPOSALS)
+                )
+            elif (other := given.like(cid)) is not None:
                 found.append(
                     Violation(
                         "duplicate_card_id",
-                        f"{where}.id {cid!r} is used by another card.",
+                        f"{where}.id {cid!r} {taken(cid, other, 'another card')}.",
                         rulebook.PROPOSALS,
                     )
                 )
             else:
-                explicit.add(cid)
+                given.add(cid)
         if len(found) >= 50:
             break
     if found:
         return {}, found
     catalog: dict[str, dict[str, Any]] = {}
-    used = set(explicit)
     for n, entry in enumerate(spec, start=1):
         cid = entry.get("id")
         if cid is None:
             cid, k = f"card-{n}", n
-            while cid in used:
+            while given.like(cid) is not None:
                 k += len(spec)
                 cid = f"card-{k}"
-            used.add(cid)
+            given.add(cid)
         catalog[cid] = {
             "title": entry.get("title", ""),
             "back": list(entry["back"]),
