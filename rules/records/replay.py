@@ -104,16 +104,14 @@ def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()
 def step(
     game: Game,
     states: Sequence[State],
-    done: Sequence[Mapping[str, Any]],
     entry: Mapping[str, Any],
     checks: Checks = Checks(),
     *,
     last_barriers: LastBarriers,
 ) -> tuple[State, list[Event]]:
     """The state and events of ``entry``, applied after ``states`` (``states[v]``: version
-    ``v``), which ``done`` made (``done[v - 1]`` made version ``v``; later ones are not read).
-    ``last_barriers`` is over these same ``states`` and ``done``, kept for the whole replay so
-    that every takeback's check reuses the barriers already found.
+    ``v``). ``last_barriers`` is over these same ``states`` and the entries that made them, kept
+    for the whole replay so that every takeback's check reuses the barriers already found.
     Raises ``NotReplayable`` at the entry's version when it cannot be applied; a takeback that
     would pass a barrier (the information horizon) is refused naming the highest one passed."""
     version = len(states)
@@ -181,7 +179,7 @@ def replay_states(
     states: list[State] = [start]
     last_barriers = LastBarriers(game, states, entries)  # grows with states
     for entry in entries:
-        state, events = step(game, states, entries, entry, checks, last_barriers=last_barriers)
+        state, events = step(game, states, entry, checks, last_barriers=last_barriers)
         states.append(state)
         yield state, events
 

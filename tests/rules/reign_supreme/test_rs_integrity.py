@@ -362,3 +362,27 @@ def test_finished_games_pass():
     GAME.check_state(step.after)
     with pytest.raises(InvalidState):
         GAME.check_state(dict(step.after, status="in_progress"))
+
+
+@pytest.mark.parametrize("part", ["castle", "throne", "gate"])
+def test_a_kingdom_without_its_castle_is_named_by_the_part_missing(mid, part):
+    """With castles, each Kingdom's Castle, Throne and Gate are check_layout's to require (as
+    set-up requires them), once: the problem names the part, not the whole Kingdom again."""
+    s = copy.deepcopy(mid)
+    s["kingdoms"]["ann"][part] = None
+    found = state_problems(s)
+    assert {v.code for v in found} == {"bad_board"}
+    assert f"state.kingdoms.ann.{part}" in found[0].message
+    assert not any("exactly when" in v.message or "uses no castles" in v.message for v in found)
+
+
+def test_a_castle_in_a_scenario_without_castles_is_a_bad_board():
+    s = GAME.setup(["ann", "bob"], 9, {"setup": "auto", "scenario": "skirmish"})
+    assert problems(s) == []
+    s["kingdoms"]["ann"]["throne"] = [0, 0]
+    assert [(v.code, v.message) for v in state_problems(s)] == [
+        (
+            "bad_board",
+            "ann's Kingdom has a castle, throne or gate, but the scenario uses no castles.",
+        )
+    ]
