@@ -10,6 +10,7 @@ random records of the four games; the work is counted in calls of ``barrier``, n
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Mapping, Sequence
@@ -43,15 +44,16 @@ _STEP = replay_module.step  # the step under test, kept before any test patches 
 
 
 def _walking_step(
+    done: Sequence[Mapping[str, Any]],
     game: Game,
     states: Sequence[dict[str, Any]],
-    done: Sequence[Mapping[str, Any]],
     entry: Mapping[str, Any],
     checks: Checks,
     **kept: Any,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The reference: ``step`` as it was, a takeback walking back over every version it passes
-    and checking each for a barrier; any other entry as ``step`` does it now."""
+    and checking each for a barrier (``done[v - 1]``, the record's entries, made version ``v``);
+    any other entry as ``step`` does it now."""
     version = len(states)
     if entry.get("by") == TAKEBACK:
         to = (entry.get("takeback") or {}).get("to_version")
@@ -66,7 +68,7 @@ def _walking_step(
                     "past the information horizon.",
                 )
         return states[to], []
-    return _STEP(game, states, done, entry, checks, **kept)
+    return _STEP(game, states, entry, checks, **kept)
 
 
 def _reference_replay(
@@ -74,7 +76,7 @@ def _reference_replay(
 ) -> replay_module.Difference | None:
     """``replay`` with the walking step in place of ``step``."""
     with monkeypatch.context() as patch:
-        patch.setattr(replay_module, "step", _walking_step)
+        patch.setattr(replay_module, "step", functools.partial(_walking_step, record["entries"]))
         return replay(game, record)
 
 
