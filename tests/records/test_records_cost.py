@@ -27,7 +27,16 @@ from rules.records import start_state
 from rules.records.digest import canonical
 from rules.registry import get_game
 from tests.records.games import PLAYERS
-from tests.records.test_records_api import PROBLEM, bearer, move_once, path, propose
+from tests.records.test_records_api import (
+    PROBLEM,
+    answer,
+    bearer,
+    create,
+    move_once,
+    path,
+    propose,
+    record,
+)
 
 replay_module = importlib.import_module("rules.records.replay")
 CORPUS = Path(__file__).parent / "corpus"
@@ -129,6 +138,34 @@ def test_a_record_whose_start_differs_is_still_answered_by_the_replay(client, su
     assert resp.get_json()["valid"] is False and resp.get_json()["first_difference"] == 0
 
 
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda start: start.update(hands=5),  # malformed: not the state's shape
+        lambda start: start["hands"]["ann"].append("kurgoz-1"),  # fails its integrity checks
+    ],
+)
+def test_a_fork_record_whose_start_is_broken_is_answered_at_version_0(client, spoil):
+    """A fork's record may carry its start state (once the game is over), which the bound sizes
+    before the replay: a start that is not a sound state is the replay's answer (``valid:
+    false`` at 0), never a 500 or a 422."""
+    session = create(client, "reign-and-ruin", ["ann", "bob"])
+    resp = client.post(
+        path(session, "/fork"), json={"version": 0}, headers=bearer(session["seats"]["ann"])
+    )
+    assert resp.status_code == 201, resp.get_json()
+    forked = record(client, resp.get_json())
+    start = get_game("reign-and-ruin").setup(["ann", "bob"], 1, {})
+    spoil(start)
+    resp = client.post(
+        "/v1/games/reign-and-ruin/replay", json={"record": dict(forked, start=start)}
+    )
+    assert resp.status_code == 200, resp.get_json()
+    answer = resp.get_json()
+    assert answer["valid"] is False and answer["first_difference"] == 0
+    assert "The start state" in answer["detail"], answer
+
+
 def test_verify_on_ones_own_machine_has_no_bound(supreme, monkeypatch):
     _, record, _ = supreme
     monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", 1)
@@ -169,6 +206,29 @@ def test_a_takeback_of_a_history_over_the_bound_is_a_409(client, placed):
     assert problem["code"] == "history_too_long"
     assert problem["limit"] == 5 and problem["current_version"] == 7
     assert replays["count"] == 0
+    assert client.get(path(session)).get_json()["version"] == 7  # nothing changed
+
+
+def test_a_takeback_answered_once_the_bound_is_lower_is_a_409_and_lands_nothing(
+    client, placed, monkeypatch
+):
+    """The bound is checked where the takeback lands, not only where it is proposed: proposed
+    under it (a bound raised), then accepted after a restart with a lower one, it replays
+    nothing and changes nothing."""
+    session, replays = placed
+    lowered = api.records.MAX_REPLAY_STATE_BYTES
+    monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", MAX_REPLAY_STATE_BYTES)
+    proposed = propose(client, session, "ann", 0)
+    assert proposed.status_code == 201, proposed.get_json()
+    takeback = proposed.get_json()
+    assert takeback["status"] == "pending" and takeback["waiting_on"] == ["bob"]
+    before = replays["count"]
+    monkeypatch.setattr(api.records, "MAX_REPLAY_STATE_BYTES", lowered)
+    resp = answer(client, session, "bob", takeback["takeback_id"], "accept")
+    assert resp.status_code == 409 and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert problem["code"] == "history_too_long" and problem["limit"] == 5
+    assert replays["count"] == before
     assert client.get(path(session)).get_json()["version"] == 7  # nothing changed
 
 
