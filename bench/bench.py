@@ -22,7 +22,8 @@ and the expert bot's strength against greedy.
    an echo round, then per round the endpoint, the unseen service and the echo again.
    Reported: requests/s (median of rounds), p50 and p99 latency (of the median round), the ratio
    endpoint/echo (the median over rounds of each round's requests/s against the echo rounds on
-   either side of it, :func:`paired_ratio`), and any non-200 answer (there should be none). The
+   either side of it, :func:`paired_ratio`), any non-200 answer (there should be none) and the
+   rounds left out as stalled (:data:`STALLED`: the machine lost most of a round). The
    service remembers the states it has checked (``api/known_states.py``), so the repeated bodies
    are known after their first round, as a client's states are when it sends back what the
    service answered; a second service with ``KNOWN_STATES=0`` ("unseen") shows every request as
@@ -357,19 +358,43 @@ def median_round(measured: list[dict]) -> dict:
     return sorted(measured, key=lambda m: m["requests_per_second"])[len(measured) // 2]
 
 
+STALLED = 2 / 3
+"""A round whose requests/s fall below this share of the median round of its kind (the same
+target fed the same bodies) ran while the machine stalled, and is left out of the ratios. Seen
+on the 2-core VM on 2026-11-27: of a run's 176 HTTP rounds, 9 (echo and service alike, one at a
+time) ran at 29 to 47% of their kind's median rate, and every other round at 82 to 119%."""
+
+
+def steady(rates: list[float]) -> list[float | None]:
+    """``rates`` with each stalled round (:data:`STALLED`) as None."""
+    floor = STALLED * statistics.median(rates)
+    return [rate if rate >= floor else None for rate in rates]
+
+
 def paired_ratio(service: list[dict], echo: list[dict]) -> float:
     """The median over rounds of service round ``r``'s requests/s over the mean of the echo
-    rounds just before and just after it (``echo`` has one round more than ``service``).
+    rounds just before and just after it (``echo`` has one round more than ``service``), stalled
+    rounds (:func:`steady`) left out: a stalled service round has no ratio, and a service round
+    beside a stalled echo round is compared with the other echo round alone.
 
-    Why paired: this machine's throughput drifts by a factor of two within a minute (a shared
-    VM), so a median service round over a median echo round, taken minutes apart, compares two
-    machines; a round against the echo rounds on either side of it compares like with like."""
-    ratios = [
-        m["requests_per_second"]
-        / ((echo[r]["requests_per_second"] + echo[r + 1]["requests_per_second"]) / 2)
-        for r, m in enumerate(service)
-    ]
+    Why paired: this machine's throughput drifts between rounds, so a median service round over
+    a median echo round, taken minutes apart, may compare two machines; a round against the
+    echo rounds on either side of it compares like with like. Why stalled rounds are left out:
+    an echo round at 40% of its rate made each service round beside it look 40% faster than it
+    was (a run's Reign Supreme apply read 73% of the echo, its steady rounds 53%)."""
+    served = steady([m["requests_per_second"] for m in service])
+    echoed = steady([m["requests_per_second"] for m in echo])
+    ratios = []
+    for r, rate in enumerate(served):
+        beside = [e for e in (echoed[r], echoed[r + 1]) if e is not None]
+        if rate is not None and beside:
+            ratios.append(rate / (sum(beside) / len(beside)))
     return round(statistics.median(ratios), 3)
+
+
+def stalled_rounds(row: dict) -> int:
+    """How many rounds of an HTTP row's echo, endpoint and unseen runs :func:`steady` left out."""
+    return sum(steady(row[name]["rounds"]).count(None) for name in ("echo", "endpoint", "unseen"))
 
 
 # -- report ------------------------------------------------------------------------------------
@@ -387,7 +412,8 @@ def table(report: dict) -> str:
             f"p99 < {GOALS['apply_p99_ms']:g} ms; unseen: apply >= {GOALS_UNSEEN['apply']:.0%}, "
             f"legal-moves >= {GOALS_UNSEEN['legal-moves']:.0%})",
             f"  {'game endpoint':36s} {'body':>7s} {'echo/s':>8s} {'req/s':>8s} {'ratio':>6s} "
-            f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors",
+            f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors "
+            "stalled",
         ]
         for name, row in report["http"].items():
             e, s, u = row["echo"], row["endpoint"], row["unseen"]
@@ -395,7 +421,8 @@ def table(report: dict) -> str:
                 f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
                 f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
                 f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} "
-                f"{u['p99_ms']:>6.2f} {s['errors'] + e['errors'] + u['errors']}"
+                f"{u['p99_ms']:>6.2f} {s['errors'] + e['errors'] + u['errors']:>6} "
+                f"{stalled_rounds(row):>7}"
             )
     if report.get("strength"):
         lines += [

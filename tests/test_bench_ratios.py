@@ -24,6 +24,23 @@ def test_each_round_is_compared_with_the_echo_rounds_beside_it():
     assert bench.paired_ratio(_rounds(1125, 1125, 300), echo) == 0.75
 
 
+def test_a_stalled_echo_round_does_not_make_the_service_beside_it_look_faster():
+    """A run's Reign Supreme apply: two echo rounds at less than half their rate. Against the
+    mean of its neighbours, every service round beside one looked 40% faster (the median of the
+    rounds then read 0.69); against the steady echo rounds alone it is 0.5."""
+    bench = bench_scripts.load("bench")
+    echo = _rounds(4000, 1800, 4000, 4000, 4000, 1800, 4000, 4000)
+    service = _rounds(*[2000] * 7)
+    assert bench.paired_ratio(service, echo) == 0.5
+    assert bench.steady([4000, 1800, 4000]) == [4000, None, 4000]
+
+
+def test_a_stalled_service_round_has_no_ratio():
+    bench = bench_scripts.load("bench")
+    echo = _rounds(100, 100, 100, 100)
+    assert bench.paired_ratio(_rounds(70, 20, 80), echo) == 0.75  # the median of 0.7 and 0.8
+
+
 def test_the_ratio_is_the_median_of_the_rounds():
     bench = bench_scripts.load("bench")
     echo = _rounds(100, 100, 100, 100)

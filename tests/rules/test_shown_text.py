@@ -91,27 +91,32 @@ def test_rr_a_generated_id_skips_an_explicit_id_it_would_look_like():
 
 
 # -- Reigns: The Council: options.deck -------------------------------------------------------------
-def _rtc_deck(**changes: dict) -> list[dict]:
+NAMES = ("ann", "bob", "cat")
+"""The Council's fewest players: a Monarch and two advisors."""
+
+
+def _rtc_deck(changes: dict[int, dict] | None = None) -> list[dict]:
+    """The first 40 cards of the default deck, card ``i`` updated with ``changes[i]``."""
     deck = content("reigns-the-council")["deck"][:40]
-    for index, change in changes.items():
-        deck[int(index[1:])].update(change)
+    for index, change in (changes or {}).items():
+        deck[index].update(change)
     return deck
 
 
 def test_rtc_a_card_id_that_looks_like_another_is_refused():
-    deck = _rtc_deck(i0={"id": "p01"}, i1={"id": "P01"})
+    deck = _rtc_deck({0: {"id": "p01"}, 1: {"id": "P01"}})
     codes = [code for code, _ in setup_problems("reigns-the-council", {"deck": deck}, NAMES)]
     assert codes == ["duplicate_card_id"]
 
 
 def test_rtc_a_card_id_outside_the_safe_set_is_refused():
-    deck = _rtc_deck(i0={"id": f"p{ZWSP}01"})
+    deck = _rtc_deck({0: {"id": f"p{ZWSP}01"}})
     codes = [code for code, _ in setup_problems("reigns-the-council", {"deck": deck}, NAMES)]
     assert codes == ["bad_card_id"]
 
 
 def test_rtc_a_title_with_a_bidi_override_is_refused_naming_the_field():
-    deck = _rtc_deck(i3={"title": f"Tax the {RLO}hcruhc"})
+    deck = _rtc_deck({3: {"title": f"Tax the {RLO}hcruhc"}})
     found = setup_problems("reigns-the-council", {"deck": deck}, NAMES)
     assert found == [
         (
@@ -128,9 +133,6 @@ def test_rtc_a_generated_id_skips_an_explicit_id_it_would_look_like():
     state = get_game("reigns-the-council").setup(list(NAMES), 1, {"deck": deck})
     assert "CARD-1" in state["cards"] and "card-1" not in state["cards"]
     assert "card-41" in state["cards"]  # card-<n + deck size>
-
-
-NAMES = ("ann", "bob", "cat")
 
 
 # -- Reign Absolute: options.races and options.reinforcements --------------------------------------
