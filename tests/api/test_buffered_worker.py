@@ -22,6 +22,7 @@ from gunicorn.http.body import ChunkedReader
 
 from api.answer_writer import AnswerBudget
 from api.buffered_worker import (
+    ACCEPT_PAUSE_SECONDS,
     GATHERED_PIECE,
     BufferedConn,
     BufferedWorker,
@@ -520,7 +521,8 @@ def test_past_its_share_of_connections_a_client_gets_a_429_and_is_closed(worker)
         other = socket.create_connection(
             ("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0)
         )
-        worker.accept(listener)
+        for _ in range(2):  # holding two, a worker takes one a call (ACCEPT_PAUSE_SECONDS)
+            worker.accept(listener)
         assert worker.nr_conns == 3  # two from 127.0.0.1, one from 127.0.0.9
         assert worker._connections.held("127.0.0.1") == 2
         refused = _read_all(clients[2])
@@ -558,3 +560,34 @@ def test_connection_shares_count_each_client():
     shares.done("a")
     assert shares.admit("a") and not shares.admit("a")
     assert all(ClientCounts(0).admit("a") for _ in range(1000))
+
+
+def test_holding_two_connections_a_worker_pauses_accepting_so_others_take_the_next(worker):
+    """Connections opened together (a keep-alive pool) spread over the workers, which share one
+    listening socket: once a worker holds two, it stops accepting for ACCEPT_PAUSE_SECONDS,
+    leaving the next to an idle worker, and its loop waits no longer than the pause; then it
+    takes them itself. Without the pause one worker took a whole pool of four in one round in
+    five, and served it alone on one core."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    worker.sockets = [listener]
+    port = listener.getsockname()[1]
+    clients = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+    try:
+        worker.set_accept_enabled(True)
+        worker.accept(listener)
+        assert worker.nr_conns == 2 and not worker._accepting
+        worker.set_accept_enabled(True)  # gthread's loop asks at every turn: still paused
+        assert not worker._accepting
+        waited: list[float] = []
+        select = worker.poller.select
+        worker.poller.select = lambda timeout=None: (waited.append(timeout), select(timeout))[1]
+        worker.wait_for_and_dispatch_events(1.0)
+        assert 0 <= waited[0] <= ACCEPT_PAUSE_SECONDS
+        worker.poller.select = select
+        _turn(worker, lambda: (worker.set_accept_enabled(True), worker.nr_conns == 4)[1])
+    finally:
+        worker.set_accept_enabled(False)
+        for sock in clients:
+            sock.close()
+        listener.close()
