@@ -90,12 +90,15 @@ _READ_SIZE = 65536
 _MAX_READ_PER_EVENT = 4 * _READ_SIZE  # fairness: one busy client cannot hold the loop
 _ACCEPTS_PER_EVENT = 64
 ACCEPT_PAUSE_SECONDS = 0.0005
-"""After taking a connection that leaves it holding more than one, a worker stops accepting for
-this long, so that connections opened together (a client's keep-alive pool, a proxy's upstream
-connections) spread over the workers, which share one listening socket: the others, idle, take
-the next ones. Without it the worker awake first took a whole pool of four in about one round
-in five, and served it alone on one core at less than half the service's rate. It bounds a
-worker's accepts to about 2,000 a second only while it holds connections already."""
+ACCEPT_PAUSE_UP_TO = 8
+"""After taking a connection that leaves it holding 2 to ``ACCEPT_PAUSE_UP_TO`` connections, a
+worker stops accepting for ``ACCEPT_PAUSE_SECONDS``, so that a few connections opened together
+(a client's keep-alive pool, a proxy's upstream connections) spread over the workers, which
+share one listening socket: the others, idle, take the next ones. Without it the worker awake
+first took a whole pool of four in about one round in five, and served it alone on one core at
+less than half the service's rate. Holding more, it takes a burst whole (up to 64 a turn of its
+loop): paused at every connection, a worker busy with a burst of 100 took one a turn, and a
+request behind the burst waited 300 ms."""
 _EXPIRE_PER_TURN = 64
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 REQUEST_BYTES_PER_WORKER = 64
@@ -261,7 +264,7 @@ class BufferedWorker(ProblemWorker):
             self.nr_conns += 1
             now = time.monotonic()
             self._gather(conn, b"", now + self.request_deadline, idle=False)
-            if self.nr_conns > 1:
+            if 1 < self.nr_conns <= ACCEPT_PAUSE_UP_TO:
                 self._accepts_resume = now + ACCEPT_PAUSE_SECONDS
                 self.set_accept_enabled(False)
                 return

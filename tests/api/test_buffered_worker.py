@@ -23,6 +23,7 @@ from gunicorn.http.body import ChunkedReader
 from api.answer_writer import AnswerBudget
 from api.buffered_worker import (
     ACCEPT_PAUSE_SECONDS,
+    ACCEPT_PAUSE_UP_TO,
     GATHERED_PIECE,
     BufferedConn,
     BufferedWorker,
@@ -567,7 +568,8 @@ def test_holding_two_connections_a_worker_pauses_accepting_so_others_take_the_ne
     listening socket: once a worker holds two, it stops accepting for ACCEPT_PAUSE_SECONDS,
     leaving the next to an idle worker, and its loop waits no longer than the pause; then it
     takes them itself. Without the pause one worker took a whole pool of four in one round in
-    five, and served it alone on one core."""
+    five, and served it alone on one core. Holding more than ACCEPT_PAUSE_UP_TO, it takes a
+    burst whole."""
     listener = socket.create_server(("127.0.0.1", 0))
     listener.setblocking(False)
     worker.sockets = [listener]
@@ -586,6 +588,12 @@ def test_holding_two_connections_a_worker_pauses_accepting_so_others_take_the_ne
         assert 0 <= waited[0] <= ACCEPT_PAUSE_SECONDS
         worker.poller.select = select
         _turn(worker, lambda: (worker.set_accept_enabled(True), worker.nr_conns == 4)[1])
+        worker.nr_conns += ACCEPT_PAUSE_UP_TO  # as if it held that many more: no pause
+        clients += [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]
+        _turn(worker, lambda: (worker.set_accept_enabled(True), worker._accepting)[1])
+        worker.accept(listener)
+        assert worker.nr_conns == 4 + ACCEPT_PAUSE_UP_TO + 3 and worker._accepting
+        worker.nr_conns -= ACCEPT_PAUSE_UP_TO
     finally:
         worker.set_accept_enabled(False)
         for sock in clients:
