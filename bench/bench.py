@@ -360,9 +360,12 @@ def median_round(measured: list[dict]) -> dict:
 
 STALLED = 2 / 3
 """A round whose requests/s fall below this share of the median round of its kind (the same
-target fed the same bodies) ran while the machine stalled, and is left out of the ratios. Seen
-on the 2-core VM on 2026-11-27: of a run's 176 HTTP rounds, 9 (echo and service alike, one at a
-time) ran at 29 to 47% of their kind's median rate, and every other round at 82 to 119%."""
+target fed the same bodies) did not measure what its kind measures, and is left out of the
+ratios. Seen on 2026-11-27: of a run's 176 HTTP rounds, 9 (echo and service alike, one at a
+time) ran at 29 to 47% of their kind's median rate, every other one at 82 to 119%. Their cause
+was the server's: all four connections of the round in one worker, served on one core (fixed
+since, ``api.buffered_worker.ACCEPT_PAUSE_SECONDS``); a round that still falls so low ran on a
+stalled machine, and the ``stalled`` column counts it."""
 
 
 def steady(rates: list[float]) -> list[float | None]:
