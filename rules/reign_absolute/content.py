@@ -126,15 +126,32 @@ def _text(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and 1 <= len(value) <= MAX_TEXT
 
 
-def _shown_problem(where: str, item: dict[str, Any]) -> str | None:
+def _shown_problem(
+    where: str,
+    item: dict[str, Any],
+    kind: str,
+    given: LookAlikes,
+    codes: tuple[str, str],
+    rule: str,
+) -> Violation | None:
     """Why the id or the name of ``item`` (both strings of 1 to ``MAX_TEXT`` characters) may not
-    be shown to the players (:mod:`rules.shown_text`), or None."""
-    problem = id_problem(item["id"])
+    be shown to the players (:mod:`rules.shown_text`): ``codes[0]`` for an id outside the safe
+    set or a name with a control character, ``codes[1]`` for an id like one of ``given``, the
+    ids of its ``kind`` so far. None when it may, and its id is then one of ``given``."""
+    bad, duplicate = codes
+    item_id = item["id"]
+    problem = id_problem(item_id)
     if problem is not None:
-        return f"{where}.id {item['id']!r} {problem}."
+        return _v(bad, f"{where}.id {item_id!r} {problem}.", rule)
     problem = text_problem(item["name"])
     if problem is not None:
-        return f"{where}.name {problem}."
+        return _v(bad, f"{where}.name {problem}.", rule)
+    other = given.like(item_id)
+    if other is not None:
+        return _v(
+            duplicate, f"{where}.id {item_id!r} {taken(item_id, other, f'another {kind}')}.", rule
+        )
+    given.add(item_id)
     return None
 
 
@@ -234,17 +251,12 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
                 )
             )
             continue
-        problem = _shown_problem(where, race)
-        if problem is not None:
-            found.append(_v("bad_race", problem))
+        shown = _shown_problem(
+            where, race, "race", race_ids, ("bad_race", "duplicate_race"), rulebook.RACES
+        )
+        if shown is not None:
+            found.append(shown)
             continue
-        other = race_ids.like(rid)
-        if other is not None:
-            found.append(
-                _v("duplicate_race", f"Race id {rid!r} {taken(rid, other, 'another race')}.")
-            )
-            continue
-        race_ids.add(rid)
         units = race.get("units")
         if not isinstance(units, list) or not 1 <= len(units) <= MAX_UNITS:
             found.append(_v("bad_race", f"{where}.units must list 1 to {MAX_UNITS} unit cards."))
@@ -276,17 +288,12 @@ def build_races(spec: Any, player_count: int) -> tuple[list[dict[str, Any]], lis
                     )
                 )
                 continue
-            problem = _shown_problem(uwhere, unit)
-            if problem is not None:
-                found.append(_v("bad_unit", problem))
+            shown = _shown_problem(
+                uwhere, unit, "unit", unit_ids, ("bad_unit", "duplicate_unit"), rulebook.RACES
+            )
+            if shown is not None:
+                found.append(shown)
                 continue
-            other = unit_ids.like(uid)
-            if other is not None:
-                found.append(
-                    _v("duplicate_unit", f"Unit id {uid!r} {taken(uid, other, 'another unit')}.")
-                )
-                continue
-            unit_ids.add(uid)
             strength = unit.get("strength")
             if not is_int(strength) or not 0 <= strength <= MAX_STRENGTH:
                 found.append(
@@ -381,14 +388,11 @@ def _check_actions(spec: Any, where: str) -> tuple[list[dict[str, Any]], list[Vi
                 )
             )
             continue
-        aid = action["id"]
-        problem = _shown_problem(awhere, action)
-        other = ids.like(aid)
-        if problem is None and other is not None:
-            problem = f"{awhere}.id {aid!r} {taken(aid, other, 'another action of this race')}."
-        if problem is not None:
-            found.append(_v("bad_action", problem, rule))
-        ids.add(aid)
+        shown = _shown_problem(
+            awhere, action, "action of this race", ids, ("bad_action", "bad_action"), rule
+        )
+        if shown is not None:
+            found.append(shown)
         found.extend(
             _check_effect(
                 action["effect"], f"{awhere}.effect", ACTION_EFFECTS, rule, needs_when=False
@@ -467,17 +471,10 @@ def build_cards(spec: Any) -> tuple[list[dict[str, Any]], list[Violation]]:
                 )
             )
             continue
-        problem = _shown_problem(where, card)
-        if problem is not None:
-            found.append(_v("bad_card", problem, rule))
+        shown = _shown_problem(where, card, "card", ids, ("bad_card", "duplicate_card"), rule)
+        if shown is not None:
+            found.append(shown)
             continue
-        other = ids.like(cid)
-        if other is not None:
-            found.append(
-                _v("duplicate_card", f"Card id {cid!r} {taken(cid, other, 'another card')}.", rule)
-            )
-            continue
-        ids.add(cid)
         if not is_int(card["number"]) or not 0 <= card["number"] <= MAX_NUMBER:
             found.append(
                 _v(
