@@ -246,8 +246,9 @@ class BufferedWorker(ProblemWorker):
         if not self.buffering:
             super().accept(listener)
             return
-        # Several at a time while it holds at most one (a burst of 1,000 slow clients is taken
-        # by every worker in turn, ACCEPT_PAUSE_SECONDS), not one connection per turn.
+        # Several at a time: a burst of connections (1,000 slow clients, say) is taken in a few
+        # turns of the loop; but holding 2 to ACCEPT_PAUSE_UP_TO, a worker pauses after each, so
+        # that a few connections opened together spread over the workers.
         for _ in range(_ACCEPTS_PER_EVENT):
             if self.nr_conns >= self.worker_connections:
                 return
