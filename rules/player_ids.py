@@ -27,7 +27,7 @@ from importlib import resources
 
 import precis_i18n
 
-__all__ = ["PROFILE", "id_problem", "skeleton", "look_alike_keys", "look_alikes"]
+__all__ = ["PROFILE", "id_problem", "skeleton", "look_alike_keys", "look_alikes", "LookAlikes"]
 
 PROFILE = "UsernameCasePreserved"
 """The PRECIS profile (RFC 8265 §3.4) a player id must be stable under."""
@@ -121,16 +121,32 @@ def look_alike_keys(player: str) -> frozenset[str]:
     return frozenset({skeleton(player), skeleton(player.casefold())})
 
 
+class LookAlikes:
+    """The ids of one kind given so far, each under its :func:`look_alike_keys`, to tell which
+    earlier id a new one would be taken for."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, tuple[int, str]] = {}  # key -> (order given, the id)
+
+    def like(self, text: str) -> str | None:
+        """The earliest id given that ``text`` equals or looks like, or None."""
+        found = [self._first[k] for k in look_alike_keys(text) if k in self._first]
+        return min(found)[1] if found else None
+
+    def add(self, text: str) -> None:
+        order = len(self._first)
+        for key in look_alike_keys(text):
+            self._first.setdefault(key, (order, text))
+
+
 def look_alikes(players: Sequence[str]) -> list[tuple[int, int]]:
     """``(i, j)`` for each id ``players[i]`` that is the same seat as an earlier ``players[j]``
     (equal, or differing only by case or confusable characters), ``j`` the first such."""
-    first: dict[str, int] = {}
+    given = LookAlikes()
     found: list[tuple[int, int]] = []
     for i, player in enumerate(players):
-        keys = look_alike_keys(player)
-        earlier = [first[k] for k in keys if k in first]
-        if earlier:
-            found.append((i, min(earlier)))
-        for key in keys:
-            first.setdefault(key, i)
+        earlier = given.like(player)
+        if earlier is not None:
+            found.append((i, players.index(earlier)))
+        given.add(player)
     return found

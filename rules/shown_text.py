@@ -20,10 +20,12 @@ Each game keeps its own violation codes and limits; the rule of what is safe is 
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
-from rules.player_ids import id_problem, look_alike_keys
+from rules.engine_types import Violation
+from rules.player_ids import LookAlikes, id_problem
 
-__all__ = ["id_problem", "text_problem", "LookAlikes", "taken"]
+__all__ = ["id_problem", "text_problem", "LookAlikes", "taken", "id_violation"]
 
 _UNSHOWN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 """The general categories a name may not hold (see the module docstring)."""
@@ -41,26 +43,6 @@ def text_problem(text: str) -> str | None:
     return None
 
 
-class LookAlikes:
-    """The ids of one kind given so far, each under its look-alike keys
-    (:func:`rules.player_ids.look_alike_keys`), to tell which one a new id would be taken for."""
-
-    def __init__(self) -> None:
-        self._first: dict[str, str] = {}
-
-    def like(self, text: str) -> str | None:
-        """The first id given that ``text`` equals or looks like, or None."""
-        for key in look_alike_keys(text):
-            found = self._first.get(key)
-            if found is not None:
-                return found
-        return None
-
-    def add(self, text: str) -> None:
-        for key in look_alike_keys(text):
-            self._first.setdefault(key, text)
-
-
 def taken(text: str, other: str, owner: str) -> str:
     """The end of a sentence that says why the id ``text`` cannot be given: ``other``, the id
     :meth:`LookAlikes.like` found, of ``owner`` (``"another card"``), is the same or looks
@@ -71,3 +53,31 @@ def taken(text: str, other: str, owner: str) -> str:
         f"looks like {other!r}, the id of {owner}: they differ only by case or by confusable "
         "characters (Unicode TR 39)"
     )
+
+
+def id_violation(
+    where: str,
+    value: Any,
+    kind: str,
+    given: LookAlikes,
+    codes: tuple[str, str],
+    rule: str,
+    longest: int,
+) -> Violation | None:
+    """Why ``value`` may not be the id at ``where`` of a custom ``kind`` (``"card"``): the first
+    code of ``codes`` when it is not a string of 1 to ``longest`` characters of the safe set, the
+    second when it is like an id of ``given`` (the ids of that kind so far). None when it may: it
+    is then one of ``given``."""
+    bad, duplicate = codes
+    if not isinstance(value, str) or not 1 <= len(value) <= longest:
+        return Violation(bad, f"{where} must be a string of 1 to {longest} characters.", rule)
+    problem = id_problem(value)
+    if problem is not None:
+        return Violation(bad, f"{where} {value!r} {problem}.", rule)
+    other = given.like(value)
+    if other is not None:
+        return Violation(
+            duplicate, f"{where} {value!r} {taken(value, other, f'another {kind}')}.", rule
+        )
+    given.add(value)
+    return None

@@ -46,7 +46,7 @@ from typing import Any, TypeGuard
 from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reign_absolute import rulebook
-from rules.shown_text import LookAlikes, id_problem, taken, text_problem
+from rules.shown_text import LookAlikes, id_violation, text_problem
 
 __all__ = [
     "CARD_KINDS",
@@ -134,25 +134,14 @@ def _shown_problem(
     codes: tuple[str, str],
     rule: str,
 ) -> Violation | None:
-    """Why the id or the name of ``item`` (both strings of 1 to ``MAX_TEXT`` characters) may not
-    be shown to the players (:mod:`rules.shown_text`): ``codes[0]`` for an id outside the safe
-    set or a name with a control character, ``codes[1]`` for an id like one of ``given``, the
-    ids of its ``kind`` so far. None when it may, and its id is then one of ``given``."""
-    bad, duplicate = codes
-    item_id = item["id"]
-    problem = id_problem(item_id)
-    if problem is not None:
-        return _v(bad, f"{where}.id {item_id!r} {problem}.", rule)
+    """Why the name or the id of ``item`` (both strings of 1 to ``MAX_TEXT`` characters) may not
+    be shown to the players (:mod:`rules.shown_text`): ``codes[0]`` for a name with a control
+    character, else :func:`rules.shown_text.id_violation` of its id among ``given``, the ids of
+    its ``kind`` so far (its id is then one of ``given``)."""
     problem = text_problem(item["name"])
     if problem is not None:
-        return _v(bad, f"{where}.name {problem}.", rule)
-    other = given.like(item_id)
-    if other is not None:
-        return _v(
-            duplicate, f"{where}.id {item_id!r} {taken(item_id, other, f'another {kind}')}.", rule
-        )
-    given.add(item_id)
-    return None
+        return _v(codes[0], f"{where}.name {problem}.", rule)
+    return id_violation(f"{where}.id", item["id"], kind, given, codes, rule, MAX_TEXT)
 
 
 def _check_effect(

@@ -15,7 +15,7 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reign_and_ruin import rulebook
-from rules.shown_text import LookAlikes, id_problem, taken
+from rules.shown_text import LookAlikes, id_violation
 
 __all__ = [
     "FACTIONS",
@@ -151,29 +151,12 @@ def build_deck(spec: Any, player_count: int) -> tuple[list[CardSpec], list[Viola
                 )
             )
         if "id" in entry:
-            card_id = entry["id"]
-            if not isinstance(card_id, str) or not 1 <= len(card_id) <= MAX_CARD_ID:
-                found.append(
-                    Violation(
-                        "bad_card_id",
-                        f"{where}.id must be a string of 1 to {MAX_CARD_ID} characters.",
-                        rulebook.DECK,
-                    )
-                )
-            elif (problem := id_problem(card_id)) is not None:
-                found.append(
-                    Violation("bad_card_id", f"{where}.id {card_id!r} {problem}.", rulebook.DECK)
-                )
-            elif (other := given.like(card_id)) is not None:
-                found.append(
-                    Violation(
-                        "duplicate_card_id",
-                        f"{where}.id {card_id!r} {taken(card_id, other, 'another card')}.",
-                        rulebook.DECK,
-                    )
-                )
-            else:
-                given.add(card_id)
+            codes = ("bad_card_id", "duplicate_card_id")
+            found_id = id_violation(
+                f"{where}.id", entry["id"], "card", given, codes, rulebook.DECK, MAX_CARD_ID
+            )
+            if found_id is not None:
+                found.append(found_id)
     needed = CARDS_PER_PLAYER * player_count
     if len(spec) < needed:
         found.append(

@@ -16,7 +16,7 @@ from typing import Any
 from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reigns_the_council import rulebook
-from rules.shown_text import LookAlikes, id_problem, taken, text_problem
+from rules.shown_text import LookAlikes, id_violation, text_problem
 
 __all__ = [
     "PILLARS",
@@ -196,29 +196,12 @@ def build_deck(spec: Any, player_count: int) -> tuple[dict[str, dict[str, Any]],
             for problem in card_problems(where, entry, with_id=True)[:5]
         )
         if isinstance(entry, dict) and "id" in entry:
-            cid = entry["id"]
-            if not isinstance(cid, str) or not 1 <= len(cid) <= MAX_CARD_ID:
-                found.append(
-                    Violation(
-                        "bad_card_id",
-                        f"{where}.id must be a string of 1 to {MAX_CARD_ID} characters.",
-                        rulebook.PROPOSALS,
-                    )
-                )
-            elif (unsafe := id_problem(cid)) is not None:
-                found.append(
-                    Violation("bad_card_id", f"{where}.id {cid!r} {unsafe}.", rulebook.PROPOSALS)
-                )
-            elif (other := given.like(cid)) is not None:
-                found.append(
-                    Violation(
-                        "duplicate_card_id",
-                        f"{where}.id {cid!r} {taken(cid, other, 'another card')}.",
-                        rulebook.PROPOSALS,
-                    )
-                )
-            else:
-                given.add(cid)
+            codes = ("bad_card_id", "duplicate_card_id")
+            found_id = id_violation(
+                f"{where}.id", entry["id"], "card", given, codes, rulebook.PROPOSALS, MAX_CARD_ID
+            )
+            if found_id is not None:
+                found.append(found_id)
         if len(found) >= 50:
             break
     if found:

@@ -60,6 +60,17 @@ def test_look_alikes_tell_which_earlier_id_a_new_one_would_be_taken_for():
     assert given.like("hexen-5") is None
 
 
+@pytest.mark.parametrize("first, second", [("lan", "ian"), ("ian", "lan")])
+def test_an_id_like_two_earlier_ones_is_named_after_the_earliest(first, second):
+    """``Ian`` looks like both ``lan`` (I and l) and ``ian`` (its case fold), which do not look
+    like each other: the message names the one given first, whatever order its keys come in."""
+    given = LookAlikes()
+    given.add(first)
+    assert given.like(second) is None
+    given.add(second)
+    assert given.like("Ian") == first
+
+
 # -- Reign & Ruin: options.deck --------------------------------------------------------------------
 def _rr_deck(*ids: str | None) -> list[dict]:
     deck = [{"faction": "kurgoz", "value": v} for v in range(1, 15)]
