@@ -27,6 +27,7 @@ from rules.reign_and_ruin.cards import (
 from rules.reign_and_ruin.draft import PICKS_PER_ROUND, ROUNDS, packet_size
 from rules.reign_and_ruin.scoring import outcome
 from rules.reign_and_ruin.state import MAX_MOVE_COUNT, SCHEMA_VERSION
+from rules.shown_text import LookAlikes, id_violation
 
 __all__ = ["check_state", "state_problems", "PHASES"]
 
@@ -129,11 +130,14 @@ def _check_cards(state: State, players: list[str]) -> list[Violation]:
                 f"state.cards holds {len(cards)} cards; a deck holds at most {MAX_DECK}.",
             )
         ]
+    given = LookAlikes()
     for cid, card in cards.items():
-        if not 1 <= len(cid) <= MAX_CARD_ID:
-            found.append(
-                _v("bad_card", f"state.cards has an id that is not 1 to {MAX_CARD_ID} characters.")
-            )
+        codes = ("bad_card", "duplicate_card_id")
+        bad_id = id_violation(
+            "state.cards id", cid, "card", given, codes, rulebook.INTEGRITY, MAX_CARD_ID
+        )
+        if bad_id is not None:
+            found.append(bad_id)
         elif not isinstance(card, dict) or card.get("faction") not in FACTION_IDS:
             found.append(
                 _v("bad_card", f"state.cards.{cid}.faction must be one of the six factions.")

@@ -19,6 +19,7 @@ from rules.reigns_the_council.content import (
     DECK_COUNT,
     GOALS,
     HAND_SIZE,
+    MAX_CARD_ID,
     MAX_DECK,
     PILLARS,
     TRACK_MAX,
@@ -31,6 +32,7 @@ from rules.reigns_the_council.content import (
 from rules.reigns_the_council.ending import REIGN_ENDS, outcome
 from rules.reigns_the_council.rounds import ABDICATION_PILE, DECISIONS
 from rules.reigns_the_council.state import MAX_MOVE_COUNT, SCHEMA_VERSION, STORY_MODES
+from rules.shown_text import LookAlikes, id_violation
 
 __all__ = ["check_state", "state_problems", "PHASES"]
 
@@ -174,13 +176,22 @@ def _check_cards(state: State, players: list[str], found: list[Violation]) -> No
         f"state.cards must hold {min_deck_size(len(players))} to {MAX_DECK} cards for "
         f"{len(players)} players.",
     )
-    problems = []
+    problems: list[Violation] = []
+    given = LookAlikes()
+    codes = ("bad_card", "duplicate_card_id")
     for cid, card in cards.items():
-        problems.extend(card_problems(f"state.cards.{cid}", card, with_id=False))
+        bad_id = id_violation(
+            "state.cards id", cid, "card", given, codes, rulebook.INTEGRITY, MAX_CARD_ID
+        )
+        if bad_id is not None:
+            problems.append(bad_id)
+        else:
+            where = f"state.cards.{cid}"
+            problems.extend(_v("bad_card", p) for p in card_problems(where, card, with_id=False))
         if len(problems) >= 20:
             break
     if problems:
-        found.extend(_v("bad_card", p) for p in problems[:20])
+        found.extend(problems[:20])
         raise _Bad
 
 

@@ -5,10 +5,11 @@ Each game's setup applies the rule, with its own violation codes."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
-from rules.errors import InvalidSetup
+from rules.errors import InvalidSetup, InvalidState
 from rules.registry import get_game
 from rules.shown_text import LookAlikes, text_problem
 
@@ -144,6 +145,55 @@ def test_rtc_a_generated_id_skips_an_explicit_id_it_would_look_like():
     state = get_game("reigns-the-council").setup(list(NAMES), 1, {"deck": deck})
     assert "CARD-1" in state["cards"] and "card-1" not in state["cards"]
     assert "card-41" in state["cards"]  # card-<n + deck size>
+
+
+# -- a stateless client's state: the same rule for the ids of its custom cards --------------------
+def _renamed(state: dict, old: str, new: str) -> dict:
+    """``state`` with card id ``old`` renamed ``new`` everywhere (catalogue key and places)."""
+    text = json.dumps(state)
+    assert text.count(json.dumps(old)) >= 2  # in the catalogue and in one place
+    return json.loads(text.replace(json.dumps(old), json.dumps(new)))
+
+
+def state_problems(game_id: str, state: dict) -> list[tuple[str, str]]:
+    with pytest.raises(InvalidState) as caught:
+        get_game(game_id).check_state(state)
+    return [(v.code, v.message) for v in caught.value.violations]
+
+
+@pytest.mark.parametrize(
+    "game_id, options, players, old",
+    [
+        ("reign-and-ruin", {"deck": _rr_deck("dragon", "wyvern")}, ("ann", "bob"), "wyvern"),
+        (
+            "reigns-the-council",
+            {"deck": _rtc_deck({0: {"id": "dragon"}, 1: {"id": "wyvern"}})},
+            NAMES,
+            "wyvern",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "new, code, said",
+    [
+        (f"drag{chr(0x43E)}n", "duplicate_card_id", "'dragon'"),
+        ("DRAGON", "duplicate_card_id", "'dragon'"),
+        (f"wy{RLO}vern", "bad_card", "state.cards id"),
+        ("two words", "bad_card", "state.cards id"),
+        ("w" * 65, "bad_card", "1 to 64 characters"),
+    ],
+)
+def test_a_state_may_not_bring_in_a_card_id_setup_would_refuse(
+    game_id, options, players, old, new, code, said
+):
+    """A stateless client sends its own state: a card id renamed there is checked as setup
+    checks it, so a view, a record or a picture never shows an id no setup would accept."""
+    state = get_game(game_id).setup(list(players), 1, options)
+    get_game(game_id).check_state(state)  # sound as set up
+    found = state_problems(game_id, _renamed(state, old, new))
+    assert [c for c, _ in found] == [code]
+    assert said in found[0][1]
+    assert RLO not in found[0][1]  # the message shows the id escaped
 
 
 # -- Reign Absolute: options.races and options.reinforcements --------------------------------------
