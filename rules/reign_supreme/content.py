@@ -19,7 +19,7 @@ from rules.engine_types import Violation
 from rules.integrity import is_int
 from rules.reign_supreme import rulebook
 from rules.reign_supreme.hexes import distance, neighbours
-from rules.shown_text import LookAlikes, id_problem, taken, text_problem
+from rules.shown_text import LookAlikes, id_problem, id_violation, taken, text_problem
 
 __all__ = [
     "UNIT_TYPES",
@@ -114,6 +114,12 @@ MAX_KINGDOMS = 12
 MAX_ARMY_ID = 64
 """Service limit on the length of a custom roster's army id (rules doc, Rosters), as on card ids
 of the other games."""
+MAX_SCENARIO_ID = 64
+"""Service limit on the length of a custom scenario's id and its kingdoms' ids (rules doc,
+Scenarios), as on army ids."""
+SCENARIO_TEXT_LIMITS = {"name": 60, "description": 1000}
+"""Service limits on the length of a custom scenario's name (as a card's) and description (the
+standard scenario's has 409 characters)."""
 VICTORIES = ("last_standing", "throne")
 
 
@@ -387,10 +393,30 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             found.append(
                 _v("bad_scenario", f"options.scenario has an unknown field {key!r}.", rule)
             )
-    for key in ("id", "name", "description"):
-        if key in scenario and type(scenario[key]) is not str:
-            found.append(_v("bad_scenario", f"options.scenario.{key} must be a string.", rule))
-        elif key in scenario and (problem := text_problem(scenario[key])) is not None:
+    codes = ("bad_scenario", "bad_scenario")
+    if "id" in scenario:
+        bad_id = id_violation(
+            "options.scenario.id",
+            scenario["id"],
+            "scenario",
+            LookAlikes(),
+            codes,
+            rule,
+            MAX_SCENARIO_ID,
+        )
+        if bad_id is not None:
+            found.append(bad_id)
+    for key, longest in SCENARIO_TEXT_LIMITS.items():
+        text = scenario.get(key, "")
+        if type(text) is not str or len(text) > longest:
+            found.append(
+                _v(
+                    "bad_scenario",
+                    f"options.scenario.{key} must be a string of at most {longest} characters.",
+                    rule,
+                )
+            )
+        elif (problem := text_problem(text)) is not None:
             found.append(_v("bad_scenario", f"options.scenario.{key} {problem}.", rule))
     for key in ("castles", "cards", "deployment"):
         if type(scenario.get(key)) is not bool:
@@ -463,6 +489,7 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             )
         )
         kingdoms = []
+    kingdom_ids = LookAlikes()
     for i, kingdom in enumerate(kingdoms):
         at = f"options.scenario.kingdoms.{i}"
         if type(kingdom) is not dict or type(kingdom.get("id")) is not str:
@@ -471,6 +498,11 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
         for key in kingdom:
             if key not in ("id", "hexes", "castle", "throne", "gate"):
                 found.append(_v("bad_scenario", f"{at} has an unknown field {key!r}.", rule))
+        bad_id = id_violation(
+            f"{at}.id", kingdom["id"], "kingdom", kingdom_ids, codes, rule, MAX_SCENARIO_ID
+        )
+        if bad_id is not None:
+            found.append(bad_id)
         ids.append(kingdom["id"])
         placed.append((at, kingdom))
     found.extend(
@@ -483,8 +515,6 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             "options.scenario",
         )
     )
-    if len(set(ids)) != len(ids):
-        found.append(_v("bad_scenario", "Two kingdoms share an id.", rule))
     seating = scenario.get("seating")
     if seating is not None:
         seats = seating.get(str(n_players)) if type(seating) is dict else None

@@ -285,3 +285,34 @@ def test_rs_roster_titles_unit_names_and_scenario_texts_may_not_hold_control_cha
     assert _rs_codes({"scenario": dict(scenario, description="Two\x1bkingdoms")}) == [
         "bad_scenario"
     ]
+
+
+def _skirmish(**changes) -> dict:
+    return dict(content("reign-supreme")["scenarios"]["skirmish"], **changes)
+
+
+def test_rs_kingdom_ids_may_not_look_alike_or_leave_the_safe_set():
+    for look_alike in ("K1", "kl"):  # by case; l and 1 are confusable (TR 39)
+        kingdoms = copy.deepcopy(_skirmish()["kingdoms"])
+        kingdoms[1]["id"] = look_alike
+        found = setup_problems("reign-supreme", {"scenario": _skirmish(kingdoms=kingdoms)})
+        assert [code for code, _ in found] == ["bad_scenario"]
+        assert "options.scenario.kingdoms.1.id" in found[0][1] and "'k1'" in found[0][1]
+    kingdoms = copy.deepcopy(_skirmish()["kingdoms"])
+    kingdoms[2]["id"] = f"k{RLO}3"
+    found = setup_problems("reign-supreme", {"scenario": _skirmish(kingdoms=kingdoms)})
+    assert [code for code, _ in found] == ["bad_scenario"]
+    assert "options.scenario.kingdoms.2.id" in found[0][1]
+
+
+def test_rs_a_scenario_id_is_an_id_and_its_name_and_description_are_bounded():
+    assert _rs_codes({"scenario": _skirmish(id="my skirmish")}) == ["bad_scenario"]
+    assert _rs_codes({"scenario": _skirmish(id="x" * 65)}) == ["bad_scenario"]
+    assert _rs_codes({"scenario": _skirmish(name="n" * 61)}) == ["bad_scenario"]
+    assert _rs_codes({"scenario": _skirmish(description="d" * 1001)}) == ["bad_scenario"]
+    state = get_game("reign-supreme").setup(
+        ["ann", "bob"],
+        1,
+        {"scenario": _skirmish(id="x" * 64, name="n" * 60, description="d" * 1000)},
+    )
+    assert state["status"] == "in_progress"  # at the limits: accepted
