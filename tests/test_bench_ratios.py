@@ -68,3 +68,32 @@ def test_reign_and_ruin_is_compared_with_liars_poker_round_by_round(monkeypatch)
     assert results["openspiel:python_liars_poker"]["rounds"] == [90, 45, 100]
     # 100/90, 50/45 and 80/100: the median of the rounds' ratios, not 80/90 of the medians
     assert results["reign-and-ruin"]["ratio_to"] == {"openspiel:python_liars_poker": 1.111}
+
+
+def test_the_table_counts_the_stalled_rounds_of_each_row():
+    """The ``stalled`` column: the rounds of a row's echo, endpoint and unseen runs that
+    :func:`steady` left out of its ratios, so a reader sees on how many rounds a ratio stands."""
+    bench = bench_scripts.load("bench")
+
+    def run(*rates: float) -> dict:
+        return {
+            "rounds": list(rates),
+            "requests_per_second": sorted(rates)[len(rates) // 2],
+            "p50_ms": 1.0,
+            "p99_ms": 2.0,
+            "errors": 0,
+        }
+
+    row = {
+        "mean_body_bytes": 1000,
+        "echo": run(4000, 1800, 4000, 4000),  # one stalled
+        "endpoint": run(2000, 2000, 600),  # one stalled
+        "unseen": run(1500, 1500, 1500),
+        "ratio": 0.5,
+        "ratio_unseen": 0.375,
+    }
+    assert bench.stalled_rounds(row) == 2
+    report = {"inprocess": {}, "http": {"demo apply": row}, "clients": 4, "load": "wrk"}
+    header, line = bench.table(report).splitlines()[-2:]
+    assert header.split()[-1] == "stalled"
+    assert line.split()[-1] == "2" and line.split()[-2] == "0"  # errors, then stalled
