@@ -76,6 +76,7 @@ def bot_turns(
             return
         player = state["active_players"][0]
         began = time.perf_counter()
+        started = clock()  # before the view: a keyword argument is read after it
         chosen = suggest(
             bot,
             game.view(state, player),
@@ -84,7 +85,7 @@ def bot_turns(
             seed * 100_003 + state["move_count"],
             time_ms,
             clock=clock,
-            started=clock(),
+            started=started,
         )
         seconds = time.perf_counter() - began
         state, _ = game.apply(state, chosen.move)

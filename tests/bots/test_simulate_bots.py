@@ -10,7 +10,7 @@ import re
 import pytest
 
 from api.cli import bot_stats, main, simulate_bots, wilson_interval
-from rules.bots import BOTS
+from rules.bots import BOTS, match
 from rules.bots.core import MIN_ROUNDS
 from rules.bots.match import play_bot_game, seat_levels
 from rules.bots.reigns_the_council import _PITCH_SHARPNESS
@@ -87,6 +87,34 @@ def test_bot_game_is_reproducible_and_finishes():
     first = play_bot_game(bot, ["ann", "bob"], ["expert", "greedy"], 3, 50)
     again = play_bot_game(bot, ["ann", "bob"], ["expert", "greedy"], 3, 50)
     assert first.moves == again.moves and first.score.finished
+
+
+def test_a_bot_games_clock_starts_before_the_movers_view(monkeypatch):
+    """``time_ms`` counts from before the mover's view is drawn, as the service counts it from a
+    request's arrival: a slow view is spent from the bot's time, not added to it."""
+    now = [0.0]
+    bot = BOTS["reign-and-ruin"]
+    real_view = bot.game.view
+
+    def slow_view(state, player):
+        now[0] += 1.0  # the view takes a second
+        return real_view(state, player)
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def suggest(*args, started: float, **kwargs):
+        seen.append((started, now[0]))
+        raise Stop
+
+    monkeypatch.setattr(bot.game, "view", slow_view)
+    monkeypatch.setattr(match, "suggest", suggest)
+    state = bot.game.setup(["ann", "bob"], 3, {})
+    with pytest.raises(Stop):
+        next(match.bot_turns(bot, state, {"ann": "greedy", "bob": "greedy"}, 3, 50, lambda: now[0]))
+    assert seen == [(0.0, 1.0)]  # the clock read at 0, the view drawn by 1
 
 
 SKIRMISH = {"scenario": "skirmish", "round_limit": 8}
