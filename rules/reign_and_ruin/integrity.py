@@ -131,8 +131,8 @@ def _check_cards(state: State, players: list[str]) -> list[Violation]:
             )
         ]
     given = LookAlikes()
+    codes = ("bad_card", "duplicate_card_id")
     for cid, card in cards.items():
-        codes = ("bad_card", "duplicate_card_id")
         bad_id = id_violation(
             "state.cards id", cid, "card", given, codes, rulebook.INTEGRITY, MAX_CARD_ID
         )
