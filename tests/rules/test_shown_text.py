@@ -316,3 +316,23 @@ def test_rs_a_scenario_id_is_an_id_and_its_name_and_description_are_bounded():
         {"scenario": _skirmish(id="x" * 64, name="n" * 60, description="d" * 1000)},
     )
     assert state["status"] == "in_progress"  # at the limits: accepted
+
+
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        (lambda s: s["kingdoms"]["bob"].update(id="K1"), "state.kingdoms.bob.id 'K1' looks like"),
+        (lambda s: s["kingdoms"]["bob"].update(id=f"k{RLO}4"), "state.kingdoms.bob.id"),
+        (lambda s: s["scenario"].update(id="my skirmish"), "state.scenario.id"),
+        (lambda s: s["scenario"].update(id="s" * 65), "state.scenario.id"),
+    ],
+)
+def test_rs_a_state_may_not_bring_in_a_scenario_or_kingdom_id_setup_would_refuse(change, said):
+    """As for the other games' card ids: a stateless client's state is held to setup's rule."""
+    state = get_game("reign-supreme").setup(["ann", "bob"], 1, {"scenario": "skirmish"})
+    get_game("reign-supreme").check_state(state)  # sound as set up
+    assert state["kingdoms"]["ann"]["id"] == "k1"
+    change(state)
+    found = state_problems("reign-supreme", state)
+    assert [c for c, _ in found] == ["bad_scenario"]
+    assert said in found[0][1]
