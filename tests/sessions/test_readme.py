@@ -107,6 +107,21 @@ def test_the_readme_lists_its_blocks():
     assert len(run) >= 5
 
 
+def test_ci_runs_exactly_the_readmes_test_command():
+    """``.ci/run`` may install system packages (Chromium, which the browser tests skip without),
+    then runs the README's test command and nothing else of the project's: a step CI needed and
+    the README lacked would be a green CI that a new user's copy of the README cannot repeat."""
+    tests_command = next(b for b in sh_blocks(README.read_text("utf-8")) if "-m pytest" in b)
+    lines = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert lines[-1] == tests_command.strip()
+    others = "\n".join(lines[:-1])
+    assert not re.search(r"\b(pip|pytest|python3?|venv|reign-referee)\b", others), others
+
+
 @pytest.mark.slow  # the longest block plays a whole game against an expert bot
 @pytest.mark.parametrize(
     "index", range(len(sh_blocks(README.read_text("utf-8")))), ids=lambda i: f"block{i}"
