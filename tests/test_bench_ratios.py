@@ -97,3 +97,9 @@ def test_the_table_counts_the_stalled_rounds_of_each_row():
     header, line = bench.table(report).splitlines()[-2:]
     assert header.split()[-1] == "stalled"
     assert line.split()[-1] == "2" and line.split()[-2] == "0"  # errors, then stalled
+
+
+def test_the_rules_free_ceiling_takes_the_rules_call_out_of_the_service_alone():
+    pipeline = bench_scripts.load("pipeline")
+    # 180 µs of echo against 360 µs, 100 of them the rules call: 180 / 260 at best
+    assert pipeline.rules_free_ratio(180.0, 360.0, 100.0) == 180.0 / 260.0
