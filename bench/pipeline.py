@@ -130,10 +130,10 @@ def measure(game_id: str, endpoint: str, count: int, repeat: int, app, unseen, e
         "unseen_us": round(best_unseen / n * 1e6, 1),
         "echo_us": round(best_echo / n * 1e6, 1),
         "stages_us": {k: round(v, 1) for k, v in us.items()},
-        "free_rules_ratio": round(
+        "rules_free_ratio": round(
             rules_free_ratio(best_echo, best_whole, us["rules"] * n / 1e6), 3
         ),
-        "free_rules_unseen_ratio": round(
+        "rules_free_unseen_ratio": round(
             rules_free_ratio(best_echo, best_unseen, us["rules"] * n / 1e6), 3
         ),
     }
@@ -175,8 +175,8 @@ def main() -> int:
                 note = "  (first sight only)" if name in FIRST_SIGHT_ONLY else ""
                 print(f"  {name:16s} {us:9.1f} µs  {us / whole:6.1%}{note}", flush=True)
             print(
-                f"  with the rules free: echo/whole {row['free_rules_ratio']:.0%}, "
-                f"unseen {row['free_rules_unseen_ratio']:.0%}",
+                f"  with the rules free: echo/whole {row['rules_free_ratio']:.0%}, "
+                f"unseen {row['rules_free_unseen_ratio']:.0%}",
                 flush=True,
             )
     out = ROOT / "bench" / "results"

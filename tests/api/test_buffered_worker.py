@@ -613,7 +613,7 @@ def test_a_worker_serves_with_what_it_built_at_its_start_frozen(worker, monkeypa
     gc.unfreeze()  # this process is pytest's, not a worker's: nothing frozen before, or after
     try:
         worker.run()
-        # the loop began with them frozen: everything this process holds, the app included
+        # the loop began with them frozen: everything this process held then
         assert frozen_at_loop and frozen_at_loop[0] > 10_000
     finally:
         gc.unfreeze()
