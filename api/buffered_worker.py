@@ -132,7 +132,7 @@ def freeze_startup_heap() -> None:
     The modules, the app, its spec and the rules' tables are some 64,000 objects that live as long
     as the worker. Each of Python's full collections walked them all again: 25 to 40 ms on the
     bench's machine, a pause of every request the worker held. A few came every 10,000 requests,
-    and they made Reign Supreme's and the Council's p99 16 to 29 ms where the echo's was 3 to 7 ms
+    and they made Reign Supreme's and the Council's p99 16 to 29 ms where the echo's was 3 to 11 ms
     (issue 28). Frozen (``gc.freeze``, once what is already garbage is collected), they are never
     walked again: a full collection walks only what the requests built since, in under 1 ms."""
     gc.collect()
