@@ -34,6 +34,7 @@ __all__ = [
     "spell_table",
     "check_roster",
     "check_scenario",
+    "scenario_id_problems",
     "check_layout",
     "check_army_list",
     "MAX_COORD",
@@ -368,6 +369,28 @@ _SCENARIO_FIELDS = (
 )
 
 
+def scenario_id_problems(
+    scenario_id: tuple[str, Any] | None, kingdom_ids: Sequence[tuple[str, Any]], rule: str
+) -> list[Violation]:
+    """A scenario's id and its Kingdoms' ids, each given as ``(where, id)`` (rules doc,
+    Scenarios): 1 to :data:`MAX_SCENARIO_ID` characters of the safe set, and no two Kingdoms' ids
+    alike (by case or confusable characters), all ``bad_scenario``. Setup's check and the state
+    check both call it, so a stateless state holds no id a setup would refuse."""
+    codes = ("bad_scenario", "bad_scenario")
+    found = []
+    if scenario_id is not None:
+        where, value = scenario_id
+        found.append(
+            id_violation(where, value, "scenario", LookAlikes(), codes, rule, MAX_SCENARIO_ID)
+        )
+    given = LookAlikes()
+    found.extend(
+        id_violation(where, value, "kingdom", given, codes, rule, MAX_SCENARIO_ID)
+        for where, value in kingdom_ids
+    )
+    return [v for v in found if v is not None]
+
+
 def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
     """Problems of a scenario object (the format of ``data/scenarios.json``) for ``n_players``.
 
@@ -393,19 +416,6 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             found.append(
                 _v("bad_scenario", f"options.scenario has an unknown field {key!r}.", rule)
             )
-    codes = ("bad_scenario", "bad_scenario")
-    if "id" in scenario:
-        bad_id = id_violation(
-            "options.scenario.id",
-            scenario["id"],
-            "scenario",
-            LookAlikes(),
-            codes,
-            rule,
-            MAX_SCENARIO_ID,
-        )
-        if bad_id is not None:
-            found.append(bad_id)
     for key, longest in SCENARIO_TEXT_LIMITS.items():
         text = scenario.get(key, "")
         if type(text) is not str or len(text) > longest:
@@ -489,7 +499,6 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
             )
         )
         kingdoms = []
-    kingdom_ids = LookAlikes()
     for i, kingdom in enumerate(kingdoms):
         at = f"options.scenario.kingdoms.{i}"
         if type(kingdom) is not dict or type(kingdom.get("id")) is not str:
@@ -498,13 +507,15 @@ def check_scenario(scenario: Any, n_players: int) -> list[Violation]:
         for key in kingdom:
             if key not in ("id", "hexes", "castle", "throne", "gate"):
                 found.append(_v("bad_scenario", f"{at} has an unknown field {key!r}.", rule))
-        bad_id = id_violation(
-            f"{at}.id", kingdom["id"], "kingdom", kingdom_ids, codes, rule, MAX_SCENARIO_ID
-        )
-        if bad_id is not None:
-            found.append(bad_id)
         ids.append(kingdom["id"])
         placed.append((at, kingdom))
+    found.extend(
+        scenario_id_problems(
+            ("options.scenario.id", scenario["id"]) if "id" in scenario else None,
+            [(f"{at}.id", kingdom["id"]) for at, kingdom in placed],
+            rule,
+        )
+    )
     found.extend(
         check_layout(
             scenario.get("midfield"),

@@ -23,11 +23,11 @@ from rules.reign_supreme.content import (
     MAX_BOARD,
     MAX_COORD,
     MAX_LIST,
-    MAX_SCENARIO_ID,
     SPELLS,
     check_layout,
     check_roster,
     default_roster,
+    scenario_id_problems,
 )
 from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.hexes import Hex, as_hex, distance
@@ -43,7 +43,6 @@ from rules.reign_supreme.state import (
 )
 from rules.reign_supreme.turns import PLAYING_PHASES, can_deploy, to_place
 from rules.reign_supreme.walls import MAX_HP, PALISADE_LIMIT, WALL_KINDS, edge_key
-from rules.shown_text import LookAlikes, id_violation
 
 __all__ = ["check_state", "state_problems", "PHASES", "PACKING"]
 
@@ -171,7 +170,13 @@ def _scenario_problems(state: State) -> list[Violation]:
         found.append(
             _v("bad_scenario", f"state.scenario.round_limit must be 1 to {MAX_ROUND_LIMIT}.")
         )
-    found.extend(_id_problems(state))
+    found.extend(
+        scenario_id_problems(
+            ("state.scenario.id", sc["id"]),
+            [(f"state.kingdoms.{p}.id", k["id"]) for p, k in state["kingdoms"].items()],
+            rulebook.INTEGRITY,
+        )
+    )
     if sc["deployment"]:
         if (
             not sc["castles"]
@@ -211,28 +216,6 @@ def _scenario_problems(state: State) -> list[Violation]:
         "state.scenario",
     )
     return found + [_v("bad_board", v.message) for v in layout]
-
-
-def _id_problems(state: State) -> list[Violation]:
-    """The scenario's id and the Kingdoms' ids follow a setup's rule (rules doc, Scenarios): 1 to
-    :data:`MAX_SCENARIO_ID` characters of the safe set, no two Kingdoms' alike. A stateless
-    client cannot bring in through its own state an id no setup accepts."""
-    codes = ("bad_scenario", "bad_scenario")
-    rule = rulebook.INTEGRITY
-    scenario_id = state["scenario"]["id"]
-    found = [
-        id_violation(
-            "state.scenario.id", scenario_id, "scenario", LookAlikes(), codes, rule, MAX_SCENARIO_ID
-        )
-    ]
-    kingdom_ids = LookAlikes()
-    found.extend(
-        id_violation(
-            f"state.kingdoms.{p}.id", k["id"], "kingdom", kingdom_ids, codes, rule, MAX_SCENARIO_ID
-        )
-        for p, k in state["kingdoms"].items()
-    )
-    return [v for v in found if v is not None]
 
 
 def _roster(state: State, army: str) -> dict[str, Any]:
