@@ -58,6 +58,22 @@ def open_steps(geo: Geometry, blocked: frozenset[tuple[Hex, Hex]]) -> dict[Hex, 
     return found
 
 
+_SHARED: dict[frozenset[Any], frozenset[Any]] = {}
+_SHARED_SIZE = 1024
+
+
+def shared(found: frozenset[Any]) -> frozenset[Any]:
+    """``found``, or the equal set met before: equal sets worked out in state after state are
+    then one object, so that a cache keyed by them (the search trees of
+    :func:`movement.reachable`) finds them equal by identity instead of element by element."""
+    kept = _SHARED.get(found)
+    if kept is None:
+        if len(_SHARED) >= _SHARED_SIZE:
+            _SHARED.clear()
+        kept = _SHARED[found] = found
+    return kept
+
+
 class _Stats(dict):
     """Unit id -> :func:`board.stats` of the unit, filled in as ids are asked for."""
 
@@ -199,8 +215,8 @@ class Survey:
         found = self._enemies.get(owner)
         if found is None:
             units = self.units
-            found = self._enemies[owner] = frozenset(
-                {h for h, other in self.occ.items() if units[other]["owner"] != owner}
+            found = self._enemies[owner] = shared(
+                frozenset({h for h, other in self.occ.items() if units[other]["owner"] != owner})
             )
         return found
 
@@ -216,8 +232,8 @@ class Survey:
                 for h in self.enemy_spaces(owner)
                 if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
             ]
-            found = self._restricting[owner] = frozenset(
-                {(q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS}
+            found = self._restricting[owner] = shared(
+                frozenset({(q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS})
             )
         return found
 
@@ -241,7 +257,7 @@ class Survey:
         """:func:`walls.blocked_edges` of ``owner``."""
         found = self._blocked.get(owner)
         if found is None:
-            found = self._blocked[owner] = blocked_edges(self.state, owner)
+            found = self._blocked[owner] = shared(blocked_edges(self.state, owner))
         return found
 
     def steps(self, owner: PlayerId) -> dict[Hex, tuple[Hex, ...]]:
