@@ -31,8 +31,8 @@ def reachable(
     comes into melee stops there or breaks away; and a unit that starts in melee may not end in
     melee. ``move_freely`` lifts the Melee restrictions (seed, Move Freely: Flanking and Stealth
     units); a Stealth enemy not in melee since the start of the turn imposes none. Another
-    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations (in
-    search order; never the start) and the search tree ``{space: parent}``, which is shared
+    player's wall (Gate, Palisade) cannot be crossed (seed, Gates). Returns the destinations
+    (sorted; never the start) and the search tree ``{space: parent}``, which is shared
     (:func:`_search`): read it, never change it.
     """
     unit = state["units"][uid]
@@ -42,14 +42,13 @@ def reachable(
     # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
     # it without the Melee restrictions" (Survey.restricting leaves such a unit out).
     engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
-    parents = _search(survey, owner, start, speed, engaged)
-    locked = start in engaged
-    out = [h for h in parents if h != start and h not in occ and not (locked and h in engaged)]
-    return out, parents
+    parents, ends = _search(survey, owner, start, speed, engaged)
+    return [h for h in ends if h not in occ], parents
 
 
 _Key = tuple[Any, ...]
-_TREES: dict[_Key, dict[Hex, Hex | None]] = {}
+_Tree = tuple[dict[Hex, Hex | None], list[Hex]]
+_TREES: dict[_Key, _Tree] = {}
 _TREES_SIZE = 1024
 """Trees kept at most (a few hundred kilobytes to a few megabytes): a listing looks up about one
 tree per unit of the mover, and a playout finds most of them among the last few states."""
@@ -57,21 +56,23 @@ tree per unit of the mover, and a playout finds most of them among the last few 
 
 def _search(
     survey: Survey, owner: PlayerId, start: Hex, speed: int, engaged: frozenset[Hex]
-) -> dict[Hex, Hex | None]:
-    """The breadth-first search tree of :func:`reachable` from ``start`` (never to be changed:
-    it is shared). It depends only on the board, the walls ``owner`` may not cross, the enemies'
-    spaces, the restricting spaces ``engaged``, ``start`` and ``speed``, so it is kept per those:
-    a move changes few of them, and the next listing (and ``apply``'s check of a listed move)
-    finds most units' trees unchanged (issue 28)."""
+) -> _Tree:
+    """The breadth-first search tree of :func:`reachable` from ``start`` and the spaces where
+    the move may end but for the units on them (sorted): a unit that starts in melee (on a space
+    of ``engaged``) may not end in melee. Both are shared, never to be changed. They depend only
+    on the board, the walls ``owner`` may not cross, the enemies' spaces, the restricting spaces
+    ``engaged``, ``start`` and ``speed``, so they are kept per those: a move changes few of them,
+    and the next listing (and ``apply``'s check of a listed move) finds most units' trees
+    unchanged (issue 28)."""
     geo = survey.geo
     blocked = survey.blocked(owner)
     enemies = survey.enemy_spaces(owner)
     key = (geo, blocked, enemies, engaged, start, speed)
-    parents = _TREES.get(key)
-    if parents is not None:
-        return parents
+    found = _TREES.get(key)
+    if found is not None:
+        return found
     steps = survey.steps(owner)  # the board's neighbours, but across no wall it may not cross
-    parents = {start: None}
+    parents: dict[Hex, Hex | None] = {start: None}
     frontier = [start]
     for _ in range(speed):
         nxt = []
@@ -84,10 +85,12 @@ def _search(
         if not nxt:
             break
         frontier = nxt
+    locked = start in engaged
+    ends = sorted(h for h in parents if h != start and not (locked and h in engaged))
     if len(_TREES) >= _TREES_SIZE:
         _TREES.clear()
-    _TREES[key] = parents
-    return parents
+    _TREES[key] = (parents, ends)
+    return parents, ends
 
 
 def path_to(tree: dict[Hex, Hex | None], dest: Hex) -> list[Hex]:

@@ -143,15 +143,23 @@ def speed_left(state: State, uid: str) -> int:
 def _can_move(state: State, uid: str) -> bool:
     """Movement comes first: a unit on the board whose activation is not over, not Ensnared,
     (Packed units) packed, that has not moved or attacked yet, or (Flanking) attacked while
-    moving with movement left."""
+    moving, with movement left (:func:`_move_speed`)."""
+    return _move_speed(state, uid) > 0
+
+
+def _move_speed(state: State, uid: str) -> int:
+    """The spaces ``uid`` may move now (:func:`_can_move`): its :func:`speed_left` if it may
+    move yet, else 0."""
     unit = state["units"][uid]
     if unit["at"] is None or unit["done"] or unit["ensnared"]:
-        return False
+        return 0
     if unit.get("packing", "packed") != "packed":
-        return False
-    if unit["attacked"]:
-        return unit["on_the_move"] and speed_left(state, uid) > 0
-    return not unit["moved"] and speed_left(state, uid) > 0
+        return 0
+    if unit["attacked"] and not unit["on_the_move"]:
+        return 0
+    if not unit["attacked"] and unit["moved"]:
+        return 0
+    return max(0, speed_left(state, uid))
 
 
 def _packing_move(unit: dict[str, Any]) -> str | None:
@@ -169,13 +177,12 @@ def _packing_move(unit: dict[str, Any]) -> str | None:
 def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> list[Move]:
     unit = state["units"][uid]
     out: list[Move] = []
-    if _can_move(state, uid):
+    speed = _move_speed(state, uid)
+    if speed > 0:
         # moves_freely: Flanking or Stealth
         free = "flanking" in survey.stats[uid]["abilities"] or survey.is_stealthy(uid)
-        dests, _ = reachable(state, survey, uid, speed_left(state, uid), free)
-        out.extend(
-            {"player": player, "type": "move", "unit": uid, "to": as_json(h)} for h in sorted(dests)
-        )
+        dests, _ = reachable(state, survey, uid, speed, free)  # sorted
+        out += [{"player": player, "type": "move", "unit": uid, "to": [q, r]} for q, r in dests]
     if can_attack(state, unit):
         out.extend(
             {"player": player, "type": "attack", "unit": uid, **option}
