@@ -27,7 +27,7 @@ from typing import Any
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme import effects
 from rules.reign_supreme.auras import has, in_aura, prune_engaged, range_bonus, silenced, stealthy
-from rules.reign_supreme.board import Geometry, occupancy, stats
+from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
 from rules.reign_supreme.content import MAGICAL_DAMAGE
 from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
@@ -132,8 +132,8 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
         "shooting" in kinds
         and fixed in (None, "shoot")
         and (not marched(unit) or flanking)
-        and (siege or here not in survey.melee_spaces(owner))
-    )  # in_melee
+        and (siege or not in_melee(state, survey.occ, here, owner))
+    )
     if not melee_ok and not shoot_ok:
         return []
     melee_reach = MELEE_RANGE + reach

@@ -98,7 +98,6 @@ class Survey:
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
-        self._melee: dict[PlayerId, frozenset[Hex]] = {}
 
     @cached_property
     def occ(self) -> dict[Hex, str]:
@@ -234,22 +233,6 @@ class Survey:
             ]
             found = self._restricting[owner] = shared(
                 frozenset({(q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS})
-            )
-        return found
-
-    def melee_spaces(self, owner: PlayerId) -> frozenset[Hex]:
-        """The spaces next to an enemy of ``owner``: a unit of ``owner`` there is in melee
-        (:func:`board.in_melee`)."""
-        found = self._melee.get(owner)
-        if found is None:
-            units = self.units
-            found = self._melee[owner] = frozenset(
-                {
-                    (h[0] + dq, h[1] + dr)
-                    for h, other in self.occ.items()
-                    if units[other]["owner"] != owner
-                    for dq, dr in DIRECTIONS
-                }
             )
         return found
 
