@@ -38,11 +38,8 @@ def reachable(
     unit = state["units"][uid]
     owner = unit["owner"]
     start = (unit["at"][0], unit["at"][1])
+    parents, ends = _search(survey, owner, start, speed, move_freely)
     occ = survey.occ
-    # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
-    # it without the Melee restrictions" (Survey.restricting leaves such a unit out).
-    engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
-    parents, ends = _search(survey, owner, start, speed, engaged)
     return [h for h in ends if h not in occ], parents
 
 
@@ -54,23 +51,26 @@ _TREES_SIZE = 1024
 tree per unit of the mover, and a playout finds most of them among the last few states."""
 
 
-def _search(
-    survey: Survey, owner: PlayerId, start: Hex, speed: int, engaged: frozenset[Hex]
-) -> _Tree:
+def _search(survey: Survey, owner: PlayerId, start: Hex, speed: int, move_freely: bool) -> _Tree:
     """The breadth-first search tree of :func:`reachable` from ``start`` and the spaces where
-    the move may end but for the units on them (sorted): a unit that starts in melee (on a space
-    of ``engaged``) may not end in melee. Both are shared, never to be changed. They depend only
-    on the board, the walls ``owner`` may not cross, the enemies' spaces, the restricting spaces
-    ``engaged``, ``start`` and ``speed``, so they are kept per those: a move changes few of them,
-    and the next listing (and ``apply``'s check of a listed move) finds most units' trees
-    unchanged (issue 28)."""
+    the move may end but for the units on them (sorted): a unit that starts in melee (next to an
+    enemy that imposes the Melee restrictions, unless it moves freely) may not end in melee. Both
+    are shared, never to be changed. They depend only on the board, the walls ``owner`` may not
+    cross, the enemies' spaces, the spaces of those that impose the restrictions, ``start`` and
+    ``speed``, so they are kept per those: a move changes few of them, and the next listing (and
+    ``apply``'s check of a listed move) finds most units' trees unchanged (issue 28)."""
     geo = survey.geo
     blocked = survey.blocked(owner)
     enemies = survey.enemy_spaces(owner)
-    key = (geo, blocked, enemies, engaged, start, speed)
+    # Seed, Stealth: "If the stealth unit is not in Melee that turn, enemy units can move around
+    # it without the Melee restrictions" (Survey.imposing leaves such a unit out).
+    imposing: frozenset[Hex] = frozenset() if move_freely else survey.imposing(owner)
+    key = (geo, blocked, enemies, imposing, start, speed)
     found = _TREES.get(key)
     if found is not None:
         return found
+    # the spaces next to those enemies: a step from one may only go to a space next to none
+    engaged: frozenset[Hex] = frozenset() if move_freely else survey.restricting(owner)
     steps = survey.steps(owner)  # the board's neighbours, but across no wall it may not cross
     parents: dict[Hex, Hex | None] = {start: None}
     frontier = [start]

@@ -95,6 +95,7 @@ class Survey:
         self.geo = geo
         self.units: dict[str, dict[str, Any]] = state["units"]
         self._enemies: dict[PlayerId, frozenset[Hex]] = {}
+        self._imposing: dict[PlayerId, frozenset[Hex]] = {}
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
@@ -219,20 +220,29 @@ class Survey:
             )
         return found
 
-    def restricting(self, owner: PlayerId) -> frozenset[Hex]:
-        """For ``owner``'s units, the spaces next to an enemy that imposes the Melee restrictions:
+    def imposing(self, owner: PlayerId) -> frozenset[Hex]:
+        """The spaces of the enemies that impose the Melee restrictions on ``owner``'s units:
         every enemy but a Stealth one not in melee since the start of the turn (seed, Stealth)."""
-        found = self._restricting.get(owner)
+        found = self._imposing.get(owner)
         if found is None:
             occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
-            imposing = [
-                h
-                for h in self.enemy_spaces(owner)
-                if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
-            ]
-            found = self._restricting[owner] = shared(
-                frozenset({(q + dq, r + dr) for q, r in imposing for dq, dr in DIRECTIONS})
+            found = self._imposing[owner] = shared(
+                frozenset(
+                    h
+                    for h in self.enemy_spaces(owner)
+                    if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
+                )
+            )
+        return found
+
+    def restricting(self, owner: PlayerId) -> frozenset[Hex]:
+        """For ``owner``'s units, the spaces next to an enemy that imposes the Melee restrictions
+        (:meth:`imposing`)."""
+        found = self._restricting.get(owner)
+        if found is None:
+            found = self._restricting[owner] = frozenset(
+                {(q + dq, r + dr) for q, r in self.imposing(owner) for dq, dr in DIRECTIONS}
             )
         return found
 
