@@ -74,18 +74,6 @@ def shared(found: frozenset[Any]) -> frozenset[Any]:
     return kept
 
 
-class _Stats(dict):
-    """Unit id -> :func:`board.stats` of the unit, filled in as ids are asked for."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__()
-        self.state = state
-
-    def __missing__(self, uid: str) -> dict[str, Any]:
-        found = self[uid] = stats(self.state, self.state["units"][uid])
-        return found
-
-
 class Survey:
     """One state's board, read once: see the module docstring. Each part is worked out at its
     first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
@@ -142,8 +130,9 @@ class Survey:
 
     @cached_property
     def stats(self) -> dict[str, dict[str, Any]]:
-        """Unit id -> its statistics (:func:`board.stats`), each looked up at its first use."""
-        return _Stats(self.state)
+        """Unit id -> its statistics (:func:`board.stats`)."""
+        state = self.state
+        return {uid: stats(state, u) for uid, u in self.units.items()}
 
     def is_stealthy(self, uid: str) -> bool:
         """:func:`auras.stealthy` of unit ``uid``."""
