@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -236,17 +237,25 @@ class _Ctx:
         if found is None:
             p, survey = self.player, self.survey
             units = survey.units
-            found = self._fitting[kind] = [
-                (uid, units[uid], None)
-                for uid in survey.ids_on_board
-                if _fits(kind, p, state, units[uid], None)
-            ]
-            if kind == "enemy_siege_or_wall":
+            if kind == "enemy_siege_or_wall":  # a Siege unit (its statistics) or a wall
+                found = [
+                    (uid, units[uid], None)
+                    for uid in survey.ids_on_board
+                    if _fits(kind, p, state, units[uid], None)
+                ]
                 walls = survey.walls_by_id
                 for w in state["walls"]:
                     unit, wall = _find(state, w["id"], walls)
                     if _fits(kind, p, state, unit, wall):
                         found.append((w["id"], unit, wall))
+            else:  # the unit's side alone decides: asked once per side
+                mine, theirs = _side_fits(kind, False), _side_fits(kind, True)
+                found = [
+                    (uid, units[uid], None)
+                    for uid in survey.ids_on_board
+                    if (theirs if units[uid]["owner"] != p else mine)
+                ]
+            self._fitting[kind] = found
         return found
 
     @property
@@ -271,7 +280,8 @@ class _Ctx:
         of the hand asks again)."""
         found = self._reach.get(h)
         if found is None:
-            found = self._reach[h] = min((distance(h, o) for o in self.own), default=10**6)
+            own = self.own
+            found = self._reach[h] = min(map(distance, repeat(h, len(own)), own), default=10**6)
         return found
 
 
@@ -311,13 +321,21 @@ def _fits(
     unit: dict[str, Any] | None,
     wall: dict[str, Any] | None,
 ) -> bool:
-    """The target is of ``kind``, a card's ``target`` kind."""
+    """The target is of ``kind``, a card's ``target`` kind: a unit of the side it takes
+    (:func:`_side_fits`), a Siege unit for ``enemy_siege_or_wall``; or an enemy wall for
+    ``enemy_siege_or_wall``."""
     if unit is not None:
-        enemy = unit["owner"] != p
-        if kind == "enemy_siege_or_wall":
-            return enemy and "siege" in stats(state, unit)["kinds"]
-        return kind == "any_unit" or (kind == "enemy_unit") == enemy
+        return _side_fits(kind, unit["owner"] != p) and (
+            kind != "enemy_siege_or_wall" or "siege" in stats(state, unit)["kinds"]
+        )
     return wall is not None and kind == "enemy_siege_or_wall" and wall["owner"] != p
+
+
+def _side_fits(kind: str, enemy: bool) -> bool:
+    """A unit of this side, another player's (``enemy``) or the player's own, may be a target of
+    ``kind``: either for ``any_unit``, another player's for ``enemy_unit`` and
+    ``enemy_siege_or_wall``, the player's own for the others."""
+    return kind == "any_unit" or enemy == (kind in ("enemy_unit", "enemy_siege_or_wall"))
 
 
 _REFUSALS: dict[str, tuple[str, str, str]] = {
