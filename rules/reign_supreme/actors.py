@@ -33,19 +33,15 @@ def _casts(
 ) -> Iterator[list[Move]]:
     """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts. The
     board is surveyed only once such a unit is found (most have none)."""
+    stats_of = None if survey is None else survey.stats
     for uid, unit in state["units"].items():
         if unit["owner"] != player or unit["at"] is None:
             continue
-        spells = _spells(state, survey, uid)
+        spells = (stats(state, unit) if stats_of is None else stats_of[uid])["spells"]
         if spells and any(ready(state, uid, s) for s in FIELD_SPELLS if s in spells):
             if survey is None:
                 survey = Survey(state, geo)
             yield cast_moves(state, survey, player, uid)
-
-
-def _spells(state: State, survey: Survey | None, uid: str) -> list[str]:
-    """The spells of unit ``uid`` (its statistics')."""
-    return (stats(state, state["units"][uid]) if survey is None else survey.stats[uid])["spells"]
 
 
 def off_turn_moves(state: State, survey: Survey, player: PlayerId) -> list[Move]:

@@ -41,7 +41,8 @@ it, or it fizzles if its target is gone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -210,17 +211,52 @@ def _check_effect(effect: Any, target: Any, at: str) -> list[Violation]:
 
 
 # -- who and what may be targeted ------------------------------------------------------------------
+_Candidate = tuple[str, dict[str, Any] | None, dict[str, Any] | None]
+"""A target named by id, with the unit or wall :func:`_find` finds for it."""
+
+
 class _Ctx:
     """What every target check of one player needs, worked out once (from a listing's
     :class:`~rules.reign_supreme.survey.Survey`)."""
 
-    __slots__ = ("survey", "player", "_own", "_reach")
+    __slots__ = ("survey", "player", "_own", "_reach", "_fitting")
 
     def __init__(self, survey: Survey, player: PlayerId) -> None:
         self.survey = survey
         self.player = player
         self._own: list[Hex] | None = None
         self._reach: dict[Hex, int] = {}
+        self._fitting: dict[str, list[_Candidate]] = {}
+
+    def fitting(self, state: State, kind: str) -> list[_Candidate]:
+        """The targets of ``kind``, a card's ``target`` kind (:func:`_fits`), with what
+        :func:`_find` finds for each: the units on the board by id, then (for
+        ``enemy_siege_or_wall``) the walls. Kept per kind: most targets are of the wrong kind,
+        and the cards of a hand share kinds."""
+        found = self._fitting.get(kind)
+        if found is None:
+            p, survey = self.player, self.survey
+            units = survey.units
+            if kind == "enemy_siege_or_wall":  # a Siege unit (its statistics) or a wall
+                found = [
+                    (uid, units[uid], None)
+                    for uid in survey.ids_on_board
+                    if _fits(kind, p, state, units[uid], None)
+                ]
+                walls = survey.walls_by_id
+                for w in state["walls"]:
+                    unit, wall = _find(state, w["id"], walls)
+                    if _fits(kind, p, state, unit, wall):
+                        found.append((w["id"], unit, wall))
+            else:  # the unit's side alone decides: asked once per side
+                mine, theirs = _side_fits(kind, False), _side_fits(kind, True)
+                found = [
+                    (uid, units[uid], None)
+                    for uid in survey.ids_on_board
+                    if (theirs if units[uid]["owner"] != p else mine)
+                ]
+            self._fitting[kind] = found
+        return found
 
     @property
     def own(self) -> list[Hex]:
@@ -244,7 +280,8 @@ class _Ctx:
         of the hand asks again)."""
         found = self._reach.get(h)
         if found is None:
-            found = self._reach[h] = min((distance(h, o) for o in self.own), default=10**6)
+            own = self.own
+            found = self._reach[h] = min(map(distance, repeat(h, len(own)), own), default=10**6)
         return found
 
 
@@ -278,20 +315,27 @@ def _find(
 
 
 def _fits(
-    card: dict[str, Any],
+    kind: str,
     p: PlayerId,
     state: State,
     unit: dict[str, Any] | None,
     wall: dict[str, Any] | None,
 ) -> bool:
-    """The target is of the card's ``target`` kind."""
-    kind = card["target"]
+    """The target is of ``kind``, a card's ``target`` kind: a unit of the side it takes
+    (:func:`_side_fits`), a Siege unit for ``enemy_siege_or_wall``; or an enemy wall for
+    ``enemy_siege_or_wall``."""
     if unit is not None:
-        enemy = unit["owner"] != p
-        if kind == "enemy_siege_or_wall":
-            return enemy and "siege" in stats(state, unit)["kinds"]
-        return kind == "any_unit" or (kind == "enemy_unit") == enemy
+        return _side_fits(kind, unit["owner"] != p) and (
+            kind != "enemy_siege_or_wall" or "siege" in stats(state, unit)["kinds"]
+        )
     return wall is not None and kind == "enemy_siege_or_wall" and wall["owner"] != p
+
+
+def _side_fits(kind: str, enemy: bool) -> bool:
+    """A unit of this side, another player's (``enemy``) or the player's own, may be a target of
+    ``kind``: either for ``any_unit``, another player's for ``enemy_unit`` and
+    ``enemy_siege_or_wall``, the player's own for the others."""
+    return kind == "any_unit" or enemy == (kind in ("enemy_unit", "enemy_siege_or_wall"))
 
 
 _REFUSALS: dict[str, tuple[str, str, str]] = {
@@ -381,46 +425,79 @@ def _unmet(
     s: dict[str, Any] | None = None,
 ) -> str | None:
     """What the primitive asks of its target beyond the card's ``target`` kind, as the key of
-    the refusal (:data:`_REFUSALS`; None: fine). ``s``: the unit's statistics, when at hand."""
-
+    the refusal (:data:`_REFUSALS`; None: fine): a Reinforcement pin for ``reinforce``, else what
+    :data:`_UNIT_NEEDS` asks of a target unit. ``s``: the unit's statistics, when at hand."""
     kind = card["effect"]["kind"]
     if kind == "reinforce":
         if state["boards"][p]["reinforcement_pin"] is None:
             return "no_reinforcement_pin"
         return None
-    if unit is None:
+    needs = _UNIT_NEEDS.get(kind)
+    if needs is None or unit is None:
         return None
-    kinds = (stats(state, unit) if s is None else s)["kinds"]
-    if kind == "heal":
-        if "mechanical" in kinds or "siege" in kinds:
-            return "not_healable"
-        if unit["pins"] == 0:
-            return "no_pins"
-    elif kind == "repair":
-        if "mechanical" not in kinds and "siege" not in kinds:
-            return "not_repairable"
-        if unit["pins"] == 0:
-            return "no_pins"
-    elif kind == "haste":
-        if unit["done"]:
-            return "unit_done"
-    elif kind in ("ambush", "flaming_oil"):
-        if kind == "flaming_oil" and "shooting" not in kinds:
-            return "not_shooting"
-        if not can_attack(state, unit) or (
-            kind == "flaming_oil" and unit["mode"] not in (None, "shoot")
-        ):
-            return "unit_cannot_attack"
-    elif kind == "forced_march":
-        if unit["attacked"]:
-            return "attacked_already"
-        if not unit["moved"]:
-            return "not_moved"
-        if unit["ensnared"]:
-            return "ensnared"
-        if unit.get("packing", "packed") != "packed":
-            return "not_packed"
+    return needs(state, unit, stats(state, unit) if s is None else s)
+
+
+def _heal_needs(state: State, unit: dict[str, Any], s: dict[str, Any]) -> str | None:
+    """Heal: not a Mechanical or Siege unit ("cannot be healed"), and one with pins."""
+    kinds = s["kinds"]
+    if "mechanical" in kinds or "siege" in kinds:
+        return "not_healable"
+    return "no_pins" if unit["pins"] == 0 else None
+
+
+def _repair_needs(state: State, unit: dict[str, Any], s: dict[str, Any]) -> str | None:
+    """Repair: a Siege or Mechanical unit ("can be repaired ... with cards"), with pins."""
+    kinds = s["kinds"]
+    if "mechanical" not in kinds and "siege" not in kinds:
+        return "not_repairable"
+    return "no_pins" if unit["pins"] == 0 else None
+
+
+def _haste_needs(state: State, unit: dict[str, Any], s: dict[str, Any]) -> str | None:
+    """Haste: a unit whose activation is not over."""
+    return "unit_done" if unit["done"] else None
+
+
+def _ambush_needs(state: State, unit: dict[str, Any], s: dict[str, Any]) -> str | None:
+    """Ambush: a unit that can attack (:func:`~rules.reign_supreme.combat.can_attack`)."""
+    return None if can_attack(state, unit) else "unit_cannot_attack"
+
+
+def _flaming_oil_needs(state: State, unit: dict[str, Any], s: dict[str, Any]) -> str | None:
+    """Flaming Oil: a Shooting unit that can still shoot (it can attack, and has made no other
+    kind of attack this turn)."""
+    if "shooting" not in s["kinds"]:
+        return "not_shooting"
+    if not can_attack(state, unit) or unit["mode"] not in (None, "shoot"):
+        return "unit_cannot_attack"
     return None
+
+
+def _forced_march_needs(state: State, unit: dict[str, Any], s: dict[str, Any]) -> str | None:
+    """Forced March: a unit that has moved and not attacked, neither Ensnared nor unpacked."""
+    if unit["attacked"]:
+        return "attacked_already"
+    if not unit["moved"]:
+        return "not_moved"
+    if unit["ensnared"]:
+        return "ensnared"
+    if unit.get("packing", "packed") != "packed":
+        return "not_packed"
+    return None
+
+
+_UNIT_NEEDS: dict[str, Callable[[State, dict[str, Any], dict[str, Any]], str | None]] = {
+    "heal": _heal_needs,
+    "repair": _repair_needs,
+    "haste": _haste_needs,
+    "ambush": _ambush_needs,
+    "flaming_oil": _flaming_oil_needs,
+    "forced_march": _forced_march_needs,
+}
+"""What each primitive asks of its target unit beyond the card's ``target`` kind (its unit and
+statistics -> the refusal's key, or None). The others (damage, offence, defence, weaken,
+sabotage) ask nothing: :func:`_unmet` refuses none of their targets."""
 
 
 def _target_problem(state: State, ctx: _Ctx, card: dict[str, Any], target: Any) -> Violation | None:
@@ -451,7 +528,7 @@ def _refusal(
     it: the key of the refusal (:data:`_REFUSALS`), or None."""
     if unit is None and wall is None:
         return "unknown_target"
-    if not _fits(card, ctx.player, state, unit, wall):
+    if not _fits(card["target"], ctx.player, state, unit, wall):
         return "wrong_kind"
     return _fitting_refusal(state, ctx, card, target, unit, wall)
 
@@ -464,22 +541,37 @@ def _fitting_refusal(
     unit: dict[str, Any] | None,
     wall: dict[str, Any] | None,
 ) -> str | None:
-    """:func:`_refusal` of a target of the card's kind (:func:`_fits`)."""
-    p = ctx.player
-    survey = ctx.survey
+    """:func:`_refusal` of a target of the card's kind (:func:`_fits`): where it stands
+    (:func:`_place_refusal`), then what the effect asks of it (:func:`_unmet`)."""
+    return _place_refusal(ctx, card, target, unit, wall) or _unmet(
+        state, card, ctx.player, unit, None if unit is None else ctx.survey.stats[target]
+    )
+
+
+def _place_refusal(
+    ctx: _Ctx,
+    card: dict[str, Any],
+    target: Any,
+    unit: dict[str, Any] | None,
+    wall: dict[str, Any] | None,
+) -> str | None:
+    """Why ``card`` cannot reach a target of its kind where it stands: an enemy Stealth unit,
+    out of the card's ``range`` of the player's units, or (a Spell card) within an enemy
+    Silence. The key of the refusal (:data:`_REFUSALS`), or None."""
     if unit is not None:
-        if unit["owner"] != p and survey.is_stealthy(target):
+        if unit["owner"] != ctx.player and ctx.survey.is_stealthy(target):
             return "stealth_target"
-        spaces: tuple[Hex, ...] = ((unit["at"][0], unit["at"][1]),)
+        at = unit["at"]
+        spaces: tuple[Hex, ...] = ((at[0], at[1]),)
     else:
         assert wall is not None  # refused by _refusal when neither is on the board
         spaces = wall_spaces(wall)
     reach = card["range"]
-    if reach is not None and min(ctx.reach(h) for h in spaces) > reach:
+    if reach is not None and min(map(ctx.reach, spaces)) > reach:
         return "out_of_card_range"
-    if card["deck"] == "spell" and any(ctx.silenced(h) for h in spaces):
+    if card["deck"] == "spell" and any(map(ctx.silenced, spaces)):
         return "silenced"
-    return _unmet(state, card, p, unit, None if unit is None else survey.stats[target])
+    return None
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
@@ -510,47 +602,43 @@ def card_moves(state: State, player: PlayerId, survey: Survey) -> list[Move]:
     """Every ``play`` move ``player`` may make now: in any Combat phase, nothing pending (in
     another player's, no card of :data:`OWN_TURN_EFFECTS`); each card of the hand (hand order)
     at each legal target (units by id, then walls), or null."""
-    return list(_plays(state, player, survey))
-
-
-def _plays(state: State, player: PlayerId, survey: Survey) -> Iterator[Move]:
     if not _may_play(state, player) or not state["hands"][player]:
-        return
+        return []
     catalog = survey.catalog
     ctx = _Ctx(survey, player)
-    fitting: dict[str, list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]] = {}
+    # The two copies of a card are one definition (the catalog's same dict): the targets of
+    # the second are those of the first.
+    targets_of: dict[int, list[str | None]] = {}
+    out: list[Move] = []
     for cid in state["hands"][player]:
         card = catalog[cid]
-        if not _off_turn_ok(state, player, card):
-            continue
-        if card["target"] == "none":
-            if _target_problem(state, ctx, card, None) is None:
-                yield {"player": player, "type": "play", "card": cid, "target": None}
-            continue
-        # Most targets are of the wrong kind (:func:`_fits`, which reads only the card's
-        # ``target`` kind): they are left out once per kind, before the card's own refusals.
-        kind = card["target"]
-        if kind not in fitting:
-            fitting[kind] = [
-                (t, unit, wall)
-                for t, unit, wall in _candidates(state, survey, kind)
-                if _fits(card, player, state, unit, wall)
-            ]
-        for t, unit, wall in fitting[kind]:
-            if _fitting_refusal(state, ctx, card, t, unit, wall) is None:
-                yield {"player": player, "type": "play", "card": cid, "target": t}
+        targets = targets_of.get(id(card))
+        if targets is None:
+            targets = targets_of[id(card)] = _targets(state, ctx, card)
+        out.extend({"player": player, "type": "play", "card": cid, "target": t} for t in targets)
+    return out
 
 
-def _candidates(
-    state: State, survey: Survey, kind: str
-) -> Iterator[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
-    """The targets a card of ``target`` kind ``kind`` may name, with what :func:`_find` finds for
-    each: the units on the board by id, then (for ``enemy_siege_or_wall``) the walls."""
-    for uid in survey.ids_on_board:
-        yield uid, survey.units[uid], None
-    if kind == "enemy_siege_or_wall":
-        for w in state["walls"]:
-            yield (w["id"], *_find(state, w["id"], survey.walls_by_id))
+def _targets(state: State, ctx: _Ctx, card: dict[str, Any]) -> list[str | None]:
+    """Where ``card`` may be played now (:func:`_target_problem` is None): nowhere for a card of
+    :data:`OWN_TURN_EFFECTS` outside the player's turn; null for a card without a target; else
+    each target of its kind (:meth:`_Ctx.fitting`) that is not refused."""
+    if not _off_turn_ok(state, ctx.player, card):
+        return []
+    if card["target"] == "none":
+        return [None] if _unmet(state, card, ctx.player, None) is None else []
+    # The refusals of :func:`_fitting_refusal`, what the effect asks first: a listing only asks
+    # whether any applies, and the effect's needs (a unit with pins, one that can attack, ...)
+    # are cheap and refuse most targets.
+    found = ctx.fitting(state, card["target"])
+    if card["effect"]["kind"] in _UNIT_NEEDS:  # else _unmet refuses none of them
+        p, stats_of = ctx.player, ctx.survey.stats
+        found = [
+            (t, unit, wall)
+            for t, unit, wall in found
+            if unit is None or _unmet(state, card, p, unit, stats_of[t]) is None
+        ]
+    return [t for t, unit, wall in found if _place_refusal(ctx, card, t, unit, wall) is None]
 
 
 def check_play(state: State, move: Move) -> list[Violation]:
@@ -628,7 +716,10 @@ def resolve(state: State, geo: Geometry, entry: dict[str, Any]) -> list[Event]:
     if target is not None:
         if unit is None and wall is None:
             return [{**fizzle, "reason": "target_gone"}]
-        if not _fits(card, p, state, unit, wall) or _unmet(state, card, p, unit) is not None:
+        if (
+            not _fits(card["target"], p, state, unit, wall)
+            or _unmet(state, card, p, unit) is not None
+        ):
             return [{**fizzle, "reason": "bad_target"}]
     elif _unmet(state, card, p, None) is not None:
         return [{**fizzle, "reason": "bad_target"}]
