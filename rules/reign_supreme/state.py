@@ -116,27 +116,43 @@ def clone(state: State) -> State:
 def successor(state: State) -> State:
     """:func:`clone` but for the walls, which it shares with ``state``: the state a move builds,
     which changes a wall only through :func:`walls.own_walls` (copy on write; few moves change
-    walls, and what is worked out from them is kept per list, :func:`walls.blocked_edges`)."""
-    new = dict(state)
-    new["players"] = list(state["players"])
-    new["active_players"] = list(state["active_players"])
-    new["units"] = {uid: dict(u) for uid, u in state["units"].items()}
-    new["engaged"] = [list(pair) for pair in state["engaged"]]
-    new["pending"] = None if state["pending"] is None else json_copy(state["pending"])
-    new["boards"] = {
-        p: {
-            **b,
-            "packing": [dict(x) for x in b["packing"]],
-            "spells": [dict(x) for x in b["spells"]],
-            "effects": [dict(x) for x in b["effects"]],
-        }
-        for p, b in state["boards"].items()
-    }
-    new["control"] = {k: list(v) for k, v in state["control"].items()}
-    new["kills"] = dict(state["kills"])
-    new["defeated"] = list(state["defeated"])
-    new["zones"] = {p: list(z) for p, z in state["zones"].items()}
-    new["decks"] = {k: list(v) for k, v in state["decks"].items()}
-    new["discards"] = {k: list(v) for k, v in state["discards"].items()}
-    new["hands"] = {p: list(h) for p, h in state["hands"].items()}
+    walls, and what is worked out from them is kept per list, :func:`walls.blocked_edges`).
+
+    Built with ``copy()`` and plain loops rather than comprehensions (each of which is a
+    function call of its own): every step of a playout copies a state."""
+    new = state.copy()
+    new["players"] = state["players"].copy()
+    new["active_players"] = state["active_players"].copy()
+    new["units"] = {uid: u.copy() for uid, u in state["units"].items()}
+    new["engaged"] = _item_copies(state["engaged"])
+    pending = state["pending"]
+    new["pending"] = None if pending is None else json_copy(pending)
+    boards = {}
+    for p, b in state["boards"].items():
+        b = boards[p] = b.copy()
+        b["packing"] = _item_copies(b["packing"])
+        b["spells"] = _item_copies(b["spells"])
+        b["effects"] = _item_copies(b["effects"])
+    new["boards"] = boards
+    new["control"] = _list_copies(state["control"])
+    new["kills"] = state["kills"].copy()
+    new["defeated"] = state["defeated"].copy()
+    new["zones"] = _list_copies(state["zones"])
+    new["decks"] = _list_copies(state["decks"])
+    new["discards"] = _list_copies(state["discards"])
+    new["hands"] = _list_copies(state["hands"])
     return new
+
+
+def _list_copies(lists: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """A copy of ``lists`` (key -> list) with each list copied (one level down)."""
+    out = {}
+    for key, value in lists.items():
+        out[key] = value.copy()
+    return out
+
+
+def _item_copies(items: list[Any]) -> list[Any]:
+    """A copy of ``items`` (a list of dicts, or of lists) with each item copied (one level
+    down); most such lists of a state are empty."""
+    return [item.copy() for item in items] if items else []
