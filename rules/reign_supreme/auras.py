@@ -25,7 +25,7 @@ from typing import Any
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
-from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
+from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
 from rules.reign_supreme.walls import memo
 
 __all__ = [
@@ -79,13 +79,34 @@ def range_bonus(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> int:
 def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
     """Active Silence auras as (space, owner): Silence units on the board with no other Silence
     unit (of any side) within 3 spaces ("their effect cancel and the aura is lost")."""
-    return uncancelled(
-        [
-            (as_hex(u["at"]), u["owner"])
-            for u in state["units"].values()
-            if u["at"] is not None and has(state, u, "silence")
-        ]
-    )
+    silent = _silence_by_kind(state)
+    found = []
+    for u in state["units"].values():
+        if u["at"] is None:
+            continue
+        kind = (u["army"], u["type"])
+        has_it = silent.get(kind)
+        if has_it is None:
+            has_it = silent[kind] = has(state, u, "silence")
+        if has_it:
+            found.append((as_hex(u["at"]), u["owner"]))
+    return uncancelled(found)
+
+
+_SILENCE_BY_KIND: tuple[Any, dict[tuple[str, str], bool]] = (None, {})
+
+
+def _silence_by_kind(state: State) -> dict[tuple[str, str], bool]:
+    """(army, unit type) -> whether such a unit has Silence (:func:`has`), filled in as
+    :func:`silence_sources` asks, for the rosters of the last state seen: a unit's statistics
+    depend only on its army and type and the rosters, which a game's states share (no move
+    changes them; as :func:`state.catalog_of`), and every spell cast and answer asks."""
+    global _SILENCE_BY_KIND
+    rosters = state["rosters"]
+    last = _SILENCE_BY_KIND  # read once: another thread may ask meanwhile
+    if last[0] is not rosters:
+        last = _SILENCE_BY_KIND = (rosters, {})
+    return last[1]
 
 
 def uncancelled(found: list[tuple[Hex, PlayerId]]) -> list[tuple[Hex, PlayerId]]:
@@ -149,15 +170,18 @@ def moves_freely(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
 
 def engaged_pairs(state: State, occ: dict[Hex, str]) -> list[list[str]]:
     """Every pair of enemy units standing next to each other, each pair ``[a, b]`` with
-    ``a < b`` by id, sorted: who is engaged in melee now (kept from the start of each turn)."""
+    ``a < b`` by id, sorted: who is engaged in melee now (kept from the start of each turn).
+    A pair is found from both its units' spaces; it is taken from the space of ``a``."""
     units = state["units"]
-    pairs = set()
-    for h, uid in occ.items():
-        for n in neighbours(h):
-            other = occ.get(n)
-            if other is not None and units[other]["owner"] != units[uid]["owner"]:
-                pairs.add((min(uid, other), max(uid, other)))
-    return [list(p) for p in sorted(pairs)]
+    pairs = []
+    for (q, r), uid in occ.items():
+        owner = units[uid]["owner"]
+        for dq, dr in DIRECTIONS:
+            other = occ.get((q + dq, r + dr))
+            if other is not None and uid < other and units[other]["owner"] != owner:
+                pairs.append([uid, other])
+    pairs.sort()
+    return pairs
 
 
 def engaged(state: State, a: str, b: str) -> bool:
