@@ -709,7 +709,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     found, where = _check(state, move)
     if found:
         raise IllegalMove(found)
-    return _resolve(state, move, where)
+    return _resolve(state, move, where, Survey(state, geometry(state)))
 
 
 def resolve(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -717,10 +717,13 @@ def resolve(state: State, move: Move) -> tuple[State, list[Event]]:
     (``Game.apply_action``), without checking it again (issue 28: the checks cost a random
     playout more than half of ``apply``). Only what the checks would have found is worked out:
     the space of a ``place`` or ``deploy``, the path of a ``move``."""
-    return _resolve(state, move, _where(state, move))
+    survey = _listed  # read once: another thread may list meanwhile
+    if survey is None or survey.state is not state:
+        survey = Survey(state, geometry(state))
+    return _resolve(state, move, _where(state, survey, move), survey)
 
 
-def _where(state: State, move: Move) -> Any:
+def _where(state: State, survey: Survey, move: Move) -> Any:
     """What :func:`_check` finds for a legal ``move`` and ``_resolve`` needs: the space set up or
     deployed to, the path moved along (the search of :func:`_check_move`), else None."""
     kind = move["type"]
@@ -728,18 +731,15 @@ def _where(state: State, move: Move) -> Any:
         return (move["to"][0], move["to"][1])
     if kind == "move":
         uid = move["unit"]
-        geo = geometry(state)
-        survey = _listed  # read once: another thread may list meanwhile
-        if survey is None or survey.state is not state:
-            survey = Survey(state, geo)
-        free = moves_freely(state, geo, state["units"][uid])
+        free = moves_freely(state, survey.geo, state["units"][uid])
         _, tree = reachable(state, survey, uid, speed_left(state, uid), free)
         return path_to(tree, (move["to"][0], move["to"][1]))
     return None
 
 
-def _resolve(state: State, move: Move, where: Any) -> tuple[State, list[Event]]:
-    """The state after the legal ``move`` and the events; ``where`` is what its checks found."""
+def _resolve(state: State, move: Move, where: Any, survey: Survey) -> tuple[State, list[Event]]:
+    """The state after the legal ``move`` and the events; ``where`` is what its checks found,
+    ``survey`` a Survey of ``state`` (which stays as it is: the moves change its copy)."""
     new = successor(state)
     new["move_count"] = min(MAX_MOVE_COUNT, state["move_count"] + 1)
     rng = Rng.parse(new["rng"])
@@ -775,7 +775,7 @@ def _resolve(state: State, move: Move, where: Any) -> tuple[State, list[Event]]:
         events.extend(_to_combat(new, p))
     elif kind == "move":
         _switch_to(new, p, move["unit"])
-        events.extend(_move(new, geo, p, move["unit"], where))
+        events.extend(_move(new, geo, p, move["unit"], where, survey.occ))
     elif kind == "attack":
         _switch_to(new, p, move["unit"])
         entry = declare_attack(new, p, move)
@@ -859,13 +859,15 @@ def _concede(state: State, geo: Geometry, rng: Rng, p: PlayerId) -> list[Event]:
     return events
 
 
-def _move(state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex]) -> list[Event]:
+def _move(
+    state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex], occ: dict[Hex, str]
+) -> list[Event]:
     """Move along ``path``; take every Mine and Ruin on the way (ruling RS 15); take a Throne
-    ended on."""
+    ended on. ``occ``: :func:`board.occupancy` of ``state`` as it is (before the move)."""
     unit = state["units"][uid]
     dest = path[-1]
     if not unit["moved"]:
-        unit["charge"] = not in_melee(state, occupancy(state), path[0], p)
+        unit["charge"] = not in_melee(state, occ, path[0], p)
     unit["at"] = as_json(dest)
     unit["moved"] = True
     unit["acted"] = True
