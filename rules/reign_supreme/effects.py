@@ -47,13 +47,15 @@ __all__ = [
 
 def entries(state: State, uid: str, kind: str | None = None) -> list[dict[str, Any]]:
     """Every effect on unit ``uid`` (of ``kind``, when given), from every player's board in seat
-    order."""
-    return [
-        e
-        for p in state["players"]
-        for e in state["boards"][p]["effects"]
-        if e["unit"] == uid and (kind is None or e["effect"] == kind)
-    ]
+    order. (A loop rather than a comprehension: asked of every unit at every listing, and the
+    boards seldom hold any effect.)"""
+    boards = state["boards"]
+    found = []
+    for p in state["players"]:
+        for e in boards[p]["effects"]:
+            if e["unit"] == uid and (kind is None or e["effect"] == kind):
+                found.append(e)
+    return found
 
 
 def add_effect(
@@ -84,7 +86,10 @@ def defence_modifiers(state: State, uid: str) -> list[dict[str, Any]]:
 
 def movement_bonus(state: State, uid: str) -> int:
     """Extra spaces of movement from Haste effects."""
-    return sum(e["value"] for e in entries(state, uid, "haste"))
+    bonus = 0
+    for e in entries(state, uid, "haste"):
+        bonus += e["value"]
+    return bonus
 
 
 def _drop(state: State, uid: str, kinds: tuple[str, ...]) -> list[Event]:
