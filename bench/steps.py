@@ -1,17 +1,24 @@
 """A fixed number of random-playout steps of one game, for instruction counts.
 
-    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
-        .venv/bin/python bench/steps.py reign-supreme --steps 300 [--split]
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python bench/steps.py reign-supreme --steps 300
 
 The same steps as ``bench/bench.py``'s in-process playouts (``workloads.play_for``: same chooser,
 same seed), but a fixed count instead of a fixed time, so that callgrind's instruction counts
 compare two versions of the rules independently of the machine's load. Imports and the warm-up
 steps (caches of geometry and search trees filled) happen before ``--steps`` are played, so
-a run's total minus that of a run with ``--steps 0`` is the steps alone."""
+a run's total minus that of a run with ``--steps 0`` is the steps alone.
+
+Garbage collection is off during the steps (after a collection at the warm-up's end): a full
+collection walks every object the process holds, at points that shift with any change to the
+rules, so with it on, two runs of the same code differed by up to 30 M instructions in 8,000 M
+(issue 28). Run both runs with the same ``PYTHONHASHSEED`` (``PYTHONHASHSEED=0``): string
+hashes order sets, and so the work."""
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 from pathlib import Path
@@ -52,6 +59,8 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=50)
     args = ap.parse_args()
     play(args.game, args.warmup, seed=2)
+    gc.collect()
+    gc.disable()
     games = play(args.game, args.steps)
     print(f"{args.game}: {args.steps} steps, {games} games")
     return 0
