@@ -26,6 +26,7 @@ from typing import Any
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
+from rules.reign_supreme.state import LastSeen
 from rules.reign_supreme.walls import memo
 
 __all__ = [
@@ -79,7 +80,7 @@ def range_bonus(state: State, occ: dict[Hex, str], unit: dict[str, Any]) -> int:
 def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
     """Active Silence auras as (space, owner): Silence units on the board with no other Silence
     unit (of any side) within 3 spaces ("their effect cancel and the aura is lost")."""
-    silent = _silence_by_kind(state)
+    silent = _SILENT_KINDS.kept(state["rosters"])
     found = []
     for u in state["units"].values():
         if u["at"] is None:
@@ -93,20 +94,10 @@ def silence_sources(state: State) -> list[tuple[Hex, PlayerId]]:
     return uncancelled(found)
 
 
-_SILENCE_BY_KIND: tuple[Any, dict[tuple[str, str], bool]] = (None, {})
-
-
-def _silence_by_kind(state: State) -> dict[tuple[str, str], bool]:
-    """(army, unit type) -> whether such a unit has Silence (:func:`has`), filled in as
-    :func:`silence_sources` asks, for the rosters of the last state seen: a unit's statistics
-    depend only on its army and type and the rosters, which a game's states share (no move
-    changes them; as :func:`state.catalog_of`), and every spell cast and answer asks."""
-    global _SILENCE_BY_KIND
-    rosters = state["rosters"]
-    last = _SILENCE_BY_KIND  # read once: another thread may ask meanwhile
-    if last[0] is not rosters:
-        last = _SILENCE_BY_KIND = (rosters, {})
-    return last[1]
+_SILENT_KINDS = LastSeen()
+"""Per rosters: (army, unit type) -> whether such a unit has Silence (:func:`has`), filled in
+as :func:`silence_sources` asks (a unit's statistics depend only on its army, its type and the
+rosters; every spell cast and answer asks)."""
 
 
 def uncancelled(found: list[tuple[Hex, PlayerId]]) -> list[tuple[Hex, PlayerId]]:

@@ -67,19 +67,37 @@ def card_catalog(cards: list[dict[str, Any]] | None = None) -> dict[str, dict[st
     return out
 
 
-_LAST_CATALOG: tuple[Any, dict[str, dict[str, Any]]] = (None, {})
+class LastSeen:
+    """A dict of what is worked out from one part of a state alone (its card set, its rosters),
+    kept while that part is the last one asked about, compared by identity: a game's states
+    share such a part (no move changes it), and every listing asks. A new part, as the service
+    parses one per request, starts an empty dict; the part must never be changed in place."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, dict[Any, Any]] = (None, {})
+
+    def kept(self, part: Any) -> dict[Any, Any]:
+        """The dict kept for ``part`` (each user its own keys)."""
+        last = self._last  # read once: another thread may ask meanwhile
+        if last[0] is not part:
+            last = self._last = (part, {})
+        return last[1]
+
+
+_CATALOGS = LastSeen()
 
 
 def catalog_of(state: State) -> dict[str, dict[str, Any]]:
     """:func:`card_catalog` of ``state["cards"]``, to read only: kept for the last cards list
-    seen, which a game's states share (no move changes a game's card set, and every listing and
-    every card played asks)."""
-    global _LAST_CATALOG
+    seen (:class:`LastSeen`; every listing and every card played asks)."""
     cards = state["cards"]
-    last = _LAST_CATALOG  # read once: another thread may ask meanwhile
-    if last[0] is not cards:
-        last = _LAST_CATALOG = (cards, card_catalog(cards))
-    return last[1]
+    kept = _CATALOGS.kept(cards)
+    found = kept.get("catalog")
+    if found is None:
+        found = kept["catalog"] = card_catalog(cards)
+    return found
 
 
 def fresh_turn_flags() -> dict[str, Any]:

@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from rules.engine_types import PlayerId, State
-from rules.reign_supreme.auras import SILENCE_RADIUS, stealth_spaces, stealthy, uncancelled
+from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealth_spaces, stealthy
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
 from rules.reign_supreme.state import catalog_of
@@ -152,13 +152,7 @@ class Survey:
     @cached_property
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
-        return uncancelled(
-            [
-                ((u["at"][0], u["at"][1]), u["owner"])
-                for uid, u in self.units.items()
-                if u["at"] is not None and self.has(uid, "silence")
-            ]
-        )
+        return silence_sources(self.state)
 
     @cached_property
     def engaged(self) -> frozenset[tuple[str, str]]:
