@@ -12,6 +12,7 @@ from rs_helpers import attacks, codes, destinations, move, of_type, play, positi
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import engaged_pairs, silence_sources, silenced, stealthy
 from rules.reign_supreme.board import geometry, occupancy
+from rules.reign_supreme.content import default_roster
 from rules.reign_supreme.state import clone
 
 PASS = {"player": "bob", "type": "pass"}
@@ -180,6 +181,20 @@ def test_silence_aura_reaches_three_spaces_and_only_stops_enemies():
     assert silence_sources(s) == [((3, 0), "bob")]
     assert silenced(s, (0, 0), "ann") is True and silenced(s, (-1, 0), "ann") is False
     assert silenced(s, (0, 0), "bob") is False
+
+
+def test_silence_is_read_from_each_games_own_rosters():
+    """Whether a unit type has Silence is its game's roster's to say: two games whose rosters
+    differ there are told apart, in either order (auras keeps the answer per rosters)."""
+    s = pos({"ann": ["wizard"], "bob": ["warder"]}, {"u1": [0, 0], "u2": [3, 0]})
+    army = s["units"]["u2"]["army"]
+    units = {kind: dict(unit) for kind, unit in default_roster(army).items()}
+    units["warder"]["abilities"] = []
+    quiet = clone(s)
+    quiet["rosters"] = {army: {"title": "Quiet", "units": units}}
+    assert silence_sources(s) == [((3, 0), "bob")]
+    assert silence_sources(quiet) == []
+    assert silence_sources(s) == [((3, 0), "bob")]
 
 
 def test_two_silence_units_within_three_spaces_cancel_each_other():
