@@ -8,6 +8,9 @@ whose algorithms and state format are not a stable contract).
 
 from __future__ import annotations
 
+import functools
+import sys
+from array import array
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -76,22 +79,53 @@ class Rng:
         """Fisher–Yates, in place: for each index ``i`` from the last down to 1, swap with
         ``j = below(i + 1)``.
 
-        Every game's setup shuffles a deck, so the steps of :meth:`below` and :meth:`next_u64`
-        are written out here, on a local copy of the state, and the rejection limit is worked
-        out only for a draw near the top of the range; ``tests/rules/test_rng.py`` checks that
-        the result is exactly that of ``below``."""
+        Every game's setup shuffles a deck, a sixth of a Reign & Ruin playout's time when each
+        draw was worked out alone (issue 28), so the draws are made all at once
+        (:func:`_outputs`). A draw :meth:`below` would reject (odds under ``2**-32`` each)
+        ends that: the rest of the shuffle goes on one :meth:`below` at a time, from the state
+        after the rejected draw. ``tests/rules/test_rng.py`` checks that the permutation and the
+        state after are exactly those of ``below``, a rejection included."""
         if len(seq) > _SHORT:
             raise ValueError(f"shuffle() takes at most {_SHORT} items")
-        state = self._state
-        for i in range(len(seq) - 1, 0, -1):
-            n = i + 1
-            while True:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                x = z ^ (z >> 31)
-                if x < _SURELY_BELOW_LIMIT or x < _SPAN - _SPAN % n:
-                    break
-            j = x % n
+        last = len(seq) - 1
+        start = self._state
+        for i, x in zip(range(last, 0, -1), _outputs(start, last), strict=True):
+            if x >= _SURELY_BELOW_LIMIT and x >= _SPAN - _SPAN % (i + 1):
+                drawn = last - i + 1  # this rejected draw included
+                self._state = (start + drawn * _GOLDEN) & _MASK
+                for k in range(i, 0, -1):
+                    j = self.below(k + 1)
+                    seq[k], seq[j] = seq[j], seq[k]
+                return
+            j = x % (i + 1)
             seq[i], seq[j] = seq[j], seq[i]
-        self._state = state
+        self._state = (start + max(last, 0) * _GOLDEN) & _MASK
+
+
+@functools.lru_cache(maxsize=16)
+def _lanes(count: int) -> tuple[int, int, int]:
+    """For :func:`_outputs`: three integers of ``count`` 128-bit lanes each, lane ``k`` (from
+    the lowest, 0-based) holding 1, ``(k + 1) * _GOLDEN`` and ``_MASK``."""
+    ones = int.from_bytes((b"\x01" + bytes(15)) * count, "little")
+    steps = b"".join(((k + 1) * _GOLDEN).to_bytes(16, "little") for k in range(count))
+    return ones, int.from_bytes(steps, "little"), _MASK * ones
+
+
+def _outputs(state: int, count: int) -> array[int]:
+    """The next ``count`` outputs of :meth:`Rng.next_u64` from ``state``, all at once.
+
+    The steps of ``next_u64`` are done once on one integer that holds each output in its own
+    128-bit lane: a lane's value is below ``2**64``, so its product with a 64-bit constant still
+    fits in the lane, a shift's bits from the next lane land where the lane mask clears them,
+    and masking every lane to 64 bits is each step's ``& _MASK``."""
+    if count <= 0:
+        return array("Q")
+    ones, steps, low = _lanes(count)
+    z = (state * ones + steps) & low
+    z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
+    z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low
+    z ^= (z >> 31) & low
+    words = array("Q", z.to_bytes(16 * count, "little"))
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words[::2]

@@ -163,3 +163,37 @@ def test_shuffle_is_fisher_yates_with_below():
                 expected[i], expected[j] = expected[j], expected[i]
             assert items == expected
             assert str(rng) == str(reference)
+
+
+def state_before(output: int) -> int:
+    """The generator state whose next output is ``output``: SplitMix64's mixing undone step by
+    step (each xor-shift and each odd multiplier is invertible modulo 2**64)."""
+    z = output ^ (output >> 31) ^ (output >> 62)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK
+    z = z ^ (z >> 27) ^ (z >> 54)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK
+    z = z ^ (z >> 30) ^ (z >> 60)
+    return (z - 0x9E3779B97F4A7C15) & MASK
+
+
+@pytest.mark.parametrize("rejected", [0, 1, 20, 49])
+def test_shuffle_redraws_a_draw_below_rejects(rejected):
+    """A draw at the very top of the range (``2**64 - 1``) is rejected and drawn again, as
+    ``below`` does, wherever it falls in the shuffle: the all-at-once draws hand over to
+    ``below`` one at a time. (The draw for index ``i`` is bounded by ``i + 1``, here never a
+    power of two, whose limit would be ``2**64`` itself.)"""
+    golden = 0x9E3779B97F4A7C15
+    state = (state_before(MASK) - rejected * golden) & MASK
+    stream = reference_stream(state)
+    assert [next(stream) for _ in range(rejected + 1)][-1] == MASK
+    bound = 54 - rejected
+    assert MASK >= (1 << 64) - (1 << 64) % bound  # above the limit: rejected
+    rng, reference = Rng(state), Rng(state)
+    items, expected = list(range(54)), list(range(54))
+    rng.shuffle(items)
+    for i in range(53, 0, -1):
+        j = reference.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected
+    assert str(rng) == str(reference)
+    assert items == reference_shuffle(reference_stream(state), list(range(54)))
