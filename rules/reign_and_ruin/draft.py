@@ -8,6 +8,7 @@ automatically.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -39,7 +40,18 @@ def draft_actions(state: State, players: Sequence[PlayerId]) -> list[Action]:
     """Every pair of cards each of ``players`` may keep from their packet, player by player in
     the given order, pairs in packet order, as actions (``rules.reign_and_ruin.actions``)."""
     packets = state["draft"]["packets"]
-    return [("draft", p, pair) for p in players for pair in combinations(packets[p], 2)]
+    actions: list[Action] = []
+    for p in players:
+        actions += _pair_actions(p, tuple(packets[p]))
+    return actions
+
+
+@functools.lru_cache(maxsize=256)
+def _pair_actions(player: PlayerId, packet: tuple[str, ...]) -> tuple[Action, ...]:
+    """The draft actions of ``player`` holding ``packet``. Kept for the packets last asked about:
+    a packet stays the same until everyone has chosen, and every listing meanwhile asks for it
+    again (with three players, 63 actions listed three times, 42, 21; issue 28)."""
+    return tuple([("draft", player, pair) for pair in combinations(packet, 2)])
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
