@@ -164,12 +164,15 @@ def _survey(state: State) -> list[Place]:
     """The place of every unprotected fighter, in seat then army order: what Alfenghast,
     Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
     armies = state["armies"]
-    return [
-        (f["card"], owner, i, f["kurgoz"])
-        for owner in state["players"]
-        for i, f in enumerate(armies[owner])
-        if not f["cognitz"]
-    ]
+    places: list[Place] = []
+    add = places.append
+    for owner in state["players"]:
+        i = 0  # a plain loop: about five fighters in all, too few to repay a comprehension
+        for f in armies[owner]:
+            if not f["cognitz"]:
+                add((f["card"], owner, i, f["kurgoz"]))
+            i += 1
+    return places
 
 
 # -- violations --------------------------------------------------------------------------------
