@@ -102,7 +102,12 @@ class Rng:
         self._state = (start + max(last, 0) * _GOLDEN) & _MASK
 
 
-@functools.lru_cache(maxsize=16)
+_LANES = 64
+"""At most this many outputs are worked out at once by :func:`_outputs`: a deck's worth, in a
+few KB of integer."""
+
+
+@functools.lru_cache(maxsize=_LANES)
 def _lanes(count: int) -> tuple[int, int, int]:
     """For :func:`_outputs`: three integers of ``count`` 128-bit lanes each, lane ``k`` (from
     the lowest, 0-based) holding 1, ``(k + 1) * _GOLDEN`` and ``_MASK``."""
@@ -112,20 +117,24 @@ def _lanes(count: int) -> tuple[int, int, int]:
 
 
 def _outputs(state: int, count: int) -> array[int]:
-    """The next ``count`` outputs of :meth:`Rng.next_u64` from ``state``, all at once.
+    """The next ``count`` outputs of :meth:`Rng.next_u64` from ``state``, up to ``_LANES`` at
+    a time.
 
     The steps of ``next_u64`` are done once on one integer that holds each output in its own
     128-bit lane: a lane's value is below ``2**64``, so its product with a 64-bit constant still
     fits in the lane, a shift's bits from the next lane land where the lane mask clears them,
     and masking every lane to 64 bits is each step's ``& _MASK``."""
-    if count <= 0:
-        return array("Q")
-    ones, steps, low = _lanes(count)
-    z = (state * ones + steps) & low
-    z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
-    z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low
-    z ^= (z >> 31) & low
-    words = array("Q", z.to_bytes(16 * count, "little"))
-    if sys.byteorder == "big":
-        words.byteswap()
-    return words[::2]
+    draws = array("Q")
+    while len(draws) < count:
+        lanes = min(count - len(draws), _LANES)
+        ones, steps, low = _lanes(lanes)
+        z = (state * ones + steps) & low
+        z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
+        z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low
+        z ^= (z >> 31) & low
+        words = array("Q", z.to_bytes(16 * lanes, "little"))
+        if sys.byteorder == "big":
+            words.byteswap()
+        draws += words[::2]
+        state = (state + lanes * _GOLDEN) & _MASK
+    return draws

@@ -176,24 +176,24 @@ def state_before(output: int) -> int:
     return (z - 0x9E3779B97F4A7C15) & MASK
 
 
-@pytest.mark.parametrize("rejected", [0, 1, 20, 49])
-def test_shuffle_redraws_a_draw_below_rejects(rejected):
+@pytest.mark.parametrize(("length", "rejected"), [(54, 0), (54, 1), (54, 20), (54, 49), (300, 130)])
+def test_shuffle_redraws_a_draw_below_rejects(length, rejected):
     """A draw at the very top of the range (``2**64 - 1``) is rejected and drawn again, as
-    ``below`` does, wherever it falls in the shuffle: the all-at-once draws hand over to
-    ``below`` one at a time. (The draw for index ``i`` is bounded by ``i + 1``, here never a
-    power of two, whose limit would be ``2**64`` itself.)"""
+    ``below`` does, wherever it falls in the shuffle (past the first ``_LANES`` draws too): the
+    draws made at once hand over to ``below`` one at a time. (The draw for index ``i`` is
+    bounded by ``i + 1``, here never a power of two, whose limit would be ``2**64`` itself.)"""
     golden = 0x9E3779B97F4A7C15
     state = (state_before(MASK) - rejected * golden) & MASK
     stream = reference_stream(state)
     assert [next(stream) for _ in range(rejected + 1)][-1] == MASK
-    bound = 54 - rejected
+    bound = length - rejected
     assert MASK >= (1 << 64) - (1 << 64) % bound  # above the limit: rejected
     rng, reference = Rng(state), Rng(state)
-    items, expected = list(range(54)), list(range(54))
+    items, expected = list(range(length)), list(range(length))
     rng.shuffle(items)
-    for i in range(53, 0, -1):
+    for i in range(length - 1, 0, -1):
         j = reference.below(i + 1)
         expected[i], expected[j] = expected[j], expected[i]
     assert items == expected
     assert str(rng) == str(reference)
-    assert items == reference_shuffle(reference_stream(state), list(range(54)))
+    assert items == reference_shuffle(reference_stream(state), list(range(length)))
