@@ -14,7 +14,16 @@ from typing import Any
 from rules.engine_types import Outcome, PlayerId, Score, State
 from rules.reign_and_ruin.cards import FACTIONS
 
-__all__ = ["TIE_BREAKS", "SERIES_MIN", "army_breakdown", "rank", "standings", "score", "outcome"]
+__all__ = [
+    "TIE_BREAKS",
+    "SERIES_MIN",
+    "tally",
+    "army_breakdown",
+    "rank",
+    "standings",
+    "score",
+    "outcome",
+]
 
 TIE_BREAKS = ("best_series", "fighter_count", "draw")
 """The last tie-break criterion a ranking needed (rulings R&R 11); ``draw``: still tied after
@@ -24,54 +33,83 @@ SERIES_MIN = 3
 _FACTION_ORDER = tuple(f["id"] for f in FACTIONS)
 
 
-def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]) -> dict[str, Any]:
-    """One army's total, explained.
+Fighter = tuple[str, str, int, int, int]
+"""A fighter as scored: card, faction, value, Kurgoz tokens, worth."""
+Series = tuple[str, list[str], int, int]
+"""A faction series: faction, its cards, the sum of their worths, its value."""
 
-    ``fighters``: each fighter's ``worth`` = value × 2 per Kurgoz token (seed §Kurgoz: "A
-    fighter's value may be doubled this way more than once"). ``series``: per faction with three
-    or more fighters, the ``sum`` of their worths and its double ``value`` (seed §5), in the
-    factions' rule-text order. ``total`` = worth of fighters outside series + series values.
-    ``best_series`` is the highest series value, 0 without a series (rulings R&R 11).
-    """
-    fighters: list[dict[str, Any]] = []
-    by_faction: dict[str, list[tuple[str, int]]] = {}
+
+def tally(
+    cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]
+) -> tuple[list[Fighter], list[Series], int, int]:
+    """One army's fighters and series as scored, its total and its best series value.
+
+    A fighter's worth is its value × 2 per Kurgoz token (seed §Kurgoz: "A fighter's value may
+    be doubled this way more than once"). Each faction with three or more fighters forms a
+    series, in the factions' rule-text order: its value is the sum of their worths doubled
+    (seed §5). The total is the worth of every fighter plus the sum of each series once more
+    (a series doubles a sum already counted once). The best series value is 0 without a series
+    (rulings R&R 11). Tuples, not the breakdown's dicts: the outcome at the end of every game
+    needs only the figures (building the breakdown there was 2.4% of a random playout's
+    instructions; issue 28)."""
+    fighters: list[Fighter] = []
+    by_faction: dict[str, list[Fighter]] = {}
     total = 0
     for fighter in army:
         card = fighter["card"]
         info = cards[card]
-        worth = info["value"] << fighter["kurgoz"]
-        fighters.append(
-            {
-                "card": card,
-                "faction": info["faction"],
-                "value": info["value"],
-                "kurgoz": fighter["kurgoz"],
-                "worth": worth,
-            }
-        )
-        by_faction.setdefault(info["faction"], []).append((card, worth))
+        faction = info["faction"]
+        value = info["value"]
+        kurgoz = fighter["kurgoz"]
+        worth = value << kurgoz
+        scored = (card, faction, value, kurgoz, worth)
+        fighters.append(scored)
+        if faction in by_faction:
+            by_faction[faction].append(scored)
+        else:
+            by_faction[faction] = [scored]
         total += worth
-    series: list[dict[str, Any]] = []
-    for faction in _FACTION_ORDER:
-        members = by_faction.get(faction, ())
+    series: list[Series] = []
+    best = 0
+    for faction, members in by_faction.items():
         if len(members) >= SERIES_MIN:
-            subtotal = sum(w for _, w in members)
-            series.append(
-                {
-                    "faction": faction,
-                    "cards": [c for c, _ in members],
-                    "sum": subtotal,
-                    "value": 2 * subtotal,
-                }
-            )
-            total += subtotal  # the series doubles a sum already counted once
+            subtotal = sum(f[4] for f in members)
+            series.append((faction, [f[0] for f in members], subtotal, 2 * subtotal))
+            total += subtotal
+            best = max(best, 2 * subtotal)
+    if len(series) > 1:  # found in army order
+        series.sort(key=lambda one: _FACTION_ORDER.index(one[0]))
+    return fighters, series, total, best
+
+
+def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]) -> dict[str, Any]:
+    """One army's total, explained: :func:`tally` as the score's breakdown.
+
+    ``fighters``: each fighter's card, faction, value, Kurgoz tokens and ``worth``. ``series``:
+    per series its faction, ``cards``, ``sum`` of worths and ``value``. ``total``,
+    ``best_series`` and ``fighter_count``: what ranks the army (:func:`rank`).
+    """
+    fighters, series, total, best = tally(cards, army)
     return {
-        "fighters": fighters,
-        "series": series,
+        "fighters": [
+            {"card": c, "faction": f, "value": v, "kurgoz": k, "worth": w}
+            for c, f, v, k, w in fighters
+        ],
+        "series": [
+            {"faction": f, "cards": members, "sum": subtotal, "value": value}
+            for f, members, subtotal, value in series
+        ],
         "total": total,
-        "best_series": max((s["value"] for s in series), default=0),
+        "best_series": best,
         "fighter_count": len(army),
     }
+
+
+def army_key(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """What ranks an army (:func:`rank`): its total, its best series value and its fighter
+    count, from its :func:`tally`."""
+    _, _, total, best = tally(cards, army)
+    return total, best, len(army)
 
 
 def rank(
@@ -85,7 +123,7 @@ def rank(
     criterion that was needed: None (no tie), ``"best_series"``, ``"fighter_count"``, or
     ``"draw"`` when they are still tied after both (rulings R&R 11).
     """
-    ranking = sorted(players, key=lambda p: (-keys[p][0], -keys[p][1], -keys[p][2]))
+    ranking = sorted(players, key=keys.__getitem__, reverse=True)  # stable: ties keep seats
     top = max(keys[p][0] for p in players)
     leaders = [p for p in players if keys[p][0] == top]
     tie_break = None
@@ -106,7 +144,7 @@ def standings(state: State) -> tuple[dict[str, Any], list[PlayerId], bool]:
     players = state["players"]
     cards = state["cards"]
     per = {p: army_breakdown(cards, state["armies"][p]) for p in players}
-    keys = {p: (per[p]["total"], per[p]["best_series"], per[p]["fighter_count"]) for p in players}
+    keys = {p: army_key(cards, state["armies"][p]) for p in players}
     ranking, winners, tie_break = rank(players, keys)
     return {"players": per, "ranking": ranking, "tie_break": tie_break}, winners, len(winners) > 1
 
@@ -125,7 +163,11 @@ def score(state: State) -> Score:
 
 
 def outcome(state: State) -> dict[str, Any]:
-    """The ``outcome`` object of a finished game (``reason: "game_end"``)."""
-    breakdown, winners, draw = standings(state)
-    totals = {p: breakdown["players"][p]["total"] for p in state["players"]}
-    return Outcome(tuple(winners), draw, totals).to_dict()
+    """The ``outcome`` object of a finished game (``reason: "game_end"``): the winners and
+    totals of :func:`standings`, without the breakdown."""
+    players = state["players"]
+    cards = state["cards"]
+    keys = {p: army_key(cards, state["armies"][p]) for p in players}
+    _, winners, _ = rank(players, keys)
+    totals = {p: keys[p][0] for p in players}
+    return Outcome(tuple(winners), len(winners) > 1, totals).to_dict()

@@ -82,6 +82,13 @@ def test_two_series_in_one_army_and_best_series():
     assert breakdown(["crou-5"])["best_series"] == 0
 
 
+def test_series_are_listed_in_the_factions_rule_text_order_not_the_armys():
+    result = breakdown(
+        ["kurgoz-9", "kurgoz-8", "kurgoz-7", "crou-5", "hexen-1", "hexen-2", "hexen-3"]
+    )
+    assert [s["faction"] for s in result["series"]] == ["hexen", "kurgoz"]
+
+
 def test_highest_total_wins():
     state = play_state(HANDS2, {"ann": ["hexen-9"], "bob": ["hexen-8"]})
     score = GAME.score(state)
