@@ -37,12 +37,14 @@ Fighter = tuple[str, str, int, int, int]
 """A fighter as scored: card, faction, value, Kurgoz tokens, worth."""
 Series = tuple[str, list[str], int, int]
 """A faction series: faction, its cards, the sum of their worths, its value."""
+RankKey = tuple[int, int, int]
+"""What ranks an army (:func:`rank`): its total, its best series value, its fighter count."""
 
 
 def tally(
     cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]
-) -> tuple[list[Fighter], list[Series], int, int]:
-    """One army's fighters and series as scored, its total and its best series value.
+) -> tuple[list[Fighter], list[Series], RankKey]:
+    """One army's fighters and series as scored, and its :data:`RankKey`.
 
     A fighter's worth is its value × 2 per Kurgoz token (seed §Kurgoz: "A fighter's value may
     be doubled this way more than once"). Each faction with three or more fighters forms a
@@ -79,17 +81,21 @@ def tally(
             best = max(best, 2 * subtotal)
     if len(series) > 1:  # found in army order
         series.sort(key=lambda one: _FACTION_ORDER.index(one[0]))
-    return fighters, series, total, best
+    return fighters, series, (total, best, len(army))
 
 
 def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]) -> dict[str, Any]:
-    """One army's total, explained: :func:`tally` as the score's breakdown.
+    """One army's total, explained: its :func:`tally` as the score's breakdown.
 
     ``fighters``: each fighter's card, faction, value, Kurgoz tokens and ``worth``. ``series``:
     per series its faction, ``cards``, ``sum`` of worths and ``value``. ``total``,
-    ``best_series`` and ``fighter_count``: what ranks the army (:func:`rank`).
+    ``best_series`` and ``fighter_count``: its :data:`RankKey`.
     """
-    fighters, series, total, best = tally(cards, army)
+    return _explained(tally(cards, army))
+
+
+def _explained(tallied: tuple[list[Fighter], list[Series], RankKey]) -> dict[str, Any]:
+    fighters, series, (total, best, count) = tallied
     return {
         "fighters": [
             {"card": c, "faction": f, "value": v, "kurgoz": k, "worth": w}
@@ -101,19 +107,12 @@ def army_breakdown(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]])
         ],
         "total": total,
         "best_series": best,
-        "fighter_count": len(army),
+        "fighter_count": count,
     }
 
 
-def army_key(cards: dict[str, dict[str, Any]], army: list[dict[str, Any]]) -> tuple[int, int, int]:
-    """What ranks an army (:func:`rank`): its total, its best series value and its fighter
-    count, from its :func:`tally`."""
-    _, _, total, best = tally(cards, army)
-    return total, best, len(army)
-
-
 def rank(
-    players: list[PlayerId], keys: dict[PlayerId, tuple[int, int, int]]
+    players: list[PlayerId], keys: dict[PlayerId, RankKey]
 ) -> tuple[list[PlayerId], list[PlayerId], str | None]:
     """Ranking, winners and tie-break from each player's ``(total, best_series, fighter_count)``.
 
@@ -143,9 +142,9 @@ def standings(state: State) -> tuple[dict[str, Any], list[PlayerId], bool]:
     order, and whether it is a draw."""
     players = state["players"]
     cards = state["cards"]
-    per = {p: army_breakdown(cards, state["armies"][p]) for p in players}
-    keys = {p: army_key(cards, state["armies"][p]) for p in players}
-    ranking, winners, tie_break = rank(players, keys)
+    tallied = {p: tally(cards, state["armies"][p]) for p in players}
+    per = {p: _explained(tallied[p]) for p in players}
+    ranking, winners, tie_break = rank(players, {p: tallied[p][2] for p in players})
     return {"players": per, "ranking": ranking, "tie_break": tie_break}, winners, len(winners) > 1
 
 
@@ -167,7 +166,7 @@ def outcome(state: State) -> dict[str, Any]:
     totals of :func:`standings`, without the breakdown."""
     players = state["players"]
     cards = state["cards"]
-    keys = {p: army_key(cards, state["armies"][p]) for p in players}
+    keys = {p: tally(cards, state["armies"][p])[2] for p in players}
     _, winners, _ = rank(players, keys)
     totals = {p: keys[p][0] for p in players}
     return Outcome(tuple(winners), len(winners) > 1, totals).to_dict()
