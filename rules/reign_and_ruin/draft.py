@@ -135,17 +135,22 @@ def _pass_packets(
     round_no = old["round"]
     kept: dict[str, list[str]] = {}
     packets: dict[str, list[str]] = {}
+    picks: dict[str, list[str]] = {}
     for i, p in enumerate(players):
-        kept[p] = old["kept"][p] + all_picks[p]
         chosen = all_picks[p]
+        kept[p] = old["kept"][p] + chosen
+        rest = list(old["packets"][p])
+        for card in chosen:
+            rest.remove(card)
         left = players[(i + 1) % len(players)]  # engine.next_seat
-        packets[left] = [c for c in old["packets"][p] if c not in chosen]
+        packets[left] = rest
+        picks[p] = []
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
         new["draft"] = {
             "round": round_no + 1,
             "packets": {p: packets[p] for p in players},
-            "picks": {p: [] for p in players},
+            "picks": picks,
             "kept": kept,
         }
         new["active_players"] = list(players)
