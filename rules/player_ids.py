@@ -142,6 +142,9 @@ class LookAlikes:
 def look_alikes(players: Sequence[str]) -> list[tuple[int, int]]:
     """``(i, j)`` for each id ``players[i]`` that is the same seat as an earlier ``players[j]``
     (equal, or differing only by case or confusable characters), ``j`` the first such."""
+    keys = [look_alike_keys(player) for player in players]
+    if len(frozenset().union(*keys)) == sum(map(len, keys)):
+        return []  # no key shared, so no two ids alike: every setup's case, found at once
     given = LookAlikes()
     found: list[tuple[int, int]] = []
     for i, player in enumerate(players):
