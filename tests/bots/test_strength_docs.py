@@ -4,6 +4,7 @@ must not drift apart. Its records count only for the code they were played with.
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -37,6 +38,26 @@ def test_the_json_covers_every_game_and_budget():
     assert sorted(results) == sorted(bench.GAMES)
     for points in results.values():
         assert sorted(map(int, points)) == sorted(bench.BUDGETS)
+
+
+def _report_freezing(task: tuple[str, int, int, str]) -> dict:
+    """A stand-in for ``play_one`` that reports what its worker process has frozen."""
+    game, time_ms, index, level = task
+    record = {"game": game, "time_ms": time_ms, "index": index, "level": level, "seconds": 0.0}
+    return dict(record, frozen=gc.get_freeze_count())
+
+
+def test_strength_workers_play_with_what_they_inherited_frozen(tmp_path, monkeypatch):
+    """A worker inherits every past record of the process that starts it: unfrozen, a full
+    collection walked them inside an answer being timed (``freeze_inherited``)."""
+    bench = bench_scripts.load("bot_strength")
+    raw = tmp_path / "bot_strength.jsonl"
+    monkeypatch.setattr(bench, "RAW", raw)
+    monkeypatch.setattr(bench, "play_one", _report_freezing)
+    assert bench.run(["reign-and-ruin"], [50], count=1, workers=1) == 2  # expert and control
+    records = [json.loads(line) for line in raw.read_text("utf-8").splitlines()]
+    assert len(records) == 2
+    assert all(r["frozen"] > 0 for r in records)
 
 
 def test_only_the_current_codes_records_count(tmp_path, monkeypatch):
