@@ -7,6 +7,7 @@ to 9 each; a custom deck may be given in ``options``).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -76,9 +77,11 @@ CardSpec = tuple[str, str, int]
 @lru_cache(maxsize=1)
 def default_cards() -> tuple[CardSpec, ...]:
     """The default deck read once from ``data/deck.json`` (rulings R&R 1: 54 cards, the six
-    factions with values 1 to 9 each)."""
+    factions with values 1 to 9 each). Faction ids are interned, as the rules' own literals are:
+    every listing asks each card's faction (``faction == "hexen"``), and equal strings that are
+    one object compare at once."""
     text = resources.files("rules.reign_and_ruin").joinpath("data/deck.json").read_text("utf-8")
-    return tuple((c["id"], c["faction"], c["value"]) for c in json.loads(text))
+    return tuple((c["id"], sys.intern(c["faction"]), c["value"]) for c in json.loads(text))
 
 
 @lru_cache(maxsize=1)
