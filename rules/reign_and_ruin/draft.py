@@ -48,9 +48,11 @@ def draft_actions(state: State, players: Sequence[PlayerId]) -> list[Action]:
 
 @functools.lru_cache(maxsize=256)
 def _pair_actions(player: PlayerId, packet: tuple[str, ...]) -> tuple[Action, ...]:
-    """The draft actions of ``player`` holding ``packet``. Kept for the packets last asked about:
-    a packet stays the same until everyone has chosen, and every listing meanwhile asks for it
-    again (with three players, 63 actions listed three times, 42, 21; issue 28)."""
+    """The draft actions of ``player`` holding ``packet``, kept for the 256 last asked about: a
+    packet stays the same until everyone has chosen, and every listing meanwhile asks for it
+    again (three players: 63 actions at a round's first listing, the same 42 at its second and
+    21 at its third; issue 28). Keyed by the packet's cards, not its list object, so a state
+    edited in place is never answered from another's."""
     return tuple([("draft", player, pair) for pair in combinations(packet, 2)])
 
 

@@ -77,7 +77,7 @@ def tally(
         if len(members) >= SERIES_MIN:
             subtotal = sum(f[4] for f in members)
             series.append((faction, [f[0] for f in members], subtotal, 2 * subtotal))
-            total += subtotal
+            total += subtotal  # the series doubles a sum already counted once
             best = max(best, 2 * subtotal)
     if len(series) > 1:  # found in army order
         series.sort(key=lambda one: _FACTION_ORDER.index(one[0]))
