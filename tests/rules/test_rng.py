@@ -155,14 +155,20 @@ def test_shuffle_is_fisher_yates_with_below():
     generator state after, for every length and many seeds."""
     for seed in range(200):
         for length in (0, 1, 2, 3, 7, 54, 300):
-            rng, reference = Rng.from_seed(seed), Rng.from_seed(seed)
-            items, expected = list(range(length)), list(range(length))
-            rng.shuffle(items)
-            for i in range(length - 1, 0, -1):
-                j = reference.below(i + 1)
-                expected[i], expected[j] = expected[j], expected[i]
-            assert items == expected
-            assert str(rng) == str(reference)
+            assert_shuffles_as_below(Rng.from_seed(seed), Rng.from_seed(seed), length)
+
+
+def assert_shuffles_as_below(rng: Rng, reference: Rng, length: int) -> list[int]:
+    """``rng.shuffle`` of ``range(length)`` is Fisher–Yates with ``reference.below``, one draw at
+    a time: the same permutation (returned) and the same generator state after."""
+    items, expected = list(range(length)), list(range(length))
+    rng.shuffle(items)
+    for i in range(length - 1, 0, -1):
+        j = reference.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected
+    assert str(rng) == str(reference)
+    return items
 
 
 def state_before(output: int) -> int:
@@ -188,12 +194,5 @@ def test_shuffle_redraws_a_draw_below_rejects(length, rejected):
     assert [next(stream) for _ in range(rejected + 1)][-1] == MASK
     bound = length - rejected
     assert MASK >= (1 << 64) - (1 << 64) % bound  # above the limit: rejected
-    rng, reference = Rng(state), Rng(state)
-    items, expected = list(range(length)), list(range(length))
-    rng.shuffle(items)
-    for i in range(length - 1, 0, -1):
-        j = reference.below(i + 1)
-        expected[i], expected[j] = expected[j], expected[i]
-    assert items == expected
-    assert str(rng) == str(reference)
+    items = assert_shuffles_as_below(Rng(state), Rng(state), length)
     assert items == reference_shuffle(reference_stream(state), list(range(length)))
