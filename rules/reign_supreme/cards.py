@@ -525,24 +525,13 @@ def _refusal(
     wall: dict[str, Any] | None,
 ) -> str | None:
     """Why ``card`` cannot be played at ``target`` (not None), with what :func:`_find` found for
-    it: the key of the refusal (:data:`_REFUSALS`), or None."""
+    it: the key of the refusal (:data:`_REFUSALS`), or None. A target of the card's kind
+    (:func:`_fits`) is refused for where it stands (:func:`_place_refusal`), then for what the
+    effect asks of it (:func:`_unmet`)."""
     if unit is None and wall is None:
         return "unknown_target"
     if not _fits(card["target"], ctx.player, state, unit, wall):
         return "wrong_kind"
-    return _fitting_refusal(state, ctx, card, target, unit, wall)
-
-
-def _fitting_refusal(
-    state: State,
-    ctx: _Ctx,
-    card: dict[str, Any],
-    target: Any,
-    unit: dict[str, Any] | None,
-    wall: dict[str, Any] | None,
-) -> str | None:
-    """:func:`_refusal` of a target of the card's kind (:func:`_fits`): where it stands
-    (:func:`_place_refusal`), then what the effect asks of it (:func:`_unmet`)."""
     return _place_refusal(ctx, card, target, unit, wall) or _unmet(
         state, card, ctx.player, unit, None if unit is None else ctx.survey.stats[target]
     )
@@ -627,9 +616,9 @@ def _targets(state: State, ctx: _Ctx, card: dict[str, Any]) -> list[str | None]:
         return []
     if card["target"] == "none":
         return [None] if _unmet(state, card, ctx.player, None) is None else []
-    # The refusals of :func:`_fitting_refusal`, what the effect asks first: a listing only asks
-    # whether any applies, and the effect's needs (a unit with pins, one that can attack, ...)
-    # are cheap and refuse most targets.
+    # :func:`_refusal`'s refusals of a target of the card's kind, what the effect asks first:
+    # a listing only asks whether any applies, and the effect's needs (a unit with pins, one
+    # that can attack, ...) are cheap and refuse most targets.
     found = ctx.fitting(state, card["target"])
     if card["effect"]["kind"] in _UNIT_NEEDS:  # else _unmet refuses none of them
         p, stats_of = ctx.player, ctx.survey.stats
