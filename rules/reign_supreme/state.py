@@ -136,8 +136,9 @@ def successor(state: State) -> State:
     which changes a wall only through :func:`walls.own_walls` (copy on write; few moves change
     walls, and what is worked out from them is kept per list, :func:`walls.blocked_edges`).
 
-    Built with ``copy()`` and plain loops rather than comprehensions (each of which is a
-    function call of its own): every step of a playout copies a state."""
+    Every step of a playout copies a state, so it is built with ``copy()``, and with plain
+    loops where the containers are few (the boards, the per-player lists), not comprehensions,
+    each of which is a function call of its own."""
     new = state.copy()
     new["players"] = state["players"].copy()
     new["active_players"] = state["active_players"].copy()
