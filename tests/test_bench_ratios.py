@@ -4,6 +4,8 @@ round by round. A drift of the machine between rounds cancels."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests import bench_scripts
@@ -63,11 +65,37 @@ def test_reign_and_ruin_is_compared_with_liars_poker_round_by_round(monkeypatch)
         },
     )
     monkeypatch.setattr(bench, "progress", lambda text: None)
+    monkeypatch.setattr(bench, "apart", lambda run, seconds: run(seconds))  # one shared iterator
     results = bench.inprocess(["reign-and-ruin"], 0.0, 3)
     assert results["reign-and-ruin"]["rounds"] == [100, 50, 80]
     assert results["openspiel:python_liars_poker"]["rounds"] == [90, 45, 100]
     # 100/90, 50/45 and 80/100: the median of the rounds' ratios, not 80/90 of the medians
     assert results["reign-and-ruin"]["ratio_to"] == {"openspiel:python_liars_poker": 1.111}
+
+
+def test_each_round_of_a_workload_runs_in_a_process_of_its_own_from_the_same_heap():
+    """``apart``: a round runs in another process, which starts from the bench's heap as it was
+    before any round, whatever the rounds before it left (here, a count they raised)."""
+    bench = bench_scripts.load("bench")
+    left_behind: list[int] = []
+
+    def workload(seconds: float) -> dict:
+        left_behind.append(os.getpid())
+        return {"pid": os.getpid(), "left_behind": len(left_behind), "seconds": seconds}
+
+    first = bench.apart(workload, 0.5)
+    second = bench.apart(workload, 0.25)
+    assert first["seconds"] == 0.5 and second["seconds"] == 0.25
+    assert first["left_behind"] == second["left_behind"] == 1
+    assert os.getpid() not in (first["pid"], second["pid"])
+    assert first["pid"] != second["pid"]
+    assert left_behind == []
+
+
+def test_a_workload_whose_process_dies_is_an_error_not_a_hang():
+    bench = bench_scripts.load("bench")
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        bench.apart(lambda seconds: os._exit(3), 0.0)
 
 
 def test_the_table_counts_the_stalled_rounds_of_each_row():
