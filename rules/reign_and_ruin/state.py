@@ -64,7 +64,8 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     check_seed(seed, rulebook.SETUP)
     deck = _check_options(players, options)
     rng = Rng.from_seed(seed)
-    order = [card[0] for card in deck]
+    cards = catalogue(deck)
+    order = list(cards)  # the deck's ids in deck order: no two cards share an id
     rng.shuffle(order)
     players = list(players)
     starting = options.get("starting_player")
@@ -82,7 +83,7 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "outcome": None,
         "seed": seed,
         "rng": str(rng),
-        "cards": catalogue(deck),
+        "cards": cards,
         "starting_player": starting,
         "draw_pile": order[CARDS_PER_PLAYER * len(players) :],
         "discard_pile": [],

@@ -12,7 +12,7 @@ from api.jsonio import dumps
 from rules.errors import InvalidSetup
 from rules.registry import get_game
 from rules.reign_and_ruin import GAME
-from rules.reign_and_ruin.cards import FACTIONS
+from rules.reign_and_ruin.cards import FACTIONS, default_catalog
 from rules.reign_and_ruin.integrity import state_problems
 
 
@@ -75,6 +75,19 @@ def test_content_is_a_fresh_copy():
     GAME.content()["factions"][0]["name"] = "changed"
     assert len(GAME.content()["deck"]) == 54
     assert FACTIONS[0]["name"] == "Alfenghast"
+
+
+def test_each_game_holds_a_card_map_of_its_own():
+    """The default deck's ``cards`` map is copied from one kept template: a state changed in
+    place (a client of the Python interface may) changes neither the template nor the next
+    game."""
+    first = GAME.setup(["ann", "bob"], 1, {})
+    first["cards"]["alfenghast-1"]["value"] = 9
+    first["cards"].pop("hexen-1")
+    second = GAME.setup(["ann", "bob"], 1, {})
+    assert second["cards"]["alfenghast-1"] == {"faction": "alfenghast", "value": 1}
+    assert len(second["cards"]) == 54
+    assert second["cards"] == default_catalog()
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
