@@ -140,12 +140,13 @@ _FORK = multiprocessing.get_context("fork")
 def apart(run: Callable[[float], dict], seconds: float) -> dict:
     """``run(seconds)`` in a child forked for it, which has imported every game and played none.
 
-    Every round of every workload is played so, each from the same heap: played one after
-    another in one process, each ran on the heap the others had left, and in one run (7 rounds
-    of 5 s, 2-core VM) that made every one of our games 8 to 10% slower and OpenSpiel's games
-    about 4% (Reign & Ruin 153,828 steps/s in the one process, 171,064 apart; Liar's Poker
-    165,086 and 171,819): a figure of the order the games were played in, not of the rules.
-    Forked, the workload itself need not be pickled."""
+    Every round of every workload is played so, each from the same heap. Played one after
+    another in one process, each ran on whatever the rounds before had left there (most likely
+    the layout of a heap they had churned: the playouts that allocate most lost most). In two
+    runs one after the other (7 rounds of 5 s, 2-core VM), every one of our games was 8 to 10%
+    slower in the one process than apart, OpenSpiel's games about 4% (Reign & Ruin 153,828
+    steps/s against 171,064; Liar's Poker 165,086 against 171,819): a figure of the order the
+    games were played in, not of the rules. Forked, the workload itself need not be pickled."""
     receiving, sending = _FORK.Pipe(duplex=False)
     child = _FORK.Process(target=_send_result, args=(sending, run, seconds))
     child.start()
