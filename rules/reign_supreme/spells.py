@@ -204,8 +204,8 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
     p = move["player"]
     uid, spell = move["unit"], move["spell"]
     unit = state["units"][uid]
-    if spell not in _TABLE:
-        return [_v("unknown_spell", f"There is no field spell {spell!r}.")]
+    if spell.__class__ is not str or spell not in _TABLE:  # a list is no key of the table
+        return [_v("unknown_spell", f"There is no field spell {str(spell)[:40]!r}.")]
     if spell not in stats(state, unit)["spells"]:
         return [_v("no_such_spell", f"Unit {uid} cannot cast {spell}.")]
     if spell == "counterspell":
@@ -256,7 +256,8 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
     if into is not None and silenced(state, into, p):
         return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)]
     listed = {_key(m) for m in cast_moves(state, Survey(state, geo), p, uid) if m["spell"] == spell}
-    if _key(move) not in listed:
+    key = _key(move)
+    if key is None or key not in listed:
         return [
             _v(
                 "bad_spell_target",
@@ -278,9 +279,18 @@ def _target_space(state: State, move: Move) -> Hex | None:
     return None
 
 
-def _key(move: Move) -> tuple[Any, ...]:
+def _key(move: Move) -> tuple[Any, ...] | None:
+    """What tells a cast from the others listed: its spell, its target (a space as a tuple) and
+    whether it cures; None for a target no cast can have (an object, a list but of two
+    integers), which also could not be a key."""
     t = move["target"]
-    return (move["spell"], tuple(t) if type(t) is list else t, bool(move.get("cure")))
+    if t.__class__ is list:
+        if len(t) != 2 or not all(type(x) is int for x in t):
+            return None
+        t = (t[0], t[1])
+    elif t.__class__ is dict:
+        return None
+    return (move["spell"], t, bool(move.get("cure")))
 
 
 def _cool(state: State, uid: str, spell: str) -> None:

@@ -3,6 +3,7 @@ values built from a game's scalars, and the one property every judged move must 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import strategies as st
@@ -36,3 +37,36 @@ def judged_without_crashing(game: Game, state: dict[str, Any], move: Any) -> boo
     assert found == []
     game.check_state(after)
     return True
+
+
+ODD_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    0,
+    -1,
+    2**63,
+    1.5,
+    "",
+    "z" * 300,
+    [],
+    [0, 0],
+    [[0, 0]],
+    {},
+    {"a": 1},
+)
+"""A value of every JSON type, some of the right type but out of range: what any field of a
+client's move may hold, whatever the field is for."""
+
+
+def moves_with_an_odd_field(game: Game, state: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """For one listed move of each type in ``state`` (the first listed), that move with one
+    field, in turn each of its own and one it does not take, set to each of :data:`ODD_VALUES`:
+    a move a check must get past the player, the type and the phase to judge, which arbitrary
+    moves seldom reach (issue 28: a ``cast`` whose ``spell`` was a list crashed the rules)."""
+    first_of_type: dict[str, dict[str, Any]] = {}
+    for move in game.legal_moves(state):
+        first_of_type.setdefault(move["type"], move)
+    for move in first_of_type.values():
+        for field in [*move, "unexpected"]:
+            for value in ODD_VALUES:
+                yield {**move, field: value}
