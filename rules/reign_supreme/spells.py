@@ -204,7 +204,7 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
     p = move["player"]
     uid, spell = move["unit"], move["spell"]
     unit = state["units"][uid]
-    if spell.__class__ is not str or spell not in _TABLE:  # a list is no key of the table
+    if spell.__class__ is not str or spell not in _TABLE:  # a list or an object cannot be looked up
         return [_v("unknown_spell", f"There is no field spell {str(spell)[:40]!r}.")]
     if spell not in stats(state, unit)["spells"]:
         return [_v("no_such_spell", f"Unit {uid} cannot cast {spell}.")]
@@ -281,8 +281,8 @@ def _target_space(state: State, move: Move) -> Hex | None:
 
 def _key(move: Move) -> tuple[Any, ...] | None:
     """What tells a cast from the others listed: its spell, its target (a space as a tuple) and
-    whether it cures; None for a target no cast can have (an object, a list but of two
-    integers), which also could not be a key."""
+    whether it cures; None for a target no cast can have (an object, a list other than two
+    integers), which could not be a set's member either."""
     t = move["target"]
     if t.__class__ is list:
         if len(t) != 2 or not all(type(x) is int for x in t):

@@ -60,9 +60,9 @@ client's move may hold, whatever the field is for."""
 
 def moves_with_an_odd_field(game: Game, state: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """For one listed move of each type in ``state`` (the first listed), that move with one
-    field, in turn each of its own and one it does not take, set to each of :data:`ODD_VALUES`:
-    a move a check must get past the player, the type and the phase to judge, which arbitrary
-    moves seldom reach (issue 28: a ``cast`` whose ``spell`` was a list crashed the rules)."""
+    field, in turn each of its own and one it does not take, set to each of :data:`ODD_VALUES`;
+    moves whose checks get past the player, the type and the phase, which arbitrary moves seldom
+    do (a Reign Supreme ``cast`` whose ``spell`` was a list once crashed its check)."""
     first_of_type: dict[str, dict[str, Any]] = {}
     for move in game.legal_moves(state):
         first_of_type.setdefault(move["type"], move)
