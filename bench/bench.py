@@ -154,6 +154,7 @@ def apart(run: Callable[[float], dict], seconds: float) -> dict:
     try:
         return receiving.recv()
     except EOFError:
+        child.join()  # its end of the pipe closes before it has exited: wait for its exit code
         raise RuntimeError(f"a workload's process died (exit code {child.exitcode})") from None
     finally:
         receiving.close()
