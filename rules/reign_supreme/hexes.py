@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
+from typing import Any
 
-__all__ = ["Hex", "DIRECTIONS", "neighbours", "distance", "disc", "as_hex", "as_json"]
+__all__ = ["Hex", "DIRECTIONS", "neighbours", "distance", "disc", "as_hex", "hex_of", "as_json"]
 
 Hex = tuple[int, int]
 
@@ -46,6 +47,13 @@ def as_hex(value: Iterable[int]) -> Hex:
     """A JSON ``[q, r]`` as a hex tuple."""
     q, r = value
     return (q, r)
+
+
+def hex_of(value: Any) -> Hex | None:
+    """A client's JSON value as a hex if it is a space ``[q, r]`` (two integers); else None."""
+    if value.__class__ is list and len(value) == 2 and all(type(x) is int for x in value):
+        return (value[0], value[1])
+    return None
 
 
 def as_json(h: Hex) -> list[int]:

@@ -39,7 +39,7 @@ from rules.reign_supreme.combat import (
     max_attacks,
 )
 from rules.reign_supreme.construction import apply_construct, check_construct, construct_moves
-from rules.reign_supreme.hexes import Hex, as_json, distance
+from rules.reign_supreme.hexes import Hex, as_json, distance, hex_of
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.movement import path_to, reachable
 from rules.reign_supreme.spells import cast_moves, check_cast, declare_cast
@@ -335,12 +335,6 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     return _CHECKS[kind](state, move, p)
 
 
-def _hex_of(value: Any) -> Hex | None:
-    if value.__class__ is list and len(value) == 2 and all(type(x) is int for x in value):
-        return (value[0], value[1])
-    return None
-
-
 def _own_unit(
     state: State, uid: Any, p: PlayerId, rule: str
 ) -> tuple[dict[str, Any] | None, list[Violation]]:
@@ -360,7 +354,7 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
         return found, None
     if unit["at"] is not None:
         return [_v("already_on_board", f"Unit {move['unit']} is already on the board.", rule)], None
-    h = _hex_of(move["to"])
+    h = hex_of(move["to"])
     if h is None:
         return [_v("bad_space", "'to' must be a space [q, r].", rule)], None
     geo = geometry(state)
@@ -423,7 +417,7 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
         if not unit["done"] and speed_left(state, uid) <= 0:
             return [_v("out_of_reach", "This unit has no movement left this turn.", rule)], None
         return [_v("unit_done", "This unit has already acted this turn.", rulebook.COMBAT)], None
-    h = _hex_of(move["to"])
+    h = hex_of(move["to"])
     if h is None:
         return [_v("bad_space", "'to' must be a space [q, r].", rule)], None
     geo = geometry(state)

@@ -33,7 +33,7 @@ from rules.reign_supreme.auras import has, prune_engaged, silenced
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, damage, hit
 from rules.reign_supreme.content import spell_table
-from rules.reign_supreme.hexes import Hex, as_hex, as_json, disc, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, as_json, disc, distance, hex_of, neighbours
 from rules.reign_supreme.holdings import claim
 from rules.reign_supreme.survey import Survey
 
@@ -274,9 +274,7 @@ def _target_space(state: State, move: Move) -> Hex | None:
     if move["spell"] == "healing":
         unit = state["units"].get(t) if t.__class__ is str else None
         return None if unit is None or unit["at"] is None else as_hex(unit["at"])
-    if t.__class__ is list and len(t) == 2 and all(type(x) is int for x in t):
-        return (t[0], t[1])
-    return None
+    return hex_of(t)
 
 
 def _key(move: Move) -> tuple[Any, ...] | None:
@@ -285,9 +283,9 @@ def _key(move: Move) -> tuple[Any, ...] | None:
     integers), which could not be a set's member either."""
     t = move["target"]
     if t.__class__ is list:
-        if len(t) != 2 or not all(type(x) is int for x in t):
+        t = hex_of(t)
+        if t is None:
             return None
-        t = (t[0], t[1])
     elif t.__class__ is dict:
         return None
     return (move["spell"], t, bool(move.get("cure")))

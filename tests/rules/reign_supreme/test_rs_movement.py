@@ -7,7 +7,7 @@ from itertools import pairwise
 from rs_helpers import codes, destinations, move, of_type, play, position
 
 from rules.reign_supreme import GAME
-from rules.reign_supreme.hexes import distance
+from rules.reign_supreme.hexes import distance, hex_of
 
 # Resistance (ann): infantry movement 2, knight 5, footman 3. Greenskin (bob): infantry 2.
 LINE = {
@@ -70,6 +70,13 @@ def test_off_board_spaces_are_refused():
     s = position({"ann": ["infantry"], "bob": ["infantry"]}, {"u1": [0, 0]}, scenario=LINE)
     assert codes(s, move("ann", "move", unit="u1", to=[0, 1])) == ["off_board"]
     assert codes(s, move("ann", "move", unit="u1", to=[0])) == ["bad_space"]
+
+
+def test_a_space_is_a_list_of_exactly_two_integers():
+    """What a move's ``to`` and a cast's target must be to name a space (``hexes.hex_of``)."""
+    assert hex_of([1, -2]) == (1, -2)
+    for value in ([1], [1, 2, 3], [1.0, 2], [True, 2], [1, None], (1, 2), "1,2", {"q": 1}, None):
+        assert hex_of(value) is None, value
 
 
 def test_a_unit_moves_once_and_the_event_gives_its_path():
