@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from pathlib import Path
 
 from tests import bench_scripts
@@ -30,6 +31,24 @@ def test_the_table_in_the_docs_is_what_the_json_gives():
     assert text == bench.with_table(text, _results()), (
         "the table in docs/bots.md is stale: run `.venv/bin/python bench/bot_strength.py report`"
     )
+
+
+def test_the_longest_answers_the_prose_gives_are_the_jsons():
+    """The prose under the table states the longest answers in words, which ``report`` does not
+    write: per game at 50 ms, and the longest of all at 1000 ms (whole milliseconds)."""
+    results = _results()
+    text = " ".join((ROOT / "docs/bots.md").read_text("utf-8").split())
+    found = re.search(
+        r"The longest were (\d+), (\d+), (\d+) and (\d+) ms at 50 ms \(Reign Absolute, Reign & "
+        r"Ruin, Reign Supreme, the Council\) and (\d+) ms at 1000 ms",
+        text,
+    )
+    assert found, "docs/bots.md no longer states the longest answers"
+    games = ("reign-absolute", "reign-and-ruin", "reign-supreme", "reigns-the-council")
+    whole = lambda ms: int(ms + 0.5)  # noqa: E731
+    at_50 = [whole(results[g]["50"]["max_answer_ms"]) for g in games]
+    at_1000 = whole(max(results[g]["1000"]["max_answer_ms"] for g in games))
+    assert [int(n) for n in found.groups()] == [*at_50, at_1000]
 
 
 def test_the_json_covers_every_game_and_budget():
