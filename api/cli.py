@@ -21,7 +21,7 @@ hands the workers its unix-socket URL in ``REDIS_URL``, and stops it (saving) on
 ``verify`` replays a finished game's record (``GET /v1/sessions/{id}/record``, fetched from the
 session's URL or read from a file) with the function ``POST /v1/games/{game}/replay`` runs
 (``rules.records.replay``, through ``api.verify``); exit 0 when it replays, 1 when it differs, 2
-when it cannot be checked.
+when it cannot be checked (a running game's record that does not replay: redacted, not untrue).
 
 ``simulate`` plays random games in-process (``rules.playout``) and prints statistics; with
 ``--bots`` it seats one bot level per seat (rotating the seats every game) and prints win rates

@@ -40,6 +40,7 @@ from rules.engine_types import State
 from rules.errors import RulesError
 from rules.records import (
     Checks,
+    Difference,
     NotReplayable,
     fork_state,
     horizon,
@@ -54,7 +55,14 @@ from rules.records.digest import canonical
 from rules.registry import get_game
 from schemas import records as shapes
 
-__all__ = ["bp", "MAX_REPLAY_STATE_BYTES", "most_entries", "record_checks", "verify"]
+__all__ = [
+    "bp",
+    "MAX_REPLAY_STATE_BYTES",
+    "first_difference",
+    "most_entries",
+    "record_checks",
+    "verify",
+]
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
 
@@ -106,10 +114,7 @@ def verify(game: Game, record: dict[str, Any], bounded: bool = False) -> dict[st
     (``/replay``): 422 ``record_too_long``, before any entry is replayed, when the record's
     entries times its start state's bytes go over ``MAX_REPLAY_STATE_BYTES``; ``reign-referee
     verify`` runs on the caller's own machine, unbounded."""
-    checks = record_checks(game)
-    if bounded:
-        _check_record_length(game, record, checks)
-    difference = replay(game, record, checks)
+    difference = first_difference(game, record, bounded)
     if difference is None:
         return {"valid": True}
     return {
@@ -117,6 +122,17 @@ def verify(game: Game, record: dict[str, Any], bounded: bool = False) -> dict[st
         "first_difference": difference.version,
         "detail": difference.detail,
     }
+
+
+def first_difference(
+    game: Game, record: dict[str, Any], bounded: bool = False
+) -> Difference | None:
+    """:func:`verify`'s replay, answered as ``rules.records.replay`` answers it: None, or the
+    first :class:`Difference` (with whether the record withholds what it needs)."""
+    checks = record_checks(game)
+    if bounded:
+        _check_record_length(game, record, checks)
+    return replay(game, record, checks)
 
 
 def _check_record_length(game: Game, record: dict[str, Any], checks: Checks) -> None:

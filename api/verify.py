@@ -6,7 +6,9 @@ trusting the service, that the commitment every answer carried from version 0 is
 ``"<salt>:<seed>"``, and that the game the seed, the players and the options set up, played
 entry by entry, makes exactly the recorded events and states (their digests), the last one
 included. The replay is ``rules.records.replay``, the one ``POST /v1/games/{game}/replay`` runs
-(``api.records.verify``): the first version that differs is named.
+(``api.records.first_difference``): the first version that differs is named. A record that
+withholds what its replay needs (a running game's record, redacted for its reader) cannot be
+checked (:class:`VerifyError`), rather than differs.
 
 The input is a record, read from a session's URL (:func:`fetch`: its ``/record``, which
 ``verify URL --save FILE`` also writes) or a file (``-``: stdin).
@@ -93,7 +95,7 @@ def load_document(source: str) -> dict[str, Any]:
 
 def verify_document(record: dict[str, Any]) -> Verdict:
     """Replay ``record`` (module doc). VerifyError when it is malformed or not finished."""
-    from api.records import verify
+    from api.records import first_difference
     from schemas.records import REPLAY
 
     try:
@@ -107,9 +109,14 @@ def verify_document(record: dict[str, Any]) -> Verdict:
     if fairness["seed"] is None:
         raise VerifyError("the game is not finished: its seed is revealed only at the end")
     versions = len(record["entries"])
-    answer = verify(game, record)
-    if not answer["valid"]:
-        return Verdict(False, versions, answer["detail"], answer["first_difference"])
+    difference = first_difference(game, record)
+    if difference is not None and difference.withheld:  # redacted for its reader, not untrue
+        raise VerifyError(
+            f"the game is not finished: its record withholds what version {difference.version} "
+            f"needs ({difference.detail})"
+        )
+    if difference is not None:
+        return Verdict(False, versions, difference.detail, difference.version)
     finished = [e for e in record["entries"][-1:] for v in e["events"] if v["type"] == "game_over"]
     return Verdict(
         True,

@@ -45,10 +45,14 @@ _SHOWN = 300
 
 @dataclass(frozen=True, slots=True)
 class Difference:
-    """Where a record stops matching its replay: the first version that differs, and how."""
+    """Where a record stops matching its replay: the first version that differs, and how.
+    ``withheld``: the record withholds from its reader what the replay needs (the seed, a fork's
+    start, or an entry that is what the reader saw of a move while the game ran), so nothing
+    is shown to differ: it cannot be checked until the game is over."""
 
     version: int
     detail: str
+    withheld: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +68,9 @@ class Checks:
 class NotReplayable(Exception):
     """An entry (or the start) that cannot be replayed; ``difference`` says where and why."""
 
-    def __init__(self, version: int, detail: str) -> None:
+    def __init__(self, version: int, detail: str, withheld: bool = False) -> None:
         super().__init__(detail)
-        self.difference = Difference(version, detail)
+        self.difference = Difference(version, detail, withheld)
 
 
 def _quote(value: Any) -> str:
@@ -77,6 +81,13 @@ def _quote(value: Any) -> str:
 def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()) -> State:
     """Version 0 of ``record``: a fork's ``start``, else the setup its players, options and
     revealed seed give. Raises ``NotReplayable`` (version 0) when there is none."""
+    if record.get("forked_from") is not None and record.get("start") is None:
+        raise NotReplayable(
+            0,
+            "A fork's record holds its start (version 0) only once the game is finished: only "
+            "a finished game's whole record replays.",
+            withheld=True,
+        )
     if record.get("start") is not None:
         start = record["start"]
         why = checks.state(start)
@@ -90,7 +101,9 @@ def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()
     seed = record["fairness"].get("seed")
     if seed is None:
         raise NotReplayable(
-            0, "The seed is not revealed: only a finished game's whole record replays."
+            0,
+            "The seed is not revealed: only a finished game's whole record replays.",
+            withheld=True,
         )
     why = checks.options(record["options"])
     if why is not None:
@@ -211,18 +224,67 @@ def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
             raise NotReplayable(
                 i + 1, f"Entry {i} should be version {i + 1}, not {entry['version']}."
             )
-    for entry, (state, events) in zip(
-        entries, replay_states(game, start, entries, checks), strict=True
-    ):
+    before = start
+    replayed = replay_states(game, start, entries, checks)
+    for entry in entries:
         version = entry["version"]
-        if canonical(events) != canonical(entry["events"]):
-            raise NotReplayable(
-                version,
-                f"The events differ: recorded {_quote(entry['events'])}, "
-                f"replayed {_quote(events)}.",
-            )
-        if _digest(state, digested) != entry["state_digest"]:
-            raise NotReplayable(version, "The state differs from the recorded state_digest.")
+        try:
+            state, events = next(replayed)
+            if canonical(events) != canonical(entry["events"]):
+                raise NotReplayable(
+                    version,
+                    f"The events differ: recorded {_quote(entry['events'])}, "
+                    f"replayed {_quote(events)}.",
+                )
+            if _digest(state, digested) != entry["state_digest"]:
+                raise NotReplayable(version, "The state differs from the recorded state_digest.")
+        except NotReplayable:
+            if _seen_by_a_reader(game, before, entry, record["players"]):
+                raise NotReplayable(version, SEEN_BY_A_READER, withheld=True) from None
+            raise
+        before = state
+
+
+SEEN_BY_A_READER = (
+    "This entry is what a reader saw of a move (the game's view of it for one seat, or for the "
+    "public), not the move itself: while the game runs, a record shows each reader only what "
+    "they saw. Only a finished game's whole record replays."
+)
+"""The detail of an entry :func:`_seen_by_a_reader`. An open session or a fork shows its seed
+from the start, so its running record gets past version 0 and stops at the first entry redacted
+for its reader (a Reign & Ruin pick, a drawn Council card): redacted, not untrue."""
+
+
+def _seen_by_a_reader(
+    game: Game, before: State, entry: Mapping[str, Any], players: Sequence[str]
+) -> bool:
+    """Whether ``entry``, which does not replay after ``before``, is one reader's view of a move
+    legal there: its move is that move's ``view_move`` and its events the ``view_event`` of the
+    events the move makes, for one of ``players`` or the public, and one of them is not whole.
+    Asked once, of the first entry that differs; it applies only the player's legal moves whose
+    view is the recorded move (all of them at most)."""
+    if entry.get("by") == TAKEBACK:  # takebacks are public
+        return False
+    recorded = entry["move"]
+    recorded_events = canonical(entry["events"])
+    try:
+        candidates = game.legal_moves(before, entry["player"])
+    except RulesError:
+        return False
+    for move in candidates:
+        readers = [r for r in (None, *players) if game.view_move(move, r) == recorded]
+        if not readers:
+            continue
+        try:
+            _, events = game.apply(before, move)
+        except RulesError:
+            continue
+        whole = move == recorded and canonical(events) == recorded_events
+        for reader in readers:
+            seen = canonical([game.view_event(e, reader) for e in events])
+            if seen == recorded_events and not whole:
+                return True
+    return False
 
 
 def _digest(state: State, digested: dict[int, tuple[State, str]]) -> str:

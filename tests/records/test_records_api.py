@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from rules.records.replay import SEEN_BY_A_READER
 from rules.registry import get_game
 
 PROBLEM = "application/problem+json"
@@ -87,6 +88,32 @@ def test_a_running_game_record_is_redacted_for_each_caller(client):
     resp = client.post("/v1/games/reign-and-ruin/replay", json={"record": ann})
     assert resp.status_code == 200
     assert resp.get_json()["valid"] is False and resp.get_json()["first_difference"] == 0
+
+
+def test_a_running_open_games_record_and_its_forks_say_what_they_withhold(client):
+    # an open session shows its seed from the start, so its running record gets past version 0
+    resp = client.post(
+        "/v1/sessions",
+        json={"game": "reign-and-ruin", "players": ["ann", "bob"], "open": True, "seed": 5},
+    )
+    session = resp.get_json()
+    chooser = random.Random(1)
+    for _ in range(2):  # both draft picks of round 1, each hidden from the other seat
+        move_once(client, session, chooser)
+    answer = client.post(
+        "/v1/games/reign-and-ruin/replay", json={"record": record(client, session, "ann")}
+    ).get_json()
+    assert answer["valid"] is False and answer["first_difference"] in (1, 2)
+    assert answer["detail"] == SEEN_BY_A_READER
+    resp = client.post(
+        path(session, "/fork"), json={"version": 2}, headers=bearer(session["seats"]["ann"])
+    )
+    assert resp.status_code == 201, resp.get_json()
+    answer = client.post(
+        "/v1/games/reign-and-ruin/replay", json={"record": record(client, resp.get_json())}
+    ).get_json()
+    assert answer["valid"] is False and answer["first_difference"] == 0
+    assert answer["detail"].startswith("A fork's record holds its start (version 0) only once")
 
 
 def test_a_finished_record_is_whole_and_verifies(client, finished):

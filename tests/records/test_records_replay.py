@@ -11,13 +11,14 @@ from rules.records import (
     FORMAT_VERSION,
     TAKEBACK,
     horizon,
+    make_record,
     replay,
     state_digest,
     takeback_entry,
 )
-from rules.records.replay import Checks
+from rules.records.replay import SEEN_BY_A_READER, Checks
 from rules.registry import get_game
-from tests.records.games import AT, GAME_IDS, play, record_of
+from tests.records.games import AT, GAME_IDS, PLAYERS, fairness, play, record_of
 
 GAME = "reigns-the-council"
 
@@ -66,10 +67,12 @@ def test_a_wrong_seed_or_commitment_differs_at_version_0(council):
     tampered = copy.deepcopy(council)
     tampered["fairness"]["seed"] += 1
     assert "commitment" in replay(game, tampered).detail
+    assert not replay(game, tampered).withheld
     tampered = copy.deepcopy(council)
     tampered["fairness"]["seed"] = tampered["fairness"]["salt"] = None
     difference = replay(game, tampered)
     assert difference.version == 0 and "not revealed" in difference.detail
+    assert difference.withheld
 
 
 def test_entries_out_of_order_differ_where_the_order_breaks(council):
@@ -89,6 +92,68 @@ def test_a_redacted_move_does_not_replay(council):
     tampered = copy.deepcopy(council)
     tampered["entries"][0]["move"] = {"player": tampered["entries"][0]["player"], "type": "draw"}
     assert replay(get_game(GAME), tampered).version == 1
+
+
+def _running_record(game_id: str, seed: int, moves: int, viewer: str | None) -> dict:
+    """The record of a running open game (its seed revealed from the start) as ``viewer`` sees
+    it, as an open session or a fork answers it while the game runs."""
+    states, entries = play(game_id, seed, moves)
+    return make_record(
+        get_game(game_id),
+        players=PLAYERS[game_id],
+        options={},
+        fairness=fairness(seed),
+        start=states[0],
+        entries=entries,
+        viewer=viewer,
+        whole=False,
+    )
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("reader", [None, "ann"])
+def test_a_running_record_redacted_for_its_reader_is_withheld_not_untrue(game_id, reader):
+    # hidden picks, drawn cards, hidden units: the first entry redacted for the reader stops it
+    record = _running_record(game_id, 2, 80, reader)
+    difference = replay(get_game(game_id), record)
+    assert difference is not None and difference.version >= 1
+    assert difference.withheld and difference.detail == SEEN_BY_A_READER
+    whole = record_of(game_id, 2, max_moves=80)
+    assert record["entries"][difference.version - 1] != whole["entries"][difference.version - 1]
+
+
+def test_a_running_record_with_nothing_hidden_from_its_reader_replays():
+    # Reign Supreme's moves are public, and nobody has drawn a card in its first 12 moves
+    record = _running_record("reign-supreme", 2, 12, None)
+    assert replay(get_game("reign-supreme"), record) is None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_changed_entry_of_a_running_record_differs_and_is_not_excused(game_id):
+    game = get_game(game_id)
+    states, entries = play(game_id, 2, 30)
+    changed = next(
+        (i, m)
+        for i, e in enumerate(entries)
+        for m in game.legal_moves(states[i], e["player"])
+        if m != e["move"]
+    )
+    record = record_of(game_id, 2, max_moves=30)
+    record["entries"][changed[0]]["move"] = changed[1]
+    difference = replay(game, record)
+    assert difference.version == changed[0] + 1 and not difference.withheld
+    record = record_of(game_id, 2, max_moves=30)
+    record["entries"][5]["events"].append({"type": "game_over"})
+    difference = replay(game, record)
+    assert difference.version == 6 and not difference.withheld
+
+
+def test_a_running_forks_record_without_its_start_is_withheld_at_version_0():
+    record = _running_record("reign-supreme", 2, 12, None)
+    record["forked_from"] = {"session_id": "s" * 22, "version": 4}
+    difference = replay(get_game("reign-supreme"), record)
+    assert difference.version == 0 and difference.withheld
+    assert difference.detail.startswith("A fork's record holds its start (version 0) only once")
 
 
 def _line_with_room():
