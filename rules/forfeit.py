@@ -12,14 +12,32 @@ and replayed by this same function, so a replay reproduces it.
   ``outcome.reason`` ``"forfeit"`` and the provisional scores of the moment. The game cannot go
   on without a seat, and a timeout is the forfeiting seat's loss rather than anyone's victory
   over the others, so nobody else is ranked above another by it.
+
+Such a state keeps the board as it stood but not the phase it stood in nor who was active, so a
+game's own integrity checks, written per phase, would refuse it (they did: a Council state was
+"finished" with its reign still running). :func:`check_integrity` checks it for what it is instead:
+exactly what :func:`forfeit` makes of a sound state of the game in progress
+(:func:`forfeited_problems`).
 """
 
 from __future__ import annotations
 
-from rules.engine import Game
-from rules.engine_types import Event, Move, PlayerId, State
+from collections.abc import Callable, Sequence
 
-__all__ = ["FORFEIT", "REASON", "forfeit_move", "forfeit"]
+from rules.engine import Game
+from rules.engine_types import Event, Move, PlayerId, State, Violation
+from rules.errors import RulesError
+from rules.integrity import is_int, raise_problems
+
+__all__ = [
+    "FORFEIT",
+    "REASON",
+    "forfeit_move",
+    "forfeit",
+    "ended_by_forfeit",
+    "forfeited_problems",
+    "check_integrity",
+]
 
 FORFEIT = "forfeit"
 """The move type of a forfeit in a game without ``concede``."""
@@ -65,3 +83,94 @@ def forfeit(game: Game, state: State, player: PlayerId) -> tuple[State, list[Eve
         "reason": REASON,
     }
     return new, [], move
+
+
+def ended_by_forfeit(state: State) -> bool:
+    """Whether ``state`` says a forfeit ended it (``outcome.reason`` ``"forfeit"``)."""
+    outcome = state.get("outcome") if isinstance(state, dict) else None
+    return isinstance(outcome, dict) and outcome.get("reason") == REASON
+
+
+def _who_may_have_been_active(players: list[PlayerId]) -> list[list[PlayerId]]:
+    """Every list of distinct players in seat order from some seat, one player first (most
+    phases wait on one), then two, and so on: whom a game in progress may have listed as active."""
+    found: list[list[PlayerId]] = []
+    for size in range(1, len(players) + 1):
+        for start in range(len(players)):
+            ring = players[start:] + players[:start]
+            for mask in range(1 << len(players)):
+                chosen = [p for i, p in enumerate(ring) if mask >> i & 1]
+                if len(chosen) == size and chosen not in found:
+                    found.append(chosen)
+    return found
+
+
+def forfeited_problems(game: Game, state: State, phases: Sequence[str]) -> list[Violation]:
+    """Why ``state``, which says a forfeit ended it, is not what :func:`forfeit` makes of a sound
+    state of ``game`` in progress; ``[]`` when it is.
+
+    The forfeit kept everything but ``status``, ``phase``, ``active_players``, ``to_move``,
+    ``move_count`` and ``outcome``. So the state it ended is this one with one move fewer, no
+    outcome, in one of ``phases`` (the game's phases in progress), with some players active:
+    each such state that passes the game's own checks (:meth:`Game.check_state`) is forfeited
+    for the one player not among the winners, and the state must be exactly the result. Bounded:
+    at most ``len(phases)`` times 49 checks (4 seats), most of them refused at once; under 30 ms
+    for a Council state of 4 seats that is none of them (11 phases)."""
+    players = state.get("players")
+    outcome = state["outcome"]
+    winners = outcome.get("winners")
+    move_count = state.get("move_count")
+    if (
+        isinstance(players, list)
+        and game.min_players <= len(players) <= game.max_players
+        and all(isinstance(p, str) for p in players)
+        and len(set(players)) == len(players)
+        and isinstance(winners, list)
+        and is_int(move_count)
+        and move_count >= 1
+    ):
+        losers = [p for p in players if p not in winners]
+        for phase in phases if len(losers) == 1 else ():
+            for active in _who_may_have_been_active(players):
+                before = {
+                    **state,
+                    "status": "in_progress",
+                    "phase": phase,
+                    "active_players": active,
+                    "outcome": None,
+                    "move_count": move_count - 1,
+                }
+                before["to_move"] = game.waiting_on(before)
+                if _ends_in(game, before, losers[0], state):
+                    return []
+    return [
+        Violation(
+            "inconsistent_forfeit",
+            "A state a forfeit ended must be what the forfeit makes of a sound state of the game "
+            "in progress: the same board, status and phase finished, nobody active, one move "
+            "more, and an outcome in which every other player wins (rules/forfeit.py).",
+            f"{game.id}#integrity",
+        )
+    ]
+
+
+def _ends_in(game: Game, before: State, loser: PlayerId, state: State) -> bool:
+    """Whether ``before`` is sound and ``loser``'s forfeit in it makes exactly ``state``."""
+    try:
+        game.check_state(before)
+        after, _, move = forfeit(game, before, loser)
+    except RulesError:
+        return False
+    return move["type"] == FORFEIT and after == state
+
+
+def check_integrity(
+    game: Game, state: State, check: Callable[[State], None], phases: Sequence[str]
+) -> None:
+    """A game's integrity check (``Game.check_integrity``) for a game that ends by a forfeit:
+    its own ``check``, or :func:`forfeited_problems` for a state a forfeit ended. Raises
+    :class:`~rules.errors.InvalidState`."""
+    if ended_by_forfeit(state):
+        raise_problems(forfeited_problems(game, state, phases))
+    else:
+        check(state)

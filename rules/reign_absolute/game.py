@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import forfeit
 from rules.engine import Game
+from rules.engine_types import State
 from rules.reign_absolute import integrity, moves, rulebook, scoring, views
 from rules.reign_absolute.content import default_cards, default_races
 from rules.reign_absolute.state import DEFAULT_OPTIONS, new_game
@@ -37,7 +39,12 @@ class ReignAbsolute(Game):
     # Each method is the function of the module that owns its concept, itself: no wrapper, so
     # no extra frame in a playout step (``apply`` and ``apply_action`` add only ``to_move``).
     new_state = staticmethod(new_game)
-    check_integrity = staticmethod(integrity.check_state)
+
+    def check_integrity(self, state: State) -> None:
+        # a state a forfeit ended keeps neither its phase nor who was active: checked for what
+        # the forfeit makes of a sound state (rules/forfeit.py), not as a phase of its own
+        forfeit.check_integrity(self, state, integrity.check_state, integrity.PHASES)
+
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
     next_state = staticmethod(moves.apply)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import forfeit
 from rules.engine import Game
+from rules.engine_types import State
 from rules.reigns_the_council import integrity, moves, rulebook, scoring, views
 from rules.reigns_the_council.content import GOALS, PILLAR_INFO, TRACK_MAX, TRACK_MIN, default_deck
 from rules.reigns_the_council.state import DEFAULT_OPTIONS, new_game
@@ -43,7 +45,12 @@ class ReignsTheCouncil(Game):
     # Each method is the function of the module that owns its concept, itself: no wrapper, so
     # no extra frame in a playout step (``apply`` and ``apply_action`` add only ``to_move``).
     new_state = staticmethod(new_game)
-    check_integrity = staticmethod(integrity.check_state)
+
+    def check_integrity(self, state: State) -> None:
+        # a state a forfeit ended keeps neither its phase nor who was active: checked for what
+        # the forfeit makes of a sound state (rules/forfeit.py), not as a phase of its own
+        forfeit.check_integrity(self, state, integrity.check_state, integrity.PHASES)
+
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
     next_state = staticmethod(moves.apply)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import random
+
 import pytest
 
+from rules.errors import InvalidState
 from rules.forfeit import FORFEIT, forfeit
+from rules.records import commitment, make_record
 from rules.registry import GAMES, get_game
 from tests.contract.oapi import check_component
 
@@ -60,3 +65,110 @@ def test_forfeit_refuses_a_stranger_and_a_finished_game():
     done, _, _ = forfeit(game, state, "ann")
     with pytest.raises(ValueError):
         forfeit(game, done, "bob")
+
+
+# -- a state a forfeit ended is a sound state ------------------------------------------------
+NO_CONCEDE = ["reign-absolute", "reign-and-ruin", "reigns-the-council"]
+
+
+def _forfeited_in_play(game_id: str, seed: int, players: list[str]):
+    """A game played ``seed``'s random number of random moves (no concede), then forfeited by a
+    random seat while still running; None when it ended first."""
+    game = get_game(game_id)
+    chooser = random.Random(seed)
+    state = game.setup(players, seed, {})
+    for _ in range(chooser.randrange(300)):
+        if state["status"] == "finished":
+            return None
+        moves = [m for m in game.legal_moves(state) if m["type"] != "concede"]
+        state, _ = game.apply(state, chooser.choice(moves))
+    if state["status"] == "finished":
+        return None
+    return game, state, forfeit(game, state, chooser.choice(players))[0]
+
+
+@pytest.mark.parametrize("game_id", NO_CONCEDE)
+def test_a_state_a_forfeit_ended_in_any_phase_passes_the_games_own_checks(game_id):
+    # before, the checks refused most of them: a Council reign still running though "finished",
+    # a Reign Absolute placer left over, a Reign & Ruin outcome not the armies' totals
+    phases = set()
+    for seed in range(40):
+        played = _forfeited_in_play(game_id, seed, ["ann", "bob", "cy", "dee"])
+        if played is None:
+            continue
+        game, before, ended = played
+        phases.add(before["phase"])
+        game.check_state(ended)
+        assert ended["outcome"]["reason"] == "forfeit"
+    assert len(phases) >= 2, phases  # forfeited in more than one phase
+
+
+@pytest.mark.parametrize("game_id", NO_CONCEDE)
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: s["outcome"].update(winners=s["players"][:1]),  # not every other player
+        lambda s: s["outcome"]["scores"].update({s["players"][0]: 999}),
+        lambda s: s["outcome"].update(draw=not s["outcome"]["draw"]),
+        lambda s: s.update(active_players=s["players"][:1]),
+        lambda s: s.update(phase=s["phase"] + "x"),
+        lambda s: s.update(status="in_progress"),
+    ],
+)
+def test_a_state_that_claims_a_forfeit_it_did_not_come_from_is_refused(game_id, change):
+    game, _, ended = next(
+        played
+        for seed in range(20)
+        if (played := _forfeited_in_play(game_id, seed, ["ann", "bob", "cy"])) is not None
+    )
+    changed = copy.deepcopy(ended)
+    change(changed)
+    with pytest.raises(InvalidState) as refused:
+        game.check_state(changed)
+    assert {v.code for v in refused.value.violations} <= {"inconsistent_forfeit", "bad_status"}
+
+
+def test_a_board_a_forfeit_ended_is_still_checked():
+    game, _, ended = next(
+        played
+        for seed in range(20)
+        if (played := _forfeited_in_play("reigns-the-council", seed, ["ann", "bob", "cy"]))
+        is not None
+    )
+    changed = copy.deepcopy(ended)
+    changed["tracks"]["army"] = 99  # off the track: refused whatever the phase
+    with pytest.raises(InvalidState) as refused:
+        game.check_state(changed)
+    assert [v.code for v in refused.value.violations] == ["inconsistent_forfeit"]
+
+
+@pytest.mark.parametrize("game_id", NO_CONCEDE)
+def test_the_service_takes_back_a_state_a_forfeit_ended(client, game_id):
+    # a clock's forfeit (issue 25) ends a session in such a state: a fork of the finished game
+    # starts from it, and its record and the stateless endpoints check it
+    _, _, ended = next(
+        played
+        for seed in range(20)
+        if (played := _forfeited_in_play(game_id, seed, ["ann", "bob", "cy"])) is not None
+    )
+    for endpoint in ("score", "view", "legal-moves", "render"):
+        resp = client.post(f"/v1/games/{game_id}/{endpoint}", json={"state": ended})
+        assert resp.status_code == 200, (endpoint, resp.get_json())
+    record = make_record(
+        get_game(game_id),
+        players=ended["players"],
+        options={},
+        fairness={
+            "open": True,
+            "seed_commitment": commitment("0" * 32, 1),
+            "seed": 1,
+            "salt": "0" * 32,
+        },
+        start=ended,
+        entries=[],
+        viewer=None,
+        whole=True,
+        forked_from={"session_id": "s" * 22, "version": 9},
+    )
+    resp = client.post(f"/v1/games/{game_id}/replay", json={"record": record})
+    assert resp.get_json() == {"valid": True}
