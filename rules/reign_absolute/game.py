@@ -36,14 +36,15 @@ class ReignAbsolute(Game):
     def content(self) -> dict[str, Any]:
         return {"races": default_races(), "reinforcements": default_cards()}
 
+    def check_integrity(self, state: State) -> None:
+        # a state a forfeit ended keeps neither its phase nor who was active: checked for what
+        # the forfeit makes of a sound state (rules/forfeit.py), not as a phase of its own. A
+        # method, not the integrity module's function: no playout step checks a state.
+        forfeit.check_integrity(self, state, integrity.check_state, integrity.PHASES)
+
     # Each method is the function of the module that owns its concept, itself: no wrapper, so
     # no extra frame in a playout step (``apply`` and ``apply_action`` add only ``to_move``).
     new_state = staticmethod(new_game)
-
-    def check_integrity(self, state: State) -> None:
-        # a state a forfeit ended keeps neither its phase nor who was active: checked for what
-        # the forfeit makes of a sound state (rules/forfeit.py), not as a phase of its own
-        forfeit.check_integrity(self, state, integrity.check_state, integrity.PHASES)
 
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
