@@ -113,7 +113,7 @@ def _running_record(game_id: str, seed: int, moves: int, viewer: str | None) -> 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @pytest.mark.parametrize("reader", [None, "ann"])
 def test_a_running_record_redacted_for_its_reader_is_withheld_not_untrue(game_id, reader):
-    # hidden picks, drawn cards, hidden units: the first entry redacted for the reader stops it
+    # hidden picks and drawn cards: the first entry redacted for the reader stops it
     record = _running_record(game_id, 2, 80, reader)
     difference = replay(get_game(game_id), record)
     assert difference is not None and difference.version >= 1
