@@ -54,8 +54,11 @@ def play(game_id: str, seed: int, max_moves: int = 10_000) -> tuple[list[dict], 
     return states, entries
 
 
-def record_of(game_id: str, seed: int, max_moves: int = 10_000) -> dict[str, Any]:
-    """The whole record of one random game."""
+def record_of(
+    game_id: str, seed: int, max_moves: int = 10_000, reader: str | None = None, whole: bool = True
+) -> dict[str, Any]:
+    """The whole record of one random game, or (``whole`` false) as ``reader`` sees it while the
+    game runs, as an open session or a fork answers it (its seed revealed from the start)."""
     states, entries = play(game_id, seed, max_moves)
     return make_record(
         get_game(game_id),
@@ -64,6 +67,6 @@ def record_of(game_id: str, seed: int, max_moves: int = 10_000) -> dict[str, Any
         fairness=fairness(seed),
         start=states[0],
         entries=entries,
-        viewer=None,
-        whole=True,
+        viewer=reader,
+        whole=whole,
     )

@@ -11,14 +11,13 @@ from rules.records import (
     FORMAT_VERSION,
     TAKEBACK,
     horizon,
-    make_record,
     replay,
     state_digest,
     takeback_entry,
 )
 from rules.records.replay import SEEN_BY_A_READER, Checks
 from rules.registry import get_game
-from tests.records.games import AT, GAME_IDS, PLAYERS, fairness, play, record_of
+from tests.records.games import AT, GAME_IDS, play, record_of
 
 GAME = "reigns-the-council"
 
@@ -94,20 +93,8 @@ def test_a_redacted_move_does_not_replay(council):
     assert replay(get_game(GAME), tampered).version == 1
 
 
-def _running_record(game_id: str, seed: int, moves: int, viewer: str | None) -> dict:
-    """The record of a running open game (its seed revealed from the start) as ``viewer`` sees
-    it, as an open session or a fork answers it while the game runs."""
-    states, entries = play(game_id, seed, moves)
-    return make_record(
-        get_game(game_id),
-        players=PLAYERS[game_id],
-        options={},
-        fairness=fairness(seed),
-        start=states[0],
-        entries=entries,
-        viewer=viewer,
-        whole=False,
-    )
+def _running_record(game_id: str, seed: int, moves: int, reader: str | None) -> dict:
+    return record_of(game_id, seed, max_moves=moves, reader=reader, whole=False)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
