@@ -115,9 +115,10 @@ def forfeited_problems(game: Game, state: State, phases: Sequence[str]) -> list[
     in), with some players active:
     each such state that passes the game's own checks (:meth:`Game.check_state`) is forfeited
     for the one player not among the winners, and the state must be exactly the result. Bounded:
-    at most ``len(phases)`` times 49 checks (4 seats), most of them refused at once: 28 ms at
-    most, measured, for a Council state of 4 seats that is none of them (11 phases), and 1 to 17 ms
-    for one that is."""
+    at most ``len(phases)`` times 49 checks (4 seats). Measured: 1 to 17 ms for a sound state;
+    for one that is not, mostly under 30 ms, as most checks refuse at once, but up to 140 ms for
+    a 4-seat Council state changed where every check looks last (11 phases). A stateless
+    ``/suggest`` may think for 10 s."""
     players = state.get("players")
     outcome = state["outcome"]
     winners = outcome.get("winners")
