@@ -149,9 +149,14 @@ def standings(state: State) -> tuple[dict[str, Any], list[PlayerId], bool]:
 
 
 def score(state: State) -> Score:
-    """Final standings once finished, provisional ones (``finished: false``) before."""
+    """Final standings once finished, provisional ones (``finished: false``) before. A finished
+    game's winners and draw are its ``outcome``'s: the armies' once the last round ends, the
+    other players' when one forfeited on time (``rules/forfeit.py``) whatever their armies."""
     breakdown, winners, draw = standings(state)
     totals = {p: breakdown["players"][p]["total"] for p in state["players"]}
+    outcome = state["outcome"]
+    if outcome is not None:
+        winners, draw = outcome["winners"], outcome["draw"]
     return Score(
         finished=state["status"] == "finished",
         scores=totals,

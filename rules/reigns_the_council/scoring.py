@@ -68,14 +68,20 @@ def breakdown(state: State) -> dict[str, Any]:
 
 def score(state: State) -> Score:
     """Final standings once finished, provisional ones (``finished: false``) before. Most points
-    wins; players tied on the most share the win (a draw)."""
+    wins; players tied on the most share the win (a draw). A finished game's winners and draw
+    are its ``outcome``'s: the points' at its end, the other players' when one forfeited on time
+    (``rules/forfeit.py``) whatever their points."""
     scores = totals(state)
     best = max(scores.values())
     winners = tuple(p for p in state["players"] if scores[p] == best)
+    draw = len(winners) > 1
+    outcome = state["outcome"]
+    if outcome is not None:
+        winners, draw = tuple(outcome["winners"]), outcome["draw"]
     return Score(
         finished=state["status"] == "finished",
         scores=scores,
         winners=winners,
-        draw=len(winners) > 1,
+        draw=draw,
         breakdown=breakdown(state),
     )

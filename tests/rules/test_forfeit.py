@@ -172,3 +172,28 @@ def test_the_service_takes_back_a_state_a_forfeit_ended(client, game_id):
     )
     resp = client.post(f"/v1/games/{game_id}/replay", json={"record": record})
     assert resp.get_json() == {"valid": True}
+
+
+@pytest.mark.parametrize("game_id", NO_CONCEDE)
+def test_score_of_a_game_a_forfeit_ended_names_its_outcomes_winners(client, game_id):
+    # before, Reign & Ruin and the Council ranked the armies or points again: the seat that
+    # forfeited on time won /score when it led, though the outcome named the others
+    game = get_game(game_id)
+    chooser = random.Random(5)
+    state = game.setup(["ann", "bob", "cy"], 5, {})
+    led_alone = 0
+    for _ in range(400):
+        if state["status"] == "finished":
+            state = game.setup(["ann", "bob", "cy"], chooser.randrange(1000), {})
+        leaders = game.score(state).winners
+        if len(leaders) == 1 and chooser.random() < 0.2:
+            ended = forfeit(game, state, leaders[0])[0]
+            resp = client.post(f"/v1/games/{game_id}/score", json={"state": ended})
+            answer = resp.get_json()
+            assert answer["finished"] is True
+            assert answer["winners"] == ended["outcome"]["winners"] == answer["leaders"]
+            assert leaders[0] not in answer["winners"] and answer["draw"] is True
+            led_alone += 1
+        moves = [m for m in game.legal_moves(state) if m["type"] != "concede"]
+        state, _ = game.apply(state, chooser.choice(moves))
+    assert led_alone >= 5
