@@ -24,10 +24,17 @@ from typing import Any
 
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme.board import Geometry
-from rules.reign_supreme.state import DEPLOYS_PER_PIN, PACKING_NOTCHES, PIN_RESET
+from rules.reign_supreme.state import DEPLOYS_PER_PIN, MAX_DEPLOYS, PACKING_NOTCHES, PIN_RESET
 from rules.rng import Rng
 
-__all__ = ["cooldown_phase", "draw_card", "advance_reinforcement", "controlled", "in_enemy_kingdom"]
+__all__ = [
+    "cooldown_phase",
+    "draw_card",
+    "advance_reinforcement",
+    "earn_deploys",
+    "controlled",
+    "in_enemy_kingdom",
+]
 
 
 def controlled(state: State, player: PlayerId) -> tuple[int, int]:
@@ -67,11 +74,18 @@ def advance_reinforcement(board: dict[str, Any], notches: int) -> int:
     if board["reinforcement_pin"] is None or notches <= 0:
         return 0
     pin = board["reinforcement_pin"] - notches
-    gained = 0
+    earned = 0
     while pin <= 0:
         pin += PIN_RESET
-        gained += DEPLOYS_PER_PIN
+        earned += DEPLOYS_PER_PIN
     board["reinforcement_pin"] = pin
+    return earn_deploys(board, earned)
+
+
+def earn_deploys(board: dict[str, Any], earned: int) -> int:
+    """Add ``earned`` deployments to ``board``, keeping at most ``MAX_DEPLOYS`` (more than any
+    army can use); returns those added."""
+    gained = min(earned, MAX_DEPLOYS - board["deploys"])
     board["deploys"] += gained
     return gained
 

@@ -33,6 +33,7 @@ from rules.reign_supreme.effects import EFFECT_KINDS
 from rules.reign_supreme.hexes import Hex, as_hex, distance
 from rules.reign_supreme.responses import responder
 from rules.reign_supreme.state import (
+    MAX_DEPLOYS,
     MAX_MOVE_COUNT,
     MAX_ROUND_LIMIT,
     PACKING_ENDS,
@@ -53,7 +54,6 @@ PHASES = ("setup", *PLAYING_PHASES, "finished")
 it)."""
 PACKING = ("packed", "unpacked", "packing", "unpacking")
 """A siege engine's packing state: packed or unpacked, or on its way to one (a move in flight)."""
-_MAX_DEPLOYS = 99
 _MAX_LEFT = 99
 
 
@@ -320,8 +320,8 @@ def _board_problems(state: State) -> list[Violation]:
                 found.append(
                     _v("bad_pin", f"{p}'s {key} must be 1 to {PIN_RESET} when used, else null.")
                 )
-        if not is_int(b["deploys"]) or not 0 <= b["deploys"] <= _MAX_DEPLOYS:
-            found.append(_v("bad_pin", f"{p}'s deploys must be 0 to {_MAX_DEPLOYS}."))
+        if not is_int(b["deploys"]) or not 0 <= b["deploys"] <= MAX_DEPLOYS:
+            found.append(_v("bad_pin", f"{p}'s deploys must be 0 to {MAX_DEPLOYS}."))
         pinned = set()
         for pin in b["packing"]:
             u = units.get(pin["unit"])
@@ -627,8 +627,12 @@ def _wall_problems(state: State) -> list[Violation]:
         edges.add(key)
         if kind == "palisade":
             palisades[w["owner"]] = palisades.get(w["owner"], 0) + 1
-    if any(n > PALISADE_LIMIT for n in palisades.values()):
-        found.append(_v("bad_walls", f"A player has more than {PALISADE_LIMIT} Palisades."))
+    # A player builds at most PALISADE_LIMIT, and holds more only by capturing a Throne in a game
+    # of three or more: the loser's walls pass to the capturer, up to a limit's worth per loser.
+    handed_over = len(state["defeated"]) if len(state["players"]) >= 3 else 0
+    most = PALISADE_LIMIT * (1 + handed_over)
+    if any(n > most for n in palisades.values()):
+        found.append(_v("bad_walls", f"A player has more than {most} Palisades."))
     return found
 
 

@@ -119,8 +119,9 @@ def teleport_spaces(state: State, survey: Survey, uid: str) -> list[Hex]:
 
 def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, bool]]:
     """(target, cure) pairs for Healing by ``uid``: itself or an adjacent unit of any side that is
-    not Mechanical or Siege ("cannot be healed"); healing needs pins to remove, a cure an
-    affliction."""
+    not Mechanical or Siege ("cannot be healed") nor an enemy with Stealth not engaged with it (it
+    "cannot specifically target stealthed unit", as attacks and cards); healing needs pins to
+    remove, a cure an affliction."""
     units = state["units"]
     unit = units[uid]
     here = as_hex(unit["at"])
@@ -131,6 +132,12 @@ def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, boo
         if distance(here, as_hex(t["at"])) > reach:
             continue
         if any(k in survey.stats[tid]["kinds"] for k in ("mechanical", "siege")):
+            continue
+        if (
+            t["owner"] != unit["owner"]
+            and survey.is_stealthy(tid)
+            and not survey.is_engaged(uid, tid)
+        ):
             continue
         if survey.silenced(as_hex(t["at"]), unit["owner"]):
             continue

@@ -32,6 +32,7 @@ __all__ = [
     "PACKING_ENDS",
     "DEPLOYS_PER_PIN",
     "THRONE_CAPTURE_DEPLOYS",
+    "MAX_DEPLOYS",
     "CARDS_PER_DECK_AT_START",
     "clone",
     "successor",
@@ -54,6 +55,10 @@ PACKING_ENDS = ("packed", "unpacked")
 """Where a Packing pin takes its unit (the ``to`` of a pin, ``now`` when it completes)."""
 DEPLOYS_PER_PIN = 2
 THRONE_CAPTURE_DEPLOYS = 3
+MAX_DEPLOYS = 99
+"""Deployments a player keeps at most (rules doc, Deployment phase: a service limit). No army can
+use more: a player has at most 20 units (``content.MAX_LIST``), 80 with the hand-overs of a
+four-player game, and deployments earned go on accruing while nothing waits to use them."""
 CARDS_PER_DECK_AT_START = 2
 
 

@@ -16,7 +16,7 @@ from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme.auras import engaged_pairs, prune_engaged
 from rules.reign_supreme.board import Geometry, geometry, occupancy
 from rules.reign_supreme.combat import remove_unit
-from rules.reign_supreme.cooldown import cooldown_phase
+from rules.reign_supreme.cooldown import cooldown_phase, earn_deploys
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.scoring import outcome
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
@@ -297,7 +297,7 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
         state["control"][key] = [by if o == loser else o for o in state["control"][key]]
     if by is not None:
         state["hands"][by].extend(hand)
-        state["boards"][by]["deploys"] += THRONE_CAPTURE_DEPLOYS
+        earn_deploys(state["boards"][by], THRONE_CAPTURE_DEPLOYS)
         state["zones"][by].extend([loser, *state["zones"][loser]])
         state["zones"][loser] = []
     else:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from rs_helpers import codes, move, of_type, play, position, refresh
 
+from rules.errors import InvalidState
 from rules.reign_supreme import GAME
 from rules.reign_supreme.auras import prune_engaged
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, clone
@@ -163,3 +165,29 @@ def test_conceding_while_answering_takes_the_player_out_and_the_turn_player_is_a
         s["pending"] is None and s["active_players"] == ["ann", "cat"] and s["turn"] == "ann"
     )  # cat: cards
     assert s["units"]["u1"]["pins"] == 0 and s["status"] == "in_progress"
+
+
+def test_a_capturer_may_hold_more_than_ten_palisades_and_the_state_stays_sound():
+    # before, the hand-over gave ann 12 Palisades and the state check refused the very state
+    # apply had just made (bad_walls: "more than 10"), so no other worker would take it back
+    s = clone(position(THREE, THREE_AT, scenario="standard"))
+    for owner, spaces in (("ann", range(-3, 3)), ("bob", range(-1, 5))):
+        for q in spaces:
+            s["wall_serial"] += 1
+            edge = [[q, 0], [q, 1]] if owner == "ann" else [[q, -2], [q, -1]]
+            wall = {"id": f"w{s['wall_serial']}", "kind": "palisade", "owner": owner}
+            s["walls"].append(dict(wall, edge=edge, hp=4))
+    prune_engaged(s)
+    refresh(s)
+    GAME.check_state(s)
+    s, _ = capture(s)
+    held = [w for w in s["walls"] if w["kind"] == "palisade" and w["owner"] == "ann"]
+    assert len(held) == 12
+    GAME.check_state(s)  # sound: a capturer holds up to 10 more per defeated player
+    free = [(q, 2) for q in range(-4, 2)] + [(q, 3) for q in range(-4, -1)]
+    for q, r in free:  # 21: more than one loser's Palisades could have brought
+        s["wall_serial"] += 1
+        s["walls"].append(dict(held[0], id=f"w{s['wall_serial']}", edge=[[q, r], [q, r + 1]]))
+    with pytest.raises(InvalidState) as refused:
+        GAME.check_state(s)
+    assert [v.message for v in refused.value.violations] == ["A player has more than 20 Palisades."]

@@ -606,3 +606,27 @@ def test_a_teleport_answer_can_be_counterspelled_and_the_attack_then_hits():
     assert events[2]["damage"] == 4 and "u3" not in s["units"]
     assert s["boards"]["ann"]["spells"] == [{"unit": "u2", "spell": "counterspell", "left": 5}]
     assert s["active_players"] == ["ann"] and s["pending"] is None
+
+
+def test_healing_cannot_single_out_an_enemy_stealth_unit_it_is_not_engaged_with():
+    # seed, Stealth: "it cannot specifically target stealthed unit"; before, a Priest that had
+    # just stepped next to an enemy Assassin (not engaged since the start of the turn) could heal it
+    s = position(
+        {"ann": ["priest"], "bob": ["assassin"]},
+        {"u1": [-2, 0], "u2": [1, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
+    s = clone(s)
+    s["units"]["u2"]["pins"] = 2
+    s, _ = play(s, move("ann", "move", unit="u1", to=[0, 0]))
+    heal = move("ann", "cast", unit="u1", spell="healing", target="u2")
+    assert heal not in GAME.legal_moves(s, "ann")
+    assert codes(s, heal) == ["bad_spell_target"]
+    engaged = position(  # next to each other since the start of the turn: engaged
+        {"ann": ["priest"], "bob": ["assassin"]},
+        {"u1": [0, 0], "u2": [1, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
+    engaged = clone(engaged)
+    engaged["units"]["u2"]["pins"] = 2
+    assert heal in GAME.legal_moves(engaged, "ann") and codes(engaged, heal) == []

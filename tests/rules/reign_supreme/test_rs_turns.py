@@ -275,3 +275,24 @@ def test_rounds_count_turns_of_every_player():
     assert (s["turn"], s["round"]) == ("ann", 1)
     s, _ = end(s)
     assert (s["turn"], s["round"]) == ("bob", 2)
+
+
+def test_deployments_earned_while_nothing_waits_stop_at_99_and_the_state_stays_sound():
+    # before, the Reinforcement pin kept adding 2 every reset: ann, holding every Mine and Ruin
+    # with nothing left to deploy, reached 100 in round 22 and the state check refused the state
+    # apply had made (bad_pin: "deploys must be 0 to 99")
+    s = clone(position({p: ["infantry"] * 3 for p in ("ann", "bob", "cat")}, scenario="standard"))
+    s["control"] = {"mines": ["ann"] * 3, "ruins": ["ann"] * 4}
+    s["boards"]["ann"]["deploys"] = 97
+    GAME.check_state(s)
+    resets = []  # deployments gained each time ann's pin went round
+    pin = s["boards"]["ann"]["reinforcement_pin"]
+    while len(resets) < 4:
+        s, events = play(s, move(s["turn"], "end_turn"))
+        GAME.check_state(s)
+        for e in of_type(events, "cooldown"):
+            if e["player"] == "ann":
+                if e["reinforcement_pin"] > pin:
+                    resets.append(e["deploys_gained"])
+                pin = e["reinforcement_pin"]
+    assert resets == [2, 0, 0, 0] and s["boards"]["ann"]["deploys"] == 99
