@@ -70,7 +70,6 @@ __all__ = [
     "MAX_COPIES",
     "MAX_TURNS",
     "MAX_DEFINITIONS",
-    "duration",
     "FIZZLE_REASONS",
 ]
 
@@ -283,14 +282,6 @@ class _Ctx:
             own = self.own
             found = self._reach[h] = min(map(distance, repeat(h, len(own)), own), default=10**6)
         return found
-
-
-def duration(state: State, turns: int) -> int:
-    """``left`` for an effect: 1 ("this turn") for 0 turns; else ``turns`` times the players
-    still in the game (one Cooldown phase per turn: "until your next turn" for 1)."""
-    if turns <= 0:
-        return 1
-    return turns * (len(state["players"]) - len(state["defeated"]))
 
 
 _TARGET_WORDS = {
@@ -808,7 +799,7 @@ def _lasting(
     and flaming oil for this turn."""
     effect = card["effect"]
     left = (
-        duration(state, effect.get("turns", 0))
+        effects.duration(state, p, effect.get("turns", 0))
         if effect["kind"] in ("offence", "defence", "weaken")
         else 1
     )

@@ -5,7 +5,8 @@ A card that lasts puts an entry on the board of the player who played it
 (``state["boards"][p]["effects"]``): ``{"effect": kind, "unit": uid, "left": n, "value": v}``.
 The Cooldown phase (:mod:`cooldown`) takes one notch off ``left`` at the start of every
 player's turn and drops the entry at 0, so ``left = 1`` lasts "this turn" and ``left`` = the
-number of players still in the game lasts "until your next turn". ``value`` is the card's amount,
+turns that start before the player's own next one lasts "until your next turn" (:func:`duration`;
+a defeat shortens it by the loser's turns, :func:`skip_the_defeated`). ``value`` is the card's amount,
 always positive (Weaken *subtracts* its value). Effects stack: two entries add up.
 
 | kind | read by | what it does |
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine_types import Event, State
+from rules.engine_types import Event, PlayerId, State
 
 EFFECT_KINDS = ("offence", "defence", "weaken", "haste", "ambush", "flaming_oil")
 """Every kind of effect an Action Board may hold."""
@@ -42,6 +43,8 @@ __all__ = [
     "remove_unit_effects",
     "add_effect",
     "entries",
+    "duration",
+    "skip_the_defeated",
 ]
 
 
@@ -56,6 +59,34 @@ def entries(state: State, uid: str, kind: str | None = None) -> list[dict[str, A
             if e["unit"] == uid and (kind is None or e["effect"] == kind):
                 found.append(e)
     return found
+
+
+def duration(state: State, player: PlayerId, turns: int) -> int:
+    """``left`` for an effect ``player`` starts now that lasts ``turns`` (rules doc, Durations):
+    1 ("this turn") for 0; else the turns that start until the start of ``player``'s ``turns``-th
+    next turn, one Cooldown phase each: those of the seats after the turn player's, round to
+    ``player`` (a whole round in ``player``'s own turn), then a whole round per further turn.
+    Played outside one's own turn (ruling RS 10), "until your next turn" so ends at the start of
+    one's own next turn, not a round after the turn it was played in."""
+    if turns <= 0:
+        return 1
+    seated = [p for p in state["players"] if p not in state["defeated"]]
+    ahead = (seated.index(player) - seated.index(state["turn"])) % len(seated)
+    return (ahead or len(seated)) + (turns - 1) * len(seated)
+
+
+def skip_the_defeated(state: State, loser: PlayerId) -> None:
+    """``loser`` leaves the game in this turn (call it before they are marked defeated): their
+    turns no longer start, so every effect ends at the start of the same turn as before, or of
+    the first turn after it when that turn was the loser's. Mutates ``state``."""
+    seated = [p for p in state["players"] if p not in state["defeated"]]
+    if state["turn"] not in seated:  # no turn under way: no effect has started yet
+        return
+    first = seated.index(state["turn"]) + 1
+    for board in state["boards"].values():
+        for e in board["effects"]:
+            before_its_end = (seated[(first + i) % len(seated)] for i in range(e["left"] - 1))
+            e["left"] -= sum(1 for p in before_its_end if p == loser)
 
 
 def add_effect(

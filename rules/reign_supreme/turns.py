@@ -17,6 +17,7 @@ from rules.reign_supreme.auras import engaged_pairs, prune_engaged
 from rules.reign_supreme.board import Geometry, geometry, occupancy
 from rules.reign_supreme.combat import remove_unit
 from rules.reign_supreme.cooldown import cooldown_phase, earn_deploys
+from rules.reign_supreme.effects import skip_the_defeated
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.scoring import outcome
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
@@ -264,6 +265,7 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
     walls. Otherwise the loser's units leave the board, their cards go to the discard piles and
     their Mines and Ruins become unowned."""
 
+    skip_the_defeated(state, loser)
     state["defeated"].append(loser)
     theirs = sorted((uid for uid, u in state["units"].items() if u["owner"] == loser), key=_id_key)
     board = state["boards"][loser]

@@ -737,3 +737,53 @@ def test_a_custom_card_set_replaces_the_default_one():
     cards = custom("bolt", "enemy_unit", {"kind": "damage", "amount": 1})
     s = GAME.setup(["ann", "bob"], 1, {"cards": cards, "setup": "auto"})
     assert s["cards"] == cards and everywhere(s) == ["s_card-1", "t_card-1"]
+
+
+# -- durations (rules doc, Durations: "until the start of your n-th next turn") --------------------
+def test_until_your_next_turn_played_outside_your_turn_ends_at_the_start_of_your_next_turn():
+    # before, left was n x players wherever it was played: Curse of Weakness played in bob's turn
+    # still weakened bob's counterattack in ann's next turn
+    s = give(
+        at({"ann": ["footman"], "bob": ["knight"]}, {"u1": [0, 0], "u2": [1, 0]}, first="bob"),
+        "ann",
+        "weakness-1",
+    )
+    s, events = play(s, card("ann", "weakness-1", "u2"))  # ruling RS 10: in bob's turn
+    assert of_type(events, "effect_added")[0]["left"] == 1
+    s, events = end_turn(s, "bob")
+    assert {"type": "effect_ended", "player": "ann", "unit": "u2", "effect": "weaken"} in events
+    assert s["turn"] == "ann" and s["boards"]["ann"]["effects"] == []
+
+
+THREE = {"ann": ["infantry"], "bob": ["infantry"], "cat": ["infantry"]}
+THREE_AT = {"u1": [0, 0], "u2": [3, 0], "u3": [-3, 3]}
+
+
+def test_a_duration_counts_the_turns_that_start_before_yours_in_a_larger_game():
+    cards = custom("fury", "own_unit", {"kind": "offence", "amount": 3, "turns": 2})
+    s = position(THREE, THREE_AT, scenario="standard", first="bob", cards=cards)
+    s, events = play(give(s, "ann", "s_card-1"), card("ann", "s_card-1", "u1"))
+    # in bob's turn: cat's and ann's turns start before ann's next one, then a whole round
+    assert of_type(events, "effect_added")[0]["left"] == 2 + 3
+    ends = []
+    while not ends:
+        s, events = end_turn(s, s["turn"])
+        ends = of_type(events, "effect_ended")
+    assert s["turn"] == "ann" and s["round"] == 2  # the start of ann's second turn from now
+
+
+def test_a_defeat_does_not_stretch_a_duration_by_the_losers_turns():
+    # ann plays "until your next turn" in her own turn (left 3: bob's, cat's and her own turn
+    # starts); cat concedes before their turn: it still ends at the start of ann's next turn
+    cards = custom("fury", "own_unit", {"kind": "offence", "amount": 3, "turns": 1})
+    s = position(THREE, THREE_AT, scenario="standard", cards=cards)
+    s = give(s, "ann", "s_card-1")
+    s = give(s, "cat", "t_card-1")  # holding a card, cat may act (and concede) in ann's turn
+    s, events = play(s, card("ann", "s_card-1", "u1"))
+    assert of_type(events, "effect_added")[0]["left"] == 3
+    s, _ = play(s, move("cat", "concede"))
+    assert s["boards"]["ann"]["effects"][0]["left"] == 2
+    s, events = end_turn(s, "ann")
+    assert s["turn"] == "bob" and not of_type(events, "effect_ended")
+    s, events = end_turn(s, "bob")
+    assert s["turn"] == "ann" and of_type(events, "effect_ended")
