@@ -40,7 +40,9 @@ class ReignAbsolute(Game):
         # a state a forfeit ended keeps neither its phase nor who was active: checked for what
         # the forfeit makes of a sound state (rules/forfeit.py), not as a phase of its own. A
         # method, not the integrity module's function: no playout step checks a state.
-        forfeit.check_integrity(self, state, integrity.check_state, integrity.PHASES)
+        forfeit.check_integrity(
+            self, state, integrity.check_state, integrity.PHASES, integrity.phase_problems
+        )
 
     # Each method is the function of the module that owns its concept, itself: no wrapper, so
     # no extra frame in a playout step (``apply`` and ``apply_action`` add only ``to_move``).

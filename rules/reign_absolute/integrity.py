@@ -25,7 +25,7 @@ from rules.reign_absolute.state import (
     SCHEMA_VERSION,
 )
 
-__all__ = ["check_state", "state_problems", "PHASES"]
+__all__ = ["check_state", "state_problems", "PHASES", "phase_problems"]
 
 PHASES = ("race_selection", "placement", "play", "finished")
 """The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with
@@ -567,3 +567,12 @@ def _empty(state: State, *fields: str) -> list[Violation]:
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)
+
+
+def _phase_problems(state: State) -> list[Violation]:
+    return _phase(state, state["players"])
+
+
+phase_problems = guarded(_phase_problems, rulebook.INTEGRITY)
+"""The checks of the state's phase alone, on a state whose other parts are sound: a cheap first
+test of each state the forfeit check guesses at (``rules/forfeit.py``). Never raises."""

@@ -29,7 +29,7 @@ from rules.reign_and_ruin.scoring import outcome
 from rules.reign_and_ruin.state import MAX_MOVE_COUNT, SCHEMA_VERSION
 from rules.shown_text import LookAlikes, id_violation
 
-__all__ = ["check_state", "state_problems", "PHASES"]
+__all__ = ["check_state", "state_problems", "phase_problems", "PHASES"]
 
 PHASES = ("draft", "play", "final_round", "finished")
 """The phases of a game, in order: the one list of them (``schemas/`` documents ``phase`` with
@@ -426,3 +426,12 @@ _PHASE_CHECKS = {
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)
+
+
+def _phase_problems(state: State) -> list[Violation]:
+    return _PHASE_CHECKS[state["phase"]](state, state["players"])
+
+
+phase_problems = guarded(_phase_problems, rulebook.INTEGRITY)
+"""The checks of the state's phase alone, on a state whose other parts are sound: a cheap first
+test of each state the forfeit check guesses at (``rules/forfeit.py``). Never raises."""

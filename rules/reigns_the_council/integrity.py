@@ -9,6 +9,7 @@ each other. It never raises anything but InvalidState.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.engine import seats_after
@@ -34,7 +35,7 @@ from rules.reigns_the_council.rounds import ABDICATION_PILE, DECISIONS
 from rules.reigns_the_council.state import MAX_MOVE_COUNT, SCHEMA_VERSION, STORY_MODES
 from rules.shown_text import LookAlikes, id_violation
 
-__all__ = ["check_state", "state_problems", "PHASES"]
+__all__ = ["check_state", "state_problems", "phase_problems", "PHASES"]
 
 PHASES = (
     "deal",
@@ -92,9 +93,24 @@ def check_state(state: State) -> None:
 
 def state_problems(state: State) -> list[Violation]:
     """Every integrity problem of ``state`` found (``[]`` when sound). Never raises."""
+    return _collected(_problems, state)
+
+
+def phase_problems(state: State) -> list[Violation]:
+    """The checks of the state's phase alone, on a state whose other parts are sound: a cheap
+    first test of each state the forfeit check guesses at (``rules/forfeit.py``). Never raises."""
+    return _collected(_check_this_phase, state)
+
+
+def _check_this_phase(state: State, found: list[Violation]) -> None:
+    _check_phase(state, state["players"], found)
+
+
+def _collected(checks: Callable[[State, list[Violation]], None], state: State) -> list[Violation]:
+    """The problems ``checks`` finds in ``state``; a state it cannot read is ``malformed_state``."""
     found: list[Violation] = []
     try:
-        _problems(state, found)
+        checks(state, found)
     except _Bad:
         pass
     except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as exc:
