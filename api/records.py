@@ -10,7 +10,8 @@ Thin, like every endpoint: parse, authenticate, call ``rules.records``, commit t
 - ``POST /v1/sessions/{id}/fork``: a new, open session at an earlier version (the true state of a
   finished game; one seat's knowledge of a running one, the hidden parts drawn afresh).
 - ``POST /v1/sessions/{id}/takebacks`` and ``.../takebacks/{takeback_id}``: going back with the
-  consent of every seat whose moves it undoes, never past the information horizon.
+  consent of every seat whose moves (or earlier takebacks) it undoes, never past the information
+  horizon.
 
 A session's earlier states are not stored: they are replayed from its start (the setup its
 options and seed give, or a fork's stored start) through its history, with the same rules.
@@ -39,6 +40,7 @@ from rules.engine import Game
 from rules.engine_types import State
 from rules.errors import RulesError
 from rules.records import (
+    TAKEBACK,
     Checks,
     Difference,
     NotReplayable,
@@ -407,6 +409,8 @@ def propose_takeback(session_id: str):
             errors={"to_version": [f"Not a version before {session.version}."]},
             current_version=session.version,
         )
+    if session.state["status"] == "finished":
+        raise _game_over(session.version)
     game = get_game(session.game)
     entries = _history(session)
     states = _states(game, session, entries)
@@ -421,7 +425,7 @@ def propose_takeback(session_id: str):
             horizon=earliest,
             current_version=session.version,
         )
-    undone = {e["player"] for e in entries[to_version:] if e.get("by") != "takeback"}
+    undone = _undone_seats(entries[to_version:])
     waiting_on = [p for p in session.players if p in undone and p != seat and p not in session.bots]
     accepted_by = [seat] + [p for p in session.players if p in undone and p in session.bots]
     takeback = {
@@ -456,7 +460,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     if seat not in takeback["waiting_on"]:
         raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
     if version != takeback["at_version"]:
-        raise _stale(takeback, version)
+        raise _stale(takeback, access.load_session(session.id))
     found = store.answer_takeback(session.id, takeback_id, seat, answer)
     if found is None:
         raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
@@ -469,17 +473,30 @@ def answer_takeback(session_id: str, takeback_id: str):
     waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
     if waiting:
         return _takeback_answer(takeback, "pending", waiting, version, table)
-    if version != takeback["at_version"]:
-        raise _stale(takeback, version)
     session = access.load_session(session.id)
-    if session.version != takeback["at_version"]:
-        raise _stale(takeback, session.version)
+    if version != takeback["at_version"] or session.version != takeback["at_version"]:
+        raise _stale(takeback, session)
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
     new, clock = _land(game, session, takeback, accepted_by, states, entries)
     table = access.table(game, states[takeback["to_version"]], access.fairness(session))
     return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
+
+
+def _undone_seats(undone: list[dict[str, Any]]) -> set[str]:
+    """The seats whose decisions a takeback undoing the entries ``undone`` takes back, so the
+    seats it waits on (other than its proposer; bots accept): a move's player, and for an earlier
+    takeback the seats that proposed and accepted it (``takeback.accepted_by``, the proposer
+    first). Going back past an accepted takeback puts back the moves it took back, or cancels it:
+    that is those seats' decision to undo, as a move is its player's (docs/records.md,
+    "Takeback with consent"). A clock's entry is never undone: it is a barrier."""
+    seats: set[str] = set()
+    for entry in undone:
+        seats.add(entry["player"])
+        if entry.get("by") == TAKEBACK:
+            seats.update(entry["takeback"]["accepted_by"])
+    return seats
 
 
 def _now_table(game: Game, session: Session) -> dict[str, Any]:
@@ -557,11 +574,32 @@ def _moved_on() -> ApiError:
     )
 
 
-def _stale(takeback: dict[str, Any], version: int) -> ApiError:
+def _game_over(version: int) -> ApiError:
+    """A takeback proposed once the game is over: its last move ended it and revealed the seed
+    and every hidden card, a barrier (``finished``, or the clock's), so the horizon is the last
+    version and nothing can be taken back (docs/records.md, "The information horizon")."""
+    return ApiError(
+        409,
+        "past_information_horizon",
+        f"The game is over (at version {version}): its end revealed the seed and every hidden "
+        "card, so nothing can be taken back. Fork it to play on from an earlier version.",
+        horizon=version,
+        current_version=version,
+    )
+
+
+def _stale(takeback: dict[str, Any], session: Session) -> ApiError:
+    """A takeback answered after the session moved on (``session``, read again): it no longer
+    applies. It may be proposed again, unless that move ended the game."""
+    then = (
+        "The game is over: nothing can be taken back."
+        if session.state["status"] == "finished"
+        else "Propose it again."
+    )
     return ApiError(
         409,
         "takeback_stale",
         f"The takeback was proposed at version {takeback['at_version']}; the session is at "
-        f"{version} now, so it no longer applies. Propose it again.",
-        current_version=version,
+        f"{session.version} now, so it no longer applies. {then}",
+        current_version=session.version,
     )

@@ -373,6 +373,36 @@ def test_a_takeback_of_ones_own_moves_lands_at_once(client):
     assert snapshot(client, session) == views[version]
 
 
+def test_a_takeback_past_a_takeback_waits_on_the_seat_that_took_its_move_back(client):
+    """The last mover takes its own move back (no consent needed); the other seat may not put
+    that move back alone: going back past the takeback waits on the seat that made it."""
+    session, views = rs_session(client, 7)
+    mover, other, _ = turn_change(record(client, session)["entries"])
+    resp = propose(client, session, mover, 6)
+    assert resp.get_json()["status"] == "accepted" and resp.get_json()["version"] == 8
+    resp = propose(client, session, other, 7)  # version 7: the move taken back
+    assert resp.status_code == 201, resp.get_json()
+    assert resp.get_json()["status"] == "pending" and resp.get_json()["waiting_on"] == [mover]
+    assert snapshot(client, session) == views[6]  # the move stays taken back
+    resp = answer(client, session, mover, resp.get_json()["takeback_id"], "accept")
+    assert resp.get_json()["status"] == "accepted" and snapshot(client, session) == views[7]
+
+
+def test_cancelling_an_accepted_takeback_waits_on_the_seats_that_accepted_it(client):
+    """A takeback both seats agreed on is undone (back to the version before it) only with the
+    other seat's consent, whichever seat proposes it."""
+    session, views = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    assert answer(client, session, other, tid, "accept").get_json()["version"] == 8
+    for seat, waited_on in ((proposer, other), (other, proposer)):
+        resp = propose(client, session, seat, 7)
+        assert resp.status_code == 201, resp.get_json()
+        assert resp.get_json()["status"] == "pending"
+        assert resp.get_json()["waiting_on"] == [waited_on]
+        assert snapshot(client, session) == views[version - 1]  # still taken back
+
+
 def test_a_takeback_past_the_horizon_is_refused(client):
     session = create(client, "reign-and-ruin", ["ann", "bob"])
     move_once(client, session, random.Random(1))  # a draft pick: a simultaneous decision
@@ -391,6 +421,21 @@ def test_a_takeback_goes_stale_when_a_move_lands(client):
     move_once(client, session, random.Random(5))
     resp = answer(client, session, other, tid, "accept")
     assert resp.status_code == 409 and resp.get_json()["code"] == "takeback_stale"
+    assert resp.get_json()["detail"].endswith("Propose it again.")
+
+
+def test_a_takeback_stale_because_the_game_ended_says_the_game_is_over(client):
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    (placing,) = client.get(path(session)).get_json()["to_move"]
+    concede = {"move": {"player": placing, "type": "concede"}}  # of two seats: the game ends
+    token = bearer(session["seats"][placing])
+    assert client.post(path(session, "/moves"), json=concede, headers=token).status_code == 200
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 409 and resp.get_json()["code"] == "takeback_stale"
+    assert resp.get_json()["current_version"] == 8
+    assert resp.get_json()["detail"].endswith("The game is over: nothing can be taken back.")
 
 
 @pytest.mark.parametrize(
@@ -509,3 +554,4 @@ def test_a_finished_game_is_never_taken_back(client, finished):
     resp = propose(client, session, whole["entries"][-1]["player"], last - 1)
     assert resp.status_code == 409 and resp.get_json()["code"] == "past_information_horizon"
     assert resp.get_json()["horizon"] == last
+    assert resp.get_json()["detail"].startswith(f"The game is over (at version {last})")
