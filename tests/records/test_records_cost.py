@@ -147,8 +147,8 @@ def test_a_record_whose_start_differs_is_still_answered_by_the_replay(client, su
 )
 def test_a_fork_record_whose_start_is_broken_is_answered_at_version_0(client, spoil):
     """A fork's record may carry its start state (once the game is over), which the bound sizes
-    before the replay: a start that is not a sound state is the replay's answer (``valid:
-    false`` at 0), never a 500 or a 422."""
+    before the replay: within the bound, a start that is not a sound state is the replay's
+    answer (``valid: false`` at 0), never a 500 or a 422."""
     session = create(client, "reign-and-ruin", ["ann", "bob"])
     resp = client.post(
         path(session, "/fork"), json={"version": 0}, headers=bearer(session["seats"]["ann"])
@@ -164,6 +164,47 @@ def test_a_fork_record_whose_start_is_broken_is_answered_at_version_0(client, sp
     answer = resp.get_json()
     assert answer["valid"] is False and answer["first_difference"] == 0
     assert "The start state" in answer["detail"], answer
+
+
+@pytest.fixture
+def checked_starts(supreme, monkeypatch) -> list[int]:
+    """Counts the integrity checks of Reign Supreme states (``Game.check_state``): one for each
+    time a fork record's start is checked."""
+    game, _, _ = supreme
+    calls: list[int] = []
+    check_state = game.check_state
+
+    def counted(state: Any) -> Any:
+        calls.append(1)
+        return check_state(state)
+
+    monkeypatch.setattr(game, "check_state", counted)
+    return calls
+
+
+def _as_fork(game: Any, record: dict[str, Any], **start: Any) -> dict[str, Any]:
+    """``record`` as a finished fork's: its start (with ``start`` changed) is in it."""
+    fork = {"session_id": "s" * 22, "version": 0}
+    return dict(record, forked_from=fork, start=dict(start_state(game, record), **start))
+
+
+def test_replay_checks_a_fork_records_start_once(client, supreme, checked_starts):
+    """The bound sizes a fork's start as it is: only the replay checks it (its shapes and
+    ``Game.check_state``, up to a second for the largest custom content), once."""
+    game, record, _ = supreme
+    resp = client.post(f"/v1/games/{game.id}/replay", json={"record": _as_fork(game, record)})
+    assert resp.status_code == 200 and resp.get_json() == {"valid": True}
+    assert len(checked_starts) == 1
+
+
+def test_a_fork_record_over_the_bound_is_refused_unchecked(client, supreme, checked_starts):
+    """Over the bound, a fork's start is never checked: the record is refused for its entries
+    times its start's bytes, whether or not its start is sound."""
+    game, record, start_bytes = supreme
+    broken = _as_fork(game, _stuffed(record, start_bytes), round="one")
+    resp = client.post(f"/v1/games/{game.id}/replay", json={"record": broken})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "record_too_long"
+    assert checked_starts == []
 
 
 def test_verify_on_ones_own_machine_has_no_bound(supreme, monkeypatch):
