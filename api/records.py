@@ -271,7 +271,10 @@ def session_record(session_id: str):
     seat = None if viewer is None or whole else session.players.index(viewer)
     kept = access.store().record_entries(session.id, session.version, whole, seat)
     headers = {"Vary": "Authorization", "Cache-Control": "no-store"}
-    if kept is not None and "start_digest" in session.origin:
+    # an open game's running record shows no digests (rules.records.record), which the kept
+    # entries hold: it is redacted from the history (open sessions are for tests and teaching)
+    digests_shown = whole or not access.fairness(session).open
+    if kept is not None and "start_digest" in session.origin and digests_shown:
         head = _record(game, session, [], viewer, whole)
         del head["entries"]  # the first key in sorted order: the kept entries go first
         body = b'{"entries":[' + kept + b"]," + jsonio.dumps(head)[1:]

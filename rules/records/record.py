@@ -10,7 +10,9 @@ A record is redacted for its reader exactly as a session's history is: moves thr
 public record). Once the game is finished the record is *whole*: every move and event as it
 happened, with the revealed seed in ``fairness``, so that anyone can replay it (``replay``). The
 state digests are shown to everyone at every point (``rules.records.digest``: they hide the
-state).
+state, which holds the secret seed), except while an *open* game runs: its seed is public, so a
+digest would let a reader test guesses at what the other seats chose in secret (a pick, a pitch,
+a vote) until one matched. Its running record shows ``state_digest`` null.
 """
 
 from __future__ import annotations
@@ -159,6 +161,9 @@ def make_record(
         "start_digest": start_digest,
         "entries": [redact_entry(game, e, viewer, whole) for e in entries],
     }
+    if fairness["open"] and not whole:  # its seed is public: see the module's docstring
+        for entry in record["entries"]:
+            entry["state_digest"] = None
     if whole and forked_from is not None and start is not None:
         record["start"] = start
     return record

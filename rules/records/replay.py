@@ -236,6 +236,8 @@ def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
                     f"The events differ: recorded {_quote(entry['events'])}, "
                     f"replayed {_quote(events)}.",
                 )
+            if entry["state_digest"] is None:
+                raise NotReplayable(version, DIGEST_WITHHELD, withheld=True)
             if _digest(state, digested) != entry["state_digest"]:
                 raise NotReplayable(version, "The state differs from the recorded state_digest.")
         except NotReplayable:
@@ -245,6 +247,12 @@ def _replay(game: Game, record: Mapping[str, Any], checks: Checks) -> None:
         before = state
 
 
+DIGEST_WITHHELD = (
+    "The record of an open game shows no state digests while the game runs (its seed is public, "
+    "so a digest would let a reader test guesses at other seats' secret choices); only a "
+    "finished game's whole record replays."
+)
+"""The detail of an entry whose ``state_digest`` is null (``rules.records.record``)."""
 SEEN_BY_A_READER = (
     "This entry is what a reader saw of a move (the game's view of it for one seat, or for the "
     "public), not the move itself: while the game runs, a record shows each reader only what "

@@ -28,9 +28,9 @@ SALT = "5a17" * 8
 AT = "2026-01-01T00:00:00.000Z"
 
 
-def fairness(seed: int, revealed: bool = True) -> dict[str, Any]:
+def fairness(seed: int, revealed: bool = True, open_: bool = True) -> dict[str, Any]:
     return {
-        "open": True,
+        "open": open_,
         "seed_commitment": commitment(SALT, seed),
         "seed": seed if revealed else None,
         "salt": SALT if revealed else None,

@@ -17,7 +17,7 @@ def _record(game_id, viewer, whole=False):
         get_game(game_id),
         players=PLAYERS[game_id],
         options={},
-        fairness=fairness(6, revealed=whole),
+        fairness=fairness(6, revealed=whole, open_=False),  # a fair session's
         start=states[0],
         entries=entries,
         viewer=viewer,

@@ -11,13 +11,14 @@ from rules.records import (
     FORMAT_VERSION,
     TAKEBACK,
     horizon,
+    make_record,
     replay,
     state_digest,
     takeback_entry,
 )
-from rules.records.replay import SEEN_BY_A_READER, Checks
+from rules.records.replay import DIGEST_WITHHELD, SEEN_BY_A_READER, Checks
 from rules.registry import get_game
-from tests.records.games import AT, GAME_IDS, play, record_of
+from tests.records.games import AT, GAME_IDS, PLAYERS, fairness, play, record_of
 
 GAME = "reigns-the-council"
 
@@ -100,19 +101,37 @@ def _running_record(game_id: str, seed: int, moves: int, reader: str | None) -> 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @pytest.mark.parametrize("reader", [None, "ann"])
 def test_a_running_record_redacted_for_its_reader_is_withheld_not_untrue(game_id, reader):
-    # hidden picks and drawn cards: the first entry redacted for the reader stops it
+    # an open game's running record (a fork's): its first entry stops the replay, withheld
+    # either way: redacted for its reader (a hidden pick, a drawn card), or whole but without
+    # its state digest, which an open game's running record does not show
     record = _running_record(game_id, 2, 80, reader)
     difference = replay(get_game(game_id), record)
-    assert difference is not None and difference.version >= 1
-    assert difference.withheld and difference.detail == SEEN_BY_A_READER
+    assert difference is not None and difference.version == 1 and difference.withheld
     whole = record_of(game_id, 2, max_moves=80)
-    assert record["entries"][difference.version - 1] != whole["entries"][difference.version - 1]
+    redacted = record["entries"][0] != dict(whole["entries"][0], state_digest=None)
+    assert difference.detail == (SEEN_BY_A_READER if redacted else DIGEST_WITHHELD)
 
 
-def test_a_running_record_with_nothing_hidden_from_its_reader_replays():
-    # Reign Supreme's moves are public, and nobody has drawn a card in its first 12 moves
-    record = _running_record("reign-supreme", 2, 12, None)
-    assert replay(get_game("reign-supreme"), record) is None
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_an_open_games_running_record_shows_no_state_digest(game_id):
+    # its seed is public: with the digests a reader tried each move the other seat could have
+    # made in secret until one gave the digest shown (a Reign & Ruin pick, a Council pitch)
+    for reader in [None, *PLAYERS[game_id]]:
+        record = _running_record(game_id, 2, 40, reader)
+        assert {e["state_digest"] for e in record["entries"]} == {None}
+    assert all(e["state_digest"] for e in record_of(game_id, 2, max_moves=40)["entries"])
+    states, entries = play(game_id, 2, 40)
+    fair = make_record(  # a fair session's seed is secret: its digests test nothing
+        get_game(game_id),
+        players=PLAYERS[game_id],
+        options={},
+        fairness=fairness(2, revealed=False, open_=False),
+        start=states[0],
+        entries=entries,
+        viewer="ann",
+        whole=False,
+    )
+    assert all(e["state_digest"] for e in fair["entries"])
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
