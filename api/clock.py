@@ -21,8 +21,10 @@ Rules (README "Turn clocks"; lichess and Board Game Arena are the models):
   phases. A seat's deadline is ``since + remaining``.
 - After a move (:func:`after_move`) the seats charged are those whose clocks ran; the mover's
   per-move time starts again in full (``per_move``, ``correspondence``), a Fischer mover gains
-  the increment; a seat still waited on and not the mover keeps running toward the same
-  deadline; a seat no longer waited on stops (a per-move seat then starts the next time in full).
+  the increment if the move was made on its own running clock (not while paused, nor off its
+  turn: lichess pays the increment for a move on one's clock); a seat still waited on and not
+  the mover keeps running toward the same deadline; a seat no longer waited on stops (a
+  per-move seat then starts the next time in full).
 - A takeback (:func:`after_takeback`) gives every seat but its proposer its time at the version
   it returns to, and the proposer none of the time it spent since.
 - A timeout (:func:`after_timeout`) is a move made by the clock: ``forfeit`` leaves the seat at 0;
@@ -156,7 +158,12 @@ def due(clock: Clock, now: int) -> list[str]:
 def after_move(
     clock: Clock, mover: str | None, waiting: Sequence[str], version: int, now: int
 ) -> Clock:
-    """The clock once ``mover``'s move has made ``version`` and the game waits on ``waiting``."""
+    """The clock once ``mover``'s move has made ``version`` and the game waits on ``waiting``.
+
+    A Fischer increment is paid only for a move made on the mover's own running clock: a move
+    while the clocks are paused, or off the mover's turn (a Reign Supreme card played in another
+    seat's turn), cost it no time and earns none (README "Turn clocks"; lichess pays the
+    increment for a move on one's clock), else a seat could bank time without limit."""
     new = charged(clock, now)
     remaining = new["remaining_ms"]
     full = allowance_ms(clock["control"])
@@ -166,11 +173,16 @@ def after_move(
                 remaining[seat] = full  # the next move of this seat gets its full time
         if mover is not None:
             remaining[mover] = full
-    elif mover is not None:
+    elif mover is not None and _on_its_clock(clock, mover):
         remaining[mover] = remaining[mover] + int(clock["control"]["increment_seconds"]) * 1000
     new["running"] = list(waiting)
     new["version"] = version
     return new
+
+
+def _on_its_clock(clock: Clock, seat: str) -> bool:
+    """Whether ``seat``'s clock runs now (the game waits on it, nothing paused)."""
+    return not clock["paused"] and seat in clock["running"]
 
 
 def after_takeback(

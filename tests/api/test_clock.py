@@ -117,3 +117,15 @@ def test_a_bot_timeout_without_a_move_pauses_instead():
     bot = _start(PER_MOVE, on_timeout={"action": "bot", "level": "random"})
     paused = clocks.after_timeout(bot, "ann", ["ann"], 1, T0 + 30_000, action="pause")
     assert paused["paused"] and clocks.due(paused, T0 + 10**9) == []
+
+
+def test_fischer_pays_the_increment_only_for_a_move_on_the_movers_running_clock():
+    clock = _start(FISCHER)
+    # paused (by the admin, or a pause timeout): the move cost no time and earns none
+    paused = clocks.pause(clock, T0 + 10_000)
+    moved = clocks.after_move(paused, "ann", ["ann"], 1, T0 + 20_000)
+    assert moved["remaining_ms"] == {"ann": 50_000, "bob": 60_000}
+    # off its turn (a Reign Supreme card in ann's turn): bob's clock does not run, no increment
+    off_turn = clocks.after_move(clock, "bob", ["ann"], 1, T0 + 10_000)
+    assert off_turn["remaining_ms"] == {"ann": 50_000, "bob": 60_000}
+    assert clocks.deadlines(off_turn) == {"ann": T0 + 60_000}

@@ -106,3 +106,30 @@ def test_in_a_session_the_other_player_may_act_and_the_turn_player_is_not_held_u
         m["type"] == "end_turn"
         for m in client.get(path + "/legal-moves", headers=seat["bob"]).get_json()["moves"]
     )
+
+
+def test_a_move_outside_your_turn_earns_no_fischer_increment(client):
+    """bob's clock does not run in ann's turn: a card he plays then costs him no time and earns
+    no increment (README "Turn clocks")."""
+    resp = client.post(
+        "/v1/sessions",
+        json={
+            "game": "reign-supreme",
+            "players": ["ann", "bob"],
+            "open": True,
+            "seed": 5,
+            "options": {"setup": "auto", "first_player": "ann"},
+            "clock": {"type": "fischer", "initial_seconds": 300, "increment_seconds": 10},
+        },
+    )
+    assert resp.status_code == 201, resp.get_json()
+    created = resp.get_json()
+    path = f"/v1/sessions/{created['session_id']}"
+    seat = {p: {"Authorization": f"Bearer {t}"} for p, t in created["seats"].items()}
+    assert created["clock"]["running"] == ["ann"]
+    bobs = client.get(path + "/legal-moves", headers=seat["bob"]).get_json()["moves"]
+    card = next(m for m in bobs if m["type"] == "play")
+    resp = client.post(path + "/moves", json={"move": card}, headers=seat["bob"])
+    assert resp.status_code == 200, resp.get_json()
+    clock = resp.get_json()["clock"]
+    assert clock["running"] == ["ann"] and clock["remaining_ms"]["bob"] == 300_000

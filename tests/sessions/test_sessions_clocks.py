@@ -350,6 +350,29 @@ def test_the_admin_pauses_resumes_and_adds_time(client):
     assert instant(resumed["deadlines"]["bob"]) - instant(resumed["deadlines"]["ann"]) == 90_000
 
 
+def test_moves_while_the_clocks_are_paused_earn_no_increment(client):
+    """A paused clock charges nothing, so a Fischer move then earns nothing either (else a seat
+    banks an increment a move, without limit)."""
+    created = create(
+        client, clock={"type": "fischer", "initial_seconds": 300, "increment_seconds": 5}
+    )
+    sid, admin = created["session_id"], bearer(created["admin_token"])
+    paused = client.post(f"/v1/sessions/{sid}/clock", json={"action": "pause"}, headers=admin)
+    before = paused.get_json()["clock"]["remaining_ms"]
+    for _ in range(4):
+        for token in created["seats"].values():
+            moves = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(token))
+            if moves.get_json()["moves"]:
+                move = moves.get_json()["moves"][0]
+                resp = client.post(
+                    f"/v1/sessions/{sid}/moves", json={"move": move}, headers=bearer(token)
+                )
+                assert resp.status_code == 200, resp.get_json()
+                assert resp.get_json()["clock"]["remaining_ms"] == before
+                break
+    assert history(client, sid)["entries"][-1]["version"] == 4
+
+
 def test_the_clock_needs_the_admin_token_and_a_clock(client):
     created = create(client, clock=PER_MOVE)
     url = f"/v1/sessions/{created['session_id']}/clock"
