@@ -13,7 +13,10 @@ state (``SessionStore``, field ``clock``), the :class:`Clock` below:
 - ``running``: the seats the game waits on (``Game.waiting_on``), in that order;
 - ``paused``: nothing runs (an admin paused, or a ``pause`` timeout);
 - ``graced``: the seats that have used their grace;
-- ``version``: the session version the clock belongs to.
+- ``version``: the session version the clock belongs to;
+- ``added``: the admin's add-time, by the version it was given at (as a string) and seat (absent:
+  none); a takeback keeps what was added since the version it returns to (the history's clocks
+  do not show it apart).
 
 Rules (README "Turn clocks"; lichess and Board Game Arena are the models):
 
@@ -26,7 +29,8 @@ Rules (README "Turn clocks"; lichess and Board Game Arena are the models):
   the mover keeps running toward the same deadline; a seat no longer waited on stops (a
   per-move seat then starts the next time in full).
 - A takeback (:func:`after_takeback`) gives every seat but its proposer its time at the version
-  it returns to, and the proposer none of the time it spent since.
+  it returns to (never less than it has now), and the proposer none of the time it spent since;
+  the admin's add-time since that version stays everyone's.
 - A timeout (:func:`after_timeout`) is a move made by the clock: ``forfeit`` leaves the seat at 0;
   ``bot`` and ``pause`` start the seat's clock again as at the start of the game (the full
   per-move time, or Fischer's initial time), and ``pause`` also pauses every clock.
@@ -39,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 __all__ = [
     "Clock",
@@ -59,6 +63,7 @@ __all__ = [
     "pause",
     "resume",
     "add_time",
+    "added_since",
     "public",
     "rfc3339",
 ]
@@ -78,6 +83,7 @@ class Clock(TypedDict):
     paused: bool
     graced: list[str]
     version: int
+    added: NotRequired[dict[str, dict[str, int]]]
 
 
 def allowance_ms(control: dict[str, Any]) -> int:
@@ -188,29 +194,41 @@ def _on_its_clock(clock: Clock, seat: str) -> bool:
 def after_takeback(
     clock: Clock,
     proposer: str,
+    to_version: int,
     restored: dict[str, int],
     spent_ms: int,
     waiting: Sequence[str],
     version: int,
     now: int,
 ) -> Clock:
-    """The clock once ``proposer``'s takeback has made ``version``, whose state is an earlier
-    version's, where the game waits on ``waiting``. ``restored`` is each seat's time at that
-    earlier version; ``spent_ms`` how long the proposer's clock has run since then
-    (docs/records.md, "Takebacks and clocks"; lichess is the model):
+    """The clock once ``proposer``'s takeback has made ``version``, whose state is
+    ``to_version``'s, where the game waits on ``waiting``. ``restored`` is each seat's time at
+    ``to_version`` (as the history shows it); ``spent_ms`` how long the proposer's clock has run
+    since then (docs/records.md, "Takebacks and clocks"; lichess is the model):
 
-    - every other seat gets its time at that version back: the positions it spent time on were
-      taken back, and not by it (lichess gives the side to move its thinking time back);
-    - the proposer gets none of its time back: its time at that version less ``spent_ms`` (at
-      least 0), so the moves taken back earn no increment and a per-move time does not start
-      again in full (else a seat could take its own move back to think on, time and again);
+    - the admin's add-time since ``to_version`` (:func:`added_since`) stays every seat's, the
+      proposer's too: the history's clocks do not show it, and a takeback is no admin's act;
+    - every other seat gets its time at ``to_version`` back, plus that add-time, and never less
+      than it has now: the positions it spent time on were taken back, and not by it (lichess
+      gives the side to move its thinking time back), so no seat can run down another's clock
+      (nor take away the increments it earned meanwhile) with takebacks;
+    - the proposer gets none of its time back: its time at ``to_version`` less ``spent_ms`` (at
+      least 0), plus that add-time, so the moves taken back earn no increment and a per-move
+      time does not start again in full (else a seat could take its own move back to think on,
+      time and again);
     - the clocks of the seats waited on run from ``now``, as after a move; a paused clock stays
       paused and a grace used stays used."""
     new = charged(clock, now)
     remaining = new["remaining_ms"]
+    added = added_since(clock, to_version)
     for seat, ms in restored.items():
-        if seat in remaining:
-            remaining[seat] = max(0, ms - spent_ms) if seat == proposer else ms
+        if seat not in remaining:
+            continue
+        kept = added.get(seat, 0)
+        if seat == proposer:
+            remaining[seat] = max(0, ms - spent_ms) + kept
+        else:
+            remaining[seat] = max(ms + kept, remaining[seat])
     new["running"] = list(waiting)
     new["version"] = version
     return new
@@ -267,10 +285,26 @@ def resume(clock: Clock, now: int) -> Clock:
 
 
 def add_time(clock: Clock, seat: str, seconds: int, now: int) -> Clock:
-    """``seat`` gets ``seconds`` more (lichess's add-time); a running seat's deadline moves."""
+    """``seat`` gets ``seconds`` more (lichess's add-time); a running seat's deadline moves. The
+    time is noted in ``added`` under the clock's version, for takebacks to keep it."""
     new = charged(clock, now)
     new["remaining_ms"][seat] = new["remaining_ms"][seat] + seconds * 1000
+    added = {at: dict(seats) for at, seats in clock.get("added", {}).items()}
+    at_version = added.setdefault(str(clock["version"]), {})
+    at_version[seat] = at_version.get(seat, 0) + seconds * 1000
+    new["added"] = added
     return new
+
+
+def added_since(clock: Clock, version: int) -> dict[str, int]:
+    """The admin's add-time per seat given since ``version`` was made (at that version or a
+    later one): what the history's clock of ``version`` does not hold yet."""
+    total: dict[str, int] = {}
+    for at, seats in clock.get("added", {}).items():
+        if int(at) >= version:
+            for seat, ms in seats.items():
+                total[seat] = total.get(seat, 0) + ms
+    return total
 
 
 def rfc3339(ms: int) -> str:

@@ -536,7 +536,8 @@ def _land(
     """Commit the accepted ``takeback``: a new version whose state is ``to_version``'s (the
     history only grows), with the clock in the same compare-and-set (``session_clocks.
     for_takeback``: time is not given back to the proposer, the others get theirs at
-    ``to_version`` back, the seats waited on run). Its version and clock as the takeback's entry
+    ``to_version`` back (never less than they have), the admin's add-time since stays, the seats
+    waited on run). Its version and clock as the takeback's entry
     shows it; 409 when the session moved on meanwhile (or its clock changed: an admin paused it,
     say)."""
     to_version = takeback["to_version"]

@@ -116,7 +116,9 @@ def for_takeback(
     restored = _remaining_at(clock, entries, to_version, session.players)
     spent = _ran_since(clock, session, game, states, entries, to_version, proposer, now)
     waiting = game.waiting_on(states[to_version])
-    new = clocks.after_takeback(clock, proposer, restored, spent, waiting, entry["version"], now)
+    new = clocks.after_takeback(
+        clock, proposer, to_version, restored, spent, waiting, entry["version"], now
+    )
     entry["clock"] = clocks.public(new, now, session.players)
     return write(session.clock or b"", new)
 
@@ -147,8 +149,9 @@ def _ran_since(
     """How long ``seat``'s clock has run since ``version`` (ms): for each version since, the time
     to the next one's entry if its clock ran then (the entry's ``running``: none while paused;
     without a clock shown, the seats the game waited on), then since the last entry as the clock
-    charged it (the admin's pauses included). The pauses and resumes between two earlier versions
-    are not in the history: that time counts as run."""
+    charged it (the admin's pauses included, and its add-time since that entry not taken for
+    time given back). The pauses and resumes between two earlier versions are not in the
+    history: that time counts as run."""
     times = [_ms(session.created_at)] + [_ms(e["at"]) for e in entries]
     ran = 0
     for v in range(version, len(entries)):
@@ -160,7 +163,8 @@ def _ran_since(
     last = entries[-1].get("clock") if entries else None
     now_left = clocks.remaining_at(clock, now).get(seat, 0)
     if last is not None:
-        ran += max(0, last["remaining_ms"].get(seat, 0) - now_left)
+        added = clocks.added_since(clock, len(entries)).get(seat, 0)
+        ran += max(0, last["remaining_ms"].get(seat, 0) + added - now_left)
     elif seat in clock["running"] and not clock["paused"]:
         ran += max(0, now - (times[-1] or now))
     return ran

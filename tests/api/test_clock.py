@@ -129,3 +129,31 @@ def test_fischer_pays_the_increment_only_for_a_move_on_the_movers_running_clock(
     off_turn = clocks.after_move(clock, "bob", ["ann"], 1, T0 + 10_000)
     assert off_turn["remaining_ms"] == {"ann": 50_000, "bob": 60_000}
     assert clocks.deadlines(off_turn) == {"ann": T0 + 60_000}
+
+
+def test_a_takeback_keeps_the_admins_add_time_since_its_version_for_every_seat():
+    clock = clocks.after_move(_start(FISCHER), "ann", ["bob"], 1, T0 + 10_000)  # ann 55 s
+    clock = clocks.add_time(clock, "bob", 100, T0 + 20_000)  # at version 1: bob 150 s
+    clock = clocks.add_time(clock, "ann", 100, T0 + 20_000)
+    assert clocks.added_since(clock, 1) == {"ann": 100_000, "bob": 100_000}
+    assert clocks.added_since(clock, 2) == {}
+    # ann takes her move back to version 0 (60 s each then) having spent 10 s since
+    back = clocks.after_takeback(
+        clock, "ann", 0, {"ann": 60_000, "bob": 60_000}, 10_000, ["ann"], 2, T0 + 20_000
+    )
+    assert back["remaining_ms"] == {"ann": 150_000, "bob": 160_000}
+    # a takeback to a version made after the add-time finds it in that version's time already
+    later = clocks.after_takeback(
+        back, "ann", 2, {"ann": 150_000, "bob": 160_000}, 0, ["ann"], 3, T0 + 20_000
+    )
+    assert later["remaining_ms"] == {"ann": 150_000, "bob": 160_000}
+
+
+def test_a_takeback_never_leaves_another_seat_with_less_time_than_it_has_now():
+    clock = _start(FISCHER, waiting=("bob",))
+    moved = clocks.after_move(clock, "bob", ["bob"], 1, T0 + 1_000)  # bob 59 s + 5 s
+    assert moved["remaining_ms"]["bob"] == 64_000
+    back = clocks.after_takeback(
+        moved, "ann", 0, {"ann": 60_000, "bob": 60_000}, 0, ["bob"], 2, T0 + 1_000
+    )
+    assert back["remaining_ms"] == {"ann": 60_000, "bob": 64_000}

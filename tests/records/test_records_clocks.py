@@ -128,6 +128,53 @@ def test_a_takeback_with_consent_charges_the_proposer_and_restores_the_accepter(
     assert history(client, session)[-1]["clock"] == clock
 
 
+def add_time(client, session: dict, seat: str, seconds: int) -> dict:
+    resp = client.post(
+        path(session, "/clock"),
+        json={"action": "add_time", "player": seat, "seconds": seconds},
+        headers=bearer(session["admin_token"]),
+    )
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()["clock"]
+
+
+def test_a_takeback_keeps_the_admins_add_time_for_every_seat(client, at):
+    """The history's clocks do not show the admin's add-time: a takeback of one's own move (no
+    consent asked) used to wipe it, so one seat could cut another's clock alone."""
+    session = create(client, FISCHER)
+    play(client, at, session, [10] * 5)  # ann places five times, 10 s each; bob to place
+    at.tick(30)  # bob thinks for 30 s: 270 s; ann has 275 s
+    assert add_time(client, session, "bob", 100)["remaining_ms"]["bob"] == 370 * SECOND
+    assert add_time(client, session, "ann", 100)["remaining_ms"]["ann"] == 375 * SECOND
+    resp = propose(client, session, "ann", 4)  # ann takes her fifth placement back
+    assert resp.status_code == 201 and resp.get_json()["status"] == "accepted"
+    clock = resp.get_json()["clock"]
+    # ann: 280 s at version 4, less the 10 s she spent since, plus the admin's 100 s; bob: his
+    # 300 s at version 4 (the 30 s he spent are given back) plus the admin's 100 s.
+    assert clock["remaining_ms"] == {"ann": 370 * SECOND, "bob": 400 * SECOND}
+    assert history(client, session)[-1]["clock"] == clock
+    # back to the takeback's own version, the add-time is in that version's clock: not twice
+    play(client, at, session, [20])
+    resp = propose(client, session, "ann", 6)
+    assert resp.status_code == 201 and resp.get_json()["status"] == "accepted"
+    assert resp.get_json()["clock"]["remaining_ms"] == {"ann": 350 * SECOND, "bob": 400 * SECOND}
+
+
+def test_a_takeback_never_leaves_another_seat_with_less_time_than_it_has_now(client, at):
+    session = create(client, FISCHER)
+    play(client, at, session, [10] * 5 + [1])  # ann's five placements, then bob's first: 304 s
+    resp = propose(client, session, "ann", 4)  # undoes bob's placement too: he is asked
+    assert resp.get_json()["waiting_on"] == ["bob"]
+    resp = client.post(
+        path(session, f"/takebacks/{resp.get_json()['takeback_id']}"),
+        json={"answer": "accept"},
+        headers=bearer(session["seats"]["bob"]),
+    )
+    assert resp.status_code == 200 and resp.get_json()["status"] == "accepted"
+    # bob had 300 s at version 4 and has 304 s now (his increment): he keeps 304 s
+    assert resp.get_json()["clock"]["remaining_ms"] == {"ann": 270 * SECOND, "bob": 304 * SECOND}
+
+
 def test_a_proposer_out_of_time_stays_out_of_time(client, at):
     session = create(client, PER_MOVE)
     play(client, at, session, [50, 50])  # ann spends 50 s on each placement
