@@ -12,8 +12,8 @@ from __future__ import annotations
 from flask import current_app
 
 from api import clock as clocks
-from api import jsonio, session_clocks
 from api import session_access as access
+from api import session_clocks
 from api.errors import ApiError
 from api.games import read_body
 from api.session_store import SessionStore
@@ -72,11 +72,8 @@ def set_clock(session_id: str):
         wake = clocks.next_deadline(new)
         if wake is not None:
             sessions.deadlines.lower(session.id, wake)  # before the clock: never late
-        result = sessions.deadlines.set_clock(
-            sessions.key(session.id, "session"),
-            session.version,
-            session.clock or b"",
-            jsonio.dumps(new),
+        result = sessions.set_clock(
+            session.id, session.version, session_clocks.write(session.clock or b"", new)
         )
         if result == "ok":
             current_app.extensions["referee_clocks"].start()

@@ -8,9 +8,12 @@ The shapes and the documented bounds are ``schemas.requests`` (400 naming the fi
 - a ``bot`` timeout needs a level this game's bots have, and a game the bots can play from a
   seat's view (Council with a custom deck cannot): 422 ``invalid_clock`` naming
   ``on_timeout.level``;
-- a per-move time (or Fischer's initial time) with its grace must fit in the session's idle
-  time-to-live (``SESSION_TTL_SECONDS``), else the session would expire before the clock fires:
-  422 ``invalid_clock`` naming the clock's field.
+- a per-move time (or Fischer's initial time) with its grace may not be longer than the
+  session's idle time-to-live (``SESSION_TTL_SECONDS``), the operator's bound on how long a
+  session waits for a move: 422 ``invalid_clock`` naming the clock's field. (That the session
+  outlives its clock's deadlines, with add-time and Fischer's increments too, is not this
+  check's: every clock write keeps the session alive past its next deadline,
+  ``api.clock_store.lifetime_s``.)
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ def check_clock(game: Game, state: State, body: dict[str, Any], ttl_seconds: int
         where = f"clock.{_TIME_FIELD[control['type']]}"
         message = (
             f"A move may take {needed // 1000} s, longer than a session lives without a move "
-            f"(SESSION_TTL_SECONDS = {ttl_seconds}): the session would expire first."
+            f"(SESSION_TTL_SECONDS = {ttl_seconds})."
         )
         _invalid(where, Violation("invalid_clock", message, rule))
 

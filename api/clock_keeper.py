@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from api import clock as clocks
-from api import jsonio, session_clocks
+from api import session_clocks
 from api.bot_seats import move_seed, session_bot_seed
 from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
@@ -212,11 +212,8 @@ class ClockKeeper:
         waiting = get_game(session.game).waiting_on(session.state)
         synced = clocks.after_move(clock, None, waiting, session.version, now)
         log.warning("clock of session %s was behind its version; brought up to it", session.id)
-        self.store.deadlines.set_clock(
-            self.store.key(session.id, "session"),
-            session.version,
-            session.clock or b"",
-            jsonio.dumps(synced),
+        self.store.set_clock(
+            session.id, session.version, session_clocks.write(session.clock or b"", synced)
         )
 
     def fire(
@@ -227,11 +224,8 @@ class ClockKeeper:
         game = get_game(session.game)
         graced = clocks.with_grace(clock, seat, now)
         if graced is not None:
-            result = self.store.deadlines.set_clock(
-                self.store.key(session.id, "session"),
-                session.version,
-                session.clock or b"",
-                jsonio.dumps(graced),
+            result = self.store.set_clock(
+                session.id, session.version, session_clocks.write(session.clock or b"", graced)
             )
             if result == "ok":
                 fired.graces.append(seat)

@@ -23,7 +23,14 @@ it. Two invariants make it safe:
 
 A timeout itself is committed by ``SessionStore.commit`` on the version it was computed for, like
 any move, so it never lands twice nor after the move it would have replaced. The set is one key
-(one Redis Cluster slot); each script touches that key only.
+(one Redis Cluster slot); the claim and release scripts touch that key only.
+
+A session's keys expire when it has been idle for ``SESSION_TTL_SECONDS``, but a running clock
+must outlive its next deadline, however far the admin's add-time or Fischer's increments have
+pushed it: every write of a clock that runs keeps the session's keys alive until that deadline
+plus :data:`EXPIRY_MARGIN_MS` at least (:func:`lifetime_s`; the commit of a move or timeout, the
+creation, and :data:`_SET_CLOCK`, which only ever lengthens a key's life). Else the session
+would vanish (404) instead of timing out.
 """
 
 from __future__ import annotations
@@ -36,11 +43,22 @@ import redis
 
 from api.store import guarded
 
-__all__ = ["DEADLINES", "LEASE_MS", "ClockWrite", "ClockDeadlines"]
+__all__ = [
+    "DEADLINES",
+    "LEASE_MS",
+    "EXPIRY_MARGIN_MS",
+    "ClockWrite",
+    "ClockDeadlines",
+    "lifetime_s",
+]
 
 DEADLINES = "referee:clock:deadlines"
 LEASE_MS = 5_000
 """How long a claim holds a session for its worker; a dead worker's claims come back after it."""
+EXPIRY_MARGIN_MS = 60_000
+"""How long a session with a running clock lives at least past its next deadline: time for a
+timekeeper to poll, for a dead worker's lease (``LEASE_MS``) to end and for a store blip to pass
+before the timeout is committed (which sets the session's life again)."""
 
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
@@ -71,8 +89,24 @@ local current = redis.call('HMGET', KEYS[1], 'version', 'clock')
 if not current[1] then return 'missing' end
 if current[1] ~= ARGV[1] or current[2] ~= ARGV[2] then return 'conflict' end
 redis.call('HSET', KEYS[1], 'clock', ARGV[3])
+if ARGV[4] ~= '' then
+  local keep = tonumber(ARGV[4])
+  for _, key in ipairs(KEYS) do
+    local left = redis.call('TTL', key)
+    if left >= 0 and left < keep then redis.call('EXPIRE', key, keep) end
+  end
+end
 return 'ok'
 """
+
+
+def lifetime_s(ttl_s: int, wake: int | None, now: int) -> int:
+    """How long (s) a session's keys must live from ``now`` (ms) when a clock whose next deadline
+    is ``wake`` is written: its idle time-to-live ``ttl_s``, or up to that deadline plus
+    :data:`EXPIRY_MARGIN_MS` when that is later (see the module)."""
+    if wake is None:
+        return ttl_s
+    return max(ttl_s, -(-(wake - now + EXPIRY_MARGIN_MS) // 1000))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,14 +155,17 @@ class ClockDeadlines:
         args = [session_id, lease, "" if wake is None else wake]
         guarded(lambda: script(keys=[DEADLINES], args=args, client=client))
 
-    def set_clock(self, session_key: str, version: int, old: bytes, new: bytes) -> str:
-        """Write only the clock of the session hash ``session_key`` if its version and clock are
-        still ``version`` and ``old``: ``ok``, ``conflict`` or ``missing``."""
+    def set_clock(
+        self, keys: list[str], version: int, old: bytes, new: bytes, keep_s: int | None
+    ) -> str:
+        """Write only the clock of the session hash ``keys[0]`` if its version and clock are still
+        ``version`` and ``old``: ``ok``, ``conflict`` or ``missing``. With ``keep_s``, each of
+        the session's ``keys`` that expires sooner then lives ``keep_s`` seconds (never less than
+        before: an admin's call is no move, and does not refresh the idle time-to-live)."""
         script = self._script("set_clock", _SET_CLOCK)
         client = self._client()
-        found = guarded(
-            lambda: script(keys=[session_key], args=[str(version), old, new], client=client)
-        )
+        args = [str(version), old, new, "" if keep_s is None else str(keep_s)]
+        found = guarded(lambda: script(keys=keys, args=args, client=client))
         return found.decode() if isinstance(found, bytes) else str(found)
 
     def score(self, session_id: str) -> float | None:

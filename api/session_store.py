@@ -37,7 +37,8 @@ is redacted from its history instead.
 
 And the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
 ``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
-move.
+move; a session whose clock runs lives at least until its next deadline can fire
+(``api.clock_store.lifetime_s``), whatever wrote the clock (a move, the admin, a grace).
 
 A move is committed by one Lua script: it checks that the version is still the one the move was
 computed on (compare-and-set), and that the Idempotency-Key has not been answered meanwhile,
@@ -63,7 +64,7 @@ import redis
 from redis.typing import EncodableT, FieldT
 
 from api import jsonio
-from api.clock_store import ClockDeadlines, ClockWrite
+from api.clock_store import ClockDeadlines, ClockWrite, lifetime_s
 from api.store import Store, guarded, guarded_write
 from rules.records import entry_views, make_entry
 from rules.registry import get_game
@@ -556,15 +557,29 @@ class SessionStore:
         if origin:
             fields["origin"] = jsonio.dumps(dict(origin))
         client = self._client()
+        ttl = self._lifetime(clock)
 
         def write() -> None:
             with client.pipeline(transaction=True) as pipe:
                 pipe.hset(key, mapping=fields)
-                pipe.expire(key, self.ttl)
+                pipe.expire(key, ttl)
                 pipe.execute()
 
         guarded(write)
         return session_id, seats, admin
+
+    def _lifetime(self, clock: ClockWrite | None) -> int:
+        """The seconds a session's keys live from a write of ``clock``: the idle time-to-live,
+        or longer when the clock's next deadline is later (``api.clock_store``)."""
+        wake = clock.wake if clock is not None else None
+        return lifetime_s(self.ttl, wake, int(self.clock() * 1000))
+
+    def set_clock(self, session_id: str, version: int, clock: ClockWrite) -> str:
+        """Write only the session's clock (``clock.new``) if its version and clock are still
+        ``version`` and ``clock.old`` (the admin's ``/clock``, a grace): ``ok``, ``conflict`` or
+        ``missing``. Its keys then live until the clock's next deadline can fire, at least."""
+        keep = None if clock.wake is None else lifetime_s(0, clock.wake, int(self.clock() * 1000))
+        return self.deadlines.set_clock(self.keys(session_id), version, clock.old, clock.new, keep)
 
     @staticmethod
     def _stored(state: dict[str, Any], limit: int) -> bytes:
@@ -769,7 +784,7 @@ class SessionStore:
             self._stored(state, self.max_state_bytes * PLAY_GROWTH),
             now,
             jsonio.dumps(entry),
-            str(self.ttl),
+            str(self._lifetime(clock)),
             self.answer_field(*idem) if idem else "",
             (digest or "")[:DIGEST_CHARS],
             self.channel(session_id),

@@ -16,7 +16,9 @@ from datetime import datetime
 import pytest
 
 from api.clock_keeper import ClockKeeper
+from api.clock_store import EXPIRY_MARGIN_MS
 from api.session_clocks import now_ms
+from api.session_store import KEY_PREFIX
 
 GAME = "reign-and-ruin"
 PER_MOVE = {"type": "per_move", "seconds": 60}
@@ -194,6 +196,76 @@ def test_a_bot_timeout_needs_bots_that_can_play_the_game(client):
     assert resp.status_code == 422, resp.get_json()
     assert resp.get_json()["code"] == "invalid_clock"
     assert "on_timeout.level" in resp.get_json()["errors"]
+
+
+# -- the session outlives its clock -----------------------------------------------------------
+TTL = 60
+
+
+@pytest.fixture
+def short_lived(app, monkeypatch):
+    """Sessions of this app expire after ``TTL`` seconds idle (``SESSION_TTL_SECONDS``); its
+    Redis client."""
+    monkeypatch.setattr(app.extensions["referee_sessions"], "ttl", TTL)
+    return app.extensions["referee_store"].client()
+
+
+def assert_outlives(redis_client, sid: str, clock: dict) -> None:
+    """Every key of the session lives until its clock's next deadline can fire (and then some),
+    so the timeout is committed instead of the session vanishing (404)."""
+    last = min(instant(at) for at in clock["deadlines"].values())
+    keys = list(redis_client.scan_iter(match=f"{KEY_PREFIX}{{{sid}}}:*"))
+    assert keys
+    for key in keys:
+        expires = now_ms() + redis_client.pttl(key)
+        assert expires >= last + EXPIRY_MARGIN_MS - 1_000, (key, expires - last)
+
+
+def test_a_move_time_as_long_as_the_session_lives_keeps_the_session(client, short_lived):
+    created = create(client, clock={"type": "per_move", "seconds": TTL})
+    assert_outlives(short_lived, created["session_id"], created["clock"])
+
+
+def test_add_time_past_the_sessions_life_keeps_the_session(client, short_lived):
+    created = create(client, clock={"type": "per_move", "seconds": 30})
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(ann)).get_json()
+    resp = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": move["moves"][0]}, headers=bearer(ann)
+    )
+    assert resp.status_code == 200 and resp.get_json()["clock"]["running"] == ["bob"]
+    added = client.post(
+        f"/v1/sessions/{sid}/clock",
+        json={"action": "add_time", "player": "bob", "seconds": 300},
+        headers=bearer(created["admin_token"]),
+    )
+    assert added.status_code == 200
+    assert_outlives(short_lived, sid, added.get_json()["clock"])
+
+
+def test_a_grace_past_the_sessions_life_keeps_the_session(app, client, short_lived):
+    created = create(client, clock={"type": "per_move", "seconds": 30}, grace_seconds=30)
+    sid = created["session_id"]
+    assert Keeper(app).look(sid, 31_000).graces == ["ann", "bob"]  # both draft clocks ran out
+    assert_outlives(short_lived, sid, client.get(f"/v1/sessions/{sid}").get_json()["clock"])
+
+
+def test_a_fischer_bank_grown_past_the_sessions_life_keeps_the_session(client, short_lived):
+    created = create(
+        client,
+        game="reign-supreme",
+        clock={"type": "fischer", "initial_seconds": 50, "increment_seconds": 30},
+    )
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    for _ in range(3):  # ann places three times (seed 11): 30 s more each
+        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(ann)).get_json()
+        resp = client.post(
+            f"/v1/sessions/{sid}/moves", json={"move": move["moves"][0]}, headers=bearer(ann)
+        )
+        assert resp.status_code == 200, resp.get_json()
+    clock = resp.get_json()["clock"]
+    assert clock["running"] == ["ann"] and clock["remaining_ms"]["ann"] > 130_000
+    assert_outlives(short_lived, sid, clock)
 
 
 # -- timeouts -----------------------------------------------------------------------------------
