@@ -7,13 +7,19 @@ cards are never in the page. A screenshot of each finished game is kept in ``tes
 (``REFEREE_ARTIFACTS`` to move it; gitignored). Skipped when Chromium or Playwright is missing.
 
 Short games by the games' own options (docs/rules): Reign Supreme one round with automatic
-set-up, Reign Absolute four turns with races given; bots at ``random``, 20 ms a move."""
+set-up, Reign Absolute four turns with races given; bots at ``random``, 20 ms a move. A game that
+runs well leaves no script or console error in the page.
+
+What the page says when things go wrong: an ``/events`` stream the server refuses (the page
+reopens it later and catches up), a session deleted or expired (no more moves, clocks stopped),
+a takeback declined or made stale by another move (its proposer is told)."""
 
 from __future__ import annotations
 
 import os
 import re
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,8 +75,19 @@ def located(doc) -> dict:
     return {k: v for k, v in doc.items() if k not in CATALOGUES[doc["game"]]}
 
 
-@pytest.fixture(scope="module")
-def served(referee_data_dir):
+def _unexpected(errors: list[str], *statuses: int) -> list[str]:
+    """``errors`` of a page (its script's, its console's) less the browser's own line for a
+    request answered with one of ``statuses``, which the table handles and says so."""
+    said = [f"the server responded with a status of {s} " for s in statuses]
+    return [
+        e for e in errors if not any(e.startswith(f"Failed to load resource: {x}") for x in said)
+    ]
+
+
+@contextmanager
+def _serving(referee_data_dir, **settings):
+    """The app on a free port of a threaded werkzeug server, with ``settings`` (by their
+    environment names) over the embedded store's; its app and base URL."""
     from werkzeug.serving import make_server
 
     from api import create_app
@@ -81,6 +98,7 @@ def served(referee_data_dir):
             "REDIS_URL": None,
             "REFEREE_DATA_DIR": str(referee_data_dir),
             "SESSION_BOT_TIME_MS": 20,
+            **settings,
         }
     )
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -92,6 +110,22 @@ def served(referee_data_dir):
         server.shutdown()
         thread.join(10)
         app.extensions["referee_bot_seats"].stop()
+        app.extensions["referee_clocks"].stop()
+
+
+@pytest.fixture(scope="module")
+def served(referee_data_dir):
+    with _serving(referee_data_dir) as app_and_base:
+        yield app_and_base
+
+
+@pytest.fixture(scope="module")
+def served_one_stream(referee_data_dir):
+    """An instance that lets one client address hold a single ``/events`` stream (429
+    ``too_many_client_streams`` beyond), and notices a hung-up stream within a heartbeat or
+    two (a second each): werkzeug, unlike gunicorn, sees a client gone only when a write fails."""
+    with _serving(referee_data_dir, MAX_STREAMS_PER_CLIENT=1, HEARTBEAT_SECONDS=1) as app_and_base:
+        yield app_and_base
 
 
 @pytest.fixture(scope="module")
@@ -162,6 +196,9 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
         "request",
         lambda r: outside.append(r.url) if not r.url.startswith(base) else None,
     )
+    errors: list[str] = []  # the script's own and the console's: none in a game that runs well
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
         page.goto(base + "/table")
         page.wait_for_selector(f"#game option[value='{game_id}']", state="attached")
@@ -215,6 +252,7 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"table-{game_id}.png"), full_page=True)
         assert not outside, outside[:3]
+        assert not _unexpected(errors, 412), errors[:3]  # 412: a bot moved first (status)
     finally:
         page.close()
 
@@ -318,6 +356,7 @@ def test_a_clocked_table_counts_down_and_takes_back_with_consent(served, browser
         path = f"/v1/sessions/{session_id}/takebacks/{pending['takeback_id']}"
         assert _call(base, bob, "POST", path, {"answer": "accept"})["status"] == "accepted"
         _shows_version(page, 3)
+        _shows(page, "#takeback-status", "Your takeback was accepted: back to version 1.")
 
         # Bob ends his turn, ann moves at the table; bob proposes taking it back, ann accepts.
         _shows_version(page, _api_move(base, bob, session_id, "end_turn"))
@@ -368,5 +407,167 @@ def test_a_seat_out_of_time_forfeits_and_the_table_says_so(served, browser):
         assert "ann ran out of time: forfeit" in page.locator("#clock-note").inner_text()
         assert "Winner: bob" in page.locator("#status").inner_text()
         assert page.locator("#clock-list li[data-player='ann']").inner_text() == "ann: 0:00"
+    finally:
+        page.close()
+
+
+# -- a stream refused, a session gone, a takeback answered: what the page says ------------------
+def _people_session(base: str, game: str, **extra) -> dict:
+    """A session of ann and bob, both people (no bots), made through the HTTP API."""
+    from tests.served import http
+
+    body = {"game": game, "players": ["ann", "bob"], **extra}
+    status, _, created = http(base, "POST", "/v1/sessions", body)
+    assert status == 201, created
+    return created
+
+
+def _open_seat(browser, base: str, created: dict, seat: str | None, errors: list[str]):
+    """A page at the table: ``seat``'s link, or the spectator's (None); its script errors and
+    console errors go to ``errors``."""
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(STEP_MS)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    token = f"&token={created['seats'][seat]}" if seat else ""
+    page.goto(f"{base}/table#session={created['session_id']}{token}")
+    return page
+
+
+def _shows(page, selector: str, text: str) -> None:
+    page.wait_for_function(
+        "([s, t]) => document.querySelector(s).textContent.includes(t)", arg=[selector, text]
+    )
+
+
+SUPREME = {"options": {"setup": "auto", "round_limit": 1, "first_player": "bob"}}
+"""Reign Supreme, bob first: his first moves (unit moves) can be taken back (README)."""
+
+
+def test_a_refused_stream_says_so_and_catches_up_once_a_slot_frees(served_one_stream, browser):
+    """README "Streams per client": a browser's EventSource gives up on a 429 (readyState
+    CLOSED), so the page reopens it later. With one stream per client address, a spectator's
+    page holds it; ann's page is refused and says so, while moves land. Once the spectator's
+    page closes, ann's page reopens its stream by itself (a growing back-off), its log gets every
+    version once, in order, and it shows the latest."""
+    app, base = served_one_stream
+    created = _people_session(base, "reign-supreme", **SUPREME)
+    session_id, bob = created["session_id"], created["seats"]["bob"]
+    errors: list[str] = []
+    _api_move(base, bob, session_id, "move")
+    watcher = _open_seat(browser, base, created, None, errors)
+    ann = None
+    try:
+        watcher.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
+        ann = _open_seat(browser, base, created, "ann", errors)  # the address's second stream
+        _shows(ann, "#live-status", "Live updates stopped")
+        _shows_version(ann, 1)  # read once all the same
+        _api_move(base, bob, session_id, "move")  # while ann's page has no stream
+        watcher.close()  # its stream ends at the next heartbeat: the slot is free
+        version = _api_move(base, bob, session_id, "end_turn")
+        _shows_version(ann, version)
+        ann.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=version)
+        assert ann.eval_on_selector_all("#log li", "items => items.map(i => i.value)") == list(
+            range(1, version + 1)
+        )
+        assert ann.locator("#live-status").inner_text() == ""
+        assert app.extensions["referee_stream_slots"].held() == 1
+        refused = "EventSource's response has a MIME type"  # the browser's word on the 429
+        assert not [e for e in _unexpected(errors, 429) if not e.startswith(refused)], errors
+    finally:
+        for page in (watcher, ann):
+            if page is not None and not page.is_closed():
+                page.close()
+
+
+def _stopped(page) -> None:
+    """The page says nothing more can be played: no move buttons, clocks stopped, no
+    takeback form."""
+    assert page.locator("#move-groups button").count() == 0
+    assert "No more moves" in page.locator("#move-groups").inner_text()
+    assert page.locator("#clock-list li.running").count() == 0
+    assert page.locator("#clock-title").inner_text() == "Clocks (stopped)"
+    assert "(to move)" not in page.locator("#clock-list").inner_text()
+    assert page.locator("#takeback").is_hidden()
+
+
+CLOCK = {"clock": {"type": "fischer", "initial_seconds": 600, "increment_seconds": 5}}
+
+
+def test_a_deleted_session_says_so_and_offers_no_moves(served, browser):
+    """README "How sessions behave" (step 7): deleting a session sends its streams `event:
+    deleted`. The seat's page says the session was deleted, offers no moves and stops its
+    clocks."""
+    from tests.served import http
+
+    _, base = served
+    created = _people_session(base, "reign-and-ruin", **CLOCK)
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "ann", errors)
+    try:
+        page.wait_for_selector("#move-groups button")
+        page.wait_for_selector("#clock-list li.running")
+        _shows_version(page, 0)
+        admin = {"Authorization": f"Bearer {created['admin_token']}"}
+        path = f"/v1/sessions/{created['session_id']}"
+        assert http(base, "DELETE", path, headers=admin)[0] == 204
+        _shows(page, "#status", "This session was deleted")
+        _stopped(page)
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_an_expired_session_says_so_at_the_pages_next_read(served, browser):
+    """An expired session's keys are simply gone (nothing is sent on its stream): the page
+    learns it at its next read, here when ann presses a move (404 ``unknown_session``), and then
+    says so as for a deleted one."""
+    app, base = served
+    created = _people_session(base, "reign-and-ruin", **CLOCK)
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "ann", errors)
+    try:
+        page.wait_for_selector("#clock-list li.running")
+        _shows_version(page, 0)
+        redis = app.extensions["referee_store"].client()
+        for key in redis.scan_iter(match=f"referee:{{{created['session_id']}}}:*"):
+            redis.delete(key)  # as the idle time-to-live does
+        page.locator("#move-groups details[open] button").first.click()
+        _shows(page, "#status", "This session is gone")
+        _stopped(page)
+        assert not _unexpected(errors, 404), errors  # the move's and the reads' answers
+    finally:
+        page.close()
+
+
+def test_the_proposer_sees_a_takeback_declined_or_made_stale(served, browser):
+    """README "Records": the seats a takeback waits on hear of it from /events; so does its
+    proposer of what became of it. Ann proposes at the table, bob (HTTP API) declines: ann's
+    page says so. She proposes again, and bob moves instead: her page says it no longer
+    applies."""
+    _, base = served
+    created = _people_session(base, "reign-supreme", **SUPREME)
+    session_id, bob = created["session_id"], created["seats"]["bob"]
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "ann", errors)
+    try:
+        _api_move(base, bob, session_id, "move")
+        _shows_version(page, _api_move(base, bob, session_id, "move"))
+        for answer in ("decline", "move"):
+            page.get_by_label("Go back to version").fill("1")
+            page.get_by_label("Go back to version").press("Enter")
+            _shows(page, "#takeback-status", "waits on bob")
+            pending = _call(base, bob, "GET", f"/v1/sessions/{session_id}")["takeback"]
+            assert pending["proposed_by"] == "ann" and pending["waiting_on"] == ["bob"]
+            if answer == "decline":
+                path = f"/v1/sessions/{session_id}/takebacks/{pending['takeback_id']}"
+                assert _call(base, bob, "POST", path, {"answer": "decline"})["status"] == (
+                    "declined"
+                )
+                _shows(page, "#takeback-status", "Your takeback to version 1 was declined")
+            else:
+                _shows_version(page, _api_move(base, bob, session_id, "end_turn"))
+                _shows(page, "#takeback-status", "The takeback to version 1 no longer applies")
+        assert not errors, errors
     finally:
         page.close()

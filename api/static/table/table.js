@@ -33,6 +33,8 @@ const MOVE_NAMES = {
 
 const $ = (id) => document.getElementById(id);
 let table = null; // {session, token, game, version, events: EventSource, busy, clock, ...}
+const GONE = "This session is gone (deleted, or expired after a long time without a move): "
+  + "nothing more can be played here. The board and the events are as they last were.";
 
 // -- HTTP --------------------------------------------------------------------------------------
 async function api(method, path, body, headers = {}) {
@@ -144,25 +146,97 @@ function clockRequest() {
 function openTable(session, token) {
   $("lobby").hidden = true;
   $("table").hidden = false;
-  table = { session, token, game: null, version: 0, busy: false, clock: null, entries: [] };
+  table = {
+    session, token, game: null, version: 0, busy: false, clock: null, entries: [],
+    seen: 0, // the last version the stream brought (a reopened stream goes on after it)
+    refusals: 0, // the stream's refusals in a row (they set the back-off)
+    gone: false, // deleted or expired: nothing more happens here
+    takeback: null, // the pending takeback this page knows of (takebackSettled)
+    settled: new Set(), // takebacks known to be declined, accepted or stale
+  };
   $("takeback").hidden = !token; // spectators neither propose nor answer takebacks
   $("takeback-form").onsubmit = proposeTakeback;
-  setInterval(showClock, 250); // the countdown; each answer re-syncs it
-  // The whole game so far (after=0), then each move as it lands. EventSource sends no headers,
-  // so the seat token goes in the query; it reconnects by itself with Last-Event-ID.
-  const query = token ? `&token=${encodeURIComponent(token)}` : "";
-  table.events = new EventSource(`/v1/sessions/${session}/events?after=0${query}`);
-  table.events.addEventListener("move", (message) => {
-    logEntry(JSON.parse(message.data));
+  table.ticker = setInterval(showClock, 250); // the countdown; each answer re-syncs it
+  openStream();
+  refresh();
+}
+
+// -- the live stream ---------------------------------------------------------------------------
+// The whole game so far (after=0), then each move as it lands. EventSource sends no headers,
+// so the seat token goes in the query. A stream that drops reconnects by itself with
+// Last-Event-ID. One the server refuses (429 too_many_client_streams, 503 too_many_streams:
+// README "Streams per client") the browser gives up on (`error`, readyState CLOSED): the page
+// says so and opens it again later, after the last version it has seen, ever less often.
+const RETRY_SECONDS = [5, 10, 20, 40, 60]; // a refusal's Retry-After is 5 s; then back off
+
+function openStream() {
+  const query = table.token ? `&token=${encodeURIComponent(table.token)}` : "";
+  const path = `/v1/sessions/${table.session}/events`;
+  const events = new EventSource(`${path}?after=${table.seen}${query}`);
+  events.addEventListener("open", streamOpened);
+  events.addEventListener("move", (message) => {
+    const entry = JSON.parse(message.data);
+    if (entry.version <= table.seen) return; // already in the log
+    table.seen = entry.version;
+    logEntry(entry);
+    takebackSettled(entry);
     refresh();
   });
-  table.events.addEventListener("takeback", refresh); // proposed or declined: no new version
-  refresh();
+  events.addEventListener("takeback", (message) => { // proposed or declined: no new version
+    takebackNews(JSON.parse(message.data));
+    refresh();
+  });
+  events.addEventListener("deleted", () => sessionGone(
+    "This session was deleted: nothing more can be played here. The board and the events are "
+    + "as they last were."));
+  events.addEventListener("error", () => {
+    if (events.readyState === EventSource.CLOSED) streamRefused();
+  });
+  table.events = events;
+}
+
+function streamOpened() {
+  // Once back (after a refusal, or a drop the browser mended), read the session again: the
+  // stream replays moves, not a takeback proposed meanwhile.
+  if (table.refusals || table.opened) refresh();
+  table.opened = true;
+  table.refusals = 0;
+  $("live-status").textContent = "";
+}
+
+function streamRefused() {
+  if (table.gone) return;
+  const wait = RETRY_SECONDS[Math.min(table.refusals, RETRY_SECONDS.length - 1)];
+  const seconds = wait * (1 + Math.random() / 5); // pages refused together come back apart
+  table.refusals += 1;
+  $("live-status").textContent = "Live updates stopped: the server turned the event stream "
+    + `away (too many open). Trying again in ${Math.round(seconds)} s; what happened meanwhile `
+    + "will show then.";
+  table.retry = setTimeout(openStream, seconds * 1000);
+  refresh(); // as of now; and a session that is gone (the refusal was a 404) says so
+}
+
+// A session deleted (its stream says `deleted`) or expired (a read answers 404
+// unknown_session): the page keeps its last board and log, offers no moves, stops its clocks.
+function sessionGone(text) {
+  if (table.gone) return;
+  table.gone = true;
+  table.events.close();
+  clearTimeout(table.retry);
+  stopClock();
+  $("status").textContent = text;
+  $("status").className = "error";
+  $("live-status").textContent = "";
+  const none = document.createElement("p");
+  none.textContent = "No more moves: the session is gone.";
+  $("move-groups").replaceChildren(none);
+  $("takeback").hidden = true;
 }
 
 // Read the session, the board and (for a seat) its legal moves; draw them. A refresh asked for
 // while one runs runs again after it, so the last answer drawn is the newest.
 async function refresh() {
+  if (table.gone) return;
   if (table.busy) { table.again = true; return; }
   table.busy = true;
   try {
@@ -174,6 +248,7 @@ async function refresh() {
       api("GET", `${path}/board.svg`),
       table.token ? api("GET", `${path}/legal-moves`) : Promise.resolve({ moves: [] }),
     ]);
+    if (table.gone) return; // deleted while these were read
     table.game = snapshot.game;
     table.version = legal.version ?? snapshot.version;
     showBoard(board);
@@ -182,8 +257,11 @@ async function refresh() {
     showTakeback(snapshot);
     showMoves(snapshot.status === "finished" ? [] : legal.moves);
   } catch (err) {
-    $("status").textContent = `Could not read the session: ${err.message}`;
-    $("status").className = "error";
+    if (err.code === "unknown_session") sessionGone(GONE);
+    else if (!table.gone) {
+      $("status").textContent = `Could not read the session: ${err.message}`;
+      $("status").className = "error";
+    }
   } finally {
     table.busy = false;
     if (table.again) { table.again = false; refresh(); }
@@ -313,6 +391,19 @@ function syncClock(clock) {
   showClock();
 }
 
+// The session is gone: each seat's time stays as it was shown last, counting no further.
+function stopClock() {
+  clearInterval(table.ticker);
+  const clock = table.clock;
+  if (!clock) return;
+  const spent = performance.now() - clock.received;
+  const left = Object.entries(clock.remaining_ms).map(([player, ms]) =>
+    [player, !clock.paused && clock.running.includes(player) ? ms - spent : ms]);
+  table.clock = { ...clock, remaining_ms: Object.fromEntries(left), running: [] };
+  showClock();
+  $("clock-title").textContent = "Clocks (stopped)";
+}
+
 function showClock() {
   const clock = table && table.clock;
   if (!clock) return;
@@ -352,6 +443,12 @@ function showTakeback(snapshot) {
   }
   $("takeback-form").hidden = snapshot.version === 0 || snapshot.status === "finished";
   const offer = snapshot.takeback; // the pending proposal, if any
+  // Known from now on, unless the stream has already brought a later version than this answer.
+  if (offer && snapshot.version >= table.seen && !table.settled.has(offer.takeback_id)) {
+    table.takeback = {
+      ...offer, at_version: snapshot.version, mine: offer.proposed_by === table.seat,
+    };
+  }
   const mine = offer && offer.waiting_on.includes(table.seat);
   $("takeback-offer").hidden = !mine;
   if (mine) {
@@ -367,6 +464,11 @@ async function proposeTakeback(event) {
   const to_version = Number($("takeback-to").value);
   try {
     const answer = await api("POST", `/v1/sessions/${table.session}/takebacks`, { to_version });
+    if (table.settled.has(answer.takeback_id)) return; // already answered, as the stream said
+    if (answer.status === "pending") {
+      const { takeback_id, version } = answer;
+      table.takeback = { takeback_id, to_version, at_version: version, mine: true };
+    }
     takebackStatus(answer.status === "accepted"
       ? `Taken back to version ${to_version}.`
       : `Proposed: going back to version ${to_version} waits on ${answer.waiting_on.join(", ")}.`);
@@ -384,12 +486,41 @@ async function proposeTakeback(event) {
 async function answerTakeback(id, answer) {
   try {
     await api("POST", `/v1/sessions/${table.session}/takebacks/${id}`, { answer });
-    takebackStatus(answer === "accept" ? "You accepted the takeback." : "You declined the takeback.");
+    if (answer === "decline") settle(id, "You declined the takeback."); // no news to this page
+    else takebackStatus("You accepted the takeback.");
   } catch (err) {
     takebackStatus(err.message);
   }
   table.keepFocus = true; // the offer goes away: keyboard focus returns to the moves
   refresh();
+}
+
+// What became of the pending takeback this page knows of (proposed here, or read from the
+// session): the stream's `event: takeback` says `declined`; a new version is its acceptance
+// when it is the takeback's own entry (`by: "takeback"`), and otherwise makes it stale (the
+// service answers 409 takeback_stale from then on). README "Records", docs/records.md.
+function takebackNews(news) {
+  const known = table.takeback;
+  if (news.status !== "declined" || !known || known.takeback_id !== news.takeback_id) return;
+  const whose = known.mine ? "Your" : "The";
+  settle(known.takeback_id,
+    `${whose} takeback to version ${known.to_version} was declined; the game goes on.`);
+}
+
+function takebackSettled(entry) {
+  const known = table.takeback;
+  if (!known || entry.version <= known.at_version) return;
+  const accepted = entry.by === "takeback" && entry.takeback.takeback_id === known.takeback_id;
+  settle(known.takeback_id, accepted
+    ? `${known.mine ? "Your" : "The"} takeback was accepted: back to version ${known.to_version}.`
+    : `The takeback to version ${known.to_version} no longer applies: the game moved on `
+      + `(version ${entry.version}). Propose it again if you still want it.`);
+}
+
+function settle(id, text) {
+  if (table.takeback && table.takeback.takeback_id === id) table.takeback = null;
+  table.settled.add(id);
+  takebackStatus(text);
 }
 
 function takebackStatus(text) {
