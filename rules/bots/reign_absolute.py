@@ -128,7 +128,11 @@ class ReignAbsoluteBot:
         for entry in battlefield.values():
             if entry["owner"] != me:
                 cell = next(c for c in cells if c["x"] == entry["x"] and c["y"] == entry["y"])
-                entry["reinforcements"] = cards.take(cell["reinforcement_count"])
+                # only combat cards lie under units: a turn card is never stored (integrity)
+                entry["reinforcements"] = [
+                    cards.take_where(lambda c: view["cards"][c]["kind"] == "combat")
+                    for _ in range(cell["reinforcement_count"])
+                ]
         state["battlefield"] = battlefield
         state["unit_decks"] = unit_decks
         state["deck"] = cards.take(view["deck_count"])

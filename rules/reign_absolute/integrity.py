@@ -70,7 +70,36 @@ def _problems(state: State) -> list[Violation]:
         found.extend(_places(state, players))
         if found:
             return found
+    found.extend(_reinforcements(state))
+    if found:
+        return found
     return _phase(state, players)
+
+
+def _reinforcements(state: State) -> list[Violation]:
+    """The cards under units, on a state whose cards are each in one place: combat cards only,
+    and none before play. Seed: Another Turn and Supply Drop "are not placed under Unit cards
+    ... they cannot be stored for later use"; cards go under units only once every unit is placed
+    (a post-Setup task, then play), so none lies under one in race selection or placement."""
+    cards = state["cards"]
+    under = [c for entry in state["battlefield"].values() for c in entry["reinforcements"]]
+    if under and state["phase"] in ("race_selection", "placement"):
+        return [
+            _v(
+                "early_reinforcement",
+                f"No card lies under a unit in phase {state['phase']!r}: cards go under units "
+                "once every unit is placed.",
+            )
+        ]
+    if any(cards[c]["kind"] != "combat" for c in under):
+        return [
+            _v(
+                "turn_card_under_unit",
+                "Only combat cards lie under units: a turn card is resolved or discarded when "
+                "drawn, never stored.",
+            )
+        ]
+    return []
 
 
 def _scalars(state: State, players: list[str]) -> list[Violation]:

@@ -65,6 +65,17 @@ def broken(change):
             "bad_catalogue",
         ),
         (lambda s: s.update(turn_limit=0), "bad_turn_limit"),
+        (  # a turn card is resolved or discarded when drawn, never stored under a unit
+            lambda s: (
+                s["deck"].remove("another-turn-1"),
+                s["battlefield"]["empire-king"]["reinforcements"].append("another-turn-1"),
+            ),
+            "turn_card_under_unit",
+        ),
+        (  # cards go under units once every unit is placed
+            lambda s: s.update(phase="placement", turn=None, active_players=["ann"]),
+            "early_reinforcement",
+        ),
     ],
 )
 def test_corrupted_states_are_refused_with_a_reason(change, code):
