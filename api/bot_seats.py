@@ -16,6 +16,14 @@ again and choosing again on the new version. A run plays at most ``RUN_MOVES`` m
 queues the session again behind the others, so a session of bots only (a game to watch) never
 holds a thread for long. Each bot move thinks ``SESSION_BOT_TIME_MS`` at most.
 
+Store faults: a run the store fails (unreachable, full, or an answer lost after a commit was
+sent) is tried again by itself after a back-off (:data:`RETRY_SECONDS`, then every
+``RETRY_SECONDS[-1]`` seconds until the store answers), so a bot seat never waits for someone to
+read the session once Redis is back (README "Faults": sessions resume when Redis is back). A
+touch meanwhile runs it at once. Each try reads the session afresh: a commit whose answer was
+lost but which landed is simply the version it reads (the bot then moves only if it is due
+again), and one that did not land is made again on the same version, with the same seed.
+
 Restarts: nothing is remembered in the process. A session whose bot was due when its process
 stopped moves on when it is next touched (any read of it, or a move), since every touch nudges.
 Several processes may nudge one session: the compare-and-set lets exactly one move land.
@@ -30,9 +38,11 @@ replays the same bot moves, whichever process makes them (an expert cut short by
 from __future__ import annotations
 
 import hashlib
+import heapq
 import logging
 import random
 import threading
+import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
@@ -49,6 +59,7 @@ __all__ = [
     "BotSeats",
     "BOT_THREADS",
     "RUN_MOVES",
+    "RETRY_SECONDS",
     "due_bot",
     "bot_violations",
     "session_bot_seed",
@@ -61,6 +72,10 @@ BOT_THREADS = 2
 """Threads per process that play bot seats (all sessions share them)."""
 RUN_MOVES = 16
 """Moves (or conflicting attempts) one run makes before the session queues again behind others."""
+RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Back-off before a run the store failed is tried again: the n-th consecutive failure waits
+``RETRY_SECONDS[n - 1]``, every later one the last (one read of the session each 8 s while the
+store is down, for each session whose bot was due)."""
 _SEED_MASK = (1 << 63) - 1
 
 
@@ -145,14 +160,29 @@ def bot_violations(game: Game, state: State, bots: Mapping[str, str]) -> dict[st
 class BotSeats:
     """The bot seats of every session this process touches, played on a small thread pool."""
 
-    def __init__(self, store: SessionStore, time_ms: int, threads: int = BOT_THREADS) -> None:
+    def __init__(
+        self,
+        store: SessionStore,
+        time_ms: int,
+        threads: int = BOT_THREADS,
+        retry_seconds: tuple[float, ...] = RETRY_SECONDS,
+    ) -> None:
         self.store = store
         self.time_ms = time_ms
+        self.retry_seconds = retry_seconds
+        """The back-off after runs the store failed (:data:`RETRY_SECONDS`; tests: zeros)."""
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="bot-seats")
         self._lock = threading.Condition()
         self._runs: dict[str, bool] = {}
         """Sessions queued or running -> whether to look again when the run ends (a nudge came
         while it ran, so it may have missed the version that nudge saw)."""
+        self._failures: dict[str, int] = {}
+        """Sessions whose last runs the store failed -> how many in a row."""
+        self._retry_at: dict[str, float] = {}
+        """Sessions backing off -> when (``time.monotonic``) their run is tried again."""
+        self._retries: list[tuple[float, str]] = []
+        """The same as a heap; an entry no longer in ``_retry_at`` is void (a touch ran it)."""
+        self._retrier: threading.Thread | None = None
         self._stopped = False
 
     # -- from request threads: cheap, never waits on a bot ------------------------------------
@@ -166,55 +196,94 @@ class BotSeats:
         with self._lock:
             if self._stopped:
                 return
+            self._retry_at.pop(session_id, None)  # backing off: the touch runs it now
             if session_id in self._runs:
                 self._runs[session_id] = True
                 return
-            self._runs[session_id] = False
+            self._submit(session_id)
+
+    def _submit(self, session_id: str) -> None:
+        """Queue a run of the session on the pool (the lock held)."""
+        self._runs[session_id] = False
+        try:
             self._pool.submit(self._run, session_id)
+        except RuntimeError:  # stop() shut the pool down meanwhile
+            del self._runs[session_id]
 
     # -- on the pool --------------------------------------------------------------------------
     def _run(self, session_id: str) -> None:
-        more = False
+        more = failed = False
         try:
             if not self._stopped:
                 more = self.play(session_id, RUN_MOVES)
+        except StoreUnavailable as err:  # tried again after a back-off, touched or not
+            failed = True
+            log.warning("bot seats of session %s: the store failed (%s)", session_id, err)
         except Exception:  # a bug: logged, and the session waits for its next touch
             log.exception("bot seats of session %s failed", session_id)
         with self._lock:
             again = self._runs.pop(session_id) or more
-            if again and not self._stopped:
-                self._runs[session_id] = False
-                self._pool.submit(self._run, session_id)
+            failures = self._failures.pop(session_id, 0) + 1 if failed else 0
+            if failures:
+                self._failures[session_id] = failures
+            if self._stopped:
+                pass
+            elif again:
+                self._submit(session_id)
+            elif failures:
+                self._retry_later(session_id, self._backoff(failures))
             self._lock.notify_all()
+
+    def _backoff(self, failures: int) -> float:
+        """Seconds to wait after ``failures`` runs in a row the store failed (bounded)."""
+        return self.retry_seconds[min(failures, len(self.retry_seconds)) - 1]
+
+    def _retry_later(self, session_id: str, delay: float) -> None:
+        """Run the session again in ``delay`` seconds (the lock held)."""
+        when = time.monotonic() + delay
+        self._retry_at[session_id] = when
+        heapq.heappush(self._retries, (when, session_id))
+        if self._retrier is None:
+            self._retrier = threading.Thread(
+                target=self._retry_due, name="bot-seats-retry", daemon=True
+            )
+            self._retrier.start()
+
+    def _retry_due(self) -> None:
+        """The retrier thread: queues each session backing off when its time comes."""
+        with self._lock:
+            while not self._stopped:
+                now = time.monotonic()
+                while self._retries and self._retries[0][0] <= now:
+                    when, session_id = heapq.heappop(self._retries)
+                    if self._retry_at.get(session_id) == when:
+                        del self._retry_at[session_id]
+                        self._submit(session_id)
+                wait = self._retries[0][0] - now if self._retries else None
+                self._lock.wait(wait)
 
     def play(self, session_id: str, limit: int) -> bool:
         """Make the session's due bot moves, at most ``limit`` attempts; True when a bot may still
-        be due after them. Runs on the pool (tests may call it directly)."""
+        be due after them. Runs on the pool (tests may call it directly). Raises StoreUnavailable
+        (StoreFull, OutcomeUnknown) when the store failed: the run is tried again later."""
         for _ in range(limit):
+            session = self.store.load(session_id)
+            if session is None or not session.bots:
+                return False
+            game = get_game(session.game)
+            player = due_bot(game, session.state, session.bots)
+            if player is None:
+                return False
+            move = self._choose(game, session, player)
+            if move is None:
+                return False
+            state, events = game.apply(session.state, move)
+            entry = history_entry(session.version + 1, player, move, events, state)
+            clock = session_clocks.for_move(session, game, state, entry, now_ms())
             try:
-                session = self.store.load(session_id)
-                if session is None or not session.bots:
-                    return False
-                game = get_game(session.game)
-                player = due_bot(game, session.state, session.bots)
-                if player is None:
-                    return False
-                move = self._choose(game, session, player)
-                if move is None:
-                    return False
-                state, events = game.apply(session.state, move)
-                entry = history_entry(session.version + 1, player, move, events, state)
-                clock = session_clocks.for_move(session, game, state, entry, now_ms())
                 result = self.store.commit(
                     session.id, session.version, state, entry, entry["at"], None, None, clock
                 )
-            except StoreUnavailable as err:  # the next touch tries again
-                log.warning(
-                    "bot seats of session %s: the store failed (%s); waiting for the next touch",
-                    session_id,
-                    err,
-                )
-                return False
             except StateTooLarge as err:
                 log.warning("bot seats of session %s stop: %s", session_id, err)
                 return False
@@ -250,12 +319,14 @@ class BotSeats:
 
     # -- lifecycle and tests ------------------------------------------------------------------
     def wait_idle(self, timeout: float) -> bool:
-        """Wait until no session is queued or running here (tests); False on ``timeout``."""
+        """Wait until no session is queued, running or backing off here (tests); False on
+        ``timeout``."""
         with self._lock:
-            return self._lock.wait_for(lambda: not self._runs, timeout)
+            return self._lock.wait_for(lambda: not self._runs and not self._retry_at, timeout)
 
     def stop(self) -> None:
         """Stop taking work (worker shutdown, tests of a restart): queued runs end at once, a
-        running move finishes. What was due moves on when the session is next touched."""
+        running move finishes, retries are dropped. What was due moves on when the session is
+        next touched."""
         self._stopped = True  # no lock: this may run in a signal handler (gunicorn's SIGTERM)
         self._pool.shutdown(wait=False)

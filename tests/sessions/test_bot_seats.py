@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from itertools import pairwise
 from typing import Any
@@ -24,6 +25,7 @@ from sessions_served import http
 from api import create_app, jsonio
 from api.bot_seats import BotSeats, due_bot, move_seed
 from api.session_store import KEY_PREFIX
+from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
 from rules.registry import GAMES, get_game
 
 PROBLEM = "application/problem+json"
@@ -309,6 +311,70 @@ def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, m
     players = [e["player"] for e in raw_history(app, sid)]
     assert players == ["ann"] + ["bob"] * (len(kinds) - 1)
     replay(app, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
+
+
+@pytest.mark.parametrize("fault", ["unreachable", "full", "answer_lost"])
+def test_a_bot_run_the_store_failed_is_tried_again_with_nobody_touching_the_session(
+    app, client, monkeypatch, fault
+):
+    """README "Faults" (sessions resume when Redis is back) and "A bot game": the store fails
+    bob's run (a read while it is unreachable, a commit a full store refuses, a commit that
+    landed but whose answer was lost) and then answers again. Bob moves, once, though nothing
+    touches the session after its creation: the bot seats try again by themselves."""
+    seats: BotSeats = app.extensions["referee_bot_seats"]
+    seats.retry_seconds = (0.0,)  # no waiting in a test; the back-off's order is the same
+    store = app.extensions["referee_sessions"]
+    load, commit, failures = store.load, store.commit, []
+
+    def unreachable(session_id):
+        if fault == "unreachable" and len(failures) < 3:
+            failures.append("load")
+            raise StoreUnavailable("ConnectionError: Connection refused")
+        return load(session_id)
+
+    def refused_or_lost(session_id, *args):
+        if fault == "full" and len(failures) < 2:
+            failures.append("commit")
+            raise StoreFull("OutOfMemoryError: OOM command not allowed")
+        if fault == "answer_lost" and not failures:
+            failures.append(commit(session_id, *args))  # it lands; its answer is lost
+            raise OutcomeUnknown("TimeoutError: Timeout reading from socket")
+        return commit(session_id, *args)
+
+    monkeypatch.setattr(store, "load", unreachable)
+    monkeypatch.setattr(store, "commit", refused_or_lost)
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})  # a nudge
+    assert seats.wait_idle(SETTLE_TIMEOUT), "the bot seats never settled"
+    assert failures, "the store never failed (the test did not test)"
+    sid = created["session_id"]
+    assert [e["player"] for e in raw_history(app, sid)] == ["bob"]  # once, with no touch
+    assert load(sid).version == 1
+    replay(app, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
+
+
+def test_a_touch_runs_a_bot_that_is_backing_off_at_once(app, client, monkeypatch):
+    """A session whose bot run the store failed waits out its back-off, unless something
+    touches it: a read nudges it, and the run is made then (the back-off's run is void)."""
+    seats: BotSeats = app.extensions["referee_bot_seats"]
+    seats.retry_seconds = (3600.0,)  # never within the test
+    store = app.extensions["referee_sessions"]
+    load, failed = store.load, threading.Event()
+
+    def unreachable_once(session_id):
+        if not failed.is_set():
+            failed.set()
+            raise StoreUnavailable("ConnectionError: Connection refused")
+        return load(session_id)
+
+    monkeypatch.setattr(store, "load", unreachable_once)
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    sid = created["session_id"]
+    assert failed.wait(SETTLE_TIMEOUT), "the bot never ran"
+    assert not seats.wait_idle(0)  # still running, or backing off
+    assert raw_history(app, sid) == []
+    assert client.get(f"/v1/sessions/{sid}").status_code == 200  # a touch
+    assert seats.wait_idle(SETTLE_TIMEOUT)
+    assert [e["player"] for e in raw_history(app, sid)] == ["bob"]
 
 
 @pytest.mark.parametrize("touch", ["session", "legal-moves", "history", "events", "move"])
