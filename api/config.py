@@ -16,7 +16,7 @@
 | `MAX_REQUESTS_PER_CLIENT` | `4`       | requests from one client address a worker answers at once; more wait their turn in the worker's loop, holding no thread (`api.client_shares`; an `/events` stream stops counting once it streams); `0`: no share per address, of threads, request bytes or connections (behind a reverse proxy) |
 | `HEARTBEAT_SECONDS`| `15`             | idle `/events` streams get a comment line this often        |
 | `MAX_STREAM_SECONDS` | `3600`         | an `/events` stream ends after this long (the client reconnects with `Last-Event-ID`), so no stream holds its slot for good; `0`: never |
-| `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a move then: 503 `outcome_unknown`) |
+| `STORE_TIMEOUT_SECONDS` | `5`         | wait this long for Redis to answer (a write then: 503 `outcome_unknown`) |
 | `MAX_SESSION_STATE_BYTES` | `262144`  | largest state a session is created with (JSON bytes; during play its states may grow to twice it); larger: 422 `state_too_large` |
 | `IDEMPOTENCY_WINDOW_SECONDS` | `86400` | an Idempotency-Key is remembered this long after its move (24 h), whatever other keys come in between |
 | `STORE_MAX_MEMORY` | `256mb`          | the embedded Redis's `maxmemory` (bytes, or with `kb`/`mb`/`gb`; `0`: no limit), no eviction: full, writes get 507 `store_full` |

@@ -11,8 +11,9 @@
 - ``RecursionError`` -> 400 (only absurdly deep client JSON gets there);
 - ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down; nothing
   was written);
-- ``api.store.OutcomeUnknown`` -> 503 ``outcome_unknown`` (Redis stopped answering after a move was
-  sent: it may have been applied; a retry with the same Idempotency-Key is safe);
+- ``api.store.OutcomeUnknown`` -> 503 ``outcome_unknown`` (Redis stopped answering after a write
+  was sent: it may have been applied; the detail says how to retry that request safely: the same
+  Idempotency-Key for a move or a takeback, the same answer to a takeback, a new create or fork);
 - ``api.store.StoreFull`` -> 507 ``store_full`` with ``Retry-After`` (the store is at its
   memory limit and refused the write; nothing was written);
 - anything else -> 500 ``internal_error``, traceback logged, no internals in the body.
@@ -24,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -38,6 +39,7 @@ __all__ = [
     "problem_body",
     "flatten_errors",
     "register_error_handlers",
+    "outcome_unknown_detail",
     "PROBLEM_JSON",
     "TYPE_BASE",
     "ROOT_KEY",
@@ -257,6 +259,42 @@ def http_problem(err: HTTPException) -> Response:
     return problem(status, code, detail, headers=headers)
 
 
+_LOST_AFTER_SENT = "The session store stopped answering after {what} was sent to it, so "
+_OUTCOME_ADVICE: dict[str, str] = {
+    "sessions.submit_move": _LOST_AFTER_SENT.format(what="the move")
+    + "it may or may not have been applied. Sending it again with the same Idempotency-Key is "
+    "safe: if it was applied you get its first answer. Without an Idempotency-Key, read the "
+    "session (its version and history) before sending the move again.",
+    "sessions.create_session": _LOST_AFTER_SENT.format(what="the new session")
+    + "it may or may not have been created. Its id and tokens were in this answer only, so a "
+    "session created then can be used by nobody; it expires on its own (SESSION_TTL_SECONDS; "
+    "with a clock, its clock runs out first). Create the session again.",
+    "records.fork": _LOST_AFTER_SENT.format(what="the fork")
+    + "it may or may not have been created. Its id and tokens were in this answer only, so a "
+    "fork created then can be used by nobody; it expires on its own (SESSION_TTL_SECONDS). "
+    "Fork again.",
+    "records.propose_takeback": _LOST_AFTER_SENT.format(what="the takeback")
+    + "it may or may not have been proposed (or, if it waited on nobody, applied). Sending it "
+    "again with the same Idempotency-Key is safe: if it was, you get its first answer. "
+    "Without an Idempotency-Key, read the session (its version, history and `takeback`) "
+    "before proposing it again.",
+    "records.answer_takeback": _LOST_AFTER_SENT.format(what="the takeback")
+    + "your answer may or may not have been applied. Sending the same answer again is safe: "
+    "a seat's first answer stands, and a takeback that landed answers `accepted` again.",
+}
+"""The advice of a 503 ``outcome_unknown``, by the endpoint whose write was lost."""
+_OUTCOME_FALLBACK = (
+    _LOST_AFTER_SENT.format(what="the write")
+    + "it may or may not have been applied. Read the session before sending the request again."
+)
+
+
+def outcome_unknown_detail(endpoint: str | None) -> str:
+    """The detail of a 503 ``outcome_unknown`` answering ``endpoint`` (Flask's name for the
+    view): what may have happened, and how to retry it safely (README "Faults")."""
+    return _OUTCOME_ADVICE.get(endpoint or "", _OUTCOME_FALLBACK)
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
@@ -299,14 +337,11 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(OutcomeUnknown)
     def _outcome_unknown(err: OutcomeUnknown):
-        app.logger.warning("session store lost after a move was sent: %s", err)
+        app.logger.warning("session store lost after a write was sent: %s", err)
         return problem(
             503,
             "outcome_unknown",
-            "The session store stopped answering after the move was sent, so it may or may not "
-            "have been applied. Sending it again with the same Idempotency-Key is safe: if it "
-            "was applied you get its first answer. Without an Idempotency-Key, read the session "
-            "(its version and history) before sending the move again.",
+            outcome_unknown_detail(request.endpoint),
             headers={"Retry-After": "5"},
         )
 

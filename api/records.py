@@ -11,7 +11,8 @@ Thin, like every endpoint: parse, authenticate, call ``rules.records``, commit t
   finished game; one seat's knowledge of a running one, the hidden parts drawn afresh).
 - ``POST /v1/sessions/{id}/takebacks`` and ``.../takebacks/{takeback_id}``: going back with the
   consent of every seat whose moves (or earlier takebacks) it undoes, never past the information
-  horizon.
+  horizon. A proposal honours ``Idempotency-Key`` as a move does, and an answer sent again gets
+  the same answer, so a retry after a 503 ``outcome_unknown`` never lands a takeback twice.
 
 A session's earlier states are not stored: they are replayed from its start (the setup its
 options and seed give, or a fork's stored start) through its history, with the same rules.
@@ -22,6 +23,7 @@ the start state's bytes), so that none holds a worker for more than about a seco
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from typing import Any
@@ -35,7 +37,15 @@ from api.bot_seats import session_bot_seed
 from api.errors import ApiError
 from api.fairness import Fairness
 from api.games import read_body
-from api.session_store import Committed, Session, StateTooLarge, now
+from api.session_store import (
+    DIGEST_CHARS,
+    Conflict,
+    Remembered,
+    Replay,
+    Session,
+    StateTooLarge,
+    now,
+)
 from rules.engine import Game
 from rules.engine_types import State
 from rules.errors import RulesError
@@ -419,6 +429,13 @@ def propose_takeback(session_id: str):
     session = access.load_session(session_id, needs_token=True)
     seat = access.seat(session)
     to_version = read_body(shapes.TAKEBACK)["to_version"]
+    key = access.idempotency_key()
+    idem = None if key is None else (seat, key)
+    fingerprint = _proposal_fingerprint(to_version)
+    if idem is not None:
+        replayed = _replayed_proposal(session, idem, fingerprint)
+        if replayed is not None:
+            return replayed
     if to_version >= session.version:
         raise ApiError(
             422,
@@ -454,8 +471,13 @@ def propose_takeback(session_id: str):
         "waiting_on": waiting_on,
         "accepted_by": accepted_by,
     }
+    if idem is not None:  # kept with it: a retry of a pending proposal finds it (not public)
+        takeback["proposal"] = _proposal_mark(idem, fingerprint)
     if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
-        version, clock = _land(game, session, takeback, accepted_by, states, entries)
+        landed = _land(game, session, takeback, accepted_by, states, entries, idem, fingerprint)
+        if isinstance(landed, Remembered):  # a retry with the key landed it meanwhile
+            return _replayed_landing(session.id, landed, fingerprint), 201
+        version, clock = landed
         table = access.table(game, states[to_version], access.fairness(session))
         return _takeback_answer(takeback, "accepted", [], version, dict(table, clock=clock)), 201
     if not access.store().propose_takeback(session.id, session.version, takeback):
@@ -478,7 +500,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     if seat not in takeback["waiting_on"]:
         raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
     if version != takeback["at_version"]:
-        raise _stale(takeback, access.load_session(session.id))
+        return _landed_or_stale(takeback, answer, access.load_session(session.id))
     found = store.answer_takeback(session.id, takeback_id, seat, answer)
     if found is None:
         raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
@@ -493,11 +515,13 @@ def answer_takeback(session_id: str, takeback_id: str):
         return _takeback_answer(takeback, "pending", waiting, version, table)
     session = access.load_session(session.id)
     if version != takeback["at_version"] or session.version != takeback["at_version"]:
-        raise _stale(takeback, session)
+        return _landed_or_stale(takeback, answer, session)
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
-    new, clock = _land(game, session, takeback, accepted_by, states, entries)
+    landed = _land(game, session, takeback, accepted_by, states, entries)
+    assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
+    new, clock = landed
     table = access.table(game, states[takeback["to_version"]], access.fairness(session))
     return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
 
@@ -532,14 +556,17 @@ def _land(
     accepted_by: list[str],
     states: list[State],
     entries: list[dict[str, Any]],
-) -> tuple[int, dict[str, Any] | None]:
+    idem: tuple[str, str] | None = None,
+    fingerprint: str | None = None,
+) -> tuple[int, dict[str, Any] | None] | Remembered:
     """Commit the accepted ``takeback``: a new version whose state is ``to_version``'s (the
     history only grows), with the clock in the same compare-and-set (``session_clocks.
     for_takeback``: time is not given back to the proposer, the others get theirs at
     ``to_version`` back (never less than they have), the admin's add-time since stays, the seats
-    waited on run). Its version and clock as the takeback's entry
-    shows it; 409 when the session moved on meanwhile (or its clock changed: an admin paused it,
-    say)."""
+    waited on run), and the proposal's Idempotency-Key ``idem`` remembered with it, as a move's
+    is. Its version and clock as the takeback's entry shows it; what the session remembers of
+    ``idem`` when a request with it landed first; 409 when the session moved on meanwhile (or
+    its clock changed: an admin paused it, say)."""
     to_version = takeback["to_version"]
     entry = takeback_entry(
         session.version + 1,
@@ -555,11 +582,20 @@ def _land(
     )
     try:
         result = access.store().commit(
-            session.id, session.version, states[to_version], entry, entry["at"], None, None, clock
+            session.id,
+            session.version,
+            states[to_version],
+            entry,
+            entry["at"],
+            idem,
+            fingerprint,
+            clock,
         )
     except StateTooLarge as err:  # pragma: no cover - the state was stored once already
         raise access.too_large(err) from None
-    if not isinstance(result, Committed):
+    if isinstance(result, Replay):
+        return result.remembered
+    if isinstance(result, Conflict):
         raise _moved_on()
     access.bot_seats().nudge(session.id, states[to_version], session.bots)
     return result.version, entry.get("clock")
@@ -583,6 +619,98 @@ def _takeback_answer(
         "version": version,
         **table,
     }
+
+
+def _proposal_fingerprint(to_version: int) -> str:
+    """What makes two requests with one Idempotency-Key the same takeback proposal: the digest
+    of its ``to_version`` (never the digest of a move: a key reused across the two is caught)."""
+    digest = hashlib.sha256(jsonio.dumps(["takeback", to_version])).hexdigest()
+    return digest[:DIGEST_CHARS]
+
+
+def _proposal_mark(idem: tuple[str, str], fingerprint: str) -> str:
+    """What a pending proposal keeps of its Idempotency-Key: the seat's key field (a digest;
+    ``SessionStore.answer_field``) and the request's digest."""
+    return f"{access.store().answer_field(*idem)} {fingerprint}"
+
+
+def _replayed_proposal(
+    session: Session, idem: tuple[str, str], fingerprint: str
+) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+    """The first answer to a proposal sent again with its Idempotency-Key (``Idempotent-
+    Replayed``), or None when the key is new here. One that landed at once is remembered as a
+    move's key is (for ``IDEMPOTENCY_WINDOW_SECONDS``) and answered as it landed; one that
+    waited on seats is found while it is the session's latest proposal, and answered as it was
+    proposed (``pending``; the session's table as of now). 422 ``idempotency_key_reused`` when
+    the key was used for another request."""
+    store = access.store()
+    prior = store.remembered(session.id, *idem)
+    if prior is not None:
+        return _replayed_landing(session.id, prior, fingerprint), 201, _REPLAYED
+    latest = store.latest_takeback(session.id)
+    if latest is None or "proposal" not in latest:
+        return None
+    field, _, digest = latest["proposal"].partition(" ")
+    if field != store.answer_field(*idem):
+        return None
+    if digest != fingerprint:
+        raise _key_reused()
+    table = _now_table(get_game(session.game), session)
+    answer = _takeback_answer(latest, "pending", latest["waiting_on"], latest["at_version"], table)
+    return answer, 201, _REPLAYED
+
+
+def _replayed_landing(session_id: str, prior: Remembered, fingerprint: str) -> dict[str, Any]:
+    """The answer of a takeback that landed at once, rebuilt from its history entry (the
+    version it made and its clock; the session's table as of now), for a retry of its
+    proposal."""
+    if prior.digest != fingerprint:
+        raise _key_reused()
+    return _landed_answer(session_id, prior.version)
+
+
+def _landed_answer(session_id: str, version: int) -> dict[str, Any]:
+    """``accepted``, rebuilt from the takeback entry that made ``version``."""
+    source = access.store().replay_source(session_id, version)
+    if source is None:
+        raise ApiError(404, "unknown_session", "The session was deleted or expired.")
+    session, entry = source
+    if entry.get("by") != TAKEBACK:  # the key's request was a move
+        raise _key_reused()
+    taken = entry["takeback"]
+    table = dict(_now_table(get_game(session.game), session), clock=entry.get("clock"))
+    takeback = {**taken, "proposed_by": entry["player"]}
+    return _takeback_answer(takeback, "accepted", [], version, table)
+
+
+def _landed_or_stale(
+    takeback: dict[str, Any], answer: str, session: Session
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The answer to an ``accept`` of a takeback that has already landed (this seat's accept
+    sent again after its answer was lost, say): ``accepted`` again, as it landed, so no client
+    proposes again what happened. A takeback lands only at the version after the one it was
+    proposed at, so its entry there says. Else the session moved on without it: 409
+    ``takeback_stale``."""
+    landed_at = takeback["at_version"] + 1
+    if answer == "accept" and session.version >= landed_at:
+        _, found = access.store().history(session.id, takeback["at_version"], 1)
+        taken = found[0].get("takeback") if found else None
+        if taken is not None and taken["takeback_id"] == takeback["takeback_id"]:
+            return _landed_answer(session.id, landed_at), 200, _REPLAYED
+    raise _stale(takeback, session)
+
+
+_REPLAYED = {"Idempotent-Replayed": "true"}
+"""The header of an answer rebuilt for a request that had landed before (as for moves)."""
+
+
+def _key_reused() -> ApiError:
+    return ApiError(
+        422,
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different request.",
+        errors={"Idempotency-Key": ["Already used for a different request."]},
+    )
 
 
 def _moved_on() -> ApiError:

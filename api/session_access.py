@@ -108,6 +108,23 @@ def seat(session: Session) -> str:
     return seat
 
 
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key`` (a move's, a takeback proposal's), or None; 400
+    ``invalid_header`` naming it when it is not 1 to ``MAX_IDEMPOTENCY_KEY`` characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise ApiError(
+            400,
+            "invalid_header",
+            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
+            errors={"Idempotency-Key": ["Not 1 to 255 characters."]},
+        )
+    return key
+
+
 def etag_value(version: int) -> str:
     """The opaque tag of a session version: its number."""
     return str(version)

@@ -9,7 +9,7 @@ on one slot and a Lua script may touch all of its keys:
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:record:public``       | list   | entry ``i`` as the public sees it (``""``: as in the history); only when kept from version 0 |
 | ``referee:{<id>}:record:<n>``          | list   | entry ``i`` as the seat ``players[n]`` sees it (``""``: as the public, ``"*"``: as in the history); ``n`` < ``RECORD_SEATS`` |
-| ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move made |
+| ``referee:{<id>}:idempotency``        | hash   | ``answer_field(seat, Idempotency-Key)`` -> ``"<version> <request digest>"``: the version its move (or takeback) made |
 | ``referee:{<id>}:idempotency_at``     | zset   | the same fields, scored by when their move landed (ms since the epoch) |
 
 Remembered answers are compact (issues 23 and 24): a key costs its 32-character field twice, the
@@ -529,7 +529,10 @@ class SessionStore:
         """A new session at version 0: its id, a token per human seat and the admin token.
         ``bots`` (player -> level) are the seats the service plays; they get no token. A
         ``clock`` is stored with it, its first deadline in the shared set first. ``origin`` is
-        kept for the session's record (``Session.origin``)."""
+        kept for the session's record (``Session.origin``). Written through ``Store.writer()``
+        (never retried): StoreUnavailable when it surely was not written, OutcomeUnknown when
+        Redis stopped answering after it was sent (the session may exist; its id and tokens are
+        in this answer only)."""
         stored = self._stored(state, self.max_state_bytes)
         bots = dict(bots or {})
         seats = {player: new_token() for player in state["players"] if player not in bots}
@@ -556,16 +559,16 @@ class SessionStore:
                 self.deadlines.lower(session_id, clock.wake)
         if origin:
             fields["origin"] = jsonio.dumps(dict(origin))
-        client = self._client()
+        writer = self.store.writer()
         ttl = self._lifetime(clock)
 
         def write() -> None:
-            with client.pipeline(transaction=True) as pipe:
+            with writer.pipeline(transaction=True) as pipe:
                 pipe.hset(key, mapping=fields)
                 pipe.expire(key, ttl)
                 pipe.execute()
 
-        guarded(write)
+        guarded_write(write)  # an answer lost after the write was sent: OutcomeUnknown
         return session_id, seats, admin
 
     def _lifetime(self, clock: ClockWrite | None) -> int:
@@ -665,11 +668,13 @@ class SessionStore:
     # -- takebacks -------------------------------------------------------------------------
     def propose_takeback(self, session_id: str, version: int, takeback: dict[str, Any]) -> bool:
         """Keep ``takeback`` as the session's pending takeback (replacing any other) if the session
-        is still at ``version``; False when it moved on."""
+        is still at ``version``; False when it moved on. A write whose outcome matters (through
+        ``Store.writer()``): OutcomeUnknown when Redis stopped answering after it was sent."""
         script = self._script("propose", _PROPOSE)
         args = [str(version), jsonio.dumps(takeback)]
         key = [self.key(session_id, "session")]
-        return bool(guarded(lambda: script(keys=key, args=args, client=self._client())))
+        writer = self.store.writer()
+        return bool(guarded_write(lambda: script(keys=key, args=args, client=writer)))
 
     def answer_takeback(
         self, session_id: str, takeback_id: str, seat: str | None = None, answer: str = ""
@@ -677,11 +682,16 @@ class SessionStore:
         """Record ``seat``'s ``answer`` to the pending takeback ``takeback_id`` (a seat's first
         answer stands), and read it: the takeback, the session's version and the answers given so
         far (seat -> ``accept``/``decline``). None when it is not the pending one. Without a seat,
-        only reads."""
+        only reads. With one, a write whose outcome matters (``Store.writer()``): OutcomeUnknown
+        when Redis stopped answering after it was sent."""
         script = self._script("answer", _ANSWER)
         args = [takeback_id, seat or "", answer]
         key = [self.key(session_id, "session")]
-        out = guarded(lambda: script(keys=key, args=args, client=self._client()))
+        if seat:
+            writer = self.store.writer()
+            out = guarded_write(lambda: script(keys=key, args=args, client=writer))
+        else:
+            out = guarded(lambda: script(keys=key, args=args, client=self._client()))
         if not out:
             return None
         takeback = jsonio.loads(out[0])
@@ -696,18 +706,24 @@ class SessionStore:
         """The takeback still waiting for answers at ``version``: proposed at that version, not
         declined, with the seats that have not accepted yet in ``waiting_on``. None when there
         is none (never proposed, declined, or made stale by a later version)."""
-        client = self._client()
-        key = self.key(session_id, "session")
-        raw = guarded(lambda: client.hget(key, "takeback"))
-        if raw is None or jsonio.loads(raw)["at_version"] != version:
+        latest = self.latest_takeback(session_id)
+        if latest is None or latest["at_version"] != version:
             return None
-        found = self.answer_takeback(session_id, jsonio.loads(raw)["takeback_id"])
+        found = self.answer_takeback(session_id, latest["takeback_id"])
         if found is None or found[1] != version or "decline" in found[2].values():
             return None  # replaced, moved on or declined meanwhile
         takeback, _, answers = found
         waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
         public = ("takeback_id", "to_version", "proposed_by")
         return {**{name: takeback[name] for name in public}, "waiting_on": waiting}
+
+    def latest_takeback(self, session_id: str) -> dict[str, Any] | None:
+        """The session's latest takeback proposal as stored, whatever became of it (pending,
+        declined, stale or landed); None when none was proposed. A newer one replaces it."""
+        client = self._client()
+        key = self.key(session_id, "session")
+        raw = guarded(lambda: client.hget(key, "takeback"))
+        return None if raw is None else jsonio.loads(raw)
 
     def announce_takeback(self, session_id: str, takeback_id: str, status: str) -> None:
         """Tell the session's live streams that a takeback was proposed or declined (one that is

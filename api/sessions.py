@@ -64,7 +64,6 @@ MOVE_ATTEMPTS = 20
 """A move sent without ``If-Match`` or ``expected_version`` is checked against the current
 version; when another move lands first it is checked again, this many times at most."""
 POLL_SECONDS = 1.0
-MAX_IDEMPOTENCY_KEY = 255
 
 STOPPING = threading.Event()
 """Set when this worker is shutting down: open streams end so the worker can exit."""
@@ -357,17 +356,8 @@ def submit_move(session_id: str):
             "forbidden",
             f"This seat token is {seat!r}'s; it cannot move for {move['player'][:64]!r}.",
         )
-    key = request.headers.get("Idempotency-Key")
-    idem = None
-    if key is not None:
-        if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-            raise ApiError(
-                400,
-                "invalid_header",
-                f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
-                errors={"Idempotency-Key": ["Not 1 to 255 characters."]},
-            )
-        idem = (seat, key)
+    key = access.idempotency_key()
+    idem = None if key is None else (seat, key)
     fingerprint = _fingerprint(move, expected, if_match_header)
 
     for _ in range(MOVE_ATTEMPTS):

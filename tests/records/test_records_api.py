@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from api.store import OutcomeUnknown
 from rules.records.replay import DIGEST_WITHHELD, SEEN_BY_A_READER
 from rules.registry import get_game
 
@@ -556,3 +557,84 @@ def test_a_finished_game_is_never_taken_back(client, finished):
     assert resp.status_code == 409 and resp.get_json()["code"] == "past_information_horizon"
     assert resp.get_json()["horizon"] == last
     assert resp.get_json()["detail"].startswith(f"The game is over (at version {last})")
+
+
+# -- takebacks whose answer was lost (503 outcome_unknown), sent again ----------------------------
+def _lost_after(monkeypatch, store, name):
+    """The store's ``name`` write lands once, and its answer is lost (503 ``outcome_unknown``):
+    Redis stopped answering after it was sent (``api.store.guarded_write``)."""
+    real, lost = getattr(store, name), []
+
+    def lands_then_lost(*args, **kwargs):
+        if not lost:
+            lost.append(real(*args, **kwargs))
+            raise OutcomeUnknown("TimeoutError: Timeout reading from socket")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, name, lands_then_lost)
+    return lost
+
+
+def _takebacks(client, session) -> list[dict]:
+    entries = client.get(path(session, "/history")).get_json()["entries"]
+    return [e for e in entries if e.get("by") == "takeback"]
+
+
+def test_a_takeback_proposal_sent_again_with_its_key_lands_once(app, client, monkeypatch):
+    """api-contract: a retry with the same Idempotency-Key is safe, no move applied twice. A
+    takeback of one's own moves lands at once; its answer is lost; the retry gets that answer
+    (``Idempotent-Replayed``), and the history holds one takeback."""
+    session, views = rs_session(client, 7)
+    proposer, _, version = turn_change(record(client, session)["entries"])
+    lost = _lost_after(monkeypatch, app.extensions["referee_sessions"], "commit")
+    headers = {**bearer(session["seats"][proposer]), "Idempotency-Key": "back-1"}
+    resp = client.post(path(session, "/takebacks"), json={"to_version": version}, headers=headers)
+    assert resp.status_code == 503 and resp.get_json()["code"] == "outcome_unknown"
+    assert "takeback" in resp.get_json()["detail"] and lost, "it landed, its answer lost"
+    again = client.post(path(session, "/takebacks"), json={"to_version": version}, headers=headers)
+    assert again.status_code == 201, again.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    answer = again.get_json()
+    assert answer["status"] == "accepted" and answer["version"] == 8
+    assert answer["to_version"] == version and answer["proposed_by"] == proposer
+    assert len(_takebacks(client, session)) == 1, "the retried takeback landed twice"
+    assert answer["takeback_id"] == _takebacks(client, session)[0]["takeback"]["takeback_id"]
+    assert snapshot(client, session) == views[version]
+    other = client.post(path(session, "/takebacks"), json={"to_version": 1}, headers=headers)
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_a_pending_takeback_proposal_sent_again_with_its_key_is_the_same_one(
+    app, client, monkeypatch
+):
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    _lost_after(monkeypatch, app.extensions["referee_sessions"], "propose_takeback")
+    headers = {**bearer(session["seats"][proposer]), "Idempotency-Key": "back-2"}
+    body = {"to_version": version - 1}
+    resp = client.post(path(session, "/takebacks"), json=body, headers=headers)
+    assert resp.status_code == 503 and resp.get_json()["code"] == "outcome_unknown"
+    pending = client.get(path(session)).get_json()["takeback"]
+    again = client.post(path(session, "/takebacks"), json=body, headers=headers)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["takeback_id"] == pending["takeback_id"]  # not proposed anew
+    assert again.get_json()["status"] == "pending" and again.get_json()["waiting_on"] == [other]
+    assert client.get(path(session)).get_json()["takeback"] == pending
+
+
+def test_an_accept_that_landed_sent_again_answers_accepted(app, client, monkeypatch):
+    """The last accept lands the takeback and its answer is lost; the same accept sent again
+    answers ``accepted`` as it landed, not ``takeback_stale`` (which says to propose it again)."""
+    session, views = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    _lost_after(monkeypatch, app.extensions["referee_sessions"], "commit")
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 503 and resp.get_json()["code"] == "outcome_unknown"
+    again = answer(client, session, other, tid, "accept")
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["status"] == "accepted" and again.get_json()["version"] == 8
+    assert again.get_json()["takeback_id"] == tid and again.get_json()["waiting_on"] == []
+    assert len(_takebacks(client, session)) == 1
+    assert snapshot(client, session) == views[version - 1]
+    assert answer(client, session, other, tid, "decline").status_code == 409  # too late

@@ -9,6 +9,7 @@ import os
 import signal
 import time
 
+import pytest
 import redis
 
 from api import create_app
@@ -115,3 +116,60 @@ def test_a_move_never_sent_is_store_unavailable_and_not_applied(
     )
     assert resp.status_code == 200 and "Idempotent-Replayed" not in resp.headers
     assert resp.get_json()["version"] == 2
+
+
+def _at_create(monkeypatch, action):
+    """Run ``action`` as ``SessionStore.create`` starts: before the new session is sent."""
+    stored = SessionStore._stored
+
+    def stored_after_action(state, limit):
+        action()
+        return stored(state, limit)
+
+    monkeypatch.setattr(SessionStore, "_stored", staticmethod(stored_after_action))
+
+
+def _sessions(redis_server) -> set[bytes]:
+    return set(redis.Redis(port=redis_server.port).scan_iter(f"{KEY_PREFIX}*:session"))
+
+
+@pytest.mark.parametrize("what", ["create", "fork"])
+def test_a_new_session_sent_to_a_store_that_stops_answering_may_have_been_created(
+    redis_server, tmp_path, monkeypatch, what
+):
+    """README "Faults": 503 ``store_unavailable`` says nothing was written, so a create (or a
+    fork) whose answer was lost after it was sent is ``outcome_unknown``, and its detail says
+    what a client can do: the session's id and tokens were in the lost answer only."""
+    client, sid, bob, _ = _session(redis_server, tmp_path)
+    before = _sessions(redis_server)
+    pid = redis_server.proc.pid
+    _at_create(monkeypatch, lambda: os.kill(pid, signal.SIGSTOP))
+    if what == "create":
+        resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"]})
+    else:
+        resp = client.post(f"/v1/sessions/{sid}/fork", json={"version": 1}, headers=bob)
+    assert resp.status_code == 503 and resp.mimetype == "application/problem+json"
+    problem = resp.get_json()
+    assert problem["code"] == "outcome_unknown" and resp.headers["Retry-After"]
+    assert "may or may not have been created" in problem["detail"]
+    assert "Idempotency-Key" not in problem["detail"]  # no move's advice
+    monkeypatch.undo()
+
+    os.kill(pid, signal.SIGCONT)  # Redis reads the transaction it was sent and runs it
+    deadline = time.time() + 10
+    while len(_sessions(redis_server)) == len(before) and time.time() < deadline:
+        time.sleep(0.05)
+    assert len(_sessions(redis_server)) == len(before) + 1, "it was created after all"
+
+
+def test_a_new_session_never_sent_is_store_unavailable_and_not_created(
+    redis_server, tmp_path, monkeypatch
+):
+    client, _, _, _ = _session(redis_server, tmp_path)
+    before = _sessions(redis_server)
+    _at_create(monkeypatch, redis_server.stop)  # Redis shuts down before the session is sent
+    resp = client.post("/v1/sessions", json={"game": GAME, "players": ["ann", "bob"]})
+    assert resp.status_code == 503 and resp.get_json()["code"] == "store_unavailable"
+    monkeypatch.undo()
+    redis_server.start()
+    assert _sessions(redis_server) == before
