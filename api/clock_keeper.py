@@ -10,7 +10,8 @@ decides the same:
   its next deadline;
 - a seat's time is out and it has a grace left: the clock gives it (a clock-only compare-and-set;
   no history entry);
-- else the clock moves for the seat, by the session's ``on_timeout``: ``forfeit`` (the seat loses,
+- else the clock moves for the seat (a bot seat: its own bot, :func:`clock_move`), by the
+  session's ``on_timeout``: ``forfeit`` (the seat loses,
   ``rules.forfeit``), ``bot`` (``rules.bots.suggest`` at that level plays this one move from the
   seat's view; the seat stays human) or ``pause`` (an entry that changes no state and pauses the
   clocks). The entry has ``"by": "clock"`` and is committed by ``SessionStore.commit`` on the
@@ -63,8 +64,14 @@ def clock_move(
     """The clock's move for ``seat`` whose time ran out: the state after, its events, the move.
 
     ``bot`` falls back to ``pause`` when the bot has no move to make (it never should: the game
-    waits on the seat), so a session is never left with a seat out of time and nobody to move."""
+    waits on the seat), so a session is never left with a seat out of time and nobody to move.
+    A bot seat out of time plays its own move, whatever ``on_timeout`` says: it answers within
+    ``SESSION_BOT_TIME_MS``, so its time ran out only while the store could not take its move (a
+    Redis outage), which is the service's fault, not the seat's to lose the game by."""
     action = clock["on_timeout"]["action"]
+    level: str = clock["on_timeout"].get("level", "")  # a bot timeout's; checked at creation
+    if seat in session.bots:
+        action, level = "bot", session.bots[seat]
     state = session.state
     if action == "forfeit":
         return forfeit(game, state, seat)
@@ -75,7 +82,7 @@ def clock_move(
                 BOTS[game.id],
                 game.view(state, seat),
                 seat,
-                clock["on_timeout"]["level"],
+                level,
                 seed,
                 bot_time_ms,
             )

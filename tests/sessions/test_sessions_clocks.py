@@ -8,6 +8,7 @@ Nothing here waits on a real clock but the last test: timeouts are fired by a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -15,10 +16,12 @@ from datetime import datetime
 
 import pytest
 
-from api.clock_keeper import ClockKeeper
+from api import session_clocks
+from api.clock_keeper import ClockKeeper, clock_move
 from api.clock_store import EXPIRY_MARGIN_MS
 from api.session_clocks import now_ms
 from api.session_store import KEY_PREFIX
+from rules.registry import get_game
 
 GAME = "reign-and-ruin"
 PER_MOVE = {"type": "per_move", "seconds": 60}
@@ -507,3 +510,17 @@ def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(ap
     assert Keeper(app).look(sid, MINUTE + 1_000).timeouts == [(2, "bob")]
     entries = history(client, sid)["entries"]
     assert [(e["player"], e.get("by")) for e in entries] == [("ann", None), ("bob", "clock")]
+
+
+def test_a_bot_seat_out_of_time_plays_its_own_move_instead_of_forfeiting(app, client):
+    # a bot seat answers within SESSION_BOT_TIME_MS: its time runs out only while the store could
+    # not take its move (a Redis outage), which is not the seat's to lose the game by
+    created = create(client, clock=PER_MOVE, on_timeout={"action": "forfeit"})
+    store = app.extensions["referee_sessions"]
+    session = dataclasses.replace(store.load(created["session_id"]), bots={"bob": "greedy"})
+    game = get_game(GAME)
+    clock = session_clocks.parse(session.clock)
+    state, events, move = clock_move(game, session, clock, "bob", 50)
+    assert move["type"] == "draft" and move["player"] == "bob"
+    assert state["status"] == "in_progress"
+    assert clock_move(game, session, clock, "ann", 50)[2] == {"player": "ann", "type": "forfeit"}
