@@ -41,7 +41,7 @@ from typing import Any
 
 import redis
 
-from api.store import guarded
+from api.store import guarded, guarded_write
 
 __all__ = [
     "DEADLINES",
@@ -165,7 +165,9 @@ class ClockDeadlines:
         script = self._script("set_clock", _SET_CLOCK)
         client = self._client()
         args = [str(version), old, new, "" if keep_s is None else str(keep_s)]
-        found = guarded(lambda: script(keys=keys, args=args, client=client))
+        # an answer lost after the script was sent is OutcomeUnknown: add-time sent again on a
+        # 503 that said "nothing was written" gave the seat its time twice
+        found = guarded_write(lambda: script(keys=keys, args=args, client=client))
         return found.decode() if isinstance(found, bytes) else str(found)
 
     def score(self, session_id: str) -> float | None:

@@ -281,6 +281,10 @@ _OUTCOME_ADVICE: dict[str, str] = {
     "records.answer_takeback": _LOST_AFTER_SENT.format(what="the takeback")
     + "your answer may or may not have been applied. Sending the same answer again is safe: "
     "a seat's first answer stands, and a takeback that landed answers `accepted` again.",
+    "sessions.set_clock": _LOST_AFTER_SENT.format(what="the clock")
+    + "the change may or may not have been made. `pause` and `resume` are safe to send again; "
+    "before sending `add_time` again, read the session's clock (`GET /v1/sessions/{id}`, "
+    "`clock.remaining_ms`): the time may have been added already.",
 }
 """The advice of a 503 ``outcome_unknown``, by the endpoint whose write was lost."""
 _OUTCOME_FALLBACK = (

@@ -173,3 +173,48 @@ def test_a_new_session_never_sent_is_store_unavailable_and_not_created(
     monkeypatch.undo()
     redis_server.start()
     assert _sessions(redis_server) == before
+
+
+def test_add_time_sent_to_a_store_that_stops_answering_may_have_been_added(
+    redis_server, tmp_path, monkeypatch
+):
+    """An admin's add_time whose answer was lost after it was sent: before, 503
+    ``store_unavailable`` said nothing was written, the admin sent it again, and the seat got
+    its time twice. Now ``outcome_unknown``, whose detail says to read the clock first."""
+    client, _, _, _ = _session(redis_server, tmp_path)
+    created = client.post(
+        "/v1/sessions",
+        json={
+            "game": GAME,
+            "players": ["ann", "bob"],
+            "clock": {"type": "per_move", "seconds": 600},
+        },
+    ).get_json()
+    sid, admin = created["session_id"], {"Authorization": f"Bearer {created['admin_token']}"}
+    url = f"/v1/sessions/{sid}/clock"
+    assert client.post(url, json={"action": "pause"}, headers=admin).status_code == 200
+    before = client.get(f"/v1/sessions/{sid}").get_json()["clock"]["remaining_ms"]["ann"]
+    pid = redis_server.proc.pid
+    set_clock = SessionStore.set_clock
+
+    def frozen_first(self, *args, **kwargs):
+        os.kill(pid, signal.SIGSTOP)  # Redis freezes with the script on its way
+        return set_clock(self, *args, **kwargs)
+
+    monkeypatch.setattr(SessionStore, "set_clock", frozen_first)
+    body = {"action": "add_time", "player": "ann", "seconds": 60}
+    resp = client.post(url, json=body, headers=admin)
+    assert resp.status_code == 503 and resp.mimetype == "application/problem+json"
+    problem = resp.get_json()
+    assert problem["code"] == "outcome_unknown"
+    assert "before sending `add_time` again, read the session's clock" in problem["detail"]
+    monkeypatch.undo()
+    os.kill(pid, signal.SIGCONT)  # Redis runs the script it was sent: the time was added
+
+    def remaining() -> int:
+        return client.get(f"/v1/sessions/{sid}").get_json()["clock"]["remaining_ms"]["ann"]
+
+    deadline = time.time() + 10
+    while remaining() == before and time.time() < deadline:
+        time.sleep(0.05)
+    assert remaining() == before + 60_000  # paused: only the add-time changes it
