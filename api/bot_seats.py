@@ -18,9 +18,12 @@ holds a thread for long. Each bot move thinks ``SESSION_BOT_TIME_MS`` at most.
 
 Store faults: a run the store fails (unreachable, full, or an answer lost after a commit was
 sent) is tried again by itself after a back-off (:data:`RETRY_SECONDS`, then every
-``RETRY_SECONDS[-1]`` seconds until the store answers), so a bot seat never waits for someone to
-read the session once Redis is back (README "Faults": sessions resume when Redis is back). A
-touch meanwhile runs it at once. Each try reads the session afresh: a commit whose answer was
+``RETRY_SECONDS[-1]`` seconds, :data:`RETRIES` times in all: about five minutes), so a bot seat
+never waits for someone to read the session once Redis is back (README "Faults": sessions resume
+when Redis is back). A touch meanwhile runs it at once. Then it waits for its next touch (a read,
+or its clock's timeout, which plays a bot seat's move): a store full for hours would otherwise
+have every session whose bot was due choose its move again, up to ``SESSION_BOT_TIME_MS`` of
+CPU, every 8 s. Each try reads the session afresh: a commit whose answer was
 lost but which landed is simply the version it reads (the bot then moves only if it is due
 again), and one that did not land is made again on the same version, with the same seed.
 
@@ -60,6 +63,7 @@ __all__ = [
     "BOT_THREADS",
     "RUN_MOVES",
     "RETRY_SECONDS",
+    "RETRIES",
     "due_bot",
     "bot_violations",
     "session_bot_seed",
@@ -76,6 +80,9 @@ RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Back-off before a run the store failed is tried again: the n-th consecutive failure waits
 ``RETRY_SECONDS[n - 1]``, every later one the last (one read of the session each 8 s while the
 store is down, for each session whose bot was due)."""
+RETRIES = 40
+"""Tries of a run the store failed, in a row, before it waits for the session's next touch: the
+back-off's 15.75 s, then 34 of 8 s (about five minutes of an outage)."""
 _SEED_MASK = (1 << 63) - 1
 
 
@@ -230,6 +237,9 @@ class BotSeats:
                 pass
             elif again:
                 self._submit(session_id)
+            elif failures > RETRIES:
+                del self._failures[session_id]
+                log.warning("bot seats of session %s wait for its next touch", session_id)
             elif failures:
                 self._retry_later(session_id, self._backoff(failures))
             self._lock.notify_all()

@@ -23,7 +23,7 @@ from sessions_served import bearer as served_bearer
 from sessions_served import http
 
 from api import create_app, jsonio
-from api.bot_seats import BotSeats, due_bot, move_seed
+from api.bot_seats import RETRIES, BotSeats, due_bot, move_seed
 from api.session_store import KEY_PREFIX
 from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
 from rules.registry import GAMES, get_game
@@ -350,6 +350,31 @@ def test_a_bot_run_the_store_failed_is_tried_again_with_nobody_touching_the_sess
     assert [e["player"] for e in raw_history(app, sid)] == ["bob"]  # once, with no touch
     assert load(sid).version == 1
     replay(app, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
+
+
+def test_a_bot_run_the_store_keeps_failing_stops_after_its_retries(app, client, monkeypatch):
+    """A store that stays full: each try chooses the bot's move again (up to
+    SESSION_BOT_TIME_MS of CPU), so after ``RETRIES`` tries in a row the session waits for its
+    next touch instead of being tried every 8 s for as long as the outage lasts."""
+    seats: BotSeats = app.extensions["referee_bot_seats"]
+    seats.retry_seconds = (0.0,)
+    store = app.extensions["referee_sessions"]
+    refused = []
+
+    def full(*args):
+        refused.append(args[0])
+        raise StoreFull("OutOfMemoryError: OOM command not allowed")
+
+    monkeypatch.setattr(store, "commit", full)
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    assert seats.wait_idle(SETTLE_TIMEOUT), "the bot seats never settled"
+    assert len(refused) == RETRIES + 1  # the first run, then its retries
+    monkeypatch.undo()
+    sid = created["session_id"]
+    assert raw_history(app, sid) == []
+    assert client.get(f"/v1/sessions/{sid}").status_code == 200  # its next touch
+    assert seats.wait_idle(SETTLE_TIMEOUT)
+    assert [e["player"] for e in raw_history(app, sid)] == ["bob"]
 
 
 def test_a_touch_runs_a_bot_that_is_backing_off_at_once(app, client, monkeypatch):
