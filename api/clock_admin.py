@@ -18,6 +18,7 @@ from api.errors import ApiError
 from api.games import read_body
 from api.session_store import SessionStore
 from api.sessions import bp
+from rules.registry import get_game
 from schemas import requests as envelopes
 
 __all__ = ["set_clock"]
@@ -83,6 +84,7 @@ def set_clock(session_id: str):
                     "game": session.game,
                     "version": session.version,
                     "clock": clocks.public(new, now, session.players),
+                    **access.table(get_game(session.game), session.state, access.fairness(session)),
                 },
                 200,
                 {"Cache-Control": "no-store"},

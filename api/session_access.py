@@ -87,7 +87,8 @@ def unauthorized(detail: str) -> ApiError:
 
 def viewer(session: Session, allow_query: bool = False) -> str | None:
     """The seat the request's token opens; None (a spectator) without a token. 401 for a token
-    that opens no seat, 403 for the admin token (it deletes; it does not sit at the table)."""
+    that opens no seat, 403 for the admin token (it runs the clock, forks and deletes; it does
+    not sit at the table, so it reads nothing a seat's token or no token would not)."""
     token = bearer(allow_query)
     if token is None:
         return None
@@ -96,7 +97,10 @@ def viewer(session: Session, allow_query: bool = False) -> str | None:
         return seat
     if session.is_admin(token):
         raise ApiError(
-            403, "forbidden", "The admin token only deletes the session; use a seat token."
+            403,
+            "forbidden",
+            "The admin token does not sit at the table (it runs the clock, forks and deletes the "
+            "session): read with a seat's token, or with none as a spectator.",
         )
     raise unauthorized("The token does not open any seat of this session.")
 

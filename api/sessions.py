@@ -227,6 +227,16 @@ def _check_bots(game: Game, state: dict[str, Any], bots: dict[str, str]) -> None
         )
 
 
+def _not_modified(session: Session) -> bool:
+    """Whether the request's ``If-None-Match`` names the session's version (or is ``*``): the
+    caller's copy is current, 304 (RFC 9110, section 13.1.2)."""
+    wanted = request.headers.get("If-None-Match")
+    if wanted is None:
+        return False
+    tags = _tags(wanted, "If-None-Match", weak=True)
+    return tags is None or access.etag_value(session.version) in tags  # None: "*"
+
+
 @bp.get("/<session_id>")
 def read_session(session_id: str):
     session = access.load_session(session_id)
@@ -236,11 +246,8 @@ def read_session(session_id: str):
         "Vary": "Authorization",
         "Cache-Control": "no-cache",
     }
-    wanted = request.headers.get("If-None-Match")
-    if wanted is not None:
-        tags = _tags(wanted, "If-None-Match", weak=True)
-        if tags is None or access.etag_value(session.version) in tags:  # None: "*"
-            return Response(status=304, headers=headers)
+    if _not_modified(session):
+        return Response(status=304, headers=headers)
     game = get_game(session.game)
     return (
         {
@@ -283,10 +290,15 @@ def board_picture(session_id: str):
     """The picture of the caller's view: a seat's with its token, the spectator's without."""
     session = access.load_session(session_id)
     viewer = access.viewer(session)
+    headers = {
+        "ETag": access.etag(session.version),
+        "Vary": "Authorization",
+        "Cache-Control": "no-cache",
+    }
+    if _not_modified(session):  # a front end polling the picture redraws nothing
+        return Response(status=304, headers=headers)
     answer = picture(get_game(session.game), session.state, viewer)
-    answer.headers.update(
-        {"ETag": access.etag(session.version), "Vary": "Authorization", "Cache-Control": "no-cache"}
-    )
+    answer.headers.update(headers)
     return answer
 
 

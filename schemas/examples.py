@@ -532,7 +532,13 @@ def _clock_examples(ask: Ask) -> dict[str, dict[str, Any]]:
             p: -(-ms // 1000) * 1000 for p, ms in answer["clock"]["remaining_ms"].items()
         },
     )
-    answer = dict(answer, session_id=SESSION_STAND_INS["session_id"], clock=clock)
+    # a fair session: its commitment is to a secret seed, drawn afresh each run
+    fairness = dict(
+        answer["fairness"], seed_commitment=commitment(SESSION_STAND_INS["salt"], SESSION_SEED)
+    )
+    answer = dict(
+        answer, session_id=SESSION_STAND_INS["session_id"], clock=clock, fairness=fairness
+    )
     return {
         "ClockedCreateSessionExample": {
             "summary": "A session with a Fischer clock (5 min + 5 s), a bot for a seat out of time",

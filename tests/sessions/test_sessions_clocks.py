@@ -415,6 +415,9 @@ def test_the_admin_pauses_resumes_and_adds_time(client):
     clock = paused.get_json()["clock"]
     assert clock["paused"] is True and clock["running"] == [] and clock["deadlines"] == {}
     assert paused.get_json()["version"] == 0  # only the clock changed
+    # contract: fairness and to_move sit at the top level of every session answer, this one too
+    assert paused.get_json()["to_move"] == ["ann", "bob"]
+    assert paused.get_json()["fairness"] == created["fairness"]
     assert client.get(f"/v1/sessions/{sid}").get_json()["clock"]["paused"] is True
     added = client.post(
         url, json={"action": "add_time", "player": "bob", "seconds": 90}, headers=admin

@@ -37,3 +37,18 @@ def test_board_svg_refuses_strangers_and_the_admin(client):
     admin = client.get(base + "/board.svg", headers=bearer(created["admin_token"]))
     assert admin.status_code == 403 and admin.mimetype == "application/problem+json"
     assert client.get("/v1/sessions/no-such-session/board.svg").status_code == 404
+
+
+def test_board_svg_is_not_sent_again_to_a_caller_whose_copy_is_current(client):
+    # before, its ETag was ignored: a front end polling the picture got the whole SVG each time
+    created = client.post(
+        "/v1/sessions", json={"game": "reign-and-ruin", "players": ["ann", "bob"]}
+    ).get_json()
+    url = f"/v1/sessions/{created['session_id']}/board.svg"
+    ann = bearer(created["seats"]["ann"])
+    current = client.get(url, headers={**ann, "If-None-Match": '"0"'})
+    assert current.status_code == 304 and current.get_data() == b""
+    assert current.headers["ETag"] == '"0"' and "Authorization" in current.headers["Vary"]
+    assert client.get(url, headers={**ann, "If-None-Match": "*"}).status_code == 304
+    stale = client.get(url, headers={**ann, "If-None-Match": '"7", W/"3"'})
+    assert stale.status_code == 200 and stale.mimetype == "image/svg+xml"
