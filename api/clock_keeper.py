@@ -65,13 +65,9 @@ def clock_move(
 
     ``bot`` falls back to ``pause`` when the bot has no move to make (it never should: the game
     waits on the seat), so a session is never left with a seat out of time and nobody to move.
-    A bot seat out of time plays its own move, whatever ``on_timeout`` says: it answers within
-    ``SESSION_BOT_TIME_MS``, so its time ran out only while the store could not take its move (a
-    Redis outage), which is the service's fault, not the seat's to lose the game by."""
-    action = clock["on_timeout"]["action"]
-    level: str = clock["on_timeout"].get("level", "")  # a bot timeout's; checked at creation
-    if seat in session.bots:
-        action, level = "bot", session.bots[seat]
+    A bot seat out of time plays its own move, whatever ``on_timeout`` says
+    (:func:`session_clocks.timeout_action`)."""
+    action, level = session_clocks.timeout_action(session, clock, seat)
     state = session.state
     if action == "forfeit":
         return forfeit(game, state, seat)
@@ -253,6 +249,6 @@ class ClockKeeper:
             "clock: %s of session %s ran out of time (%s)",
             seat,
             session.id,
-            clock["on_timeout"]["action"],
+            session_clocks.timeout_action(session, clock, seat)[0],
         )
         return True

@@ -28,7 +28,7 @@ __all__ = [
     "for_move",
     "for_takeback",
     "for_timeout",
-    "for_takeback",
+    "timeout_action",
     "write",
     "public",
     "answer_clock",
@@ -89,12 +89,27 @@ def for_timeout(
     clock = parse(session.clock)
     assert clock is not None
     # A bot that found no move made a pause's entry: then the clocks pause too.
-    action = "pause" if entry["move"].get("type") == "timeout" else None
+    if entry["move"].get("type") == "timeout":
+        action = "pause"
+    else:
+        action = timeout_action(session, clock, entry["player"])[0]
     new = clocks.after_timeout(
         clock, entry["player"], game.waiting_on(state), entry["version"], now, action
     )
     entry["clock"] = clocks.public(new, now, state["players"])
     return write(session.clock or b"", new)
+
+
+def timeout_action(session: Session, clock: clocks.Clock, seat: str) -> tuple[str, str]:
+    """What the clock does for ``seat`` out of time, and the bot level it plays at: the session's
+    ``on_timeout``, except for a bot seat, which plays its own bot's move and whose clock then
+    starts again, as after any ``bot`` timeout (README "Turn clocks": a bot seat answers within
+    ``SESSION_BOT_TIME_MS``, so its time runs out only while the store could not take its move,
+    which is the service's fault, not the seat's to lose the game by, nor to pause it for)."""
+    if seat in session.bots:
+        return "bot", session.bots[seat]
+    on_timeout = clock["on_timeout"]
+    return on_timeout["action"], on_timeout.get("level", "")
 
 
 def for_takeback(

@@ -8,7 +8,6 @@ Nothing here waits on a real clock but the last test: timeouts are fired by a
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import threading
 import time
@@ -16,8 +15,7 @@ from datetime import datetime
 
 import pytest
 
-from api import session_clocks
-from api.clock_keeper import ClockKeeper, clock_move
+from api.clock_keeper import ClockKeeper
 from api.clock_store import EXPIRY_MARGIN_MS
 from api.session_clocks import now_ms
 from api.session_store import KEY_PREFIX
@@ -497,7 +495,6 @@ def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(ap
     """Every commit path carries the clock; should one not (a path added later without it), the
     timekeeper brings the clock to the session's version before judging any timeout."""
     from api.session_store import history_entry
-    from rules.registry import get_game
 
     created = create(client, clock=PER_MOVE)
     sid = created["session_id"]
@@ -515,15 +512,23 @@ def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(ap
     assert [(e["player"], e.get("by")) for e in entries] == [("ann", None), ("bob", "clock")]
 
 
-def test_a_bot_seat_out_of_time_plays_its_own_move_instead_of_forfeiting(app, client):
-    # a bot seat answers within SESSION_BOT_TIME_MS: its time runs out only while the store could
-    # not take its move (a Redis outage), which is not the seat's to lose the game by
-    created = create(client, clock=PER_MOVE, on_timeout={"action": "forfeit"})
-    store = app.extensions["referee_sessions"]
-    session = dataclasses.replace(store.load(created["session_id"]), bots={"bob": "greedy"})
-    game = get_game(GAME)
-    clock = session_clocks.parse(session.clock)
-    state, events, move = clock_move(game, session, clock, "bob", 50)
-    assert move["type"] == "draft" and move["player"] == "bob"
-    assert state["status"] == "in_progress"
-    assert clock_move(game, session, clock, "ann", 50)[2] == {"player": "ann", "type": "forfeit"}
+@pytest.mark.parametrize("action", ["forfeit", "pause"])
+def test_a_bot_seat_out_of_time_plays_its_own_move_whatever_on_timeout_says(app, client, action):
+    # a bot seat answers within SESSION_BOT_TIME_MS: its time runs out only while the store
+    # could not take its move (a Redis outage), which is not the seat's to lose the game by, nor
+    # to pause it for; its clock starts again as after any bot timeout
+    app.extensions["referee_bot_seats"].stop()  # bob's move never lands, as in an outage
+    created = create(client, clock=PER_MOVE, on_timeout={"action": action}, bots={"bob": "greedy"})
+    sid, ann = created["session_id"], created["seats"]["ann"]
+    legal = client.get(f"/v1/sessions/{sid}/legal-moves", headers=bearer(ann)).get_json()
+    moved = client.post(
+        f"/v1/sessions/{sid}/moves", json={"move": legal["moves"][0]}, headers=bearer(ann)
+    )
+    assert moved.status_code == 200, moved.get_json()
+    keeper = Keeper(app)
+    assert keeper.look(sid, MINUTE + 1_000).timeouts == [(2, "bob")]
+    (_, entry) = history(client, sid)["entries"]
+    assert entry["by"] == "clock" and entry["move"]["type"] == "draft"  # bob's bot's own pick
+    snapshot = client.get(f"/v1/sessions/{sid}").get_json()
+    assert snapshot["status"] == "in_progress" and snapshot["clock"]["paused"] is False
+    assert snapshot["clock"]["remaining_ms"]["bob"] == MINUTE  # started again, not left at 0
