@@ -70,23 +70,32 @@ def duration(state: State, player: PlayerId, turns: int) -> int:
     one's own next turn, not a round after the turn it was played in."""
     if turns <= 0:
         return 1
-    seated = [p for p in state["players"] if p not in state["defeated"]]
-    ahead = (seated.index(player) - seated.index(state["turn"])) % len(seated)
-    return (ahead or len(seated)) + (turns - 1) * len(seated)
+    ahead = _turns_ahead(state)
+    if player not in ahead:  # out of the game: the effect leaves with its board
+        return 1
+    return ahead.index(player) + 1 + (turns - 1) * len(ahead)
 
 
 def skip_the_defeated(state: State, loser: PlayerId) -> None:
     """``loser`` leaves the game in this turn (call it before they are marked defeated): their
     turns no longer start, so every effect ends at the start of the same turn as before, or of
     the first turn after it when that turn was the loser's. Mutates ``state``."""
-    seated = [p for p in state["players"] if p not in state["defeated"]]
-    if state["turn"] not in seated:  # no turn under way: no effect has started yet
+    if state["turn"] is None:  # before Combat: no effect has started yet
         return
-    first = seated.index(state["turn"]) + 1
+    ahead = _turns_ahead(state)
     for board in state["boards"].values():
         for e in board["effects"]:
-            before_its_end = (seated[(first + i) % len(seated)] for i in range(e["left"] - 1))
+            before_its_end = (ahead[i % len(ahead)] for i in range(e["left"] - 1))
             e["left"] -= sum(1 for p in before_its_end if p == loser)
+
+
+def _turns_ahead(state: State) -> list[PlayerId]:
+    """The players still in the game in the order their next turns start: those seated after
+    the turn player, round to the turn player (who may have just left the game: conceded, say,
+    while an answer to their move was still being resolved)."""
+    players = state["players"]
+    at = players.index(state["turn"]) + 1
+    return [p for p in players[at:] + players[:at] if p not in state["defeated"]]
 
 
 def add_effect(

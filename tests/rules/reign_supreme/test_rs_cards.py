@@ -10,6 +10,7 @@ from rs_helpers import codes, destinations, move, of_type, play, position, refre
 
 from rules.errors import InvalidSetup
 from rules.reign_supreme import GAME
+from rules.reign_supreme.effects import duration
 from rules.reign_supreme.hexes import distance
 from rules.reign_supreme.state import card_catalog, clone, json_copy
 
@@ -787,3 +788,13 @@ def test_a_defeat_does_not_stretch_a_duration_by_the_losers_turns():
     assert s["turn"] == "bob" and not of_type(events, "effect_ended")
     s, events = end_turn(s, "bob")
     assert s["turn"] == "ann" and of_type(events, "effect_ended")
+
+
+def test_a_duration_counts_from_a_turn_player_who_has_just_left_the_game():
+    # a lasting card answering the turn player's move resolves after that player conceded: the
+    # next turns are those of the seats after theirs (before, duration looked the turn player up
+    # among the players still in and raised: a 500 for a legal concede, a clock stuck on it)
+    state = {"players": ["ann", "bob", "cat", "dan"], "defeated": ["dan"], "turn": "dan"}
+    assert [duration(state, p, 1) for p in ("ann", "bob", "cat")] == [1, 2, 3]
+    assert duration(state, "bob", 2) == 2 + 3
+    assert duration(state, "dan", 1) == 1  # out of the game: its board's effects leave with it
