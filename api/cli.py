@@ -160,15 +160,20 @@ class RefereeServer(BaseApplication):
 
 def serve(args: argparse.Namespace) -> int:
     from api import create_app
+    from api.embedded import DataDirInUse
     from api.store import detach_embedded, embedded_url, start_embedded, stop_embedded
 
     settings = Settings.from_env()
     options = gunicorn_options(args.host, args.port, args.workers, args.threads, settings)
     embedded = None
     if settings.redis_url is None:
-        embedded = start_embedded(
-            settings.data_dir, settings.store_appendfsync, settings.store_max_memory
-        )
+        try:
+            embedded = start_embedded(
+                settings.data_dir, settings.store_appendfsync, settings.store_max_memory
+            )
+        except DataDirInUse as err:
+            print(f"reign-referee: {err}", file=sys.stderr, flush=True)
+            return 1
         os.environ["REDIS_URL"] = embedded_url(embedded)
         print(
             f"reign-referee: embedded Redis for {os.path.abspath(settings.data_dir)} at "

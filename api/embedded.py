@@ -60,6 +60,8 @@ import redis
 
 __all__ = [
     "EmbeddedRedis",
+    "DataDirInUse",
+    "serving_owner",
     "DB_FILENAME",
     "SOCKET_NAME",
     "PID_NAME",
@@ -229,6 +231,31 @@ def read_status(data_dir: str) -> dict[str, Any] | None:
     return status if isinstance(status, dict) else None
 
 
+class DataDirInUse(RuntimeError):
+    """Another live process's embedded Redis serves the data directory."""
+
+
+def serving_owner(data_dir: str) -> int | None:
+    """The pid of another live process whose embedded Redis serves ``data_dir`` now; None when
+    there is none. The owner ``redis.status`` names must be alive, have started before it wrote
+    the status (not a later process given a dead owner's pid again), and its server be running
+    or being restarted."""
+    import psutil  # the service's dependency; imported where it is used, as in ``_wait_gone``
+
+    status = read_status(data_dir)
+    if status is None or status.get("state") not in ("running", "restarting"):
+        return None
+    owner = int(status["owner"])
+    if owner == os.getpid():
+        return None
+    try:
+        started = psutil.Process(owner).create_time()
+        written = os.path.getmtime(os.path.join(os.path.abspath(data_dir), STATUS_NAME))
+    except (psutil.Error, OSError):
+        return None
+    return owner if started <= written else None
+
+
 class EmbeddedRedis:
     """One redis-server for one data directory, owned and supervised by the process that
     started it.
@@ -306,8 +333,20 @@ class EmbeddedRedis:
 
     def start(self) -> EmbeddedRedis:
         """Stop any stale server for the data directory, then start ours, wait until it
-        answers, and supervise it. Raises RuntimeError when it does not start."""
+        answers, and supervise it. Raises RuntimeError when it does not start, DataDirInUse
+        (touching nothing) when a live service's server has the directory: a second ``serve``
+        pasted in the same directory used to stop the first one's server as stale and leave it
+        cut off from every session, and plain ``gunicorn -w 3 wsgi:app`` started three servers
+        on one directory, each stopping the last (sessions read back 404 from another worker)."""
         os.makedirs(self.data_dir, exist_ok=True)
+        owner = serving_owner(self.data_dir)
+        if owner is not None:
+            raise DataDirInUse(
+                f"another process (pid {owner}) runs the embedded Redis of {self.data_dir}: "
+                "stop it, or give this one a REFEREE_DATA_DIR of its own (or REDIS_URL, to "
+                "share one Redis). Under gunicorn, use `reign-referee serve`: its workers share "
+                "one embedded Redis."
+            )
         stop_stale(self.data_dir)
         started = threading.Event()
         failure: list[str] = []

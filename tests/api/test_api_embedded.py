@@ -18,10 +18,18 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 import redis
 
 from api import create_app
-from api.embedded import LEGACY_REGISTRY, STATUS_NAME, EmbeddedRedis, read_status, socket_path_for
+from api.embedded import (
+    LEGACY_REGISTRY,
+    STATUS_NAME,
+    DataDirInUse,
+    EmbeddedRedis,
+    read_status,
+    socket_path_for,
+)
 from api.store import start_embedded, stop_embedded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,3 +220,41 @@ def test_stopping_after_the_data_directory_is_removed_logs_no_error(tmp_path, ca
     assert [
         record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR
     ] == []
+
+
+def test_a_second_service_on_the_data_dir_refuses_to_start_and_leaves_the_first_alone(tmp_path):
+    # before, a second `serve` pasted in the same directory stopped the first one's server as
+    # stale (and plain `gunicorn -w 3 wsgi:app` did so three times over): the first service was
+    # cut off from every session, its /healthz still 200
+    script = (
+        "import sys, time\n"
+        "from api.store import start_embedded\n"
+        "server = start_embedded(sys.argv[1])\n"
+        "print(server.pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        redis_pid = int(first.stdout.readline())
+        client = redis.Redis(unix_socket_path=socket_path_for(str(tmp_path)))
+        client.set("kept", "yes")
+        with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):
+            EmbeddedRedis(str(tmp_path)).start()
+        assert client.get("kept") == b"yes" and psutil.pid_exists(redis_pid)
+        assert read_status(str(tmp_path))["pid"] == redis_pid  # its status untouched
+        served = subprocess.run(
+            [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
+            cwd=ROOT,
+            env={**os.environ, "REFEREE_DATA_DIR": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert served.returncode == 1 and f"pid {first.pid}" in served.stderr
+        assert client.get("kept") == b"yes"
+    finally:
+        first.kill()
+        first.wait()
+    assert _gone(redis_pid)
