@@ -69,6 +69,7 @@ def _checks(block: str) -> list[str]:
         return [  # the sessions walkthrough
             '"seed": null',
             "HTTP/1.1 200 OK",
+            'ETag: "0"',  # step 3 shows the ETag it names
             "Idempotent-Replayed: true",
             "HTTP/1.1 304",
             "verified: reign-and-ruin: seed_commitment",
@@ -87,7 +88,7 @@ def _checks(block: str) -> list[str]:
     if '"bots": {"bob": "expert"}' in block and "/v1/sessions" in block:
         return ['"winners"']  # the bot game in a session
     if "/render" in block:
-        return ["<title>"]  # a picture
+        return ['<title id="picture-title">Reign &amp; Ruin: ann\'s view']  # a picture
     if '"clock": {"type": "fischer"' in block:
         return ["'running': ['ann', 'bob']", '"remaining_ms"']  # the clocked session
     if '"open": true, "seed": 7}' in block:
