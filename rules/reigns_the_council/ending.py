@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rules.engine import end_game
 from rules.engine_types import Event, Outcome, PlayerId, State
-from rules.reigns_the_council.content import GOALS, TRACK_MAX, TRACK_MIN, goal_points
+from rules.reigns_the_council.content import GOALS, PILLARS, TRACK_MAX, TRACK_MIN, goal_points
 from rules.reigns_the_council.seats import advisors, monarch
 
 __all__ = [
@@ -40,7 +40,11 @@ def death(new: State, advisor: PlayerId, card: str, events: list[Event]) -> None
     advisor scores the story point at once (``story_point: "auto"``), or the other players vote
     on it (``"vote"``: phase ``story_vote``, all of them at once)."""
     rnd = new["round"]
-    ended = [p for p, v in new["tracks"].items() if v in (TRACK_MIN, TRACK_MAX)]
+    # in board order, never the state's key order: a session stores its states with sorted keys,
+    # and a replay from setup has them in board order (a death on army and church together read
+    # ["army", "church"] live and ["church", "army"] replayed: the finished game failed verify)
+    tracks = new["tracks"]
+    ended = [p for p in PILLARS if tracks[p] in (TRACK_MIN, TRACK_MAX)]
     events.append(
         {
             "type": "monarch_died",

@@ -10,6 +10,7 @@ import pytest
 from rtc_helpers import apply, codes, first, fresh, move, pitch, set_tracks, to_pitch, types
 
 from rules.reigns_the_council import GAME
+from rules.reigns_the_council.ending import death
 
 # p01 church: accept +1, reject -1; p02 church: accept -1, reject +1;
 # p07 army: accept +1, reject -1;   p13 people: accept +1, reject -1.
@@ -372,3 +373,14 @@ def test_tied_scores_share_the_win():
     score = GAME.score(state)
     assert list(score.winners) == ["bob"] and score.draw is False
     assert score.breakdown["ranking"][0] == "bob"
+
+
+def test_the_pillars_a_death_names_are_in_board_order_whatever_the_states_key_order():
+    # a session stores its states with sorted keys and a replay from setup has them in board
+    # order: a death on army and church together named ["army", "church"] live and
+    # ["church", "army"] replayed, and the honest finished game failed verify
+    state = copy.deepcopy(dying_round())
+    state["tracks"] = {"army": 5, "church": -5, "people": 0, "wealth": 0}  # sorted, as stored
+    events: list = []
+    death(state, "bob", "p01", events)
+    assert events[0]["type"] == "monarch_died" and events[0]["pillars"] == ["church", "army"]

@@ -1,0 +1,41 @@
+"""A state's key order never matters (api-contract: ``apply`` is a pure function of the state and
+the move). A session stores its states with sorted keys (``api.jsonio``) while setup and a replay
+make them in the rules' own order, so an output that followed the key order differed between a
+live game and its replay: a Council death named its pillars in the other order, and the honest
+finished game failed ``verify``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules.registry import GAMES, get_game
+
+SEATS = {"reigns-the-council": ["ann", "bob", "cat"]}
+
+
+def _sorted_copy(state: dict) -> dict:
+    return json.loads(json.dumps(state, sort_keys=True))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_apply_gives_the_same_state_and_events_whatever_the_key_order(game_id):
+    game = get_game(game_id)
+    steps = 0
+    for seed in range(60):
+        chooser = random.Random(seed)
+        state = game.setup(SEATS.get(game_id, ["ann", "bob"]), seed, {})
+        while state["status"] != "finished":
+            move = chooser.choice([m for m in game.legal_moves(state) if m["type"] != "concede"])
+            after, events = game.apply(state, move)
+            again, events_again = game.apply(_sorted_copy(state), move)
+            assert json.dumps([again, events_again], sort_keys=True) == json.dumps(
+                [after, events], sort_keys=True
+            ), (game_id, seed, move)
+            state = after
+            steps += 1
+        if steps >= 400:
+            break
+    assert steps >= 400
