@@ -480,7 +480,13 @@ def propose_takeback(session_id: str):
         version, clock = landed
         table = access.table(game, states[to_version], access.fairness(session))
         return _takeback_answer(takeback, "accepted", [], version, dict(table, clock=clock)), 201
-    if not access.store().propose_takeback(session.id, session.version, takeback):
+    key_field = "" if idem is None else access.store().answer_field(*idem)
+    proposed = access.store().propose_takeback(session.id, session.version, takeback, key_field)
+    if proposed == "same_key":  # the same proposal, sent again before the first was answered
+        replayed = _replayed_proposal(session, idem, fingerprint) if idem else None
+        if replayed is not None:
+            return replayed
+    if proposed != "proposed":
         raise _moved_on()
     access.store().announce_takeback(session.id, takeback["takeback_id"], "pending")
     table = _now_table(game, session)

@@ -186,6 +186,10 @@ if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 local prior = redis.call('HGET', KEYS[1], 'takeback')
 if prior then
   local old = cjson.decode(prior)
+  local mark = old['proposal']
+  if ARGV[3] ~= '' and type(mark) == 'string' and string.match(mark, '^(%S+)') == ARGV[3] then
+    return 2
+  end
   for _, seat in ipairs(old['waiting_on']) do
     redis.call('HDEL', KEYS[1], 'takeback:' .. old['takeback_id'] .. ':' .. seat)
   end
@@ -666,15 +670,21 @@ class SessionStore:
         return joined if found == 1 else None
 
     # -- takebacks -------------------------------------------------------------------------
-    def propose_takeback(self, session_id: str, version: int, takeback: dict[str, Any]) -> bool:
+    def propose_takeback(
+        self, session_id: str, version: int, takeback: dict[str, Any], key_field: str = ""
+    ) -> str:
         """Keep ``takeback`` as the session's pending takeback (replacing any other) if the session
-        is still at ``version``; False when it moved on. A write whose outcome matters (through
-        ``Store.writer()``): OutcomeUnknown when Redis stopped answering after it was sent."""
+        is still at ``version``: ``proposed``; ``moved_on`` when it is not; ``same_key`` (nothing
+        replaced) when the pending one was proposed with the same Idempotency-Key (``key_field``,
+        ``answer_field``): a retry sent while the first was on its way. A write whose outcome
+        matters (through ``Store.writer()``): OutcomeUnknown when Redis stopped answering after it
+        was sent."""
         script = self._script("propose", _PROPOSE)
-        args = [str(version), jsonio.dumps(takeback)]
+        args = [str(version), jsonio.dumps(takeback), key_field]
         key = [self.key(session_id, "session")]
         writer = self.store.writer()
-        return bool(guarded_write(lambda: script(keys=key, args=args, client=writer)))
+        found = guarded_write(lambda: script(keys=key, args=args, client=writer))
+        return {0: "moved_on", 1: "proposed", 2: "same_key"}[int(found)]
 
     def answer_takeback(
         self, session_id: str, takeback_id: str, seat: str | None = None, answer: str = ""

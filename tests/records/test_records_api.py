@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+import api.records
 from api.store import OutcomeUnknown
 from rules.records.replay import DIGEST_WITHHELD, SEEN_BY_A_READER
 from rules.registry import get_game
@@ -620,6 +621,51 @@ def test_a_pending_takeback_proposal_sent_again_with_its_key_is_the_same_one(
     assert again.get_json()["takeback_id"] == pending["takeback_id"]  # not proposed anew
     assert again.get_json()["status"] == "pending" and again.get_json()["waiting_on"] == [other]
     assert client.get(path(session)).get_json()["takeback"] == pending
+
+
+def test_a_proposal_sent_twice_at_once_with_its_key_is_proposed_once(client, monkeypatch):
+    """Two copies of a proposal race: both pass the check for a replay before either is stored.
+    The store keeps the first and answers the second with it (before, each copy replaced the one
+    before with a takeback id of its own, and the id the proposer was given could be gone)."""
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    headers = {**bearer(session["seats"][proposer]), "Idempotency-Key": "back-3"}
+    body = {"to_version": version - 1}
+    first = client.post(path(session, "/takebacks"), json=body, headers=headers)
+    assert first.status_code == 201 and first.get_json()["status"] == "pending"
+    replayed = api.records._replayed_proposal
+    raced = []
+
+    def not_yet_stored(*args):  # the second copy's check ran before the first was stored
+        if not raced:
+            raced.append(True)
+            return None
+        return replayed(*args)
+
+    monkeypatch.setattr(api.records, "_replayed_proposal", not_yet_stored)
+    again = client.post(path(session, "/takebacks"), json=body, headers=headers)
+    assert raced and again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["takeback_id"] == first.get_json()["takeback_id"]
+    assert (
+        client.get(path(session)).get_json()["takeback"]["takeback_id"]
+        == (first.get_json()["takeback_id"])
+    )
+
+
+def test_a_pending_proposals_key_is_not_a_moves(client):
+    """docs/records.md, "Retries": a key used for a proposal and then for a move is 422 (before,
+    a proposal waiting on seats kept its key only with itself, and the move was applied)."""
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    headers = {**bearer(session["seats"][proposer]), "Idempotency-Key": "back-4"}
+    proposed = client.post(
+        path(session, "/takebacks"), json={"to_version": version - 1}, headers=headers
+    )
+    assert proposed.get_json()["status"] == "pending"
+    moves = client.get(path(session, "/legal-moves"), headers=headers).get_json()["moves"]
+    assert moves  # the proposer moves next (Reign Supreme's placements alternate)
+    moved = client.post(path(session, "/moves"), json={"move": moves[0]}, headers=headers)
+    assert moved.status_code == 422 and moved.get_json()["code"] == "idempotency_key_reused"
 
 
 def test_an_accept_that_landed_sent_again_answers_accepted(app, client, monkeypatch):
