@@ -9,6 +9,9 @@ first round"); rulings RtC 5.
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from rules.engine_types import Event, PlayerId, State
 from rules.reigns_the_council import decks, rounds
 from rules.reigns_the_council.content import GOALS, HAND_SIZE, PILLARS
@@ -59,7 +62,7 @@ def start_reign(new: State, ruler: PlayerId, rng: Rng, events: list[Event]) -> N
         }
     )
     new["tracks"] = {p: 0 for p in PILLARS}
-    pile = list(new["cards"])
+    pile = sorted(new["cards"], key=_natural)  # never the state's key order: see _natural
     rng.shuffle(pile)
     new["decks"] = decks.split(pile)
     new["discard"] = []
@@ -153,3 +156,12 @@ def apply_name(new: State, successor: PlayerId, rng: Rng, events: list[Event]) -
     up "as per the normal setup" (seed §A new Monarch!; rulings RtC 10)."""
     events.append({"type": "monarch_named", "by": monarch(new), "monarch": successor})
     start_reign(new, successor, rng, events)
+
+
+def _natural(card_id: str) -> tuple[Any, ...]:
+    """``card_id`` in natural order (``card-2`` before ``card-10``): the order the shuffle starts
+    from is the deck's as dealt, whatever the order of the state's keys (a client that sorts
+    them, as the service stores them, sends the same state; dealing from the key order gave it
+    other reigns). The default deck (``p01`` to ``p72``) and custom decks' default ids
+    (``card-1`` to ``card-n``) are dealt as before."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", card_id))

@@ -27,8 +27,10 @@ __all__ = [
     "CHANGES",
 ]
 
-SCHEMA_VERSION = 3
-"""2: ``discard_revealed`` (rulings RtC 11: the rejected cards revealed face up stay public)."""
+SCHEMA_VERSION = 4
+"""4: a reign's decks are shuffled from the cards in natural id order, not the state's key order
+(``reign._natural``); 3: ``to_move``; 2: ``discard_revealed`` (rulings RtC 11: the rejected
+cards revealed face up stay public)."""
 MAX_MOVE_COUNT = 2**53 - 1
 """The largest move count a state may carry: an integer every JSON client reads exactly."""
 STORY_MODES = ("auto", "vote")

@@ -2,7 +2,8 @@
 the move). A session stores its states with sorted keys (``api.jsonio``) while setup and a replay
 make them in the rules' own order, so an output that followed the key order differed between a
 live game and its replay: a Council death named its pillars in the other order, and the honest
-finished game failed ``verify``."""
+finished game failed ``verify``, and a Council reign of a custom deck was dealt from the key
+order."""
 
 from __future__ import annotations
 
@@ -20,13 +21,21 @@ def _sorted_copy(state: dict) -> dict:
     return json.loads(json.dumps(state, sort_keys=True))
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_apply_gives_the_same_state_and_events_whatever_the_key_order(game_id):
+CUSTOM_DECK = [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}}] * 25
+"""A Council deck of 25 cards with the default ids ``card-1`` to ``card-25``, which sort another
+way as keys (``card-10`` before ``card-2``): a reign was dealt from the key order."""
+CASES = [(game_id, {}) for game_id in sorted(GAMES)] + [
+    ("reigns-the-council", {"deck": CUSTOM_DECK})
+]
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_apply_gives_the_same_state_and_events_whatever_the_key_order(game_id, options):
     game = get_game(game_id)
     steps = 0
     for seed in range(60):
         chooser = random.Random(seed)
-        state = game.setup(SEATS.get(game_id, ["ann", "bob"]), seed, {})
+        state = game.setup(SEATS.get(game_id, ["ann", "bob"]), seed, options)
         while state["status"] != "finished":
             move = chooser.choice([m for m in game.legal_moves(state) if m["type"] != "concede"])
             after, events = game.apply(state, move)
