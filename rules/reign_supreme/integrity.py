@@ -712,6 +712,11 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
     if "evaded" in entry and type(entry["evaded"]) not in (bool, str):
         return False
     units = state["units"]
+    # A player who concedes while the stack waits on an answer leaves it with their units: their
+    # own declarations lose their unit, and others' lose their target. Such entries stay (their
+    # resolution fizzles: ``target_gone``, ``player_out``), so a unit may be missing once someone
+    # is defeated: the declarer's own only when the declarer is.
+    declarer_out = entry["player"] in state["defeated"]
     if kind == "attack":
         if (
             type(move["unit"]) is not str
@@ -724,15 +729,14 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
             (w for w in state["walls"] if w["id"] == move["target"]), None
         )
         return (
-            attacker is not None
-            and attacker["owner"] == entry["player"]
-            and target is not None
-            and target["owner"] != entry["player"]
+            attacker["owner"] == entry["player"] if attacker is not None else declarer_out
+        ) and (
+            target["owner"] != entry["player"] if target is not None else bool(state["defeated"])
         )
     if kind == "spell" and (
         type(move["unit"]) is not str
-        or move["unit"] not in units
-        or units[move["unit"]]["owner"] != entry["player"]
+        or (move["unit"] not in units and not declarer_out)
+        or (move["unit"] in units and units[move["unit"]]["owner"] != entry["player"])
     ):
         return False
     target = move["target"]

@@ -9,6 +9,8 @@ his Gate ``w2`` on [0,-6]-[0,-5], cat's Throne [-7,7].
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -191,3 +193,22 @@ def test_a_capturer_may_hold_more_than_ten_palisades_and_the_state_stays_sound()
     with pytest.raises(InvalidState) as refused:
         GAME.check_state(s)
     assert [v.message for v in refused.value.violations] == ["A player has more than 20 Palisades."]
+
+
+def test_a_player_who_concedes_while_answering_leaves_a_state_the_check_takes_back():
+    """A fuzzer's game (seed 100081, four players): ann's Blast was counterspelled by dan, and
+    ann, asked to answer, concedes. Her units leave the board with her Blast still on the stack
+    (it fizzles when reached). Before, the state check refused the state apply had made
+    (``bad_pending``: a declaration without its unit), so another worker, or a fork, could not go
+    on from it."""
+    game = json.loads((Path(__file__).parent / "concede_while_answering.json").read_text())
+    s = GAME.setup(game["players"], game["seed"], game["options"])
+    for m in game["moves"]:
+        s, _ = play(s, m)
+    assert s["pending"] is not None and s["active_players"] == ["ann"]
+    s, _ = play(s, move("ann", "concede"))
+    assert "ann" in s["defeated"] and s["pending"] is not None
+    GAME.check_state(json.loads(json.dumps(s)))
+    for answer in GAME.legal_moves(s):  # and the game goes on from it
+        after, _ = GAME.apply(s, answer)
+        GAME.check_state(after)
