@@ -12,6 +12,7 @@ import time
 
 from flask import Blueprint, request
 
+from api import jsonio
 from api.errors import ApiError
 from api.games import checked_state, read_state_body
 from api.worker import ARRIVED
@@ -55,6 +56,10 @@ def suggest_move(game_id: str):
             errors={"level": [f"Must be one of: {', '.join(game.bot_levels)}."]},
         )
     state = checked_state(game, body)  # 400 shape, 422 invalid_state
+    # The state with its keys in the service's own order (sorted, as every answer writes them):
+    # a client that orders a state's keys its own way sends the same state, and the same seed
+    # must give it the same move (some games list moves in the state's key order).
+    state = jsonio.loads(jsonio.dumps(state))
     player = fields["player"]
     if player not in state["players"]:
         raise _refuse(

@@ -534,10 +534,12 @@ def _game_examples(games: list[str]) -> dict[str, Any]:
 
 
 def _suggest_examples(game_id: str, state: Any, player: str) -> dict[str, Any]:
-    """A suggest request (the random bot, seed 1: cheap and reproducible) and its real answer."""
+    """A suggest request (the random bot, seed 1: cheap and reproducible) and its real answer:
+    the bot sees the state with its keys sorted, as the service hands it over (``api.bots``)."""
     level, seed, time_ms = "random", 1, 100
+    as_served = json.loads(json.dumps(state, sort_keys=True))
     chosen = suggest(
-        BOTS[game_id], GAMES[game_id].view(state, player), player, level, seed, time_ms
+        BOTS[game_id], GAMES[game_id].view(as_served, player), player, level, seed, time_ms
     )
     p = game_prefix(game_id)
     return {

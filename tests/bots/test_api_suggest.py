@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from rules.bots import BOTS, LEVELS
+from rules.registry import get_game
 from tests.api.helpers_api import assert_problem, post
 from tests.bots.positions import GAME_IDS, positions
 
@@ -182,3 +184,35 @@ def test_time_ms_counts_from_the_arrival_the_worker_stamped(client, monkeypatch)
     queued = suggest_arrived(100.0 - 0.050)  # queued for all of time_ms before the app saw it
     assert not queued["complete"] and queued["playouts"] == BOTS[game_id].greedy_samples
     assert BOTS[game_id].game.violations(state, queued["move"]) == []
+
+
+@pytest.mark.parametrize("game_id", ["reign-absolute", "reign-supreme"])
+def test_the_same_state_with_its_keys_in_another_order_gets_the_same_move(client, game_id):
+    # JSON objects are unordered: a client that sorts a state's keys (or keeps the rules' own
+    # order) sends the same state. Before, these games listed some moves in the state's key
+    # order, and the same seed gave another move for about one state in ten (10 s: greedy's pass
+    # completes, so the clock plays no part)
+    game = get_game(game_id)
+    compared = 0
+    for seed in range(3):
+        chooser = random.Random(seed)
+        state = game.setup(["ann", "bob"], seed, {})
+        for _ in range(40):
+            player = game.waiting_on(state)[0]
+            for level in ("random", "greedy"):
+                asked = {"player": player, "level": level, "seed": 5, "time_ms": 10000}
+                moves = [
+                    client.post(
+                        f"/v1/games/{game_id}/suggest",
+                        data=json.dumps({"state": shown, **asked}, sort_keys=keys_sorted),
+                        content_type="application/json",
+                    ).get_json()["move"]
+                    for shown, keys_sorted in ((state, False), (state, True))
+                ]
+                assert moves[0] == moves[1], (game_id, seed, level)
+                compared += 1
+            legal = [m for m in game.legal_moves(state) if m["type"] != "concede"]
+            state, _ = game.apply(state, chooser.choice(legal))
+            if state["status"] == "finished":
+                break
+    assert compared >= 100
