@@ -260,19 +260,21 @@ def http_problem(err: HTTPException) -> Response:
 
 
 _LOST_AFTER_SENT = "The session store stopped answering after {what} was sent to it, so "
+_LOST_NEW = (
+    _LOST_AFTER_SENT.format(what="the new {what}")
+    + "it may or may not have been created. Its id and tokens were in this answer only, so a "
+    "{what} created then can be used by nobody; it expires on its own (SESSION_TTL_SECONDS; "
+    "with a clock, its clock runs out first). {again} again."
+)
+"""The advice when a new session or fork may have been created (formatted with ``what`` and
+``again``)."""
 _OUTCOME_ADVICE: dict[str, str] = {
     "sessions.submit_move": _LOST_AFTER_SENT.format(what="the move")
     + "it may or may not have been applied. Sending it again with the same Idempotency-Key is "
     "safe: if it was applied you get its first answer. Without an Idempotency-Key, read the "
     "session (its version and history) before sending the move again.",
-    "sessions.create_session": _LOST_AFTER_SENT.format(what="the new session")
-    + "it may or may not have been created. Its id and tokens were in this answer only, so a "
-    "session created then can be used by nobody; it expires on its own (SESSION_TTL_SECONDS; "
-    "with a clock, its clock runs out first). Create the session again.",
-    "records.fork": _LOST_AFTER_SENT.format(what="the fork")
-    + "it may or may not have been created. Its id and tokens were in this answer only, so a "
-    "fork created then can be used by nobody; it expires on its own (SESSION_TTL_SECONDS). "
-    "Fork again.",
+    "sessions.create_session": _LOST_NEW.format(what="session", again="Create the session"),
+    "records.fork": _LOST_NEW.format(what="fork", again="Fork"),
     "records.propose_takeback": _LOST_AFTER_SENT.format(what="the takeback")
     + "it may or may not have been proposed (or, if it waited on nobody, applied). Sending it "
     "again with the same Idempotency-Key is safe: if it was, you get its first answer. "

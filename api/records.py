@@ -62,6 +62,7 @@ from rules.records import (
     start_state,
     state_digest,
     takeback_entry,
+    undone_seats,
 )
 from rules.records.digest import canonical
 from rules.registry import get_game
@@ -460,7 +461,7 @@ def propose_takeback(session_id: str):
             horizon=earliest,
             current_version=session.version,
         )
-    undone = _undone_seats(entries[to_version:])
+    undone = undone_seats(entries[to_version:])
     waiting_on = [p for p in session.players if p in undone and p != seat and p not in session.bots]
     accepted_by = [seat] + [p for p in session.players if p in undone and p in session.bots]
     takeback = {
@@ -530,21 +531,6 @@ def answer_takeback(session_id: str, takeback_id: str):
     new, clock = landed
     table = access.table(game, states[takeback["to_version"]], access.fairness(session))
     return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
-
-
-def _undone_seats(undone: list[dict[str, Any]]) -> set[str]:
-    """The seats whose decisions a takeback undoing the entries ``undone`` takes back, so the
-    seats it waits on (other than its proposer; bots accept): a move's player, and for an earlier
-    takeback the seats that proposed and accepted it (``takeback.accepted_by``, the proposer
-    first). Going back past an accepted takeback puts back the moves it took back, or cancels it:
-    that is those seats' decision to undo, as a move is its player's (docs/records.md,
-    "Takeback with consent"). A clock's entry is never undone: it is a barrier."""
-    seats: set[str] = set()
-    for entry in undone:
-        seats.add(entry["player"])
-        if entry.get("by") == TAKEBACK:
-            seats.update(entry["takeback"]["accepted_by"])
-    return seats
 
 
 def _now_table(game: Game, session: Session) -> dict[str, Any]:
@@ -660,7 +646,7 @@ def _replayed_proposal(
     if field != store.answer_field(*idem):
         return None
     if digest != fingerprint:
-        raise _key_reused()
+        raise access.key_reused()
     table = _now_table(get_game(session.game), session)
     answer = _takeback_answer(latest, "pending", latest["waiting_on"], latest["at_version"], table)
     return answer, 201, _REPLAYED
@@ -671,7 +657,7 @@ def _replayed_landing(session_id: str, prior: Remembered, fingerprint: str) -> d
     version it made and its clock; the session's table as of now), for a retry of its
     proposal."""
     if prior.digest != fingerprint:
-        raise _key_reused()
+        raise access.key_reused()
     return _landed_answer(session_id, prior.version)
 
 
@@ -682,7 +668,7 @@ def _landed_answer(session_id: str, version: int) -> dict[str, Any]:
         raise ApiError(404, "unknown_session", "The session was deleted or expired.")
     session, entry = source
     if entry.get("by") != TAKEBACK:  # the key's request was a move
-        raise _key_reused()
+        raise access.key_reused()
     taken = entry["takeback"]
     table = dict(_now_table(get_game(session.game), session), clock=entry.get("clock"))
     takeback = {**taken, "proposed_by": entry["player"]}
@@ -708,15 +694,6 @@ def _landed_or_stale(
 
 _REPLAYED = {"Idempotent-Replayed": "true"}
 """The header of an answer rebuilt for a request that had landed before (as for moves)."""
-
-
-def _key_reused() -> ApiError:
-    return ApiError(
-        422,
-        "idempotency_key_reused",
-        "This Idempotency-Key was already used for a different request.",
-        errors={"Idempotency-Key": ["Already used for a different request."]},
-    )
 
 
 def _moved_on() -> ApiError:

@@ -24,6 +24,8 @@ __all__ = [
     "etag",
     "etag_value",
     "fairness",
+    "idempotency_key",
+    "key_reused",
     "load_session",
     "seat",
     "store",
@@ -127,6 +129,17 @@ def idempotency_key() -> str | None:
             errors={"Idempotency-Key": ["Not 1 to 255 characters."]},
         )
     return key
+
+
+def key_reused() -> ApiError:
+    """422 ``idempotency_key_reused``: the request's Idempotency-Key was already used for another
+    request (a move's, or a takeback proposal's)."""
+    return ApiError(
+        422,
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different request.",
+        errors={"Idempotency-Key": ["Already used for a different request."]},
+    )
 
 
 def etag_value(version: int) -> str:

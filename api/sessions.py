@@ -372,7 +372,7 @@ def submit_move(session_id: str):
     idem = None if key is None else (seat, key)
     fingerprint = _fingerprint(move, expected, if_match_header)
     if idem is not None and _a_takeback_proposals_key(store, session.id, idem):
-        raise _key_reused()
+        raise access.key_reused()
 
     for _ in range(MOVE_ATTEMPTS):
         if idem is not None:
@@ -447,15 +447,6 @@ def _loads(shapes: schemas.GameSchemas, move: Any) -> bool:
     return True
 
 
-def _key_reused() -> ApiError:
-    return ApiError(
-        422,
-        "idempotency_key_reused",
-        "This Idempotency-Key was already used for a different request.",
-        errors={"Idempotency-Key": ["Already used for a different request."]},
-    )
-
-
 def _a_takeback_proposals_key(store: SessionStore, session_id: str, idem: tuple[str, str]) -> bool:
     """Whether the session's latest takeback proposal (one that waited on seats; one that landed
     at once is remembered as a move's key is) was made with this seat's key: that key is a
@@ -501,7 +492,7 @@ def _replay(
     first answer's when no move landed since. ``ETag`` is the current version (the view's).
     Another request with the key: 422 ``idempotency_key_reused``, naming the header."""
     if prior.digest != fingerprint:
-        raise _key_reused()
+        raise access.key_reused()
     source = store.replay_source(session_id, prior.version)
     if source is None:
         raise ApiError(404, "unknown_session", "The session was deleted or expired.")

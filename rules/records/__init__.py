@@ -7,7 +7,8 @@ Pure Python over the games' own functions, as floors (a module imports only thos
 - ``record``: the record format, its entries, and a record redacted for one caller (the games'
   ``view_move`` and ``view_event``);
 - ``replay``: a record replayed from its start, answering the first version that differs;
-- ``horizon``: the information horizon, the earliest version a takeback may return to;
+- ``horizon``: the information horizon, the earliest version a takeback may return to, and
+  the seats whose consent a takeback needs (``undone_seats``);
 - ``fork``: the state a fork starts from (the true one of a finished game, or one seat's
   knowledge with the hidden parts drawn afresh).
 
@@ -16,7 +17,7 @@ The format is documented in ``docs/records.md``.
 
 from rules.records.digest import commitment, state_digest
 from rules.records.fork import fork_state
-from rules.records.horizon import LastBarriers, barrier, horizon
+from rules.records.horizon import LastBarriers, barrier, horizon, undone_seats
 from rules.records.record import (
     FORMAT,
     FORMAT_VERSION,
@@ -49,6 +50,7 @@ __all__ = [
     "commitment",
     "fork_state",
     "horizon",
+    "undone_seats",
     "entry_views",
     "make_entry",
     "make_record",

@@ -31,8 +31,9 @@ from typing import Any
 
 from rules.engine import Game
 from rules.engine_types import State
+from rules.records.record import TAKEBACK
 
-__all__ = ["REVEALS", "KNOWN_TO_MOVER", "LastBarriers", "barrier", "horizon"]
+__all__ = ["REVEALS", "KNOWN_TO_MOVER", "LastBarriers", "barrier", "horizon", "undone_seats"]
 
 REVEALS: dict[str, frozenset[str]] = {
     # a card leaves a hidden hand for the table (rulings R&R 12; docs/rules/reign-and-ruin.md)
@@ -163,3 +164,18 @@ class LastBarriers:
             reason = barrier(self._game, states[made - 1], states[made], self._entries[made - 1])
             last.append(last[-1] if reason is None else (made, reason))
         return last[version]
+
+
+def undone_seats(undone: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The seats whose decisions a takeback undoing the entries ``undone`` takes back, so the
+    seats it waits on (other than its proposer; bots accept): a move's player, and for an earlier
+    takeback the seats that proposed and accepted it (``takeback.accepted_by``, the proposer
+    first). Going back past an accepted takeback puts back the moves it took back, or cancels it:
+    that is those seats' decision to undo, as a move is its player's (docs/records.md,
+    "Takeback with consent"). A clock's entry is never undone: it is a barrier."""
+    seats: set[str] = set()
+    for entry in undone:
+        seats.add(entry["player"])
+        if entry.get("by") == TAKEBACK:
+            seats.update(entry["takeback"]["accepted_by"])
+    return seats
