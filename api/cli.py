@@ -603,7 +603,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def verify(source: str, save: str | None) -> int:
     """``reign-referee verify``: 0 verified, 1 not verified, 2 could not check."""
-    from api.verify import VerifyError, load_document, verify_document
+    from api.verify import VerifyError, load_document, printable, verify_document
 
     try:
         document = load_document(source)
@@ -612,7 +612,7 @@ def verify(source: str, save: str | None) -> int:
                 json.dump(document, f, ensure_ascii=False, indent=1)
         verdict = verify_document(document)
     except VerifyError as err:
-        print(f"reign-referee verify: {err}", file=sys.stderr)
+        print(f"reign-referee verify: {printable(str(err))}", file=sys.stderr)
         return 2
     print(verdict.report())
     return 0 if verdict.ok else 1

@@ -31,6 +31,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api import jsonio
 from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
+from rules.engine_types import MAX_MESSAGE
 from rules.errors import RulesError, UnknownGame
 
 __all__ = [
@@ -160,7 +161,7 @@ def problem_body(
         "type": TYPE_BASE + code.replace("_", "-"),
         "title": title or _title(status, code),
         "status": status,
-        "detail": detail,
+        "detail": _cut(detail, MAX_DETAIL),
         "code": code,
     }
     body.update(extra)
@@ -190,6 +191,18 @@ def problem(
     return response
 
 
+MAX_DETAIL = 4000
+"""The most characters of a problem's ``detail`` (a few violations' messages, each cut at
+``rules.engine_types.MAX_MESSAGE``)."""
+MAX_KEY = 64
+"""The most characters of one key of an error's path: keys are the client's (an unknown field's
+name), and a huge malformed body must not give a huger answer."""
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most] + "..."
+
+
 def flatten_errors(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     """marshmallow's nested error messages as ``{"dotted.path": [messages]}``.
 
@@ -202,7 +215,7 @@ def flatten_errors(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     def walk(node: Any, path: str) -> None:
         if isinstance(node, Mapping):
             for key, value in node.items():
-                key = str(key)
+                key = _cut(str(key), MAX_KEY)
                 if key == "_schema":
                     walk(value, path)
                 else:
@@ -212,9 +225,9 @@ def flatten_errors(messages: Any, prefix: str = "") -> dict[str, list[str]]:
                 if isinstance(item, (Mapping, list, tuple)):
                     walk(item, path)
                 else:
-                    out.setdefault(path or ROOT_KEY, []).append(str(item))
+                    out.setdefault(path or ROOT_KEY, []).append(_cut(str(item), MAX_MESSAGE))
         else:
-            out.setdefault(path or ROOT_KEY, []).append(str(node))
+            out.setdefault(path or ROOT_KEY, []).append(_cut(str(node), MAX_MESSAGE))
 
     walk(messages, prefix)
     return out

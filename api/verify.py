@@ -32,7 +32,15 @@ from rules.errors import UnknownGame
 from rules.records import FORMAT
 from rules.registry import get_game
 
-__all__ = ["FORMAT", "Verdict", "VerifyError", "fetch", "verify_document", "load_document"]
+__all__ = [
+    "FORMAT",
+    "Verdict",
+    "VerifyError",
+    "fetch",
+    "verify_document",
+    "load_document",
+    "printable",
+]
 
 TIMEOUT_SECONDS = 30
 
@@ -52,9 +60,18 @@ class Verdict:
     first_bad_version: int | None = None
 
     def report(self) -> str:
+        """One line for a terminal: the record's own text (a name, an event) comes back with
+        its unprintable characters escaped (:func:`printable`)."""
         if self.ok:
-            return f"verified: {self.detail}"
-        return f"NOT VERIFIED at version {self.first_bad_version}: {self.detail}"
+            return f"verified: {printable(self.detail)}"
+        return f"NOT VERIFIED at version {self.first_bad_version}: {printable(self.detail)}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would not print as itself (controls, 8-bit
+    escapes such as U+009B, bidirectional overrides, line separators) written as ``\\uXXXX``: a
+    record's text must not move the cursor, recolour or hide the verdict around it."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
 def _get(url: str) -> Any:
@@ -116,10 +133,17 @@ def verify_document(record: dict[str, Any]) -> Verdict:
     if difference is not None:
         return Verdict(False, versions, difference.detail, difference.version)
     finished = [e for e in record["entries"][-1:] for v in e["events"] if v["type"] == "game_over"]
+    forked_from = record.get("forked_from")
+    start = (
+        f"seed {fairness['seed']}"
+        if forked_from is None
+        else f"the fork's start (version {forked_from['version']} of session "
+        f"{forked_from['session_id']}, not checked here), with seed {fairness['seed']}"
+    )
     return Verdict(
         True,
         versions,
         f"{game.id}: seed_commitment {fairness['seed_commitment']} = SHA-256 of "
-        f"'<salt>:<seed>', and all {versions} versions replay from seed {fairness['seed']}"
+        f"'<salt>:<seed>', and all {versions} versions replay from {start}"
         + (" to the end of the game" if finished else ""),
     )

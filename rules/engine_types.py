@@ -15,6 +15,7 @@ __all__ = [
     "View",
     "PlayerId",
     "Violation",
+    "MAX_MESSAGE",
     "Outcome",
     "Score",
     "STATUSES",
@@ -39,6 +40,10 @@ STATUSES = ("in_progress", "finished")
 """Every game's ``status``: going on, or over."""
 
 
+MAX_MESSAGE = 500
+"""The most characters of a :class:`Violation`'s message; a longer one is cut and ends "..."."""
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """Why something is not allowed.
@@ -51,6 +56,12 @@ class Violation:
     code: str
     message: str
     rule: str
+
+    def __post_init__(self) -> None:
+        # Messages quote what a client sent (an id, a key, a name), and every answer's cost is
+        # bounded: a megabyte key must not come back several times over (issue 28's hunt).
+        if len(self.message) > MAX_MESSAGE:
+            object.__setattr__(self, "message", self.message[:MAX_MESSAGE] + "...")
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "rule": self.rule}

@@ -10,8 +10,9 @@ to lie about itself. The safe set (issue 24):
 - **Stable**: the id must already be what the profile's enforcement makes of it (in particular
   NFC). It is refused, never silently normalised, so an id round-trips byte for byte.
 - **Distinct**: two ids are the same seat when they differ only by case or by confusable
-  characters: their Unicode TR 39 skeletons (§4, the confusables data), of the id and of its
-  case fold, meet. ``ann``, ``Ann`` and ``аnn`` (Cyrillic а) are one seat; ``I1`` and ``l1`` too.
+  characters: their Unicode TR 39 skeletons (§4, the confusables data), of the id, of its case
+  fold and of its skeleton's case fold, meet. ``ann``, ``Ann`` and ``аnn`` (Cyrillic а) are one
+  seat; ``I1`` and ``l1`` too; ``bob`` and ``Вob`` (Cyrillic В) too.
 
 Pure: the confusables data is the ``confusable-homoglyphs`` package's (Unicode's
 ``confusables.txt`` as JSON), read once.
@@ -116,9 +117,12 @@ def skeleton(text: str) -> str:
 
 @functools.lru_cache(maxsize=_CACHED_IDS)
 def look_alike_keys(player: str) -> frozenset[str]:
-    """The keys under which ``player`` collides with another id: the skeleton of the id and of
-    its case fold (so ``Ann`` meets ``ann``, and ``Ian`` meets ``lan``)."""
-    return frozenset({skeleton(player), skeleton(player.casefold())})
+    """The keys under which ``player`` collides with another id: the skeleton of the id, of its
+    case fold, and of its skeleton's case fold (so ``Ann`` meets ``ann``, ``Ian`` meets ``lan``,
+    and ``Вob``, Cyrillic В, meets ``bob``: its skeleton is ``Bob``, while its case fold ``вob``
+    is like no Latin letter)."""
+    shape = skeleton(player)
+    return frozenset({shape, skeleton(player.casefold()), skeleton(shape.casefold())})
 
 
 class LookAlikes:

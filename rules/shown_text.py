@@ -7,8 +7,9 @@ id (:mod:`rules.player_ids`, issue 24), it must not be able to lie about itself:
 - **An id** (a card's, a race's, a unit's) is from the player ids' safe set: PRECIS
   ``UsernameCasePreserved`` (RFC 8265 §3.4), already in its enforced form (no control, format or
   space characters, NFC). And no two ids of one kind look alike: two ids that differ only by
-  case or by confusable characters (Unicode TR 39 skeletons, of the id and of its case fold)
-  would let ``hexen-4`` and ``hехen-4`` (Cyrillic е) name two cards of different values.
+  case or by confusable characters (Unicode TR 39 skeletons, as for player ids:
+  :func:`rules.player_ids.look_alike_keys`) would let ``hexen-4`` and ``hехen-4`` (Cyrillic е)
+  name two cards of different values.
 - **A name** (a title, a description, a card's text) is free text, but holds no control,
   format, private-use, surrogate or unassigned character (Unicode general categories Cc, Cf,
   Co, Cs, Cn): no newline to forge a line of a log or a picture, no bidirectional override to

@@ -80,24 +80,48 @@ def _quote(value: Any) -> str:
 
 def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()) -> State:
     """Version 0 of ``record``: a fork's ``start``, else the setup its players, options and
-    revealed seed give. Raises ``NotReplayable`` (version 0) when there is none."""
-    if record.get("forked_from") is not None and record.get("start") is None:
+    revealed seed give. Raises ``NotReplayable`` (version 0) when there is none.
+
+    A record that is not a fork's may carry ``start`` too (a session created before records
+    kept a start digest); it must then be that very setup: a start the seed did not deal would
+    let a record stack the deck and still replay "from the seed"."""
+    if record.get("forked_from") is not None:
+        return _fork_start(game, record, checks)
+    dealt = _dealt(game, record, checks)
+    if record.get("start") is not None and canonical(record["start"]) != canonical(dealt):
+        raise NotReplayable(
+            0,
+            "The start state is not the one setup gives these players, options and seed (a "
+            "record that is not a fork's starts where its seed does).",
+        )
+    return dealt
+
+
+def _fork_start(game: Game, record: Mapping[str, Any], checks: Checks) -> State:
+    """A fork's version 0, its ``start``: shaped as the game's states, passing their checks,
+    and with the record's players."""
+    start = record.get("start")
+    if start is None:
         raise NotReplayable(
             0,
             "A fork's record holds its start (version 0) only once the game is finished: only "
             "a finished game's whole record replays.",
             withheld=True,
         )
-    if record.get("start") is not None:
-        start = record["start"]
-        why = checks.state(start)
-        if why is not None:
-            raise NotReplayable(0, f"The start state is malformed: {why}")
-        try:
-            game.check_state(start)
-        except RulesError as err:
-            raise NotReplayable(0, f"The start state fails its integrity checks: {err}") from None
-        return start
+    why = checks.state(start)
+    if why is not None:
+        raise NotReplayable(0, f"The start state is malformed: {why}")
+    try:
+        game.check_state(start)
+    except RulesError as err:
+        raise NotReplayable(0, f"The start state fails its integrity checks: {err}") from None
+    if list(start["players"]) != list(record["players"]):
+        raise NotReplayable(0, "The start state's players are not the record's players.")
+    return start
+
+
+def _dealt(game: Game, record: Mapping[str, Any], checks: Checks) -> State:
+    """The setup ``record``'s players, options and revealed seed give."""
     seed = record["fairness"].get("seed")
     if seed is None:
         raise NotReplayable(

@@ -462,3 +462,30 @@ def test_huge_bodies_of_mistakes_give_bounded_answers(client):
     problem = assert_problem(resp, 422, "invalid_setup")
     assert len(problem["violations"]) <= 100 and "more" in problem["detail"]
     assert len(resp.data) < 50_000
+
+
+HUGE = "\x7f" * 150_000
+"""150,000 DEL characters (900 KB of JSON escapes): ``repr`` writes each as four."""
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        # a custom unit type's name is quoted by Reign Supreme's roster check, several times
+        (
+            "reign-supreme/setup",
+            {"players": PLAYERS, "options": {"rosters": {"demon": {"units": {HUGE: {}}}}}},
+        ),
+        ("reign-supreme/setup", {"players": PLAYERS, "options": {"scenario": HUGE}}),
+        # an unknown key of the body or of the options is the path of a schema error
+        ("reign-supreme/setup", {"players": PLAYERS, "options": {HUGE: 1}}),
+        ("reign-supreme/setup", {"players": PLAYERS, "options": {"x" * 900_000: 1}}),
+        ("reign-and-ruin/setup", {"players": PLAYERS, HUGE: 1}),
+    ],
+)
+def test_text_a_client_sent_comes_back_cut_short(client, path, body):
+    """Messages quote the id, key or name a client sent; a body of it answers a few KB, not
+    several times as much (``repr`` of a DEL character is four times its size)."""
+    resp = post(client, f"/v1/games/{path}", body)
+    assert resp.status_code in (400, 422)
+    assert len(resp.data) < 20_000

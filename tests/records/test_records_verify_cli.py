@@ -9,6 +9,7 @@ import json
 
 from api import cli
 from rules.records import redact_entry
+from rules.records.digest import commitment
 from rules.registry import get_game
 from tests.records.corpus import path_of
 
@@ -68,3 +69,49 @@ def test_a_running_record_that_replays_as_it_stands_verifies_that_far(tmp_path, 
     assert cli.main(["verify", str(tmp_path / "cut.json")]) == 0
     out = capsys.readouterr().out
     assert "all 4 versions replay" in out and "to the end of the game" not in out
+
+
+def test_a_start_the_seed_did_not_deal_is_not_verified(tmp_path, capsys):
+    """A record that is not a fork's replays from the setup its seed deals: one that carries
+    another start (seed 3's deal, with its own digests) under seed 42 stacks the deck, and is
+    refused at version 0, however well its entries replay from that start."""
+    record = json.loads(path_of("reign-and-ruin", 3).read_text("utf-8"))
+    game = get_game("reign-and-ruin")
+    record["start"] = game.setup(record["players"], 3, record["options"])
+    salt = "0" * 32
+    record["fairness"] = dict(record["fairness"], seed=42, salt=salt)
+    record["fairness"]["seed_commitment"] = commitment(salt, 42)
+    (tmp_path / "stacked.json").write_text(json.dumps(record), "utf-8")
+    assert cli.main(["verify", str(tmp_path / "stacked.json")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("NOT VERIFIED at version 0: The start state is not the one setup gives")
+    # with its own seed the same start is the setup, and the record verifies
+    record["fairness"] = json.loads(path_of("reign-and-ruin", 3).read_text("utf-8"))["fairness"]
+    (tmp_path / "honest.json").write_text(json.dumps(record), "utf-8")
+    assert cli.main(["verify", str(tmp_path / "honest.json")]) == 0
+
+
+def test_a_fork_verifies_from_its_start_with_the_records_players(tmp_path, capsys):
+    record = json.loads(path_of("reign-and-ruin", 3).read_text("utf-8"))
+    game = get_game("reign-and-ruin")
+    record["start"] = game.setup(record["players"], 3, record["options"])
+    record["forked_from"] = {"session_id": "s1", "version": 4}
+    (tmp_path / "fork.json").write_text(json.dumps(record), "utf-8")
+    assert cli.main(["verify", str(tmp_path / "fork.json")]) == 0
+    assert "replay from the fork's start (version 4 of session s1" in capsys.readouterr().out
+    record["players"] = ["mallory", *record["players"][1:]]
+    (tmp_path / "renamed.json").write_text(json.dumps(record), "utf-8")
+    assert cli.main(["verify", str(tmp_path / "renamed.json")]) == 1
+    assert "players are not the record's players" in capsys.readouterr().out
+
+
+def test_a_records_text_cannot_steer_the_terminal(tmp_path, capsys):
+    """An event's text is quoted in the verdict: its 8-bit escape (U+009B, CSI) and bidi
+    override come out as ``\\u`` escapes, not as characters a terminal acts on."""
+    record = json.loads(path_of("reign-and-ruin", 3).read_text("utf-8"))
+    record["entries"][1]["events"][0]["note"] = "\x9b2K\x1b[8m\u202eok"
+    (tmp_path / "steer.json").write_text(json.dumps(record), "utf-8")
+    assert cli.main(["verify", str(tmp_path / "steer.json")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("NOT VERIFIED at version 2: ") and "\\u009b2K" in out
+    assert all(c.isprintable() for c in out.rstrip("\n"))

@@ -3,6 +3,8 @@ setup applies them (``rules.engine.check_players``)."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from rules.engine import check_players
@@ -39,11 +41,36 @@ def test_unsafe_ids_are_refused_never_normalised(player, reason):
 
 @pytest.mark.parametrize(
     "a, b",
-    [("ann", "Ann"), ("ann", "\u0430nn"), ("ANN", "\u0430nn"), ("Ian", "lan"), ("0scar", "Oscar")],
+    [
+        ("ann", "Ann"),
+        ("ann", "\u0430nn"),
+        ("ANN", "\u0430nn"),
+        ("Ian", "lan"),
+        ("0scar", "Oscar"),
+        ("bob", "\u0412ob"),  # Cyrillic capital Ve: its skeleton is "Bob", then case
+        ("tom", "\u0422om"),  # Cyrillic capital Te
+        ("ken", "\u039aen"),  # Greek capital Kappa
+    ],
 )
 def test_ids_differing_by_case_or_confusables_are_one_seat(a, b):
     assert look_alikes([a, b]) == [(1, 0)]
-    assert look_alikes([a, "bob", b]) == [(2, 0)]
+    assert look_alikes([a, "zed", b]) == [(2, 0)]
+
+
+def test_no_capital_look_alike_passes_for_a_lowercase_latin_letter():
+    """Every letter whose skeleton is one Latin letter (a capital look-alike, Greek, Cyrillic,
+    Cherokee...) is the same seat as that letter in lower case: ``Вob`` cannot sit beside
+    ``bob``."""
+    passed = []
+    for code in range(0x80, 0x30000):
+        char = chr(code)
+        if unicodedata.category(char)[0] != "L" or id_problem(char + "ob") is not None:
+            continue
+        shape = skeleton(char)
+        if len(shape) == 1 and shape.isascii() and shape.isalpha():
+            if not look_alikes([shape.lower() + "ob", char + "ob"]):
+                passed.append(f"U+{code:04X}")
+    assert passed == []
 
 
 def test_distinct_ids_stay_distinct():
