@@ -11,8 +11,9 @@ id (:mod:`rules.player_ids`, issue 24), it must not be able to lie about itself:
   :func:`rules.player_ids.look_alike_keys`) would let ``hexen-4`` and ``hехen-4`` (Cyrillic е)
   name two cards of different values.
 - **A name** (a title, a description, a card's text) is free text, but holds no control,
-  format, private-use, surrogate or unassigned character (Unicode general categories Cc, Cf,
-  Co, Cs, Cn): no newline to forge a line of a log or a picture, no bidirectional override to
+  format, private-use, surrogate or unassigned character, nor a line or paragraph separator
+  (Unicode general categories Cc, Cf, Co, Cs, Cn, Zl, Zp): no newline to forge a line of a log
+  or a picture, no bidirectional override to
   make it read backwards, no zero-width character to hide in it.
 
 Each game keeps its own violation codes and limits; the rule of what is safe is this module's.
@@ -28,7 +29,7 @@ from rules.player_ids import LookAlikes, id_problem
 
 __all__ = ["id_problem", "text_problem", "LookAlikes", "taken", "id_violation"]
 
-_UNSHOWN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+_UNSHOWN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 """The general categories a name may not hold (see the module docstring)."""
 
 
@@ -38,7 +39,7 @@ def text_problem(text: str) -> str | None:
     for i, char in enumerate(text):
         if unicodedata.category(char) in _UNSHOWN:
             return (
-                f"holds a control, format or unassigned character at position {i} "
+                f"holds a control, format, separator or unassigned character at position {i} "
                 f"(U+{ord(char):04X})"
             )
     return None

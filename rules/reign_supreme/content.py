@@ -119,6 +119,9 @@ MAX_SCENARIO_ID = 64
 """Service limit on the length of a custom scenario's id and its kingdoms' ids (rules doc,
 Scenarios), as on army ids."""
 SCENARIO_TEXT_LIMITS = {"name": 60, "description": 1000}
+ROSTER_TEXT_LIMIT = 60
+"""The most characters of a custom roster's title and of a unit's name (the default ones are at
+most 21): shown on every player's screen and picture, they are names, not texts."""
 """Service limits on the length of a custom scenario's name (as a card's) and description (the
 standard scenario's has 409 characters)."""
 VICTORIES = ("last_standing", "throne")
@@ -218,7 +221,7 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
             found.append(_v("bad_roster", f"{where} has an unknown field {key!r}.", rule))
     if "title" in roster and type(roster["title"]) is not str:
         found.append(_v("bad_roster", f"{where}.title must be a string.", rule))
-    elif "title" in roster and (problem := text_problem(roster["title"])) is not None:
+    elif "title" in roster and (problem := _name_problem(roster["title"])) is not None:
         found.append(_v("bad_roster", f"{where}.title {problem}.", rule))
     if "assault" not in roster["units"]:
         found.append(_v("bad_roster", f"{where} must define its one Assault unit.", rule))
@@ -238,6 +241,13 @@ def check_roster(army: str, roster: Any) -> list[Violation]:
     return found
 
 
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a roster's title or a unit's name: too long, or not to be shown."""
+    if len(name) > ROSTER_TEXT_LIMIT:
+        return f"is {len(name)} characters long; at most {ROSTER_TEXT_LIMIT}"
+    return text_problem(name)
+
+
 def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
     if type(stats) is not dict:
         return [_v("bad_unit_stats", f"{at} must be an object.", rule)]
@@ -249,7 +259,7 @@ def _check_stats(at: str, stats: Any, rule: str) -> list[Violation]:
     name = stats.get("name")
     if type(name) is not str or not name:
         found.append(_v("bad_unit_stats", f"{at}.name must be a non-empty string.", rule))
-    elif (problem := text_problem(name)) is not None:
+    elif (problem := _name_problem(name)) is not None:
         found.append(_v("bad_unit_stats", f"{at}.name {problem}.", rule))
     for stat in STATS:
         value = stats.get(stat)

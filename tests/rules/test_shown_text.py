@@ -43,6 +43,8 @@ def test_names_may_be_any_printable_text(text):
         ("nul\x00", "U+0000"),
         ("private\ue000", "U+E000"),
         ("unassigned\U000e0080", "U+E0080"),
+        ("Build a cathedral\u2028Monarch: you lose", "U+2028"),  # a line separator (Zl)
+        ("one\u2029two", "U+2029"),  # a paragraph separator (Zp)
     ],
 )
 def test_names_may_not_hold_control_format_or_unassigned_characters(text, code_point):
@@ -133,8 +135,8 @@ def test_rtc_a_title_with_a_bidi_override_is_refused_naming_the_field():
     assert found == [
         (
             "bad_card",
-            "options.deck.3.title holds a control, format or unassigned character at position 8 "
-            "(U+202E).",
+            "options.deck.3.title holds a control, format, separator or unassigned character at "
+            "position 8 (U+202E).",
         )
     ]
 
@@ -253,10 +255,10 @@ def test_rs_card_names_and_texts_may_not_hold_control_characters():
     cards[1]["text"] = "Deal 4.\nThen deal 40."
     found = setup_problems("reign-supreme", {"cards": cards})
     assert [m for _, m in found] == [
-        "options.cards[0].name holds a control, format or unassigned character at position 4 "
-        "(U+200B).",
-        "options.cards[1].text holds a control, format or unassigned character at position 7 "
-        "(U+000A).",
+        "options.cards[0].name holds a control, format, separator or unassigned character at "
+        "position 4 (U+200B).",
+        "options.cards[1].text holds a control, format, separator or unassigned character at "
+        "position 7 (U+000A).",
     ]
 
 
@@ -285,6 +287,17 @@ def test_rs_roster_titles_unit_names_and_scenario_texts_may_not_hold_control_cha
     assert _rs_codes({"scenario": dict(scenario, description="Two\x1bkingdoms")}) == [
         "bad_scenario"
     ]
+
+
+def test_rs_roster_titles_and_unit_names_are_bounded():
+    state = get_game("reign-supreme").setup(
+        ["ann", "bob"], 1, {"rosters": {"g": _roster("G" * 60)}}
+    )
+    assert state["rosters"]["g"]["title"] == "G" * 60
+    assert _rs_codes({"rosters": {"gnomes": _roster("G" * 61)}}) == ["bad_roster"]
+    roster = _roster()
+    roster["units"] = dict(roster["units"], assault=dict(roster["units"]["assault"], name="A" * 61))
+    assert _rs_codes({"rosters": {"gnomes": roster}}) == ["bad_unit_stats"]
 
 
 def _skirmish(**changes) -> dict:
