@@ -100,6 +100,28 @@ def test_openapi_yaml_is_served(client, tmp_path, monkeypatch):
     assert b"T2" in client.get("/openapi.yaml").data
 
 
+def test_the_spec_as_json_is_converted_once_per_version_of_the_file(client, tmp_path, monkeypatch):
+    """A client preferring JSON (Swagger UI, generated clients) gets the same spec as JSON; the
+    YAML is parsed once per version of the file, not once a request, and both answers say they
+    vary with ``Accept``."""
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\n")
+    monkeypatch.setattr(ops, "_spec", ops._SpecCache(spec))
+    parsed = []
+    real_load = ops.yaml.load
+    monkeypatch.setattr(ops.yaml, "load", lambda *a, **k: parsed.append(1) or real_load(*a, **k))
+    as_json = {"Accept": "application/json,*/*"}
+    for _ in range(3):
+        resp = client.get("/openapi.yaml", headers=as_json)
+        assert resp.mimetype == "application/json" and resp.get_json()["info"]["title"] == "T"
+        assert "Accept" in resp.vary
+    assert len(parsed) == 1
+    assert "Accept" in client.get("/openapi.yaml").vary
+    spec.write_text("openapi: 3.1.0\ninfo: {title: T2, version: '1'}\npaths: {}\n")
+    assert client.get("/openapi.yaml", headers=as_json).get_json()["info"]["title"] == "T2"
+    assert len(parsed) == 2
+
+
 def test_openapi_yaml_missing_is_404_problem(client, tmp_path, monkeypatch):
     monkeypatch.setattr(ops, "_spec", ops._SpecCache(tmp_path / "absent.yaml"))
     assert_problem(client.get("/openapi.yaml"), 404, "not_found")
