@@ -32,10 +32,12 @@ stopped moves on when it is next touched (any read of it, or a move), since ever
 Several processes may nudge one session: the compare-and-set lets exactly one move land.
 
 Seeds: a session's ``bot_seed`` is derived from its setup seed (:func:`session_bot_seed`), and
-each bot move's seed from that, the version the move is made on and the seat
-(:func:`move_seed`). So the same session (same seed, options and bots) with the same human moves
-replays the same bot moves, whichever process makes them (an expert cut short by a busy machine,
-``complete: false``, is the only exception). The seed never comes from the state's generator.
+each bot move's seed from that, the seat and the seat's view (:func:`move_seed`). So the same
+session (same seed, options and bots) with the same human moves replays the same bot moves,
+whichever process makes them (an expert cut short by a busy machine, ``complete: false``, is the
+only exception); and a bot facing a position again, after a takeback, makes the move it made
+before: a person cannot take back a bot's reply to fish for a better one. The seed never comes
+from the state's generator, nor from anything the seat cannot see.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ from api.session_store import Conflict, Session, SessionStore, StateTooLarge, hi
 from api.store import StoreUnavailable
 from rules.bots import BOTS, NoMoveToSuggest, suggest
 from rules.engine import Game
-from rules.engine_types import Move, PlayerId, State, Violation
+from rules.engine_types import Move, PlayerId, State, View, Violation
+from rules.records.digest import state_digest
 from rules.registry import get_game
 
 __all__ = [
@@ -118,10 +121,10 @@ def session_bot_seed(setup_seed: int) -> int:
     return _hash63(f"reign-referee bot seats\0{setup_seed}")
 
 
-def move_seed(bot_seed: int, version: int, player: PlayerId) -> int:
-    """The seed of the bot move ``player`` makes on ``version``: 63 bits of SHA-256 of the
-    session's bot seed, the version and the seat."""
-    return _hash63(f"{bot_seed}\0{version}\0{player}")
+def move_seed(bot_seed: int, view: View, player: PlayerId) -> int:
+    """The seed of the bot move ``player`` makes from ``view`` (its view of the state): 63 bits
+    of SHA-256 of the session's bot seed, the seat and the view's digest."""
+    return _hash63(f"{bot_seed}\0{player}\0{state_digest(view)}")
 
 
 def _hash63(text: str) -> int:
@@ -304,11 +307,12 @@ class BotSeats:
 
     def _choose(self, game: Game, session: Session, player: PlayerId) -> Move | None:
         """The bot's move, from ``player``'s view only; None when it has none to make."""
-        seed = move_seed(session.bot_seed, session.version, player)
+        view = game.view(session.state, player)
+        seed = move_seed(session.bot_seed, view, player)
         try:
             chosen = suggest(
                 BOTS[game.id],
-                game.view(session.state, player),
+                view,
                 player,
                 session.bots[player],
                 seed,

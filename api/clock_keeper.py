@@ -72,11 +72,12 @@ def clock_move(
     if action == "forfeit":
         return forfeit(game, state, seat)
     if action == "bot":
-        seed = move_seed(session_bot_seed(int(state.get("seed", 0))), session.version, seat)
+        view = game.view(state, seat)
+        seed = move_seed(session_bot_seed(int(state.get("seed", 0))), view, seat)
         try:
             chosen = suggest(
                 BOTS[game.id],
-                game.view(state, seat),
+                view,
                 seat,
                 level,
                 seed,

@@ -59,8 +59,10 @@ REVEALS: dict[str, frozenset[str]] = {
             "setup_task",
         }
     ),
-    # a Spell or Tactics card leaves a hand (RS 15)
-    "reign-supreme": frozenset({"card_played"}),
+    # a Spell or Tactics card leaves a hand (RS 15); a defeated player's hand goes face up to
+    # the discard piles, or to the player who took their Throne (RS 8: with three seats or
+    # more the game goes on, so a defeat is no end of the game to stop a takeback)
+    "reign-supreme": frozenset({"card_played", "player_defeated"}),
     # a face-down proposal is revealed, goals are shown after a death, secret votes are counted
     "reigns-the-council": frozenset(
         {

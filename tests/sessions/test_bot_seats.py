@@ -277,7 +277,40 @@ def test_the_same_session_replays_the_same_bot_moves(app, client):
             [(e["player"], e["move"]) for e in raw_history(app, created["session_id"])]
         )
     assert histories[0] == histories[1]
-    assert move_seed(1, 2, "bob") != move_seed(1, 3, "bob") != move_seed(1, 2, "cat")
+    view = {"phase": "draft"}
+    assert move_seed(1, view, "bob") != move_seed(1, {"phase": "play"}, "bob")
+    assert move_seed(1, view, "bob") != move_seed(1, view, "cat") != move_seed(2, view, "cat")
+
+
+def test_a_takeback_cannot_re_roll_a_bots_reply(app, client):
+    """Back in the same position, a bot makes the move it made before: ann takes back a
+    placement of hers and the bot's answer to it, places again the same way, and gets the same
+    answer (its seed comes from its view, not from the version, which a takeback moves on)."""
+    created = create(client, "reign-supreme", ["ann", "bob"], {"bob": "random"}, seed=3)
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+
+    def place_and_answer() -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+        """ann's first legal move, once she is waited on; the version before it and the bot's
+        moves after it."""
+        start = settle(app, client, sid).version
+        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+        assert resp.status_code == 200
+        end = settle(app, client, sid).version
+        return start, move, [e["move"] for e in raw_history(app, sid)[start + 1 : end]]
+
+    start, move, answer = place_and_answer()
+    while not answer:  # ann places until the bot answers one of her placements
+        start, move, answer = place_and_answer()
+    replies = [answer]
+    for _ in range(2):
+        resp = client.post(f"/v1/sessions/{sid}/takebacks", json={"to_version": start}, headers=ann)
+        assert resp.status_code == 201 and resp.get_json()["status"] == "accepted", resp.get_json()
+        again, same, answer = place_and_answer()
+        assert same == move
+        replies.append(answer)
+    assert all(m["player"] == "bob" for m in replies[0])
+    assert replies[0] == replies[1] == replies[2]
 
 
 def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, monkeypatch):
