@@ -8,10 +8,12 @@ session answer carries besides its own (``table``).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from flask import current_app, request
 
+from api import jsonio
 from api.bot_seats import BotSeats
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -27,11 +29,14 @@ __all__ = [
     "idempotency_key",
     "key_reused",
     "load_session",
+    "names_version",
+    "quoted",
     "seat",
     "store",
     "table",
     "too_large",
     "unauthorized",
+    "view_etag_value",
     "viewer",
 ]
 
@@ -143,12 +148,44 @@ def key_reused() -> ApiError:
 
 
 def etag_value(version: int) -> str:
-    """The opaque tag of a session version: its number."""
+    """The opaque tag of a session version: its number. The tag of every answer about a version
+    that does not depend on who asks or on what changes between versions (a move's answer, the
+    legal moves, a 412 or 409, a new session or fork); ``view_etag_value`` is the others'."""
     return str(version)
 
 
 def etag(version: int) -> str:
-    return f'"{etag_value(version)}"'
+    return quoted(etag_value(version))
+
+
+def quoted(opaque: str) -> str:
+    """An opaque tag as an ``ETag`` header sends it: a strong entity tag (RFC 9110 §8.8.3)."""
+    return f'"{opaque}"'
+
+
+VIEW_TAG_CHARS = 12
+"""Hex characters of SHA-256 in a view's tag (``view_etag_value``): enough that two answers of one
+version a client holds never share a tag by chance."""
+
+
+def view_etag_value(version: int, *depends_on: Any) -> str:
+    """The opaque tag of an answer about ``version`` that also depends on ``depends_on`` (JSON
+    values): ``<version>.<digest>``, the digest ``VIEW_TAG_CHARS`` hex characters of SHA-256 of
+    them. A strong validator changes whenever the representation does (RFC 9110 §8.8.1), and
+    ``GET /v1/sessions/{id}`` changes without a new version (the viewer, a clock the admin
+    pauses, a pending takeback: README, "How sessions behave"): its tag holds them all. The
+    version part still names the version, so the tag is also an ``If-Match`` of a move
+    (``names_version``)."""
+    digest = hashlib.sha256(jsonio.dumps(list(depends_on))).hexdigest()[:VIEW_TAG_CHARS]
+    return f"{version}.{digest}"
+
+
+def names_version(opaque: str, version: int) -> bool:
+    """Whether an opaque tag names ``version``: its version tag (``"3"``), or a view's tag of it
+    (``"3.<digest>"``, whatever the digest: a move is made on the version, not on a view of it).
+    Compared exactly, as ASCII (``"03"`` and ``"٣"`` name no version)."""
+    wanted = etag_value(version)
+    return opaque == wanted or opaque.startswith(wanted + ".")
 
 
 def table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:

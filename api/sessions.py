@@ -227,26 +227,36 @@ def _check_bots(game: Game, state: dict[str, Any], bots: dict[str, str]) -> None
         )
 
 
-def _not_modified(session: Session) -> bool:
-    """Whether the request's ``If-None-Match`` names the session's version (or is ``*``): the
-    caller's copy is current, 304 (RFC 9110, section 13.1.2)."""
+def _not_modified(tag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names the answer's opaque ``tag`` (or is ``*``):
+    the caller's copy is current, 304 (RFC 9110, section 13.1.2). Only the whole tag matches: the
+    version alone (``"3"``) may be another viewer's copy, or one from before a pause or a takeback
+    proposal."""
     wanted = request.headers.get("If-None-Match")
     if wanted is None:
         return False
     tags = _tags(wanted, "If-None-Match", weak=True)
-    return tags is None or access.etag_value(session.version) in tags  # None: "*"
+    return tags is None or tag in tags  # None: "*"
+
+
+def _view_headers(tag: str) -> dict[str, str]:
+    """The headers of a view's answer (200 or 304): its tag, and that it is the caller's."""
+    return {"ETag": access.quoted(tag), "Vary": "Authorization", "Cache-Control": "no-cache"}
 
 
 @bp.get("/<session_id>")
 def read_session(session_id: str):
+    """The session as the caller may see it. Its tag holds all the answer depends on besides the
+    version that may change without one: the viewer, the clock as stored (paused, resumed, time
+    added, a timeout; not the time that passes, or a poll would never get a 304: ``remaining_ms``
+    is as of the answer) and the pending takeback (README, "How sessions behave")."""
     session = access.load_session(session_id)
     viewer = access.viewer(session)
-    headers = {
-        "ETag": access.etag(session.version),
-        "Vary": "Authorization",
-        "Cache-Control": "no-cache",
-    }
-    if _not_modified(session):
+    takeback = access.store().pending_takeback(session.id, session.version)
+    stored_clock = session_clocks.parse(session.clock)
+    tag = access.view_etag_value(session.version, viewer, stored_clock, takeback)
+    headers = _view_headers(tag)
+    if _not_modified(tag):
         return Response(status=304, headers=headers)
     game = get_game(session.game)
     return (
@@ -262,7 +272,7 @@ def read_session(session_id: str):
             "view": game.view(session.state, viewer),
             **access.table(game, session.state, access.fairness(session)),
             "clock": session_clocks.public(session),
-            "takeback": access.store().pending_takeback(session.id, session.version),
+            "takeback": takeback,
         },
         200,
         headers,
@@ -287,15 +297,13 @@ def delete_session(session_id: str):
 
 @bp.get("/<session_id>/board.svg")
 def board_picture(session_id: str):
-    """The picture of the caller's view: a seat's with its token, the spectator's without."""
+    """The picture of the caller's view: a seat's with its token, the spectator's without. It is
+    drawn from the state and the viewer only (``api.games.picture``): its tag holds the viewer."""
     session = access.load_session(session_id)
     viewer = access.viewer(session)
-    headers = {
-        "ETag": access.etag(session.version),
-        "Vary": "Authorization",
-        "Cache-Control": "no-cache",
-    }
-    if _not_modified(session):  # a front end polling the picture redraws nothing
+    tag = access.view_etag_value(session.version, viewer)
+    headers = _view_headers(tag)
+    if _not_modified(tag):  # a front end polling the picture redraws nothing
         return Response(status=304, headers=headers)
     answer = picture(get_game(session.game), session.state, viewer)
     answer.headers.update(headers)
@@ -458,8 +466,10 @@ def _a_takeback_proposals_key(store: SessionStore, session_id: str, idem: tuple[
 
 def _check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
     """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
-    ``if_match`` None: no If-Match, or ``*`` (any current version)."""
-    if if_match is not None and access.etag_value(current) not in if_match:
+    ``if_match`` None: no If-Match, or ``*`` (any current version). A tag names a version as
+    ``"3"`` or as a view's tag of it (``"3.<digest>"``, the ``ETag`` of a session read: a client
+    that echoes it moves on the version it read; the rest of the tag is not the move's concern)."""
+    if if_match is not None and not any(access.names_version(tag, current) for tag in if_match):
         raise ApiError(
             412,
             "precondition_failed",
@@ -489,8 +499,9 @@ def _replay(
     """The answer to a retry of a remembered Idempotency-Key, rebuilt (issues 23, 24): the
     ``version`` its move made and that history entry's ``events`` redacted for the seat, as the
     first answer had them; the ``view`` (and ``outcome``) of the session *now*, which is the
-    first answer's when no move landed since. ``ETag`` is the current version (the view's).
-    Another request with the key: 422 ``idempotency_key_reused``, naming the header."""
+    first answer's when no move landed since. ``ETag`` is the current version (``"<version>"``,
+    as a move's answer). Another request with the key: 422 ``idempotency_key_reused``, naming the
+    header."""
     if prior.digest != fingerprint:
         raise access.key_reused()
     source = store.replay_source(session_id, prior.version)

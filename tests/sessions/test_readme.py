@@ -69,7 +69,7 @@ def _checks(block: str) -> list[str]:
         return [  # the sessions walkthrough
             '"seed": null',
             "HTTP/1.1 200 OK",
-            'ETag: "0"',  # step 3 shows the ETag it names
+            'ETag: "0.',  # step 3 shows the ETag it names (version 0, as ann sees it)
             "Idempotent-Replayed: true",
             "HTTP/1.1 304",
             "verified: reign-and-ruin: seed_commitment",

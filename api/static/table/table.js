@@ -38,8 +38,8 @@ const GONE = "This session is gone (deleted, or expired after a long time withou
 
 // -- HTTP --------------------------------------------------------------------------------------
 async function api(method, path, body, headers = {}) {
-  // no-store: every answer is wanted as of now (a clock's time left, a pending takeback), never
-  // a cached copy revalidated by ETag (the version), which neither of those changes.
+  // no-store: every answer is wanted as of now (a running clock's time left), never a cached
+  // copy revalidated by ETag, which follows the clock's writes and takebacks but not time passing.
   const init = { method, headers: { ...headers }, cache: "no-store" };
   if (table && table.token) init.headers.Authorization = `Bearer ${table.token}`;
   if (body !== undefined) {
