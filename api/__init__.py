@@ -25,6 +25,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from api import (
         bots,
         clock_admin,  # noqa: F401  (adds POST /v1/sessions/{id}/clock to sessions.bp)
+        codings,
         errors,
         games,
         ops,
@@ -47,6 +48,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings = Settings.from_env(env)
 
     app = Flask(__name__, static_folder=None)  # no /static: the docs serve their own assets
+    # A path is matched as written: werkzeug would answer /v1//games with a 308 to an absolute
+    # URL made from the client's Host header, in HTML. Set before any route is added (each
+    # takes the map's setting then); /v1//games is now a 404 like any unknown path.
+    app.url_map.merge_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config.update(config)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
@@ -61,6 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         raise RuntimeError(f"games without schemas in schemas/: {', '.join(missing)}")
 
     errors.register_error_handlers(app)
+    codings.register(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(bots.bp)
     app.register_blueprint(sessions.bp)

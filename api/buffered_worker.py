@@ -15,7 +15,7 @@ slowloris); :class:`BufferedWorker` puts that buffering inside the worker, as ng
   thread pool, with a parser that reads from those bytes, never from the socket: a thread never
   waits for a client's bytes. A head gunicorn refuses, or a body over ``MAX_BODY_BYTES``, goes
   at once and gunicorn or the app answers as before (problem+json, ``api.worker``); the
-  connection is then closed.
+  connection is then closed, and the answer says ``Connection: close``.
 - Each request must arrive whole within ``REQUEST_DEADLINE_SECONDS`` of the connection opening
   (a new connection) or of its first byte (a kept-alive connection, which otherwise waits
   ``keepalive`` seconds for one, as gthread does). Past it, a started request is answered 408
@@ -505,6 +505,11 @@ class BufferedWorker(ProblemWorker):
             # "100 Continue" was sent from the loop already, or the answer is a refusal the
             # client should not send a body for (gunicorn would send it from wsgi.create).
             req._expected_100_continue = False
+        if getattr(conn, "close_after", False):
+            # A refusal (a body over the limit, a broken one) is answered, then the connection
+            # closes with the rest of the request unread: the answer says so (Connection: close,
+            # RFC 9112 section 9.6), or a client would send its next request on it and lose it.
+            req.force_close()
         # gunicorn builds the environ in here: the app wrapper (load_wsgi) puts the arrival in
         _handling.arrived = getattr(conn, "arrived", None)
         if not isinstance(conn, BufferedConn):

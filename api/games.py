@@ -2,7 +2,8 @@
 
 Every body goes through the same pipeline (docs/architecture.md):
 
-1. content type ``application/json`` (415), size within ``MAX_BODY_BYTES`` (413), valid JSON (400);
+1. content type ``application/json`` and no content coding (415), size within ``MAX_BODY_BYTES``
+   (413), valid JSON (400);
 2. the envelope schema (400 with ``errors`` keyed by field path);
 3. the game's shape schemas for ``state``/``move``/``options`` (400, keyed from the body root);
 4. ``game.check_state`` (422 ``invalid_state``);
@@ -21,6 +22,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 import schemas
 from api import jsonio
+from api.codings import check_no_content_coding
 from api.errors import ApiError
 from api.known_states import KnownStates, state_span
 from api.request_buffer import MAX_CHUNKS
@@ -101,7 +103,8 @@ def read_state_body(schema: Schema) -> StateBody:
 
 
 def _json_bytes() -> bytes:
-    """The body's bytes, once its content type says JSON (415 else)."""
+    """The body's bytes, once its content type says JSON and no content coding is applied to it
+    (415 else: ``api.codings``)."""
     if not _is_json(request.mimetype):
         given = request.mimetype or "no content type"
         raise ApiError(
@@ -109,6 +112,7 @@ def _json_bytes() -> bytes:
             "unsupported_media_type",
             f"The request body must be application/json, not {given[:100]}.",
         )
+    check_no_content_coding()
     return _read_data()
 
 

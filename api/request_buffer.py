@@ -10,7 +10,9 @@ held so far), so what counts as a complete, acceptable head here is exactly what
 parse: a head gunicorn refuses (414, 431, 400, 501) is :data:`REFUSED` at once and handed on for
 gunicorn to answer. The body is framed by ``Content-Length`` or ``Transfer-Encoding: chunked``
 (RFC 9112 section 6.3); a body declared or sent beyond ``max_body`` is handed on as
-:data:`REFUSED` too, for the app's 413, without waiting for the rest.
+:data:`REFUSED` too, for the app's 413, without waiting for the rest (a chunked one as a
+well-formed body of the data that came, however its chunks were cut:
+:meth:`RequestBuffer.gathered`).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class ChunkScan:
         self.body = bytearray()  # the data of the chunks passed
         self.last: int | None = None  # offset of the last-chunk line, once seen
         self.end: int | None = None  # offset just past the trailer section, once seen
+        self.arriving: slice | None = None  # where the data of a chunk under way is (or will be)
 
     def advance(self, data: bytes | bytearray) -> int:
         """Scan what ``data`` holds; return the data bytes seen so far (a partial chunk's too).
@@ -86,9 +89,13 @@ class ChunkScan:
                 return self.decoded
             after = eol + 2 + size
             if len(data) < after + 2:
-                return self.decoded + max(0, len(data) - eol - 2)
+                # its data so far, not the CR after it: a chunk that ends at the limit is not
+                # over it while its CRLF is on the way
+                self.arriving = slice(eol + 2, after)
+                return self.decoded + min(size, len(data) - eol - 2)
             if data[after : after + 2] != b"\r\n":
                 raise ValueError("chunk data not followed by CRLF")
+            self.arriving = None
             self.chunks += 1
             if self.chunks > MAX_CHUNKS:
                 raise ValueError("too many chunks")
@@ -96,6 +103,12 @@ class ChunkScan:
             self.body += data[eol + 2 : after]
             self.pos = after + 2
         return self.decoded
+
+    def data_so_far(self, data: bytes | bytearray) -> bytes:
+        """The data of the chunks passed, then what ``data`` holds of the chunk under way."""
+        if self.arriving is None:
+            return bytes(self.body)
+        return bytes(self.body + data[self.arriving])
 
 
 class RequestBuffer:
@@ -113,6 +126,7 @@ class RequestBuffer:
         self._chunks: ChunkScan | None = None
         self._next_check = _FIRST_LIMIT_CHECK
         self.verdict: str = MORE
+        self.too_large = False  # REFUSED for the body's size: the app answers 413
 
     @property
     def started(self) -> bool:
@@ -165,16 +179,18 @@ class RequestBuffer:
         assert self.head_end is not None
         if self.length is not None:
             if self.length > self.max_body:
-                return REFUSED  # the app answers 413 from the Content-Length alone
+                self.too_large = True  # the app answers 413 from the Content-Length alone
+                return REFUSED
             return WHOLE if len(self.data) - self.head_end >= self.length else MORE
         assert self._chunks is not None
         try:
             seen = self._chunks.advance(self.data)
         except ValueError:
             return REFUSED
-        if self._chunks.end is not None:
-            return WHOLE if self._chunks.decoded <= self.max_body else REFUSED
-        return REFUSED if seen > self.max_body else MORE
+        self.too_large = seen > self.max_body
+        if self.too_large:
+            return REFUSED
+        return MORE if self._chunks.end is None else WHOLE
 
     def gathered(self) -> bytes:
         """The bytes to hand on: those held, but the chunks of a chunked body in one chunk.
@@ -184,27 +200,33 @@ class RequestBuffer:
         once its pieces were small (``api.buffered_worker.gathered_unreader``), and
         ``MAX_BODY_BYTES`` bounds only the data, not the chunks. Scanned here already, a whole
         body is handed on as the one chunk any client could have sent, then its own last chunk,
-        trailers and whatever follows; a body refused for its size, as the one chunk of the data
-        passed, which the app refuses at the limit (413), the connection then closed. Chunk
-        extensions, which mean nothing to the app, are left out."""
+        trailers and whatever follows. Chunk extensions, which mean nothing to the app, are left
+        out.
+
+        A body refused for its size (:attr:`too_large`) is handed on as a whole body too: the
+        data that came, whole chunks and the part of a chunk under way, as one chunk, then a last
+        chunk. The app reads it one byte past the limit and answers 413 (the connection then
+        closes), however the client cut or timed its chunks. Handed on as it came, a chunk cut
+        short or missing its CRLF made gunicorn's reader raise before the app had read past the
+        limit: 400 "could not be read in full" instead of the contract's 413."""
         chunks = self._chunks
-        if chunks is None or not chunks.decoded:
-            return bytes(self.data)
-        rest: bytes | bytearray
-        if self.verdict == WHOLE and chunks.last is not None:
-            rest = self.data[chunks.last :]
-        elif self.verdict == REFUSED and chunks.decoded > self.max_body:
-            rest = b""
-        else:
+        if chunks is None:
             return bytes(self.data)
         assert self.head_end is not None
+        if self.too_large:
+            body = chunks.data_so_far(self.data)
+            return b"".join(
+                (self.data[: self.head_end], b"%x\r\n" % len(body), body, b"\r\n0\r\n\r\n")
+            )
+        if self.verdict != WHOLE or chunks.last is None or not chunks.decoded:
+            return bytes(self.data)
         return b"".join(
             (
                 self.data[: self.head_end],
                 b"%x\r\n" % chunks.decoded,
                 chunks.body,
-                b"\r\n" if rest else b"",
-                rest,
+                b"\r\n",
+                self.data[chunks.last :],
             )
         )
 

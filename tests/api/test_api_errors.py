@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import random
 
@@ -214,10 +215,17 @@ def test_unknown_game_is_404(client):
         "/v1/sessions/x/nope",
         "/docs/no-such-asset.js",
         "/v1/games/reign-and-ruin/apply/x",
+        "/v1//games",
+        f"/v1/games/{GAME}//legal-moves",
+        "/v1/sessions//x",
     ],
 )
 def test_unknown_path_is_404(client, path):
-    assert_problem(client.get(path), 404, "not_found")
+    """A doubled slash too: werkzeug merged it with a 308 to an absolute URL built from the
+    client's Host header, in HTML."""
+    resp = client.get(path)
+    assert_problem(resp, 404, "not_found")
+    assert "Location" not in resp.headers
 
 
 @pytest.mark.parametrize(
@@ -308,6 +316,58 @@ def test_not_json_is_415(client, endpoint, content_type):
 
 def test_no_body_no_content_type_is_415(client):
     assert_problem(client.post(f"{BASE}/setup"), 415, "unsupported_media_type")
+
+
+SETUP_BODY = json.dumps({"players": ["a", "b"], "seed": 3}).encode()
+GZIPPED = gzip.compress(SETUP_BODY, mtime=0)
+
+
+@pytest.mark.parametrize(
+    "coding, raw",
+    [
+        ("gzip", GZIPPED),  # was 400 malformed_json: read as if not coded
+        ("gzip", SETUP_BODY),  # plain JSON labelled gzip: was accepted
+        ("br", SETUP_BODY),
+        ("deflate", SETUP_BODY),
+        ("identity, gzip", GZIPPED),
+        ("GZIP", GZIPPED),
+    ],
+    ids=["gzip", "plain-labelled-gzip", "br", "deflate", "identity-then-gzip", "upper-case"],
+)
+def test_content_coded_body_is_415_with_accept_encoding(client, coding, raw):
+    """RFC 9110 section 15.5.16: the service decodes no content coding, and says which it takes."""
+    resp = post(client, f"{BASE}/setup", raw=raw, headers={"Content-Encoding": coding})
+    problem = assert_problem(resp, 415, "unsupported_media_type")
+    assert f"Content-Encoding: {coding}" in problem["detail"]
+    assert resp.headers["Accept-Encoding"] == "identity"
+
+
+def test_content_coded_session_request_is_415(client):
+    body = {"game": GAME, "players": ["a", "b"]}
+    resp = post(client, "/v1/sessions", body, headers={"Content-Encoding": "gzip"})
+    assert_problem(resp, 415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize("coding", ["identity", "", "Identity"])
+def test_identity_content_coding_is_no_coding(client, coding):
+    resp = post(client, f"{BASE}/setup", raw=SETUP_BODY, headers={"Content-Encoding": coding})
+    assert resp.status_code == 200, resp.get_json()
+
+
+@pytest.mark.parametrize("method, path", [("POST", f"{BASE}/setup"), ("GET", "/v1/games")])
+@pytest.mark.parametrize("coding", ["gzip, chunked", "deflate, chunked", "compress, chunked"])
+def test_transfer_coding_but_chunked_is_501(client, method, path, coding):
+    """RFC 9112 section 6.1: a transfer coding the server does not decode is 501 (gunicorn lets
+    these through to the app, reading the chunks only), on every path."""
+    resp = client.open(
+        path,
+        method=method,
+        data=SETUP_BODY,
+        content_type="application/json",
+        headers={"Transfer-Encoding": coding},
+    )
+    problem = assert_problem(resp, 501, "not_implemented")
+    assert f"Transfer-Encoding: {coding}" in problem["detail"]
 
 
 # -- 422 -----------------------------------------------------------------------------------------

@@ -6,15 +6,23 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import select
 import signal
 import socket
+import time
 
 import pytest
 import redis
 
 from tests.served import CHECKOUT, ROOT, free_port, referee_env, start_serve, stop
 
-LIMIT = 10_000
+LIMIT = 64 * 1024
+"""The served MAX_BODY_BYTES: a multiple of the app's 64 KiB reads, as the default 1 MiB is, so
+that its last read of a body over the limit asks for the one byte past it (``api.games``)."""
+SETUP = (
+    b"POST /v1/games/reign-and-ruin/setup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+)
+CHUNKED = SETUP + b"Transfer-Encoding: chunked\r\n\r\n"
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +100,7 @@ def test_body_over_limit_with_content_length_is_413(server):
 
 
 def test_chunked_body_over_limit_is_413(server):
-    chunks = [b'{"players": ["'] + [b"a" * 1000] * 30 + [b'"]}']
+    chunks = [b'{"players": ["'] + [b"a" * 1000] * (LIMIT // 1000 + 30) + [b'"]}']
     status, ctype, data = _request(
         server["port"],
         "POST",
@@ -101,6 +109,72 @@ def test_chunked_body_over_limit_is_413(server):
         chunks=chunks,
     )
     assert status == 413 and ctype == "application/problem+json", data
+
+
+def _assert_413_closing(status: int, headers: dict[str, str], body: bytes) -> None:
+    """The contract's 413, naming the limit, on a connection the server then closes."""
+    assert status == 413 and headers["content-type"] == "application/problem+json", body
+    assert headers["connection"] == "close"
+    problem = json.loads(body)
+    assert problem["code"] == "payload_too_large" and str(LIMIT) in problem["detail"]
+
+
+@pytest.mark.parametrize("size", [LIMIT + 1, 3 * LIMIT])
+def test_one_chunk_over_limit_sent_at_once_is_413(server, size):
+    """The worker once handed on such a chunk without its CRLF, and gunicorn's reader raised
+    when the app read the byte past the limit: 400 "could not be read in full"."""
+    body = b"%x\r\n" % size + b"a" * size + b"\r\n0\r\n\r\n"
+    _assert_413_closing(*_raw(server["port"], CHUNKED + body))
+
+
+def _readable(sock: socket.socket) -> bool:
+    return bool(select.select([sock], [], [], 0)[0])
+
+
+def test_one_chunk_over_limit_written_in_small_writes_is_413(server):
+    """A client on a slow link: the worker refuses the body a few bytes past the limit, in the
+    middle of its chunk (handed on as it came, that chunk cut short made gunicorn's reader raise:
+    400). The short pauses only spread the writes out; any timing gets the same answer."""
+    size = 3 * LIMIT
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=60) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sent = LIMIT - 4096
+        sock.sendall(CHUNKED + b"%x\r\n" % size + b"a" * sent)
+        try:
+            while sent < size and not _readable(sock):
+                sock.sendall(b"a" * 64)
+                sent += 64
+                time.sleep(0.001)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and stopped reading
+        answer = _answer(sock)
+    _assert_413_closing(*answer)
+
+
+@pytest.mark.parametrize(
+    "rest", [b"\r\n" + b"{" * 1000, b"Expect: 100-continue\r\n\r\n"], ids=["body", "expect"]
+)
+def test_a_body_refused_for_its_size_is_answered_connection_close(server, rest):
+    """The connection closes after the 413 with the body unread: the answer says so, or a client
+    would send its next request on it and lose it (it said keep-alive)."""
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=60) as sock:
+        sock.sendall(SETUP + b"Content-Length: %d\r\n" % (2 * LIMIT) + rest)
+        answer = _answer(sock)  # until the server closes the connection
+    _assert_413_closing(*answer)
+
+
+def test_a_transfer_coding_but_chunked_is_501(server):
+    """gunicorn passes gzip, deflate and compress before chunked, and reads the chunks only: the
+    app refuses the coding it would not decode (RFC 9112 section 6.1), not misreads the body."""
+    body = json.dumps({"players": ["a", "b"], "seed": 4}).encode()
+    coded = SETUP + b"Transfer-Encoding: gzip, chunked\r\n\r\n"
+    status, headers, answer = _raw(
+        server["port"], coded + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    )
+    assert status == 501 and headers["content-type"] == "application/problem+json", answer
+    problem = json.loads(answer)
+    assert problem["code"] == "not_implemented" and "Transfer-Encoding" in problem["detail"]
+    assert headers["connection"] == "close"
 
 
 def test_chunked_body_within_limit_is_read_whole(server):
@@ -136,22 +210,26 @@ def test_broken_chunked_encoding_is_400_not_500(server, body):
     head = answer.split(b"\r\n\r\n")[0].decode()
     assert head.startswith("HTTP/1.1 400"), head
     assert "application/problem+json" in head
+    assert "\r\nConnection: close\r\n" in head  # the rest of the request is not read
 
 
-def _raw(port: int, data: bytes) -> tuple[int, str, bytes]:
-    """Send raw bytes; return the status, Content-Type and body of the answer."""
-    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
-        sock.sendall(data)
-        answer = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            answer += chunk
+def _answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """Read until the server closes the connection; the answer's status, headers (names in
+    lower case) and body."""
+    answer = b""
+    while chunk := sock.recv(65536):
+        answer += chunk
     head, _, body = answer.partition(b"\r\n\r\n")
     lines = head.decode("latin1").split("\r\n")
     headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers.get("content-type", ""), body
+    return int(lines[0].split()[1]), headers, body
+
+
+def _raw(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send raw bytes; return the status, headers and body of the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(data)
+        return _answer(sock)
 
 
 @pytest.mark.parametrize(
@@ -188,8 +266,8 @@ def _raw(port: int, data: bytes) -> tuple[int, str, bytes]:
     ],
 )
 def test_errors_gunicorn_answers_itself_are_problem_json(server, raw, status, code):
-    got, ctype, body = _raw(server["port"], raw)
-    assert got == status and ctype == "application/problem+json", body
+    got, headers, body = _raw(server["port"], raw)
+    assert got == status and headers["content-type"] == "application/problem+json", body
     problem = json.loads(body)
     assert problem["status"] == status and problem["code"] == code and problem["detail"]
     assert problem["type"].endswith(code.replace("_", "-"))

@@ -147,7 +147,51 @@ def test_a_whole_chunked_body_goes_on_as_one_chunk():
 def test_a_chunked_body_over_the_limit_goes_on_as_one_chunk_for_the_413():
     buffer = _buffer(max_body=100)
     assert buffer.feed(CHUNKED + b"1\r\nx\r\n" * 101) == REFUSED
-    assert buffer.gathered() == CHUNKED + b"65\r\n" + b"x" * 101
+    assert buffer.too_large
+    assert buffer.gathered() == CHUNKED + b"65\r\n" + b"x" * 101 + b"\r\n0\r\n\r\n"
+
+
+DATA = bytes(range(256)) * 12
+"""A body's data, 3072 bytes, over the limit of 1000 of the tests below."""
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        # one chunk of the limit + 1, whole, then the last chunk
+        [CHUNKED + b"3e9\r\n" + DATA[:1001] + b"\r\n0\r\n\r\n"],
+        # the same chunk, its CRLF not yet come
+        [CHUNKED + b"3e9\r\n" + DATA[:1001]],
+        # one chunk of 3000, arriving 200 bytes at a time (refused a few bytes past the limit)
+        [CHUNKED + b"bb8\r\n"] + [DATA[i : i + 200] for i in range(0, 3000, 200)],
+        # chunks of 100, the eleventh arriving 10 bytes at a time
+        [CHUNKED + b"".join(b"64\r\n" + DATA[i : i + 100] + b"\r\n" for i in range(0, 1000, 100))]
+        + [b"64;ext=1\r\n"]
+        + [DATA[i : i + 10] for i in range(1000, 1100, 10)],
+        # one byte at a time
+        [bytes([byte]) for byte in CHUNKED + b"bb8\r\n" + DATA[:3000]],
+    ],
+    ids=["whole", "no-crlf", "pieces-of-200", "eleventh-in-pieces", "byte-by-byte"],
+)
+def test_a_chunked_body_refused_for_its_size_goes_on_well_formed_however_it_was_cut(parts):
+    """Handed on as it came, a chunk cut short or missing its CRLF made gunicorn's reader raise
+    before the app had read past the limit, and the app answered 400, not 413. Now the data
+    that came goes on as one chunk and a last chunk: gunicorn's reader gives all of it, over
+    the limit, whatever the cut."""
+    buffer = _buffer(max_body=1000)
+    for part in parts:  # as the worker feeds it: until the verdict
+        if buffer.feed(part) != MORE:
+            break
+    assert buffer.verdict == REFUSED and buffer.too_large
+    body, _ = _parsed(buffer.gathered())
+    assert len(body) > 1000 and DATA.startswith(body)
+
+
+def test_a_chunk_that_ends_at_the_limit_is_not_over_it_while_its_crlf_is_on_the_way():
+    """Its CR once counted as data: a body of exactly ``max_body`` bytes was refused when its
+    last chunk's CR and LF came in two reads."""
+    parts = [CHUNKED, b"3e8\r\n" + b"x" * 1000 + b"\r", b"\n0\r\n\r\n"]
+    assert _feed(parts, max_body=1000) == [MORE, MORE, WHOLE]
 
 
 @pytest.mark.parametrize(
