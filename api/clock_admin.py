@@ -38,6 +38,7 @@ def set_clock(session_id: str):
     if not session.is_admin(token):
         raise ApiError(403, "forbidden", "Only the session's admin token sets its clock.")
     body = read_body(envelopes.SESSION_CLOCK_REQUEST)
+    access.check_if_match(session.version)
     action = body["action"]
     if action == "add_time":
         missing = [name for name in ("player", "seconds") if body.get(name) is None]

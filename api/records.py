@@ -346,6 +346,7 @@ def fork(session_id: str):
     if seat is None and not session.is_admin(token):
         raise access.unauthorized("The token does not open this session.")
     body = read_body(shapes.FORK)
+    access.check_if_match(session.version)
     version = body["version"]
     if version > session.version:
         raise _unknown_version(version, session.version)
@@ -437,6 +438,7 @@ def propose_takeback(session_id: str):
         replayed = _replayed_proposal(session, idem, fingerprint)
         if replayed is not None:
             return replayed
+    access.check_if_match(session.version)
     if to_version >= session.version:
         raise ApiError(
             422,
@@ -508,6 +510,7 @@ def answer_takeback(session_id: str, takeback_id: str):
         raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
     if version != takeback["at_version"]:
         return _landed_or_stale(takeback, answer, access.load_session(session.id))
+    access.check_if_match(version)
     found = store.answer_takeback(session.id, takeback_id, seat, answer)
     if found is None:
         raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")

@@ -9,6 +9,7 @@ session answer carries besides its own (``table``).
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from flask import current_app, request
@@ -19,6 +20,7 @@ from api.errors import ApiError
 from api.fairness import Fairness
 from api.session_store import Session, SessionStore, StateTooLarge
 from rules.engine import Game
+from schemas.requests import ENTITY_TAG, ENTITY_TAGS
 
 __all__ = [
     "bearer",
@@ -26,6 +28,9 @@ __all__ = [
     "etag",
     "etag_value",
     "fairness",
+    "check_if_match",
+    "check_preconditions",
+    "entity_tags",
     "idempotency_key",
     "key_reused",
     "load_session",
@@ -186,6 +191,61 @@ def names_version(opaque: str, version: int) -> bool:
     Compared exactly, as ASCII (``"03"`` and ``"٣"`` name no version)."""
     wanted = etag_value(version)
     return opaque == wanted or opaque.startswith(wanted + ".")
+
+
+_ENTITY_TAGS = re.compile(ENTITY_TAGS)
+_ENTITY_TAG = re.compile(ENTITY_TAG)
+
+
+def entity_tags(header: str, name: str, weak: bool) -> set[str] | None:
+    """The entity tags an ``If-Match``/``If-None-Match`` header lists, None for ``*``; 400 when
+    the header is not that syntax. Weak tags count only when ``weak`` (If-None-Match compares
+    weakly, If-Match strongly: RFC 9110 §13.1.1-2). A well-formed tag that names no version of
+    the session (``"abc"``, ``"12345678901234567890"``) is kept: it simply matches nothing."""
+    if _ENTITY_TAGS.fullmatch(header) is None:
+        raise ApiError(
+            400,
+            "invalid_header",
+            f'{name} must be * or a list of entity tags (RFC 9110), like "3" or W/"3", "4".',
+            errors={name: ['Expected * or entity tags like "3".']},
+        )
+    if header.strip(" \t") == "*":
+        return None
+    return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
+
+
+def check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
+    """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
+    ``if_match`` None: no If-Match, or ``*`` (any current version). A tag names a version as
+    ``"3"`` or as a view's tag of it (``"3.<digest>"``, the ``ETag`` of a session read: a client
+    that echoes it moves on the version it read; the rest of the tag is not the move's concern)."""
+    if if_match is not None and not any(names_version(tag, current) for tag in if_match):
+        raise ApiError(
+            412,
+            "precondition_failed",
+            'If-Match names no tag of the current version (a weak tag, W/"3", never '
+            f"matches: If-Match compares strongly); the session is at version {current}.",
+            current_version=current,
+            headers={"ETag": etag(current)},
+        )
+    if expected is not None and expected != current:
+        raise ApiError(
+            409,
+            "version_conflict",
+            f"expected_version is {expected}, but the session is at version {current}.",
+            current_version=current,
+            headers={"ETag": etag(current)},
+        )
+
+
+def check_if_match(current: int) -> None:
+    """412 unless the request's ``If-Match``, when it has one, names version ``current``: every
+    write to a session evaluates it before anything else (RFC 9110 §13.1.1: "An origin server
+    that receives an If-Match header field MUST evaluate the condition"), a move with
+    ``expected_version`` besides (:func:`check_preconditions`)."""
+    header = request.headers.get("If-Match")
+    if header is not None:
+        check_preconditions(current, entity_tags(header, "If-Match", weak=False), None)
 
 
 def table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:

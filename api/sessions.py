@@ -52,7 +52,7 @@ from rules.errors import IllegalMove
 from rules.records import state_digest
 from rules.registry import get_game
 from schemas import requests as envelopes
-from schemas.requests import ENTITY_TAG, ENTITY_TAGS, MAX_VERSION
+from schemas.requests import MAX_VERSION
 
 __all__ = ["bp", "STOPPING"]
 
@@ -68,28 +68,8 @@ POLL_SECONDS = 1.0
 STOPPING = threading.Event()
 """Set when this worker is shutting down: open streams end so the worker can exit."""
 
-_ENTITY_TAGS = re.compile(ENTITY_TAGS)
-_ENTITY_TAG = re.compile(ENTITY_TAG)
-
 
 # -- helpers -------------------------------------------------------------------------------------
-def _tags(header: str, name: str, weak: bool) -> set[str] | None:
-    """The entity tags an ``If-Match``/``If-None-Match`` header lists, None for ``*``; 400 when
-    the header is not that syntax. Weak tags count only when ``weak`` (If-None-Match compares
-    weakly, If-Match strongly: RFC 9110 §13.1.1-2). A well-formed tag that names no version of
-    the session (``"abc"``, ``"12345678901234567890"``) is kept: it simply matches nothing."""
-    if _ENTITY_TAGS.fullmatch(header) is None:
-        raise ApiError(
-            400,
-            "invalid_header",
-            f'{name} must be * or a list of entity tags (RFC 9110), like "3" or W/"3", "4".',
-            errors={name: ['Expected * or entity tags like "3".']},
-        )
-    if header.strip(" \t") == "*":
-        return None
-    return {opaque for is_weak, opaque in _ENTITY_TAG.findall(header) if weak or not is_weak}
-
-
 def _view_entry(
     game: Game, entry: dict[str, Any], viewer: str | None, whole: bool = False
 ) -> dict[str, Any]:
@@ -235,7 +215,7 @@ def _not_modified(tag: str) -> bool:
     wanted = request.headers.get("If-None-Match")
     if wanted is None:
         return False
-    tags = _tags(wanted, "If-None-Match", weak=True)
+    tags = access.entity_tags(wanted, "If-None-Match", weak=True)
     return tags is None or tag in tags  # None: "*"
 
 
@@ -291,6 +271,7 @@ def delete_session(session_id: str):
         if session.seat_of(token) is None:  # a stranger's token: 401, as for every operation
             raise access.unauthorized("The token is not this session's admin token.")
         raise ApiError(403, "forbidden", "Only the session's admin token deletes it.")
+    access.check_if_match(session.version)
     access.store().delete(session.id)
     return Response(status=204)
 
@@ -366,7 +347,9 @@ def submit_move(session_id: str):
     expected = body.get("expected_version")
     if_match_header = request.headers.get("If-Match")
     if_match = (
-        _tags(if_match_header, "If-Match", weak=False) if if_match_header is not None else None
+        access.entity_tags(if_match_header, "If-Match", weak=False)
+        if if_match_header is not None
+        else None
     )
     game = get_game(session.game)
     _load_session_move(game, move)
@@ -387,7 +370,7 @@ def submit_move(session_id: str):
             prior = store.remembered(session.id, *idem)
             if prior is not None:
                 return _replay(store, game, session.id, seat, prior, fingerprint)
-        _check_preconditions(session.version, if_match, expected)
+        access.check_preconditions(session.version, if_match, expected)
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
         entry = history_entry(version, seat, move, events, state)
@@ -416,7 +399,7 @@ def submit_move(session_id: str):
         assert isinstance(result, Conflict)
         if result.current is None:
             raise ApiError(404, "unknown_session", "The session was deleted or expired.")
-        _check_preconditions(result.current, if_match, expected)
+        access.check_preconditions(result.current, if_match, expected)
         session = access.load_session(
             session.id
         )  # no precondition: check the move again on the new version
@@ -462,30 +445,6 @@ def _a_takeback_proposals_key(store: SessionStore, session_id: str, idem: tuple[
     latest = store.latest_takeback(session_id)
     mark = "" if latest is None else latest.get("proposal", "")
     return mark.partition(" ")[0] == store.answer_field(*idem)
-
-
-def _check_preconditions(current: int, if_match: set[str] | None, expected: int | None) -> None:
-    """412 when ``If-Match`` names another version, 409 when ``expected_version`` does.
-    ``if_match`` None: no If-Match, or ``*`` (any current version). A tag names a version as
-    ``"3"`` or as a view's tag of it (``"3.<digest>"``, the ``ETag`` of a session read: a client
-    that echoes it moves on the version it read; the rest of the tag is not the move's concern)."""
-    if if_match is not None and not any(access.names_version(tag, current) for tag in if_match):
-        raise ApiError(
-            412,
-            "precondition_failed",
-            "If-Match names a version that is no longer current; the session is at version "
-            f"{current}.",
-            current_version=current,
-            headers={"ETag": access.etag(current)},
-        )
-    if expected is not None and expected != current:
-        raise ApiError(
-            409,
-            "version_conflict",
-            f"expected_version is {expected}, but the session is at version {current}.",
-            current_version=current,
-            headers={"ETag": access.etag(current)},
-        )
 
 
 def _replay(

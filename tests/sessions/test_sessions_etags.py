@@ -184,3 +184,45 @@ def test_if_match_takes_the_tag_of_a_read_as_its_version(client):
         url(session, "/moves"), json={"move": move}, headers=bearer(bob) | {"If-Match": current}
     )
     assert moved.status_code == 200, moved.get_json()
+
+
+# -- If-Match on every other write ---------------------------------------------------------------
+def test_every_write_to_a_session_evaluates_if_match(client):
+    """RFC 9110 §13.1.1: a server that receives If-Match MUST evaluate it. A delete, a clock
+    change, a fork and a takeback proposal with a stale tag are 412 and change nothing; with the
+    current tag (or a read's) they go ahead."""
+    session = create(
+        client, clock={"type": "per_move", "seconds": 60}, on_timeout={"action": "pause"}
+    )
+    ann, admin = session["seats"]["ann"], session["admin_token"]
+    move = read(client, session, ann, tail="/legal-moves").get_json()["moves"][0]
+    assert (
+        client.post(url(session, "/moves"), json={"move": move}, headers=bearer(ann)).status_code
+        == 200
+    )
+    stale = {"If-Match": '"0"'}
+    writes = [
+        ("/clock", {"action": "pause"}, admin),
+        ("/fork", {"version": 1}, ann),
+        ("/takebacks", {"to_version": 0}, ann),
+    ]
+    for tail, body, token in writes:
+        resp = client.post(url(session, tail), json=body, headers=bearer(token) | stale)
+        assert resp.status_code == 412, (tail, resp.get_json())
+        assert resp.get_json()["current_version"] == 1
+    weak = {"If-Match": 'W/"1"'}
+    resp = client.post(
+        url(session, "/clock"), json={"action": "pause"}, headers=bearer(admin) | weak
+    )
+    assert resp.status_code == 412 and "compares strongly" in resp.get_json()["detail"]
+    assert client.delete(url(session), headers=bearer(admin) | stale).status_code == 412
+    now = read(client, session, ann).get_json()
+    assert now["clock"]["paused"] is False and now["takeback"] is None
+    tag = read(client, session, ann).headers["ETag"]
+    resp = client.post(
+        url(session, "/clock"), json={"action": "pause"}, headers=bearer(admin) | {"If-Match": tag}
+    )
+    assert resp.status_code == 200, resp.get_json()
+    assert (
+        client.delete(url(session), headers=bearer(admin) | {"If-Match": '"1"'}).status_code == 204
+    )
