@@ -357,7 +357,7 @@ def _board_problems(state: State) -> list[Violation]:
                 or not is_int(entry["left"])
                 or not 1 <= entry["left"] <= _MAX_LEFT
                 or not is_int(entry["value"])
-                or not -_MAX_LEFT <= entry["value"] <= _MAX_LEFT
+                or not 0 <= entry["value"] <= _MAX_LEFT  # a card's amount, never negative
                 or entry["effect"] not in EFFECT_KINDS
             ):
                 found.append(_v("bad_effect", f"{p} has an effect with a bad unit or duration."))
@@ -747,7 +747,7 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
             type(move["unit"]) is str
             and entry.get("unit") == move["unit"]
             and move["spell"] in SPELLS
-            and target_ok
+            and _spell_target_ok(state, move["spell"], target, entry.get("at"))
             and at_ok
             and "at" in entry
         )
@@ -759,6 +759,18 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
         and type(entry.get("spell")) is bool
         and (entry.get("target_unit") is None or type(entry["target_unit"]) is str)
     )
+
+
+def _spell_target_ok(state: State, spell: str, target: Any, at: Any) -> bool:
+    """A declared spell's target has its spell's shape (``spells.declare_cast``): Healing a
+    unit, Counterspell the place of what it answers (``at``, none for a spell with no place),
+    Teleport, Blast, Cone and Arc a space of the board."""
+    if spell == "healing":
+        return type(target) is str
+    if spell == "counterspell":
+        return target == at and (target is None or _hex(target) is not None)
+    space = _hex(target)
+    return space is not None and space in geometry(state).board
 
 
 state_problems = guarded(_problems, rulebook.INTEGRITY)

@@ -58,6 +58,51 @@ def test_a_state_waiting_for_an_answer_passes_and_a_wrong_responder_is_refused()
     assert problems(asked) == ["bad_pending"]
 
 
+def _waiting_on_bob(spell: str, caster: str, target) -> dict:
+    """ann's Wizard (u1), Battlemage (u2) and Priest (u3) beside bob's Warder (u4); ann has
+    declared ``spell`` by ``caster`` at ``target`` and bob is asked to answer."""
+    s = position(
+        {"ann": ["wizard", "battlemage", "priest"], "bob": ["warder"]},
+        {"u1": [0, 0], "u2": [1, 0], "u3": [0, 1], "u4": [2, -2]},
+    )
+    at = target if spell in ("blast", "cone", "arc") else list(s["units"][caster]["at"])
+    if spell == "healing" and isinstance(target, str):
+        at = list(s["units"][target]["at"])
+    cast = {"player": "ann", "type": "cast", "unit": caster, "spell": spell, "target": target}
+    entry = {"kind": "spell", "player": "ann", "asked": [], "unit": caster, "at": at, "move": cast}
+    s["pending"] = {"stack": [entry]}
+    s["active_players"] = s["to_move"] = ["bob"]
+    return s
+
+
+@pytest.mark.parametrize(
+    "spell, caster, target",
+    [
+        ("teleport", "u1", None),
+        ("teleport", "u1", "u4"),
+        ("teleport", "u1", [40, 0]),  # off the board
+        ("healing", "u3", [0, 0]),
+        ("blast", "u2", "u4"),
+        ("blast", "u2", None),
+    ],
+)
+def test_a_declared_spell_needs_a_target_of_its_shape(spell, caster, target):
+    """Teleport and the combat spells aim at a space of the board, Healing at a unit: a pending
+    declaration with another target made bob's answer crash (a 500) or teleport a Wizard to
+    ``["u", "4"]``."""
+    assert problems(_waiting_on_bob(spell, caster, target)) == ["bad_pending"]
+
+
+@pytest.mark.parametrize(
+    "spell, caster, target",
+    [("teleport", "u1", [-1, 0]), ("healing", "u3", "u1"), ("blast", "u2", [2, -1])],
+)
+def test_a_declared_spell_with_a_target_of_its_shape_passes(spell, caster, target):
+    state = _waiting_on_bob(spell, caster, target)
+    assert problems(state) == []
+    GAME.apply(state, {"player": "bob", "type": "pass"})
+
+
 @pytest.mark.parametrize(
     "fn,code",
     [
@@ -73,6 +118,12 @@ def test_a_state_waiting_for_an_answer_passes_and_a_wrong_responder_is_refused()
         (lambda s: s["units"].update(x9=dict(s["units"]["u1"])), "bad_unit_id"),
         (lambda s: s["units"]["u2"].update(at=list(s["units"]["u1"]["at"])), "two_units_one_space"),
         (lambda s: s["boards"]["ann"].update(spell_pin=0), "bad_pin"),
+        (
+            lambda s: s["boards"]["ann"]["effects"].append(
+                {"effect": "flaming_oil", "unit": "u1", "left": 2, "value": -3}
+            ),
+            "bad_effect",
+        ),
         (lambda s: s["boards"]["ann"].update(deploys=-1), "bad_pin"),
         (
             lambda s: s["boards"]["ann"]["packing"].append(
