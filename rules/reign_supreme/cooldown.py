@@ -44,11 +44,15 @@ def controlled(state: State, player: PlayerId) -> tuple[int, int]:
 
 
 def in_enemy_kingdom(state: State, geo: Geometry, player: PlayerId) -> bool:
-    """Whether any of ``player``'s units stands in another player's Kingdom."""
+    """Whether any of ``player``'s units stands in an enemy Kingdom (seed, Cooldown: "If the
+    player has units in an enemy Kingdom, move the Supply Pin over one additional notch"): the
+    Kingdom of another player still in the game. A defeated player is nobody's enemy, and their
+    Kingdom, captured or not, earns nothing."""
+    defeated = state["defeated"]
     for u in state["units"].values():
         if u["owner"] == player and u["at"] is not None:
             owner = geo.kingdom_of.get((u["at"][0], u["at"][1]))
-            if owner is not None and owner != player:
+            if owner is not None and owner != player and owner not in defeated:
                 return True
     return False
 

@@ -42,10 +42,11 @@ __all__ = [
     "json_copy",
 ]
 
-SCHEMA_VERSION = 5
-"""5: an effect played outside one's own turn lasts until the start of one's own next turn
-(``effects.duration``); 4: ``to_move``; 3: Castle walls, roster damage types, several active
-players in a Combat phase (issue 16)."""
+SCHEMA_VERSION = 6
+"""6: a defeated player's Kingdom is no enemy Kingdom for the Tactics pin
+(``cooldown.in_enemy_kingdom``); 5: an effect played outside one's own turn lasts until the start
+of one's own next turn (``effects.duration``); 4: ``to_move``; 3: Castle walls, roster damage
+types, several active players in a Combat phase (issue 16)."""
 MAX_MOVE_COUNT = 2**53 - 1
 MAX_ROUND_LIMIT = 200
 SPELL_PIN_START = 5

@@ -212,3 +212,34 @@ def test_a_player_who_concedes_while_answering_leaves_a_state_the_check_takes_ba
     for answer in GAME.legal_moves(s):  # and the game goes on from it
         after, _ = GAME.apply(s, answer)
         GAME.check_state(after)
+
+
+def test_a_captured_kingdom_is_no_enemy_kingdom_for_the_tactics_pin():
+    """Seed, Cooldown: "If the player has units in an enemy Kingdom, move the Supply Pin over one
+    additional notch." ann's Knight takes bob's Throne and stays there: bob is out, so his
+    Kingdom is nobody's enemy Kingdom and ann's Cooldowns earn no extra notch for it."""
+    base = GAME.setup(
+        ["ann", "bob", "cat"],
+        1,
+        {"setup": "auto", "first_player": "ann", "army_lists": {"ann": ["knight"]}},
+    )
+    kingdom = base["kingdoms"]["bob"]
+    throne = kingdom["throne"]
+    beside = next(h for h in kingdom["castle"] if h != throne)
+    s = position(
+        {"ann": ["knight", "infantry"], "bob": ["infantry"], "cat": ["infantry"]},
+        {"u1": beside, "u2": [0, 0], "u3": [1, 0], "u4": [0, 2]},
+        scenario="standard",
+        players=["ann", "bob", "cat"],
+    )
+    s, events = GAME.apply(s, move("ann", "move", unit="u1", to=throne))
+    assert "bob" in s["defeated"]
+    seen = []
+    for _ in range(3):  # ann's turn ends, cat's, then ann's Cooldown
+        s, events = GAME.apply(s, move(s["turn"], "end_turn"))
+        seen += [
+            e["in_enemy_kingdom"]
+            for e in events
+            if e["type"] == "cooldown" and e["player"] == "ann"
+        ]
+    assert seen and not any(seen)
