@@ -28,8 +28,11 @@ lost but which landed is simply the version it reads (the bot then moves only if
 again), and one that did not land is made again on the same version, with the same seed.
 
 Restarts: nothing is remembered in the process. A session whose bot was due when its process
-stopped moves on when it is next touched (any read of it, or a move), since every touch nudges.
-Several processes may nudge one session: the compare-and-set lets exactly one move land.
+stopped moves on when it is next touched (any read of it, or a move), since every touch nudges;
+an open ``/events`` stream touches its session at every idle heartbeat
+(``api.session_access.toucher``), so a table that only watches sees the bot move within
+``HEARTBEAT_SECONDS`` even when the process that queued it was killed. Several processes may
+nudge one session: the compare-and-set lets exactly one move land.
 
 Seeds: a session's ``bot_seed`` is derived from its setup seed (:func:`session_bot_seed`), and
 each bot move's seed from that, the seat and the seat's view (:func:`move_seed`). So the same

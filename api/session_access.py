@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, request
@@ -40,6 +41,7 @@ __all__ = [
     "store",
     "table",
     "too_large",
+    "toucher",
     "unauthorized",
     "view_etag_value",
     "viewer",
@@ -61,7 +63,8 @@ def load_session(session_id: str, needs_token: bool = False) -> Session:
 
     For an operation that ``needs_token``, a deleted session still checks the token against its
     tombstone: no token or a stranger's is 401, as for a live session; only its own admin or seat
-    tokens learn that it is gone (404)."""
+    tokens learn that it is gone (404). An open stream touches its session again at each idle
+    heartbeat (:func:`toucher`)."""
     session = store().load(session_id)
     if session is None:
         tombstone = store().tombstone(session_id) if needs_token else None
@@ -76,6 +79,26 @@ def load_session(session_id: str, needs_token: bool = False) -> Session:
     if session.clock is not None:
         current_app.extensions["referee_clocks"].start()  # this process keeps time too
     return session
+
+
+def toucher(session: Session) -> Callable[[], None]:
+    """A touch of ``session`` for later, outside the request (``api.sessions``: each idle
+    heartbeat of an open stream): it reads the session again and nudges its bot seats, as
+    :func:`load_session` does, so a bot that was due when another process stopped (its queue is
+    memory, ``api.bot_seats``) moves for a table that only watches. Made within the request (it
+    holds the app's store and bot seats), called without an app context. A session without bot
+    seats has nothing to nudge: its touch reads nothing. Raises StoreUnavailable as a read does.
+    """
+    if not session.bots:
+        return lambda: None
+    sessions, seats, session_id = store(), bot_seats(), session.id
+
+    def touch() -> None:
+        found = sessions.load(session_id)
+        if found is not None:  # deleted or expired: the stream's own message ends it
+            seats.nudge(found.id, found.state, found.bots)
+
+    return touch
 
 
 def bearer(allow_query: bool = False) -> str | None:

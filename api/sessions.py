@@ -546,6 +546,7 @@ def events(session_id: str):
             pubsub,
             settings.heartbeat,
             lambda: client_gone() or (ends is not None and time.monotonic() >= ends),
+            access.toucher(session),
         )
         response = Response(
             body,
@@ -583,6 +584,16 @@ def _hangup_detector(sock: Any):
     return gone
 
 
+def _touch(touch: Callable[[], None]) -> None:
+    """A heartbeat's touch of the streamed session; one the store failed is skipped, not the
+    stream's end: the next heartbeat touches again, and a store that is down ends the stream
+    through its own read of the channel, as before."""
+    try:
+        touch()
+    except StoreUnavailable:
+        pass
+
+
 def _stream(
     store: SessionStore,
     game: Game,
@@ -592,9 +603,12 @@ def _stream(
     pubsub: Any,
     heartbeat: int,
     stop: Callable[[], bool],
+    touch: Callable[[], None],
 ):
     """The event stream: history after ``after``, then each new version as it lands; a comment
-    line every ``heartbeat`` idle seconds; ``event: deleted`` and the end when the session goes.
+    line every ``heartbeat`` idle seconds, each followed by a ``touch()`` of the session
+    (``access.toucher``: a bot due since a process that queued it died moves for whoever
+    watches, within a heartbeat); ``event: deleted`` and the end when the session goes.
     It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:
     the client reconnects with ``Last-Event-ID`` and misses nothing)."""
     last = after
@@ -615,6 +629,7 @@ def _stream(
                 if time.monotonic() - quiet_since >= heartbeat:
                     quiet_since = time.monotonic()
                     yield b": heartbeat\n\n"
+                    _touch(touch)
                 continue
             quiet_since = time.monotonic()
             if message.get("deleted"):

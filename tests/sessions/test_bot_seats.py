@@ -481,6 +481,54 @@ def test_a_bot_due_when_the_service_stopped_moves_when_next_touched(app, referee
         restarted.extensions["referee_bot_seats"].stop()
 
 
+def test_a_bot_whose_process_died_moves_for_a_table_that_only_watches(
+    app, referee_data_dir, monkeypatch
+):
+    """ann watches her table's ``/events`` on one process; her move lands through another, which
+    dies before its bot seats play bob's reply (their queue is that process's memory). Nobody
+    reads the session again, but the stream touches it at each idle heartbeat: bob's reply
+    reaches ann's stream (a hunt saw it wait for ``MAX_STREAM_SECONDS``, an hour). A touch the
+    store fails is skipped; the stream goes on and the next heartbeat touches again."""
+    app.extensions["referee_bot_seats"].stop()  # the process that takes ann's move: it dies
+    mover = app.test_client()
+    created = create(mover, "reign-absolute", ["ann", "bob"], {"bob": "random"})
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+    assert created["to_move"] == ["ann"]  # no bot due when the stream opens: it nudges nothing
+    watching = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "HEARTBEAT_SECONDS": "1",
+            "MAX_STREAM_SECONDS": "60",  # without its touches the stream ends here, bob unplayed
+        }
+    )
+    try:
+        stream = watching.test_client().get(f"/v1/sessions/{sid}/events?after=0", headers=ann)
+        assert stream.status_code == 200
+        sessions = watching.extensions["referee_sessions"]
+        load, failed = sessions.load, []
+
+        def unreachable_once(session_id):  # the stream's first touch
+            if not failed:
+                failed.append(session_id)
+                raise StoreUnavailable("ConnectionError: Connection refused")
+            return load(session_id)
+
+        monkeypatch.setattr(sessions, "load", unreachable_once)
+        move = mover.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+        resp = mover.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+        assert resp.status_code == 200 and resp.get_json()["to_move"] == ["bob"]
+        streamed = _stream_entries(stream, 2)
+        stream.close()
+        assert [(e["version"], e["player"]) for e in streamed] == [(1, "ann"), (2, "bob")]
+        assert failed == [sid]
+        replay(watching, sid, ["ann", "bob"], 7, {}, {"bob": "random"})
+    finally:
+        watching.extensions["referee_bot_seats"].stop()
+        watching.extensions["referee_clocks"].stop()
+
+
 # -- RS 10: listed is not waited on ----------------------------------------------------------------
 def test_a_bot_listed_outside_its_turn_is_not_due():
     """Reign Supreme, RS 10: in a Combat phase the other players holding a card are listed in
