@@ -1,8 +1,13 @@
-"""WSGI entry point: ``gunicorn wsgi:app``, with one worker or with ``REDIS_URL`` set (each
-worker would otherwise start its own embedded Redis on one data directory). ``reign-referee
-serve`` runs gunicorn as the service needs it: one embedded Redis for all its workers, the
-buffering worker and threads for the ``/events`` streams (README, "Installing without the
-source tree")."""
+"""WSGI entry point. Run gunicorn with the settings ``reign-referee serve`` uses::
+
+    gunicorn -c python:api.gunicorn_conf wsgi:app
+
+(``api.gunicorn_conf``: the buffering threaded worker, threads for the ``/events`` streams, the
+timeouts, limits and worker hook), with ``REDIS_URL`` set or one worker (``-w 1``): only
+``serve`` starts one embedded Redis for all its workers, and without it each worker would start
+its own on one data directory. Plain ``gunicorn wsgi:app`` lacks all of that: its sync worker
+answers one request at a time, so as many open streams as workers freeze the service (README,
+"Installing without the source tree")."""
 
 from api import create_app
 

@@ -86,7 +86,9 @@ def gunicorn_options(
     threads: int | None = None,
     settings: Settings | None = None,
 ) -> dict[str, Any]:
-    """The gunicorn settings ``serve`` uses (``bench/`` reuses them for a fair comparison)."""
+    """The gunicorn settings ``serve`` uses (``bench/`` reuses them for a fair comparison, and
+    ``api.gunicorn_conf`` is them as a config module, for ``gunicorn -c python:api.gunicorn_conf
+    wsgi:app``)."""
     settings = settings or Settings.from_env()
     host = host or settings.host
     port = settings.port if port is None else port

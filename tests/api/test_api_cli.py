@@ -206,6 +206,31 @@ def test_gunicorn_application_takes_the_options():
     assert server.load() == "app"
 
 
+def test_gunicorn_run_by_hand_with_the_config_module_has_serves_settings(monkeypatch):
+    """``gunicorn -c python:api.gunicorn_conf wsgi:app`` (README, "Installing without the source
+    tree"), loaded by gunicorn's own command line, holds every setting of ``gunicorn_options()``
+    as gunicorn stores it: the buffering worker, the stream threads, the timeouts, the limits
+    and the worker hook; its own options still override them."""
+    from gunicorn.app.wsgiapp import WSGIApplication
+    from gunicorn.config import Config
+
+    def loaded(*args: str) -> Config:
+        monkeypatch.setattr("sys.argv", ["gunicorn", "-c", "python:api.gunicorn_conf", *args])
+        return WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg
+
+    options = cli.gunicorn_options()
+    expected = Config()
+    for name, value in options.items():
+        expected.set(name, value)
+    cfg = loaded("wsgi:app")
+    assert {name: cfg.settings[name].get() for name in options} == {
+        name: expected.settings[name].get() for name in options
+    }
+    assert cfg.post_worker_init is cli._end_streams_on_exit
+    assert cfg.threads == Settings.from_env().threads + Settings.from_env().max_streams
+    assert loaded("-w", "1", "wsgi:app").workers == 1
+
+
 def test_session_settings_from_environment():
     s = Settings.from_env(
         {"SESSION_TTL_SECONDS": "60", "MAX_STREAMS": "5", "HEARTBEAT_SECONDS": "2"}

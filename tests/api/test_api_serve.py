@@ -1,5 +1,6 @@
 """``reign-referee serve`` for real: gunicorn, the embedded Redis in the master, body limits
-over a socket (Content-Length and chunked), and a clean stop."""
+over a socket (Content-Length and chunked), and a clean stop; and gunicorn run by hand with
+serve's settings (``api.gunicorn_conf``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,16 @@ import time
 import pytest
 import redis
 
-from tests.served import CHECKOUT, ROOT, free_port, referee_env, start_serve, stop
+from tests.served import (
+    CHECKOUT,
+    GUNICORN,
+    ROOT,
+    free_port,
+    referee_env,
+    start_serve,
+    start_server,
+    stop,
+)
 
 LIMIT = 64 * 1024
 """The served MAX_BODY_BYTES: a multiple of the app's 64 KiB reads, as the default 1 MiB is, so
@@ -271,6 +281,55 @@ def test_errors_gunicorn_answers_itself_are_problem_json(server, raw, status, co
     problem = json.loads(body)
     assert problem["status"] == status and problem["code"] == code and problem["detail"]
     assert problem["type"].endswith(code.replace("_", "-"))
+
+
+def test_gunicorn_by_hand_with_the_config_module_serves_more_streams_than_workers(tmp_path):
+    """README, "Installing without the source tree": ``gunicorn -c python:api.gunicorn_conf
+    wsgi:app`` runs as serve does. One worker (no ``REDIS_URL``: its own embedded Redis) holds
+    more ``/events`` streams than it has workers and still answers everything else (gunicorn's
+    sync worker, plain ``gunicorn wsgi:app``, froze with one stream a worker)."""
+    port = free_port()
+    env = referee_env(
+        REFEREE_DATA_DIR=str(tmp_path / "data"),
+        PORT=str(port),  # the config module binds HOST:PORT, as serve does
+        WEB_CONCURRENCY="1",
+        HEARTBEAT_SECONDS="1",
+        LOG_LEVEL="info",
+        PYTHONPATH=str(ROOT),
+    )
+    log = tmp_path / "gunicorn.log"
+    argv = [GUNICORN, "-c", "python:api.gunicorn_conf", "wsgi:app"]
+    proc = start_server(argv, port, env, log=log)
+    streams: list[tuple[http.client.HTTPConnection, http.client.HTTPResponse]] = []
+    try:
+        body = json.dumps({"game": "reign-and-ruin", "players": ["ann", "bob"]}).encode()
+        status, _, created = _request(
+            port, "POST", "/v1/sessions", body, {"Content-Type": "application/json"}
+        )
+        assert status == 201, created
+        created = json.loads(created)
+        path, ann = f"/v1/sessions/{created['session_id']}", created["seats"]["ann"]
+        for _ in range(3):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", path + "/events")
+            stream = conn.getresponse()
+            assert stream.status == 200 and stream.readline() == b"retry: 2000\n"
+            streams.append((conn, stream))
+        assert _request(port, "GET", "/healthz")[0] == 200
+        seat = {"Authorization": f"Bearer {ann}", "Content-Type": "application/json"}
+        status, _, moves = _request(port, "GET", path + "/legal-moves", headers=seat)
+        assert status == 200, moves
+        move = json.dumps({"move": json.loads(moves)["moves"][0]}).encode()
+        assert _request(port, "POST", path + "/moves", move, seat)[0] == 200
+        # Every stream is live and gets the move (a sync worker stuck in a stream is killed
+        # after its 30 s timeout and another boots: the service answers again, its stream cut).
+        for _, stream in streams:
+            assert any(line == b"id: 1\n" for line in iter(stream.readline, b""))
+        assert "Using worker: api.buffered_worker.BufferedWorker" in log.read_text()
+    finally:
+        for conn, _ in streams:
+            conn.close()
+        stop(proc)
 
 
 def test_stop_saves_and_stops_the_embedded_redis(server):
