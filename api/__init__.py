@@ -92,14 +92,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee_bot_seats"] = BotSeats(
         app.extensions["referee_sessions"], settings.session_bot_time_ms
     )
-    # Session clocks: this process's timekeeper (started by `serve` per worker, or on first use).
-    app.extensions["referee_clocks"] = ClockKeeper(
+    # Session clocks: this process's timekeeper, started by `serve` per worker (its hook), else
+    # by the first request of any kind (an orchestrator's /healthz): with plain `gunicorn
+    # wsgi:app` no deadline would fire after a restart until someone read a clocked session.
+    # Once started, each request's start() is a flag check.
+    keeper = ClockKeeper(
         app.extensions["referee_sessions"],
         settings.session_bot_time_ms,
         settings.clock_poll_ms,
         settings.clock_threads,
         nudge=app.extensions["referee_bot_seats"].nudge,
     )
+    app.extensions["referee_clocks"] = keeper
+    app.before_request(keeper.start)
     init_rate_limits(app, settings, config)
     # Each open /events stream holds a worker thread; at most MAX_STREAMS of them per process,
     # at most MAX_STREAMS_PER_CLIENT of them from one client address.

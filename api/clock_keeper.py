@@ -21,7 +21,9 @@ decides the same:
 
 Nothing lives only in this process: a worker that dies holding a claim loses it when the lease
 expires (``LEASE_MS``), and any other worker fires it then. The thread starts when the worker
-starts (``reign-referee serve``) and, in any other process, when it first sees a clocked session.
+starts (``reign-referee serve``, ``api.gunicorn_conf``) and, in any other process, at the app's
+first request of any kind (``api.create_app``; an orchestrator's ``/healthz`` is one) or when it
+first sees a clocked session, whichever comes first.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ Cluster when the server says it is a cluster node. Without it, it starts an embe
 ``REFEREE_DATA_DIR``. ``reign-referee serve`` starts that server once in the master process and
 hands its unix-socket URL to the workers through ``REDIS_URL``.
 
-Nothing is connected or started until first use: the stateless endpoints never touch the store,
-so they keep working when it is down.
+Nothing is connected or started until first use (the timekeeper's first poll, from a worker's
+start or the app's first request, is one: ``api.clock_keeper``): the stateless endpoints never
+touch the store, so they keep working when it is down.
 
 Writes whose outcome matters (a move's compare-and-set) go through ``Store.writer()``: a client
 that never retries by itself (a retried script could land twice) and that tells a connection

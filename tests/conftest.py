@@ -1,5 +1,5 @@
 """Shared fixtures: the Flask ``app`` (embedded Redis in a temporary data directory) and its
-test ``client``."""
+test ``client``; every timekeeper a test makes stops with it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from api import create_app
+from api.clock_keeper import ClockKeeper
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +31,26 @@ def app(referee_data_dir):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(autouse=True)
+def timekeepers_stop_with_their_test(monkeypatch):
+    """Each timekeeper made during a test is stopped when the test ends. An app's first request
+    starts its keeper (``api.create_app``), and the many apps tests make for themselves would
+    otherwise poll their store for the rest of the run: a server long stopped, or a data
+    directory whose embedded Redis the keeper would start again. An app a module or session
+    fixture made (before this runs) keeps its keeper for the tests that share it."""
+    made: list[ClockKeeper] = []
+    init = ClockKeeper.__init__
+
+    def tracked(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(ClockKeeper, "__init__", tracked)
+    yield
+    for keeper in made:
+        keeper.stop()
 
 
 BROWSER_MODULES = (

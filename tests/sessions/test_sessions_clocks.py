@@ -15,6 +15,7 @@ from datetime import datetime
 
 import pytest
 
+from api import create_app
 from api.clock_keeper import ClockKeeper
 from api.clock_store import EXPIRY_MARGIN_MS
 from api.session_clocks import now_ms
@@ -489,6 +490,32 @@ def test_a_one_second_clock_times_out_by_itself(client):
         time.sleep(0.2)
     assert entries and entries[0]["by"] == "clock"
     assert client.get(f"/v1/sessions/{sid}").get_json()["status"] == "finished"
+
+
+def test_a_restarted_process_keeps_time_from_its_first_request_of_any_kind(app, referee_data_dir):
+    """Under a server without ``serve``'s worker hook (plain ``gunicorn wsgi:app``), a process
+    that restarted kept no time until someone read a clocked session. The first app (its
+    timekeeper stopped: the process before the restart) sets a 1 s deadline; the restarted app
+    is asked only ``/healthz``, as an orchestrator asks, and nothing touches the session (the
+    test reads the store): its timekeeper fires the timeout. Generous polling, no assertion on
+    how soon."""
+    app.extensions["referee_clocks"].stop()
+    created = create(app.test_client(), clock={"type": "per_move", "seconds": 1})
+    sid = created["session_id"]
+    restarted = create_app(
+        {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
+    )
+    try:
+        assert restarted.test_client().get("/healthz").status_code == 200
+        sessions = restarted.extensions["referee_sessions"]
+        ends = time.monotonic() + 60
+        while sessions.load(sid).version == 0 and time.monotonic() < ends:
+            time.sleep(0.2)
+        entries = sessions.history(sid, 0, 10)[1]
+        assert [(e["version"], e.get("by")) for e in entries[:1]] == [(1, "clock")]
+    finally:
+        restarted.extensions["referee_clocks"].stop()
+        restarted.extensions["referee_bot_seats"].stop()
 
 
 def test_a_commit_without_the_clock_never_times_out_a_seat_for_a_gone_version(app, client):

@@ -10,7 +10,7 @@ from typing import Any
 
 import redis
 
-from api import create_app, jsonio
+from api import codings, create_app, jsonio
 from api.session_store import KEY_PREFIX
 from rules.registry import get_game
 
@@ -156,8 +156,10 @@ def test_a_session_created_at_the_limit_plays_to_its_end_and_no_answer_tells_a_s
 
 
 def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(referee_data_dir):
-    """``X-RateLimit-*`` on each answer of the limited endpoint; no hook runs before the other
-    endpoints (the limit costs the stateless endpoints nothing: issue 14)."""
+    """``X-RateLimit-*`` on each answer of the limited endpoint; the limit adds no hook before the
+    other endpoints (it costs the stateless endpoints nothing: issue 14). The hooks every request
+    runs are the app's own two, each a header or flag check: ``api.codings``' refusal of transfer
+    codings and the timekeeper's start (``api.create_app``)."""
     app = create_app(
         {
             "TESTING": True,
@@ -175,7 +177,9 @@ def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(re
         "4",
         "3",
     ]
-    assert not app.before_request_funcs.get(None) and not app.after_request_funcs.get(None)
+    keeper = app.extensions["referee_clocks"]
+    assert app.before_request_funcs.get(None) == [codings.refuse_transfer_codings, keeper.start]
+    assert not app.after_request_funcs.get(None)
     stateless = client.post(
         f"/v1/games/{GAME}/setup", json={"players": ["a", "b"]}, environ_base=address
     )
