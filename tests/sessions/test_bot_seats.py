@@ -299,16 +299,25 @@ def test_a_takeback_cannot_re_roll_a_bots_reply(app, client):
         end = settle(app, client, sid).version
         return start, move, [e["move"] for e in raw_history(app, sid)[start + 1 : end]]
 
-    start, move, answer = place_and_answer()
-    while not answer:  # ann places until the bot answers one of her placements
+    def take_back(to_version: int):
+        return client.post(
+            f"/v1/sessions/{sid}/takebacks", json={"to_version": to_version}, headers=ann
+        )
+
+    # ann places until the bot answers one of her placements with moves that can be taken back
+    # (an answer that ends the set-up deals cards: chance, a barrier of the horizon)
+    while True:
         start, move, answer = place_and_answer()
+        if answer and take_back(start).status_code == 201:
+            break
     replies = [answer]
     for _ in range(2):
-        resp = client.post(f"/v1/sessions/{sid}/takebacks", json={"to_version": start}, headers=ann)
-        assert resp.status_code == 201 and resp.get_json()["status"] == "accepted", resp.get_json()
-        again, same, answer = place_and_answer()
+        _, same, answer = place_and_answer()
         assert same == move
         replies.append(answer)
+        resp = take_back(start)
+        assert resp.status_code == 201, resp.get_json()
+        assert resp.get_json()["status"] == "accepted"
     assert all(m["player"] == "bob" for m in replies[0])
     assert replies[0] == replies[1] == replies[2]
 
