@@ -117,6 +117,13 @@ class Game(ABC):
             return []
         return list(state["active_players"])
 
+    def in_the_game(self, state: State) -> list[PlayerId]:
+        """The players still in the game, in seat order: by default every player. A game that
+        puts players out before its end overrides this (Reign Absolute: not eradicated). A
+        forfeit's winners are these (:func:`rules.forfeit.forfeit`): a player already out does
+        not win because another player's time ran out."""
+        return list(state["players"])
+
     @abstractmethod
     def violations(self, state: State, move: Move) -> list[Violation]:
         """Why ``move`` is illegal in ``state``; an empty list when it is legal."""

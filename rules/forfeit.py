@@ -8,7 +8,8 @@ and replayed by this same function, so a replay reproduces it.
   that move: the seat is defeated as if it had conceded, and a game of three or more goes on
   without it.
 - A game without one (Reign & Ruin, Reign Absolute, Reigns: The Council) ends at once: the
-  seat loses, and every other player shares the win (``draw`` when several), with
+  seat loses, and every other player still in the game (``Game.in_the_game``: in Reign
+  Absolute, not eradicated) shares the win (``draw`` when several), with
   ``outcome.reason`` ``"forfeit"`` and the provisional scores of the moment. The game cannot go
   on without a seat, and a timeout is the forfeiting seat's loss rather than anyone's victory
   over the others, so nobody else is ranked above another by it.
@@ -61,11 +62,13 @@ def forfeit(game: Game, state: State, player: PlayerId) -> tuple[State, list[Eve
         raise ValueError(f"{player!r} is not a player of this game")
     if state["status"] == "finished":
         raise ValueError("the game is over")
+    if player not in game.in_the_game(state):
+        raise ValueError(f"{player!r} is out of the game already")
     move = forfeit_move(game, state, player)
     if move["type"] != FORFEIT:
         new, events = game.apply(state, move)
         return new, events, move
-    others = [p for p in state["players"] if p != player]
+    others = [p for p in game.in_the_game(state) if p != player]
     scores = dict(game.score(state).scores)
     new = dict(state)
     new["status"] = "finished"
@@ -138,7 +141,7 @@ def forfeited_problems(
         and is_int(move_count)
         and move_count >= 1
     ):
-        losers = [p for p in players if p not in winners]
+        losers = [p for p in _in_the_game(game, state) if p not in winners]
         in_progress = [phase for phase in phases if phase != "finished"]
         for phase in in_progress if len(losers) == 1 else ():
             for active in _who_may_have_been_active(players):
@@ -164,6 +167,15 @@ def forfeited_problems(
             f"{game.id}#integrity",
         )
     ]
+
+
+def _in_the_game(game: Game, state: State) -> list[PlayerId]:
+    """``game.in_the_game(state)`` of a state not yet checked: none when its fields are not the
+    shapes the game reads (the checks then refuse it)."""
+    try:
+        return game.in_the_game(state)
+    except (KeyError, TypeError, ValueError):
+        return []
 
 
 def _ends_in(game: Game, before: State, loser: PlayerId, state: State) -> bool:

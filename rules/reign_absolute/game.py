@@ -12,7 +12,7 @@ from typing import Any
 from rules import forfeit
 from rules.engine import Game
 from rules.engine_types import State
-from rules.reign_absolute import integrity, moves, rulebook, scoring, views
+from rules.reign_absolute import flow, integrity, moves, rulebook, scoring, views
 from rules.reign_absolute.content import default_cards, default_races
 from rules.reign_absolute.state import DEFAULT_OPTIONS, new_game
 
@@ -47,6 +47,7 @@ class ReignAbsolute(Game):
     # Each method is the function of the module that owns its concept, itself: no wrapper, so
     # no extra frame in a playout step (``apply`` and ``apply_action`` add only ``to_move``).
     new_state = staticmethod(new_game)
+    in_the_game = staticmethod(flow.alive)  # an eradicated player is out (seed 001, Victory)
     legal_moves = staticmethod(moves.legal_moves)
     violations = staticmethod(moves.violations)
     next_state = staticmethod(moves.apply)

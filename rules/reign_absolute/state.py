@@ -40,8 +40,10 @@ __all__ = [
     "start_battle",
 ]
 
-SCHEMA_VERSION = 3
-"""2: races carry their own ``actions`` and ``setup`` requirements (``state.races``)."""
+SCHEMA_VERSION = 4
+"""4: a seat that forfeits on time leaves the win to the players not eradicated
+(``Game.in_the_game``; an eradicated player shared it); 2: races carry their own ``actions``
+and ``setup`` requirements (``state.races``)."""
 MAX_MOVE_COUNT = 2**53 - 1
 DEFAULT_TURN_LIMIT = 200
 MIN_TURN_LIMIT, MAX_TURN_LIMIT = 1, 2000

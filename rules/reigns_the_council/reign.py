@@ -163,5 +163,8 @@ def _natural(card_id: str) -> tuple[Any, ...]:
     from is the deck's as dealt, whatever the order of the state's keys (a client that sorts
     them, as the service stores them, sends the same state; dealing from the key order gave it
     other reigns). The default deck (``p01`` to ``p72``) and custom decks' default ids
-    (``card-1`` to ``card-n``) are dealt as before."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", card_id))
+    (``card-1`` to ``card-n``) are dealt as before. Ids the same in natural order (``x1`` and
+    ``x01``) come in the order of the ids themselves, so the order is total: a stable sort would
+    keep such ties in the state's key order."""
+    parts = tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", card_id))
+    return (*parts, card_id)

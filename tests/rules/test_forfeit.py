@@ -49,6 +49,29 @@ def test_a_game_without_concede_ends_with_the_others_sharing_the_win():
     assert new["outcome"]["winners"] == others and new["outcome"]["draw"] is True
 
 
+def test_a_player_already_out_does_not_win_by_anothers_forfeit():
+    """Reign Absolute, three seats: one is eradicated ("A player wins when they have the only
+    remaining Liege Unit in play", seed 001), then another runs out of time. The one left wins
+    alone; the eradicated seat shared the win before. The state passes the game's checks."""
+    game = get_game("reign-absolute")
+    for seed in range(200):
+        chooser = random.Random(seed)
+        state = game.setup(["ann", "bob", "cy"], seed, {})
+        while state["status"] != "finished" and not state["eradicated"]:
+            state, _ = game.apply(state, chooser.choice(game.legal_moves(state)))
+        if state["status"] != "finished":
+            break
+    out = state["eradicated"]
+    seat = game.waiting_on(state)[0]
+    new, _, _ = forfeit(game, state, seat)
+    assert new["outcome"]["winners"] == [p for p in state["players"] if p not in [*out, seat]]
+    assert new["outcome"]["draw"] is False
+    game.check_state(new)
+    assert game.score(new).winners == tuple(new["outcome"]["winners"])
+    with pytest.raises(ValueError, match="out of the game"):  # nobody's clock runs for them
+        forfeit(game, state, out[0])
+
+
 def test_reign_supreme_forfeits_by_conceding_and_a_larger_game_goes_on():
     game, state = _new("reign-supreme", ["ann", "bob", "cy"])
     seat = game.waiting_on(state)[0]
@@ -84,7 +107,7 @@ def _forfeited_in_play(game_id: str, seed: int, players: list[str]):
         state, _ = game.apply(state, chooser.choice(moves))
     if state["status"] == "finished":
         return None
-    return game, state, forfeit(game, state, chooser.choice(players))[0]
+    return game, state, forfeit(game, state, chooser.choice(game.in_the_game(state)))[0]
 
 
 @pytest.mark.parametrize("game_id", NO_CONCEDE)
@@ -192,7 +215,8 @@ def test_score_of_a_game_a_forfeit_ended_names_its_outcomes_winners(client, game
             answer = resp.get_json()
             assert answer["finished"] is True
             assert answer["winners"] == ended["outcome"]["winners"] == answer["leaders"]
-            assert leaders[0] not in answer["winners"] and answer["draw"] is True
+            assert leaders[0] not in answer["winners"]
+            assert answer["draw"] is (len(answer["winners"]) > 1)
             led_alone += 1
         moves = [m for m in game.legal_moves(state) if m["type"] != "concede"]
         state, _ = game.apply(state, chooser.choice(moves))

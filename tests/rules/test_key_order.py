@@ -24,8 +24,16 @@ def _sorted_copy(state: dict) -> dict:
 CUSTOM_DECK = [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}}] * 25
 """A Council deck of 25 cards with the default ids ``card-1`` to ``card-25``, which sort another
 way as keys (``card-10`` before ``card-2``): a reign was dealt from the key order."""
+TYING_DECK = [
+    {**card, "id": f"x{zero}{n}"}
+    for zero, card in (("", CUSTOM_DECK[0]), ("0", CUSTOM_DECK[0]))
+    for n in range(1, 14)
+]
+"""26 cards whose ids tie in natural order (``x1`` and ``x01``): the tie was broken by the key
+order (a hunt found an honest session with such a deck fail its own replay)."""
 CASES = [(game_id, {}) for game_id in sorted(GAMES)] + [
-    ("reigns-the-council", {"deck": CUSTOM_DECK})
+    ("reigns-the-council", {"deck": CUSTOM_DECK}),
+    ("reigns-the-council", {"deck": TYING_DECK}),
 ]
 
 
