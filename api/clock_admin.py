@@ -36,6 +36,8 @@ def set_clock(session_id: str):
             "The clock needs the admin token: 'Authorization: Bearer <admin token>'."
         )
     if not session.is_admin(token):
+        if session.seat_of(token) is None:  # a stranger's token: 401, as for every operation
+            raise access.unauthorized("The token is not this session's admin token.")
         raise ApiError(403, "forbidden", "Only the session's admin token sets its clock.")
     body = read_body(envelopes.SESSION_CLOCK_REQUEST)
     access.check_if_match(session.version)
@@ -61,6 +63,10 @@ def set_clock(session_id: str):
         clock = session_clocks.parse(session.clock)
         if clock is None:
             raise ApiError(409, "no_clock", "This session has no clock.")
+        if session.state["status"] == "finished":  # its clocks stopped with the game for good
+            raise ApiError(
+                409, "game_finished", "The game is over: its clock can no longer be changed."
+            )
         if action == "add_time" and body["player"] not in session.players:
             message = f"{body['player'][:64]!r} is not a player of this session."
             raise ApiError(422, "unknown_player", message, errors={"player": [message]})

@@ -456,6 +456,10 @@ def test_the_clock_needs_the_admin_token_and_a_clock(client):
     assert client.post(url, json={"action": "pause"}).status_code == 401
     seat = bearer(created["seats"]["ann"])
     assert client.post(url, json={"action": "pause"}, headers=seat).status_code == 403
+    # a token of no seat of this session: 401, as for every operation (it was 403 here)
+    stranger = bearer(create(client, clock=PER_MOVE)["admin_token"])
+    for token in (stranger, bearer("not-a-token")):
+        assert client.post(url, json={"action": "pause"}, headers=token).status_code == 401
     admin = bearer(created["admin_token"])
     resp = client.post(url, json={"action": "add_time", "player": "bob"}, headers=admin)
     assert resp.status_code == 400 and "seconds" in resp.get_json()["errors"]
@@ -474,6 +478,24 @@ def test_the_clock_needs_the_admin_token_and_a_clock(client):
         headers=bearer(plain["admin_token"]),
     )
     assert resp.status_code == 409 and resp.get_json()["code"] == "no_clock"
+
+
+def test_a_finished_games_clock_can_no_longer_be_changed(client):
+    """Its clocks stopped with the game: add_time used to give a seat of a finished game a day
+    more (shown ever after in its answers), and pause showed it paused."""
+    created = create(client, game="reign-supreme", clock=PER_MOVE)
+    sid, ann = created["session_id"], bearer(created["seats"]["ann"])
+    concede = {"move": {"player": "ann", "type": "concede"}}
+    assert client.post(f"/v1/sessions/{sid}/moves", json=concede, headers=ann).status_code == 200
+    admin = bearer(created["admin_token"])
+    before = client.get(f"/v1/sessions/{sid}").get_json()["clock"]
+    for body in ({"action": "pause"}, {"action": "add_time", "player": "bob", "seconds": 86400}):
+        resp = client.post(f"/v1/sessions/{sid}/clock", json=body, headers=admin)
+        assert resp.status_code == 409 and resp.get_json()["code"] == "game_finished"
+    assert (
+        client.get(f"/v1/sessions/{sid}").get_json()["clock"]["remaining_ms"]
+        == before["remaining_ms"]
+    )
 
 
 # -- in real time -----------------------------------------------------------------------------
