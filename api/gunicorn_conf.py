@@ -12,12 +12,16 @@ at once). gunicorn's own options on the command line (``-b``, ``-w``) still over
 Plain ``gunicorn wsgi:app`` has none of that: its sync worker answers one request at a time,
 so as many ``/events`` streams as workers freeze the whole service (README, "Installing without
 the source tree"). What only ``serve`` does is start one embedded Redis for all its workers:
-here, as with plain gunicorn, set ``REDIS_URL`` or run one worker.
+here, without ``REDIS_URL``, gunicorn runs one worker (a second would find the embedded Redis
+of the first on the data directory and reach no store: its sessions answered 503).
 """
 
 from __future__ import annotations
 
 from api.cli import gunicorn_options
+from api.config import Settings
 
 # gunicorn reads a config module's names that are its settings: exactly serve's, one source.
 globals().update(gunicorn_options())
+if Settings.from_env().redis_url is None:
+    workers = 1  # each worker starts its own embedded Redis: only one may serve a data directory

@@ -740,7 +740,6 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
     ):
         return False
     target = move["target"]
-    target_ok = target is None or type(target) is str or _hex(target) is not None
     at_ok = entry.get("at") is None or _hex(entry["at"]) is not None
     if kind == "spell":
         return (
@@ -751,10 +750,11 @@ def _entry_values_ok(state: State, entry: dict[str, Any]) -> bool:
             and at_ok
             and "at" in entry
         )
+    catalog = card_catalog(state["cards"])
     return (
         type(move["card"]) is str
-        and move["card"] in card_catalog(state["cards"])
-        and target_ok
+        and move["card"] in catalog
+        and (target is None if catalog[move["card"]]["target"] == "none" else type(target) is str)
         and at_ok
         and type(entry.get("spell")) is bool
         and (entry.get("target_unit") is None or type(entry["target_unit"]) is str)

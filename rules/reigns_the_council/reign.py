@@ -167,4 +167,4 @@ def _natural(card_id: str) -> tuple[Any, ...]:
     ``x01``) come in the order of the ids themselves, so the order is total: a stable sort would
     keep such ties in the state's key order."""
     parts = tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", card_id))
-    return (*parts, card_id)
+    return (parts, card_id)  # the parts first: ``king`` before ``king2``, then the id

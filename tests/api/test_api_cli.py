@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import sys
 
 import pytest
 
@@ -215,9 +216,11 @@ def test_gunicorn_run_by_hand_with_the_config_module_has_serves_settings(monkeyp
     from gunicorn.config import Config
 
     def loaded(*args: str) -> Config:
+        monkeypatch.delitem(sys.modules, "api.gunicorn_conf", raising=False)  # read env anew
         monkeypatch.setattr("sys.argv", ["gunicorn", "-c", "python:api.gunicorn_conf", *args])
         return WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg
 
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")  # several workers need one store
     options = cli.gunicorn_options()
     expected = Config()
     for name, value in options.items():
@@ -229,6 +232,10 @@ def test_gunicorn_run_by_hand_with_the_config_module_has_serves_settings(monkeyp
     assert cfg.post_worker_init is cli._end_streams_on_exit
     assert cfg.threads == Settings.from_env().threads + Settings.from_env().max_streams
     assert loaded("-w", "1", "wsgi:app").workers == 1
+    # without REDIS_URL each worker would start its own embedded Redis on one data directory:
+    # one worker (a second reached no store, and answered its sessions 503)
+    monkeypatch.delenv("REDIS_URL")
+    assert cli.gunicorn_options()["workers"] > 1 and loaded("wsgi:app").workers == 1
 
 
 def test_session_settings_from_environment():

@@ -56,3 +56,16 @@ def test_apply_gives_the_same_state_and_events_whatever_the_key_order(game_id, o
         if steps >= 400:
             break
     assert steps >= 400
+
+
+def test_the_council_deals_from_a_total_natural_order_of_its_ids():
+    """Digits compare as numbers, an id before the same id with more after it, and ids the same
+    in natural order by the ids themselves (a tie-break that compared a number with a letter
+    made a deck of ``king`` and ``king2`` a 500)."""
+    from rules.reigns_the_council.reign import _natural
+
+    ids = ["king2", "x1", "card-10", "king", "x01", "card-2", "card-"]
+    assert sorted(ids, key=_natural) == ["card-", "card-2", "card-10", "king", "king2", "x01", "x1"]
+    deck = [{**CUSTOM_DECK[0], "id": "king"}, {**CUSTOM_DECK[0], "id": "king2"}] + CUSTOM_DECK[2:]
+    state = get_game("reigns-the-council").setup(SEATS["reigns-the-council"], 1, {"deck": deck})
+    assert {"king", "king2"} <= set(state["cards"])

@@ -93,6 +93,26 @@ def test_a_declared_spell_needs_a_target_of_its_shape(spell, caster, target):
     assert problems(_waiting_on_bob(spell, caster, target)) == ["bad_pending"]
 
 
+def test_a_played_card_needs_a_target_of_its_kind():
+    """A Fireball on the stack aimed at nothing (or at a space) passed the check, and bob's
+    answer crashed its resolution (a 500): a card with a target names a unit or a wall."""
+    from test_rs_cards import at, card, give, play
+
+    s = at(
+        {"ann": ["infantry"], "bob": ["infantry", "warder"]},
+        {"u1": [-3, 0], "u2": [1, 0], "u3": [5, 0]},
+        armies={"ann": "resistance", "bob": "demon"},
+    )
+    s, _ = play(give(s, "ann", "fireball-1"), card("ann", "fireball-1", "u2"))
+    assert problems(s) == []
+    for bad in (None, [1, 0]):
+        aimed = copy.deepcopy(s)
+        for entry in aimed["pending"]["stack"]:
+            if entry["kind"] == "card":
+                entry["move"]["target"] = bad
+        assert problems(aimed) == ["bad_pending"]
+
+
 @pytest.mark.parametrize(
     "spell, caster, target",
     [("teleport", "u1", [-1, 0]), ("healing", "u3", "u1"), ("blast", "u2", [2, -1])],
