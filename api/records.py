@@ -350,9 +350,12 @@ def fork(session_id: str):
     version = body["version"]
     if version > session.version:
         raise _unknown_version(version, session.version)
+    wanted = body.get("as_")
+    if wanted is not None and wanted not in session.players:
+        raise _not_a_player(wanted)
     game = get_game(session.game)
     finished = session.state["status"] == "finished"
-    knowledge = None if finished else _fork_seat(seat, body.get("as_"))
+    knowledge = None if finished else _fork_seat(seat, wanted)
     entries = _history(session)[:version]
     truth = _states(game, session, entries, "version")[version]
     try:
@@ -413,6 +416,14 @@ def _fork_seat(seat: str | None, wanted: str | None) -> str:
             f"This seat token is {seat!r}'s; a running game forks only as your own seat.",
         )
     return seat
+
+
+def _not_a_player(wanted: str) -> ApiError:
+    """422 ``unknown_player`` naming ``as``: a fork as nobody of the session, running or
+    finished (a finished game's fork is the true state whoever asks, but a name that is no
+    player's is a mistake to say, not to ignore)."""
+    message = f"{wanted[:64]!r} is not a player of this session."
+    return ApiError(422, "unknown_player", message, errors={"as": [message]})
 
 
 def _unknown_version(version: int, current: int) -> ApiError:

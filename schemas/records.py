@@ -127,7 +127,8 @@ class ForkRequest(_Envelope):
         description=(
             "A game still running forks only from one seat's knowledge: that seat (yours; "
             "omitted: your seat). Its view at `version` is kept, every hidden part drawn afresh. "
-            "A finished game forks from the true state; `as` is then ignored."
+            "A finished game forks from the true state, whoever `as` names. A name that is no "
+            "player of the session is a 422 `unknown_player`, running or finished."
         ),
     )
 

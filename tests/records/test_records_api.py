@@ -208,6 +208,35 @@ def test_a_running_game_forks_only_as_the_caller_seat(client):
     assert resp.status_code == 400
 
 
+def test_a_fork_as_nobody_of_the_session_is_a_422_naming_as(client, finished):
+    """``as`` naming no player of the session is a mistake, running or finished: 422
+    ``unknown_player`` naming ``as`` (a finished game's fork ignored it and forked). Another
+    seat's name stays a 403 while the game runs; a finished game forks from the true state
+    whoever ``as`` names."""
+    done, _ = finished
+    running = create(client, "reign-and-ruin", ["ann", "bob"])
+    cases = [
+        (running, running["seats"]["ann"]),
+        (running, running["admin_token"]),
+        (done, done["seats"]["ann"]),
+        (done, done["admin_token"]),
+    ]
+    for session, token in cases:
+        resp = client.post(
+            path(session, "/fork"), json={"version": 0, "as": "zed"}, headers=bearer(token)
+        )
+        assert resp.status_code == 422 and resp.mimetype == PROBLEM, resp.get_json()
+        problem = resp.get_json()
+        assert problem["code"] == "unknown_player" and list(problem["errors"]) == ["as"]
+        assert "'zed' is not a player of this session" in problem["detail"]
+    ann = bearer(running["seats"]["ann"])
+    other = client.post(path(running, "/fork"), json={"version": 0, "as": "bob"}, headers=ann)
+    assert other.status_code == 403
+    ann = bearer(done["seats"]["ann"])
+    other = client.post(path(done, "/fork"), json={"version": 0, "as": "bob"}, headers=ann)
+    assert other.status_code == 201
+
+
 def test_a_fork_of_a_finished_game_is_the_true_state(client, finished):
     session, whole = finished
     version = len(whole["entries"]) // 2
