@@ -7,16 +7,27 @@ One limit today: the sessions a client address creates, ``SESSION_CREATE_LIMIT``
 forks counted apart let one client fill the store (5,800 forks of one session filled the embedded
 Redis's 256 MB in two minutes, and every other client's new session got 507).
 
+Only what creates a session is counted: a request is tested against the count before its view
+runs (429 when no room is left) and counted once its answer is a 2xx; one refused (a 400, a 401,
+a 422 ``invalid_setup`` or ``unknown_version``, a 503: nothing stored, or nothing anyone can use)
+leaves the count as it was. The price of counting after the fact: requests from one address in
+flight at once are each tested before any is counted, so a burst of concurrent creates may
+overshoot the limit by up to the number of those requests less one (at most a worker's threads
+times the workers); the count still takes them all, and the address gets nothing more until the
+window ends. The ``limits`` library has no atomic test-and-reserve that a failure could give
+back.
+
 The counters live in the same Redis as the sessions: the ``REDIS_URL`` server, or the embedded
 one through its unix socket (``redis+unix://`` in ``limits``), unless ``RATE_LIMIT_STORAGE_URI``
 names another (e.g. ``redis+cluster://`` for a Redis Cluster). Every worker and every process
 shares them.
 
-Over the limit: 429 problem+json ``too_many_requests`` with ``Retry-After`` (and the
-``X-RateLimit-*`` headers on every answer of the limited endpoints). When the store is unreachable
-the limit is not enforced (the request then meets the store's own 503). The client address is the
-TCP peer (``REMOTE_ADDR``; an IPv6 one's /64: ``api.client_shares.client_key``): behind a reverse
-proxy, every client shares the proxy's address.
+Over the limit: 429 problem+json ``too_many_requests`` with ``Retry-After``. Every answer of the
+limited endpoints carries the ``X-RateLimit-*`` headers, errors included (a 422 says how many
+creates are left as a 201 does). When the store is unreachable the limit is not enforced (the
+request then meets the store's own 503). The client address is the TCP peer (``REMOTE_ADDR``; an
+IPv6 one's /64: ``api.client_shares.client_key``): behind a reverse proxy, every client shares
+the proxy's address.
 
 Why not Flask-Limiter's extension: it checks every request of the app in a ``before_request``
 hook, only to find that the endpoint has no limit. That cost about 80 µs, 13% of a stateless
@@ -34,7 +45,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, after_this_request, request
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
@@ -74,14 +85,14 @@ class AddressLimit:
         )
         self._logger = logger
 
-    def count(self, address: str) -> dict[str, str]:
-        """Count one request from ``address``: the ``X-RateLimit-*`` headers of its answer (for
-        the limit nearest its end), or a 429 ``ApiError`` over a limit. An unreachable store
-        counts nothing (logged)."""
+    def check(self, address: str) -> None:
+        """A 429 ``ApiError`` when ``address`` has no room left under one of the limits; counts
+        nothing (:meth:`count` does, once the request created a session). An unreachable store
+        checks nothing (logged)."""
         ids = (KEY_PREFIX, _COUNT, address)
         try:
             for item in self.items:
-                if not self._counter.hit(item, *ids):
+                if not self._counter.test(item, *ids):
                     headers, reset = self._headers(item, ids)
                     raise ApiError(
                         429,
@@ -92,12 +103,24 @@ class AddressLimit:
                             "Retry-After": str(max(1, math.ceil(reset - time.time()))),
                         },
                     )
+        except ApiError:
+            raise
+        except Exception as err:  # the store is down: the request meets the store's own 503
+            self._logger.warning("rate limit not checked (store unreachable): %s", err)
+
+    def count(self, address: str, created: bool) -> dict[str, str]:
+        """Count one session ``created`` by ``address`` (a request that created none counts
+        nothing), and the ``X-RateLimit-*`` headers of its answer, either way (for the limit
+        nearest its end). An unreachable store counts nothing and gives no headers (logged)."""
+        ids = (KEY_PREFIX, _COUNT, address)
+        try:
+            if created:
+                for item in self.items:
+                    self._counter.hit(item, *ids)  # over it already: a burst (module docstring)
             return min(
                 (self._headers(item, ids)[0] for item in self.items),
                 key=lambda h: int(h["X-RateLimit-Remaining"]),
             )
-        except ApiError:
-            raise
         except Exception as err:  # the store is down: the request meets the store's own 503
             self._logger.warning("rate limit not counted (store unreachable): %s", err)
             return {}
@@ -128,19 +151,28 @@ def init_rate_limits(
     limit = AddressLimit(rate, storage_uri(settings), settings.store_timeout, app.logger)
     store = app.extensions["referee_store"]
     for endpoint in LIMITED_ENDPOINTS:
-        app.view_functions[endpoint] = _counted(app, app.view_functions[endpoint], limit, store)
+        app.view_functions[endpoint] = _counted(app.view_functions[endpoint], limit, store)
     return limit
 
 
-def _counted(app: Flask, view: Any, limit: AddressLimit, store: Any) -> Any:
-    """``view``, each of its requests counted by ``limit`` first (429 beyond it)."""
+def _counted(view: Any, limit: AddressLimit, store: Any) -> Any:
+    """``view``, each of its requests checked by ``limit`` first (429 when no room is left) and
+    counted when its answer is a 2xx (a session created); its answer, an error's too, carries
+    the ``X-RateLimit-*`` headers (``after_this_request`` also runs on the answer an error
+    handler makes of an exception the view raised)."""
 
     @functools.wraps(view)
-    def counted(*args: Any, **kwargs: Any) -> Response:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         store.client()  # the counters live in the store: start (or reach) it before counting
-        headers = limit.count(client_key(request.remote_addr))
-        response = app.make_response(view(*args, **kwargs))  # both views are sync
-        response.headers.update(headers)
-        return response
+        address = client_key(request.remote_addr)
+        limit.check(address)
+
+        @after_this_request
+        def count(response: Response) -> Response:
+            created = 200 <= response.status_code < 300
+            response.headers.update(limit.count(address, created))
+            return response
+
+        return view(*args, **kwargs)  # both views are sync
 
     return counted

@@ -186,6 +186,51 @@ def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(re
     assert stateless.status_code == 200 and "X-RateLimit-Limit" not in stateless.headers
 
 
+def test_only_a_session_created_counts_and_every_answer_says_what_is_left(referee_data_dir):
+    """README, "Quotas": the limit counts sessions created, forks included; a request refused
+    (400, 401, 404, 422) creates nothing and counts nothing (each used to count: a client's
+    typos used up its quota). Every answer of the two endpoints, errors included, carries the
+    ``X-RateLimit-*`` headers (the 4xx carried none)."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "SESSION_CREATE_LIMIT": "2/minute",
+        }
+    )
+    client = app.test_client()
+    address = {"REMOTE_ADDR": "10.9.9.11"}
+    first = client.post("/v1/sessions", json=BODY, environ_base=address)
+    assert first.status_code == 201 and first.headers["X-RateLimit-Remaining"] == "1"
+    created = first.get_json()
+    fork = f"/v1/sessions/{created['session_id']}/fork"
+    admin = {"Authorization": f"Bearer {created['admin_token']}"}
+    refused = [
+        ("/v1/sessions", {"game": GAME, "players": ["ann", "bob"], "seed": 1}, {}),  # 400 seed
+        ("/v1/sessions", {"game": GAME, "players": ["ann"]}, {}),  # 422 invalid_setup
+        (fork, {"version": 99}, admin),  # 422 unknown_version
+        (fork, {"version": 0}, {}),  # 401: no token
+        (fork, {"version": 0, "as": "zed"}, admin),  # 422 unknown_player
+        ("/v1/sessions/no-such-session/fork", {"version": 0}, admin),  # 404
+    ]
+    answers = [
+        client.post(where, json=body, headers=headers, environ_base=address)
+        for where, body, headers in refused
+    ]
+    assert [a.status_code for a in answers] == [400, 422, 422, 401, 422, 404]
+    for answer in answers:
+        assert answer.mimetype == "application/problem+json"
+        assert answer.headers["X-RateLimit-Limit"] == "2"
+        assert answer.headers["X-RateLimit-Remaining"] == "1"  # nothing counted
+        assert int(answer.headers["X-RateLimit-Reset"]) > 0
+    ann = {"Authorization": f"Bearer {created['seats']['ann']}"}
+    second = client.post(fork, json={"version": 0}, headers=ann, environ_base=address)
+    assert second.status_code == 201 and second.headers["X-RateLimit-Remaining"] == "0"
+    over = client.post("/v1/sessions", json=BODY, environ_base=address)
+    assert over.status_code == 429 and over.headers["X-RateLimit-Remaining"] == "0"
+
+
 def test_the_spec_declares_the_limit_headers():
     """``X-RateLimit-*`` are in openapi.yaml on the answers that carry them: 201 and 429."""
     import yaml
