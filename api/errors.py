@@ -8,6 +8,8 @@
 - marshmallow ``ValidationError`` -> 400 ``invalid_body`` with ``errors`` {"dotted.path": [...]};
 - ``rules.errors.RulesError`` -> 404 ``unknown_game`` / 422 with ``code`` and ``violations``;
 - ``ApiError`` (raised by the API itself, e.g. broken JSON, unknown player);
+- ``api.session_store.SessionGone`` -> 404 ``unknown_session`` (the session was deleted or
+  expired while the request read it: as for any session that is not there);
 - ``RecursionError`` -> 400 (only absurdly deep client JSON gets there);
 - ``api.store.StoreUnavailable`` -> 503 ``store_unavailable`` (sessions only; Redis is down; nothing
   was written);
@@ -30,6 +32,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api import jsonio
+from api.session_store import SessionGone
 from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
 from rules.engine_types import MAX_MESSAGE
 from rules.errors import RulesError, UnknownGame
@@ -332,6 +335,10 @@ def register_error_handlers(app: Flask) -> None:
         if err.code is None or err.code < 400:  # routing redirects and the like pass through
             return err
         return http_problem(err)
+
+    @app.errorhandler(SessionGone)
+    def _session_gone(err: SessionGone):
+        return problem(404, "unknown_session", "The session was deleted or expired.")
 
     @app.errorhandler(StoreUnavailable)
     def _store_unavailable(err: StoreUnavailable):

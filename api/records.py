@@ -43,6 +43,7 @@ from api.session_store import (
     Remembered,
     Replay,
     Session,
+    SessionGone,
     StateTooLarge,
     now,
 )
@@ -213,6 +214,9 @@ def _start(game: Game, session: Session) -> State:
 
 
 def _history(session: Session) -> list[dict[str, Any]]:
+    """Every history entry of ``session`` as loaded (``session.version`` of them): the session
+    deleted or expired since it was loaded is a 404 ``unknown_session`` (``SessionGone``), never
+    a replay of a history cut short."""
     return access.store().all_history(session.id, session.version)
 
 
@@ -572,7 +576,8 @@ def _land(
     waited on run), and the proposal's Idempotency-Key ``idem`` remembered with it, as a move's
     is. Its version and clock as the takeback's entry shows it; what the session remembers of
     ``idem`` when a request with it landed first; 409 when the session moved on meanwhile (or
-    its clock changed: an admin paused it, say)."""
+    its clock changed: an admin paused it, say); 404 when the session was deleted or expired
+    meanwhile."""
     to_version = takeback["to_version"]
     entry = takeback_entry(
         session.version + 1,
@@ -602,6 +607,8 @@ def _land(
     if isinstance(result, Replay):
         return result.remembered
     if isinstance(result, Conflict):
+        if result.current is None:
+            raise SessionGone(session.id)
         raise _moved_on()
     access.bot_seats().nudge(session.id, states[to_version], session.bots)
     return result.version, entry.get("clock")

@@ -73,6 +73,7 @@ __all__ = [
     "SessionStore",
     "Session",
     "Tombstone",
+    "SessionGone",
     "Committed",
     "Conflict",
     "Replay",
@@ -158,7 +159,7 @@ return {'ok', made}
 _RECORD = """
 local v = tonumber(ARGV[1])
 local history = redis.call('LRANGE', KEYS[1], 0, v - 1)
-if #history < v then return {0, ''} end
+if #history < v then return {-1, ''} end
 if ARGV[2] == 'whole' then return {1, table.concat(history, ',')} end
 local public = redis.call('LRANGE', KEYS[2], 0, v - 1)
 if #public < v then return {0, ''} end
@@ -182,7 +183,9 @@ return {1, table.concat(out, ',')}
 """
 
 _PROPOSE = """
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return 3 end
+if version ~= ARGV[1] then return 0 end
 local prior = redis.call('HGET', KEYS[1], 'takeback')
 if prior then
   local old = cjson.decode(prior)
@@ -199,6 +202,7 @@ return 1
 """
 
 _ANSWER = """
+if not redis.call('HGET', KEYS[1], 'version') then return {'gone'} end
 local raw = redis.call('HGET', KEYS[1], 'takeback')
 if not raw then return {} end
 local takeback = cjson.decode(raw)
@@ -350,6 +354,19 @@ class Tombstone:
         for stored in self.seat_hashes.values():
             known = hmac.compare_digest(presented, stored) or known
         return known
+
+
+class SessionGone(Exception):
+    """The session was deleted or expired while a request was reading it: its version is gone,
+    or its history is shorter than its version says (a session's keys go together, so only a
+    session that went leaves a short read). Raised by the reads of a session's history and
+    takebacks instead of an answer that is short or empty; the API answers it as for any
+    session that is not there, 404 ``unknown_session`` (contract: a deleted or expired session
+    is 404)."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(f"session {session_id} was deleted or expired while it was read")
+        self.session_id = session_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -626,7 +643,10 @@ class SessionStore:
 
     # -- history ---------------------------------------------------------------------------
     def history(self, session_id: str, after: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
-        """The current version and up to ``limit`` history entries of versions after ``after``."""
+        """The current version and up to ``limit`` history entries of versions after ``after``,
+        read together. SessionGone when the session has no version (deleted or expired), or
+        fewer entries than its version says exist: never a short page for a session that went.
+        """
         client = self._client()
 
         def read() -> tuple[Any, Any]:
@@ -637,15 +657,16 @@ class SessionStore:
                 return version, entries
 
         version, entries = guarded(read)
-        return int(version or 0), [jsonio.loads(e) for e in entries]
+        if version is None or len(entries) < min(limit, int(version) - after):
+            raise SessionGone(session_id)
+        return int(version), [jsonio.loads(e) for e in entries]
 
     def all_history(self, session_id: str, version: int) -> list[dict[str, Any]]:
-        """The entries of versions 1 to ``version`` (fewer when the history is shorter)."""
+        """The entries of versions 1 to ``version`` (a version the session has reached), in pages.
+        SessionGone when the session went meanwhile (``history``): never fewer entries."""
         entries: list[dict[str, Any]] = []
         while len(entries) < version:
             _, page = self.history(session_id, len(entries), min(version - len(entries), 1000))
-            if not page:
-                break
             entries.extend(page)
         return entries[:version]
 
@@ -656,7 +677,8 @@ class SessionStore:
         inside), as the record shows them: ``whole`` (the history itself), else as the seat at
         index ``seat`` of ``players`` sees them, or the public (``seat`` None). One script, no
         entry parsed. None when the session did not keep its views from version 0 (then the
-        caller redacts the history)."""
+        caller redacts the history); SessionGone when its history is shorter than ``version``
+        (it was deleted or expired since it was read at that version)."""
         if version == 0:
             return b""
         keys = [self.key(session_id, "history"), self.key(session_id, "record:public")]
@@ -667,6 +689,8 @@ class SessionStore:
         script = self._script("record", _RECORD)
         args = [str(version), "whole" if whole else ""]
         found, joined = guarded(lambda: script(keys=keys, args=args, client=self._client()))
+        if found == -1:
+            raise SessionGone(session_id)
         return joined if found == 1 else None
 
     # -- takebacks -------------------------------------------------------------------------
@@ -676,14 +700,16 @@ class SessionStore:
         """Keep ``takeback`` as the session's pending takeback (replacing any other) if the session
         is still at ``version``: ``proposed``; ``moved_on`` when it is not; ``same_key`` (nothing
         replaced) when the pending one was proposed with the same Idempotency-Key (``key_field``,
-        ``answer_field``): a retry sent while the first was on its way. A write whose outcome
-        matters (through ``Store.writer()``): OutcomeUnknown when Redis stopped answering after it
-        was sent."""
+        ``answer_field``): a retry sent while the first was on its way; SessionGone when the
+        session was deleted or expired. A write whose outcome matters (through
+        ``Store.writer()``): OutcomeUnknown when Redis stopped answering after it was sent."""
         script = self._script("propose", _PROPOSE)
         args = [str(version), jsonio.dumps(takeback), key_field]
         key = [self.key(session_id, "session")]
         writer = self.store.writer()
         found = guarded_write(lambda: script(keys=key, args=args, client=writer))
+        if int(found) == 3:
+            raise SessionGone(session_id)
         return {0: "moved_on", 1: "proposed", 2: "same_key"}[int(found)]
 
     def answer_takeback(
@@ -691,9 +717,10 @@ class SessionStore:
     ) -> tuple[dict[str, Any], int, dict[str, str]] | None:
         """Record ``seat``'s ``answer`` to the pending takeback ``takeback_id`` (a seat's first
         answer stands), and read it: the takeback, the session's version and the answers given so
-        far (seat -> ``accept``/``decline``). None when it is not the pending one. Without a seat,
-        only reads. With one, a write whose outcome matters (``Store.writer()``): OutcomeUnknown
-        when Redis stopped answering after it was sent."""
+        far (seat -> ``accept``/``decline``). None when it is not the pending one; SessionGone
+        when the session was deleted or expired (nothing written). Without a seat, only reads.
+        With one, a write whose outcome matters (``Store.writer()``): OutcomeUnknown when Redis
+        stopped answering after it was sent."""
         script = self._script("answer", _ANSWER)
         args = [takeback_id, seat or "", answer]
         key = [self.key(session_id, "session")]
@@ -702,6 +729,8 @@ class SessionStore:
             out = guarded_write(lambda: script(keys=key, args=args, client=writer))
         else:
             out = guarded(lambda: script(keys=key, args=args, client=self._client()))
+        if out == [b"gone"]:
+            raise SessionGone(session_id)
         if not out:
             return None
         takeback = jsonio.loads(out[0])

@@ -38,6 +38,7 @@ from api.session_store import (
     Remembered,
     Replay,
     Session,
+    SessionGone,
     SessionStore,
     StateTooLarge,
     history_entry,
@@ -608,7 +609,8 @@ def _stream(
     """The event stream: history after ``after``, then each new version as it lands; a comment
     line every ``heartbeat`` idle seconds, each followed by a ``touch()`` of the session
     (``access.toucher``: a bot due since a process that queued it died moves for whoever
-    watches, within a heartbeat); ``event: deleted`` and the end when the session goes.
+    watches, within a heartbeat); ``event: deleted`` and the end when the session goes (its
+    DELETE says so on the channel; a read of the history may find it gone first).
     It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:
     the client reconnects with ``Last-Event-ID`` and misses nothing)."""
     last = after
@@ -648,5 +650,7 @@ def _stream(
                     last = entry["version"]
             yield _sse(_view_entry(game, message, viewer))
             last = version
+    except SessionGone:
+        yield b"event: deleted\ndata: {}\n\n"
     except StoreUnavailable:
         return  # the client reconnects with Last-Event-ID once the store is back

@@ -713,3 +713,82 @@ def test_an_accept_that_landed_sent_again_answers_accepted(app, client, monkeypa
     assert len(_takebacks(client, session)) == 1
     assert snapshot(client, session) == views[version - 1]
     assert answer(client, session, other, tid, "decline").status_code == 409  # too late
+
+
+# -- a session deleted or expired while a request reads it ----------------------------------------
+def _gone_after(monkeypatch, app, name, how, nth=1):
+    """The session goes right after the store's ``name`` call (its ``nth``) returns: the admin's
+    DELETE (``deleted``: the tombstone stays) or its time-to-live (``expired``: every key gone,
+    nothing published) lands between that read and the request's next one. Deterministic: no
+    thread, no timing."""
+    store = app.extensions["referee_sessions"]
+    real, calls = getattr(store, name), []
+
+    def then_gone(session_id, *args, **kwargs):
+        found = real(session_id, *args, **kwargs)
+        calls.append(session_id)
+        if len(calls) == nth:
+            if how == "deleted":
+                store.delete(session_id)
+            else:
+                store.store.client().delete(*store.keys(session_id))
+        return found
+
+    monkeypatch.setattr(store, name, then_gone)
+    return calls
+
+
+def _unknown_session(resp) -> bool:
+    return (
+        resp.status_code == 404
+        and resp.mimetype == PROBLEM
+        and resp.get_json()["code"] == "unknown_session"
+    )
+
+
+@pytest.mark.parametrize("how", ["deleted", "expired"])
+@pytest.mark.parametrize("request_", ["fork", "record", "propose", "answer", "last answer"])
+def test_a_session_gone_between_its_load_and_its_history_is_a_404(
+    app, client, monkeypatch, request_, how
+):
+    """Contract: a deleted or expired session is 404, and no client input produces a 500. A
+    request loads the session, then reads its history (or its takeback) apart; the session
+    going in between (a DELETE racing a fork, say) left a short history: a fork replayed it
+    into a 500 (``IndexError``), a record answered 200 with no entries, an answer 404
+    ``unknown_takeback``. Each is 404 ``unknown_session``."""
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = None
+    if request_.endswith("answer"):
+        tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    # An answer reads its takeback after its first load; the last one, which lands it, loads
+    # the session again before it reads the history.
+    nth = 2 if request_ == "last answer" else 1
+    calls = _gone_after(monkeypatch, app, "load", how, nth=nth)
+    if request_ == "fork":
+        resp = client.post(
+            path(session, "/fork"), json={"version": 5}, headers=bearer(session["seats"]["ann"])
+        )
+    elif request_ == "record":
+        resp = client.get(path(session, "/record"))
+    elif request_ == "propose":
+        resp = propose(client, session, proposer, version - 1)
+    else:
+        resp = answer(client, session, other, tid, "accept")
+    assert calls, "the session never went"
+    assert _unknown_session(resp), (resp.status_code, resp.get_json())
+
+
+@pytest.mark.parametrize("waits", [False, True])
+def test_a_takeback_whose_session_goes_before_it_is_written_is_a_404(
+    app, client, monkeypatch, waits
+):
+    """The session goes after the takeback's history was read, before it is written: a takeback
+    that lands at once (the commit finds no session) or one that waits on a seat (the proposal's
+    script finds none) is 404 ``unknown_session``, not 409 ``version_conflict``."""
+    session, _ = rs_session(client, 7)
+    proposer, _, version = turn_change(record(client, session)["entries"])
+    calls = _gone_after(monkeypatch, app, "all_history", "deleted")
+    resp = propose(client, session, proposer, version - 1 if waits else version)
+    assert calls
+    assert _unknown_session(resp), (resp.status_code, resp.get_json())

@@ -440,6 +440,42 @@ def test_a_deleted_session_tells_strangers_401_and_its_own_tokens_404(client, se
         assert call(f"/v1/sessions/{never}", headers=stranger).status_code == 404
 
 
+@pytest.mark.parametrize("how", ["deleted", "expired"])
+@pytest.mark.parametrize("read", ["/history", "/events"])
+def test_a_history_read_of_a_session_gone_since_its_load_is_a_404(
+    app, client, session, monkeypatch, read, how
+):
+    """The session goes (its admin's DELETE, its time-to-live) between the request's load and
+    its read of the history: ``/history`` is 404 ``unknown_session`` (it answered 200 with
+    ``version: 0`` and no entries), and a stream says ``deleted`` and ends (it streamed
+    heartbeats of nothing)."""
+    for seat in ("ann", "bob", "ann"):
+        assert play(client, session, seat).status_code == 200
+    sessions = app.extensions["referee_sessions"]
+    load = sessions.load
+
+    def loaded_then_gone(session_id):
+        found = load(session_id)
+        if how == "deleted":
+            sessions.delete(session_id)
+        else:  # every key at once, nothing published
+            sessions.store.client().delete(*sessions.keys(session_id))
+        return found
+
+    monkeypatch.setattr(sessions, "load", loaded_then_gone)
+    resp = client.get(path(session, f"{read}?after=0"))
+    if read == "/history":
+        assert resp.status_code == 404 and resp.mimetype == PROBLEM
+        assert resp.get_json()["code"] == "unknown_session"
+        return
+    assert resp.status_code == 200  # the stream began before the session went
+    chunks = iter(resp.response)  # read event by event: a stream that goes on fails, not hangs
+    assert next(chunks).startswith(b"retry:")
+    assert next(chunks) == b"event: deleted\ndata: {}\n\n"
+    assert list(chunks) == []  # its end
+    resp.close()
+
+
 def test_wrong_methods(client, session):
     assert client.put(path(session)).status_code == 405
     assert client.get("/v1/sessions").status_code == 405
