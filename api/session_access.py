@@ -81,22 +81,27 @@ def load_session(session_id: str, needs_token: bool = False) -> Session:
     return session
 
 
-def toucher(session: Session) -> Callable[[], None]:
+def toucher(session: Session) -> Callable[[], bool]:
     """A touch of ``session`` for later, outside the request (``api.sessions``: each idle
-    heartbeat of an open stream): it reads the session again and nudges its bot seats, as
+    heartbeat of an open stream): whether the session is still there, so that a stream learns
+    that its session expired (an expiry, unlike a DELETE, says nothing on the channel) and ends,
+    giving its slot back. A session with bot seats is read again and its bots nudged, as
     :func:`load_session` does, so a bot that was due when another process stopped (its queue is
-    memory, ``api.bot_seats``) moves for a table that only watches. Made within the request (it
-    holds the app's store and bot seats), called without an app context. A session without bot
-    seats has nothing to nudge: its touch reads nothing. Raises StoreUnavailable as a read does.
-    """
+    memory, ``api.bot_seats``) moves for a table that only watches; one without is only looked
+    for (``SessionStore.exists``: one field). Made within the request (it holds the app's store
+    and bot seats), called without an app context. Raises StoreUnavailable as a read does: a
+    fault, never taken for the session's end."""
+    sessions, session_id = store(), session.id
     if not session.bots:
-        return lambda: None
-    sessions, seats, session_id = store(), bot_seats(), session.id
+        return lambda: sessions.exists(session_id)
+    seats = bot_seats()
 
-    def touch() -> None:
+    def touch() -> bool:
         found = sessions.load(session_id)
-        if found is not None:  # deleted or expired: the stream's own message ends it
-            seats.nudge(found.id, found.state, found.bots)
+        if found is None:  # deleted or expired
+            return False
+        seats.nudge(found.id, found.state, found.bots)
+        return True
 
     return touch
 

@@ -670,6 +670,13 @@ class SessionStore:
             entries.extend(page)
         return entries[:version]
 
+    def exists(self, session_id: str) -> bool:
+        """Whether the session is still there (it has a version: not deleted, not expired); one
+        field of its hash read, for a stream's heartbeat (``api.session_access.toucher``)."""
+        client = self._client()
+        key = self.key(session_id, "session")
+        return bool(guarded(lambda: client.hexists(key, "version")))
+
     def record_entries(
         self, session_id: str, version: int, whole: bool, seat: int | None
     ) -> bytes | None:

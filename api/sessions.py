@@ -585,14 +585,20 @@ def _hangup_detector(sock: Any):
     return gone
 
 
-def _touch(touch: Callable[[], None]) -> None:
-    """A heartbeat's touch of the streamed session; one the store failed is skipped, not the
-    stream's end: the next heartbeat touches again, and a store that is down ends the stream
-    through its own read of the channel, as before."""
+def _touch(touch: Callable[[], bool]) -> bool:
+    """A heartbeat's touch of the streamed session: whether it is still there. One the store
+    failed says yes, and is not the stream's end (a fault is not a session gone): the next
+    heartbeat touches again, and a store that is down ends the stream through its own read of
+    the channel, as before."""
     try:
-        touch()
+        return touch()
     except StoreUnavailable:
-        pass
+        return True
+
+
+_DELETED = b"event: deleted\ndata: {}\n\n"
+"""The stream's last event when its session goes: deleted (the DELETE publishes it) or expired
+(a heartbeat or a history read finds it gone; an expiry publishes nothing)."""
 
 
 def _stream(
@@ -604,13 +610,14 @@ def _stream(
     pubsub: Any,
     heartbeat: int,
     stop: Callable[[], bool],
-    touch: Callable[[], None],
+    touch: Callable[[], bool],
 ):
     """The event stream: history after ``after``, then each new version as it lands; a comment
     line every ``heartbeat`` idle seconds, each followed by a ``touch()`` of the session
     (``access.toucher``: a bot due since a process that queued it died moves for whoever
-    watches, within a heartbeat); ``event: deleted`` and the end when the session goes (its
-    DELETE says so on the channel; a read of the history may find it gone first).
+    watches, within a heartbeat); ``event: deleted`` and the end when the session goes, deleted
+    (its DELETE says so on the channel) or expired (nothing is said: the next heartbeat's touch,
+    or a read of the history, finds it gone), so its stream's slot comes back then.
     It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:
     the client reconnects with ``Last-Event-ID`` and misses nothing)."""
     last = after
@@ -631,11 +638,13 @@ def _stream(
                 if time.monotonic() - quiet_since >= heartbeat:
                     quiet_since = time.monotonic()
                     yield b": heartbeat\n\n"
-                    _touch(touch)
+                    if not _touch(touch):
+                        yield _DELETED
+                        return
                 continue
             quiet_since = time.monotonic()
             if message.get("deleted"):
-                yield b"event: deleted\ndata: {}\n\n"
+                yield _DELETED
                 return
             if "takeback_news" in message:  # proposed or declined: no version of its own
                 yield b"event: takeback\ndata: %s\n\n" % jsonio.dumps(message["takeback_news"])
@@ -651,6 +660,6 @@ def _stream(
             yield _sse(_view_entry(game, message, viewer))
             last = version
     except SessionGone:
-        yield b"event: deleted\ndata: {}\n\n"
+        yield _DELETED
     except StoreUnavailable:
         return  # the client reconnects with Last-Event-ID once the store is back

@@ -519,9 +519,9 @@ def test_a_deleted_session_says_so_and_offers_no_moves(served, browser):
 
 
 def test_an_expired_session_says_so_at_the_pages_next_read(served, browser):
-    """An expired session's keys are simply gone (nothing is sent on its stream): the page
-    learns it at its next read, here when ann presses a move (404 ``unknown_session``), and then
-    says so as for a deleted one."""
+    """An expired session's keys are simply gone (its stream says ``deleted`` only at its next
+    heartbeat, 15 s here): the page learns it at its next read, here when ann presses a move
+    (404 ``unknown_session``), and then says so as for a deleted one."""
     app, base = served
     created = _people_session(base, "reign-and-ruin", **CLOCK)
     errors: list[str] = []

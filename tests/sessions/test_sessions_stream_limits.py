@@ -178,6 +178,83 @@ def test_a_stream_that_fails_to_start_holds_no_slot(limited, monkeypatch):
     assert _open(client, path, "10.3.0.1").status_code == 200
 
 
+# -- a session that expires under its streams ------------------------------------------------------
+@pytest.fixture
+def heartbeats(referee_data_dir):
+    """The app with a heartbeat every second and 3 streams per address; a stream that never
+    learns of its session's end stops after 8 s (``MAX_STREAM_SECONDS``), so a test of it fails
+    instead of hanging."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(referee_data_dir),
+            "MAX_STREAMS_PER_CLIENT": "3",
+            "HEARTBEAT_SECONDS": "1",
+            "MAX_STREAM_SECONDS": "8",
+        }
+    )
+    yield app
+    app.extensions["referee_bot_seats"].stop()
+    app.extensions["referee_clocks"].stop()
+
+
+DELETED = b"event: deleted\ndata: {}\n\n"
+
+
+def _expire(app, session_id: str) -> None:
+    """The session's keys go as its idle time-to-live takes them: all at once, nothing
+    published on its channel (a DELETE publishes ``deleted``; an expiry says nothing)."""
+    sessions = app.extensions["referee_sessions"]
+    sessions.store.client().delete(*sessions.keys(session_id))
+
+
+@pytest.mark.parametrize("bots", [{}, {"bob": "random"}])
+def test_a_stream_whose_session_expires_says_deleted_and_gives_its_slot_back(heartbeats, bots):
+    """README, "Streams per client": a slot comes back when its session expires, not an hour
+    later. The heartbeat's touch looks for the session (one field; a session with bot seats is
+    loaded for its bots): gone, the stream says ``deleted`` and ends, as for a DELETE."""
+    app = heartbeats
+    client = app.test_client()
+    slots = app.extensions["referee_stream_slots"]
+    body = {"game": "reign-absolute", "players": ["ann", "bob"], "bots": bots}
+    created = client.post("/v1/sessions", json=body).get_json()
+    assert created["to_move"] == ["ann"]  # no bot due: nothing moves meanwhile
+    stream = _open(client, f"/v1/sessions/{created['session_id']}/events", "10.4.0.1")
+    chunks = iter(stream.response)
+    assert next(chunks).startswith(b"retry:")
+    assert next(chunks) == b": heartbeat\n\n"  # idle; its touch follows, on the next read
+    _expire(app, created["session_id"])
+    assert b"".join(chunks) == DELETED  # the touch found it gone: the stream's end
+    stream.close()  # as the server does with a stream that ended
+    assert slots.held() == 0
+
+
+def test_a_heartbeat_the_store_failed_does_not_end_the_stream(heartbeats, monkeypatch):
+    """A touch that meets a store fault says nothing of the session: the stream goes on, and the
+    next heartbeat's touch is the one that finds the expired session gone."""
+    app = heartbeats
+    client = app.test_client()
+    created = client.post("/v1/sessions", json=BODY).get_json()
+    sessions = app.extensions["referee_sessions"]
+    exists, faults = sessions.exists, []
+
+    def unreachable_once(session_id):
+        if not faults:
+            faults.append(session_id)
+            raise StoreUnavailable("ConnectionError: Connection refused")
+        return exists(session_id)
+
+    monkeypatch.setattr(sessions, "exists", unreachable_once)
+    stream = _open(client, f"/v1/sessions/{created['session_id']}/events", "10.4.0.2")
+    chunks = iter(stream.response)
+    assert next(chunks).startswith(b"retry:") and next(chunks) == b": heartbeat\n\n"
+    _expire(app, created["session_id"])
+    assert b"".join(chunks) == b": heartbeat\n\n" + DELETED  # one heartbeat more: the fault's
+    assert faults == [created["session_id"]]
+    stream.close()
+
+
 # -- served: TCP peers that never read -------------------------------------------------------------
 def _raw_stream(port: int, path: str, source: str) -> tuple[socket.socket, int]:
     """A ``GET`` of the stream from ``source`` that reads the status line and nothing after it

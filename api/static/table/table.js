@@ -217,7 +217,8 @@ function streamRefused() {
 }
 
 // A session deleted (its stream says `deleted`) or expired (a read answers 404
-// unknown_session): the page keeps its last board and log, offers no moves, stops its clocks.
+// unknown_session, or the stream says `deleted` at its next heartbeat): the page keeps its last
+// board and log, offers no moves, stops its clocks.
 function sessionGone(text) {
   if (table.gone) return;
   table.gone = true;
