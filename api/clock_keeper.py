@@ -54,6 +54,10 @@ TIMEOUT = "timeout"
 _ATTEMPTS = 8
 """Reads of one claimed session before it is handed back to be looked at again at once."""
 CLAIM_BATCH = 64
+STORE_RETRY_MAX_SECONDS = 10.0
+"""The longest a keeper whose store fails waits before it tries again: the poll's wait doubles
+with each failure in a row up to this, so a store that is down (or a worker of plain gunicorn that
+reaches none, README) costs a try and a log line every 10 s, not every ``CLOCK_POLL_MS``."""
 
 
 def clock_move(
@@ -146,11 +150,18 @@ class ClockKeeper:
 
     # -- the loop ------------------------------------------------------------------------------
     def _poll(self) -> None:
+        failures = 0  # in a row: each doubles the wait, up to STORE_RETRY_MAX_SECONDS
         while not self._stop.is_set():
             try:
                 claimed = self.store.deadlines.claim(self.now(), CLAIM_BATCH)
+                failures = 0
             except StoreUnavailable as err:
-                log.warning("clock keeper: the store failed (%s); polling again", err)
+                failures += 1
+                log.warning(
+                    "clock keeper: the store failed (%s); trying again in %.1f s",
+                    err,
+                    self._wait_seconds(failures),
+                )
                 claimed = []
             except Exception:  # a bug: logged, and the next poll tries again
                 log.exception("clock keeper: claim failed")
@@ -164,7 +175,13 @@ class ClockKeeper:
                 except RuntimeError:  # shut down meanwhile; the lease brings it back elsewhere
                     break
             if len(claimed) < CLAIM_BATCH:
-                self._stop.wait(self.poll_ms / 1000)
+                self._stop.wait(self._wait_seconds(failures))
+
+    def _wait_seconds(self, failures: int) -> float:
+        """The wait before the next poll after ``failures`` failures of the store in a row."""
+        if failures == 0:
+            return self.poll_ms / 1000
+        return min(STORE_RETRY_MAX_SECONDS, self.poll_ms / 1000 * 2 ** min(failures, 20))
 
     def _look_safely(self, session_id: str, lease: Any) -> None:
         try:

@@ -581,3 +581,39 @@ def test_a_bot_seat_out_of_time_plays_its_own_move_whatever_on_timeout_says(app,
     snapshot = client.get(f"/v1/sessions/{sid}").get_json()
     assert snapshot["status"] == "in_progress" and snapshot["clock"]["paused"] is False
     assert snapshot["clock"]["remaining_ms"]["bob"] == MINUTE  # started again, not left at 0
+
+
+def test_a_keeper_whose_store_fails_waits_longer_each_time():
+    """A store that is down (or, under plain gunicorn without REDIS_URL, a worker that reaches
+    none) is tried again after a wait that doubles up to 10 s, not every CLOCK_POLL_MS (a bench
+    run found such a worker logging ten failures a second); a success polls at once again."""
+    from api.store import StoreUnavailable
+
+    answers = [StoreUnavailable("down")] * 8 + [[]] + [StoreUnavailable("down")]
+
+    class Deadlines:
+        def claim(self, now, batch):
+            answer = answers.pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+
+    class Store:
+        deadlines = Deadlines()
+
+    class Stop:
+        waits: list[float] = []
+
+        def is_set(self) -> bool:
+            return not answers
+
+        def wait(self, seconds: float) -> None:
+            self.waits.append(seconds)
+
+        def set(self) -> None:  # the keeper's stop() at the test's end
+            answers.clear()
+
+    keeper = ClockKeeper(Store(), 50, poll_ms=100)  # type: ignore[arg-type]
+    keeper._stop = Stop()  # type: ignore[assignment]
+    keeper._poll()
+    assert Stop.waits == [0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 10.0, 10.0, 0.1, 0.2]
