@@ -32,9 +32,11 @@ _QUOTED = 100
 """The most characters of a client's header quoted in a detail."""
 
 
-def _header(name: str) -> str:
-    """The request's header ``name``, its fields joined as one list (RFC 9110 section 5.3)."""
-    return ", ".join(request.headers.getlist(name))
+def _header(environ_key: str) -> str:
+    """A request header as the server joined its fields (RFC 9110 section 5.3: one
+    comma-separated list), read straight from the WSGI environ (``HTTP_CONTENT_ENCODING``): this
+    runs before every request, and ``request.headers`` costs several times as much."""
+    return request.environ.get(environ_key, "")
 
 
 def codings(value: str) -> list[str]:
@@ -45,7 +47,7 @@ def codings(value: str) -> list[str]:
 
 def check_no_content_coding() -> None:
     """415 when the request's body is content-coded (any ``Content-Encoding`` but identity)."""
-    value = _header("Content-Encoding")
+    value = _header("HTTP_CONTENT_ENCODING")
     if any(name != _NO_CODING for name in codings(value)):
         raise ApiError(
             415,
@@ -60,8 +62,8 @@ def check_no_content_coding() -> None:
 def refuse_transfer_codings() -> Response | None:
     """501 for a request whose ``Transfer-Encoding`` names a coding but ``chunked``; None (go
     on) otherwise."""
-    value = _header("Transfer-Encoding")
-    if all(name in _DECODED_TRANSFER for name in codings(value)):
+    value = _header("HTTP_TRANSFER_ENCODING")
+    if not value or all(name in _DECODED_TRANSFER for name in codings(value)):
         return None
     return problem(
         501,
