@@ -33,6 +33,7 @@ __all__ = [
     "check_preconditions",
     "entity_tags",
     "idempotency_key",
+    "if_match_tags",
     "key_reused",
     "load_session",
     "names_version",
@@ -271,9 +272,14 @@ def check_if_match(current: int) -> None:
     write to a session evaluates it before anything else (RFC 9110 §13.1.1: "An origin server
     that receives an If-Match header field MUST evaluate the condition"), a move with
     ``expected_version`` besides (:func:`check_preconditions`)."""
+    check_preconditions(current, if_match_tags(), None)
+
+
+def if_match_tags() -> set[str] | None:
+    """The strong entity tags of the request's ``If-Match`` (:func:`entity_tags`); None without
+    one or for ``*``: no condition on the version."""
     header = request.headers.get("If-Match")
-    if header is not None:
-        check_preconditions(current, entity_tags(header, "If-Match", weak=False), None)
+    return None if header is None else entity_tags(header, "If-Match", weak=False)
 
 
 def table(game: Game, state: dict[str, Any], fairness: Fairness) -> dict[str, Any]:

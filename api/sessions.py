@@ -347,11 +347,7 @@ def submit_move(session_id: str):
     move = body["move"]
     expected = body.get("expected_version")
     if_match_header = request.headers.get("If-Match")
-    if_match = (
-        access.entity_tags(if_match_header, "If-Match", weak=False)
-        if if_match_header is not None
-        else None
-    )
+    if_match = access.if_match_tags()
     game = get_game(session.game)
     _load_session_move(game, move)
     if move["player"] != seat:

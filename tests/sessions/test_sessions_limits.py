@@ -86,15 +86,21 @@ def test_a_fork_is_a_new_session_and_counts_towards_the_limit(redis_server, tmp_
     assert refused.status_code == 429
 
 
-def test_the_embedded_store_counts_the_limit_too(referee_data_dir):
-    app = create_app(
+def limited_app(referee_data_dir, limit: str):
+    """An app on the embedded store (in ``referee_data_dir``) whose session creation is limited
+    to ``limit`` a client address."""
+    return create_app(
         {
             "TESTING": True,
             "REDIS_URL": None,
             "REFEREE_DATA_DIR": str(referee_data_dir),
-            "SESSION_CREATE_LIMIT": "2/minute",
+            "SESSION_CREATE_LIMIT": limit,
         }
     )
+
+
+def test_the_embedded_store_counts_the_limit_too(referee_data_dir):
+    app = limited_app(referee_data_dir, "2/minute")
     client = app.test_client()
     address = {"REMOTE_ADDR": "10.9.9.9"}
     statuses = [
@@ -160,14 +166,7 @@ def test_the_limited_answer_says_how_much_is_left_and_nothing_else_is_counted(re
     other endpoints (it costs the stateless endpoints nothing: issue 14). The hooks every request
     runs are the app's own two, each a header or flag check: ``api.codings``' refusal of transfer
     codings and the timekeeper's start (``api.create_app``)."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": None,
-            "REFEREE_DATA_DIR": str(referee_data_dir),
-            "SESSION_CREATE_LIMIT": "5/minute",
-        }
-    )
+    app = limited_app(referee_data_dir, "5/minute")
     client = app.test_client()
     address = {"REMOTE_ADDR": "10.9.9.10"}
     first = client.post("/v1/sessions", json=BODY, environ_base=address)
@@ -191,14 +190,7 @@ def test_only_a_session_created_counts_and_every_answer_says_what_is_left(refere
     (400, 401, 404, 422) creates nothing and counts nothing (each used to count: a client's
     typos used up its quota). Every answer of the two endpoints, errors included, carries the
     ``X-RateLimit-*`` headers (the 4xx carried none)."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": None,
-            "REFEREE_DATA_DIR": str(referee_data_dir),
-            "SESSION_CREATE_LIMIT": "2/minute",
-        }
-    )
+    app = limited_app(referee_data_dir, "2/minute")
     client = app.test_client()
     address = {"REMOTE_ADDR": "10.9.9.11"}
     first = client.post("/v1/sessions", json=BODY, environ_base=address)
