@@ -237,16 +237,22 @@ def test_the_spec_declares_the_limit_headers():
 
 
 def _fill(client: redis.Redis) -> int:
-    """Write filler keys until Redis refuses one for being over ``maxmemory``, with smaller and
-    smaller values, so the store is over its limit by more than any one request's arguments."""
+    """Write filler keys until Redis refuses one for being over ``maxmemory``, then set the limit
+    a megabyte below what is used.
+
+    Filling alone leaves the store over its limit by a few bytes, and Redis's own memory moves by
+    kilobytes on its own (client buffers shrink, the AOF buffer drains): a write could land a
+    moment later. The lower limit keeps the store full by a wide margin until the test raises
+    it again."""
     count = 0
-    for size in (10_000, 1_000, 100, 10):
-        try:
-            while True:
-                client.set(f"filler:{count}", b"x" * size)
-                count += 1
-        except redis.exceptions.OutOfMemoryError:
-            pass
+    try:
+        while True:
+            client.set(f"filler:{count}", b"x" * 10_000)
+            count += 1
+    except redis.exceptions.OutOfMemoryError:
+        pass
+    used = int(client.info("memory")["used_memory"])
+    client.config_set("maxmemory", used - 1024 * 1024)
     return count
 
 
@@ -294,6 +300,7 @@ def test_a_full_store_refuses_moves_and_sessions_with_nothing_written(tmp_path):
         assert client.get(f"/v1/sessions/{sid}", headers=ann).get_json()["version"] == 0
 
         raw.delete(*raw.keys("filler:*"))  # sessions end, space comes back
+        raw.config_set("maxmemory", "4mb")
         resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
         assert resp.status_code == 200 and resp.get_json()["version"] == 1
     finally:
