@@ -47,7 +47,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     move_types: ClassVar[tuple[str, ...]]
-    schema_version: ClassVar[int] = 1
+    schema_version: ClassVar[int]
+    """The version of the rules its states are made by (each state's ``schema_version``): bumped
+    by every rules change that changes a state, so a record names the rules it was played by."""
     bot_levels: tuple[str, ...] = ()
     """The levels ``POST /v1/games/{game}/suggest`` plays at; set where the game's bot is
     registered (``rules.registry``), empty for a game without bots."""

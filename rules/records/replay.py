@@ -84,7 +84,18 @@ def start_state(game: Game, record: Mapping[str, Any], checks: Checks = Checks()
 
     A record that is not a fork's may carry ``start`` too (a session created before records
     kept a start digest); it must then be that very setup: a start the seed did not deal would
-    let a record stack the deck and still replay "from the seed"."""
+    let a record stack the deck and still replay "from the seed".
+
+    A game replays only under the rules it was played by: a record of another ``schema_version``
+    (a session begun before this referee's rules changed) is not replayable here, and says so
+    rather than differing at some digest."""
+    if record["schema_version"] != game.schema_version:
+        raise NotReplayable(
+            0,
+            f"The game was played under version {record['schema_version']} of {game.title}'s "
+            f"rules, and this referee plays version {game.schema_version}: a game replays only "
+            "under the rules it was played by.",
+        )
     if record.get("forked_from") is not None:
         return _fork_start(game, record, checks)
     dealt = _dealt(game, record, checks)

@@ -14,7 +14,7 @@ from rules.engine import Game
 from rules.engine_types import State
 from rules.reign_absolute import flow, integrity, moves, rulebook, scoring, views
 from rules.reign_absolute.content import default_cards, default_races
-from rules.reign_absolute.state import DEFAULT_OPTIONS, new_game
+from rules.reign_absolute.state import DEFAULT_OPTIONS, SCHEMA_VERSION, new_game
 
 __all__ = ["ReignAbsolute"]
 
@@ -26,6 +26,7 @@ class ReignAbsolute(Game):
 
     id = "reign-absolute"
     title = rulebook.TITLE
+    schema_version = SCHEMA_VERSION
     min_players = 2
     max_players = 4
     move_types = moves.MOVE_TYPES

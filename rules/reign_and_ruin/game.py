@@ -14,7 +14,7 @@ from rules.engine import Game
 from rules.engine_types import State
 from rules.reign_and_ruin import actions, integrity, moves, rulebook, scoring, views
 from rules.reign_and_ruin.cards import FACTIONS, default_deck
-from rules.reign_and_ruin.state import DEFAULT_OPTIONS, new_game
+from rules.reign_and_ruin.state import DEFAULT_OPTIONS, SCHEMA_VERSION, new_game
 
 __all__ = ["ReignAndRuin"]
 
@@ -26,6 +26,7 @@ class ReignAndRuin(Game):
 
     id = "reign-and-ruin"
     title = rulebook.TITLE
+    schema_version = SCHEMA_VERSION
     min_players = 2
     max_players = 4
     move_types = ("draft", "fighter", "destroy", "draw", "double", "protect", "swap", "revive")

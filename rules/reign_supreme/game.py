@@ -20,6 +20,7 @@ from rules.reign_supreme.content import (
     spell_table,
 )
 from rules.reign_supreme.setup import DEFAULT_OPTIONS, new_game
+from rules.reign_supreme.state import SCHEMA_VERSION
 
 __all__ = ["ReignSupreme"]
 
@@ -30,6 +31,7 @@ class ReignSupreme(Game):
 
     id = "reign-supreme"
     title = rulebook.TITLE
+    schema_version = SCHEMA_VERSION
     min_players = 2
     max_players = 4
     move_types = moves.MOVE_TYPES

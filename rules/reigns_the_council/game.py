@@ -15,7 +15,7 @@ from rules.engine import Game
 from rules.engine_types import State
 from rules.reigns_the_council import integrity, moves, rulebook, scoring, views
 from rules.reigns_the_council.content import GOALS, PILLAR_INFO, TRACK_MAX, TRACK_MIN, default_deck
-from rules.reigns_the_council.state import DEFAULT_OPTIONS, new_game
+from rules.reigns_the_council.state import DEFAULT_OPTIONS, SCHEMA_VERSION, new_game
 
 __all__ = ["ReignsTheCouncil"]
 
@@ -27,6 +27,7 @@ class ReignsTheCouncil(Game):
 
     id = "reigns-the-council"
     title = rulebook.TITLE
+    schema_version = SCHEMA_VERSION
     min_players = 3
     max_players = 4
     move_types = moves.MOVE_TYPES

@@ -39,6 +39,23 @@ def test_every_game_replays(game_id):
     assert replay(get_game(game_id), record_of(game_id, 3, max_moves=40)) is None
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_record_of_other_rules_says_so(game_id):
+    """A session begun before this referee's rules changed keeps its states' ``schema_version``:
+    its record replays only under those rules, and the difference says which, at version 0."""
+    game = get_game(game_id)
+    record = record_of(game_id, 3, max_moves=10)
+    assert record["schema_version"] == game.schema_version  # the game's version is its states'
+    record["schema_version"] = game.schema_version - 1
+    difference = replay(game, record)
+    assert difference is not None and difference.version == 0
+    assert (
+        f"played under version {game.schema_version - 1} of {game.title}'s rules"
+        in difference.detail
+    )
+    assert f"this referee plays version {game.schema_version}" in difference.detail
+
+
 def test_a_changed_move_is_the_first_difference(council):
     tampered = copy.deepcopy(council)
     game = get_game(GAME)
