@@ -8,7 +8,8 @@ entry by entry, makes exactly the recorded events and states (their digests), th
 included. The replay is ``rules.records.replay``, the one ``POST /v1/games/{game}/replay`` runs
 (``api.records.first_difference``): the first version that differs is named. A record that
 withholds what its replay needs (a running game's record, redacted for its reader) cannot be
-checked (:class:`VerifyError`), rather than differs.
+checked (:class:`VerifyError`), rather than differs; nor can a record of another version of the
+game's rules (its ``schema_version``: a game begun before the rules changed).
 
 The input is a record, read from a session's URL (:func:`fetch`: its ``/record``, which
 ``verify URL --save FILE`` also writes) or a file (``-``: stdin).
@@ -122,6 +123,12 @@ def verify_document(record: dict[str, Any]) -> Verdict:
         raise VerifyError(f"not a record: {err.messages}"[:2000]) from None
     except UnknownGame as err:
         raise VerifyError(str(err)) from None
+    if record["schema_version"] != game.schema_version:  # not untrue: not these rules' to check
+        raise VerifyError(
+            f"the game was played under version {record['schema_version']} of {game.title}'s "
+            f"rules, and this verifier plays version {game.schema_version}: check it with a "
+            "release that plays those rules"
+        )
     fairness = record["fairness"]
     versions = len(record["entries"])
     difference = first_difference(game, record)

@@ -115,3 +115,21 @@ def test_a_records_text_cannot_steer_the_terminal(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("NOT VERIFIED at version 2: ") and "\\u009b2K" in out
     assert all(c.isprintable() for c in out.rstrip("\n"))
+
+
+def test_a_record_of_other_rules_cannot_be_checked_here(tmp_path, capsys):
+    """A game played under another version of its rules (its ``schema_version``: begun before
+    the referee's rules changed) is not this verifier's to check: exit 2 naming both versions,
+    not a "NOT VERIFIED" that calls an honest game forged."""
+    record = json.loads(path_of("reign-supreme", 8).read_text("utf-8"))
+    record["schema_version"] -= 1
+    path = tmp_path / "older.json"
+    path.write_text(json.dumps(record), "utf-8")
+    assert cli.main(["verify", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "NOT VERIFIED" not in captured.out
+    version = get_game("reign-supreme").schema_version
+    assert (
+        f"played under version {version - 1} of Reign Supreme's rules, and this verifier plays "
+        f"version {version}" in captured.err
+    )
