@@ -58,7 +58,7 @@ from api import session_clocks
 from api.session_clocks import now_ms
 from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
-from rules.bots import BOTS, NoMoveToSuggest, suggest
+from rules.bots import BOTS, NoMoveToSuggest, refusal, suggest
 from rules.engine import Game
 from rules.engine_types import Move, PlayerId, State, View, Violation
 from rules.records.digest import state_digest
@@ -162,6 +162,9 @@ def bot_violations(game: Game, state: State, bots: Mapping[str, str]) -> dict[st
             )
         else:
             try:
+                why = refusal(BOTS[game.id], state)
+                if why is not None:
+                    raise ValueError(why)
                 BOTS[game.id].determinize(game.view(state, player), random.Random(0))
             except ValueError as err:
                 found[where] = Violation(

@@ -16,7 +16,7 @@ from api import jsonio
 from api.errors import ApiError
 from api.games import checked_state, read_state_body
 from api.worker import ARRIVED
-from rules.bots import BOTS, DEFAULT_TIME_MS, NoMoveToSuggest, suggest
+from rules.bots import BOTS, DEFAULT_TIME_MS, NoMoveToSuggest, refusal, suggest
 from rules.engine_types import Violation
 from rules.registry import get_game
 from schemas.bots import SUGGEST
@@ -67,6 +67,11 @@ def suggest_move(game_id: str):
             f"There is no player {player!r} in this game; the players are "
             f"{', '.join(state['players'])}.",
             f"{game.id}#players",
+        )
+    why = refusal(BOTS[game.id], state)
+    if why is not None:
+        raise _refuse(
+            "bot_unavailable", f"The bots cannot play this state: {why}.", f"{game.id}#bots"
         )
     seed = fields.get("seed")
     if seed is None:

@@ -13,6 +13,7 @@ from rules.bots.core import (
     GameBot,
     NoMoveToSuggest,
     Suggestion,
+    refusal,
     suggest,
 )
 from rules.bots.reign_absolute import BOT as REIGN_ABSOLUTE
@@ -28,6 +29,7 @@ __all__ = [
     "GameBot",
     "NoMoveToSuggest",
     "Suggestion",
+    "refusal",
     "suggest",
 ]
 

@@ -160,6 +160,8 @@ class GameBot(Protocol):
         """How good ``state`` is for ``player``, in [0, 1] (0.5: even)."""
 
     # Optional, read with getattr (a game without them keeps the defaults):
+    # ``refuses(state: State) -> str | None``, why the bot cannot play a game whose true state is
+    # ``state`` (content it does not know), read by :func:`refusal`;
     # ``expert_width: int``, the game's own EXPERT_WIDTH;
     # ``rollout_stop(start: State, state: State) -> bool``, true when a rollout that began at
     # ``start`` should stop at ``state`` (before ``rollout_depth`` moves) and be scored by the
@@ -169,6 +171,14 @@ class GameBot(Protocol):
     # ``imagine(view: View, rng: random.Random) -> State``, the expert's determinization in
     # place of ``determinize``: one that also draws the others' hidden choices as players
     # pursuing their own aims would make them, from the view and ``rng`` only.
+
+
+def refusal(bot: GameBot, state: State) -> str | None:
+    """Why ``bot`` cannot play the game whose true state is ``state`` (its ``refuses``), None
+    when it can. Asked wherever the true state is at hand before a bot sits, suggests or a fork
+    draws from a view: a view may not show what the bot does not know."""
+    refuses = getattr(bot, "refuses", None)
+    return None if refuses is None else refuses(state)
 
 
 @dataclass(frozen=True, slots=True)

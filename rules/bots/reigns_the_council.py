@@ -6,8 +6,10 @@ advisors' goals (until revealed after a death); and the secret choices of the ot
 cards they chose to exchange, the card they pitched, their votes). Public: every back in a
 hand or on the table, each deck's size and top back, the pile and the revealed cards.
 
-The view carries no card catalogue, so the bot plays with the default 72 proposals; a state
-whose cards do not fit it (a custom deck) cannot be imagined and is refused (ValueError).
+The view carries no card catalogue, so the bot plays with the default 72 proposals; a game of
+any other deck is refused (``refuses``, read on the true state wherever a bot sits, suggests or a
+fork draws: a custom deck of 72 cards, or of the default ids, looks default in a view until its
+fronts are seen), and a view whose cards do not fit the catalogue cannot be imagined (ValueError).
 The unseen proposals are the catalogue minus every front the view shows (the pile, the
 revealed cards, the viewer's hand and pitch); a card revealed this round and not in the pile
 or pending was rejected and lies on the discard pile. Unseen cards go first to the places
@@ -110,6 +112,15 @@ class ReignsTheCouncilBot:
     greedy_samples = 3
     rollout_greed = 0.0
     expert_width = 3
+
+    def refuses(self, state: State) -> str | None:
+        """Why the bots cannot play ``state``: they know only the default deck (module doc),
+        and a custom deck's cards would be imagined as the default cards of their ids. Read on
+        the true state, since a view shows no front until it is seen: a deck of 72 cards (the
+        default count) or of the default ids with other contents looks default at version 0."""
+        if state["cards"] == default_catalog():
+            return None
+        return "the bots play Reigns: The Council with the default deck only"
 
     def rollout_greed_at(self, state: State) -> float:
         """In a rollout the Monarch's choices (which proposals to accept, whether to change

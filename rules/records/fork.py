@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import random
 
-from rules.bots import BOTS
+from rules.bots import BOTS, refusal
 from rules.engine import Game
 from rules.engine_types import PlayerId, State
 
@@ -30,4 +30,7 @@ def fork_state(game: Game, state: State, seat: PlayerId | None, rng: random.Rand
     bot = BOTS.get(game.id)
     if bot is None:
         raise ValueError(f"{game.id} cannot draw hidden parts afresh (no determinizer)")
+    why = refusal(bot, state)
+    if why is not None:
+        raise ValueError(why)
     return bot.determinize(game.view(state, seat), rng)

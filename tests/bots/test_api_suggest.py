@@ -11,6 +11,7 @@ from rules.bots import BOTS, LEVELS
 from rules.registry import get_game
 from tests.api.helpers_api import assert_problem, post
 from tests.bots.positions import GAME_IDS, positions
+from tests.council_decks import CUSTOM_COUNCIL_DECKS
 
 
 def _suggest(client, game_id, body):
@@ -115,9 +116,10 @@ def test_meaning_errors_are_422(client):
     )
 
 
-def test_custom_council_deck_is_refused(client):
+@pytest.mark.parametrize("deck", ["forty", "renumbered", "swapped"])
+def test_custom_council_deck_is_refused(client, deck):
     game = BOTS["reigns-the-council"].game
-    deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
+    deck = CUSTOM_COUNCIL_DECKS[deck]
     state = game.setup(["ann", "bob", "cat"], 1, {"deck": deck})
     player = state["active_players"][0]
     problem = assert_problem(

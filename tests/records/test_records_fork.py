@@ -10,6 +10,7 @@ import pytest
 from rules.bots import BOTS
 from rules.records import fork_state
 from rules.registry import get_game
+from tests.council_decks import CUSTOM_COUNCIL_DECKS
 from tests.records.games import GAME_IDS, PLAYERS, play
 
 
@@ -48,3 +49,16 @@ def test_a_fork_of_a_finished_game_is_the_true_state():
     assert states[-1]["status"] == "finished"
     forked = fork_state(game, states[-1], None, random.Random(1))
     assert forked == states[-1] and forked is not states[-1]
+
+
+@pytest.mark.parametrize("deck", CUSTOM_COUNCIL_DECKS.values(), ids=list(CUSTOM_COUNCIL_DECKS))
+def test_a_council_game_of_a_custom_deck_is_not_forked_as_a_seat(deck):
+    """The determinizer knows only the default deck: a running custom-deck game forked from a
+    seat's view would be played with the default cards of its ids (``POST /fork``: 422
+    ``fork_unavailable``). The deck is public (the session's options), so refusing says nothing
+    hidden; a finished game's fork is its true state, deck and all."""
+    game = get_game("reigns-the-council")
+    truth = game.setup(PLAYERS["reigns-the-council"], 5, {"deck": deck})
+    with pytest.raises(ValueError, match="default deck only"):
+        fork_state(game, truth, PLAYERS["reigns-the-council"][0], random.Random(1))
+    assert fork_state(game, truth, None, random.Random(1)) == truth

@@ -27,6 +27,7 @@ from api.bot_seats import RETRIES, BotSeats, due_bot, move_seed
 from api.session_store import KEY_PREFIX
 from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
 from rules.registry import GAMES, get_game
+from tests.council_decks import CUSTOM_COUNCIL_DECKS
 
 PROBLEM = "application/problem+json"
 SETTLE_TIMEOUT = 120.0
@@ -588,8 +589,8 @@ def test_bad_bot_seats_are_refused_naming_the_field(client, bots, status, field)
         assert problem["violations"][0]["rule"] == "reign-and-ruin#bots"
 
 
-def test_a_game_the_bots_cannot_play_is_refused(client):
-    deck = [{"back": ["army"], "accept": {"army": 1}, "reject": {"army": -1}} for _ in range(40)]
+@pytest.mark.parametrize("deck", CUSTOM_COUNCIL_DECKS.values(), ids=list(CUSTOM_COUNCIL_DECKS))
+def test_a_game_the_bots_cannot_play_is_refused(client, deck):
     resp = client.post(
         "/v1/sessions",
         json={
