@@ -162,7 +162,7 @@ class RefereeServer(BaseApplication):
 
 def serve(args: argparse.Namespace) -> int:
     from api import create_app
-    from api.embedded import DataDirInUse
+    from api.embedded import DataDirInUse, DataDirUnusable, RedisDidNotStart
     from api.store import detach_embedded, embedded_url, start_embedded, stop_embedded
 
     settings = Settings.from_env()
@@ -173,7 +173,7 @@ def serve(args: argparse.Namespace) -> int:
             embedded = start_embedded(
                 settings.data_dir, settings.store_appendfsync, settings.store_max_memory
             )
-        except DataDirInUse as err:
+        except (DataDirInUse, DataDirUnusable, RedisDidNotStart) as err:
             print(f"reign-referee: {err}", file=sys.stderr, flush=True)
             return 1
         os.environ["REDIS_URL"] = embedded_url(embedded)

