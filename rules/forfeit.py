@@ -50,7 +50,9 @@ def forfeit_move(game: Game, state: State, player: PlayerId) -> Move:
     """The move that forfeits for ``player``: the game's ``concede`` when it is legal now, else
     ``{"player", "type": "forfeit"}``."""
     concede = {"player": player, "type": "concede"}
-    if concede in game.legal_moves(state, player):
+    # Asked of the one move, not of the whole list: a game's list may be long (Reign & Ruin's
+    # revives), and a game without concede has none to look for.
+    if "concede" in game.move_types and not game.violations(state, concede):
         return concede
     return {"player": player, "type": FORFEIT}
 

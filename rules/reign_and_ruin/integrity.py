@@ -75,7 +75,26 @@ def _problems(state: State) -> list[Violation]:
     if found:
         return found
     found.extend(_PHASE_CHECKS[state["phase"]](state, players))
+    if state["phase"] != "draft":
+        found.extend(_check_hand_sizes(state, players))
     return found
+
+
+def _check_hand_sizes(state: State, players: list[str]) -> list[Violation]:
+    """After the draft no hand holds more than the seven cards it drafted (seed §2; rulings
+    R&R 2): each turn plays a card from the hand, and what an ability brings back to it (a
+    Hexen draw, a Crou or Nomora to the hand) only replaces the card played. The bound is also
+    what keeps a state's move list small: revive lists each Nomora in hand times each card of
+    the discard pile times each place."""
+    return [
+        _v(
+            "hand_too_large",
+            f"state.hands.{p} holds {len(state['hands'][p])} cards; after the draft a hand holds "
+            f"at most the {CARDS_PER_PLAYER} it drafted.",
+        )
+        for p in players
+        if len(state["hands"][p]) > CARDS_PER_PLAYER
+    ]
 
 
 def _check_scalars(state: State, players: list[str]) -> list[Violation]:

@@ -49,6 +49,22 @@ def test_a_game_without_concede_ends_with_the_others_sharing_the_win():
     assert new["outcome"]["winners"] == others and new["outcome"]["draw"] is True
 
 
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_forfeit_asks_about_concede_alone_not_the_whole_move_list(game_id, monkeypatch):
+    """A long move list (a Reign & Ruin revive lists Nomora x discard pile x places) must not be
+    built to learn whether ``concede`` is legal: a forfeit, and the check of every state a
+    forfeit ended, asks about that one move."""
+    game, state = _new(game_id)
+    seat = game.waiting_on(state)[0]
+    expected = forfeit(game, state, seat)
+
+    def no_listing(*args, **kwargs):
+        raise AssertionError("the whole move list was built")
+
+    monkeypatch.setattr(game, "legal_moves", no_listing)
+    assert forfeit(game, state, seat) == expected
+
+
 def test_a_player_already_out_does_not_win_by_anothers_forfeit():
     """Reign Absolute, three seats: one is eradicated ("A player wins when they have the only
     remaining Liege Unit in play", seed 001), then another runs out of time. The one left wins

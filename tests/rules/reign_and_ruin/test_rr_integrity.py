@@ -208,3 +208,24 @@ def test_violations_name_the_field():
         GAME.check_state(state)
     message = caught.value.violations[0].message
     assert "state.hands.ann" in message and "state.draw_pile" in message
+
+
+def test_no_hand_holds_more_than_it_drafted():
+    """After the draft a hand holds at most its 7 drafted cards (each turn plays one, and an
+    ability only replaces it): a crafted hand of 8 is refused, in play and in the final round,
+    so a revive's listing (Nomora in hand x discard pile x places) stays bounded."""
+    seven = [f"nomora-{v}" for v in range(1, 8)]
+    state = play_state({"ann": seven, "bob": ["hexen-1"]}, draw=["nomora-8"], discard=["crou-9"])
+    GAME.check_state(state)
+    eight = edit(state, lambda s: s["hands"]["ann"].append(s["draw_pile"].pop(0)))
+    assert refused(eight) == ["hand_too_large"]
+    final = play_state(
+        {"ann": ["hexen-2"], "bob": seven},
+        draw=["nomora-8"],
+        final_round={"ended_by": "ann", "to_play": ["bob"]},
+        active="bob",
+    )
+    GAME.check_state(final)
+    assert refused(edit(final, lambda s: s["hands"]["bob"].append(s["draw_pile"].pop(0)))) == [
+        "hand_too_large"
+    ]
