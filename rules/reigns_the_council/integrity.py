@@ -314,11 +314,11 @@ def _check_reigns(state: State, players: list[str], found: list[Violation]) -> N
                 record["goals"] is None
                 and record["tracks"] is None
                 and mon["pile"] == 0
-                and all(not points[p]["goal"] for p in order),
+                and all(not points[p]["goal"] and points[p]["story"] == 0 for p in order),
                 found,
                 "bad_points",
-                f"{where}: a reign going on has no end tracks, revealed goals, pile or goal "
-                "points yet.",
+                f"{where}: a reign going on has no end tracks, revealed goals, pile, goal or "
+                "story points yet.",
             )
             continue
         tracks = record["tracks"]
@@ -909,6 +909,13 @@ def _check_round(state: State, order: list[str], ruler: str, found: list[Violati
         )
     if phase in ("reveal", "mind"):
         _active(state, [ruler], found, "[the Monarch]")
+        _need(
+            all(len(hands[p]) == HAND_SIZE - 1 for p in order),
+            found,
+            "bad_hand_size",
+            f"Each advisor holds {HAND_SIZE - 1} cards while the proposals are revealed (they "
+            "draw once every card is resolved).",
+        )
         _need(
             bool(table) or pending is not None,
             found,

@@ -278,3 +278,33 @@ def test_revealed_cards_of_the_last_round_are_checked_in_every_phase(phase):
             ),
         )
     )
+
+
+def _phase(name: str) -> dict:
+    return copy.deepcopy(next(s for s in STATES if s["phase"] == name))
+
+
+@pytest.mark.parametrize("phase", ["pitch", "reveal"])
+def test_a_reign_going_on_has_no_story_point_yet(phase):
+    """A story point is scored when a reign ends (rules doc, Story points): one given while it
+    goes on would be scored twice by the reveal that ends it, in a state the check refuses, so
+    that the service's answer held a state it refuses itself."""
+    state = _phase(phase)
+    advisor = next(p for p in state["players"] if p != state["reigns"][-1]["monarch"])
+    assert "bad_points" in problem_codes(
+        broken(state, lambda s: s["reigns"][-1]["points"][advisor].update(story=1))
+    )
+
+
+@pytest.mark.parametrize("phase", ["reveal", "mind"])
+def test_advisors_hold_one_card_less_while_the_proposals_are_revealed(phase):
+    """Each advisor pitched one of their cards and draws only once every card is resolved: a
+    hand of another size is refused, not left to the next round's check."""
+    state = _phase(phase)
+    advisor = next(p for p in state["players"] if p != state["reigns"][-1]["monarch"])
+    assert "bad_hand_size" in problem_codes(
+        broken(state, lambda s: s["hands"][advisor].append(s["decks"][0].pop()))
+    )
+    assert "bad_hand_size" in problem_codes(
+        broken(state, lambda s: s["decks"][0].append(s["hands"][advisor].pop()))
+    )
