@@ -54,7 +54,7 @@ import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-from api import session_clocks
+from api import rules_version, session_clocks
 from api.session_clocks import now_ms
 from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
@@ -200,12 +200,19 @@ class BotSeats:
         """The same as a heap; an entry no longer in ``_retry_at`` is void (a touch ran it)."""
         self._retrier: threading.Thread | None = None
         self._stopped = False
+        self._other_rules = rules_version.Reported("bot seats")
+        """Sessions of other rules passed by (``api.rules_version``): logged once each."""
 
     # -- from request threads: cheap, never waits on a bot ------------------------------------
     def nudge(self, session_id: str, state: State, bots: Mapping[PlayerId, str]) -> None:
         """Queue the session if, in ``state`` (which the request read anyway), the game waits on
-        one of its ``bots``. Never waits for a bot."""
-        if bots and due_bot(get_game(state["game"]), state, bots) is not None:
+        one of its ``bots``. Never waits for a bot. A session of other rules
+        (``api.rules_version``) is passed by: its bots never move here (logged once)."""
+        if not bots:
+            return
+        if rules_version.of_other_rules(state):
+            self._other_rules.pass_by(session_id, state)
+        elif due_bot(get_game(state["game"]), state, bots) is not None:
             self._queue(session_id)
 
     def _queue(self, session_id: str) -> None:
@@ -288,6 +295,9 @@ class BotSeats:
         for _ in range(limit):
             session = self.store.load(session_id)
             if session is None or not session.bots:
+                return False
+            if rules_version.of_other_rules(session.state):  # refereed by its own rules only
+                self._other_rules.pass_by(session.id, session.state)
                 return False
             game = get_game(session.game)
             player = due_bot(game, session.state, session.bots)

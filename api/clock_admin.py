@@ -29,7 +29,7 @@ _ATTEMPTS = 20
 @bp.post("/<session_id>/clock")
 def set_clock(session_id: str):
     sessions: SessionStore = current_app.extensions["referee_sessions"]
-    session = access.load_session(session_id, needs_token=True)
+    session = access.load_session(session_id, needs_token=True, plays=True)
     token = access.bearer()
     if token is None:
         raise access.unauthorized(
@@ -96,7 +96,6 @@ def set_clock(session_id: str):
                 200,
                 {"Cache-Control": "no-store"},
             )
-        session = access.load_session(
-            session.id
-        )  # a move, a timeout or another admin call came first
+        # a move, a timeout or another admin call came first
+        session = access.load_session(session.id, plays=True)
     raise ApiError(409, "version_conflict", "The clock kept changing; send the request again.")

@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from api import clock as clocks
-from api import session_clocks
+from api import rules_version, session_clocks
 from api.bot_seats import move_seed, session_bot_seed
 from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
@@ -128,6 +128,8 @@ class ClockKeeper:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._other_rules = rules_version.Reported("clock keeper")
+        """Sessions of other rules passed by (``api.rules_version``): logged once each."""
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -200,13 +202,20 @@ class ClockKeeper:
 
     # -- one session ---------------------------------------------------------------------------
     def look(self, session_id: str, lease: Any = None) -> Fired:
-        """Fire what is due in the session now, then hand it back with its next deadline."""
+        """Fire what is due in the session now, then hand it back with its next deadline. A
+        session of other rules (``api.rules_version``) is handed back with none: its clock never
+        fires here (a timeout is a move under these rules), and it is not claimed again, so it is
+        logged once, never looked at in a loop."""
         fired = Fired()
         wake: int | None = self.now()  # attempts ran out: look again at once
         for _ in range(_ATTEMPTS):
             session = self.store.load(session_id)
             clock = session_clocks.parse(session.clock) if session else None
             if session is None or clock is None:
+                wake = None
+                break
+            if rules_version.of_other_rules(session.state):
+                self._other_rules.pass_by(session.id, session.state)
                 wake = None
                 break
             now = self.now()

@@ -94,6 +94,7 @@ TITLES: dict[str, str] = {
     "state_too_large": "State too large",
     "record_too_long": "Record too long to replay",
     "history_too_long": "History too long to replay",
+    "rules_version_changed": "Rules version changed",
     "unknown_session": "Unknown session",
     "unauthorized": "Unauthorized",
     "forbidden": "Forbidden",

@@ -31,7 +31,7 @@ from typing import Any
 from flask import Blueprint, Response
 
 import schemas
-from api import jsonio, session_clocks
+from api import jsonio, rules_version, session_clocks
 from api import session_access as access
 from api.bot_seats import session_bot_seed
 from api.errors import ApiError
@@ -276,6 +276,26 @@ def _not_replayable(why: str) -> ApiError:
     )
 
 
+def _as_recorded(
+    session: Session, entries: list[dict[str, Any]], state: State, version: int
+) -> State:
+    """``state``, version ``version`` as the replay rebuilt it (``_states``), when it is the state
+    the session recorded there: its digest is the history entry's ``state_digest`` (version 0:
+    ``start_digest``). Else 409 ``history_not_replayable``: a takeback never lands, and a fork
+    never starts from, a state the game never had (docs/records.md, "Takeback with consent"). A
+    version recorded without a digest (a session created before records) is taken as replayed.
+    """
+    if version == 0:
+        recorded = session.origin.get("start_digest")
+    else:
+        recorded = entries[version - 1].get("state_digest")
+    if recorded is not None and state_digest(state) != recorded:
+        raise _not_replayable(
+            f"version {version} replays to another state than the one its history recorded"
+        )
+    return state
+
+
 # -- the record ------------------------------------------------------------------------------
 @bp.get("/sessions/<session_id>/record")
 def session_record(session_id: str):
@@ -331,10 +351,22 @@ def _record(
         whole=whole,
         forked_from=session.origin.get("forked_from"),
         start_digest=start_digest,
-        schema_version=session.state["schema_version"],
+        schema_version=_began_under(session),
     )
     record["to_move"] = game.waiting_on(session.state)  # as in every session answer
     return record
+
+
+def _began_under(session: Session) -> int:
+    """The rules version of the session's version 0, the record's ``schema_version``: a fork's
+    start's, else the one kept at creation (``origin``), else, for a session created before it
+    was kept, its state's (``rules_version.began_under``: a state of a session of other rules is
+    never written here, and a takeback or fork never lands another version's state).
+    Never the current state's as such: a game is recorded under the rules it began with."""
+    start = session.origin.get("start")
+    if start is not None:
+        return start["schema_version"]
+    return session.origin.get("schema_version", rules_version.began_under(session.state))
 
 
 # -- fork ------------------------------------------------------------------------------------
@@ -360,8 +392,13 @@ def fork(session_id: str):
     game = get_game(session.game)
     finished = session.state["status"] == "finished"
     knowledge = None if finished else _fork_seat(seat, wanted)
-    entries = _history(session)[:version]
-    truth = _states(game, session, entries, "version")[version]
+    if rules_version.of_other_rules(session.state):
+        truth = _position_here(session, version)
+    else:
+        entries = _history(session)[:version]
+        truth = _as_recorded(
+            session, entries, _states(game, session, entries, "version")[version], version
+        )
     try:
         start = fork_state(game, truth, knowledge, random.Random(secrets.randbits(128)))
     except ValueError as err:
@@ -401,6 +438,23 @@ def fork(session_id: str):
         "Cache-Control": "no-store",
     }
     return payload, 201, headers
+
+
+def _position_here(session: Session, version: int) -> State:
+    """The true state a fork of a session of other rules (``api.rules_version``) starts from:
+    its current state as stored, stamped with the version of the rules played here. 409
+    ``rules_version_changed`` for an earlier ``version`` (reaching it would replay the history
+    under rules it was not played by), or when that position does not pass these rules' checks
+    (``rules_version.unfit``: the game's state shape and ``Game.check_state``)."""
+    if version != session.version:
+        detail = rules_version.only_current_forks(session.state, version, session.version)
+        raise access.rules_version_changed(session, detail)
+    position = rules_version.restamped(session.state)
+    why = rules_version.unfit(position)
+    if why is not None:
+        detail = rules_version.unfit_detail(session.state, why)
+        raise access.rules_version_changed(session, detail)
+    return position
 
 
 def _fork_seat(seat: str | None, wanted: str | None) -> str:
@@ -443,7 +497,7 @@ def _unknown_version(version: int, current: int) -> ApiError:
 # -- takebacks -------------------------------------------------------------------------------
 @bp.post("/sessions/<session_id>/takebacks")
 def propose_takeback(session_id: str):
-    session = access.load_session(session_id, needs_token=True)
+    session = access.load_session(session_id, needs_token=True, plays=True)
     seat = access.seat(session)
     to_version = read_body(shapes.TAKEBACK)["to_version"]
     key = access.idempotency_key()
@@ -478,6 +532,7 @@ def propose_takeback(session_id: str):
             horizon=earliest,
             current_version=session.version,
         )
+    _as_recorded(session, entries, states[to_version], to_version)
     undone = undone_seats(entries[to_version:])
     waiting_on = [p for p in session.players if p in undone and p != seat and p not in session.bots]
     accepted_by = [seat] + [p for p in session.players if p in undone and p in session.bots]
@@ -513,7 +568,7 @@ def propose_takeback(session_id: str):
 
 @bp.post("/sessions/<session_id>/takebacks/<takeback_id>")
 def answer_takeback(session_id: str, takeback_id: str):
-    session = access.load_session(session_id, needs_token=True)
+    session = access.load_session(session_id, needs_token=True, plays=True)
     seat = access.seat(session)
     answer = read_body(shapes.TAKEBACK_ANSWER)["answer"]
     store = access.store()
@@ -538,12 +593,13 @@ def answer_takeback(session_id: str, takeback_id: str):
     waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
     if waiting:
         return _takeback_answer(takeback, "pending", waiting, version, table)
-    session = access.load_session(session.id)
+    session = access.load_session(session.id, plays=True)
     if version != takeback["at_version"] or session.version != takeback["at_version"]:
         return _landed_or_stale(takeback, answer, session)
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
+    _as_recorded(session, entries, states[takeback["to_version"]], takeback["to_version"])
     landed = _land(game, session, takeback, accepted_by, states, entries)
     assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
     new, clock = landed

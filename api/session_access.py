@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import current_app, request
 
-from api import jsonio
+from api import jsonio, rules_version
 from api.bot_seats import BotSeats
 from api.errors import ApiError
 from api.fairness import Fairness
@@ -38,6 +38,7 @@ __all__ = [
     "load_session",
     "names_version",
     "quoted",
+    "rules_version_changed",
     "seat",
     "store",
     "table",
@@ -57,7 +58,7 @@ def bot_seats() -> BotSeats:
     return current_app.extensions["referee_bot_seats"]
 
 
-def load_session(session_id: str, needs_token: bool = False) -> Session:
+def load_session(session_id: str, needs_token: bool = False, plays: bool = False) -> Session:
     """The session, 404 when there is none. Every request that reads a session touches it: if
     the game waits on one of its bot seats, the bot is queued (``api.bot_seats``; never run on
     this thread), so a bot that was due when a process stopped moves on now.
@@ -65,7 +66,13 @@ def load_session(session_id: str, needs_token: bool = False) -> Session:
     For an operation that ``needs_token``, a deleted session still checks the token against its
     tombstone: no token or a stranger's is 401, as for a live session; only its own admin or seat
     tokens learn that it is gone (404). An open stream touches its session again at each idle
-    heartbeat (:func:`toucher`)."""
+    heartbeat (:func:`toucher`).
+
+    An operation that ``plays`` the game under this referee's rules (a move, the legal moves, a
+    takeback or its answer, the admin's clock) is refused, whoever asks, for a session that began
+    under another version of its game's rules: 409 ``rules_version_changed``
+    (``api.rules_version``; README, "How sessions behave"). The one place it is checked: every
+    such operation loads its session here, and so do their reads again after a conflict."""
     session = store().load(session_id)
     if session is None:
         tombstone = store().tombstone(session_id) if needs_token else None
@@ -79,7 +86,23 @@ def load_session(session_id: str, needs_token: bool = False) -> Session:
     bot_seats().nudge(session.id, session.state, session.bots)
     if session.clock is not None:
         current_app.extensions["referee_clocks"].start()  # this process keeps time too
+    if plays and rules_version.of_other_rules(session.state):
+        raise rules_version_changed(session, rules_version.refusal(session.id, session.state))
     return session
+
+
+def rules_version_changed(session: Session, detail: str) -> ApiError:
+    """409 ``rules_version_changed``: ``session`` began under another version of its game's rules
+    than this referee plays (``api.rules_version``), and ``detail`` says what cannot be done and
+    what can. Tagged with the session's version, as every 409 is; ``current_version`` is the one
+    version a fork may start from here."""
+    return ApiError(
+        409,
+        "rules_version_changed",
+        detail,
+        current_version=session.version,
+        headers={"ETag": etag(session.version)},
+    )
 
 
 def toucher(session: Session) -> Callable[[], bool]:

@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none), ``origin`` (what a record needs besides the history: start digest, a fork's start, ``forked_from``), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none), ``origin`` (what a record needs besides the history: start digest and rules version, a fork's start, ``forked_from``), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:record:public``       | list   | entry ``i`` as the public sees it (``""``: as in the history); only when kept from version 0 |
 | ``referee:{<id>}:record:<n>``          | list   | entry ``i`` as the seat ``players[n]`` sees it (``""``: as the public, ``"*"``: as in the history); ``n`` < ``RECORD_SEATS`` |
@@ -314,8 +314,9 @@ class Session:
     clock: bytes | None = None
     """The session's turn clock as stored (JSON of ``api.clock.Clock``); None without one."""
     origin: dict[str, Any] = field(default_factory=dict)
-    """What the record needs besides the history (``api.records``): ``start_digest``, and for
-    a fork ``start`` and ``forked_from``; ``{}`` for a session created before records."""
+    """What the record needs besides the history (``api.records``): ``start_digest`` and
+    ``schema_version`` (version 0's rules version; not kept before it was), and for a fork
+    ``start`` and ``forked_from``; ``{}`` for a session created before records."""
     created_at: str | None = None
     """When version 0 was written (``now()``'s form); the time the clocks started."""
 

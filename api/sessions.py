@@ -159,7 +159,8 @@ def create_session():
     _check_bots(game, state, bots)
     check_clock(game, state, body, access.store().ttl)  # 400/422 naming the field
     clock = session_clocks.new_clock(game, state, body, session_clocks.now_ms())
-    origin = {"start_digest": state_digest(state)}
+    # what the record needs besides the history: version 0's digest and rules version
+    origin = {"start_digest": state_digest(state), "schema_version": state["schema_version"]}
     try:
         session_id, seats, admin = access.store().create(
             state,
@@ -295,7 +296,7 @@ def board_picture(session_id: str):
 # -- a seat's moves --------------------------------------------------------------------------------
 @bp.get("/<session_id>/legal-moves")
 def session_legal_moves(session_id: str):
-    session = access.load_session(session_id, needs_token=True)
+    session = access.load_session(session_id, needs_token=True, plays=True)
     seat = access.seat(session)
     game = get_game(session.game)
     return (
@@ -341,7 +342,7 @@ def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
 @bp.post("/<session_id>/moves")
 def submit_move(session_id: str):
     store = access.store()
-    session = access.load_session(session_id, needs_token=True)
+    session = access.load_session(session_id, needs_token=True, plays=True)
     seat = access.seat(session)
     body = read_body(envelopes.SESSION_MOVE)
     move = body["move"]
@@ -397,9 +398,8 @@ def submit_move(session_id: str):
         if result.current is None:
             raise ApiError(404, "unknown_session", "The session was deleted or expired.")
         access.check_preconditions(result.current, if_match, expected)
-        session = access.load_session(
-            session.id
-        )  # no precondition: check the move again on the new version
+        # no precondition: check the move again on the new version
+        session = access.load_session(session.id, plays=True)
     raise ApiError(
         409,
         "version_conflict",

@@ -147,3 +147,47 @@ def test_session_errors_match_the_spec(contract):
         expect=422,
         valid_request=False,
     )  # the spec states each game's player counts
+
+
+def test_a_session_of_other_rules_is_refused_as_the_spec_says(contract, contract_app):
+    """A session stored under the previous version of its game's rules (``api.rules_version``):
+    each refusal is the documented 409 ``rules_version_changed``, and the fork of its current
+    version the documented 201."""
+    from api import jsonio
+    from api.session_store import KEY_PREFIX
+
+    created = contract.call(
+        "POST",
+        "/v1/sessions",
+        {
+            "game": "reign-supreme",
+            "players": ["ann", "bob"],
+            "open": True,
+            "seed": 3,
+            "clock": {"type": "per_move", "seconds": 60},
+        },
+        expect=201,
+    ).json
+    path = f"/v1/sessions/{created['session_id']}"
+    first = created["to_move"][0]
+    seat = auth(created["seats"][first])
+    move = contract.call("GET", path + "/legal-moves", headers=seat, expect=200).json["moves"][0]
+    redis = contract_app.extensions["referee_store"].client()
+    key = f"{KEY_PREFIX}{{{created['session_id']}}}:session"
+    state = jsonio.loads(redis.hget(key, "state"))
+    redis.hset(key, "state", jsonio.dumps(dict(state, schema_version=state["schema_version"] - 1)))
+
+    admin = auth(created["admin_token"])
+    for method, tail, body, headers in [
+        ("POST", "/moves", {"move": move}, seat),
+        ("GET", "/legal-moves", None, seat),
+        ("POST", "/takebacks", {"to_version": 0}, seat),
+        ("POST", "/takebacks/some-id", {"answer": "accept"}, seat),
+        ("POST", "/clock", {"action": "pause"}, admin),
+    ]:
+        refused = contract.call(method, path + tail, body, headers=headers, expect=409).json
+        assert refused["code"] == "rules_version_changed", tail
+    # (a read of it is as stored: its view is the previous version's, which this spec does not
+    # describe; tests/sessions/test_sessions_rules_version.py reads it)
+    forked = contract.call("POST", path + "/fork", {"version": 0}, headers=seat, expect=201).json
+    assert forked["view"]["schema_version"] == state["schema_version"]
