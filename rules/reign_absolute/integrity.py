@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from rules.engine import seats_after
 from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.content import build_cards, build_races, default_catalogs
-from rules.reign_absolute.flow import bonus_cells
+from rules.reign_absolute.flow import bonus_cells, scores, turn_limit_winners
 from rules.reign_absolute.grid import COORD_LIMIT, neighbours, occupancy
 from rules.reign_absolute.state import (
     MAX_MOVE_COUNT,
@@ -468,7 +469,11 @@ def _phase(state: State, players: list[str]) -> list[Violation]:
                     "The game ends early only when at most one Liege is left.",
                 )
             ]
-        return _nulls(state, "doom") + _empty(state, "bonus_owed")
+        return (
+            _outcome_problems(state, outcome, left)
+            + _nulls(state, "doom")
+            + _empty(state, "bonus_owed")
+        )
     found.extend(_nulls(state, "outcome"))
     if len(left) < 2:
         found.append(_v("inconsistent_outcome", "With at most one Liege left the game is over."))
@@ -515,13 +520,15 @@ def _decision(state: State, players: list[str], turn: dict[str, Any]) -> list[Vi
             or doom.get("caller") != current
             or not order
             or any(p not in players or p in eradicated for p in order)
+            or not _in_seat_order(order, seats_after(players, current) + [current])
             or turn["stage"] != "doom"
         ):
             return [
                 _v(
                     "bad_doom",
                     "state.doom must be {caller: the current player, to_discard: players still "
-                    "in the game} during the Doom stage.",
+                    "in the game, each once, in seat order from the caller's left and the caller "
+                    "last} during the Doom stage.",
                 )
             ]
     elif turn["stage"] == "doom":
@@ -605,3 +612,40 @@ def _phase_problems(state: State) -> list[Violation]:
 phase_problems = guarded(_phase_problems, rulebook.INTEGRITY)
 """The checks of the state's phase alone, on a state whose other parts are sound: a cheap first
 test of each state the forfeit check guesses at (``rules/forfeit.py``). Never raises."""
+
+
+def _in_seat_order(order: list[Any], seats: list[str]) -> bool:
+    """Whether ``order`` lists some of ``seats``, each once, in their order: Doom's discards
+    (rulings RA 9) go round from the caller's left and end with the caller, and a discard or an
+    eradication only takes players off the list."""
+    remaining = iter(seats)
+    return all(player in remaining for player in order)
+
+
+def _outcome_problems(state: State, outcome: dict[str, Any], left: list[str]) -> list[Violation]:
+    """A finished game's outcome is the one its end gives (``flow.finish``): the last Liege
+    wins; Lieges that fell together share a draw among the eradicated; at the turn limit, the
+    tie-break of the players still in the game. The scores are the units in play, and a draw is
+    anything but one winner. A forfeit's outcome is ``rules/forfeit.py``'s to check."""
+    reason, winners = outcome.get("reason"), outcome["winners"]
+    if reason == "last_liege":
+        fits = winners == left
+    elif reason == "lieges_fell_together":
+        fits = not left and all(w in state["eradicated"] for w in winners)
+    elif reason == "turn_limit":
+        fits = bool(left) and winners == turn_limit_winners(state)
+    else:
+        return []
+    if (
+        not fits
+        or outcome.get("scores") != scores(state)
+        or outcome.get("draw") != (len(winners) != 1)
+    ):
+        return [
+            _v(
+                "inconsistent_outcome",
+                f"state.outcome is not the one a game that ended by {reason} gives: its winners, "
+                "draw and scores (the units in play) follow from the board.",
+            )
+        ]
+    return []

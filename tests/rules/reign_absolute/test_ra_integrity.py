@@ -195,3 +195,50 @@ def test_the_quick_placement_proof_never_passes_what_the_walk_refuses(seed):
             passed += 1
             assert _places(state, players) == [], state
     assert passed  # some corruptions leave the places sound: the proof was exercised both ways
+
+
+def _played(want) -> dict:
+    """The first state of seeded random three-player games that ``want`` accepts."""
+    for seed in range(200):
+        state = GAME.setup(["ann", "bob", "cat"], seed, {})
+        for step in random_steps(GAME, state, random.Random(seed), concede=0.0):
+            if want(step.after):
+                return copy.deepcopy(step.after)
+    raise AssertionError("no such state in 200 games")
+
+
+def _codes(state) -> list[str]:
+    with pytest.raises(InvalidState) as caught:
+        GAME.check_state(state)
+    return [v.code for v in caught.value.violations]
+
+
+def test_dooms_discards_go_round_once_each_from_the_callers_left():
+    """Rulings RA 9: each player discards in turn from the caller's left, the caller last. A
+    player listed twice was left to move, eradicated, with no legal move, after the first of
+    their discards took their Liege."""
+    state = _played(lambda s: s["doom"] is not None and len(s["doom"]["to_discard"]) == 3)
+    GAME.check_state(state)
+    caller = state["doom"]["caller"]
+    for order in ([caller, caller, caller], state["doom"]["to_discard"][::-1]):
+        crafted = copy.deepcopy(state)
+        crafted["doom"]["to_discard"] = order
+        crafted["active_players"] = order[:1]
+        assert "bad_doom" in _codes(crafted)
+
+
+@pytest.mark.parametrize("reason", ["last_liege", "turn_limit"])
+def test_a_finished_games_outcome_is_the_one_its_board_gives(reason):
+    """The outcome of a finished game follows from its end: an eradicated player named the
+    winner, other scores or another draw flag are refused (``inconsistent_outcome``)."""
+    state = _played(lambda s: s["status"] == "finished" and s["outcome"]["reason"] == reason)
+    GAME.check_state(state)
+    loser = next(p for p in state["players"] if p not in state["outcome"]["winners"])
+    for change in (
+        lambda o: o.update(winners=[loser], draw=False),
+        lambda o: o["scores"].update({loser: 99}),
+        lambda o: o.update(draw=not o["draw"]),
+    ):
+        crafted = copy.deepcopy(state)
+        change(crafted["outcome"])
+        assert "inconsistent_outcome" in _codes(crafted)
