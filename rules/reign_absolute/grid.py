@@ -14,6 +14,8 @@ __all__ = [
     "COORD_LIMIT",
     "STEPS",
     "Cell",
+    "in_bounds",
+    "near_the_edge",
     "neighbours",
     "occupancy",
     "units_of",
@@ -24,16 +26,29 @@ __all__ = [
 Cell = tuple[int, int]
 MIDDLE: Cell = (0, 0)
 COORD_LIMIT = 100_000
-"""No cell is farther than this from the middle (a bound for integrity checks; the turn limit
-keeps real games far inside it)."""
+"""No cell is farther than this from the middle, along either axis: the service's bound on the
+unbounded grid of the rulings, checked in every state and kept by every move (nothing steps,
+leaps or is placed past it); the turn limit keeps real games far inside it."""
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 """The four orthogonal directions: up, right, down, left."""
 
 
+def in_bounds(cell: Cell) -> bool:
+    """Whether ``cell`` is within ``COORD_LIMIT`` of the middle along both axes."""
+    return abs(cell[0]) <= COORD_LIMIT and abs(cell[1]) <= COORD_LIMIT
+
+
+def near_the_edge(cell: Cell) -> bool:
+    """Whether a neighbour of ``cell`` may lie past ``COORD_LIMIT``."""
+    return abs(cell[0]) >= COORD_LIMIT or abs(cell[1]) >= COORD_LIMIT
+
+
 def neighbours(cell: Cell) -> list[Cell]:
-    """The four orthogonal neighbours of ``cell`` (up, right, down, left)."""
+    """The orthogonal neighbours of ``cell`` (up, right, down, left): four, but at the edge of
+    the service's battlefield (``COORD_LIMIT``)."""
     x, y = cell
-    return [(x + dx, y + dy) for dx, dy in STEPS]
+    found = [(x + dx, y + dy) for dx, dy in STEPS]
+    return [c for c in found if in_bounds(c)] if near_the_edge(cell) else found
 
 
 def occupancy(battlefield: dict[str, dict[str, Any]]) -> dict[Cell, str]:

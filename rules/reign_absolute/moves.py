@@ -19,7 +19,15 @@ from rules.integrity import is_int
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.combat import resolve_attack
 from rules.reign_absolute.flow import advance, bonus_cells, check_victory, eradicate, new_turn
-from rules.reign_absolute.grid import MIDDLE, STEPS, empty_cells_next_to, neighbours, occupancy
+from rules.reign_absolute.grid import (
+    MIDDLE,
+    STEPS,
+    empty_cells_next_to,
+    in_bounds,
+    near_the_edge,
+    neighbours,
+    occupancy,
+)
 from rules.reign_absolute.race_rules import (
     action_moves,
     apply_race_action,
@@ -134,9 +142,12 @@ def _steps(state: State, player: PlayerId) -> tuple[list[Move], list[Move]]:
         entry = battlefield[uid]
         ux = entry["x"]
         uy = entry["y"]
+        edge = near_the_edge((ux, uy))
         for dx, dy in STEPS:
             x = ux + dx
             y = uy + dy
+            if edge and not in_bounds((x, y)):
+                continue
             other = occupied.get((x, y))
             if other is None:
                 moves.append({"player": player, "type": "move", "unit": uid, "x": x, "y": y})
@@ -433,7 +444,7 @@ def _is_legal(state: State, move: Move, p: PlayerId, kind: str) -> bool:
     if kind in ("doom_discard", "reinforce"):
         return True
     x, y = move["x"], move["y"]
-    if abs(x - entry["x"]) + abs(y - entry["y"]) != 1:
+    if abs(x - entry["x"]) + abs(y - entry["y"]) != 1 or not in_bounds((x, y)):
         return False
     other = occupancy(battlefield).get((x, y))
     if kind == "attack":

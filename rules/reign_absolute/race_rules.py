@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State
 from rules.reign_absolute.deck import draw_card
-from rules.reign_absolute.grid import Cell, neighbours, occupancy
+from rules.reign_absolute.grid import Cell, in_bounds, neighbours, occupancy
 from rules.rng import Rng
 
 __all__ = ["race_actions", "action_moves", "apply_race_action", "deck_order", "post_setup_tasks"]
@@ -48,7 +48,7 @@ def _targets(
         (x + dx * d, y + dy * d)
         for dx, dy in _DIRECTIONS
         for d in range(2, effect["distance"] + 1)
-        if (x + dx * d, y + dy * d) not in occupied
+        if (x + dx * d, y + dy * d) not in occupied and in_bounds((x + dx * d, y + dy * d))
     )
 
 

@@ -242,3 +242,28 @@ def test_a_finished_games_outcome_is_the_one_its_board_gives(reason):
         crafted = copy.deepcopy(state)
         change(crafted["outcome"])
         assert "inconsistent_outcome" in _codes(crafted)
+
+
+def test_nothing_steps_past_the_edge_of_the_battlefield():
+    """``COORD_LIMIT`` bounds the rulings' unbounded grid, in every state and every move: a unit
+    at the edge is listed no move past it, such a move is refused, and every listed move's
+    state passes the check (one past the edge used to be listed, applied, and then refused
+    as the next request's state)."""
+    from rules.errors import IllegalMove
+    from rules.reign_absolute.grid import COORD_LIMIT
+
+    state = _played(
+        lambda s: s["phase"] == "play" and s["turn"]["stage"] == "action" and not s["bonus_owed"]
+    )
+    player = state["turn"]["player"]
+    uid = sorted(u for u, e in state["battlefield"].items() if e["owner"] == player)[0]
+    state["battlefield"][uid].update(x=COORD_LIMIT, y=-COORD_LIMIT)
+    GAME.check_state(state)
+    listed = GAME.legal_moves(state, player)
+    mine = [m for m in listed if m.get("unit") == uid and "x" in m]
+    assert mine and all(abs(m["x"]) <= COORD_LIMIT and abs(m["y"]) <= COORD_LIMIT for m in mine)
+    for move in listed:
+        GAME.check_state(GAME.apply(state, move)[0])
+    past = {"player": player, "type": "move", "unit": uid, "x": COORD_LIMIT + 1, "y": -COORD_LIMIT}
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, past)
