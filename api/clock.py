@@ -37,6 +37,9 @@ Rules (README "Turn clocks"; lichess and Board Game Arena are the models):
 - Grace: once per seat and game, when its time first runs out, the seat gets ``grace_ms`` more
   instead of the timeout (:func:`with_grace`), as lichess waits for a disconnected player to
   come back before the opponent may claim the game.
+- Downtime (:func:`past_downtime`): time the service could not referee (no timekeeper polled: a
+  restart, a store outage) is nobody's time: the running clocks' deadlines move on by it. It
+  makes no version, like the admin's add-time.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ __all__ = [
     "after_timeout",
     "after_takeback",
     "with_grace",
+    "past_downtime",
     "pause",
     "resume",
     "add_time",
@@ -265,6 +269,26 @@ def with_grace(clock: Clock, seat: str, now: int) -> Clock | None:
     new = charged(clock, now)
     new["remaining_ms"][seat] = max(0, deadline + clock["grace_ms"] - new["since"])
     new["graced"] = [*clock["graced"], seat]
+    return new
+
+
+def past_downtime(clock: Clock, start: int, end: int) -> Clock | None:
+    """The clock moved past a downtime from ``start`` (the last poll of any timekeeper before it)
+    to ``end`` (the poll that found it), or None when it has nothing to move (README "Turn
+    clocks", "Downtime").
+
+    The running seats are charged up to ``start`` and their clocks run again from ``end``, so
+    each running deadline moves on by the downtime (and a grace, counted from the deadline, with
+    it). A clock written after ``start`` (a move a worker answered after its timekeeper stopped
+    on SIGTERM, or one answered after the service came back, before a poll found the downtime)
+    runs again from ``end`` too: the time from its write to ``end`` is not counted. A paused
+    clock, or one with no seat running, has no deadline to move; one written from ``end`` on was
+    written by a service that was back. So moving a clock past a downtime twice (two
+    timekeepers, or a walk taken over after a crash) moves it once: it then runs from ``end``."""
+    if clock["paused"] or not clock["running"] or clock["since"] >= end:
+        return None
+    new = charged(clock, start)
+    new["since"] = end
     return new
 
 

@@ -20,10 +20,19 @@ decides the same:
   twice and never after the move it would have replaced.
 
 Nothing lives only in this process: a worker that dies holding a claim loses it when the lease
-expires (``LEASE_MS``), and any other worker fires it then. The thread starts when the worker
-starts (``reign-referee serve``, ``api.gunicorn_conf``) and, in any other process, at the app's
-first request of any kind (``api.create_app``; an orchestrator's ``/healthz`` is one) or when it
-first sees a clocked session, whichever comes first.
+expires (``LEASE_MS``), and any other worker fires it then.
+
+Time the service could not referee is nobody's time (README "Turn clocks", "Downtime"): each
+poll is a heartbeat, and the poll that finds that no timekeeper polled for longer than
+:func:`outage_ms` (a restart, a store outage) moves every running clock past that downtime
+(``api.clock_downtime``) before any timekeeper claims a deadline again (``api.clock_store``).
+A look whose time is more than that after its claim (the process stalled) judges nothing and
+hands the session back, so no timeout found due across a downtime fires before the walk.
+
+The thread starts when the worker starts (``reign-referee serve``, ``api.gunicorn_conf``) and,
+in any other process, at the app's first request of any kind (``api.create_app``; an
+orchestrator's ``/healthz`` is one) or when it first sees a clocked session, whichever comes
+first.
 """
 
 from __future__ import annotations
@@ -35,8 +44,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from api import clock as clocks
-from api import rules_version, session_clocks
+from api import clock_downtime, rules_version, session_clocks
 from api.bot_seats import move_seed, session_bot_seed
+from api.clock_store import OUTAGE_MS, Claim, claimed_at
 from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
 from rules.bots import BOTS, NoMoveToSuggest, suggest
@@ -45,7 +55,7 @@ from rules.engine_types import Event, Move, PlayerId, State
 from rules.forfeit import forfeit
 from rules.registry import get_game
 
-__all__ = ["ClockKeeper", "TIMEOUT", "Fired", "clock_move"]
+__all__ = ["ClockKeeper", "TIMEOUT", "Fired", "clock_move", "outage_ms"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +68,15 @@ STORE_RETRY_MAX_SECONDS = 10.0
 """The longest a keeper whose store fails waits before it tries again: the poll's wait doubles
 with each failure in a row up to this, so a store that is down (or a worker of plain gunicorn that
 reaches none, README) costs a try and a log line every 10 s, not every ``CLOCK_POLL_MS``."""
+OUTAGE_POLLS = 3
+"""A keeper's own polls that make a downtime at least, however seldom it polls."""
+
+
+def outage_ms(poll_ms: int) -> int:
+    """How long no timekeeper may have polled before a keeper polling every ``poll_ms`` takes
+    that time for downtime: ``OUTAGE_MS``, or :data:`OUTAGE_POLLS` of its polls when longer (a
+    ``CLOCK_POLL_MS`` set that high), so that its usual wait is never taken for one."""
+    return max(OUTAGE_MS, OUTAGE_POLLS * poll_ms)
 
 
 def clock_move(
@@ -123,6 +142,7 @@ class ClockKeeper:
         self.bot_time_ms = bot_time_ms
         self.poll_ms = poll_ms
         self.threads = threads
+        self.outage_ms = outage_ms(poll_ms)
         self.now = now
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -155,7 +175,7 @@ class ClockKeeper:
         failures = 0  # in a row: each doubles the wait, up to STORE_RETRY_MAX_SECONDS
         while not self._stop.is_set():
             try:
-                claimed = self.store.deadlines.claim(self.now(), CLAIM_BATCH)
+                claim = self._claim()
                 failures = 0
             except StoreUnavailable as err:
                 failures += 1
@@ -164,10 +184,13 @@ class ClockKeeper:
                     err,
                     self._wait_seconds(failures),
                 )
-                claimed = []
+                claim = Claim()
             except Exception:  # a bug: logged, and the next poll tries again
                 log.exception("clock keeper: claim failed")
-                claimed = []
+                claim = Claim()
+            if claim.walker is not None:
+                continue  # the clocks are past the downtime: claim what is due at once
+            claimed = claim.sessions
             pool = self._pool
             for session_id, lease in claimed:
                 if pool is None or self._stop.is_set():
@@ -178,6 +201,14 @@ class ClockKeeper:
                     break
             if len(claimed) < CLAIM_BATCH:
                 self._stop.wait(self._wait_seconds(failures))
+
+    def _claim(self) -> Claim:
+        """One poll (``ClockDeadlines.claim``): the sessions claimed; or, when this poll took the
+        walk past a downtime, none, once every running clock is past it (``walker`` set)."""
+        claim = self.store.deadlines.claim(self.now(), CLAIM_BATCH, self.outage_ms)
+        if claim.walker is not None:
+            clock_downtime.move_past(self.store, claim.downtimes, claim.walker, self.now)
+        return claim
 
     def _wait_seconds(self, failures: int) -> float:
         """The wait before the next poll after ``failures`` failures of the store in a row."""
@@ -195,9 +226,11 @@ class ClockKeeper:
         """Claim and look at every session due now, on this thread (tests, benchmarks)."""
         done: list[Fired] = []
         while True:
-            claimed = self.store.deadlines.claim(self.now(), CLAIM_BATCH)
-            done.extend(self.look(session_id, lease) for session_id, lease in claimed)
-            if len(claimed) < CLAIM_BATCH:
+            claim = self._claim()
+            if claim.walker is not None:
+                continue
+            done.extend(self.look(session_id, lease) for session_id, lease in claim.sessions)
+            if len(claim.sessions) < CLAIM_BATCH:
                 return done
 
     # -- one session ---------------------------------------------------------------------------
@@ -219,6 +252,11 @@ class ClockKeeper:
                 wake = None
                 break
             now = self.now()
+            if lease is not None and now - claimed_at(lease) > self.outage_ms:
+                # Claimed before a stall as long as a downtime: one may have been found since,
+                # and not walked yet. A poll claims it again, after any walk.
+                wake = now
+                break
             if clock["version"] != session.version:
                 # A commit that did not carry the clock (a path added without it): the clock is
                 # brought to the session's version, as after a move of nobody's, before any

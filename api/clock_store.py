@@ -22,8 +22,22 @@ it. Two invariants make it safe:
   meanwhile and its wake-up must stand).
 
 A timeout itself is committed by ``SessionStore.commit`` on the version it was computed for, like
-any move, so it never lands twice nor after the move it would have replaced. The set is one key
-(one Redis Cluster slot); the claim and release scripts touch that key only.
+any move, so it never lands twice nor after the move it would have replaced.
+
+Time the service could not referee is nobody's time (README "Turn clocks", "Downtime"). Every
+claim is also the timekeepers' heartbeat: :data:`HEARTBEAT`, a hash beside the set, holds ``at``,
+the time of the last poll of any timekeeper. A claim that finds ``at`` older than the outage
+threshold (:data:`OUTAGE_MS`) records a downtime, field ``downtime:<at>`` = its own time, in the
+same atomic step as it moves ``at`` on, so however many timekeepers poll at once, one downtime
+is recorded, once. While a downtime is recorded, no claim claims anything: the claim that finds
+it first takes the walk for a lease (field ``walker``, as a claim takes a session) and gets the
+downtimes to move every running clock past (``api.clock_downtime``); the others claim nothing
+until the walker says it is done (:data:`_WALKED`), or its lease ends and the next claim takes
+the walk over. So no timeout found due while the heartbeat was stale fires before the clocks
+have moved past it. The first claim on a store without a heartbeat records none (first start).
+
+The set and the heartbeat are two keys of one Redis Cluster slot: the heartbeat's name has the
+set's whole name as its hash tag. The scripts touch those two keys only.
 
 A session's keys expire when it has been idle for ``SESSION_TTL_SECONDS``, but a running clock
 must outlive its next deadline, however far the admin's add-time or Fischer's increments have
@@ -36,7 +50,7 @@ would vanish (404) instead of timing out.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -45,27 +59,88 @@ from api.store import guarded, guarded_write
 
 __all__ = [
     "DEADLINES",
+    "HEARTBEAT",
     "LEASE_MS",
+    "OUTAGE_MS",
     "EXPIRY_MARGIN_MS",
     "ClockWrite",
     "ClockDeadlines",
+    "Claim",
+    "Downtime",
+    "claimed_at",
     "lifetime_s",
 ]
 
 DEADLINES = "referee:clock:deadlines"
+HEARTBEAT = "{referee:clock:deadlines}:heartbeat"
+"""The timekeepers' heartbeat and the downtimes not yet walked (see the module). Its hash tag is
+the deadline set's whole name, so both keys live on one Redis Cluster slot and one script may
+touch both."""
 LEASE_MS = 5_000
-"""How long a claim holds a session for its worker; a dead worker's claims come back after it."""
+"""How long a claim holds a session for its worker; a dead worker's claims come back after it.
+The walk over a downtime is held the same way."""
+OUTAGE_MS = 10_000
+"""The outage threshold: a poll that finds that no timekeeper has polled for longer than this
+records the time since as downtime, nobody's time (see the module). Well above ``CLOCK_POLL_MS``
+(100 ms by default; a keeper that polls less often waits longer, ``clock_keeper.outage_ms``), a
+GC pause and a store blip the timekeepers ride out: time as usual."""
 EXPIRY_MARGIN_MS = 60_000
 """How long a session with a running clock lives at least past its next deadline: time for a
 timekeeper to poll, for a dead worker's lease (``LEASE_MS``) to end and for a store blip to pass
 before the timeout is committed (which sets the session's life again)."""
 
 _CLAIM = """
+local now = tonumber(ARGV[1])
+local at = redis.call('HGET', KEYS[2], 'at')
+if at and now - tonumber(at) > tonumber(ARGV[4]) then
+  redis.call('HSET', KEYS[2], 'downtime:' .. at, ARGV[1])
+end
+if not at or now > tonumber(at) then
+  redis.call('HSET', KEYS[2], 'at', ARGV[1])
+end
+local fields = redis.call('HGETALL', KEYS[2])
+local found = {'walk'}
+local walker = nil
+for i = 1, #fields, 2 do
+  if string.sub(fields[i], 1, 9) == 'downtime:' then
+    found[#found + 1] = string.sub(fields[i], 10)
+    found[#found + 1] = fields[i + 1]
+  elseif fields[i] == 'walker' then
+    walker = fields[i + 1]
+  end
+end
+if #found > 1 then
+  if walker and tonumber(walker) > now then
+    return {'wait'}
+  end
+  redis.call('HSET', KEYS[2], 'walker', ARGV[5])
+  return found
+end
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, member in ipairs(due) do
   redis.call('ZADD', KEYS[1], ARGV[2], member)
 end
+table.insert(due, 1, 'claim')
 return due
+"""
+
+_RENEW_WALK = """
+if redis.call('HGET', KEYS[1], 'walker') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'walker', ARGV[2])
+local at = redis.call('HGET', KEYS[1], 'at')
+if not at or tonumber(ARGV[3]) > tonumber(at) then
+  redis.call('HSET', KEYS[1], 'at', ARGV[3])
+end
+return 1
+"""
+
+_WALKED = """
+if redis.call('HGET', KEYS[1], 'walker') ~= ARGV[1] then return 0 end
+for i = 2, #ARGV do
+  redis.call('HDEL', KEYS[1], 'downtime:' .. ARGV[i])
+end
+redis.call('HDEL', KEYS[1], 'walker')
+return 1
 """
 
 _RELEASE = """
@@ -109,6 +184,50 @@ def lifetime_s(ttl_s: int, wake: int | None, now: int) -> int:
     return max(ttl_s, -(-(wake - now + EXPIRY_MARGIN_MS) // 1000))
 
 
+def claimed_at(lease: str) -> int:
+    """When the claim that took ``lease`` (:meth:`ClockDeadlines.claim`) polled: its time (ms
+    since the epoch), and the heartbeat it left."""
+    return int(lease.split(".", 1)[0]) - LEASE_MS
+
+
+def _lease(now: int) -> str:
+    """A lease from ``now``: its end, and a random fraction of a millisecond that tells this
+    claim's lease from another worker's."""
+    return f"{now + LEASE_MS}.{secrets.randbelow(10**6):06d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Downtime:
+    """Time no timekeeper polled (ms since the epoch): from the last poll before (``start``) to
+    the poll that found it (``end``)."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a poll of the deadline set got: the sessions it claimed, each with its lease; or,
+    while downtimes are recorded, none, and with ``walker`` (a lease) the downtimes this poll
+    must move the running clocks past (``api.clock_downtime``) before anything is claimed, or
+    without (another timekeeper walks) nothing to do."""
+
+    sessions: list[tuple[str, str]] = field(default_factory=list)
+    downtimes: list[Downtime] = field(default_factory=list)
+    walker: str | None = None
+
+
+def _claim(found: list[bytes], lease: str, walker: str) -> Claim:
+    """The :class:`Claim` of the claim script's answer (``found``)."""
+    kind, rest = found[0].decode(), [item.decode() for item in found[1:]]
+    if kind == "claim":
+        return Claim(sessions=[(member, lease) for member in rest])
+    if kind == "wait":
+        return Claim()
+    pairs = sorted((int(rest[i]), int(rest[i + 1])) for i in range(0, len(rest), 2))
+    return Claim(downtimes=[Downtime(start, end) for start, end in pairs], walker=walker)
+
+
 @dataclass(frozen=True, slots=True)
 class ClockWrite:
     """The clock a commit writes with its move: ``old`` as read (the commit also compares it, so
@@ -138,15 +257,43 @@ class ClockDeadlines:
         client: redis.Redis = self._client()
         guarded(lambda: client.zadd(DEADLINES, {session_id: at}, lt=True))
 
-    def claim(self, now: int, limit: int) -> list[tuple[str, str]]:
-        """Claim up to ``limit`` sessions whose wake-up time has come: (session id, lease)."""
-        lease = now + LEASE_MS
-        # A random fraction of a millisecond tells this claim's lease from another worker's.
-        score = f"{lease}.{secrets.randbelow(10**6):06d}"
+    def claim(self, now: int, limit: int, outage_ms: int = OUTAGE_MS) -> Claim:
+        """One poll of a timekeeper at ``now``: its heartbeat, and a downtime recorded when no
+        timekeeper polled for more than ``outage_ms``; then, unless a downtime is recorded and
+        not yet walked, up to ``limit`` sessions whose wake-up time has come, claimed (see the
+        module)."""
+        lease, walker = _lease(now), _lease(now)
         script = self._script("claim", _CLAIM)
         client = self._client()
-        found = guarded(lambda: script(keys=[DEADLINES], args=[now, score, limit], client=client))
-        return [(member.decode(), score) for member in found]
+        args = [now, lease, limit, outage_ms, walker]
+        found = guarded(lambda: script(keys=[DEADLINES, HEARTBEAT], args=args, client=client))
+        return _claim(found, lease, walker)
+
+    def renew_walk(self, walker: str, now: int) -> str | None:
+        """The walker's lease from ``now`` (its heartbeat too), or None when the walk is no longer
+        its own (its lease ended and another timekeeper took the walk over)."""
+        renewed = _lease(now)
+        script = self._script("renew_walk", _RENEW_WALK)
+        client = self._client()
+        args = [walker, renewed, now]
+        done = guarded(lambda: script(keys=[HEARTBEAT], args=args, client=client))
+        return renewed if done else None
+
+    def walked(self, walker: str, downtimes: list[Downtime]) -> bool:
+        """Every running clock is past ``downtimes``: forget them and end the walk, if the walk
+        is still ``walker``'s (else another timekeeper walks them again, which moves nothing
+        twice: ``api.clock.past_downtime``)."""
+        script = self._script("walked", _WALKED)
+        client = self._client()
+        args = [walker, *(d.start for d in downtimes)]
+        return bool(guarded(lambda: script(keys=[HEARTBEAT], args=args, client=client)))
+
+    def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:
+        """A batch of the set's members (``ZSCAN``: every member there from the first call to the
+        last is returned at least once), and the cursor of the next batch (0: the last)."""
+        client = self._client()
+        following, found = guarded(lambda: client.zscan(DEADLINES, cursor, count=count))
+        return int(following), [member.decode() for member, _ in found]
 
     def release(self, session_id: str, lease: Any, wake: int | None) -> None:
         """Hand the session back: look again at ``wake`` (None: no clock runs, forget it)."""

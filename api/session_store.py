@@ -25,7 +25,8 @@ deleted with it.
 A deleted session leaves its tombstone (the token hashes, nothing else) for one time-to-live, so
 a token-needing request to it can still tell a stranger (401) from its own seat or admin (404).
 
-Beside them, one key for all sessions: ``referee:clock:deadlines`` (``api.clock_store``).
+Beside them, two keys for all sessions: ``referee:clock:deadlines`` and the timekeepers'
+heartbeat ``{referee:clock:deadlines}:heartbeat`` (``api.clock_store``).
 
 The ``record`` lists are what each reader's record shows of each version, kept at commit time
 (``rules.records.entry_views``): a view depends only on the entry and its reader, so it never
@@ -621,6 +622,17 @@ class SessionStore:
         client = self._client()
         values = guarded(lambda: client.hmget(self.key(session_id, "session"), _LOADED))
         return _session(session_id, values)
+
+    def stored_clock(self, session_id: str) -> tuple[int, bytes] | None:
+        """The session's version and clock as stored, for a clock-only write (``set_clock``);
+        two fields, not the state. None for a session without a clock, or none at all."""
+        client = self._client()
+        key = self.key(session_id, "session")
+        values: list[Any] = guarded(lambda: client.hmget(key, ("version", "clock")))
+        version, clock = values
+        if version is None or clock is None:
+            return None
+        return int(version), clock
 
     def tombstone(self, session_id: str) -> Tombstone | None:
         """The tombstone of a deleted session; None for a live, expired or never-created one."""

@@ -9,6 +9,8 @@ import pytest
 
 from api import create_app
 from api.clock_keeper import ClockKeeper
+from api.clock_store import HEARTBEAT
+from api.session_clocks import now_ms
 
 
 @pytest.fixture(scope="session")
@@ -17,12 +19,23 @@ def referee_data_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("referee-data")
 
 
+def timekeepers_polled_now(app) -> None:
+    """The app's store heard a timekeeper's poll just now (its heartbeat, ``api.clock_store``),
+    as a store of a service that keeps running does. The run's store is shared, and between two
+    tests whose timekeepers poll, other tests may run longer than ``OUTAGE_MS``: the first poll
+    of the next test's keeper would take that for downtime (README "Turn clocks", "Downtime")
+    and move a clock its test had just written by the milliseconds in between."""
+    app.extensions["referee_store"].client().hset(HEARTBEAT, "at", now_ms())
+
+
 @pytest.fixture
 def app(referee_data_dir):
-    """The app as served, with REDIS_URL unset (embedded store) whatever the environment says."""
+    """The app as served, with REDIS_URL unset (embedded store) whatever the environment says;
+    its store's timekeepers have just polled (:func:`timekeepers_polled_now`)."""
     app = create_app(
         {"TESTING": True, "REDIS_URL": None, "REFEREE_DATA_DIR": str(referee_data_dir)}
     )
+    timekeepers_polled_now(app)
     yield app
     app.extensions["referee_bot_seats"].stop()  # bot seats of its sessions stop with the test
     app.extensions["referee_clocks"].stop()  # and so does its timekeeper

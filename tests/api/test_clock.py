@@ -157,3 +157,41 @@ def test_a_takeback_never_leaves_another_seat_with_less_time_than_it_has_now():
         moved, "ann", 0, {"ann": 60_000, "bob": 60_000}, 0, ["bob"], 2, T0 + 1_000
     )
     assert back["remaining_ms"] == {"ann": 60_000, "bob": 64_000}
+
+
+# -- downtime: nobody's time (README "Turn clocks", "Downtime") ----------------------------------
+def test_a_downtime_moves_every_running_deadline_on_by_its_length():
+    clock = _start(FISCHER, waiting=("ann", "bob"), grace=10)
+    clock = clocks.add_time(clock, "bob", 5, T0)  # ann's deadline T0 + 60 s, bob's T0 + 65 s
+    # the last poll 20 s in, the service back 35 s later: both deadlines passed meanwhile
+    moved = clocks.past_downtime(clock, T0 + 20_000, T0 + 55_000)
+    assert moved is not None
+    assert clocks.deadlines(moved) == {"ann": T0 + 95_000, "bob": T0 + 100_000}
+    assert clocks.remaining_at(moved, T0 + 55_000) == {"ann": 40_000, "bob": 45_000}
+    assert clocks.due(moved, T0 + 94_999) == []
+    # a grace counts from the moved deadline; the clock keeps its version
+    graced = clocks.with_grace(moved, "ann", T0 + 95_500)
+    assert graced is not None and clocks.deadlines(graced)["ann"] == T0 + 105_000
+    assert moved["version"] == clock["version"] and moved["graced"] == []
+
+
+def test_a_downtime_moves_a_clock_once_and_leaves_a_paused_one_be():
+    clock = _start(PER_MOVE)
+    moved = clocks.past_downtime(clock, T0 + 10_000, T0 + 50_000)
+    assert moved is not None and clocks.deadlines(moved) == {"ann": T0 + 70_000}
+    assert clocks.past_downtime(moved, T0 + 10_000, T0 + 50_000) is None  # a second walk
+    later = clocks.past_downtime(moved, T0 + 60_000, T0 + 80_000)  # the next downtime
+    assert later is not None and clocks.deadlines(later) == {"ann": T0 + 90_000}
+    assert clocks.past_downtime(clocks.pause(clock, T0 + 1_000), T0 + 10_000, T0 + 50_000) is None
+    nobody = clocks.after_timeout(clock, "ann", [], 1, T0 + 30_000)  # a finished game
+    assert clocks.past_downtime(nobody, T0 + 40_000, T0 + 90_000) is None
+
+
+def test_a_clock_written_after_the_last_poll_counts_no_time_until_the_service_is_back():
+    # a move a worker answered after its timekeeper stopped (SIGTERM), just before the downtime
+    moved = clocks.after_move(_start(PER_MOVE), "ann", ["bob"], 1, T0 + 12_000)
+    back = clocks.past_downtime(moved, T0 + 10_000, T0 + 50_000)
+    assert back is not None and clocks.deadlines(back) == {"bob": T0 + 80_000}
+    # a clock written once the service was back (from the end on) was refereed
+    after = clocks.after_move(_start(PER_MOVE), "ann", ["bob"], 1, T0 + 50_000)
+    assert clocks.past_downtime(after, T0 + 10_000, T0 + 50_000) is None

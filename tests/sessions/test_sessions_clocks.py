@@ -15,10 +15,12 @@ from datetime import datetime
 
 import pytest
 
+from api import clock as clocks
 from api import create_app
+from api.clock_downtime import move_session_past
 from api.clock_keeper import ClockKeeper
-from api.clock_store import EXPIRY_MARGIN_MS
-from api.session_clocks import now_ms
+from api.clock_store import DEADLINES, EXPIRY_MARGIN_MS, HEARTBEAT, LEASE_MS, OUTAGE_MS
+from api.session_clocks import now_ms, parse
 from api.session_store import KEY_PREFIX
 from rules.registry import get_game
 
@@ -404,6 +406,190 @@ def test_a_timeout_fires_once_when_two_timekeepers_claim_it_together(app, client
     assert [e["version"] for e in history(client, sid)["entries"]] == [1, 2]
 
 
+# -- downtime: nobody's time (README "Turn clocks", "Downtime") ----------------------------------
+@pytest.fixture
+def alone(redis_server, tmp_path):
+    """An app on a Redis of its own, whose timekeepers are the test's only: the heartbeat is the
+    test's to set (the run's shared store hears every other test's keeper). The app's own keeper
+    never starts."""
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": redis_server.url, "REFEREE_DATA_DIR": str(tmp_path)}
+    )
+    app.extensions["referee_clocks"].stop()
+    yield app
+    app.extensions["referee_bot_seats"].stop()
+
+
+class Polls:
+    """Timekeepers over the app's store that poll (``tick``: heartbeat, walk, claims, looks) at
+    the test's time ``now`` (ms)."""
+
+    def __init__(self, app, now: int) -> None:
+        self.app = app
+        self.now = now
+
+    def keeper(self) -> ClockKeeper:
+        return ClockKeeper(self.app.extensions["referee_sessions"], 50, now=lambda: self.now)
+
+    def tick(self, keeper: ClockKeeper | None = None) -> list:
+        """The timeouts one poll of ``keeper`` (a new one by default) fired."""
+        return [t for fired in (keeper or self.keeper()).tick() for t in fired.timeouts]
+
+    def last_poll(self, at: int | None) -> None:
+        """The heartbeat: the last poll of any timekeeper was at ``at`` (None: never)."""
+        redis = self.app.extensions["referee_store"].client()
+        if at is None:
+            redis.delete(HEARTBEAT)
+        else:
+            redis.hset(HEARTBEAT, "at", at)
+
+    def run_on(self, to: int) -> None:
+        """The service ran on until ``to``, its timekeepers polling (the last one just now)."""
+        self.now = to
+        self.last_poll(to - 100)
+
+    def clock(self, sid: str) -> dict:
+        return parse(self.app.extensions["referee_sessions"].load(sid).clock)
+
+
+def created_clock(app, **clock) -> tuple[str, dict]:
+    """A new session's id and its stored clock (Reign & Ruin's draft: both seats' clocks run)."""
+    sid = create(app.test_client(), **clock)["session_id"]
+    return sid, parse(app.extensions["referee_sessions"].load(sid).clock)
+
+
+def test_a_downtime_is_nobodys_time_and_no_timeout_fires_for_it(alone):
+    """A redeploy (or a store outage) of ten minutes: the draft's per-move minute ran out for
+    both seats while nobody could move; the poll that finds it moves both deadlines on by the
+    downtime before it claims anything, and the seats have the 55 s they had left."""
+    sid, before = created_clock(alone, clock=PER_MOVE)
+    polls = Polls(alone, before["since"] + 5_000)
+    polls.last_poll(polls.now)  # the timekeepers polled until 5 s in; then the service stopped
+    gap = 10 * MINUTE
+    polls.now += gap
+    assert polls.tick() == []
+    after = polls.clock(sid)
+    assert clocks.deadlines(after) == {s: at + gap for s, at in clocks.deadlines(before).items()}
+    assert clocks.remaining_at(after, polls.now) == {"ann": 55_000, "bob": 55_000}
+    assert after["version"] == 0  # no version made, no entry written
+    assert history(alone.test_client(), sid)["entries"] == []
+    snapshot = alone.test_client().get(f"/v1/sessions/{sid}").get_json()
+    assert snapshot["status"] == "in_progress" and snapshot["clock"]["running"] == ["ann", "bob"]
+    polls.run_on(polls.now + 55_000)  # the seats' time runs again from the service's return
+    assert polls.tick() == [(1, "ann")]
+
+
+def test_a_grace_after_a_downtime_counts_from_the_moved_deadline(alone):
+    sid, before = created_clock(alone, clock=PER_MOVE, grace_seconds=30)
+    polls = Polls(alone, before["since"] + 5_000)
+    polls.last_poll(polls.now)
+    polls.now += 10 * MINUTE
+    assert polls.tick() == []
+    moved = clocks.deadlines(polls.clock(sid))["ann"]
+    assert moved == clocks.deadlines(before)["ann"] + 10 * MINUTE
+    assert polls.clock(sid)["graced"] == []  # the grace is still the seat's
+    polls.run_on(moved + 1)
+    assert polls.tick() == []
+    assert polls.clock(sid)["graced"] == ["ann", "bob"]
+    assert clocks.deadlines(polls.clock(sid))["ann"] == moved + 30_000
+
+
+def test_two_timekeepers_that_find_one_downtime_add_it_once(alone):
+    sid, before = created_clock(alone, clock=PER_MOVE)
+    polls = Polls(alone, before["since"] + 5_000)
+    polls.last_poll(polls.now)
+    polls.now += 10 * MINUTE
+    keepers = [polls.keeper(), polls.keeper()]
+    barrier = threading.Barrier(2)
+    fired: list = []
+
+    def poll(keeper: ClockKeeper) -> None:
+        barrier.wait()
+        fired.extend(polls.tick(keeper))
+
+    threads = [threading.Thread(target=poll, args=(k,)) for k in keepers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert fired == []
+    assert polls.tick(keepers[0]) == [] and polls.tick(keepers[1]) == []  # later polls
+    expected = {s: at + 10 * MINUTE for s, at in clocks.deadlines(before).items()}
+    assert clocks.deadlines(polls.clock(sid)) == expected
+
+
+def test_a_walk_cut_short_is_taken_over_and_moves_no_clock_twice(alone):
+    one, before_one = created_clock(alone, clock=PER_MOVE)
+    two, before_two = created_clock(alone, clock=PER_MOVE)
+    polls = Polls(alone, before_two["since"] + 5_000)
+    polls.last_poll(polls.now)
+    gap = 10 * MINUTE
+    polls.now += gap
+    store = alone.extensions["referee_sessions"]
+    claim = store.deadlines.claim(polls.now, 64)  # this poll takes the walk...
+    assert claim.walker is not None and claim.sessions == []
+    assert move_session_past(store, one, claim.downtimes)  # ...moves one clock, and dies
+    polls.now += 1_000
+    assert polls.tick() == []  # its lease holds: no other keeper walks, or claims
+    assert polls.clock(two) == before_two
+    polls.now += LEASE_MS
+    assert polls.tick() == []  # the lease has ended: another keeper walks, then claims
+    for sid, before in ((one, before_one), (two, before_two)):
+        moved = {seat: at + gap for seat, at in clocks.deadlines(before).items()}
+        assert clocks.deadlines(polls.clock(sid)) == moved
+
+
+def test_a_first_start_is_no_downtime(alone):
+    sid, before = created_clock(alone, clock=PER_MOVE)
+    polls = Polls(alone, clocks.deadlines(before)["ann"] + 10 * MINUTE)
+    polls.last_poll(None)  # no timekeeper ever polled this store
+    assert polls.tick() == [(1, "ann")]
+    assert int(alone.extensions["referee_store"].client().hget(HEARTBEAT, "at")) == polls.now
+
+
+def test_a_downtime_leaves_a_paused_clock_be(alone):
+    client = alone.test_client()
+    created = create(client, clock=PER_MOVE)
+    sid = created["session_id"]
+    url, admin = f"/v1/sessions/{sid}/clock", bearer(created["admin_token"])
+    assert client.post(url, json={"action": "pause"}, headers=admin).status_code == 200
+    stored = alone.extensions["referee_sessions"].load(sid).clock
+    polls = Polls(alone, parse(stored)["since"] + 5_000)
+    polls.last_poll(polls.now)
+    polls.now += 10 * MINUTE
+    assert polls.tick() == []
+    assert alone.extensions["referee_sessions"].load(sid).clock == stored
+
+
+def test_a_timeout_due_while_the_timekeepers_poll_fires_as_before(alone):
+    sid, before = created_clock(alone, clock=PER_MOVE)
+    polls = Polls(alone, clocks.deadlines(before)["ann"] + 1)
+    polls.last_poll(polls.now - 1_000)  # a keeper polled a second ago
+    assert polls.tick() == [(1, "ann")]
+
+
+def test_a_look_claimed_before_a_stall_as_long_as_a_downtime_judges_nothing(alone):
+    """A process stopped (SIGSTOP, a long pause) between a claim and its look: a downtime may
+    have been found since, so the look hands the session back for a poll to judge afresh."""
+    sid, before = created_clock(alone, clock=PER_MOVE)
+    polls = Polls(alone, clocks.deadlines(before)["ann"] + 1)
+    polls.last_poll(polls.now - 1_000)
+    store = alone.extensions["referee_sessions"]
+    ((claimed, lease),) = store.deadlines.claim(polls.now, 64).sessions
+    assert claimed == sid
+    polls.now += OUTAGE_MS + 1
+    assert polls.keeper().look(sid, lease).timeouts == []
+    assert store.deadlines.score(sid) == polls.now  # handed back, to be claimed at once
+    assert history(alone.test_client(), sid)["entries"] == []
+
+
+def test_the_heartbeat_lives_on_the_deadlines_cluster_slot():
+    """The claim script touches both keys: on a Redis Cluster they must share a slot."""
+    from redis.crc import key_slot
+
+    assert key_slot(HEARTBEAT.encode()) == key_slot(DEADLINES.encode())
+
+
 # -- the admin -----------------------------------------------------------------------------------
 def test_the_admin_pauses_resumes_and_adds_time(client):
     created = create(client, clock=PER_MOVE)
@@ -587,12 +773,13 @@ def test_a_keeper_whose_store_fails_waits_longer_each_time():
     """A store that is down (or, under plain gunicorn without REDIS_URL, a worker that reaches
     none) is tried again after a wait that doubles up to 10 s, not every CLOCK_POLL_MS (a bench
     run found such a worker logging ten failures a second); a success polls at once again."""
+    from api.clock_store import Claim
     from api.store import StoreUnavailable
 
-    answers = [StoreUnavailable("down")] * 8 + [[]] + [StoreUnavailable("down")]
+    answers = [StoreUnavailable("down")] * 8 + [Claim()] + [StoreUnavailable("down")]
 
     class Deadlines:
-        def claim(self, now, batch):
+        def claim(self, now, batch, outage_ms):
             answer = answers.pop(0)
             if isinstance(answer, Exception):
                 raise answer

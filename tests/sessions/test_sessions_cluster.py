@@ -79,3 +79,38 @@ def test_a_session_on_a_cluster(cluster, tmp_path):
         redis.exists(k) for k in keys[1:]
     )  # only the tombstone stays: token hashes, no state
     assert sorted(redis.hkeys(keys[0])) == [b"admin", b"seats"]
+
+
+def test_clocks_move_past_a_downtime_and_time_out_on_a_cluster(cluster, tmp_path):
+    """The claim script takes the deadline set and the heartbeat (one slot: the heartbeat's hash
+    tag is the set's name); the walk writes each session's clock on its own slot."""
+    from api import clock as clocks
+    from api.clock_keeper import ClockKeeper
+    from api.clock_store import HEARTBEAT
+
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": cluster.url, "REFEREE_DATA_DIR": str(tmp_path / "unused")}
+    )
+    app.extensions["referee_clocks"].stop()  # the test's keepers are the only ones
+    created = app.test_client().post(
+        "/v1/sessions",
+        json={
+            "game": GAME,
+            "players": ["ann", "bob"],
+            "clock": {"type": "per_move", "seconds": 60},
+        },
+    )
+    assert created.status_code == 201, created.get_json()
+    sid = created.get_json()["session_id"]
+    sessions = app.extensions["referee_sessions"]
+    before = jsonio.loads(sessions.load(sid).clock)
+    now = before["since"] + 5_000
+    app.extensions["referee_store"].client().hset(HEARTBEAT, "at", now)
+    now += 600_000  # ten minutes down
+    keeper = ClockKeeper(sessions, 50, now=lambda: now)
+    assert [t for f in keeper.tick() for t in f.timeouts] == []
+    after = jsonio.loads(sessions.load(sid).clock)
+    assert clocks.deadlines(after) == {s: t + 600_000 for s, t in clocks.deadlines(before).items()}
+    app.extensions["referee_store"].client().hset(HEARTBEAT, "at", now + 55_000)
+    now += 55_001
+    assert [t for f in keeper.tick() for t in f.timeouts] == [(1, "ann")]
