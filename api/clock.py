@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, overload
 
 __all__ = [
     "Clock",
@@ -335,6 +335,16 @@ def rfc3339(ms: int) -> str:
     """``ms`` since the epoch as an RFC 3339 UTC time with milliseconds (as history's ``at``)."""
     moment = datetime.fromtimestamp(ms / 1000, UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@overload
+def public(clock: Clock, now: int, players: Iterable[str] | None = None) -> dict[str, Any]: ...
+@overload
+def public(clock: None, now: int, players: Iterable[str] | None = None) -> None: ...
+@overload
+def public(
+    clock: Clock | None, now: int, players: Iterable[str] | None = None
+) -> dict[str, Any] | None: ...
 
 
 def public(clock: Clock | None, now: int, players: Iterable[str] | None = None) -> dict | None:

@@ -1,13 +1,17 @@
 """``POST /v1/sessions/{id}/clock``: the admin pauses and resumes the clocks, or gives a seat more
 time (lichess's add-time). Issue 25.
 
-Only the clock changes: no version, no history entry (the answer, every later answer and the next
-event show it). The write is a compare-and-set on the version and the clock as read
-(``api.clock_store``), so it never undoes a move or a timeout that landed meanwhile; it is
-computed again on what landed.
+Only the clock changes: no version, no history entry (the answer and every later answer show
+it, and the session's ``/events`` streams get it as ``event: clock``, so an open table stops or
+starts its countdown: README "Turn clocks"). The write is a compare-and-set on the version and
+the clock as read (``api.clock_store``), so it never undoes a move or a timeout that landed
+meanwhile; it is computed again on what landed.
 """
 
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from flask import current_app
 
@@ -18,12 +22,14 @@ from api.errors import ApiError
 from api.games import read_body
 from api.session_store import SessionStore
 from api.sessions import bp
+from api.store import StoreUnavailable
 from rules.registry import get_game
 from schemas import requests as envelopes
 
 __all__ = ["set_clock"]
 
 _ATTEMPTS = 20
+log = logging.getLogger(__name__)
 
 
 @bp.post("/<session_id>/clock")
@@ -85,12 +91,14 @@ def set_clock(session_id: str):
         )
         if result == "ok":
             current_app.extensions["referee_clocks"].start()
+            public = clocks.public(new, now, session.players)
+            _announce(sessions, session.id, public)
             return (
                 {
                     "session_id": session.id,
                     "game": session.game,
                     "version": session.version,
-                    "clock": clocks.public(new, now, session.players),
+                    "clock": public,
                     **access.table(get_game(session.game), session.state, access.fairness(session)),
                 },
                 200,
@@ -99,3 +107,13 @@ def set_clock(session_id: str):
         # a move, a timeout or another admin call came first
         session = access.load_session(session.id, plays=True)
     raise ApiError(409, "version_conflict", "The clock kept changing; send the request again.")
+
+
+def _announce(sessions: SessionStore, session_id: str, clock: dict[str, Any]) -> None:
+    """Send the new clock to the session's streams (``event: clock``). The clock is written by
+    then, so a store that fails here only delays the news until a page's next read: the answer
+    is still the 200 of a change made (a 503 would invite an ``add_time`` sent twice)."""
+    try:
+        sessions.announce_clock(session_id, clock)
+    except StoreUnavailable as err:
+        log.warning("clock of session %s changed but not announced: %s", session_id, err)

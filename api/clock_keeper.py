@@ -9,7 +9,7 @@ decides the same:
 - nothing due (a move came first, a pause, a wake-up set early on purpose): hand it back with
   its next deadline;
 - a seat's time is out and it has a grace left: the clock gives it (a clock-only compare-and-set;
-  no history entry);
+  no history entry; the streams get it as ``event: clock``);
 - else the clock moves for the seat (a bot seat: its own bot, :func:`clock_move`), by the
   session's ``on_timeout``: ``forfeit`` (the seat loses,
   ``rules.forfeit``), ``bot`` (``rules.bots.suggest`` at that level plays this one move from the
@@ -299,6 +299,9 @@ class ClockKeeper:
             )
             if result == "ok":
                 fired.graces.append(seat)
+                # No version says it: the streams hear of the later deadline as the admin's are.
+                public = clocks.public(graced, now, session.players)
+                self.store.announce_clock(session.id, public)
             return result == "ok"
         state, events, move = clock_move(game, session, clock, seat, self.bot_time_ms)
         entry = history_entry(session.version + 1, seat, move, events, state)

@@ -37,9 +37,10 @@ one or zero bytes. A session whose lists do not hold every version (created befo
 is redacted from its history instead.
 
 And the pub/sub channel ``referee:{<id>}:events`` carries each new history entry (or
-``{"deleted": true}``). All of a session's keys share one idle time-to-live, refreshed by every
-move; a session whose clock runs lives at least until its next deadline can fire
-(``api.clock_store.lifetime_s``), whatever wrote the clock (a move, the admin, a grace).
+``{"deleted": true}``, a takeback's ``takeback_news``, a clock's ``clock_news``). All of a
+session's keys share one idle time-to-live, refreshed by every move; a session whose clock runs
+lives at least until its next deadline can fire (``api.clock_store.lifetime_s``), whatever wrote
+the clock (a move, the admin, a grace).
 
 A move is committed by one Lua script: it checks that the version is still the one the move was
 computed on (compare-and-set), and that the Idempotency-Key has not been answered meanwhile,
@@ -791,6 +792,15 @@ class SessionStore:
         # Not "takeback": a committed takeback entry, published as every entry is, has that key.
         news = {"takeback_id": takeback_id, "status": status}
         message = jsonio.dumps({"takeback_news": news})
+        guarded(lambda: client.publish(self.channel(session_id), message))
+
+    def announce_clock(self, session_id: str, clock: dict[str, Any]) -> None:
+        """Tell the session's live streams that its clock changed without a version (the admin's
+        pause, resume or add_time; a grace): ``clock`` as an answer of that moment shows it
+        (``api.clock.public``). A change that makes a version is in that version's entry."""
+        client = self._client()
+        # Not "clock": every history entry, published as it is committed, has that key.
+        message = jsonio.dumps({"clock_news": clock})
         guarded(lambda: client.publish(self.channel(session_id), message))
 
     # -- moves -----------------------------------------------------------------------------

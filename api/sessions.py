@@ -611,7 +611,9 @@ def _stream(
     """The event stream: history after ``after``, then each new version as it lands; a comment
     line every ``heartbeat`` idle seconds, each followed by a ``touch()`` of the session
     (``access.toucher``: a bot due since a process that queued it died moves for whoever
-    watches, within a heartbeat); ``event: deleted`` and the end when the session goes, deleted
+    watches, within a heartbeat); ``event: takeback`` when a takeback is proposed or declined,
+    ``event: clock`` when the clock changes without a version (the admin's, a grace: README "Turn
+    clocks"); ``event: deleted`` and the end when the session goes, deleted
     (its DELETE says so on the channel) or expired (nothing is said: the next heartbeat's touch,
     or a read of the history, finds it gone), so its stream's slot comes back then.
     It also ends when ``stop()`` says so (the client hung up, or ``MAX_STREAM_SECONDS`` passed:
@@ -644,6 +646,9 @@ def _stream(
                 return
             if "takeback_news" in message:  # proposed or declined: no version of its own
                 yield b"event: takeback\ndata: %s\n\n" % jsonio.dumps(message["takeback_news"])
+                continue
+            if "clock_news" in message:  # the admin's change, a grace: no version of its own
+                yield b"event: clock\ndata: %s\n\n" % jsonio.dumps(message["clock_news"])
                 continue
             version = message["version"]
             if version <= last:

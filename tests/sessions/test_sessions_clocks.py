@@ -355,6 +355,32 @@ def test_grace_is_given_once_before_the_timeout(app, client):
     assert keeper.look(sid, MINUTE + 31_000).timeouts == [(1, "ann")]
 
 
+def test_a_grace_is_announced_to_the_sessions_streams(app, client):
+    """README "Turn clocks": a grace makes no version, so the session's channel carries the
+    clock it gave (``/events`` sends it as ``event: clock``), as an answer then shows it."""
+    created = create(client, clock=PER_MOVE, grace_seconds=30)
+    sid = created["session_id"]
+    store = app.extensions["referee_sessions"]
+    pubsub = store.subscribe(sid)
+    try:
+        assert Keeper(app).look(sid, MINUTE + 1_000).graces == ["ann", "bob"]
+        news = [_news(store, pubsub)["clock_news"] for _ in range(2)]  # one a seat
+        deadlines = client.get(f"/v1/sessions/{sid}").get_json()["clock"]["deadlines"]
+        assert news[-1]["deadlines"] == deadlines and news[-1]["paused"] is False
+    finally:
+        pubsub.close()
+
+
+def _news(store, pubsub) -> dict:
+    """The next message on a session's channel (None is a quiet interval, or the subscription's
+    own confirmation, which redis-py reads as None: a few are allowed)."""
+    for tries, message in enumerate(store.messages(pubsub, 2)):
+        if message is not None:
+            return message
+        assert tries < 5, "nothing was announced"
+    raise AssertionError("the channel closed")
+
+
 def test_a_move_just_before_the_deadline_is_never_followed_by_the_old_timeout(app, client):
     created = create(client, clock=PER_MOVE)
     sid, ann = created["session_id"], created["seats"]["ann"]
@@ -611,6 +637,44 @@ def test_the_admin_pauses_resumes_and_adds_time(client):
     resumed = client.post(url, json={"action": "resume"}, headers=admin).get_json()["clock"]
     assert resumed["paused"] is False and resumed["running"] == ["ann", "bob"]
     assert instant(resumed["deadlines"]["bob"]) - instant(resumed["deadlines"]["ann"]) == 90_000
+
+
+def _next_event(chunks) -> tuple[bytes, dict]:
+    """The next event of a stream read chunk by chunk: its name and data. A heartbeat or two
+    (a slow machine) are passed over; a third in a row fails the test instead of waiting for an
+    event that will not come."""
+    for quiet, chunk in enumerate(chunks):
+        if not chunk.startswith(b":"):
+            fields = dict(line.split(b": ", 1) for line in chunk.strip().split(b"\n"))
+            return fields[b"event"], json.loads(fields[b"data"])
+        assert quiet < 2, "no event: only heartbeats"
+    raise AssertionError("the stream ended")
+
+
+def test_the_admins_clock_changes_reach_the_sessions_streams(client):
+    """README "Turn clocks": a pause, a resume or added time makes no version, so ``/events``
+    sends it as ``event: clock`` with the clock of the admin's answer: an open table stops or
+    starts its countdown (before, it went on counting during a pause, and after a resume showed
+    the clocks paused while the seat's time ran out)."""
+    created = create(client, clock=PER_MOVE)
+    sid, admin = created["session_id"], bearer(created["admin_token"])
+    stream = client.get(f"/v1/sessions/{sid}/events")
+    chunks = iter(stream.response)  # subscribed before the first chunk: nothing falls between
+    try:
+        assert next(chunks).startswith(b"retry:")
+        changes = [
+            {"action": "pause"},
+            {"action": "add_time", "player": "bob", "seconds": 90},
+            {"action": "resume"},
+        ]
+        for change in changes:
+            answer = client.post(f"/v1/sessions/{sid}/clock", json=change, headers=admin)
+            assert answer.status_code == 200
+            assert _next_event(chunks) == (b"clock", answer.get_json()["clock"])
+        assert client.delete(f"/v1/sessions/{sid}", headers=admin).status_code == 204
+        assert _next_event(chunks) == (b"deleted", {})
+    finally:
+        stream.close()
 
 
 def test_moves_while_the_clocks_are_paused_earn_no_increment(client):
