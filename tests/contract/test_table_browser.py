@@ -12,7 +12,11 @@ runs well leaves no script or console error in the page.
 
 What the page says when things go wrong: an ``/events`` stream the server refuses (the page
 reopens it later and catches up), a session deleted or expired (no more moves, clocks stopped),
-a takeback declined or made stale by another move (its proposer is told)."""
+a takeback declined or made stale by another move (its proposer is told), a decline after the
+seat's accept, a refused move (its reason stays), a link whose token opens no seat. And what it
+does around the game: the admin's clock changes reach every open page, the admin link resumes
+clocks a timeout paused, a finished game's page lets go of its stream, the lobby keeps its
+links, a seat named ``__proto__`` can be a bot."""
 
 from __future__ import annotations
 
@@ -115,7 +119,10 @@ def _serving(referee_data_dir, **settings):
 
 @pytest.fixture(scope="module")
 def served(referee_data_dir):
-    with _serving(referee_data_dir) as app_and_base:
+    """The app with no cap on one client address's streams: every page of these tests is
+    127.0.0.1, and werkzeug notices a closed page's stream only when its next heartbeat (15 s)
+    fails, so the streams of pages just closed would count against the next test's."""
+    with _serving(referee_data_dir, MAX_STREAMS_PER_CLIENT=0) as app_and_base:
         yield app_and_base
 
 
@@ -156,6 +163,16 @@ def _hidden_in_page(app, session_id: str, seat: str, shown_version: int, html: s
     return found if store.load(session_id).version == shown_version else None
 
 
+def _follow(lobby, name: str):
+    """Follow the lobby's link ``name`` with a click, as its creator does: every link opens in a
+    new tab (the lobby keeps them all); that tab."""
+    with lobby.expect_popup() as opened:
+        lobby.get_by_role("link", name=name).click()
+    page = opened.value
+    page.set_default_timeout(STEP_MS)
+    return page
+
+
 FOCUS_A_MOVE = """preferred => {
     const buttons = [...document.querySelectorAll('#move-groups button:not([disabled])')];
     const button = preferred.map(k => buttons.find(b => b.dataset.type === k)).find(Boolean)
@@ -189,24 +206,25 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
 
     app, base = served
     seats, options = GAMES[game_id]
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    page.set_default_timeout(STEP_MS)
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})  # lobby and table
     outside: list[str] = []
-    page.on(
+    context.on(
         "request",
         lambda r: outside.append(r.url) if not r.url.startswith(base) else None,
     )
     errors: list[str] = []  # the script's own and the console's: none in a game that runs well
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    context.on("weberror", lambda err: errors.append(str(err.error)))
+    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
-        page.goto(base + "/table")
-        page.wait_for_selector(f"#game option[value='{game_id}']", state="attached")
-        page.select_option("#game", game_id)
-        page.select_option("#count", str(seats))
-        page.fill("#options", json.dumps(options))
-        page.get_by_role("button", name="Create the session").click()
-        page.get_by_role("link", name="Play as ann").click()  # the seat link: token in fragment
+        lobby = context.new_page()
+        lobby.set_default_timeout(STEP_MS)
+        lobby.goto(base + "/table")
+        lobby.wait_for_selector(f"#game option[value='{game_id}']", state="attached")
+        lobby.select_option("#game", game_id)
+        lobby.select_option("#count", str(seats))
+        lobby.fill("#options", json.dumps(options))
+        lobby.get_by_role("button", name="Create the session").click()
+        page = _follow(lobby, "Play as ann")  # the seat link: token in fragment
         page.wait_for_selector("#board svg")
         session_id = re.search(r"session=([^&]+)", page.url).group(1)
         moves = compared = 0
@@ -254,27 +272,27 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
         assert not outside, outside[:3]
         assert not _unexpected(errors, 412), errors[:3]  # 412: a bot moved first (status)
     finally:
-        page.close()
+        context.close()
 
 
 def test_the_table_paints_the_lobby_and_a_spectators_board(served, browser):
     """A spectator link shows the board and no move buttons; nothing is asked of other hosts."""
     app, base = served
-    page = browser.new_page()
-    page.set_default_timeout(STEP_MS)
+    lobby = browser.new_page()
+    lobby.set_default_timeout(STEP_MS)
     try:
-        page.goto(base + "/table")
-        page.wait_for_selector("#game option", state="attached")
-        assert page.locator("#seats .seat").count() >= 2
-        page.get_by_role("button", name="Create the session").click()
-        page.get_by_role("link", name="Watch (spectator)").click()
+        lobby.goto(base + "/table")
+        lobby.wait_for_selector("#game option", state="attached")
+        assert lobby.locator("#seats .seat").count() >= 2
+        lobby.get_by_role("button", name="Create the session").click()
+        page = _follow(lobby, "Watch (spectator)")
         page.wait_for_selector("#board svg")
         title = page.locator("#board svg > title").text_content()
         assert "the spectator's view" in title
         assert page.locator("#move-groups button").count() == 0
         assert "Spectators do not move." in page.locator("#move-groups").inner_text()
     finally:
-        page.close()
+        lobby.close()  # its context too, with the tab it opened
 
 
 def _call(base: str, token: str, method: str, path: str, body=None, version=None) -> dict:
@@ -315,23 +333,23 @@ def test_a_clocked_table_counts_down_and_takes_back_with_consent(served, browser
     import json
 
     _, base = served
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    page.set_default_timeout(STEP_MS)
+    lobby = browser.new_page(viewport={"width": 1500, "height": 1000})
+    lobby.set_default_timeout(STEP_MS)
     try:
-        page.goto(base + "/table")
-        page.wait_for_selector("#game option[value='reign-supreme']", state="attached")
-        page.select_option("#game", "reign-supreme")
-        page.select_option("#count", "2")
-        page.get_by_label("Seat 2: who plays").select_option("")  # bob: a person, not a bot
+        lobby.goto(base + "/table")
+        lobby.wait_for_selector("#game option[value='reign-supreme']", state="attached")
+        lobby.select_option("#game", "reign-supreme")
+        lobby.select_option("#count", "2")
+        lobby.get_by_label("Seat 2: who plays").select_option("")  # bob: a person, not a bot
         options = {"setup": "auto", "round_limit": 1, "first_player": "bob"}
-        page.fill("#options", json.dumps(options))
-        page.get_by_label("Time control").select_option("fischer")
-        page.get_by_label("Seconds for each seat").fill("600")
-        page.get_by_label("Fischer increment").fill("5")
-        page.get_by_role("button", name="Create the session").click()
-        bob_link = page.get_by_role("link", name="Play as bob").get_attribute("href")
+        lobby.fill("#options", json.dumps(options))
+        lobby.get_by_label("Time control").select_option("fischer")
+        lobby.get_by_label("Seconds for each seat").fill("600")
+        lobby.get_by_label("Fischer increment").fill("5")
+        lobby.get_by_role("button", name="Create the session").click()
+        bob_link = lobby.get_by_role("link", name="Play as bob").get_attribute("href")
         bob = re.search(r"token=([^&]+)", bob_link).group(1)
-        page.get_by_role("link", name="Play as ann").click()
+        page = _follow(lobby, "Play as ann")
         session_id = re.search(r"session=([^&]+)", page.url).group(1)
 
         # Bob moves first: his clock runs on ann's page, and counts down.
@@ -382,23 +400,23 @@ def test_a_clocked_table_counts_down_and_takes_back_with_consent(served, browser
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "table-clock-takeback.png"), full_page=True)
     finally:
-        page.close()
+        lobby.close()  # its context too, with the tab it opened
 
 
 def test_a_seat_out_of_time_forfeits_and_the_table_says_so(served, browser):
     """A one-second per-move clock that ann lets run out: the clock forfeits for her, the log
     and the clock section say so, and the game is over (she loses)."""
     _, base = served
-    page = browser.new_page()
-    page.set_default_timeout(STEP_MS)
+    lobby = browser.new_page()
+    lobby.set_default_timeout(STEP_MS)
     try:
-        page.goto(base + "/table")
-        page.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
-        page.select_option("#game", "reign-and-ruin")
-        page.get_by_label("Time control").select_option("per_move")
-        page.get_by_label("Seconds for each seat").fill("1")
-        page.get_by_role("button", name="Create the session").click()
-        page.get_by_role("link", name="Play as ann").click()
+        lobby.goto(base + "/table")
+        lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+        lobby.select_option("#game", "reign-and-ruin")
+        lobby.get_by_label("Time control").select_option("per_move")
+        lobby.get_by_label("Seconds for each seat").fill("1")
+        lobby.get_by_role("button", name="Create the session").click()
+        page = _follow(lobby, "Play as ann")
         page.wait_for_selector("#clock-list li[data-player='ann']")  # may be over already
         page.wait_for_function(
             "() => document.querySelector('#status').textContent.includes('The game is over')"
@@ -408,7 +426,7 @@ def test_a_seat_out_of_time_forfeits_and_the_table_says_so(served, browser):
         assert "Winner: bob" in page.locator("#status").inner_text()
         assert page.locator("#clock-list li[data-player='ann']").inner_text() == "ann: 0:00"
     finally:
-        page.close()
+        lobby.close()  # its context too, with the tab it opened
 
 
 # -- a stream refused, a session gone, a takeback answered: what the page says ------------------
@@ -574,5 +592,284 @@ def test_the_proposer_sees_a_takeback_declined_or_made_stale(served, browser):
                 _shows_version(page, _api_move(base, bob, session_id, "end_turn"))
                 _shows(page, "#takeback-status", "The takeback to version 1 no longer applies")
         assert not errors, errors
+    finally:
+        page.close()
+
+
+# -- the admin's clock, finished games, refused moves and links: what the page does -------------
+PER_MOVE = {"clock": {"type": "per_move", "seconds": 600}}
+
+
+def _admin_page(browser, base: str, created: dict, errors: list[str]):
+    """A page at the table with the admin link (``#session=...&admin=<token>``): a spectator's,
+    with the clock controls."""
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(STEP_MS)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{base}/table#session={created['session_id']}&admin={created['admin_token']}")
+    return page
+
+
+def test_the_admins_clock_changes_reach_an_open_table(served, browser):
+    """README "Turn clocks": the admin's pause, resume and added time make no version; the stream
+    says them (`event: clock`) and every open page re-reads the clock. The admin uses the admin
+    link's controls; ann's page, open meanwhile, stops counting at the pause (before, it counted
+    on), runs again at the resume (before, it said paused while her time ran out on the server)
+    and shows the time added."""
+    _, base = served
+    created = _people_session(base, "reign-and-ruin", **PER_MOVE)
+    errors: list[str] = []
+    ann = _open_seat(browser, base, created, "ann", errors)
+    admin = _admin_page(browser, base, created, errors)
+    try:
+        ann.wait_for_selector("#clock-list li.running[data-player='ann']")
+        assert ann.locator("#clock-admin").is_hidden()  # a seat's link has no admin controls
+        assert admin.get_by_role("button", name="Resume the clocks").is_hidden()
+        admin.get_by_role("button", name="Pause the clocks").click()
+        _shows(admin, "#clock-admin-status", "Clocks paused.")
+        _shows(ann, "#clock-title", "Clocks (paused)")
+        assert ann.locator("#clock-list li.running").count() == 0
+        admin.get_by_role("button", name="Resume the clocks").click()
+        ann.wait_for_selector("#clock-list li.running[data-player='ann']")
+        assert ann.locator("#clock-title").inner_text() == "Clocks"
+        admin.get_by_label("Add time for").select_option("ann")
+        admin.get_by_label("Seconds to add").fill("3600")
+        admin.get_by_role("button", name="Add time").click()
+        _shows(admin, "#clock-admin-status", "3600 s added for ann.")
+        ann.wait_for_function(  # 600 s + an hour: shown with hours now
+            "() => /^ann: 1:\\d\\d:\\d\\d/.test("
+            "document.querySelector(\"#clock-list li[data-player='ann']\").textContent)"
+        )
+        assert not errors, errors
+    finally:
+        ann.close()
+        admin.close()
+
+
+def test_a_game_whose_clocks_paused_at_a_timeout_is_resumed_from_the_admin_link(served, browser):
+    """The lobby offers "the clocks pause" at a timeout: only the admin token resumes them, so
+    the lobby shows it, with the admin link (before, it dropped it: nobody could resume). Ann's
+    one-second clock runs out and pauses the clocks; the admin link's Resume runs them again, and
+    her time runs out once more."""
+    _, base = served
+    lobby = browser.new_page()
+    lobby.set_default_timeout(STEP_MS)
+    try:
+        lobby.goto(base + "/table")
+        lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+        lobby.select_option("#game", "reign-and-ruin")
+        lobby.get_by_label("Time control").select_option("per_move")
+        lobby.get_by_label("Seconds for each seat").fill("1")
+        lobby.get_by_label("When a seat runs out of time").select_option("pause")
+        with lobby.expect_response(lambda r: r.url.endswith("/v1/sessions")) as answer:
+            lobby.get_by_role("button", name="Create the session").click()
+        created = answer.value.json()
+        assert lobby.locator("#admin-token").inner_text() == created["admin_token"]
+        admin = _follow(lobby, "Watch as the admin")
+        admin.wait_for_selector("#log li.clock")  # ann ran out of time: the clocks paused
+        _shows(admin, "#clock-title", "Clocks (paused)")
+        admin.get_by_role("button", name="Resume the clocks").click()
+        admin.wait_for_function("() => document.querySelectorAll('#log li.clock').length === 2")
+        assert "ann ran out of time: timeout" in admin.locator("#clock-note").inner_text()
+    finally:
+        lobby.close()  # its context too, with the tab it opened
+
+
+def test_finished_games_let_go_of_their_streams(served, browser):
+    """A browser has six connections to a host (Chromium); a page keeping its `/events` stream
+    open after its game ended held one for good, so six tabs of finished games left a seventh
+    blank. Now a finished game's page closes its stream once its log is whole: in one browser
+    profile, six finished games' pages, then a live game's page loads."""
+    _, base = served
+    context = browser.new_context()
+    try:
+        for _ in range(6):
+            created = _people_session(base, "reign-supreme", **SUPREME)
+            bob = created["seats"]["bob"]
+            version = _api_move(base, bob, created["session_id"], "concede")
+            page = context.new_page()
+            page.set_default_timeout(STEP_MS)
+            page.goto(
+                f"{base}/table#session={created['session_id']}&token={created['seats']['ann']}"
+            )
+            _shows(page, "#status", "The game is over")
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length === n", arg=version
+            )
+        live = _people_session(base, "reign-and-ruin")
+        page = context.new_page()
+        page.set_default_timeout(STEP_MS)
+        page.goto(f"{base}/table#session={live['session_id']}&token={live['seats']['ann']}")
+        _shows_version(page, 0)
+        page.wait_for_selector("#board svg")
+    finally:
+        context.close()
+
+
+def test_a_table_says_loading_until_its_first_read_and_why_that_failed(served, browser):
+    """A page whose reads do not answer (a seventh tab when six hold the browser's connections
+    to the host, before finished games let go of theirs) said nothing at all. It says "Loading…"
+    until the first read answers, and why the read failed (here a 503 the test holds back, then
+    gives)."""
+    import json
+
+    _, base = served
+    created = _people_session(base, "reign-and-ruin")
+    snapshot = f"{base}/v1/sessions/{created['session_id']}"
+    held = []
+    page = browser.new_page()
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.route(snapshot, lambda route: held.append(route))  # answered once looked at
+        with page.expect_request(snapshot):
+            page.goto(f"{base}/table#session={created['session_id']}")
+        assert page.locator("#status").inner_text() == "Loading…"
+        problem = {"status": 503, "code": "store_unavailable", "detail": "The store is down."}
+        held[0].fulfill(
+            status=503, content_type="application/problem+json", body=json.dumps(problem)
+        )
+        _shows(page, "#status", "Could not read the session: The store is down.")
+    finally:
+        page.close()
+
+
+def test_why_a_move_failed_stays_until_the_next_move(served, browser):
+    """A refused move's reason goes to an alert of its own (`#move-error`), which the refresh
+    after it leaves alone: before, it went to `#status`, redrawn a few milliseconds later. Here
+    the store's 503 `outcome_unknown` to a move (answered by the test, as the server answers it
+    when the store stops answering)."""
+    import json
+
+    _, base = served
+    created = _people_session(base, "reign-and-ruin")
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "ann", errors)
+    detail = "The session store stopped answering after the move was sent."
+    problem = {"status": 503, "code": "outcome_unknown", "detail": detail}
+    try:
+        page.route(
+            "**/moves",
+            lambda route: route.fulfill(
+                status=503, content_type="application/problem+json", body=json.dumps(problem)
+            ),
+        )
+        _shows_version(page, 0)
+        page.locator("#move-groups details[open] button").first.click()
+        _shows(page, "#move-error", detail)
+        page.wait_for_selector("#move-groups button:not([disabled])")  # the refresh has drawn
+        assert page.get_by_role("alert").filter(has_text=detail).is_visible()
+        assert page.locator("#status").inner_text().startswith("Version 0.")
+        assert not _unexpected(errors, 503), errors
+    finally:
+        page.close()
+
+
+def test_the_lobby_keeps_every_link_after_one_is_followed(served, browser):
+    """The service hands out each seat's token once. The creator follows their own link: it
+    opens in a new tab and the lobby keeps every link; a reload, or Back from a seat's table
+    opened in the lobby's own tab, shows them again (before, they were gone for good)."""
+    _, base = served
+    lobby = browser.new_page()
+    lobby.set_default_timeout(STEP_MS)
+    try:
+        lobby.goto(base + "/table")
+        lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+        lobby.get_by_label("Seat 2: who plays").select_option("")  # bob: a person
+        lobby.get_by_role("button", name="Create the session").click()
+        bob = lobby.get_by_role("link", name="Play as bob").get_attribute("href")
+        ann = _follow(lobby, "Play as ann")
+        ann.wait_for_selector("#board svg")
+        assert lobby.get_by_role("link", name="Play as bob").get_attribute("href") == bob
+        lobby.reload()
+        assert lobby.get_by_role("link", name="Play as bob").get_attribute("href") == bob
+        lobby.goto(ann.url)  # the same tab: the table (a new fragment reloads the page)
+        lobby.wait_for_selector("#board svg")
+        lobby.go_back()
+        assert lobby.get_by_role("link", name="Play as bob").get_attribute("href") == bob
+    finally:
+        lobby.close()  # its context too, with the tab it opened
+
+
+def test_a_decline_after_the_seat_accepted_says_what_the_service_kept(served, browser):
+    """README "Records": a seat's first answer to a takeback stands. Bob accepts (through the
+    API, as from another tab) the takeback that ann proposed, which still waits on cat; his page
+    still offers it, and he presses Decline: the page says his accept stands and the takeback
+    still waits on cat (before: "You declined the takeback.")."""
+    from tests.served import http
+
+    _, base = served
+    body = {"game": "reign-supreme", "players": ["ann", "bob", "cat"], **SUPREME}
+    status, _, created = http(base, "POST", "/v1/sessions", body)
+    assert status == 201, created
+    session_id, seats = created["session_id"], created["seats"]
+    _api_move(base, seats["bob"], session_id, "move")
+    _api_move(base, seats["bob"], session_id, "end_turn")
+    version = _api_move(base, seats["cat"], session_id, "move")
+    path = f"/v1/sessions/{session_id}/takebacks"
+    proposal = _call(base, seats["ann"], "POST", path, {"to_version": 1})
+    assert proposal["waiting_on"] == ["bob", "cat"]
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "bob", errors)
+    try:
+        _shows_version(page, version)
+        page.get_by_role("button", name="Decline").wait_for()
+        # No read of the session in flight or queued (the page's own `table.busy`), so the
+        # offer stays as drawn while bob accepts elsewhere (an accept still pending says nothing
+        # on the stream).
+        page.wait_for_function(
+            "n => document.querySelectorAll('#log li').length === n && !table.busy", arg=version
+        )
+        accept = {"answer": "accept"}
+        assert _call(base, seats["bob"], "POST", f"{path}/{proposal['takeback_id']}", accept)[
+            "waiting_on"
+        ] == ["cat"]
+        page.get_by_role("button", name="Decline").click()
+        _shows(page, "#takeback-status", "a seat's first answer stands: it still waits on cat.")
+        assert "declined" not in page.locator("#takeback-status").inner_text()
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("which", ["cut short", "the admin's"])
+def test_a_link_whose_token_opens_no_seat_says_so_and_stops(served, browser, which):
+    """A seat link whose token was cut short when copied (401), or that holds the admin token
+    in the seat's place (403): the page says the link's token is not valid for this session,
+    offers no moves and stops (before, it blamed too many open streams and retried forever)."""
+    _, base = served
+    created = _people_session(base, "reign-and-ruin")
+    token = created["seats"]["ann"][:-3] if which == "cut short" else created["admin_token"]
+    page = browser.new_page()
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.goto(f"{base}/table#session={created['session_id']}&token={token}")
+        _shows(page, "#status", "This link's token is not valid for this session")
+        assert "No moves: this link opens no seat." in page.locator("#move-groups").inner_text()
+        assert page.locator("#live-status").inner_text() == ""  # no "too many open", no retry
+    finally:
+        page.close()
+
+
+def test_a_seat_named_proto_can_be_a_bot(served, browser):
+    """A seat named `__proto__` (a valid player id) set to a bot in the lobby is sent as a bot:
+    before, `bots[name] = kind` on a `{}` set the object's prototype instead."""
+    import json
+
+    _, base = served
+    page = browser.new_page()
+    page.set_default_timeout(STEP_MS)
+    try:
+        page.goto(base + "/table")
+        page.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+        page.get_by_label("Seat 2: player id").fill("__proto__")
+        page.get_by_label("Seat 2: who plays").select_option("random")
+        with page.expect_response(lambda r: r.url.endswith("/v1/sessions")) as answer:
+            page.get_by_role("button", name="Create the session").click()
+        assert json.loads(answer.value.request.post_data)["bots"] == {"__proto__": "random"}
+        assert answer.value.json()["bots"] == {"__proto__": "random"}  # a bot seat: no link
+        page.wait_for_selector("#links:not([hidden])")
+        assert page.get_by_role("link", name="Play as ann").count() == 1
+        assert page.get_by_role("link", name="Play as __proto__").count() == 0
     finally:
         page.close()

@@ -1,7 +1,8 @@
 // The reference table: one plain script over the session API (openapi.yaml, /docs).
 // A page is either the lobby (no session in the URL fragment) or a table:
 //   /table#session=<id>&token=<seat token>   that seat (the token never reaches a server log:
-//   /table#session=<id>                      browsers do not send the fragment), or a spectator.
+//   /table#session=<id>                      browsers do not send the fragment), or a spectator;
+//   ...&admin=<admin token>                  either, with the clock controls of the admin.
 "use strict";
 
 // Move types named as the rules docs name them (docs/rules/<game>.md, "Moves"); a type missing
@@ -32,16 +33,21 @@ const MOVE_NAMES = {
 };
 
 const $ = (id) => document.getElementById(id);
-let table = null; // {session, token, game, version, events: EventSource, busy, clock, ...}
+let table = null; // {session, token, admin, game, version, events: EventSource, busy, clock, ...}
 const GONE = "This session is gone (deleted, or expired after a long time without a move): "
   + "nothing more can be played here. The board and the events are as they last were.";
+const UNKNOWN = "There is no such session: the link may be mistyped or cut short, or the "
+  + "session was deleted or expired.";
 
 // -- HTTP --------------------------------------------------------------------------------------
 async function api(method, path, body, headers = {}) {
   // no-store: every answer is wanted as of now (a running clock's time left), never a cached
   // copy revalidated by ETag, which follows the clock's writes and takebacks but not time passing.
   const init = { method, headers: { ...headers }, cache: "no-store" };
-  if (table && table.token) init.headers.Authorization = `Bearer ${table.token}`;
+  // The seat's token, unless the request names its own (the admin's, for the clock).
+  if (table && table.token && !init.headers.Authorization) {
+    init.headers.Authorization = `Bearer ${table.token}`;
+  }
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -70,6 +76,8 @@ async function showLobby() {
   $("count").onchange = drawSeats;
   $("create").onsubmit = createSession;
   pickGame();
+  const kept = keptLinks();
+  if (kept) showLinks(kept);
 }
 
 function currentGame() {
@@ -106,28 +114,62 @@ function drawSeats() {
 async function createSession(event) {
   event.preventDefault();
   $("lobby-status").textContent = "";
-  const players = [], bots = {};
-  for (const row of $("seats").querySelectorAll(".seat")) {
-    const [name, kind] = row.children;
-    players.push(name.value);
-    if (kind.value) bots[name.value] = kind.value;
-  }
+  const rows = [...$("seats").querySelectorAll(".seat")].map((row) => row.children);
+  const players = rows.map(([name]) => name.value);
+  // Built as own properties (never `bots[name] = ...` on a `{}`: a seat named __proto__ would
+  // set the object's prototype instead, and its bot would never be asked for).
+  const bots = Object.fromEntries(rows.filter(([, kind]) => kind.value)
+    .map(([name, kind]) => [name.value, kind.value]));
   try {
     const options = JSON.parse($("options").value || "{}");
     const request = { game: $("game").value, players, bots, options, ...clockRequest() };
     const created = await api("POST", "/v1/sessions", request);
-    const base = `${location.origin}/table#session=${created.session_id}`;
-    const links = Object.entries(created.seats).map(([player, token]) => [`Play as ${player}`, `${base}&token=${token}`]);
-    links.push(["Watch (spectator)", base]);
-    $("link-list").replaceChildren(...links.map(([text, href]) => {
-      const item = document.createElement("li");
-      item.append(Object.assign(document.createElement("a"), { href, textContent: text }));
-      return item;
-    }));
-    $("links").hidden = false;
+    const links = {
+      session_id: created.session_id, seats: created.seats, admin_token: created.admin_token,
+    };
+    keepLinks(links);
+    showLinks(links);
     $("link-list").querySelector("a").focus();
   } catch (err) {
     $("lobby-status").textContent = `The session was not created: ${err.message}`;
+  }
+}
+
+// Every link of a new session: one per seat, the spectator's, and the admin's. They open in a
+// new tab, so following one's own seat link keeps the others here.
+function showLinks({ session_id, seats, admin_token }) {
+  const base = `${location.origin}/table#session=${encodeURIComponent(session_id)}`;
+  const links = Object.entries(seats).map(([player, token]) =>
+    [`Play as ${player}`, `${base}&token=${encodeURIComponent(token)}`]);
+  links.push(["Watch (spectator)", base]);
+  $("link-list").replaceChildren(...links.map(([text, href]) => {
+    const item = document.createElement("li");
+    const link = Object.assign(document.createElement("a"), {
+      href, textContent: text, target: "_blank", rel: "noopener",
+    });
+    item.append(link);
+    return item;
+  }));
+  $("admin-link").href = `${base}&admin=${encodeURIComponent(admin_token)}`;
+  $("admin-token").textContent = admin_token;
+  $("links").hidden = false;
+}
+
+// The last creation's links, kept for this tab (sessionStorage: gone with the tab), so a reload
+// or Back from a table shows them again: the service never hands out a seat's token twice.
+const KEPT_LINKS = "reign-referee-table-links";
+
+function keepLinks(links) {
+  try {
+    sessionStorage.setItem(KEPT_LINKS, JSON.stringify(links));
+  } catch { /* storage refused (private mode, quota): the links show until the page goes */ }
+}
+
+function keptLinks() {
+  try {
+    return JSON.parse(sessionStorage.getItem(KEPT_LINKS));
+  } catch {
+    return null;
   }
 }
 
@@ -143,22 +185,26 @@ function clockRequest() {
 }
 
 // -- the table ---------------------------------------------------------------------------------
-function openTable(session, token) {
+function openTable(session, token, admin) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   table = {
-    session, token, game: null, version: 0, busy: false, clock: null, entries: [],
+    session, token, admin, game: null, version: 0, busy: false, clock: null, entries: [],
     seen: 0, // the last version the stream brought (a reopened stream goes on after it)
     refusals: 0, // the stream's refusals in a row (they set the back-off)
-    gone: false, // deleted or expired: nothing more happens here
+    ended: false, // deleted, expired, or a link whose token opens nothing: nothing more here
+    over: null, // the version that finished the game, once a read says so (gameOver)
     takeback: null, // the pending takeback this page knows of (takebackSettled)
     settled: new Set(), // takebacks known to be declined, accepted or stale
   };
   $("takeback").hidden = !token; // spectators neither propose nor answer takebacks
   $("takeback-form").onsubmit = proposeTakeback;
+  $("clock-pause").onclick = () => setClock({ action: "pause" });
+  $("clock-resume").onclick = () => setClock({ action: "resume" });
+  $("clock-add").onsubmit = addTime;
   table.ticker = setInterval(showClock, 250); // the countdown; each answer re-syncs it
   openStream();
-  refresh();
+  refresh(); // #status says "Loading…" until it answers
 }
 
 // -- the live stream ---------------------------------------------------------------------------
@@ -180,12 +226,16 @@ function openStream() {
     table.seen = entry.version;
     logEntry(entry);
     takebackSettled(entry);
-    refresh();
+    if (table.over !== null) gameOver(table.over); // the last entries have come
+    else refresh();
   });
   events.addEventListener("takeback", (message) => { // proposed or declined: no new version
     takebackNews(JSON.parse(message.data));
     refresh();
   });
+  // The admin paused, resumed or added time, or a grace was given: no new version either.
+  // Read again: the countdown stops or starts from the server's figures (README "Turn clocks").
+  events.addEventListener("clock", () => refresh());
   events.addEventListener("deleted", () => sessionGone(
     "This session was deleted: nothing more can be played here. The board and the events are "
     + "as they last were."));
@@ -205,7 +255,7 @@ function streamOpened() {
 }
 
 function streamRefused() {
-  if (table.gone) return;
+  if (table.ended) return;
   const wait = RETRY_SECONDS[Math.min(table.refusals, RETRY_SECONDS.length - 1)];
   const seconds = wait * (1 + Math.random() / 5); // pages refused together come back apart
   table.refusals += 1;
@@ -220,8 +270,22 @@ function streamRefused() {
 // unknown_session, or the stream says `deleted` at its next heartbeat): the page keeps its last
 // board and log, offers no moves, stops its clocks.
 function sessionGone(text) {
-  if (table.gone) return;
-  table.gone = true;
+  endTable(text, "No more moves: the session is gone.");
+}
+
+// A read answered 401 or 403: the link's token opens no seat of this session (cut short when
+// copied, another session's, or the admin's in the seat's place). Trying again cannot help, so
+// the page stops (its stream's refusal was that too, not "too many open") and says why.
+function badLink(err) {
+  endTable(`This link's token is not valid for this session: ${err.message} Check that the link `
+    + "was copied whole (or ask for it again), or open it without its token to watch.",
+  "No moves: this link opens no seat.");
+}
+
+// Nothing more happens here: the stream and any retry of it stop, and so do the clocks.
+function endTable(text, movesText) {
+  if (table.ended) return;
+  table.ended = true;
   table.events.close();
   clearTimeout(table.retry);
   stopClock();
@@ -229,15 +293,29 @@ function sessionGone(text) {
   $("status").className = "error";
   $("live-status").textContent = "";
   const none = document.createElement("p");
-  none.textContent = "No more moves: the session is gone.";
+  none.textContent = movesText;
   $("move-groups").replaceChildren(none);
   $("takeback").hidden = true;
+  $("clock-admin").hidden = true;
+}
+
+// A finished game changes no more (no move, no clock: README "Turn clocks"). Once the stream
+// has brought its last version to the log, the page lets go of the stream and the countdown: an
+// open stream holds one of the browser's few connections to this host (six in Chromium) for
+// good, and a seventh tab would never load.
+function gameOver(version) {
+  table.over = version;
+  if (table.seen < version) return; // its last entries are on their way: the stream stays
+  table.events.close();
+  clearTimeout(table.retry);
+  clearInterval(table.ticker);
+  $("live-status").textContent = "";
 }
 
 // Read the session, the board and (for a seat) its legal moves; draw them. A refresh asked for
 // while one runs runs again after it, so the last answer drawn is the newest.
 async function refresh() {
-  if (table.gone) return;
+  if (table.ended) return;
   if (table.busy) { table.again = true; return; }
   table.busy = true;
   try {
@@ -249,17 +327,20 @@ async function refresh() {
       api("GET", `${path}/board.svg`),
       table.token ? api("GET", `${path}/legal-moves`) : Promise.resolve({ moves: [] }),
     ]);
-    if (table.gone) return; // deleted while these were read
+    if (table.ended) return; // deleted while these were read
     table.game = snapshot.game;
     table.version = legal.version ?? snapshot.version;
     showBoard(board);
     showStatus(snapshot);
     syncClock(snapshot.clock);
+    showClockAdmin(snapshot);
     showTakeback(snapshot);
     showMoves(snapshot.status === "finished" ? [] : legal.moves);
+    if (snapshot.status === "finished") gameOver(snapshot.version);
   } catch (err) {
-    if (err.code === "unknown_session") sessionGone(GONE);
-    else if (!table.gone) {
+    if (err.code === "unknown_session") sessionGone(table.game ? GONE : UNKNOWN); // read before?
+    else if (err.status === 401 || err.status === 403) badLink(err);
+    else if (!table.ended) {
       $("status").textContent = `Could not read the session: ${err.message}`;
       $("status").className = "error";
     }
@@ -341,17 +422,22 @@ function describe(move) {
     .join(", ");
 }
 
+// Why a move was refused goes to #move-error (an alert of its own), which the refresh that
+// follows leaves alone (it redraws #status): it stays until the next move is tried.
 async function play(move) {
   table.keepFocus = $("moves").contains(document.activeElement);
   for (const button of document.querySelectorAll("#move-groups button")) button.disabled = true;
+  $("move-error").textContent = "";
   try {
     await api("POST", `/v1/sessions/${table.session}/moves`, { move }, {
       "If-Match": `"${table.version}"`, // refused (412) if the session moved meanwhile
       "Idempotency-Key": newKey(), // a retried request lands once
     });
   } catch (err) {
-    $("status").textContent = err.status === 412 ? "The game moved on; here it is now." : err.message;
-    $("status").className = err.status === 412 ? "" : "error";
+    $("move-error").textContent = err.status === 412
+      ? "Your move was not made: the game moved on before it arrived. Here it is now."
+      : `Your move: ${err.message}`; // a 503 outcome_unknown may have landed: its words say so
+    $("move-error").className = err.status === 412 ? "" : "error";
   }
   refresh();
 }
@@ -421,6 +507,44 @@ function showClock() {
   $("clock-title").textContent = clock.paused ? "Clocks (paused)" : "Clocks";
 }
 
+// The admin's controls (only with the admin token in the link): pause or resume, and add time
+// to a seat; none once the game is over (its clock stopped with it: 409 game_finished).
+function showClockAdmin(snapshot) {
+  const clock = snapshot.clock;
+  $("clock-admin").hidden = !table.admin || !clock || snapshot.status === "finished";
+  if ($("clock-admin").hidden) return;
+  $("clock-pause").hidden = clock.paused;
+  $("clock-resume").hidden = !clock.paused;
+  const select = $("clock-add-player");
+  const players = Object.keys(clock.remaining_ms);
+  if (select.options.length !== players.length) {
+    select.replaceChildren(...players.map((player) => new Option(player, player)));
+  }
+}
+
+function addTime(event) {
+  event.preventDefault();
+  const seconds = Number($("clock-add-seconds").value);
+  setClock({ action: "add_time", player: $("clock-add-player").value, seconds });
+}
+
+// POST /v1/sessions/{id}/clock with the admin token (README "Turn clocks"). Its answer holds the
+// new clock; the stream's `event: clock` then brings it to every other page of the session.
+async function setClock(change) {
+  const words = { pause: "Clocks paused.", resume: "Clocks running again." };
+  try {
+    const answer = await api("POST", `/v1/sessions/${table.session}/clock`, change, {
+      Authorization: `Bearer ${table.admin}`,
+    });
+    syncClock(answer.clock);
+    $("clock-admin-status").textContent = words[change.action]
+      || `${change.seconds} s added for ${change.player}.`;
+  } catch (err) {
+    $("clock-admin-status").textContent = `The clock did not change: ${err.message}`;
+  }
+  refresh();
+}
+
 // 83000 -> "1:23"; 5025000 -> "1:23:45"; days -> "2 d 03:04:05".
 function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -486,14 +610,31 @@ async function proposeTakeback(event) {
 
 async function answerTakeback(id, answer) {
   try {
-    await api("POST", `/v1/sessions/${table.session}/takebacks/${id}`, { answer });
-    if (answer === "decline") settle(id, "You declined the takeback."); // no news to this page
-    else takebackStatus("You accepted the takeback.");
+    const reply = await api("POST", `/v1/sessions/${table.session}/takebacks/${id}`, { answer });
+    const text = answerText(answer, reply);
+    if (reply.status === "pending") takebackStatus(text);
+    else settle(id, text); // declined or accepted: what the stream says next changes nothing
   } catch (err) {
     takebackStatus(err.message);
   }
   table.keepFocus = true; // the offer goes away: keyboard focus returns to the moves
   refresh();
+}
+
+// What the service made of this seat's answer, in its words (`status`, `waiting_on`): a seat's
+// first answer stands (README "Records"), so a Decline pressed after the seat accepted in
+// another tab changes nothing, and the page must not say it declined.
+function answerText(answer, reply) {
+  if (reply.status === "declined") {
+    return answer === "decline" ? "You declined the takeback; the game goes on."
+      : "The takeback was declined by another seat; the game goes on.";
+  }
+  const said = answer === "decline"
+    ? "Your seat had already accepted this takeback, and a seat's first answer stands: "
+    : "You accepted the takeback: ";
+  return reply.status === "accepted"
+    ? `${said}the game went back to version ${reply.to_version}.`
+    : `${said}it still waits on ${reply.waiting_on.join(", ")}.`;
 }
 
 // What became of the pending takeback this page knows of (proposed here, or read from the
@@ -530,6 +671,7 @@ function takebackStatus(text) {
 
 // -- start -------------------------------------------------------------------------------------
 const fragment = new URLSearchParams(location.hash.slice(1));
-if (fragment.get("session")) openTable(fragment.get("session"), fragment.get("token"));
-else showLobby();
+if (fragment.get("session")) {
+  openTable(fragment.get("session"), fragment.get("token"), fragment.get("admin"));
+} else showLobby();
 window.addEventListener("hashchange", () => location.reload());
