@@ -225,42 +225,21 @@ def test_stopping_after_the_data_directory_is_removed_logs_no_error(tmp_path, ca
     ] == []
 
 
-def test_a_second_service_on_the_data_dir_refuses_to_start_and_leaves_the_first_alone(tmp_path):
-    # before, a second `serve` pasted in the same directory stopped the first one's server as
-    # stale (and plain `gunicorn -w 3 wsgi:app` did so three times over): the first service was
-    # cut off from every session, its /healthz still 200
-    script = (
-        "import sys, time\n"
-        "from api.store import start_embedded\n"
-        "server = start_embedded(sys.argv[1])\n"
-        "print(server.pid, flush=True)\n"
-        "time.sleep(120)\n"
-    )
+def _first_owner(script: str, data_dir: Path) -> tuple[subprocess.Popen[str], int, redis.Redis]:
+    """The process running ``script`` on ``data_dir`` (it prints its Redis's pid once the server
+    answers), that pid, and a client of that server holding a key ``kept``."""
     first = subprocess.Popen(
-        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", script, str(data_dir)], cwd=ROOT, stdout=subprocess.PIPE, text=True
     )
     try:
         redis_pid = int(first.stdout.readline())
-        client = redis.Redis(unix_socket_path=socket_path_for(str(tmp_path)))
+        client = redis.Redis(unix_socket_path=socket_path_for(str(data_dir)))
         client.set("kept", "yes")
-        with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):
-            EmbeddedRedis(str(tmp_path)).start()
-        assert client.get("kept") == b"yes" and psutil.pid_exists(redis_pid)
-        assert read_status(str(tmp_path))["pid"] == redis_pid  # its status untouched
-        served = subprocess.run(
-            [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
-            cwd=ROOT,
-            env={**os.environ, "REFEREE_DATA_DIR": str(tmp_path)},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert served.returncode == 1 and f"pid {first.pid}" in served.stderr
-        assert client.get("kept") == b"yes"
-    finally:
+    except BaseException:
         first.kill()
         first.wait()
-    assert _gone(redis_pid)
+        raise
+    return first, redis_pid, client
 
 
 def _serve(data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -273,6 +252,32 @@ def _serve(data_dir: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
     )
+
+
+def test_a_second_service_on_the_data_dir_refuses_to_start_and_leaves_the_first_alone(tmp_path):
+    # before, a second `serve` pasted in the same directory stopped the first one's server as
+    # stale (and plain `gunicorn -w 3 wsgi:app` did so three times over): the first service was
+    # cut off from every session, its /healthz still 200
+    script = (
+        "import sys, time\n"
+        "from api.store import start_embedded\n"
+        "server = start_embedded(sys.argv[1])\n"
+        "print(server.pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    first, redis_pid, client = _first_owner(script, tmp_path)
+    try:
+        with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):
+            EmbeddedRedis(str(tmp_path)).start()
+        assert client.get("kept") == b"yes" and psutil.pid_exists(redis_pid)
+        assert read_status(str(tmp_path))["pid"] == redis_pid  # its status untouched
+        served = _serve(tmp_path)
+        assert served.returncode == 1 and f"pid {first.pid}" in served.stderr
+        assert client.get("kept") == b"yes"
+    finally:
+        first.kill()
+        first.wait()
+    assert _gone(redis_pid)
 
 
 def test_a_service_still_starting_keeps_a_second_one_off_the_data_dir(tmp_path):
@@ -290,13 +295,8 @@ def test_a_service_still_starting_keeps_a_second_one_off_the_data_dir(tmp_path):
         "EmbeddedRedis._set_state = running\n"
         "EmbeddedRedis(sys.argv[1]).start()\n"
     )
-    first = subprocess.Popen(
-        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
-    )
+    first, redis_pid, client = _first_owner(script, tmp_path)
     try:
-        redis_pid = int(first.stdout.readline())
-        client = redis.Redis(unix_socket_path=socket_path_for(str(tmp_path)))
-        client.set("kept", "yes")
         before = sorted(os.listdir(tmp_path))
         assert STATUS_NAME not in before
         with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):

@@ -163,6 +163,22 @@ def _hidden_in_page(app, session_id: str, seat: str, shown_version: int, html: s
     return found if store.load(session_id).version == shown_version else None
 
 
+def _lobby(browser, base: str):
+    """A new tab on the lobby (``/table``), its games listed."""
+    lobby = browser.new_page()
+    lobby.set_default_timeout(STEP_MS)
+    lobby.goto(base + "/table")
+    lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
+    return lobby
+
+
+def _one_second_per_move(lobby) -> None:
+    """The lobby set for Reign & Ruin with a one-second per-move clock."""
+    lobby.select_option("#game", "reign-and-ruin")
+    lobby.get_by_label("Time control").select_option("per_move")
+    lobby.get_by_label("Seconds for each seat").fill("1")
+
+
 def _follow(lobby, name: str):
     """Follow the lobby's link ``name`` with a click, as its creator does: every link opens in a
     new tab (the lobby keeps them all); that tab."""
@@ -278,11 +294,8 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_table(served, brow
 def test_the_table_paints_the_lobby_and_a_spectators_board(served, browser):
     """A spectator link shows the board and no move buttons; nothing is asked of other hosts."""
     app, base = served
-    lobby = browser.new_page()
-    lobby.set_default_timeout(STEP_MS)
+    lobby = _lobby(browser, base)
     try:
-        lobby.goto(base + "/table")
-        lobby.wait_for_selector("#game option", state="attached")
         assert lobby.locator("#seats .seat").count() >= 2
         lobby.get_by_role("button", name="Create the session").click()
         page = _follow(lobby, "Watch (spectator)")
@@ -407,14 +420,9 @@ def test_a_seat_out_of_time_forfeits_and_the_table_says_so(served, browser):
     """A one-second per-move clock that ann lets run out: the clock forfeits for her, the log
     and the clock section say so, and the game is over (she loses)."""
     _, base = served
-    lobby = browser.new_page()
-    lobby.set_default_timeout(STEP_MS)
+    lobby = _lobby(browser, base)
     try:
-        lobby.goto(base + "/table")
-        lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
-        lobby.select_option("#game", "reign-and-ruin")
-        lobby.get_by_label("Time control").select_option("per_move")
-        lobby.get_by_label("Seconds for each seat").fill("1")
+        _one_second_per_move(lobby)
         lobby.get_by_role("button", name="Create the session").click()
         page = _follow(lobby, "Play as ann")
         page.wait_for_selector("#clock-list li[data-player='ann']")  # may be over already
@@ -653,14 +661,9 @@ def test_a_game_whose_clocks_paused_at_a_timeout_is_resumed_from_the_admin_link(
     one-second clock runs out and pauses the clocks; the admin link's Resume runs them again, and
     her time runs out once more."""
     _, base = served
-    lobby = browser.new_page()
-    lobby.set_default_timeout(STEP_MS)
+    lobby = _lobby(browser, base)
     try:
-        lobby.goto(base + "/table")
-        lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
-        lobby.select_option("#game", "reign-and-ruin")
-        lobby.get_by_label("Time control").select_option("per_move")
-        lobby.get_by_label("Seconds for each seat").fill("1")
+        _one_second_per_move(lobby)
         lobby.get_by_label("When a seat runs out of time").select_option("pause")
         with lobby.expect_response(lambda r: r.url.endswith("/v1/sessions")) as answer:
             lobby.get_by_role("button", name="Create the session").click()
@@ -770,11 +773,8 @@ def test_the_lobby_keeps_every_link_after_one_is_followed(served, browser):
     opens in a new tab and the lobby keeps every link; a reload, or Back from a seat's table
     opened in the lobby's own tab, shows them again (before, they were gone for good)."""
     _, base = served
-    lobby = browser.new_page()
-    lobby.set_default_timeout(STEP_MS)
+    lobby = _lobby(browser, base)
     try:
-        lobby.goto(base + "/table")
-        lobby.wait_for_selector("#game option[value='reign-and-ruin']", state="attached")
         lobby.get_by_label("Seat 2: who plays").select_option("")  # bob: a person
         lobby.get_by_role("button", name="Create the session").click()
         bob = lobby.get_by_role("link", name="Play as bob").get_attribute("href")
