@@ -453,12 +453,13 @@ def table(report: dict) -> str:
             f"{'p50 ms':>7s} {'p99 ms':>7s} {'echo p99':>8s} {'unseen':>7s} {'p99':>6s} errors "
             "stalled",
         ]
+        # Ratios to a tenth of a point: whole points would show 0.746 as 75%, a goal met.
         for name, row in report["http"].items():
             e, s, u = row["echo"], row["endpoint"], row["unseen"]
             lines.append(
                 f"  {name:36s} {row['mean_body_bytes']:>7,} {e['requests_per_second']:>8,.0f} "
-                f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.0%} {s['p50_ms']:>7.2f} "
-                f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.0%} "
+                f"{s['requests_per_second']:>8,.0f} {row['ratio']:>6.1%} {s['p50_ms']:>7.2f} "
+                f"{s['p99_ms']:>7.2f} {e['p99_ms']:>8.2f} {row['ratio_unseen']:>7.1%} "
                 f"{u['p99_ms']:>6.2f} {s['errors'] + e['errors'] + u['errors']:>6} "
                 f"{stalled_rounds(row):>7}"
             )

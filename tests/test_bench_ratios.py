@@ -131,3 +131,21 @@ def test_the_rules_free_ceiling_takes_the_rules_call_out_of_the_service_alone():
     pipeline = bench_scripts.load("pipeline")
     # 180 µs of echo against 360 µs, 100 of them the rules call: 180 / 260 at best
     assert pipeline.rules_free_ratio(180.0, 360.0, 100.0) == 180.0 / 260.0
+
+
+def test_the_table_shows_a_ratio_just_under_its_goal_as_under_it():
+    """Whole points rounded 0.746 to 75%, which read as the 75% goal met; a tenth of a point
+    shows it short."""
+    bench = bench_scripts.load("bench")
+    run = {"rounds": [1.0], "requests_per_second": 1.0, "p50_ms": 1.0, "p99_ms": 2.0, "errors": 0}
+    row = {
+        "mean_body_bytes": 1000,
+        "echo": run,
+        "endpoint": run,
+        "unseen": run,
+        "ratio": 0.746,
+        "ratio_unseen": 0.6,
+    }
+    report = {"inprocess": {}, "http": {"demo apply": row}, "clients": 4, "load": "wrk"}
+    line = bench.table(report).splitlines()[-1]
+    assert "74.6%" in line.split() and "60.0%" in line.split()
