@@ -17,7 +17,7 @@ from rules.engine_types import STATUSES, State, Violation
 from rules.integrity import common_problems, guarded, is_int, raise_problems
 from rules.reign_absolute import rulebook
 from rules.reign_absolute.content import build_cards, build_races, default_catalogs
-from rules.reign_absolute.flow import bonus_cells, scores, turn_limit_winners
+from rules.reign_absolute.flow import END_REASONS, bonus_cells, scores, turn_limit_winners
 from rules.reign_absolute.grid import COORD_LIMIT, neighbours, occupancy
 from rules.reign_absolute.state import (
     MAX_MOVE_COUNT,
@@ -622,20 +622,33 @@ def _in_seat_order(order: list[Any], seats: list[str]) -> bool:
     return all(player in remaining for player in order)
 
 
+def _in_seats(state: State, players: set[str]) -> list[str]:
+    return [p for p in state["players"] if p in players]
+
+
 def _outcome_problems(state: State, outcome: dict[str, Any], left: list[str]) -> list[Violation]:
     """A finished game's outcome is the one its end gives (``flow.finish``): the last Liege
     wins; Lieges that fell together share a draw among the eradicated; at the turn limit, the
     tie-break of the players still in the game. The scores are the units in play, and a draw is
     anything but one winner. A forfeit's outcome is ``rules/forfeit.py``'s to check."""
     reason, winners = outcome.get("reason"), outcome["winners"]
+    if reason == "forfeit":
+        return []
     if reason == "last_liege":
         fits = winners == left
     elif reason == "lieges_fell_together":
-        fits = not left and all(w in state["eradicated"] for w in winners)
+        # the Lieges that fell together were the last to go, and share the draw in seat order
+        fallen = set(state["eradicated"][-len(winners) :])
+        fits = not left and set(winners) == fallen and winners == _in_seats(state, fallen)
     elif reason == "turn_limit":
         fits = bool(left) and winners == turn_limit_winners(state)
     else:
-        return []
+        return [
+            _v(
+                "inconsistent_outcome",
+                f"state.outcome.reason must be one of {', '.join(END_REASONS)} or forfeit.",
+            )
+        ]
     if (
         not fits
         or outcome.get("scores") != scores(state)

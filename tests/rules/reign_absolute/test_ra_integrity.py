@@ -267,3 +267,23 @@ def test_nothing_steps_past_the_edge_of_the_battlefield():
     past = {"player": player, "type": "move", "unit": uid, "x": COORD_LIMIT + 1, "y": -COORD_LIMIT}
     with pytest.raises(IllegalMove):
         GAME.apply(state, past)
+
+
+def test_an_outcome_names_how_the_game_ended_and_lieges_that_fell_together_share_it():
+    """Seed 12 (two players, random moves): both Lieges fall in one combat, and the two share
+    the draw in seat order. An unknown reason is refused (it skipped the check), and so is a
+    draw of Lieges that fell together claimed by one of them alone, or in another order."""
+    state = GAME.setup(["a", "b"], 12, {})
+    for step in random_steps(GAME, state, random.Random(12), concede=0.02):
+        state = step.after
+    assert state["outcome"]["reason"] == "lieges_fell_together"
+    assert state["outcome"]["winners"] == ["a", "b"]
+    GAME.check_state(state)
+    for change in (
+        lambda o: o.update(reason="banana"),
+        lambda o: o.update(winners=["b"], draw=False),
+        lambda o: o.update(winners=["b", "a"]),
+    ):
+        crafted = copy.deepcopy(state)
+        change(crafted["outcome"])
+        assert "inconsistent_outcome" in _codes(crafted)
