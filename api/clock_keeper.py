@@ -68,6 +68,9 @@ STORE_RETRY_MAX_SECONDS = 10.0
 """The longest a keeper whose store fails waits before it tries again: the poll's wait doubles
 with each failure in a row up to this, so a store that is down (or a worker of plain gunicorn that
 reaches none, README) costs a try and a log line every 10 s, not every ``CLOCK_POLL_MS``."""
+OTHER_RULES_MS = 5 * 60 * 1000
+"""The least a session of other rules' deadline is put off when a keeper passes it by: a
+referee of its own rules sharing the store fires it, at most this late."""
 OUTAGE_POLLS = 3
 """A keeper's own polls that make a downtime at least, however seldom it polls."""
 
@@ -236,9 +239,10 @@ class ClockKeeper:
     # -- one session ---------------------------------------------------------------------------
     def look(self, session_id: str, lease: Any = None) -> Fired:
         """Fire what is due in the session now, then hand it back with its next deadline. A
-        session of other rules (``api.rules_version``) is handed back with none: its clock never
-        fires here (a timeout is a move under these rules), and it is not claimed again, so it is
-        logged once, never looked at in a loop."""
+        session of other rules (``api.rules_version``) is never fired here (a timeout is a move
+        under these rules) but keeps its deadline, put off by :data:`OTHER_RULES_MS` at least:
+        a referee of its own rules on the same store (or this one rolled back) still times it
+        out, and here it is looked at every few minutes, not in a loop, and logged once."""
         fired = Fired()
         wake: int | None = self.now()  # attempts ran out: look again at once
         for _ in range(_ATTEMPTS):
@@ -249,7 +253,8 @@ class ClockKeeper:
                 break
             if rules_version.of_other_rules(session.state):
                 self._other_rules.pass_by(session.id, session.state)
-                wake = None
+                deadline = clocks.next_deadline(clock)
+                wake = None if deadline is None else max(deadline, self.now() + OTHER_RULES_MS)
                 break
             now = self.now()
             if lease is not None and now - claimed_at(lease) > self.outage_ms:

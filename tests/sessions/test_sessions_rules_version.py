@@ -20,7 +20,7 @@ import pytest
 
 from api import jsonio
 from api.bot_seats import BotSeats
-from api.clock_keeper import ClockKeeper
+from api.clock_keeper import OTHER_RULES_MS, ClockKeeper
 from api.clock_store import DEADLINES
 from api.session_clocks import now_ms
 from api.session_store import KEY_PREFIX
@@ -330,11 +330,13 @@ def _passed_by(caplog, session_id: str) -> int:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_clock_keeper_passes_a_session_of_other_rules_by(app, client, caplog, game_id):
+def test_the_clock_keeper_passes_a_session_of_other_rules_by(
+    app, client, caplog, monkeypatch, game_id
+):
     session = create(client, game_id, clock=PER_MOVE)
     sid = session["session_id"]
     version = play(client, session, 1)
-    of_other_rules(app, sid)
+    began = of_other_rules(app, sid)
     before = stored(app, sid)
     store = app.extensions["referee_sessions"]
     later = now_ms() + DAY_MS  # every seat's time is long out
@@ -346,9 +348,18 @@ def test_the_clock_keeper_passes_a_session_of_other_rules_by(app, client, caplog
         redis.zadd(DEADLINES, {sid: lease})
         fired = keeper.look(sid, lease)
         assert fired.timeouts == [] and fired.graces == []
-        assert store.deadlines.score(sid) is None  # handed back with no deadline: not again
+        # handed back with its deadline put off, not dropped: a referee of its own rules on
+        # this store still times it out; here it is not looked at again for minutes
+        assert store.deadlines.score(sid) == later + OTHER_RULES_MS
     assert stored(app, sid) == before and store.load(sid).version == version
     assert _passed_by(caplog, sid) == 1
+    # a referee of the rules it began under, on the same store, times it out once it is due
+    monkeypatch.setattr(type(get_game(game_id)), "schema_version", began)
+    due = later + OTHER_RULES_MS
+    lease = str(due + 5_000)
+    redis.zadd(DEADLINES, {sid: lease})
+    assert ClockKeeper(store, 50, now=lambda: due).look(sid, lease).timeouts
+    assert store.load(sid).version == version + 1
 
 
 @pytest.mark.parametrize("game_id", ["reign-supreme", "reign-and-ruin"])
