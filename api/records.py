@@ -497,7 +497,7 @@ def _unknown_version(version: int, current: int) -> ApiError:
 # -- takebacks -------------------------------------------------------------------------------
 @bp.post("/sessions/<session_id>/takebacks")
 def propose_takeback(session_id: str):
-    session = access.load_session(session_id, needs_token=True, plays=True)
+    session = access.load_session(session_id, needs_token=True)  # plays: after the key
     seat = access.seat(session)
     to_version = read_body(shapes.TAKEBACK)["to_version"]
     key = access.idempotency_key()
@@ -507,6 +507,7 @@ def propose_takeback(session_id: str):
         replayed = _replayed_proposal(session, idem, fingerprint)
         if replayed is not None:
             return replayed
+    access.check_plays(session)
     access.check_if_match(session.version)
     if to_version >= session.version:
         raise ApiError(

@@ -36,6 +36,7 @@ __all__ = [
     "if_match_tags",
     "key_reused",
     "load_session",
+    "check_plays",
     "names_version",
     "quoted",
     "rules_version_changed",
@@ -86,9 +87,18 @@ def load_session(session_id: str, needs_token: bool = False, plays: bool = False
     bot_seats().nudge(session.id, session.state, session.bots)
     if session.clock is not None:
         current_app.extensions["referee_clocks"].start()  # this process keeps time too
-    if plays and rules_version.of_other_rules(session.state):
-        raise rules_version_changed(session, rules_version.refusal(session.id, session.state))
+    if plays:
+        check_plays(session)
     return session
+
+
+def check_plays(session: Session) -> None:
+    """409 ``rules_version_changed`` when ``session`` began under another version of its game's
+    rules (:func:`load_session`'s ``plays``). An operation with an ``Idempotency-Key`` loads its
+    session without ``plays`` and asks this after looking for the key: a retry of a move that
+    landed before an upgrade gets its first answer, as every retry does."""
+    if rules_version.of_other_rules(session.state):
+        raise rules_version_changed(session, rules_version.refusal(session.id, session.state))
 
 
 def rules_version_changed(session: Session, detail: str) -> ApiError:

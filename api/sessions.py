@@ -342,7 +342,7 @@ def _fingerprint(move: Any, expected: int | None, if_match: str | None) -> str:
 @bp.post("/<session_id>/moves")
 def submit_move(session_id: str):
     store = access.store()
-    session = access.load_session(session_id, needs_token=True, plays=True)
+    session = access.load_session(session_id, needs_token=True)  # plays: after the key
     seat = access.seat(session)
     body = read_body(envelopes.SESSION_MOVE)
     move = body["move"]
@@ -368,6 +368,7 @@ def submit_move(session_id: str):
             prior = store.remembered(session.id, *idem)
             if prior is not None:
                 return _replay(store, game, session.id, seat, prior, fingerprint)
+        access.check_plays(session)
         access.check_preconditions(session.version, if_match, expected)
         state, events = game.apply(session.state, move)  # 422 illegal_move, nothing written
         version = session.version + 1
@@ -399,7 +400,7 @@ def submit_move(session_id: str):
             raise ApiError(404, "unknown_session", "The session was deleted or expired.")
         access.check_preconditions(result.current, if_match, expected)
         # no precondition: check the move again on the new version
-        session = access.load_session(session.id, plays=True)
+        session = access.load_session(session.id)
     raise ApiError(
         409,
         "version_conflict",

@@ -161,6 +161,56 @@ def test_a_session_of_other_rules_is_refused_every_move_takeback_and_clock_chang
     assert len(history) == version
 
 
+def _keyed_first(client, session) -> tuple[dict, dict]:
+    """The seat to move's headers and a move it may make."""
+    waiting = client.get(path(session)).get_json()["to_move"][0]
+    seat = bearer(session["seats"][waiting])
+    move = client.get(path(session, "/legal-moves"), headers=seat).get_json()["moves"][0]
+    return seat, move
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_retry_of_a_move_made_before_the_rules_changed_gets_its_first_answer(
+    app, client, game_id
+):
+    """A retried request with the same Idempotency-Key returns the first answer (the contract),
+    an upgrade in between or not; a new key is refused as any other move."""
+    session = create(client, game_id)
+    play(client, session, 3)
+    seat, move = _keyed_first(client, session)
+    keyed = {**seat, "Idempotency-Key": "move-1"}
+    first = client.post(path(session, "/moves"), json={"move": move}, headers=keyed)
+    assert first.status_code == 200
+    of_other_rules(app, session["session_id"])
+    again = client.post(path(session, "/moves"), json={"move": move}, headers=keyed)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    for field in ("version", "events"):  # the view is the session's now, as on every replay
+        assert again.get_json()[field] == first.get_json()[field]
+    fresh = {**seat, "Idempotency-Key": "move-2"}
+    refused = client.post(path(session, "/moves"), json={"move": move}, headers=fresh)
+    assert refused.status_code == 409
+    assert refused.get_json()["code"] == "rules_version_changed"
+
+
+def test_a_retry_of_a_takeback_proposed_before_the_rules_changed_gets_its_first_answer(app, client):
+    """Reign Supreme's moves are public: a takeback of the last one is within the horizon."""
+    session = create(client, "reign-supreme")
+    version = play(client, session, 3)
+    seat = bearer(session["seats"][client.get(path(session)).get_json()["to_move"][0]])
+    proposal = {**seat, "Idempotency-Key": "takeback-1"}
+    body = {"to_version": version - 1}
+    asked = client.post(path(session, "/takebacks"), json=body, headers=proposal)
+    assert asked.status_code == 201
+    of_other_rules(app, session["session_id"])
+    again = client.post(path(session, "/takebacks"), json=body, headers=proposal)
+    assert again.status_code == 201
+    assert again.get_json()["takeback_id"] == asked.get_json()["takeback_id"]
+    fresh = {**seat, "Idempotency-Key": "takeback-2"}
+    refused = client.post(path(session, "/takebacks"), json=body, headers=fresh)
+    assert refused.status_code == 409
+    assert refused.get_json()["code"] == "rules_version_changed"
+
+
 def test_a_takeback_pending_when_the_rules_changed_never_lands(app, client):
     """The hunt's case: a Reign Supreme takeback proposed under the old rules, accepted after
     the upgrade, used to land a state replayed under the new rules (stamped with their version,
