@@ -95,6 +95,7 @@ def _serving(referee_data_dir, **settings):
     from werkzeug.serving import make_server
 
     from api import create_app
+    from tests.conftest import timekeepers_polled_now
 
     app = create_app(
         {
@@ -105,6 +106,7 @@ def _serving(referee_data_dir, **settings):
             **settings,
         }
     )
+    timekeepers_polled_now(app)  # the run's store is shared: no gap taken for a downtime
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -871,5 +873,29 @@ def test_a_seat_named_proto_can_be_a_bot(served, browser):
         page.wait_for_selector("#links:not([hidden])")
         assert page.get_by_role("link", name="Play as ann").count() == 1
         assert page.get_by_role("link", name="Play as __proto__").count() == 0
+    finally:
+        page.close()
+
+
+def test_a_seat_of_a_session_of_other_rules_sees_the_board_and_why_it_cannot_move(served, browser):
+    """A session begun under another version of its game's rules is read as stored; only its
+    legal moves are refused (409 ``rules_version_changed``). The seat's page drew nothing at all
+    (the refusal failed its whole read); it now draws the board and says why no move is shown."""
+    from api import jsonio
+    from api.session_store import KEY_PREFIX
+
+    app, base = served
+    created = _people_session(base, "reign-supreme")
+    redis = app.extensions["referee_store"].client()
+    key = f"{KEY_PREFIX}{{{created['session_id']}}}:session"
+    state = jsonio.loads(redis.hget(key, "state"))
+    state["schema_version"] -= 1  # as the release before stored it
+    redis.hset(key, "state", jsonio.dumps(state))
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "ann", errors)
+    try:
+        page.wait_for_selector("#board svg")
+        _shows(page, "#status", "this referee plays version")
+        assert page.locator("#move-groups button").count() == 0
     finally:
         page.close()

@@ -325,13 +325,16 @@ async function refresh() {
     const [snapshot, board, legal] = await Promise.all([
       api("GET", path),
       api("GET", `${path}/board.svg`),
-      table.token ? api("GET", `${path}/legal-moves`) : Promise.resolve({ moves: [] }),
+      table.token
+        ? api("GET", `${path}/legal-moves`).catch(movesRefused)
+        : Promise.resolve({ moves: [] }),
     ]);
     if (table.ended) return; // deleted while these were read
     table.game = snapshot.game;
     table.version = legal.version ?? snapshot.version;
     showBoard(board);
     showStatus(snapshot);
+    if (legal.refused) $("status").textContent += ` ${legal.refused}`;
     syncClock(snapshot.clock);
     showClockAdmin(snapshot);
     showTakeback(snapshot);
@@ -348,6 +351,13 @@ async function refresh() {
     table.busy = false;
     if (table.again) { table.again = false; refresh(); }
   }
+}
+
+// A session begun under another version of its game's rules is read as stored but not played
+// here (README "Rules versions"): no moves, and the service's reason, instead of no page at all.
+function movesRefused(err) {
+  if (err.code === "rules_version_changed") return { moves: [], refused: err.message };
+  throw err;
 }
 
 function showBoard(svgText) {
