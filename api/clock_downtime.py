@@ -58,9 +58,16 @@ def past_downtimes(clock: clocks.Clock, downtimes: Sequence[Downtime]) -> clocks
     return moved
 
 
-def move_session_past(store: SessionStore, session_id: str, downtimes: Sequence[Downtime]) -> bool:
+def move_session_past(
+    store: SessionStore,
+    session_id: str,
+    downtimes: Sequence[Downtime],
+    now: Callable[[], int] = session_clocks.now_ms,
+) -> bool:
     """Move the session's clock past ``downtimes``; whether it moved (it had a seat running, not
-    paused, written before the last downtime was found)."""
+    paused, written before the last downtime was found). The session's live streams hear of the
+    moved clock as of ``now`` (``event: clock``), as of an admin's change: an open table counts
+    down again from the time given back."""
     for _ in range(_ATTEMPTS):
         found = store.stored_clock(session_id)
         if found is None:
@@ -71,17 +78,30 @@ def move_session_past(store: SessionStore, session_id: str, downtimes: Sequence[
         if moved is None:
             return False
         result = store.set_clock(session_id, version, session_clocks.write(raw, moved))
+        if result == "ok":
+            _announce(store, session_id, moved, now())
         if result != "conflict":
             return result == "ok"
     log.warning("clocks: session %s kept changing; not moved past the downtime", session_id)
     return False
 
 
-def _move_safely(store: SessionStore, session_id: str, downtimes: Sequence[Downtime]) -> bool:
+def _announce(store: SessionStore, session_id: str, clock: clocks.Clock, now: int) -> None:
+    """Send the moved clock to the session's streams; a store that fails here only delays the
+    news to a page's next read (the clock is written)."""
+    try:
+        store.announce_clock(session_id, clocks.public(clock, now))
+    except StoreUnavailable as err:
+        log.warning("clock of session %s moved past a downtime, not announced: %s", session_id, err)
+
+
+def _move_safely(
+    store: SessionStore, session_id: str, downtimes: Sequence[Downtime], now: Callable[[], int]
+) -> bool:
     """:func:`move_session_past`, where a bug in one session is logged and the walk goes on (a
     walk that never ended would stop every timeout); a store that fails stops the walk."""
     try:
-        return move_session_past(store, session_id, downtimes)
+        return move_session_past(store, session_id, downtimes, now)
     except StoreUnavailable:
         raise
     except Exception:
@@ -99,7 +119,7 @@ def move_past(
     cursor = 0
     while True:
         cursor, members = store.deadlines.scan(cursor, WALK_BATCH)
-        moved += sum(_move_safely(store, session_id, downtimes) for session_id in members)
+        moved += sum(_move_safely(store, session_id, downtimes, now) for session_id in members)
         renewed = store.deadlines.renew_walk(walker, now())
         if renewed is None:
             log.warning("clocks: the walk past a downtime was taken over; leaving it")

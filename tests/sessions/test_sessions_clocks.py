@@ -505,6 +505,27 @@ def test_a_downtime_is_nobodys_time_and_no_timeout_fires_for_it(alone):
     assert polls.tick() == [(1, "ann")]
 
 
+def test_a_clock_moved_past_a_downtime_is_announced_to_the_sessions_streams(alone):
+    """The walk makes no version, so the session's channel carries the moved clock (``/events``
+    sends it as ``event: clock``): an open table counts down again from the time given back
+    (it went on showing the old deadlines)."""
+    sid, before = created_clock(alone, clock=PER_MOVE)
+    store = alone.extensions["referee_sessions"]
+    pubsub = store.subscribe(sid)
+    try:
+        polls = Polls(alone, before["since"] + 5_000)
+        polls.last_poll(polls.now)
+        polls.now += 10 * MINUTE
+        assert polls.tick() == []
+        news = _news(store, pubsub)["clock_news"]
+        assert news["remaining_ms"] == {"ann": 55_000, "bob": 55_000}
+        assert news["deadlines"] == {
+            seat: clocks.rfc3339(at) for seat, at in clocks.deadlines(polls.clock(sid)).items()
+        }
+    finally:
+        pubsub.close()
+
+
 def test_a_grace_after_a_downtime_counts_from_the_moved_deadline(alone):
     sid, before = created_clock(alone, clock=PER_MOVE, grace_seconds=30)
     polls = Polls(alone, before["since"] + 5_000)
