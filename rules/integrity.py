@@ -14,6 +14,7 @@ from typing import TypeGuard
 
 from rules.engine_types import State, Violation
 from rules.errors import InvalidState
+from rules.player_ids import id_problem, look_alikes
 from rules.rng import MAX_SEED
 
 __all__ = [
@@ -76,6 +77,10 @@ def common_problems(
                 rule,
             )
         )
+    elif isinstance(players, list):  # as players_ok says; the type checker asks again
+        unsafe = _player_id_problems(players, rule)
+        found.extend(unsafe)
+        players_ok = not unsafe
     count = state.get("move_count")
     if not is_int(count) or not 0 <= count <= max_move_count:
         found.append(
@@ -96,6 +101,29 @@ def common_problems(
             Violation("bad_rng", "state.rng must be 16 lowercase hexadecimal digits.", rule)
         )
     return found, players_ok
+
+
+def _player_id_problems(players: list[str], rule: str) -> list[Violation]:
+    """Player ids follow the same rules wherever players are given (the contract), a state sent
+    back included: each stable under PRECIS ``UsernameCasePreserved``, no two the same seat by
+    case or confusable characters (``rules.player_ids``, as ``rules.engine.check_players`` asks
+    of a setup). A crafted state could otherwise bring ids setup refuses (a bidi override, a
+    Cyrillic look-alike of another seat) into every view, event and picture drawn from it."""
+    found = [
+        Violation("invalid_player_id", f"state.players.{i} {player[:64]!r} {problem}.", rule)
+        for i, player in enumerate(players)
+        if (problem := id_problem(player)) is not None
+    ]
+    found.extend(
+        Violation(
+            "duplicate_player",
+            f"state.players.{i} {players[i][:64]!r} is the same seat as state.players.{j} "
+            f"{players[j][:64]!r}: they differ only by case or by confusable characters.",
+            rule,
+        )
+        for i, j in look_alikes(players)
+    )
+    return found
 
 
 def to_move_problems(state: State, waiting: list[str], rule: str) -> list[Violation]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import InvalidState
+from rules.errors import InvalidSetup, InvalidState
 from rules.integrity import common_problems, guarded, is_int, is_seed
 from rules.registry import GAMES, get_game
 from rules.rng import MAX_SEED
@@ -58,6 +58,25 @@ def test_each_common_field_is_checked(change, code):
     found, players_ok = codes({**BASE, **change})
     assert found == [code]
     assert players_ok == (code != "bad_players")
+
+
+@pytest.mark.parametrize(
+    "players, code",
+    [
+        (["ann", "bob\u202e"], "invalid_player_id"),  # a bidi override: outside PRECIS
+        (["ann", "a nn"], "invalid_player_id"),  # a space
+        (["bob", "\u0412ob"], "duplicate_player"),  # a Cyrillic capital Ve: bob's look-alike
+        (["ann", "Ann"], "duplicate_player"),  # case alone
+    ],
+)
+def test_a_states_player_ids_follow_the_rules_setup_follows(players, code):
+    """The contract: "Player ids follow the same rules wherever players are given"; a state
+    sent back gives them too, and one setup would refuse is refused as a state."""
+    found, players_ok = codes({**BASE, "players": players})
+    assert found == [code] and players_ok is False
+    game = get_game("reign-and-ruin")
+    with pytest.raises(InvalidSetup, match="players"):
+        game.setup(players, 1, {})
 
 
 def test_a_sound_envelope_has_no_problems():
