@@ -78,7 +78,7 @@ def _check_options(
         if (
             not isinstance(chosen, dict)
             or set(chosen) != set(players)
-            or any(r not in race_ids for r in chosen.values())
+            or not all(isinstance(r, str) and r in race_ids for r in chosen.values())
             or len(set(chosen.values())) != len(chosen)
         ):
             found.append(

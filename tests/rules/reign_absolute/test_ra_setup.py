@@ -133,6 +133,8 @@ def test_races_by_player_skips_selection():
         ({"turn_limit": 0}, "bad_turn_limit"),
         ({"races_by_player": {"ann": "empire", "bob": "empire"}}, "bad_races_by_player"),
         ({"races_by_player": {"ann": "empire"}}, "bad_races_by_player"),
+        ({"races_by_player": {"ann": ["empire"], "bob": "orcs"}}, "bad_races_by_player"),
+        ({"races_by_player": {"ann": {"race": "empire"}, "bob": "orcs"}}, "bad_races_by_player"),
         ({"reinforcements": custom_deck([1, 2])}, "bad_reinforcements"),
         (
             {
