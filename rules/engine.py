@@ -23,8 +23,7 @@ from typing import Any, ClassVar
 
 from rules.engine_types import Action, Event, Move, PlayerId, Score, State, View, Violation
 from rules.errors import InvalidSetup
-from rules.integrity import is_seed, raise_problems, to_move_problems
-from rules.player_ids import id_problem, look_alikes
+from rules.integrity import is_seed, player_id_violations, raise_problems, to_move_problems
 from rules.rng import MAX_SEED
 
 __all__ = [
@@ -218,10 +217,7 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
     """Player count within the game's range, each id from the safe set, no seat twice. Raises
     InvalidSetup naming ``players.<index>``.
 
-    The one check of player ids, for the stateless setup and sessions alike
-    (``rules.player_ids``): an id must be stable under PRECIS ``UsernameCasePreserved``
-    (RFC 8265: no control, format or space characters, NFC), and two ids that differ only by
-    case or by confusable characters (Unicode TR 39 skeletons) are the same seat given twice."""
+    The ids are checked as every state's are (``rules.integrity.player_id_violations``)."""
     rule = f"{game.id}#players"
     found: list[Violation] = []
     if not game.min_players <= len(players) <= game.max_players:
@@ -233,21 +229,7 @@ def check_players(game: Game, players: Sequence[PlayerId]) -> None:
                 rule,
             )
         )
-    for i, player in enumerate(players):
-        problem = id_problem(player)
-        if problem is not None:
-            found.append(
-                Violation("invalid_player_id", f"players.{i} {player[:64]!r} {problem}.", rule)
-            )
-    for i, j in look_alikes(players):
-        if players[i] == players[j]:
-            why = f"is given twice (players.{j})"
-        else:
-            why = (
-                f"is the same seat as players.{j} {players[j][:64]!r}: they differ only by case "
-                "or by confusable characters (Unicode TR 39)"
-            )
-        found.append(Violation("duplicate_player", f"players.{i} {players[i][:64]!r} {why}.", rule))
+    found.extend(player_id_violations(players, "players", rule))
     if found:
         raise InvalidSetup(found)
 

@@ -9,7 +9,7 @@ fields, and is wrapped by :func:`guarded`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeGuard
 
 from rules.engine_types import State, Violation
@@ -25,6 +25,7 @@ __all__ = [
     "to_move_problems",
     "guarded",
     "raise_problems",
+    "player_id_violations",
 ]
 
 HEX_DIGITS = frozenset("0123456789abcdef")
@@ -78,7 +79,7 @@ def common_problems(
             )
         )
     elif isinstance(players, list):  # as players_ok says; the type checker asks again
-        unsafe = _player_id_problems(players, rule)
+        unsafe = player_id_violations(players, "state.players", rule)
         found.extend(unsafe)
         players_ok = not unsafe
     count = state.get("move_count")
@@ -103,26 +104,28 @@ def common_problems(
     return found, players_ok
 
 
-def _player_id_problems(players: list[str], rule: str) -> list[Violation]:
-    """Player ids follow the same rules wherever players are given (the contract), a state sent
-    back included: each stable under PRECIS ``UsernameCasePreserved``, no two the same seat by
-    case or confusable characters (``rules.player_ids``, as ``rules.engine.check_players`` asks
-    of a setup). A crafted state could otherwise bring ids setup refuses (a bidi override, a
-    Cyrillic look-alike of another seat) into every view, event and picture drawn from it."""
+def player_id_violations(players: Sequence[str], where: str, rule: str) -> list[Violation]:
+    """The one check of player ids, for a setup's players (``where`` ``players``) and a state's
+    (``state.players``) alike: the contract's "Player ids follow the same rules wherever players
+    are given". Each id stable under PRECIS ``UsernameCasePreserved`` (RFC 8265: no control,
+    format or space characters, NFC: ``invalid_player_id``), and no two the same seat by case or
+    confusable characters (Unicode TR 39 skeletons: ``duplicate_player``); ``rules.player_ids``.
+    A state unchecked could bring ids setup refuses (a bidi override, a Cyrillic look-alike of
+    another seat) into every view, event and picture drawn from it."""
     found = [
-        Violation("invalid_player_id", f"state.players.{i} {player[:64]!r} {problem}.", rule)
+        Violation("invalid_player_id", f"{where}.{i} {player[:64]!r} {problem}.", rule)
         for i, player in enumerate(players)
         if (problem := id_problem(player)) is not None
     ]
-    found.extend(
-        Violation(
-            "duplicate_player",
-            f"state.players.{i} {players[i][:64]!r} is the same seat as state.players.{j} "
-            f"{players[j][:64]!r}: they differ only by case or by confusable characters.",
-            rule,
-        )
-        for i, j in look_alikes(players)
-    )
+    for i, j in look_alikes(players):
+        if players[i] == players[j]:
+            why = f"is given twice ({where}.{j})"
+        else:
+            why = (
+                f"is the same seat as {where}.{j} {players[j][:64]!r}: they differ only by case "
+                "or by confusable characters (Unicode TR 39)"
+            )
+        found.append(Violation("duplicate_player", f"{where}.{i} {players[i][:64]!r} {why}.", rule))
     return found
 
 

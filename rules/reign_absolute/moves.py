@@ -13,6 +13,7 @@ mover's own on the battlefield gets the same answer whatever it is.
 
 from __future__ import annotations
 
+from rules.engine import seats_after
 from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.integrity import is_int
@@ -515,7 +516,7 @@ def _apply_action(state: State, rng: Rng, move: Move, p: PlayerId, events: list[
     kind = move["type"]
     turn = state["turn"]
     if kind == "doom":
-        order = [q for q in _seats_after(state, p) if q not in state["eradicated"]] + [p]
+        order = [q for q in seats_after(state["players"], p) if q not in state["eradicated"]] + [p]
         state["doom"] = {"caller": p, "to_discard": order}
         turn["stage"] = "doom"
         events.append({"type": "doom_called", "player": p, "order": list(order)})
@@ -532,12 +533,6 @@ def _apply_action(state: State, rng: Rng, move: Move, p: PlayerId, events: list[
         target = (move["x"], move["y"])
         defender = occupancy(state["battlefield"])[target]
         resolve_attack(state, rng, p, move["unit"], target, defender, events)
-
-
-def _seats_after(state: State, p: PlayerId) -> list[PlayerId]:
-    players = state["players"]
-    i = players.index(p)
-    return [players[(i + k) % len(players)] for k in range(1, len(players))]
 
 
 def _apply_doom_discard(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rules.engine import seats_after
 from rules.engine_types import Move, PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.cards import card_moves
@@ -65,9 +66,7 @@ def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:
     player still in the game (seat order from the turn player's left) who may act
     (:func:`_may_act`)."""
     turn = state["turn"]
-    players = state["players"]
-    i = players.index(turn)
-    others = [players[(i + k) % len(players)] for k in range(1, len(players))]
+    others = seats_after(state["players"], turn)
     return [turn] + [p for p in others if p not in state["defeated"] and _may_act(state, geo, p)]
 
 
