@@ -17,8 +17,16 @@ writes JSON its own way), are looked up by the state's canonical JSON, written f
 checked in full. Either way those bytes are known from then on. Issue 28: knowing a state only by
 its canonical JSON cost a serialisation of the state (orjson, sorted keys) per request on top of
 the answer's own; reading the digest off the bytes that are there anyway costs none. The digest is
-SHA-256, which x86 CPUs with the SHA extensions compute in hardware (9.8 µs for a 14 KB state,
-where BLAKE2b took 28 µs; about even without them).
+the interpreter's own keyed hash of the bytes, ``hash()`` of a buffer (SipHash, 64 bits, under a
+128-bit key drawn at random when the interpreter starts; gunicorn's workers share their master's),
+with the game id beside it: 2.4 µs for a 14 KB state, where SHA-256 took 7 to 17 µs (its speed
+depends on the bytes' alignment, and a state's bytes begin 9 bytes into a body), twice per ``apply``
+(issue 28: Reign Absolute's apply sat at 74.6% of the echo, under its 75%). A digest two states
+share would let the second skip its checks; finding one takes the key, which never leaves the
+process (SipHash is a keyed pseudorandom function; without the key, a tampered state matches one
+of 4,096 known digests once in 2^52 tries). Where the key is not secret or the hash is weaker (a
+set ``PYTHONHASHSEED``, as ``bench/steps.py`` uses; a build with another hash; 32-bit hashes), the
+digest is SHA-256's (``_KEYED_HASH``).
 
 Remembered bytes hold no float token, so a known state's bytes need no scan for integral floats
 (``api.jsonio``; the scan of a 14 KB state cost as much as 40 µs, ``games.read_state_body`` skips
@@ -45,7 +53,9 @@ worker.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import sys
 import threading
 from typing import Any
 
@@ -58,6 +68,16 @@ _STATE_FIRST = re.compile(rb'[ \t\n\r]*\{[ \t\n\r]*"state"[ \t\n\r]*:[ \t\n\r]*'
 _COLON = re.compile(rb"[ \t\n\r]*:[ \t\n\r]*")
 _STATE_KEY = b'"state"'
 _TRIES = 4
+_KEYED_HASH = (
+    (sys.flags.ignore_environment or os.environ.get("PYTHONHASHSEED", "random") == "random")
+    and sys.hash_info.algorithm.startswith("siphash")
+    and sys.hash_info.hash_bits >= 64
+)
+"""Whether ``hash()`` of bytes is SipHash under a key drawn at random when this interpreter
+started (any set ``PYTHONHASHSEED`` but ``random`` fixes the key, unless ``-E`` ignored it)."""
+
+Digest = tuple[str, int]
+"""A game id and the hash of a state's JSON text."""
 
 
 class KnownStates:
@@ -66,19 +86,18 @@ class KnownStates:
     def __init__(self, size: int) -> None:
         self.size = size
         """At most this many digests; 0: off."""
-        self._seen: dict[bytes, None] = {}
+        self._seen: dict[Digest, None] = {}
         self._lock = threading.Lock()
 
-    def digest(self, game_id: str, text: bytes | memoryview | None) -> bytes | None:
+    def digest(self, game_id: str, text: bytes | memoryview | None) -> Digest | None:
         """The digest of a state's JSON ``text``; None when it is off or there is no text."""
         if not self.size or text is None:
             return None
-        hasher = hashlib.sha256(game_id.encode())
-        hasher.update(b"\0")
-        hasher.update(text)
-        return hasher.digest()
+        if _KEYED_HASH:
+            return game_id, hash(text)  # a memoryview of bytes hashes its bytes, not copied
+        return game_id, int.from_bytes(hashlib.sha256(text).digest())
 
-    def canonical_digest(self, game_id: str, state: Any) -> bytes | None:
+    def canonical_digest(self, game_id: str, state: Any) -> Digest | None:
         """The digest of ``state`` written as the service writes its answers (compact, sorted
         keys): the digest its own bytes had when the service answered it. One serialisation, for
         a request whose bytes are not known."""
@@ -87,10 +106,10 @@ class KnownStates:
         except TypeError:  # orjson's JSONEncodeError is one: not a value JSON can hold
             return None
 
-    def __contains__(self, digest: bytes | None) -> bool:
+    def __contains__(self, digest: Digest | None) -> bool:
         return digest is not None and digest in self._seen
 
-    def add(self, digest: bytes | None) -> None:
+    def add(self, digest: Digest | None) -> None:
         if digest is None:
             return
         with self._lock:

@@ -5,7 +5,11 @@ digest; anything else, a changed copy included, is checked in full."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +18,7 @@ from api.known_states import KnownStates, state_span
 from rules.registry import get_game
 
 GAME = "reign-supreme"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -274,3 +279,31 @@ def test_state_span_finds_the_state_of_a_plain_body_whatever_its_order_and_spaci
         data = _body(members, chooser, escape=False)
         span = state_span(data, jsonio.loads(data))
         assert span is not None and jsonio.loads(data[span]) == state, data
+
+
+_DIGEST_OF_X = (
+    "import hashlib, sys; from api.known_states import KnownStates; "
+    "digest = KnownStates(1).digest('g', memoryview(b'{\"x\":1}')[0:7]); "
+    "print(digest == ('g', hash(b'{\"x\":1}')), "
+    "digest == ('g', int.from_bytes(hashlib.sha256(b'{\"x\":1}').digest())))"
+)
+
+
+@pytest.mark.parametrize(
+    ("hash_seed", "expected"),
+    [("random", "True False"), ("0", "False True"), ("12345", "False True")],
+)
+def test_states_are_known_by_a_keyed_hash_only_while_its_key_is_secret(hash_seed, expected):
+    """A digest two states share lets the second skip its checks. The interpreter's ``hash()`` of
+    bytes is SipHash under a key drawn at random when it starts, which nobody outside can search
+    collisions for; a set ``PYTHONHASHSEED`` makes that key known (or the hash unkeyed), so such
+    a process knows states by SHA-256 instead (``api.known_states._KEYED_HASH``)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _DIGEST_OF_X],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONHASHSEED=hash_seed),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == expected.split()
