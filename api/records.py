@@ -45,6 +45,7 @@ from api.session_store import (
     Session,
     SessionGone,
     StateTooLarge,
+    Withdrawn,
     now,
 )
 from rules.engine import Game
@@ -550,7 +551,7 @@ def propose_takeback(session_id: str):
     if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
         landed = _land(game, session, takeback, accepted_by, states, entries, idem, fingerprint)
         if isinstance(landed, Remembered):  # a retry with the key landed it meanwhile
-            return _replayed_landing(session.id, landed, fingerprint), 201
+            return _replayed_landing(session.id, landed, fingerprint), 201, _REPLAYED
         version, clock = landed
         table = access.table(game, states[to_version], access.fairness(session))
         return _takeback_answer(takeback, "accepted", [], version, dict(table, clock=clock)), 201
@@ -575,7 +576,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     store = access.store()
     found = store.answer_takeback(session.id, takeback_id)
     if found is None:
-        raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
+        raise _unknown_takeback()
     takeback, version, _ = found
     if seat not in takeback["waiting_on"]:
         raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
@@ -584,7 +585,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     access.check_if_match(version)
     found = store.answer_takeback(session.id, takeback_id, seat, answer)
     if found is None:
-        raise ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
+        raise _unknown_takeback()
     takeback, version, answers = found
     game = get_game(session.game)
     table = _now_table(game, session)
@@ -601,7 +602,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
     _as_recorded(session, entries, states[takeback["to_version"]], takeback["to_version"])
-    landed = _land(game, session, takeback, accepted_by, states, entries)
+    landed = _land(game, session, takeback, accepted_by, states, entries, pending=True)
     assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
     new, clock = landed
     table = access.table(game, states[takeback["to_version"]], access.fairness(session))
@@ -625,6 +626,7 @@ def _land(
     entries: list[dict[str, Any]],
     idem: tuple[str, str] | None = None,
     fingerprint: str | None = None,
+    pending: bool = False,
 ) -> tuple[int, dict[str, Any] | None] | Remembered:
     """Commit the accepted ``takeback``: a new version whose state is ``to_version``'s (the
     history only grows), with the clock in the same compare-and-set (``session_clocks.
@@ -634,7 +636,9 @@ def _land(
     is. Its version and clock as the takeback's entry shows it; what the session remembers of
     ``idem`` when a request with it landed first; 409 when the session moved on meanwhile (or
     its clock changed: an admin paused it, say); 404 when the session was deleted or expired
-    meanwhile."""
+    meanwhile, or when the takeback was ``pending`` (proposed, then accepted) and a new
+    proposal replaced it after the last accept was recorded: one of the two racing writes wins,
+    never both (the proposer told "pending" while the one replaced lands)."""
     to_version = takeback["to_version"]
     entry = takeback_entry(
         session.version + 1,
@@ -658,17 +662,26 @@ def _land(
             idem,
             fingerprint,
             clock,
+            takeback["takeback_id"] if pending else "",
         )
     except StateTooLarge as err:  # pragma: no cover - the state was stored once already
         raise access.too_large(err) from None
     if isinstance(result, Replay):
         return result.remembered
+    if isinstance(result, Withdrawn):
+        raise _unknown_takeback()
     if isinstance(result, Conflict):
         if result.current is None:
             raise SessionGone(session.id)
         raise _moved_on()
     access.bot_seats().nudge(session.id, states[to_version], session.bots)
     return result.version, entry.get("clock")
+
+
+def _unknown_takeback() -> ApiError:
+    """404: the takeback named is not the pending one (another proposal replaced it, or it
+    never existed)."""
+    return ApiError(404, "unknown_takeback", "There is no such takeback pending here.")
 
 
 def _takeback_answer(

@@ -79,6 +79,7 @@ __all__ = [
     "Committed",
     "Conflict",
     "Replay",
+    "Withdrawn",
     "Remembered",
     "DIGEST_CHARS",
     "PRUNE_BATCH",
@@ -124,6 +125,12 @@ if version ~= ARGV[1] then return {'conflict', version} end
 if ARGV[12] ~= '' and redis.call('HGET', KEYS[1], 'clock') ~= ARGV[12] then
   return {'conflict', version}
 end
+if ARGV[14] ~= '' then
+  local pending = redis.call('HGET', KEYS[1], 'takeback')
+  if not pending or cjson.decode(pending)['takeback_id'] ~= ARGV[14] then
+    return {'withdrawn', version}
+  end
+end
 local made = tostring(tonumber(version) + 1)
 local ttl = tonumber(ARGV[5])
 -- The first write: one HSET (a full store refuses it before anything is written).
@@ -136,10 +143,10 @@ end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
-local views = tonumber(ARGV[14])
+local views = tonumber(ARGV[15])
 if views > 0 and redis.call('LLEN', KEYS[5]) == tonumber(version) then
   for i = 0, views - 1 do
-    redis.call('RPUSH', KEYS[5 + i], ARGV[15 + i])
+    redis.call('RPUSH', KEYS[5 + i], ARGV[16 + i])
     redis.call('EXPIRE', KEYS[5 + i], ttl)
   end
 end
@@ -381,6 +388,12 @@ class Committed:
 class Conflict:
     current: int | None
     """The version the session is at now; None when the session is gone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    """The takeback a commit was to land is no longer the session's pending one: a new proposal
+    replaced it after its last accept was recorded (nothing was written)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -851,16 +864,19 @@ class SessionStore:
         idem: tuple[str, str] | None,
         digest: str | None,
         clock: ClockWrite | None = None,
-    ) -> Committed | Conflict | Replay:
+        takeback_id: str = "",
+    ) -> Committed | Conflict | Replay | Withdrawn:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
         (``Replay``); ``digest`` (``DIGEST_CHARS`` hex characters) identifies the request, for
         a retry to be checked against. With a ``clock``, the clock is written too, and the
         session also counts as moved on when its clock is no longer ``clock.old`` (an admin
         paused it, say); the clock's next deadline goes into the shared set first
-        (``api.clock_store``). Raises StoreUnavailable when it surely did not happen (StoreFull
-        when the store is over its memory limit), OutcomeUnknown when Redis stopped answering
-        after the script was sent (it may have been applied)."""
+        (``api.clock_store``). With a ``takeback_id``, the commit lands that pending takeback:
+        ``Withdrawn`` when it is pending no more (a proposal replaced it). Raises
+        StoreUnavailable when it surely did not happen (StoreFull when the store is over its
+        memory limit), OutcomeUnknown when Redis stopped answering after the script was sent
+        (it may have been applied)."""
         writer = self.store.writer()
         script = self._script("commit", _COMMIT)
         now_ms, since = self._window()
@@ -878,6 +894,7 @@ class SessionStore:
             str(PRUNE_BATCH),
             clock.old if clock else "",
             clock.new if clock else "",
+            takeback_id,
         ]
         views = record_views(state, entry)
         args.extend([str(len(views)), *views])
@@ -893,6 +910,8 @@ class SessionStore:
             return Replay(Remembered.parse(value))
         if status == "missing":
             return Conflict(None)
+        if status == "withdrawn":
+            return Withdrawn()
         return Conflict(int(value))
 
     # -- live events -----------------------------------------------------------------------

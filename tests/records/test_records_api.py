@@ -681,6 +681,58 @@ def test_a_proposal_sent_twice_at_once_with_its_key_is_proposed_once(client, mon
     )
 
 
+def test_copies_of_a_proposal_that_lands_at_once_answer_the_later_as_replayed(client, monkeypatch):
+    """Two copies of a proposal that undoes only the proposer's moves race: both pass the check
+    for a replay, the first lands, and the second's commit finds its key. Its answer is the
+    first's, marked ``Idempotent-Replayed`` as a move's racing copy is (it was not, in a hunt of
+    two instances sharing one Redis)."""
+    session, _ = rs_session(client, 7)
+    proposer, _, version = turn_change(record(client, session)["entries"])
+    headers = {**bearer(session["seats"][proposer]), "Idempotency-Key": "back-5"}
+    first = client.post(path(session, "/takebacks"), json={"to_version": version}, headers=headers)
+    assert first.status_code == 201 and first.get_json()["status"] == "accepted"
+    monkeypatch.setattr(api.records, "_replayed_proposal", lambda *args: None)  # not yet stored
+    again = client.post(path(session, "/takebacks"), json={"to_version": version}, headers=headers)
+    assert again.status_code == 201 and again.headers.get("Idempotent-Replayed") == "true"
+    assert again.get_json()["takeback_id"] == first.get_json()["takeback_id"]
+    assert len(_takebacks(client, session)) == 1
+
+
+def test_an_accept_racing_a_new_proposal_lands_one_of_the_two(app, client, monkeypatch):
+    """docs/records.md: "a new proposal replaces it". The last accept of a takeback is recorded,
+    then a new proposal replaces that takeback before it lands: the replaced one must not land
+    (before, it did, while its proposer was told the new one was pending: both racing writes
+    won). The accept is 404 ``unknown_takeback``, as an accept of a replaced takeback is, and
+    the new proposal stays pending, and lands when accepted."""
+    session, views = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    replaced = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    store = app.extensions["referee_sessions"]
+    replacing = {
+        "takeback_id": "replacing",
+        "to_version": version,
+        "at_version": 7,
+        "proposed_by": proposer,
+        "waiting_on": [other],
+        "accepted_by": [proposer],
+    }
+    real_commit = store.commit
+
+    def proposed_meanwhile(*args, **kwargs):
+        if store.latest_takeback(session["session_id"])["takeback_id"] == replaced:
+            assert store.propose_takeback(session["session_id"], 7, replacing) == "proposed"
+        return real_commit(*args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", proposed_meanwhile)
+    resp = answer(client, session, other, replaced, "accept")
+    assert resp.status_code == 404 and resp.get_json()["code"] == "unknown_takeback"
+    assert _takebacks(client, session) == [] and snapshot(client, session) == views[7]
+    assert client.get(path(session)).get_json()["takeback"]["takeback_id"] == "replacing"
+    landed = answer(client, session, other, "replacing", "accept")
+    assert landed.status_code == 200 and landed.get_json()["status"] == "accepted"
+    assert snapshot(client, session) == views[version]
+
+
 def test_a_pending_proposals_key_is_not_a_moves(client):
     """docs/records.md, "Retries": a key used for a proposal and then for a move is 422 (before,
     a proposal waiting on seats kept its key only with itself, and the move was applied)."""
