@@ -34,10 +34,14 @@ def _casts(
 ) -> Iterator[list[Move]]:
     """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts. The
     board is surveyed only once such a unit is found (most have none)."""
-    stats_of = None if survey is None else survey.stats
-    for uid, unit in state["units"].items():
-        if unit["owner"] != player or unit["at"] is None:
-            continue
+    units = state["units"]
+    if survey is None:
+        stats_of = None
+        ids = [uid for uid, u in units.items() if u["owner"] == player and u["at"] is not None]
+    else:
+        stats_of, ids = survey.stats, survey.on_board_of(player)
+    for uid in ids:
+        unit = units[uid]
         spells = (stats(state, unit) if stats_of is None else stats_of[uid])["spells"]
         if spells and any(ready(state, uid, s) for s in FIELD_SPELLS if s in spells):
             if survey is None:

@@ -263,11 +263,9 @@ class _Ctx:
         another player's turn often has none to play, or none with a range)."""
         found = self._own
         if found is None:
-            player = self.player
+            units = self.survey.units
             found = self._own = [
-                as_hex(u["at"])
-                for u in self.survey.units.values()
-                if u["owner"] == player and u["at"] is not None
+                as_hex(units[uid]["at"]) for uid in self.survey.on_board_of(self.player)
             ]
         return found
 

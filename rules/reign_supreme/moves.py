@@ -175,7 +175,13 @@ def _packing_move(unit: dict[str, Any]) -> str | None:
 
 
 def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> list[Move]:
+    """Every move of ``player``'s unit ``uid`` on the board in their own Combat phase: moves,
+    attacks, packing, casts and construction, in that order."""
     unit = state["units"][uid]
+    if unit["done"]:
+        # Its activation is over: each kind below asks this first and lists nothing (a third
+        # of the units listed, once their player has moved on to other units).
+        return []
     out: list[Move] = []
     speed = _move_speed(state, uid)
     if speed > 0:
@@ -245,9 +251,8 @@ def _moves_of(state: State, survey: Survey, p: PlayerId) -> list[Move]:
     elif phase == "combat" and p != state["turn"]:
         out.extend(off_turn_moves(state, survey, p))
     elif phase == "combat":
-        for uid, u in units.items():
-            if u["owner"] == p and u["at"] is not None:
-                out.extend(_unit_moves(state, survey, p, uid))
+        for uid in survey.on_board_of(p):
+            out.extend(_unit_moves(state, survey, p, uid))
         out.extend(cards.card_moves(state, p, survey))
         out.append({"player": p, "type": "end_turn"})
     out.append({"player": p, "type": "concede"})

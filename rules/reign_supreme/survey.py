@@ -99,6 +99,21 @@ class Survey:
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
 
     @cached_property
+    def _on_board_by_owner(self) -> dict[PlayerId, list[str]]:
+        """Player -> the ids of their units on the board, in ``state["units"]`` order."""
+        found: dict[PlayerId, list[str]] = {}
+        for uid, u in self.units.items():
+            if u["at"] is not None:
+                found.setdefault(u["owner"], []).append(uid)
+        return found
+
+    def on_board_of(self, owner: PlayerId) -> list[str]:
+        """The ids of ``owner``'s units on the board, in ``state["units"]`` order: one pass over
+        the units for every player, where the mover's units are listed and then each other
+        active player's casts and cards ask again."""
+        return self._on_board_by_owner.get(owner, [])
+
+    @cached_property
     def order(self) -> dict[str, int]:
         """Unit id -> its place in ``state["units"]``."""
         return {uid: i for i, uid in enumerate(self.units)}
