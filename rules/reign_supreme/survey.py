@@ -87,6 +87,7 @@ class Survey:
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
         self._stealthy: dict[str, bool] = {}
+        self._auras: dict[tuple[PlayerId, str], frozenset[Hex]] = {}
 
     @cached_property
     def occ(self) -> dict[Hex, str]:
@@ -195,18 +196,29 @@ class Survey:
 
     def in_aura(self, uid: str, ability: str) -> bool:
         """:func:`auras.in_aura`: the unit or an adjacent unit of the same player has
-        ``ability``."""
-        if self.has(uid, ability):
-            return True
+        ``ability`` (its space is in :meth:`aura`)."""
         unit = self.units[uid]
-        owner = unit["owner"]
-        q, r = unit["at"]
-        occ, units = self.occ, self.units
-        for dq, dr in DIRECTIONS:
-            other = occ.get((q + dq, r + dr))
-            if other is not None and units[other]["owner"] == owner and self.has(other, ability):
-                return True
-        return False
+        at = unit["at"]
+        return (at[0], at[1]) in self.aura(unit["owner"], ability)
+
+    def aura(self, owner: PlayerId, ability: str) -> frozenset[Hex]:
+        """The spaces where a unit of ``owner`` stands in an allied ``ability`` aura: those of
+        ``owner``'s units on the board that have it, and the spaces next to them (units stand
+        one to a space, so a unit on one of them has it or stands next to one of its own side
+        that has it). Worked out once per player and ability from their units, instead of six
+        neighbours read for every unit asked: a listing asks of every unit that may attack."""
+        key = (owner, ability)
+        found = self._auras.get(key)
+        if found is None:
+            spaces = set()
+            units = self.units
+            for uid in self.on_board_of(owner):
+                if self.has(uid, ability):
+                    q, r = units[uid]["at"]
+                    spaces.add((q, r))
+                    spaces.update((q + dq, r + dr) for dq, dr in DIRECTIONS)
+            found = self._auras[key] = frozenset(spaces)
+        return found
 
     def enemy_spaces(self, owner: PlayerId) -> frozenset[Hex]:
         """The spaces of the units of every player but ``owner``."""
