@@ -139,6 +139,8 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     melee_reach = MELEE_RANGE + reach
     shoot_reach = s["range"] + reach
     farthest = max(melee_reach if melee_ok else 0, shoot_reach if shoot_ok else 0)
+    if farthest == MELEE_RANGE and not _adjacent_target(survey, owner, here):
+        return []
     out: list[dict[str, Any]] = []
     q, r = here
     for tid in survey.near(here, farthest):
@@ -162,6 +164,20 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     for wid, mode in walls:
         out.extend(_with_flags(s, unit, None, False, wid, mode))
     return out
+
+
+def _adjacent_target(survey: Survey, owner: PlayerId, here: Hex) -> bool:
+    """Whether a unit of ``owner`` on ``here`` that reaches 1 space has anything to attack there:
+    an enemy unit next to it, or an enemy wall on one of whose two spaces it stands
+    (:func:`walls.edge_distance` is 1 only there). Most units that may attack reach 1 and have
+    neither, which six look-ups tell: :func:`attack_options` then skips its search of the units
+    and walls near ``here``, which would find no target either."""
+    enemies = survey.enemy_spaces(owner)
+    q, r = here
+    for dq, dr in DIRECTIONS:
+        if (q + dq, r + dr) in enemies:
+            return True
+    return here in survey.enemy_wall_spaces(owner)
 
 
 def _wall_targets(

@@ -280,6 +280,16 @@ class Survey:
             ]
         return found
 
+    def enemy_wall_spaces(self, owner: PlayerId) -> frozenset[Hex]:
+        """The two spaces of each of :meth:`enemy_walls` (kept per walls list, as those)."""
+        kept = memo(self.state["walls"])
+        found = kept.get(("enemy_spaces", owner))
+        if found is None:
+            found = kept[("enemy_spaces", owner)] = frozenset(
+                h for _, a, b in self.enemy_walls(owner) for h in (a, b)
+            )
+        return found
+
     def walls_near(self, owner: PlayerId, h: Hex, radius: int) -> list[tuple[str, Hex, Hex]]:
         """Those of :meth:`enemy_walls` with a space within ``radius`` of ``h`` (all of them when
         ``radius`` is over 2), in state order: every wall that can be within ``radius`` of ``h``
