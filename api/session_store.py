@@ -196,17 +196,21 @@ local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return 3 end
 if version ~= ARGV[1] then return 0 end
 local prior = redis.call('HGET', KEYS[1], 'takeback')
-if prior then
-  local old = cjson.decode(prior)
+local old = prior and cjson.decode(prior)
+if old then
   local mark = old['proposal']
   if ARGV[3] ~= '' and type(mark) == 'string' and string.match(mark, '^(%S+)') == ARGV[3] then
     return 2
   end
+end
+-- The HSET first: a full store refuses a script's first write that needs memory (and nothing
+-- is written); a deletion first would let the rest through.
+redis.call('HSET', KEYS[1], 'takeback', ARGV[2])
+if old then
   for _, seat in ipairs(old['waiting_on']) do
     redis.call('HDEL', KEYS[1], 'takeback:' .. old['takeback_id'] .. ':' .. seat)
   end
 end
-redis.call('HSET', KEYS[1], 'takeback', ARGV[2])
 return 1
 """
 
@@ -238,6 +242,18 @@ end
 redis.call('PUBLISH', ARGV[1], ARGV[2])
 return gone
 """
+
+
+def _reads(client: Any, *commands: tuple[Any, ...]) -> list[Any]:
+    """The answers of read ``commands``, sent in one round trip and run in order. Not a MULTI
+    transaction: Redis refuses every command queued in one while it is over ``maxmemory``, reads
+    included, and a full store must still be read (README, "Memory": reading, streaming
+    and a retry's first answer keep working). Each caller says why its reads need no
+    isolation."""
+    with client.pipeline(transaction=False) as pipe:
+        for command in commands:
+            pipe.execute_command(*command)
+        return list(pipe.execute())
 
 
 def new_token() -> str:
@@ -675,17 +691,18 @@ class SessionStore:
         fewer entries than its version says exist: never a short page for a session that went.
         """
         client = self._client()
-
-        def read() -> tuple[Any, Any]:
-            with client.pipeline(transaction=True) as pipe:
-                pipe.hget(self.key(session_id, "session"), "version")
-                pipe.lrange(self.key(session_id, "history"), after, after + limit - 1)
-                version, entries = pipe.execute()
-                return version, entries
-
-        version, entries = guarded(read)
+        version, entries = guarded(
+            lambda: _reads(
+                client,
+                ("HGET", self.key(session_id, "session"), "version"),
+                ("LRANGE", self.key(session_id, "history"), after, after + limit - 1),
+            )
+        )
         if version is None or len(entries) < min(limit, int(version) - after):
             raise SessionGone(session_id)
+        # A version that landed between the two reads may have added an entry: the history
+        # only grows, so the entries up to the version read are those it had then.
+        entries = entries[: max(0, int(version) - after)]
         return int(version), [jsonio.loads(e) for e in entries]
 
     def all_history(self, session_id: str, version: int) -> list[dict[str, Any]]:
@@ -823,16 +840,16 @@ class SessionStore:
         client = self._client()
         field = self.answer_field(player, idempotency_key)
         _, since = self._window()
-
-        def read() -> tuple[Any, Any]:
-            with client.pipeline(transaction=True) as pipe:
-                pipe.hget(self.key(session_id, "idempotency"), field)
-                pipe.zscore(self.key(session_id, "idempotency_at"), field)
-                raw, at = pipe.execute()
-                return raw, at
-
-        raw, at = guarded(read)
-        if raw is None or at is None or at < since:
+        # A key's field and its time are written together, once, and forgotten together: read
+        # apart, a key forgotten between them is None either way, as one past the window is.
+        raw, at = guarded(
+            lambda: _reads(
+                client,
+                ("HGET", self.key(session_id, "idempotency"), field),
+                ("ZSCORE", self.key(session_id, "idempotency_at"), field),
+            )
+        )
+        if raw is None or at is None or float(at) < since:
             return None
         return Remembered.parse(raw)
 
@@ -840,15 +857,14 @@ class SessionStore:
         """The session now and the history entry that made ``version``, read together (what a
         replayed answer is rebuilt from); None when the session is gone."""
         client = self._client()
-
-        def read() -> tuple[Any, Any]:
-            with client.pipeline(transaction=True) as pipe:
-                pipe.hmget(self.key(session_id, "session"), _LOADED)
-                pipe.lindex(self.key(session_id, "history"), version - 1)
-                values, entry = pipe.execute()
-                return values, entry
-
-        values, entry = guarded(read)
+        # A history entry never changes once written; the session is read as of now anyway.
+        values, entry = guarded(
+            lambda: _reads(
+                client,
+                ("HMGET", self.key(session_id, "session"), *_LOADED),
+                ("LINDEX", self.key(session_id, "history"), version - 1),
+            )
+        )
         session = _session(session_id, values)
         if session is None or entry is None:
             return None

@@ -305,3 +305,123 @@ def test_a_full_store_refuses_moves_and_sessions_with_nothing_written(tmp_path):
         assert resp.status_code == 200 and resp.get_json()["version"] == 1
     finally:
         stop_embedded(start_embedded(str(tmp_path)))
+
+
+def test_a_full_store_still_reads_streams_and_replays_a_landed_moves_first_answer(tmp_path):
+    """README "Memory": when the store is full, reading and streaming keep working, and a retry
+    of a move that landed gets its first answer. Redis refuses every command queued in a MULTI
+    transaction while it is over ``maxmemory``, reads included: the history, every new
+    ``/events`` stream (it ended at once, and a table reconnected every 2 s) and the retry were
+    507 ``store_full`` (found by a hunt; ``session_store._reads``)."""
+    from api.store import start_embedded, stop_embedded
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(tmp_path),
+            "STORE_MAX_MEMORY": "4mb",
+        }
+    )
+    client = app.test_client()
+    created = client.post("/v1/sessions", json=BODY).get_json()
+    sid = created["session_id"]
+    ann = {"Authorization": f"Bearer {created['seats']['ann']}", "Idempotency-Key": "k2"}
+    raw = app.extensions["referee_store"].client()
+    try:
+        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+        first = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+        assert first.status_code == 200 and first.get_json()["version"] == 1
+        assert _fill(raw) > 0
+        assert client.post("/v1/sessions", json=BODY).status_code == 507  # full indeed
+
+        history = client.get(f"/v1/sessions/{sid}/history", headers=ann)
+        assert history.status_code == 200, history.get_json()
+        assert [e["version"] for e in history.get_json()["entries"]] == [1]
+        again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+        assert again.get_json() == first.get_json()
+        stream = client.get(f"/v1/sessions/{sid}/events?after=0", buffered=False)
+        try:
+            read = b""
+            for chunk in stream.response:
+                read += chunk
+                if b"event: move" in read:
+                    break
+            assert b"event: move" in read and b"id: 1\n" in read
+        finally:
+            stream.close()
+    finally:
+        stop_embedded(start_embedded(str(tmp_path)))
+
+
+def test_every_write_a_full_store_refuses_is_a_507_the_spec_declares(tmp_path):
+    """A generated client raises on a status its operation does not declare: every session
+    write is 507 ``store_full`` when the store is full (a fork, a takeback, its answer and the
+    admin's clock as well as a move and a new session), and the spec says so for each (it did
+    for the last two only)."""
+    import yaml
+
+    from api.ops import OPENAPI_PATH
+    from api.store import start_embedded, stop_embedded
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(tmp_path),
+            "STORE_MAX_MEMORY": "4mb",
+        }
+    )
+    client = app.test_client()
+    body = {
+        "game": "reign-supreme",
+        "players": ["ann", "bob"],
+        "clock": {"type": "fischer", "initial_seconds": 300, "increment_seconds": 5},
+    }
+    created = client.post("/v1/sessions", json=body).get_json()
+    base = f"/v1/sessions/{created['session_id']}"
+    seat = {p: {"Authorization": f"Bearer {t}"} for p, t in created["seats"].items()}
+    admin = {"Authorization": f"Bearer {created['admin_token']}"}
+    for _ in range(7):  # set-up placements (both seats place), which may be taken back
+        mover = client.get(base, headers=seat["ann"]).get_json()["to_move"][0]
+        move = client.get(f"{base}/legal-moves", headers=seat[mover]).get_json()["moves"][0]
+        assert (
+            client.post(f"{base}/moves", json={"move": move}, headers=seat[mover]).status_code
+            == 200
+        )
+    last = client.get(f"{base}/history").get_json()["entries"]
+    proposer = last[-1]["player"]
+    other = next(p for p in seat if p != proposer)
+    to_version = max(e["version"] for e in last if e["player"] == other) - 1
+    pending = client.post(
+        f"{base}/takebacks", json={"to_version": to_version}, headers=seat[proposer]
+    ).get_json()
+    assert pending["status"] == "pending", pending
+    raw = app.extensions["referee_store"].client()
+    spec = yaml.safe_load(open(OPENAPI_PATH, encoding="utf-8"))["paths"]
+    writes = [
+        ("/v1/sessions/{session_id}/fork", f"{base}/fork", {"version": 1}, seat["ann"]),
+        (
+            "/v1/sessions/{session_id}/takebacks",
+            f"{base}/takebacks",
+            {"to_version": 0},
+            seat[proposer],
+        ),
+        (
+            "/v1/sessions/{session_id}/takebacks/{takeback_id}",
+            f"{base}/takebacks/{pending['takeback_id']}",
+            {"answer": "decline"},
+            seat[other],
+        ),
+        ("/v1/sessions/{session_id}/clock", f"{base}/clock", {"action": "pause"}, admin),
+    ]
+    try:
+        assert _fill(raw) > 0
+        for template, url, payload, headers in writes:
+            resp = client.post(url, json=payload, headers=headers)
+            assert resp.status_code == 507, (url, resp.get_json())
+            assert resp.get_json()["code"] == "store_full"
+            assert "507" in spec[template]["post"]["responses"], template
+    finally:
+        stop_embedded(start_embedded(str(tmp_path)))
