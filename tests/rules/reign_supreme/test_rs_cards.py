@@ -321,6 +321,42 @@ def test_forced_march_lets_a_unit_that_has_moved_and_not_attacked_move_again():
     assert s["units"]["u1"]["at"] == [4, 0] and s["units"]["u1"]["steps"] == 2
 
 
+def test_forced_march_judges_charging_on_the_fresh_movement_alone():
+    """docs/rules/reign-supreme.md, ``forced_march``: the movement the card gives is fresh, and
+    Charging ("if it moves up to and attacks an enemy unit ... not applied if the unit did not
+    move before it attacked or if it was in melee to an enemy unit when it started moving") is
+    judged on it alone."""
+
+    def charging(s: dict[str, Any]) -> list[Any]:
+        s, events = play(s, move("ann", "attack", unit="u1", target="u2", mode="melee"))
+        while s["pending"] is not None:  # nobody answers the declaration
+            s, more = play(s, move(s["active_players"][0], "pass"))
+            events += more
+        return of_type(events, "attacked")[0]["offence"]
+
+    def knight_at(x: int) -> dict[str, Any]:
+        return give(
+            at({"ann": ["knight"], "bob": ["infantry"]}, {"u1": [x, 0], "u2": [3, 0]}),
+            "ann",
+            "forced_march-1",
+        )
+
+    charged, _ = play(knight_at(0), move("ann", "move", unit="u1", to=[2, 0]))
+    assert charging(charged) == [{"source": "charging", "value": 1}]
+    # charged into contact, then the card, and no step more: it did not move before it attacked
+    marched, _ = play(charged, card("ann", "forced_march-1", "u1"))
+    assert charging(marched) == []
+    # broke away from melee, then the card, and back into contact: the fresh movement began
+    # out of melee
+    broke_away, _ = play(knight_at(2), move("ann", "move", unit="u1", to=[0, 0]))
+    back, _ = play(
+        broke_away,
+        card("ann", "forced_march-1", "u1"),
+        move("ann", "move", unit="u1", to=[2, 0]),
+    )
+    assert charging(back) == [{"source": "charging", "value": 1}]
+
+
 def test_forced_march_is_refused_for_a_unit_that_attacked():
     s = give(
         at({"ann": ["infantry"], "bob": ["archer"]}, {"u1": [0, 0], "u2": [2, 0]}),
