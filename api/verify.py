@@ -87,13 +87,14 @@ def _get(url: str) -> Any:
 
 
 def fetch(url: str) -> dict[str, Any]:
-    """The record of the session at ``url`` (``http(s)://host/v1/sessions/<id>``), read as a
-    spectator (whole once the game is finished)."""
+    """The record of the session at ``url`` (``http(s)://host/v1/sessions/<id>``, or that URL's
+    ``/record``, which is what is read), read as a spectator (whole once the game is
+    finished)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https"):
         raise VerifyError(f"{url!r} is not an http(s) URL of a session")
-    base = urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
-    return _get(f"{base}/record")
+    path = parts.path.rstrip("/").removesuffix("/record")
+    return _get(urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", "")) + "/record")
 
 
 def load_document(source: str) -> dict[str, Any]:

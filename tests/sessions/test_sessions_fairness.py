@@ -246,6 +246,7 @@ def test_the_verify_command_over_http(served, tmp_path, capsys):
     assert main(["verify", served.base + path, "--save", str(saved)]) == 0
     assert capsys.readouterr().out.startswith("verified: reign-and-ruin: seed_commitment ")
     assert main(["verify", str(saved)]) == 0
+    assert main(["verify", served.base + path + "/record"]) == 0  # the record's own URL too
     document = json.loads(saved.read_text("utf-8"))
     document["entries"][1]["events"][0]["player"] = "nobody"
     saved.write_text(json.dumps(document), "utf-8")
