@@ -68,7 +68,7 @@ ANSWERS = {
 """Game id -> the module declaring its answers (events, view, score breakdown, content)."""
 
 GAME_PATH = "/v1/games/{game}/"
-_PER_GAME = ("State", "Move", "Event", "View", "Options", "ScoreBreakdown")
+_PER_GAME = ("State", "Move", "Event", "View", "Options", "ScoreBreakdown", "Content")
 """The shapes every game has its own of; the generic schema of each is the union of all games'."""
 _BY_GAME = ("State", "View")
 
@@ -126,6 +126,14 @@ _SESSION_ANSWERS = (
 discriminated by ``game``: a generated client parses a session's answers into its game's own
 classes (moves and events of two games may share a ``type``)."""
 _SESSION_SLOTS = ("View", "Move", "Event", "Options", "SessionHistoryEntry", "SessionRecordEntry")
+_CATALOGUE_ANSWERS = ("GameInfo", "GameDetail")
+"""Catalogue answers (``GET /v1/games``, ``GET /v1/games/{game}``), written once in the base and
+made concrete per game like the session answers (``ReignSupremeGameInfo`` holds
+``ReignSupremeOptions``, ``ReignSupremeGameDetail`` its ``ReignSupremeContent``). Each names its
+game in ``id``, so the generic one is a ``oneOf`` discriminated by ``id``: every option is
+optional, so a client reading an ``anyOf`` of the games' options takes every game's for the
+first game's and drops the rest."""
+_CATALOGUE_SLOTS = ("Options", "Content", "GameInfo")
 _SESSION_ENVELOPES = (
     "SessionMoveRequest",
     "ForkRequest",
@@ -396,7 +404,12 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         **doc["components"]["schemas"],
         **dict(sorted(out.checked.items())),
     }
-    schemas_.update(_session_answers(base["components"]["schemas"], games))
+    templates = base["components"]["schemas"]
+    schemas_.update(_per_game_answers(templates, games, _SESSION_ANSWERS, _SESSION_SLOTS, "game"))
+    schemas_.update(_per_game_answers(templates, games, _CATALOGUE_ANSWERS, _CATALOGUE_SLOTS, "id"))
+    for game_id in games:  # the base's example title is Reign & Ruin's
+        title = schemas_[game_prefix(game_id) + "GameInfo"]["properties"]["title"]
+        title["examples"] = [GAMES[game_id].title]
     components = {**base["components"], "schemas": schemas_}
     components["examples"] = {**components.get("examples", {}), **_game_examples(games)}
     paths = _paths(base["paths"], games)
@@ -418,35 +431,54 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def _session_answers(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:
-    """Each session answer of the base, per game, and the generic one as the union of those."""
+def _per_game_answers(
+    templates: dict[str, Any],
+    games: list[str],
+    answers: tuple[str, ...],
+    slots: tuple[str, ...],
+    key: str,
+) -> dict[str, Any]:
+    """Each answer of the base named in ``answers``, per game (its ``slots`` the game's own, its
+    ``key`` the game's id), and the generic one as the union of those: a ``oneOf`` discriminated
+    by ``key`` when the answer names its game, an ``anyOf`` otherwise."""
     out: dict[str, Any] = {}
-    for name in _SESSION_ANSWERS:
+    for name in answers:
         template = templates[name]
         variants = {}
         for game_id in games:
             p = game_prefix(game_id)
-            concrete = _rewrite(
-                copy.deepcopy(template), {slot: p + slot for slot in _SESSION_SLOTS}
-            )
-            if "game" in concrete["properties"]:
-                concrete["properties"]["game"] = {"type": "string", "const": game_id}
+            concrete = _rewrite(copy.deepcopy(template), {slot: p + slot for slot in slots})
+            if key in concrete.get("properties", {}):
+                concrete["properties"][key] = {"type": "string", "const": game_id}
             out[p + name] = concrete
             variants[game_id] = REF_PREFIX + p + name
-        told = ", told apart by `game`" if "game" in template["properties"] else ""
+        told = _names_game(template, templates, key)
         generic: dict[str, Any] = {
             "description": f"{template.get('description', '')} One schema per game "
-            f"(`ReignAndRuin{name}`...){told}.".lstrip()
+            f"(`ReignAndRuin{name}`...){f', told apart by `{key}`' if told else ''}.".lstrip()
         }
-        if "game" in template["properties"]:
+        if told:
             generic.update(
                 oneOf=[{"$ref": r} for r in variants.values()],
-                discriminator={"propertyName": "game", "mapping": variants},
+                discriminator={"propertyName": key, "mapping": variants},
             )
         else:  # an entry of a history whose game is known
             generic["anyOf"] = [{"$ref": r} for r in variants.values()]
         out[name] = generic
     return out
+
+
+def _names_game(schema: dict[str, Any], templates: dict[str, Any], key: str) -> bool:
+    """Whether ``schema`` has the property ``key``, itself or through the base schemas it extends
+    (``allOf``: ``GameDetail`` is a ``GameInfo`` plus content)."""
+    extended = [
+        templates.get(part["$ref"][len(REF_PREFIX) :], {})
+        for part in schema.get("allOf", [])
+        if part.get("$ref", "").startswith(REF_PREFIX)
+    ]
+    return key in schema.get("properties", {}) or any(
+        _names_game(base, templates, key) for base in extended
+    )
 
 
 def _paths(templates: dict[str, Any], games: list[str]) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """A client generated from ``openapi.yaml`` by openapi-python-client, as a third party would: the
 generation prints no warning, and through that typed client only every game is played to its end
 (each answer parsed into the game's own models and written back without losing a field), an
-illegal move arrives as a typed 422 with its violations, and sessions of two games whose events
-share types are played, every answer parsed into that game's own classes.
+illegal move arrives as a typed 422 with its violations, sessions of two games whose events
+share types are played, every answer parsed into that game's own classes, and the catalogue
+gives each game's options and content as that game's own classes.
 
 The client talks to the app in process (httpx's WSGI transport): no server, no network.
 """
@@ -154,6 +155,28 @@ def test_each_game_is_played_to_its_end_through_the_typed_client(client, game_id
     illegal = _typed(game_id, "apply_move", client, move_request(state=state, move=move))
     assert type(illegal).__name__ == "UnprocessableMoveProblem" and illegal.status == 422
     assert illegal.violations and illegal.violations[0].rule.startswith(game_id + "#")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_catalogue_comes_out_as_each_games_own_classes(client_package, client, game_id):
+    """``GET /v1/games`` and ``GET /v1/games/{game}`` name the game in ``id``: each entry parses
+    into that game's ``GameInfo`` (``GameDetail``), every option and its default and the content
+    kept. (Every option is optional: had the entries no discriminator, a client would read every
+    game's options as the first game's and drop the rest.)"""
+    p = game_prefix(game_id)
+    games = importlib.import_module(f"{PACKAGE}.api.games")
+    listing = importlib.import_module(games.__name__ + ".list_games")
+    describe = importlib.import_module(games.__name__ + ".get_game")
+    listed = _lossless(listing.sync_detailed(client=client))
+    (info,) = [entry for entry in listed.games if entry.id == game_id]
+    assert type(info).__name__ == p + "GameInfo", type(info).__name__
+    assert type(info.options).__name__ == p + "Options", type(info.options).__name__
+    assert info.options.to_dict() == json.loads(json.dumps(GAMES[game_id].default_options()))
+    detail = _lossless(describe.sync_detailed(_model("GameId")(game_id), client=client))
+    assert type(detail).__name__ == p + "GameDetail", type(detail).__name__
+    assert type(detail.options).__name__ == p + "Options"
+    assert type(detail.content).__name__ == p + "Content", type(detail.content).__name__
+    assert detail.content.to_dict() == json.loads(json.dumps(GAMES[game_id].content()))
 
 
 def _instant(text: str) -> datetime:

@@ -68,3 +68,23 @@ def test_a_field_added_to_a_declaration_appears_in_the_spec():
         assert set(documented["required"]) == {
             n for n, f in shapes.state.fields.items() if f.required
         }
+
+
+def test_the_catalogue_answers_are_told_apart_by_id():
+    """``GameInfo`` and ``GameDetail`` are one schema per game, ``id`` a ``const``, holding the
+    game's own options and content: every option is optional, so an ``anyOf`` of the games'
+    options could not be told apart."""
+    schemas = yaml.safe_load(SPEC_FILE.read_text("utf-8"))["components"]["schemas"]
+    for name in ("GameInfo", "GameDetail"):
+        assert schemas[name]["discriminator"] == {
+            "propertyName": "id",
+            "mapping": {g: f"#/components/schemas/{game_prefix(g)}{name}" for g in SCHEMAS},
+        }
+    for game_id in SCHEMAS:
+        p = game_prefix(game_id)
+        info = schemas[p + "GameInfo"]["properties"]
+        assert info["id"] == {"type": "string", "const": game_id}
+        assert info["options"]["$ref"] == f"#/components/schemas/{p}Options"
+        base, content = schemas[p + "GameDetail"]["allOf"]
+        assert base == {"$ref": f"#/components/schemas/{p}GameInfo"}
+        assert content["properties"]["content"]["$ref"] == f"#/components/schemas/{p}Content"

@@ -14,7 +14,10 @@ import random
 
 import pytest
 
-from .oapi import spec_dict
+from rules.registry import GAMES
+from schemas.openapi import game_prefix
+
+from .oapi import component_validator, spec_dict
 
 GAME = "reign-and-ruin"
 P = f"/v1/games/{GAME}"
@@ -168,6 +171,19 @@ def test_catalogue(contract):
     assert set(info["move_types"]) == MOVE_TYPES
     detail = contract.call("GET", P, expect=200).json
     assert {k: v for k, v in detail.items() if k != "content"} == info
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_each_games_catalogue_entry_is_its_own_schema(contract, game_id):
+    """Each game's entry and detail are valid as that game's ``GameInfo`` (``GameDetail``), with
+    its own options and content, and as no other game's (the spec's ``oneOf`` by ``id``)."""
+    games = contract.call("GET", "/v1/games", expect=200).json["games"]
+    (info,) = [g for g in games if g["id"] == game_id]
+    detail = contract.call("GET", f"/v1/games/{game_id}", expect=200).json
+    for name, answer in (("GameInfo", info), ("GameDetail", detail)):
+        for other in GAMES:
+            errors = list(component_validator(game_prefix(other) + name).iter_errors(answer))
+            assert (errors == []) == (other == game_id), (name, other, errors[:1])
 
 
 def test_unknown_game_is_404_everywhere(contract):
