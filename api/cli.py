@@ -595,7 +595,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Replays a finished game's record from its revealed seed, players and options "
         "(the same replay as POST /v1/games/{game}/replay), and checks the seed commitment and "
         "every version's events and state digest. SOURCE is the session's URL "
-        "(http://host/v1/sessions/<id>: its record is fetched) or a record file "
+        "(http://host/v1/sessions/<id>, or its /record: the record is fetched) or a record file "
         "(GET /v1/sessions/<id>/record, or one saved with --save; '-' reads stdin).",
     )
     sv.add_argument("source", help="session URL, or a record file ('-': stdin)")

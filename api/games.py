@@ -188,11 +188,11 @@ def checked_state(game: Game, body: StateBody) -> State:
         )
     known = _known_states()
     at = body.state_at
-    text = None if at is None else memoryview(body.data)[at]
+    text = None if at is None else body.data[at]
     digest = known.digest(game.id, text) if known.size else None
     if digest in known:
         return state  # remembered bytes hold no float token (below)
-    if at is not None and jsonio.may_hold_float(body.data[at]):
+    if text is not None and jsonio.may_hold_float(text):
         state = body.value["state"] = jsonio.with_integers(state)
         digest = None  # bytes that may hold a float are read anew every time
     # Other bytes may still be a known state: a client that writes JSON its own way (Python's

@@ -840,13 +840,16 @@ class SessionStore:
         client = self._client()
         field = self.answer_field(player, idempotency_key)
         _, since = self._window()
-        # A key's field and its time are written together, once, and forgotten together: read
-        # apart, a key forgotten between them is None either way, as one past the window is.
-        raw, at = guarded(
+        # A key's field and its time are written together, and forgotten together; a key past
+        # the window is written anew by the next request that uses it. Its time is read first:
+        # a time from before such a rewrite is past the window (None), and a key forgotten
+        # between the reads has no field (None). Read the other way round, an old field could
+        # come with a new time.
+        at, raw = guarded(
             lambda: _reads(
                 client,
-                ("HGET", self.key(session_id, "idempotency"), field),
                 ("ZSCORE", self.key(session_id, "idempotency_at"), field),
+                ("HGET", self.key(session_id, "idempotency"), field),
             )
         )
         if raw is None or at is None or float(at) < since:

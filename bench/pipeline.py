@@ -58,7 +58,7 @@ def _stages(game_id: str, endpoint: str, bodies: list[bytes]) -> dict[str, float
             shapes.load_move(body["move"])
         t2 = clock()
         span = state_span(data, body)
-        known.digest(game_id, None if span is None else memoryview(data)[span])
+        known.digest(game_id, None if span is None else data[span])
         t3 = clock()
         shapes.load_state(body["state"])
         game.check_state(body["state"])

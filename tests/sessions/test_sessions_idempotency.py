@@ -159,3 +159,34 @@ def test_the_same_key_with_another_request_is_refused_naming_the_header(idem_app
     problem = other.get_json()
     assert problem["code"] == "idempotency_key_reused" and "Idempotency-Key" in problem["errors"]
     assert client.get(f"/v1/sessions/{created['session_id']}").get_json()["version"] == 1
+
+
+def test_a_key_rewritten_between_its_two_reads_is_never_read_old(idem_app, monkeypatch):
+    """A key past the window is written anew (field and time) by the next request that uses it.
+    Its two reads (``SessionStore.remembered``) are not a transaction (a full store refuses
+    those, reads included): a rewrite landing between them must never pair the old field with
+    the new time (the retry of the new request got the old one's answer, or 422
+    ``idempotency_key_reused``). The time is read first: an old time is past the window."""
+    import api.session_store as session_store
+
+    store = idem_app.extensions["referee_sessions"]
+    client = idem_app.test_client()
+    created = _create(client)
+    sid = created["session_id"]
+    field = store.answer_field("ann", "k")
+    keys = (store.key(sid, "idempotency"), store.key(sid, "idempotency_at"))
+    raw = idem_app.extensions["referee_store"].client()
+    now_ms, since = store._window()
+    raw.hset(keys[0], field, "1 old")
+    raw.zadd(keys[1], {field: since - 1})  # past the window
+    real_reads = session_store._reads
+
+    def rewritten_between(client_, *commands):  # the rewrite lands between the two reads
+        first = real_reads(client_, commands[0])
+        raw.hset(keys[0], field, "3 new")
+        raw.zadd(keys[1], {field: now_ms})
+        return first + real_reads(client_, *commands[1:])
+
+    monkeypatch.setattr(session_store, "_reads", rewritten_between)
+    found = store.remembered(sid, "ann", "k")
+    assert found is None or found == session_store.Remembered(3, "new")
