@@ -41,10 +41,14 @@ set's whole name as its hash tag. The scripts touch those two keys only.
 
 A session's keys expire when it has been idle for ``SESSION_TTL_SECONDS``, but a running clock
 must outlive its next deadline, however far the admin's add-time or Fischer's increments have
-pushed it: every write of a clock that runs keeps the session's keys alive until that deadline
-plus :data:`EXPIRY_MARGIN_MS` at least (:func:`lifetime_s`; the commit of a move or timeout, the
-creation, and :data:`_SET_CLOCK`, which only ever lengthens a key's life). Else the session
-would vanish (404) instead of timing out.
+pushed it: every write of a clock that runs keeps the session's keys alive for that idle time
+counted from the deadline (:func:`lifetime_s`; the commit of a move or timeout, the creation,
+and :data:`_SET_CLOCK`, which only ever lengthens a key's life). Else the session would vanish
+(404) instead of timing out. Counted from the deadline, not a fixed margin past it: the deadline
+is when the session next acts, by its timekeeper's write, and a timekeeper that cannot write then
+(the store full or down: downtime, nobody's time) must find the session there when it can, however
+long that took within the idle time (a full store lasted minutes in a hunt, and a minute's margin
+lost the session).
 """
 
 from __future__ import annotations
@@ -62,7 +66,6 @@ __all__ = [
     "HEARTBEAT",
     "LEASE_MS",
     "OUTAGE_MS",
-    "EXPIRY_MARGIN_MS",
     "ClockWrite",
     "ClockDeadlines",
     "Claim",
@@ -84,10 +87,6 @@ OUTAGE_MS = 10_000
 records the time since as downtime, nobody's time (see the module). Well above ``CLOCK_POLL_MS``
 (100 ms by default; a keeper that polls less often waits longer, ``clock_keeper.outage_ms``), a
 GC pause and a store blip the timekeepers ride out: time as usual."""
-EXPIRY_MARGIN_MS = 60_000
-"""How long a session with a running clock lives at least past its next deadline: time for a
-timekeeper to poll, for a dead worker's lease (``LEASE_MS``) to end and for a store blip to pass
-before the timeout is committed (which sets the session's life again)."""
 
 _CLAIM = """
 local now = tonumber(ARGV[1])
@@ -177,11 +176,11 @@ return 'ok'
 
 def lifetime_s(ttl_s: int, wake: int | None, now: int) -> int:
     """How long (s) a session's keys must live from ``now`` (ms) when a clock whose next deadline
-    is ``wake`` is written: its idle time-to-live ``ttl_s``, or up to that deadline plus
-    :data:`EXPIRY_MARGIN_MS` when that is later (see the module)."""
+    is ``wake`` is written: its idle time-to-live ``ttl_s``, counted from that deadline when it
+    is later (see the module)."""
     if wake is None:
         return ttl_s
-    return max(ttl_s, -(-(wake - now + EXPIRY_MARGIN_MS) // 1000))
+    return ttl_s + max(0, -(-(wake - now) // 1000))
 
 
 def claimed_at(lease: str) -> int:

@@ -634,7 +634,7 @@ class SessionStore:
         """Write only the session's clock (``clock.new``) if its version and clock are still
         ``version`` and ``clock.old`` (the admin's ``/clock``, a grace): ``ok``, ``conflict`` or
         ``missing``. Its keys then live until the clock's next deadline can fire, at least."""
-        keep = None if clock.wake is None else lifetime_s(0, clock.wake, int(self.clock() * 1000))
+        keep = None if clock.wake is None else self._lifetime(clock)
         return self.deadlines.set_clock(self.keys(session_id), version, clock.old, clock.new, keep)
 
     @staticmethod

@@ -19,7 +19,7 @@ from api import clock as clocks
 from api import create_app
 from api.clock_downtime import move_session_past
 from api.clock_keeper import ClockKeeper
-from api.clock_store import DEADLINES, EXPIRY_MARGIN_MS, HEARTBEAT, LEASE_MS, OUTAGE_MS
+from api.clock_store import DEADLINES, HEARTBEAT, LEASE_MS, OUTAGE_MS
 from api.session_clocks import now_ms, parse
 from api.session_store import KEY_PREFIX
 from rules.registry import get_game
@@ -203,7 +203,7 @@ def test_a_bot_timeout_needs_bots_that_can_play_the_game(client):
 
 
 # -- the session outlives its clock -----------------------------------------------------------
-TTL = 60
+TTL = 120
 
 
 @pytest.fixture
@@ -215,14 +215,16 @@ def short_lived(app, monkeypatch):
 
 
 def assert_outlives(redis_client, sid: str, clock: dict) -> None:
-    """Every key of the session lives until its clock's next deadline can fire (and then some),
-    so the timeout is committed instead of the session vanishing (404)."""
+    """Every key of the session lives for its idle time-to-live counted from its clock's next
+    deadline, so the timeout is committed instead of the session vanishing (404), even when the
+    timekeepers could not write for a while at the deadline (the store full: a hunt's session
+    vanished a minute after a deadline that fell while the store was full)."""
     last = min(instant(at) for at in clock["deadlines"].values())
     keys = list(redis_client.scan_iter(match=f"{KEY_PREFIX}{{{sid}}}:*"))
     assert keys
     for key in keys:
         expires = now_ms() + redis_client.pttl(key)
-        assert expires >= last + EXPIRY_MARGIN_MS - 1_000, (key, expires - last)
+        assert expires >= last + TTL * 1000 - 1_000, (key, expires - last)
 
 
 def test_a_move_time_as_long_as_the_session_lives_keeps_the_session(client, short_lived):
