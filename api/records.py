@@ -48,6 +48,7 @@ from api.session_store import (
     Withdrawn,
     now,
 )
+from api.store import OutcomeUnknown, StoreUnavailable
 from rules.engine import Game
 from rules.engine_types import State
 from rules.errors import RulesError
@@ -577,12 +578,13 @@ def answer_takeback(session_id: str, takeback_id: str):
     found = store.answer_takeback(session.id, takeback_id)
     if found is None:
         raise _unknown_takeback()
-    takeback, version, _ = found
+    takeback, version, answered = found
     if seat not in takeback["waiting_on"]:
         raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
     if version != takeback["at_version"]:
         return _landed_or_stale(takeback, answer, access.load_session(session.id))
     access.check_if_match(version)
+    first_answer = seat not in answered
     found = store.answer_takeback(session.id, takeback_id, seat, answer)
     if found is None:
         raise _unknown_takeback()
@@ -595,17 +597,33 @@ def answer_takeback(session_id: str, takeback_id: str):
     waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
     if waiting:
         return _takeback_answer(takeback, "pending", waiting, version, table)
-    session = access.load_session(session.id, plays=True)
+    try:
+        return _land_accepted(game, session.id, takeback, version, answer)
+    except StoreUnavailable as err:
+        # It surely did not land (a 503 or 507 says nothing was written): this accept must not
+        # stay behind, or the takeback would wait on nobody and a later decline would land it.
+        if first_answer and not isinstance(err, OutcomeUnknown):
+            store.withdraw_answer(session.id, takeback_id, seat)
+        raise
+
+
+def _land_accepted(
+    game: Game, session_id: str, takeback: dict[str, Any], version: int, answer: str
+) -> Any:
+    """The answer to the last accept of ``takeback`` (recorded at ``version``): it lands
+    (``accepted``), or the session moved on meanwhile (:func:`_landed_or_stale`)."""
+    session = access.load_session(session_id, plays=True)
     if version != takeback["at_version"] or session.version != takeback["at_version"]:
         return _landed_or_stale(takeback, answer, session)
     entries = _history(session)
     accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
     states = _states(game, session, entries)
-    _as_recorded(session, entries, states[takeback["to_version"]], takeback["to_version"])
+    to_version = takeback["to_version"]
+    _as_recorded(session, entries, states[to_version], to_version)
     landed = _land(game, session, takeback, accepted_by, states, entries, pending=True)
     assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
     new, clock = landed
-    table = access.table(game, states[takeback["to_version"]], access.fairness(session))
+    table = access.table(game, states[to_version], access.fairness(session))
     return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
 
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -67,9 +68,11 @@ from redis.typing import EncodableT, FieldT
 
 from api import jsonio
 from api.clock_store import ClockDeadlines, ClockWrite, lifetime_s
-from api.store import Store, guarded, guarded_write
+from api.store import Store, StoreUnavailable, guarded, guarded_write
 from rules.records import entry_views, make_entry
 from rules.registry import get_game
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "SessionStore",
@@ -791,6 +794,19 @@ class SessionStore:
             if value
         }
         return takeback, int(out[1] or 0), answers
+
+    def withdraw_answer(self, session_id: str, takeback_id: str, seat: str) -> None:
+        """Forget ``seat``'s answer to the takeback ``takeback_id``: its request failed after the
+        answer was recorded, and was told nothing was written (a deletion: a full store allows
+        it). Best effort: a store that fails here too is logged, and the request's own failure
+        is what its client hears."""
+        client = self._client()
+        key = self.key(session_id, "session")
+        field = f"takeback:{takeback_id}:{seat}"
+        try:
+            guarded(lambda: client.hdel(key, field))
+        except StoreUnavailable as err:
+            log.warning("takeback answer of %s not withdrawn: %s", seat[:64], err)
 
     def pending_takeback(self, session_id: str, version: int) -> dict[str, Any] | None:
         """The takeback still waiting for answers at ``version``: proposed at that version, not

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import api.records
-from api.store import OutcomeUnknown
+from api.store import OutcomeUnknown, StoreFull
 from rules.records.replay import DIGEST_WITHHELD, SEEN_BY_A_READER
 from rules.registry import get_game
 
@@ -731,6 +731,30 @@ def test_an_accept_racing_a_new_proposal_lands_one_of_the_two(app, client, monke
     landed = answer(client, session, other, "replacing", "accept")
     assert landed.status_code == 200 and landed.get_json()["status"] == "accepted"
     assert snapshot(client, session) == views[version]
+
+
+def test_a_last_accept_refused_by_a_full_store_leaves_no_accept_behind(app, client, monkeypatch):
+    """README "Memory": a takeback's answer refused with 507 wrote nothing. The last accept is
+    recorded first and the takeback landed after; when the store refused the landing, the
+    accept stayed: the takeback then waited on nobody, and the seat's later ``decline`` (it was
+    told nothing was written) landed it instead (found by a full-store hunt)."""
+    session, views = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    store = app.extensions["referee_sessions"]
+
+    def full(*args, **kwargs):
+        raise StoreFull("OutOfMemoryError: command not allowed when used memory > 'maxmemory'")
+
+    monkeypatch.setattr(store, "commit", full)
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 507 and resp.get_json()["code"] == "store_full"
+    monkeypatch.undo()
+    pending = client.get(path(session), headers=bearer(session["seats"][other])).get_json()
+    assert pending["takeback"]["waiting_on"] == [other]  # nothing of the accept stayed
+    declined = answer(client, session, other, tid, "decline")
+    assert declined.status_code == 200 and declined.get_json()["status"] == "declined"
+    assert _takebacks(client, session) == [] and snapshot(client, session) == views[7]
 
 
 def test_a_pending_proposals_key_is_not_a_moves(client):
