@@ -306,8 +306,10 @@ class ClockDeadlines:
     ) -> str:
         """Write only the clock of the session hash ``keys[0]`` if its version and clock are still
         ``version`` and ``old``: ``ok``, ``conflict`` or ``missing``. With ``keep_s``, each of
-        the session's ``keys`` that expires sooner then lives ``keep_s`` seconds (never less than
-        before: an admin's call is no move, and does not refresh the idle time-to-live)."""
+        the session's ``keys`` that expires sooner then lives ``keep_s`` seconds, never less than
+        before (``lifetime_s``: a running clock keeps its session for the idle time-to-live
+        counted from its next deadline, whoever writes it; a pause writes no deadline, and so
+        keeps nothing longer)."""
         script = self._script("set_clock", _SET_CLOCK)
         client = self._client()
         args = [str(version), old, new, "" if keep_s is None else str(keep_s)]

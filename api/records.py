@@ -48,7 +48,7 @@ from api.session_store import (
     Withdrawn,
     now,
 )
-from api.store import OutcomeUnknown, StoreUnavailable
+from api.store import OutcomeUnknown
 from rules.engine import Game
 from rules.engine_types import State
 from rules.errors import RulesError
@@ -578,17 +578,16 @@ def answer_takeback(session_id: str, takeback_id: str):
     found = store.answer_takeback(session.id, takeback_id)
     if found is None:
         raise _unknown_takeback()
-    takeback, version, answered = found
+    takeback, version = found.takeback, found.version
     if seat not in takeback["waiting_on"]:
         raise ApiError(403, "forbidden", "This takeback does not wait on your seat.")
     if version != takeback["at_version"]:
         return _landed_or_stale(takeback, answer, access.load_session(session.id))
     access.check_if_match(version)
-    first_answer = seat not in answered
     found = store.answer_takeback(session.id, takeback_id, seat, answer)
     if found is None:
         raise _unknown_takeback()
-    takeback, version, answers = found
+    takeback, version, answers, recorded = found
     game = get_game(session.game)
     table = _now_table(game, session)
     if "decline" in answers.values():
@@ -599,11 +598,13 @@ def answer_takeback(session_id: str, takeback_id: str):
         return _takeback_answer(takeback, "pending", waiting, version, table)
     try:
         return _land_accepted(game, session.id, takeback, version, answer)
-    except StoreUnavailable as err:
-        # It surely did not land (a 503 or 507 says nothing was written): this accept must not
-        # stay behind, or the takeback would wait on nobody and a later decline would land it.
-        if first_answer and not isinstance(err, OutcomeUnknown):
-            store.withdraw_answer(session.id, takeback_id, seat)
+    except Exception as err:
+        # It did not land (a 503 or 507 says nothing was written; a 409 says propose it again):
+        # this accept must not stay behind, or the takeback would wait on nobody and a later
+        # decline would land it. When even that fails, whether the accept stays is unknown.
+        if recorded and not isinstance(err, OutcomeUnknown):
+            if not store.withdraw_answer(session.id, takeback_id, seat):
+                raise OutcomeUnknown(f"the accept was not withdrawn after {err!r}"[:300]) from err
         raise
 
 

@@ -61,7 +61,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from redis.typing import EncodableT, FieldT
@@ -83,6 +83,7 @@ __all__ = [
     "Conflict",
     "Replay",
     "Withdrawn",
+    "TakebackAnswers",
     "Remembered",
     "DIGEST_CHARS",
     "PRUNE_BATCH",
@@ -224,10 +225,12 @@ if not raw then return {} end
 local takeback = cjson.decode(raw)
 if takeback['takeback_id'] ~= ARGV[1] then return {} end
 local prefix = 'takeback:' .. ARGV[1] .. ':'
+local recorded = '0'
 if ARGV[2] ~= '' and not redis.call('HGET', KEYS[1], prefix .. ARGV[2]) then
   redis.call('HSET', KEYS[1], prefix .. ARGV[2], ARGV[3])
+  recorded = '1'
 end
-local out = {raw, redis.call('HGET', KEYS[1], 'version') or ''}
+local out = {raw, redis.call('HGET', KEYS[1], 'version') or '', recorded}
 for _, seat in ipairs(takeback['waiting_on']) do
   table.insert(out, redis.call('HGET', KEYS[1], prefix .. seat) or '')
 end
@@ -407,6 +410,18 @@ class Committed:
 class Conflict:
     current: int | None
     """The version the session is at now; None when the session is gone."""
+
+
+class TakebackAnswers(NamedTuple):
+    """A pending takeback as ``SessionStore.answer_takeback`` reads it."""
+
+    takeback: dict[str, Any]
+    version: int
+    """The session's version."""
+    answers: dict[str, str]
+    """Seat -> ``accept`` or ``decline``, for the seats that answered."""
+    recorded: bool
+    """Whether this call recorded its seat's answer (a seat's first answer stands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -768,13 +783,13 @@ class SessionStore:
 
     def answer_takeback(
         self, session_id: str, takeback_id: str, seat: str | None = None, answer: str = ""
-    ) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+    ) -> TakebackAnswers | None:
         """Record ``seat``'s ``answer`` to the pending takeback ``takeback_id`` (a seat's first
-        answer stands), and read it: the takeback, the session's version and the answers given so
-        far (seat -> ``accept``/``decline``). None when it is not the pending one; SessionGone
-        when the session was deleted or expired (nothing written). Without a seat, only reads.
-        With one, a write whose outcome matters (``Store.writer()``): OutcomeUnknown when Redis
-        stopped answering after it was sent."""
+        answer stands), and read it: the takeback, the session's version, the answers given so
+        far (seat -> ``accept``/``decline``) and whether this call recorded its answer. None
+        when it is not the pending one; SessionGone when the session was deleted or expired
+        (nothing written). Without a seat, only reads. With one, a write whose outcome matters
+        (``Store.writer()``): OutcomeUnknown when Redis stopped answering after it was sent."""
         script = self._script("answer", _ANSWER)
         args = [takeback_id, seat or "", answer]
         key = [self.key(session_id, "session")]
@@ -790,16 +805,15 @@ class SessionStore:
         takeback = jsonio.loads(out[0])
         answers = {
             seat: value.decode()
-            for seat, value in zip(takeback["waiting_on"], out[2:], strict=True)
+            for seat, value in zip(takeback["waiting_on"], out[3:], strict=True)
             if value
         }
-        return takeback, int(out[1] or 0), answers
+        return TakebackAnswers(takeback, int(out[1] or 0), answers, out[2] == b"1")
 
-    def withdraw_answer(self, session_id: str, takeback_id: str, seat: str) -> None:
-        """Forget ``seat``'s answer to the takeback ``takeback_id``: its request failed after the
-        answer was recorded, and was told nothing was written (a deletion: a full store allows
-        it). Best effort: a store that fails here too is logged, and the request's own failure
-        is what its client hears."""
+    def withdraw_answer(self, session_id: str, takeback_id: str, seat: str) -> bool:
+        """Forget ``seat``'s answer to the takeback ``takeback_id``, which its request recorded
+        before failing (a deletion: a full store allows it). Whether it is surely gone: False
+        when the store failed here too (logged)."""
         client = self._client()
         key = self.key(session_id, "session")
         field = f"takeback:{takeback_id}:{seat}"
@@ -807,6 +821,8 @@ class SessionStore:
             guarded(lambda: client.hdel(key, field))
         except StoreUnavailable as err:
             log.warning("takeback answer of %s not withdrawn: %s", seat[:64], err)
+            return False
+        return True
 
     def pending_takeback(self, session_id: str, version: int) -> dict[str, Any] | None:
         """The takeback still waiting for answers at ``version``: proposed at that version, not
@@ -816,9 +832,9 @@ class SessionStore:
         if latest is None or latest["at_version"] != version:
             return None
         found = self.answer_takeback(session_id, latest["takeback_id"])
-        if found is None or found[1] != version or "decline" in found[2].values():
+        if found is None or found.version != version or "decline" in found.answers.values():
             return None  # replaced, moved on or declined meanwhile
-        takeback, _, answers = found
+        takeback, answers = found.takeback, found.answers
         waiting = [p for p in takeback["waiting_on"] if answers.get(p) != "accept"]
         public = ("takeback_id", "to_version", "proposed_by")
         return {**{name: takeback[name] for name in public}, "waiting_on": waiting}

@@ -11,7 +11,8 @@ import random
 import pytest
 
 import api.records
-from api.store import OutcomeUnknown, StoreFull
+from api.session_store import Conflict
+from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
 from rules.records.replay import DIGEST_WITHHELD, SEEN_BY_A_READER
 from rules.registry import get_game
 
@@ -755,6 +756,34 @@ def test_a_last_accept_refused_by_a_full_store_leaves_no_accept_behind(app, clie
     declined = answer(client, session, other, tid, "decline")
     assert declined.status_code == 200 and declined.get_json()["status"] == "declined"
     assert _takebacks(client, session) == [] and snapshot(client, session) == views[7]
+
+
+def test_a_last_accept_that_did_not_land_is_withdrawn_or_said_unknown(app, client, monkeypatch):
+    """The accept is withdrawn whenever its landing failed (a clock-only change meanwhile is a
+    409, after which the takeback waits on the seat again, not on nobody); when the store fails
+    the withdrawal too, the answer is 503 ``outcome_unknown`` (the accept may stay), never a
+    "nothing was written". Only the request that recorded the accept withdraws it (a seat's
+    first answer stands: a copy sent again records nothing)."""
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    store = app.extensions["referee_sessions"]
+    sid = session["session_id"]
+    monkeypatch.setattr(store, "commit", lambda *args, **kwargs: Conflict(7))  # a clock change
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 409 and resp.get_json()["code"] == "version_conflict"
+    assert store.pending_takeback(sid, 7)["waiting_on"] == [other]
+
+    def unreachable(*args, **kwargs):
+        raise StoreUnavailable("ConnectionError: Connection refused")
+
+    monkeypatch.setattr(store, "commit", unreachable)
+    monkeypatch.setattr(store, "withdraw_answer", lambda *args: False)
+    resp = answer(client, session, other, tid, "accept")
+    assert resp.status_code == 503 and resp.get_json()["code"] == "outcome_unknown"
+    monkeypatch.undo()
+    assert store.answer_takeback(sid, tid, other, "accept").recorded is False  # it stayed
+    assert store.pending_takeback(sid, 7)["waiting_on"] == []
 
 
 def test_a_pending_proposals_key_is_not_a_moves(client):
