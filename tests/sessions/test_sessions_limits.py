@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 import redis
 
 from api import codings, create_app, jsonio
@@ -236,6 +237,24 @@ def test_the_spec_declares_the_limit_headers():
     assert names <= set(created) and names | {"Retry-After"} <= set(refused)
 
 
+@pytest.fixture
+def small_store(tmp_path):
+    """An app whose embedded Redis holds at most 4 MB (``STORE_MAX_MEMORY``), with no eviction;
+    that Redis is stopped afterwards."""
+    from api.store import start_embedded, stop_embedded
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": None,
+            "REFEREE_DATA_DIR": str(tmp_path),
+            "STORE_MAX_MEMORY": "4mb",
+        }
+    )
+    yield app
+    stop_embedded(start_embedded(str(tmp_path)))
+
+
 def _fill(client: redis.Redis) -> int:
     """Write filler keys until Redis refuses one for being over ``maxmemory``, then set the limit
     a megabyte below what is used.
@@ -256,106 +275,82 @@ def _fill(client: redis.Redis) -> int:
     return count
 
 
-def test_a_full_store_refuses_moves_and_sessions_with_nothing_written(tmp_path):
+def test_a_full_store_refuses_moves_and_sessions_with_nothing_written(small_store):
     """``STORE_MAX_MEMORY`` with no eviction (issue 23): over it, a move or a new session is a 507
     ``store_full`` problem with ``Retry-After``; the session keeps its version, state and history;
     reading and deleting still work, and once space is freed moves land again."""
-    from api.store import start_embedded, stop_embedded
-
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": None,
-            "REFEREE_DATA_DIR": str(tmp_path),
-            "STORE_MAX_MEMORY": "4mb",
-        }
-    )
+    app = small_store
     client = app.test_client()
     created = client.post("/v1/sessions", json=BODY).get_json()
     sid = created["session_id"]
     ann = {"Authorization": f"Bearer {created['seats']['ann']}"}
     raw = app.extensions["referee_store"].client()
-    try:
-        config = raw.config_get("maxmemory*")
-        assert (config["maxmemory"], config["maxmemory-policy"]) == (
-            str(4 * 1024 * 1024),
-            "noeviction",
-        )
-        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
-        before = raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session")
-        history = raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1)
-        assert _fill(raw) > 0
+    config = raw.config_get("maxmemory*")
+    assert (config["maxmemory"], config["maxmemory-policy"]) == (
+        str(4 * 1024 * 1024),
+        "noeviction",
+    )
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+    before = raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session")
+    history = raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1)
+    assert _fill(raw) > 0
 
-        for headers in (ann, {**ann, "Idempotency-Key": "k1"}):
-            resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
-            assert resp.status_code == 507 and resp.mimetype == "application/problem+json"
-            assert resp.get_json()["code"] == "store_full" and int(resp.headers["Retry-After"]) > 0
-        assert raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session") == before  # version, state, times
-        assert raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1) == history
-        assert raw.keys(f"{KEY_PREFIX}{{{sid}}}:idempotency*") == []
-        keys = len(raw.keys(f"{KEY_PREFIX}*"))
-        resp = client.post("/v1/sessions", json=BODY)
-        assert resp.status_code == 507 and resp.get_json()["code"] == "store_full"
-        assert len(raw.keys(f"{KEY_PREFIX}*")) == keys  # no half-made session
-        assert client.get(f"/v1/sessions/{sid}", headers=ann).get_json()["version"] == 0
+    for headers in (ann, {**ann, "Idempotency-Key": "k1"}):
+        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=headers)
+        assert resp.status_code == 507 and resp.mimetype == "application/problem+json"
+        assert resp.get_json()["code"] == "store_full" and int(resp.headers["Retry-After"]) > 0
+    assert raw.hgetall(f"{KEY_PREFIX}{{{sid}}}:session") == before  # version, state, times
+    assert raw.lrange(f"{KEY_PREFIX}{{{sid}}}:history", 0, -1) == history
+    assert raw.keys(f"{KEY_PREFIX}{{{sid}}}:idempotency*") == []
+    keys = len(raw.keys(f"{KEY_PREFIX}*"))
+    resp = client.post("/v1/sessions", json=BODY)
+    assert resp.status_code == 507 and resp.get_json()["code"] == "store_full"
+    assert len(raw.keys(f"{KEY_PREFIX}*")) == keys  # no half-made session
+    assert client.get(f"/v1/sessions/{sid}", headers=ann).get_json()["version"] == 0
 
-        raw.delete(*raw.keys("filler:*"))  # sessions end, space comes back
-        raw.config_set("maxmemory", "4mb")
-        resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
-        assert resp.status_code == 200 and resp.get_json()["version"] == 1
-    finally:
-        stop_embedded(start_embedded(str(tmp_path)))
+    raw.delete(*raw.keys("filler:*"))  # sessions end, space comes back
+    raw.config_set("maxmemory", "4mb")
+    resp = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+    assert resp.status_code == 200 and resp.get_json()["version"] == 1
 
 
-def test_a_full_store_still_reads_streams_and_replays_a_landed_moves_first_answer(tmp_path):
+def test_a_full_store_still_reads_streams_and_replays_a_landed_moves_first_answer(small_store):
     """README "Memory": when the store is full, reading and streaming keep working, and a retry
     of a move that landed gets its first answer. Redis refuses every command queued in a MULTI
     transaction while it is over ``maxmemory``, reads included: the history, every new
     ``/events`` stream (it ended at once, and a table reconnected every 2 s) and the retry were
     507 ``store_full`` (found by a hunt; ``session_store._reads``)."""
-    from api.store import start_embedded, stop_embedded
-
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": None,
-            "REFEREE_DATA_DIR": str(tmp_path),
-            "STORE_MAX_MEMORY": "4mb",
-        }
-    )
+    app = small_store
     client = app.test_client()
     created = client.post("/v1/sessions", json=BODY).get_json()
     sid = created["session_id"]
     ann = {"Authorization": f"Bearer {created['seats']['ann']}", "Idempotency-Key": "k2"}
     raw = app.extensions["referee_store"].client()
+    move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
+    first = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+    assert first.status_code == 200 and first.get_json()["version"] == 1
+    assert _fill(raw) > 0
+    assert client.post("/v1/sessions", json=BODY).status_code == 507  # full indeed
+
+    history = client.get(f"/v1/sessions/{sid}/history", headers=ann)
+    assert history.status_code == 200, history.get_json()
+    assert [e["version"] for e in history.get_json()["entries"]] == [1]
+    again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    stream = client.get(f"/v1/sessions/{sid}/events?after=0", buffered=False)
     try:
-        move = client.get(f"/v1/sessions/{sid}/legal-moves", headers=ann).get_json()["moves"][0]
-        first = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
-        assert first.status_code == 200 and first.get_json()["version"] == 1
-        assert _fill(raw) > 0
-        assert client.post("/v1/sessions", json=BODY).status_code == 507  # full indeed
-
-        history = client.get(f"/v1/sessions/{sid}/history", headers=ann)
-        assert history.status_code == 200, history.get_json()
-        assert [e["version"] for e in history.get_json()["entries"]] == [1]
-        again = client.post(f"/v1/sessions/{sid}/moves", json={"move": move}, headers=ann)
-        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
-        assert again.get_json() == first.get_json()
-        stream = client.get(f"/v1/sessions/{sid}/events?after=0", buffered=False)
-        try:
-            read = b""
-            for chunk in stream.response:
-                read += chunk
-                if b"event: move" in read:
-                    break
-            assert b"event: move" in read and b"id: 1\n" in read
-        finally:
-            stream.close()
+        read = b""
+        for chunk in stream.response:
+            read += chunk
+            if b"event: move" in read:
+                break
+        assert b"event: move" in read and b"id: 1\n" in read
     finally:
-        stop_embedded(start_embedded(str(tmp_path)))
+        stream.close()
 
 
-def test_every_write_a_full_store_refuses_is_a_507_the_spec_declares(tmp_path):
+def test_every_write_a_full_store_refuses_is_a_507_the_spec_declares(small_store):
     """A generated client raises on a status its operation does not declare: every session
     write is 507 ``store_full`` when the store is full (a fork, a takeback, its answer and the
     admin's clock as well as a move and a new session), and the spec says so for each (it did
@@ -363,16 +358,8 @@ def test_every_write_a_full_store_refuses_is_a_507_the_spec_declares(tmp_path):
     import yaml
 
     from api.ops import OPENAPI_PATH
-    from api.store import start_embedded, stop_embedded
 
-    app = create_app(
-        {
-            "TESTING": True,
-            "REDIS_URL": None,
-            "REFEREE_DATA_DIR": str(tmp_path),
-            "STORE_MAX_MEMORY": "4mb",
-        }
-    )
+    app = small_store
     client = app.test_client()
     body = {
         "game": "reign-supreme",
@@ -416,12 +403,9 @@ def test_every_write_a_full_store_refuses_is_a_507_the_spec_declares(tmp_path):
         ),
         ("/v1/sessions/{session_id}/clock", f"{base}/clock", {"action": "pause"}, admin),
     ]
-    try:
-        assert _fill(raw) > 0
-        for template, url, payload, headers in writes:
-            resp = client.post(url, json=payload, headers=headers)
-            assert resp.status_code == 507, (url, resp.get_json())
-            assert resp.get_json()["code"] == "store_full"
-            assert "507" in spec[template]["post"]["responses"], template
-    finally:
-        stop_embedded(start_embedded(str(tmp_path)))
+    assert _fill(raw) > 0
+    for template, url, payload, headers in writes:
+        resp = client.post(url, json=payload, headers=headers)
+        assert resp.status_code == 507, (url, resp.get_json())
+        assert resp.get_json()["code"] == "store_full"
+        assert "507" in spec[template]["post"]["responses"], template
