@@ -608,24 +608,37 @@ def answer_takeback(session_id: str, takeback_id: str):
         raise
 
 
+_LANDING_ATTEMPTS = 5
+"""Tries to land an accepted takeback while only the session's clock changes under it (an
+admin's add-time, a grace); a move makes it stale instead."""
+
+
 def _land_accepted(
     game: Game, session_id: str, takeback: dict[str, Any], version: int, answer: str
 ) -> Any:
     """The answer to the last accept of ``takeback`` (recorded at ``version``): it lands
-    (``accepted``), or the session moved on meanwhile (:func:`_landed_or_stale`)."""
-    session = access.load_session(session_id, plays=True)
-    if version != takeback["at_version"] or session.version != takeback["at_version"]:
-        return _landed_or_stale(takeback, answer, session)
-    entries = _history(session)
-    accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
-    states = _states(game, session, entries)
-    to_version = takeback["to_version"]
-    _as_recorded(session, entries, states[to_version], to_version)
-    landed = _land(game, session, takeback, accepted_by, states, entries, pending=True)
-    assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
-    new, clock = landed
-    table = access.table(game, states[to_version], access.fairness(session))
-    return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
+    (``accepted``), or the session moved on meanwhile (:func:`_landed_or_stale`). A commit
+    refused because only the clock changed is tried again with the clock as it is now."""
+    for attempt in range(_LANDING_ATTEMPTS):
+        session = access.load_session(session_id, plays=True)
+        if version != takeback["at_version"] or session.version != takeback["at_version"]:
+            return _landed_or_stale(takeback, answer, session)
+        entries = _history(session)
+        accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
+        states = _states(game, session, entries)
+        to_version = takeback["to_version"]
+        _as_recorded(session, entries, states[to_version], to_version)
+        try:
+            landed = _land(game, session, takeback, accepted_by, states, entries, pending=True)
+        except ApiError as err:
+            if err.code == "version_conflict" and attempt + 1 < _LANDING_ATTEMPTS:
+                continue  # read again: a move makes it stale, a clock change is taken in
+            raise
+        assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
+        new, clock = landed
+        table = access.table(game, states[to_version], access.fairness(session))
+        return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
+    raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
 
 def _now_table(game: Game, session: Session) -> dict[str, Any]:

@@ -769,7 +769,7 @@ def test_a_last_accept_that_did_not_land_is_withdrawn_or_said_unknown(app, clien
     tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
     store = app.extensions["referee_sessions"]
     sid = session["session_id"]
-    monkeypatch.setattr(store, "commit", lambda *args, **kwargs: Conflict(7))  # a clock change
+    monkeypatch.setattr(store, "commit", lambda *args, **kwargs: Conflict(7))  # the clock, always
     resp = answer(client, session, other, tid, "accept")
     assert resp.status_code == 409 and resp.get_json()["code"] == "version_conflict"
     assert store.pending_takeback(sid, 7)["waiting_on"] == [other]
@@ -784,6 +784,28 @@ def test_a_last_accept_that_did_not_land_is_withdrawn_or_said_unknown(app, clien
     monkeypatch.undo()
     assert store.answer_takeback(sid, tid, other, "accept").recorded is False  # it stayed
     assert store.pending_takeback(sid, 7)["waiting_on"] == []
+
+
+def test_a_last_accept_lands_though_the_clock_changed_meanwhile(app, client, monkeypatch):
+    """Only the clock changed between the last accept and its landing (an admin's add-time, a
+    grace): the commit is refused (its compare-and-set covers the clock) and the landing is
+    tried again with the clock as it is now, instead of a 409 that says to propose it again."""
+    session, views = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    store = app.extensions["referee_sessions"]
+    real_commit, refused = store.commit, []
+
+    def clock_changed_once(*args, **kwargs):
+        if not refused:
+            refused.append(True)
+            return Conflict(7)
+        return real_commit(*args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", clock_changed_once)
+    resp = answer(client, session, other, tid, "accept")
+    assert refused and resp.status_code == 200 and resp.get_json()["status"] == "accepted"
+    assert len(_takebacks(client, session)) == 1 and snapshot(client, session) == views[version - 1]
 
 
 def test_a_pending_proposals_key_is_not_a_moves(client):
