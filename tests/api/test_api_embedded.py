@@ -8,6 +8,7 @@ cannot be used is refused saying why in one line. Real redis-server processes th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -225,9 +227,13 @@ def test_stopping_after_the_data_directory_is_removed_logs_no_error(tmp_path, ca
     ] == []
 
 
-def _first_owner(script: str, data_dir: Path) -> tuple[subprocess.Popen[str], int, redis.Redis]:
+@contextlib.contextmanager
+def _first_owner(
+    script: str, data_dir: Path
+) -> Iterator[tuple[subprocess.Popen[str], int, redis.Redis]]:
     """The process running ``script`` on ``data_dir`` (it prints its Redis's pid once the server
-    answers), that pid, and a client of that server holding a key ``kept``."""
+    answers), that pid, and a client of that server holding a key ``kept``. The process is killed
+    afterwards, and its Redis must then be gone."""
     first = subprocess.Popen(
         [sys.executable, "-c", script, str(data_dir)], cwd=ROOT, stdout=subprocess.PIPE, text=True
     )
@@ -235,11 +241,11 @@ def _first_owner(script: str, data_dir: Path) -> tuple[subprocess.Popen[str], in
         redis_pid = int(first.stdout.readline())
         client = redis.Redis(unix_socket_path=socket_path_for(str(data_dir)))
         client.set("kept", "yes")
-    except BaseException:
+        yield first, redis_pid, client
+    finally:
         first.kill()
         first.wait()
-        raise
-    return first, redis_pid, client
+    assert _gone(redis_pid)
 
 
 def _serve(data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -265,8 +271,7 @@ def test_a_second_service_on_the_data_dir_refuses_to_start_and_leaves_the_first_
         "print(server.pid, flush=True)\n"
         "time.sleep(120)\n"
     )
-    first, redis_pid, client = _first_owner(script, tmp_path)
-    try:
+    with _first_owner(script, tmp_path) as (first, redis_pid, client):
         with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):
             EmbeddedRedis(str(tmp_path)).start()
         assert client.get("kept") == b"yes" and psutil.pid_exists(redis_pid)
@@ -274,10 +279,6 @@ def test_a_second_service_on_the_data_dir_refuses_to_start_and_leaves_the_first_
         served = _serve(tmp_path)
         assert served.returncode == 1 and f"pid {first.pid}" in served.stderr
         assert client.get("kept") == b"yes"
-    finally:
-        first.kill()
-        first.wait()
-    assert _gone(redis_pid)
 
 
 def test_a_service_still_starting_keeps_a_second_one_off_the_data_dir(tmp_path):
@@ -295,8 +296,7 @@ def test_a_service_still_starting_keeps_a_second_one_off_the_data_dir(tmp_path):
         "EmbeddedRedis._set_state = running\n"
         "EmbeddedRedis(sys.argv[1]).start()\n"
     )
-    first, redis_pid, client = _first_owner(script, tmp_path)
-    try:
+    with _first_owner(script, tmp_path) as (first, redis_pid, client):
         before = sorted(os.listdir(tmp_path))
         assert STATUS_NAME not in before
         with pytest.raises(DataDirInUse, match=f"pid {first.pid}"):
@@ -306,10 +306,6 @@ def test_a_service_still_starting_keeps_a_second_one_off_the_data_dir(tmp_path):
         assert f"another process (pid {first.pid}) runs the embedded Redis" in served.stderr
         assert sorted(os.listdir(tmp_path)) == before  # no socket, status or log of its own
         assert client.get("kept") == b"yes" and psutil.pid_exists(redis_pid)
-    finally:
-        first.kill()
-        first.wait()
-    assert _gone(redis_pid)
 
 
 def test_a_forked_worker_does_not_keep_the_data_dir_from_the_next_service(tmp_path):

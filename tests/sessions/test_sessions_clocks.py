@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -410,6 +412,23 @@ def test_a_move_just_before_the_deadline_is_never_followed_by_the_old_timeout(ap
     assert "ann" not in [seat for _, seat in keeper.keeper.look(sid).timeouts]
 
 
+def _at_once(call: Callable[[ClockKeeper], Any], keepers: list[ClockKeeper]) -> list[Any]:
+    """``call`` of each keeper, each in a thread of its own, released together; the results."""
+    barrier = threading.Barrier(len(keepers))
+    results: list[Any] = []
+
+    def run(keeper: ClockKeeper) -> None:
+        barrier.wait()
+        results.append(call(keeper))
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in keepers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
 def test_a_timeout_fires_once_when_two_timekeepers_claim_it_together(app, client):
     created = create(client, clock=PER_MOVE, on_timeout={"action": "bot", "level": "random"})
     sid = created["session_id"]
@@ -417,18 +436,7 @@ def test_a_timeout_fires_once_when_two_timekeepers_claim_it_together(app, client
     keepers = [
         ClockKeeper(app.extensions["referee_sessions"], 50, now=lambda: later) for _ in range(2)
     ]
-    barrier = threading.Barrier(2)
-    results: list = []
-
-    def run(keeper: ClockKeeper) -> None:
-        barrier.wait()
-        results.append(keeper.look(sid))
-
-    threads = [threading.Thread(target=run, args=(k,)) for k in keepers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    results = _at_once(lambda keeper: keeper.look(sid), keepers)
     fired = sorted(t for r in results for t in r.timeouts)
     assert fired == [(1, "ann"), (2, "bob")]  # each seat once, whichever keeper fired it
     assert [e["version"] for e in history(client, sid)["entries"]] == [1, 2]
@@ -549,18 +557,7 @@ def test_two_timekeepers_that_find_one_downtime_add_it_once(alone):
     polls.last_poll(polls.now)
     polls.now += 10 * MINUTE
     keepers = [polls.keeper(), polls.keeper()]
-    barrier = threading.Barrier(2)
-    fired: list = []
-
-    def poll(keeper: ClockKeeper) -> None:
-        barrier.wait()
-        fired.extend(polls.tick(keeper))
-
-    threads = [threading.Thread(target=poll, args=(k,)) for k in keepers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    fired = [t for ticked in _at_once(polls.tick, keepers) for t in ticked]
     assert fired == []
     assert polls.tick(keepers[0]) == [] and polls.tick(keepers[1]) == []  # later polls
     expected = {s: at + 10 * MINUTE for s, at in clocks.deadlines(before).items()}
