@@ -37,10 +37,15 @@ nudge one session: the compare-and-set lets exactly one move land.
 Seeds: a session's ``bot_seed`` is derived from its setup seed (:func:`session_bot_seed`), and
 each bot move's seed from that, the seat and the seat's view (:func:`move_seed`). So the same
 session (same seed, options and bots) with the same human moves replays the same bot moves,
-whichever process makes them (an expert cut short by a busy machine, ``complete: false``, is the
-only exception); and a bot facing a position again, after a takeback, makes the move it made
-before: a person cannot take back a bot's reply to fish for a better one. The seed never comes
-from the state's generator, nor from anything the seat cannot see.
+whichever process makes them (unless a search was cut short by ``SESSION_BOT_TIME_MS`` or a busy
+machine: ``complete: false``). The seed never comes from the state's generator, nor from anything
+the seat cannot see.
+
+Takebacks: a bot facing, in its session, a state it already answered makes the move it made
+there, read from the history (:meth:`BotSeats._earlier`, ``rules.records.earlier_move``), not
+searched again, so a person cannot take back a bot's reply to fish for a better one, whatever
+the time budget. Only a session a takeback has landed in (``Session.taken_back``) reads its
+history for that: one without takebacks costs no read.
 """
 
 from __future__ import annotations
@@ -56,12 +61,19 @@ from concurrent.futures import ThreadPoolExecutor
 
 from api import rules_version, session_clocks
 from api.session_clocks import now_ms
-from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
+from api.session_store import (
+    Conflict,
+    Session,
+    SessionGone,
+    SessionStore,
+    StateTooLarge,
+    history_entry,
+)
 from api.store import StoreUnavailable
 from rules.bots import BOTS, NoMoveToSuggest, refusal, suggest
 from rules.engine import Game
 from rules.engine_types import Move, PlayerId, State, View, Violation
-from rules.records.digest import state_digest
+from rules.records import earlier_move, state_digest
 from rules.registry import get_game
 
 __all__ = [
@@ -303,7 +315,12 @@ class BotSeats:
             player = due_bot(game, session.state, session.bots)
             if player is None:
                 return False
-            move = self._choose(game, session, player)
+            try:
+                move = self._earlier(session, player)
+            except SessionGone:  # deleted while its history was read
+                return False
+            if move is None:
+                move = self._choose(game, session, player)
             if move is None:
                 return False
             state, events = game.apply(session.state, move)
@@ -320,6 +337,20 @@ class BotSeats:
                 return False  # deleted meanwhile
             # Committed: another bot may be due next; Conflict: choose again on the new version.
         return True
+
+    def _earlier(self, session: Session, player: PlayerId) -> Move | None:
+        """The move ``player`` made the last time the session was in its state (``rules.records.
+        earlier_move``), which it makes again: a takeback must not re-roll a bot's reply, and a
+        search cut by ``time_ms`` may choose another move from the same view and seed. None when
+        it never moved there, or when no takeback has landed (``Session.taken_back``): the promise
+        is that a takeback cannot re-roll a reply, so a session none landed in reads no history
+        here (a state a game reaches again by play alone, if one can, is searched again with the
+        same seed). SessionGone when the session went while its history was read."""
+        if not session.taken_back:
+            return None
+        entries = self.store.all_history(session.id, session.version)
+        start = session.origin.get("start_digest")
+        return earlier_move(entries, start, state_digest(session.state), player)
 
     def _choose(self, game: Game, session: Session, player: PlayerId) -> Move | None:
         """The bot's move, from ``player``'s view only; None when it has none to make."""

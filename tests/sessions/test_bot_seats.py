@@ -11,6 +11,7 @@ never moves for that).
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import threading
@@ -26,6 +27,7 @@ from api import create_app, jsonio
 from api.bot_seats import RETRIES, BotSeats, due_bot, move_seed
 from api.session_store import KEY_PREFIX
 from api.store import OutcomeUnknown, StoreFull, StoreUnavailable
+from rules.bots import Suggestion, suggest
 from rules.registry import GAMES, get_game
 from tests.council_decks import CUSTOM_COUNCIL_DECKS
 
@@ -283,11 +285,13 @@ def test_the_same_session_replays_the_same_bot_moves(app, client):
     assert move_seed(1, view, "bob") != move_seed(1, view, "cat") != move_seed(2, view, "cat")
 
 
-def test_a_takeback_cannot_re_roll_a_bots_reply(app, client):
-    """Back in the same position, a bot makes the move it made before: ann takes back a
-    placement of hers and the bot's answer to it, places again the same way, and gets the same
-    answer (its seed comes from its view, not from the version, which a takeback moves on)."""
-    created = create(client, "reign-supreme", ["ann", "bob"], {"bob": "random"}, seed=3)
+def _replies_after_takebacks(
+    app, client, level: str, rounds: int = 2, seed: int = 3
+) -> tuple[str, list[list[dict[str, Any]]]]:
+    """ann places until the bot answers one of her placements with moves that can be taken back,
+    then takes back her placement and the answer ``rounds`` times, placing the same way again
+    each time: the session and the bot's answers, the first one and one after each takeback."""
+    created = create(client, "reign-supreme", ["ann", "bob"], {"bob": level}, seed=seed)
     sid, ann = created["session_id"], bearer(created["seats"]["ann"])
 
     def place_and_answer() -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
@@ -305,22 +309,92 @@ def test_a_takeback_cannot_re_roll_a_bots_reply(app, client):
             f"/v1/sessions/{sid}/takebacks", json={"to_version": to_version}, headers=ann
         )
 
-    # ann places until the bot answers one of her placements with moves that can be taken back
     # (an answer that ends the set-up deals cards: chance, a barrier of the horizon)
     while True:
         start, move, answer = place_and_answer()
         if answer and take_back(start).status_code == 201:
             break
     replies = [answer]
-    for _ in range(2):
+    for _ in range(rounds):
         _, same, answer = place_and_answer()
         assert same == move
         replies.append(answer)
+        assert answer == replies[0], "the bot answered otherwise after a takeback"
         resp = take_back(start)
         assert resp.status_code == 201, resp.get_json()
         assert resp.get_json()["status"] == "accepted"
     assert all(m["player"] == "bob" for m in replies[0])
+    return sid, replies
+
+
+def test_a_takeback_cannot_re_roll_a_bots_reply(app, client):
+    """Back in the same position, a bot makes the move it made before: ann takes back a
+    placement of hers and the bot's answer to it, places again the same way, and gets the same
+    answer."""
+    _, replies = _replies_after_takebacks(app, client, "random")
     assert replies[0] == replies[1] == replies[2]
+
+
+def test_a_takeback_cannot_re_roll_a_reply_the_bot_would_choose_otherwise(app, client, monkeypatch):
+    """The bot's reply after a takeback is read from the history, not chosen again: here the
+    bot would choose another legal move each time it is asked (as a search cut by the time
+    budget may), and its answers after the takebacks are still its first one."""
+    asked: list[int] = []
+
+    def another_move_each_time(bot, view, player, level, seed, time_ms):
+        state = bot.determinize(view, random.Random(0))
+        moves = [m for m in bot.game.legal_moves(state, player) if m["type"] != "concede"]
+        asked.append(len(moves))
+        return Suggestion(moves[len(asked) % len(moves)], level, 0, len(moves), False, "rotating")
+
+    monkeypatch.setattr("api.bot_seats.suggest", another_move_each_time)
+    _, replies = _replies_after_takebacks(app, client, "random")
+    assert any(n > 1 for n in asked)  # the bot had a choice: asked again, it would differ
+    assert replies[0] == replies[1] == replies[2]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_takeback_cannot_re_roll_a_greedy_reply_cut_short_by_the_clock(
+    app, client, monkeypatch, seed
+):
+    """A greedy bot whose pass the clock cuts short one time and not the next (a busy machine,
+    ``SESSION_BOT_TIME_MS`` of 10) answers after each takeback as it did the first time. The
+    clock is a stub, no timing: every other search sees its time run out at its first look, so
+    it weighs only the first legal move; the others run in full. (These seeds reach a reply
+    whose full pass prefers another move: without the history, the replies differ.)"""
+    asked = itertools.count()
+
+    def cut_short(bot, view, player, level, seed, time_ms):
+        looks, hurried = itertools.count(), next(asked) % 2 == 1
+
+        def clock() -> float:
+            return 1e9 if hurried and next(looks) > 0 else 0.0
+
+        return suggest(bot, view, player, level, seed, time_ms, clock=clock)
+
+    monkeypatch.setattr("api.bot_seats.suggest", cut_short)
+    sid, replies = _replies_after_takebacks(app, client, "greedy", seed=seed)
+    assert replies[0] == replies[1] == replies[2]
+    assert app.extensions["referee_sessions"].load(sid).taken_back > 0
+
+
+def test_a_session_without_takebacks_reads_no_history_for_its_bots(app, client, monkeypatch):
+    """Reading the history for a bot's earlier reply costs only sessions a takeback landed in:
+    a game without takebacks is played to its end without the bot seats reading it."""
+    store = app.extensions["referee_sessions"]
+    all_history = store.all_history
+    bots_read: list[str] = []
+
+    def watched(session_id, version):
+        if threading.current_thread().name.startswith("bot-seats"):
+            bots_read.append(session_id)
+        return all_history(session_id, version)
+
+    monkeypatch.setattr(store, "all_history", watched)
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
+    play_humans(app, client, created)
+    assert store.load(created["session_id"]).taken_back == 0
+    assert bots_read == []
 
 
 def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, monkeypatch):
