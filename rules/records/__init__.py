@@ -8,7 +8,7 @@ Pure Python over the games' own functions, as floors (a module imports only thos
   ``view_move`` and ``view_event``);
 - ``replay``: a record replayed from its start, answering the first version that differs;
 - ``horizon``: the information horizon, the earliest version a takeback may return to, and
-  the seats whose consent a takeback needs (``undone_seats``);
+  the seats whose consent a takeback needs (``undone_seats``; in a replay, ``LastDecisions``);
 - ``fork``: the state a fork starts from (the true one of a finished game, or one seat's
   knowledge with the hidden parts drawn afresh);
 - ``earlier``: the move a seat made the last time the session was at a state it is in again
@@ -20,7 +20,7 @@ The format is documented in ``docs/records.md``.
 from rules.records.digest import commitment, state_digest
 from rules.records.earlier import earlier_move
 from rules.records.fork import fork_state
-from rules.records.horizon import LastBarriers, barrier, horizon, undone_seats
+from rules.records.horizon import LastBarriers, LastDecisions, barrier, horizon, undone_seats
 from rules.records.record import (
     FORMAT,
     FORMAT_VERSION,
@@ -48,6 +48,7 @@ __all__ = [
     "Checks",
     "Difference",
     "LastBarriers",
+    "LastDecisions",
     "NotReplayable",
     "barrier",
     "commitment",

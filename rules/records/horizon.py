@@ -33,7 +33,16 @@ from rules.engine import Game
 from rules.engine_types import State
 from rules.records.record import TAKEBACK
 
-__all__ = ["REVEALS", "KNOWN_TO_MOVER", "LastBarriers", "barrier", "horizon", "undone_seats"]
+__all__ = [
+    "REVEALS",
+    "KNOWN_TO_MOVER",
+    "LastBarriers",
+    "LastDecisions",
+    "barrier",
+    "decided_by",
+    "horizon",
+    "undone_seats",
+]
 
 REVEALS: dict[str, frozenset[str]] = {
     # a card leaves a hidden hand for the table (rulings R&R 12; docs/rules/reign-and-ruin.md)
@@ -168,6 +177,15 @@ class LastBarriers:
         return last[version]
 
 
+def decided_by(entry: Mapping[str, Any]) -> list[str]:
+    """The seats that decided ``entry``: a move's player, and for a takeback the seats that
+    proposed and accepted it (``takeback.accepted_by``, the proposer first). Undoing the entry
+    undoes their decision (:func:`undone_seats`)."""
+    if entry.get("by") == TAKEBACK:
+        return [entry["player"], *entry["takeback"]["accepted_by"]]
+    return [entry["player"]]
+
+
 def undone_seats(undone: Sequence[Mapping[str, Any]]) -> set[str]:
     """The seats whose decisions a takeback undoing the entries ``undone`` takes back, so the
     seats it waits on (other than its proposer; bots accept): a move's player, and for an earlier
@@ -177,7 +195,42 @@ def undone_seats(undone: Sequence[Mapping[str, Any]]) -> set[str]:
     "Takeback with consent"). A clock's entry is never undone: it is a barrier."""
     seats: set[str] = set()
     for entry in undone:
-        seats.add(entry["player"])
-        if entry.get("by") == TAKEBACK:
-            seats.update(entry["takeback"]["accepted_by"])
+        seats.update(decided_by(entry))
     return seats
+
+
+class LastDecisions:
+    """The seats whose decisions each takeback entry of a history being replayed undoes
+    (:func:`undone_seats` of the entries it passes), so whose consent it needed
+    (``rules.records.replay.step``).
+
+    A takeback from version ``v`` back to ``to`` undoes versions ``to + 1`` to ``v - 1``: the
+    seats that decided one of them are exactly those whose last decision at or below ``v - 1`` is
+    above ``to``. Each entry is read once, in order, the first time a takeback reaches past it,
+    and each seat's last decision kept, so a takeback's seats cost one look-up per seat, never a
+    walk back over the versions it passes (which made a record of n takebacks to version 0 cost
+    n²/2 entries read, as the barrier checks of :class:`LastBarriers` did).
+
+    ``entries[v - 1]`` made version ``v``; read, never copied, so the replay may append to it as
+    it goes. Asked in order: a takeback is never asked about after one at a later version. Only
+    ``players``, the game's seats, are kept: a look-up costs at most one step per seat however
+    many names the entries no takeback may pass carry (a clock's pause is not replayed, so its
+    player is not checked)."""
+
+    def __init__(self, entries: Sequence[Mapping[str, Any]], players: Sequence[str]) -> None:
+        self._entries = entries
+        self._players = frozenset(players)
+        self._last: dict[str, int] = {}  # seat -> the last version read that it decided
+        self._read = 0  # versions 1 .. _read are in _last
+
+    def undone(self, to: int, version: int) -> set[str]:
+        """:func:`undone_seats` of versions ``to + 1`` to ``version`` (entries that exist), for
+        a ``version`` at or above every one asked before."""
+        if version < self._read:
+            raise ValueError(f"asked about version {version} after version {self._read}")
+        while self._read < version:
+            self._read += 1
+            for seat in decided_by(self._entries[self._read - 1]):
+                if seat in self._players:
+                    self._last[seat] = self._read
+        return {seat for seat, last in self._last.items() if last > to}

@@ -7,12 +7,14 @@ earlier version) all step through :func:`step`.
 A record replays when its seed is revealed and matches the commitment (``fairness``), the start
 (setup with ``players``, ``options`` and the seed, or a fork's ``start``) has ``start_digest``,
 and each entry, in order, is version ``v`` = its place, applies (``Game.apply``, or a takeback:
-the state of ``to_version``, within the information horizon), gives exactly the recorded events
-and a state whose digest is ``state_digest``. ``at`` and ``clock`` are times: not replayed.
+the state of ``to_version``, within the information horizon, proposed and accepted as a session
+takes one back: :func:`_check_consent`), gives exactly the recorded events and a state whose
+digest is ``state_digest``. ``at`` and ``clock`` are times: not replayed.
 
 A replay is linear in its entries: a takeback's horizon check looks up the highest barrier
 before it (``rules.records.horizon.LastBarriers``, each version checked once for being a barrier)
-instead of walking back over every version it passes.
+instead of walking back over every version it passes, and its consent check the last version
+each seat decided (``rules.records.horizon.LastDecisions``, each entry read once).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from rules.engine_types import Event, State
 from rules.errors import RulesError
 from rules.forfeit import FORFEIT, forfeit
 from rules.records.digest import canonical, commitment, state_digest
-from rules.records.horizon import CLOCK, LastBarriers
+from rules.records.horizon import CLOCK, LastBarriers, LastDecisions
 from rules.records.record import TAKEBACK
 
 __all__ = [
@@ -156,12 +158,16 @@ def step(
     checks: Checks = Checks(),
     *,
     last_barriers: LastBarriers,
+    last_decisions: LastDecisions,
 ) -> tuple[State, list[Event]]:
     """The state and events of ``entry``, applied after ``states`` (``states[v]``: version
-    ``v``). ``last_barriers`` is over these same ``states`` and the entries that made them, kept
-    for the whole replay so that every takeback's check reuses the barriers already found.
-    Raises ``NotReplayable`` at the entry's version when it cannot be applied; a takeback that
-    would pass a barrier (the information horizon) is refused naming the highest one passed."""
+    ``v``). ``last_barriers`` and ``last_decisions`` are over these same ``states`` and the
+    entries that made them, kept for the whole replay so that every takeback's checks reuse what
+    was already found. Raises ``NotReplayable`` at the entry's version when it cannot be applied:
+    a takeback that would pass a barrier (the information horizon) is refused naming the highest
+    one passed, one no session could have made (its proposer, move or consent: see
+    :func:`_check_consent`) saying why, and an entry that is no takeback but carries a
+    ``takeback`` is refused too (only ``takeback_entry`` writes one)."""
     version = len(states)
     state = states[-1]
     move = entry["move"]
@@ -178,7 +184,13 @@ def step(
                 f"The takeback to version {to} goes back past version {back} ({reason}): "
                 "past the information horizon.",
             )
+        # the horizon first: a takeback past a barrier is refused for that, whoever consented
+        _check_consent(entry, version, to, state["players"], last_decisions.undone(to, version - 1))
         return states[to], []
+    if "takeback" in entry:
+        raise NotReplayable(
+            version, 'Only a takeback entry ("by": "takeback") carries a "takeback".'
+        )
     if entry.get("by") == CLOCK and move.get("type") in (FORFEIT, CLOCK_PAUSE):
         return _clock_step(game, state, entry, version)
     why = checks.move(move)
@@ -192,6 +204,69 @@ def step(
         raise NotReplayable(version, f"The move does not apply: {err}") from None
     except Exception as err:  # a move the shape checks let through but the rules choke on
         raise NotReplayable(version, f"The move does not apply ({type(err).__name__}).") from None
+
+
+def _check_consent(
+    entry: Mapping[str, Any], version: int, to: int, players: Sequence[str], undone: set[str]
+) -> None:
+    """Raises ``NotReplayable`` at ``version`` unless the takeback ``entry`` (to version ``to``)
+    is one a session could have made (``rules.records.record.takeback_entry``; ``api.records``,
+    docs/records.md "Takeback with consent"): proposed by a seat of the game (``players``), its
+    move ``{"player": <proposer>, "type": "takeback"}``, and its ``accepted_by`` the proposer
+    first, then other seats of the game, each once: exactly the proposer and the seats whose
+    decisions it undoes (``undone``: the players of the moves it passes, and the seats that
+    proposed and accepted the takebacks it passes, ``rules.records.horizon.undone_seats``). A
+    takeback lands only when all of them accepted it (bot seats accept as it is proposed), and
+    waits on no one else.
+
+    What the record cannot tell is not checked: which seats are bots (the record does not say),
+    so neither that the proposer is not one (a bot proposes nothing: it holds no seat token) nor
+    the order after the proposer (the service lists the bots it undoes first, then the seats it
+    waited on, each in seat order); nor that the seats it waited on were told and answered (their
+    answers are not recorded: ``accepted_by`` is the record's word for them)."""
+    proposer = entry["player"]
+    if proposer not in players:
+        raise NotReplayable(
+            version, f"The takeback's proposer {_quote(proposer)} is not a player of the game."
+        )
+    expected = {"player": proposer, "type": TAKEBACK}
+    if entry["move"] != expected:
+        raise NotReplayable(
+            version, f"A takeback's move is {_quote(expected)}, not {_quote(entry['move'])}."
+        )
+    accepted = list(entry["takeback"]["accepted_by"])
+    if not accepted or accepted[0] != proposer:
+        raise NotReplayable(
+            version,
+            f"A takeback's accepted_by begins with its proposer, {_quote(proposer)}: "
+            f"{_quote(accepted)} does not.",
+        )
+    strangers = [seat for seat in accepted if seat not in players]
+    if strangers:
+        raise NotReplayable(
+            version,
+            f"The takeback's accepted_by names {_quote(strangers)}, not players of the game.",
+        )
+    if len(set(accepted)) != len(accepted):
+        raise NotReplayable(
+            version, f"The takeback's accepted_by {_quote(accepted)} names a seat twice."
+        )
+    needed = undone | {proposer}
+    missing = [seat for seat in players if seat in needed and seat not in accepted]
+    if missing:
+        raise NotReplayable(
+            version,
+            f"The takeback to version {to} undoes decisions of {_quote(missing)} (their moves, or "
+            f"takebacks they proposed or accepted), and its accepted_by {_quote(accepted)} lacks "
+            "them: a takeback lands only with the consent of every seat whose decisions it undoes.",
+        )
+    uninvolved = [seat for seat in accepted if seat not in needed]
+    if uninvolved:
+        raise NotReplayable(
+            version,
+            f"The takeback to version {to} undoes no decision of {_quote(uninvolved)}, whom its "
+            f"accepted_by names: a takeback waits only on the seats whose decisions it undoes.",
+        )
 
 
 CLOCK_PAUSE = "timeout"
@@ -226,8 +301,11 @@ def replay_states(
     where an entry does not apply; compares nothing (``replay`` does)."""
     states: list[State] = [start]
     last_barriers = LastBarriers(game, states, entries)  # grows with states
+    last_decisions = LastDecisions(entries, start["players"])
     for entry in entries:
-        state, events = step(game, states, entry, checks, last_barriers=last_barriers)
+        state, events = step(
+            game, states, entry, checks, last_barriers=last_barriers, last_decisions=last_decisions
+        )
         states.append(state)
         yield state, events
 

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from rules.playout import choose_move
-from rules.records import commitment, make_entry, make_record
+from rules.records import commitment, make_entry, make_record, undone_seats
 from rules.registry import get_game
 
 PLAYERS = {
@@ -26,6 +26,14 @@ GAME_IDS = sorted(PLAYERS)
 SALT = "5a17" * 8
 """The corpus' stand-in salt (32 hex digits): the commitment is real, the salt is fixed."""
 AT = "2026-01-01T00:00:00.000Z"
+
+
+def consent(game_id: str, proposer: str, passed: list[dict[str, Any]]) -> list[str]:
+    """The ``accepted_by`` of a takeback by ``proposer`` that passes the entries ``passed``, as a
+    session of human seats writes it: the proposer, then each other seat whose decisions it
+    undoes (``rules.records.undone_seats``), in seat order."""
+    undone = undone_seats(passed)
+    return [proposer] + [p for p in PLAYERS[game_id] if p in undone and p != proposer]
 
 
 def fairness(seed: int, revealed: bool = True, open_: bool = True) -> dict[str, Any]:

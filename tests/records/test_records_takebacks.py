@@ -33,7 +33,7 @@ from rules.records import (
     takeback_entry,
 )
 from rules.registry import get_game
-from tests.records.games import AT, GAME_IDS, PLAYERS, fairness
+from tests.records.games import AT, GAME_IDS, PLAYERS, consent, fairness
 
 # the modules themselves (the package exports functions of the same names)
 horizon_module = importlib.import_module("rules.records.horizon")
@@ -118,7 +118,8 @@ def _with_takebacks(game_id: str, seed: int, entries_wanted: int, wild: float) -
                 continue  # no room within the horizon: draw again
             seat = rng.choice(PLAYERS[game_id])
             back_to = states[to] if to < version - 1 else state
-            entries.append(takeback_entry(version, seat, to, f"t{version}", [seat], AT, back_to))
+            accepted = consent(game_id, seat, entries[to:])
+            entries.append(takeback_entry(version, seat, to, f"t{version}", accepted, AT, back_to))
             states.append(back_to)
             continue
         if state["status"] == "finished":
@@ -176,7 +177,8 @@ def _takebacks_after(line, *targets: int) -> dict[str, Any]:
     entries = list(entries)
     for to in targets:
         version = len(entries) + 1
-        entries.append(takeback_entry(version, "ann", to, f"t{version}", ["ann"], AT, states[to]))
+        accepted = consent(SUPREME, "ann", entries[to:])
+        entries.append(takeback_entry(version, "ann", to, f"t{version}", accepted, AT, states[to]))
     return _record(SUPREME, states[0], entries, seed)
 
 
@@ -219,9 +221,10 @@ def test_a_chain_of_takebacks_passes_the_takebacks_and_stops_at_a_barrier(line, 
 def test_takebacks_to_version_0_and_to_no_earlier_version(line, monkeypatch):
     game, seed, states, entries, _ = line  # its first move is no barrier
     start = states[0]
-    takebacks = [takeback_entry(v, "ann", 0, f"t{v}", ["ann"], AT, start) for v in range(2, 12)]
+    accepted = consent(SUPREME, "ann", entries[:1])
+    takebacks = [takeback_entry(v, "ann", 0, f"t{v}", accepted, AT, start) for v in range(2, 12)]
     assert replay(game, _record(SUPREME, start, entries[:1] + takebacks, seed)) is None
-    takebacks.append(takeback_entry(12, "ann", 11, "t12", ["ann"], AT, start))
+    takebacks.append(takeback_entry(12, "ann", 11, "t12", accepted, AT, start))
     record = _record(SUPREME, start, entries[:1] + takebacks, seed)
     detail = "A takeback must go to an earlier version, not 11."
     assert replay(game, record) == replay_module.Difference(12, detail)
@@ -252,12 +255,13 @@ def test_takebacks_to_version_0_check_each_version_once(line, barrier_calls, tak
     game, _, states, entries, barriers = line
     first = barriers[0] - 1  # versions 0 .. first have no barrier
     moves = entries[:first]
+    accepted = consent(SUPREME, "ann", moves)  # each takeback passes the moves and the takebacks
     record = _record(
         SUPREME,
         states[0],
         moves
         + [
-            takeback_entry(v, "ann", 0, f"t{v}", ["ann"], AT, states[0])
+            takeback_entry(v, "ann", 0, f"t{v}", accepted, AT, states[0])
             for v in range(first + 1, first + 1 + takebacks)
         ],
         line[1],
@@ -273,7 +277,8 @@ def test_a_session_of_takebacks_checks_each_version_once(line, barrier_calls):
     history = list(entries)
     for _ in range(300):
         version = len(history) + 1
-        history.append(takeback_entry(version, "ann", barriers[-1], "t", ["ann"], AT, states[0]))
+        accepted = consent(SUPREME, "ann", history[barriers[-1] :])
+        history.append(takeback_entry(version, "ann", barriers[-1], "t", accepted, AT, states[0]))
     replayed = [state for state, _ in replay_states(game, states[0], history)]
     assert replayed[-1] is replayed[barriers[-1] - 1]
     assert len(barrier_calls) <= len(history)
@@ -316,9 +321,10 @@ def test_takebacks_and_pauses_digest_no_state_again(line, digests):
     and 1), not 402; each entry's digest is still compared."""
     game, seed, states, entries, _ = line
     pause = {"player": "ann", "type": "timeout"}
+    accepted = consent(SUPREME, "ann", entries[:1])
     record_entries = (
         entries[:1]
-        + [takeback_entry(v, "ann", 0, f"t{v}", ["ann"], AT, states[0]) for v in range(2, 202)]
+        + [takeback_entry(v, "ann", 0, f"t{v}", accepted, AT, states[0]) for v in range(2, 202)]
         + [make_entry(v, "ann", pause, [], AT, states[0], by="clock") for v in range(202, 402)]
     )
     record = _record(SUPREME, states[0], record_entries, seed)
