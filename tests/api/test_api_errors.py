@@ -520,7 +520,11 @@ def test_huge_bodies_of_mistakes_give_bounded_answers(client):
     assert len(resp.data) < 20_000
     resp = post(client, f"{BASE}/setup", {"players": ["a"] * 200_000})
     problem = assert_problem(resp, 422, "invalid_setup")
-    assert len(problem["violations"]) <= 100 and "more" in problem["detail"]
+    assert [v["code"] for v in problem["violations"]] == ["player_count"]  # ids not checked
+    bad_deck = [{"faction": "pirates", "value": 1}] * 1000  # the most cards a custom deck holds
+    resp = post(client, f"{BASE}/setup", {"players": ["a", "b"], "options": {"deck": bad_deck}})
+    problem = assert_problem(resp, 422, "invalid_setup")
+    assert len(problem["violations"]) == 100 and "(and 995 more)" in problem["detail"]
     assert len(resp.data) < 50_000
 
 
