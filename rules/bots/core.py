@@ -43,8 +43,10 @@ is left of ``SEARCH_SHARE`` of ``time_ms`` once the greedy pass's trials are pai
 rates per game (``trials_per_second``, ``playouts_per_second``, calibrated on a busy two-core
 machine), not the wall clock, so the same
 request gives the same move on any machine. ``time_ms`` is also an upper bound: on a machine
-too slow to finish the budget in time the search stops early, answers with what it has, and
-says so (``complete: false``); only such answers can differ between runs.
+too slow to finish the budget in time, or in a state whose playouts cost far more than the
+rates assume, the search stops early (:class:`_Pace`; a playout the deadline passes in is
+abandoned), answers with what it has, and says so (``complete: false``); only such answers can
+differ between runs.
 """
 
 from __future__ import annotations
@@ -103,8 +105,16 @@ class _Pace:
     just before it and end one step late; a Reign Supreme search playout costs up to a quarter
     of a second, a move of its greedy pass a millisecond with 45 of them. So each look at the
     clock also times the step since the previous look, and a step starts only if the longest
-    one timed so far (``_steps``: since ``begin``; the first includes imagining the first state
-    and listing the moves, so the guess errs early) still fits. One look per step, as before.
+    one timed so far (since ``begin``; the first includes imagining the first state and listing
+    the moves, so the guess errs early) still fits.
+
+    A prediction can still be wrong: nothing predicts the first playout of a search (``begin``
+    forgets the greedy pass's steps), and a playout can cost many times the ones before it (a
+    rollout reaching a player with thousands of moves values every one of them at a greedy
+    step: 282,000 in one Reign & Ruin playout, 13 s at ``time_ms`` 1000). So a playout also
+    looks at the clock (:meth:`overdue`) before each unit of its work, one move applied and
+    valued or one listing of the legal moves, and is abandoned once the deadline has passed:
+    the work ends at most one unit late, whatever the state.
     """
 
     __slots__ = ("_clock", "_deadline", "_last", "_longest")
@@ -131,6 +141,23 @@ class _Pace:
             self._longest = step
         self._last = now
         return not now + self._longest > self._deadline
+
+    def overdue(self) -> bool:
+        """Look at the clock inside a step: true once the deadline has passed. It times no step,
+        so the step's own length (a whole playout) is what :meth:`room` predicts from."""
+        return self._clock() > self._deadline  # false for a stub clock's nan or -inf
+
+
+class _OutOfTime(Exception):
+    """The deadline passed in the middle of a playout (:func:`_keep_to`): the playout is
+    abandoned, its round dropped, and the search answers with the rounds it finished."""
+
+
+def _keep_to(pace: _Pace | None) -> None:
+    """Raise :class:`_OutOfTime` when ``pace``'s deadline has passed (None: no deadline, as for
+    the benchmarks' playouts). Called before each unit of a playout's work."""
+    if pace is not None and pace.overdue():
+        raise _OutOfTime
 
 
 class GameBot(Protocol):
@@ -308,11 +335,18 @@ def _greedy(
     )
 
 
-def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Random) -> State:
+def _rollout_move(
+    bot: GameBot,
+    state: State,
+    moves: list[Move],
+    rng: random.Random,
+    pace: _Pace | None = None,
+) -> State:
     """The next state of a rollout: with probability ``bot.rollout_greed`` the mover's best move
     one move ahead by the evaluation (the greedy level's choice; ties: the first), else a random
     one; a game's ``rollout_greed_at(state)``, when it has one, sets that probability state by
-    state."""
+    state. The greedy choice looks at ``pace`` before valuing each move (:func:`_keep_to`): one
+    step may have thousands of moves to value."""
     game = bot.game
     greed_at = getattr(bot, "rollout_greed_at", None)
     greed = bot.rollout_greed if greed_at is None else greed_at(state)
@@ -320,13 +354,23 @@ def _rollout_move(bot: GameBot, state: State, moves: list[Move], rng: random.Ran
         return game.apply(state, rng.choice(moves))[0]
     best_state, best_value = state, -math.inf
     for move in moves:
+        _keep_to(pace)
         after, value = _after(bot, state, move, move["player"])
         if value > best_value:
             best_state, best_value = after, value
     return best_state
 
 
-def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -> float:
+def _rollout(
+    bot: GameBot,
+    state: State,
+    player: PlayerId,
+    rng: random.Random,
+    pace: _Pace | None = None,
+) -> float:
+    """Play on from ``state`` (the module doc) and score the result for ``player``; raises
+    :class:`_OutOfTime` when ``pace``'s deadline passes, looked at before each step (listing
+    the moves), each move valued and the final evaluation."""
     game = bot.game
     start, stop = state, getattr(bot, "rollout_stop", None)
     for _ in range(bot.rollout_depth):
@@ -335,13 +379,17 @@ def _rollout(bot: GameBot, state: State, player: PlayerId, rng: random.Random) -
             return result
         if stop is not None and stop(start, state):
             break
+        _keep_to(pace)
         moves = game.legal_moves(state)
         if not moves:
             break
         playable = [m for m in moves if m.get("type") != "concede"] or moves
-        state = _rollout_move(bot, state, playable, rng)
+        state = _rollout_move(bot, state, playable, rng, pace)
     result = outcome_value(state, player)
-    return bot.evaluate(state, player) if result is None else result
+    if result is not None:
+        return result
+    _keep_to(pace)
+    return bot.evaluate(state, player)
 
 
 def playouts_for(bot: GameBot, time_ms: int, trials: int = 0) -> int:
@@ -451,8 +499,8 @@ def _search(
 ) -> tuple[list[list[float]], int, bool]:
     """Rounds of paired playouts (see the module doc) within ``budget`` playouts: each
     challenger's differences from the greedy move, the playouts made, and false when the
-    clock cut the search (``pace``: the next playout would not end in time; an unfinished round
-    is dropped)."""
+    clock cut the search (``pace``: the next playout would not end in time, or the deadline
+    passed during one, which is then abandoned; an unfinished round is dropped)."""
     pace.begin()
     imagine = getattr(bot, "imagine", None) or bot.determinize
     diffs: list[list[float]] = [[] for _ in others]
@@ -462,12 +510,15 @@ def _search(
         if not pace.room():
             return diffs, playouts, False
         sample, seed = imagine(view, rng), rng.getrandbits(64)
-        base = _playout(bot, sample, greedy_move, player, seed)
-        results = []
-        for i in alive:
-            if not pace.room():
-                return diffs, playouts, False
-            results.append(_playout(bot, sample, others[i], player, seed) - base)
+        try:
+            base = _playout(bot, sample, greedy_move, player, seed, pace)
+            results = []
+            for i in alive:
+                if not pace.room():
+                    return diffs, playouts, False
+                results.append(_playout(bot, sample, others[i], player, seed, pace) - base)
+        except _OutOfTime:
+            return diffs, playouts, False
         playouts += 1 + len(alive)
         for i, d in zip(alive, results, strict=True):
             diffs[i].append(d)
@@ -475,11 +526,19 @@ def _search(
     return diffs, playouts, True
 
 
-def _playout(bot: GameBot, sample: State, move: Move, player: PlayerId, seed: int) -> float:
+def _playout(
+    bot: GameBot,
+    sample: State,
+    move: Move,
+    player: PlayerId,
+    seed: int,
+    pace: _Pace | None = None,
+) -> float:
     """One playout: ``move`` on the imagined ``sample``, then a rollout with its own generator
-    seeded ``seed`` (the same for every candidate of a round: common random numbers)."""
+    seeded ``seed`` (the same for every candidate of a round: common random numbers); raises
+    :class:`_OutOfTime` when ``pace``'s deadline passes during it."""
     after, _ = bot.game.apply(sample, move)
-    return _rollout(bot, after, player, random.Random(seed))
+    return _rollout(bot, after, player, random.Random(seed), pace)
 
 
 def _greedy_pick(values: Sequence[float], rng: random.Random) -> int:

@@ -5,6 +5,9 @@ Not timed: budgets are playout counts and the clock is a stub, so every answer h
 from __future__ import annotations
 
 import itertools
+import json
+import random
+from collections.abc import Callable
 
 import pytest
 
@@ -19,6 +22,7 @@ from rules.bots.core import (
     search_width,
     upper_bound,
 )
+from rules.engine_types import PlayerId, State
 from tests.bots.positions import GAME_IDS, positions
 
 
@@ -116,7 +120,9 @@ def test_a_challenger_that_wins_every_paired_playout_replaces_the_greedy_move(mo
     bot, view, player = _rr_decision()
     greedy = suggest(bot, view, player, "greedy", 3, 1000, clock=_never)
     monkeypatch.setattr(
-        core, "_playout", lambda b, s, move, p, seed: 0.0 if move == greedy.move else 1.0
+        core,
+        "_playout",
+        lambda b, s, move, p, seed, pace=None: 0.0 if move == greedy.move else 1.0,
     )
     expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
     assert expert.move != greedy.move and expert.reason.startswith("beat the greedy move")
@@ -133,7 +139,9 @@ def test_noise_without_a_gain_keeps_the_greedy_move(monkeypatch):
     monkeypatch.setattr(
         core,
         "_playout",
-        lambda b, s, move, p, seed: 0.5 if move == greedy.move else float(next(flips) % 2),
+        lambda b, s, move, p, seed, pace=None: (
+            0.5 if move == greedy.move else float(next(flips) % 2)
+        ),
     )
     expert = suggest(bot, view, player, "expert", 3, 1000, clock=_never)
     assert expert.move == greedy.move and expert.playouts > 0
@@ -179,3 +187,91 @@ def test_the_deadline_counts_from_started_when_given():
 
     from_call, from_arrival = valued(None), valued(0.0)
     assert from_call - from_arrival == spent_ms // tick_ms
+
+
+class _WorkClock:
+    """A fake clock on which time is work: it moves ``tick`` seconds per evaluation (a state
+    valued, one unit of a bot's work), so a deadline is a number of evaluations and the test is
+    exact on any machine. ``evaluate`` wraps the bot's own; past ``cap`` evaluations it stops
+    the bot at once (a bot with no deadline in its rollouts would otherwise run for seconds)."""
+
+    def __init__(self, evaluate: Callable[[State, PlayerId], float], tick: float, cap: int):
+        self._evaluate, self.tick, self.cap, self.evaluations = evaluate, tick, cap, 0
+
+    def __call__(self) -> float:
+        return self.evaluations * self.tick
+
+    def evaluate(self, state: State, player: PlayerId) -> float:
+        self.evaluations += 1
+        assert self.evaluations <= self.cap, "the bot worked far past its deadline"
+        return self._evaluate(state, player)
+
+
+def _worked(monkeypatch, game_id, view, player, level, seed, time_ms, tick):
+    """The suggestion with the work clock, and the evaluations it took."""
+    bot = BOTS[game_id]
+    work = _WorkClock(bot.evaluate, tick, cap=10 * int(WORK_SHARE * time_ms / 1000 / tick))
+    with monkeypatch.context() as patch:
+        patch.setattr(bot, "evaluate", work.evaluate)
+        chosen = suggest(bot, view, player, level, seed, time_ms, clock=work)
+    return chosen, work.evaluations
+
+
+def _few_against_thousands() -> tuple[State, PlayerId]:
+    """The hunt's Reign & Ruin state in small: a custom deck of 60 Nomora cards, the draft
+    played, the draw pile emptied into the discard pile and the hand on turn made Hexen. The
+    seat on turn can only play its 7 cards as fighters; the next player revives any of 32
+    discarded cards into any of 4 armies or their hand with any of their 7 cards."""
+    game = BOTS["reign-and-ruin"].game
+    deck = [{"faction": "nomora", "value": 1 + i % 9} for i in range(60)]
+    state = game.setup(["p1", "p2", "p3", "p4"], 1, {"deck": deck})
+    chooser = random.Random(1)
+    while state["phase"] == "draft":
+        state, _ = game.apply(state, chooser.choice(game.legal_moves(state)))
+    state = json.loads(json.dumps(state))
+    state["discard_pile"] += state["draw_pile"]
+    state["draw_pile"] = []
+    player = state["active_players"][0]
+    for card in state["hands"][player]:
+        state["cards"][card]["faction"] = "hexen"
+    game.check_state(state)
+    return state, player
+
+
+def test_a_search_among_thousands_of_opponent_moves_stops_at_the_deadline(monkeypatch):
+    """Few moves of its own unlock the search; a rollout step values every move of the next
+    player, over a thousand. Before, the first playout ran to its end unwatched (13 s at
+    ``time_ms`` 1000 in the hunt's state): now it is abandoned once the deadline passes, at most
+    one evaluation late, and the answer is the greedy move, incomplete."""
+    state, player = _few_against_thousands()
+    bot = BOTS["reign-and-ruin"]
+    game = bot.game
+    own = [m for m in game.legal_moves(state, player) if m["type"] != "concede"]
+    after, _ = game.apply(state, own[0])
+    assert len(own) == 7 and len(game.legal_moves(after)) > 1000
+    view, time_ms, tick = game.view(state, player), 1000, 0.001  # 900 evaluations in time
+    budget = playouts_for(bot, time_ms, len(own) * bot.greedy_samples)
+    assert search_width(bot, budget, len(own)) >= 2  # the search has a budget
+    cut, evaluations = _worked(monkeypatch, bot.game.id, view, player, "expert", 1, time_ms, tick)
+    greedy = suggest(bot, view, player, "greedy", 1, time_ms, clock=_never)
+    assert evaluations <= WORK_SHARE * time_ms / 1000 / tick + 1
+    assert not cut.complete and cut.playouts == 0 and cut.move == greedy.move
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_first_playout_of_a_search_stops_at_the_deadline(game_id, monkeypatch):
+    """Nothing predicts the first playout's length, so with the deadline just after the greedy
+    pass (room for one more move of it) the search starts it: it must stop at the deadline,
+    at most one evaluation late, and leave the greedy move."""
+    bot = BOTS[game_id]
+    game = bot.game
+    state = _chosen(game_id)[1]
+    player = state["active_players"][0]
+    view, time_ms = game.view(state, player), 10_000
+    _, greedy_pass = _worked(monkeypatch, game_id, view, player, "greedy", 1, time_ms, 1e-9)
+    # the deadline after the greedy pass and one more move of it, plus half an evaluation
+    tick = WORK_SHARE * time_ms / 1000 / (greedy_pass + bot.greedy_samples + 0.5)
+    cut, evaluations = _worked(monkeypatch, game_id, view, player, "expert", 1, time_ms, tick)
+    greedy = suggest(bot, view, player, "greedy", 1, time_ms, clock=_never)
+    assert greedy_pass < evaluations <= greedy_pass + bot.greedy_samples + 1  # the search began
+    assert cut.move == greedy.move and cut.playouts == 0 and not cut.complete
