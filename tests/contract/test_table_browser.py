@@ -13,10 +13,12 @@ runs well leaves no script or console error in the page.
 What the page says when things go wrong: an ``/events`` stream the server refuses (the page
 reopens it later and catches up), a session deleted or expired (no more moves, clocks stopped),
 a takeback declined or made stale by another move (its proposer is told), a decline after the
-seat's accept, a refused move (its reason stays), a link whose token opens no seat. And what it
-does around the game: the admin's clock changes reach every open page, the admin link resumes
-clocks a timeout paused, a finished game's page lets go of its stream, the lobby keeps its
-links, a seat named ``__proto__`` can be a bot."""
+seat's accept, a refused move (its reason stays), a link whose token opens no seat, a lost read
+of the session (read again until the seat is offered its move), a request that waits for a
+connection (said). And what it does around the game: the admin's clock changes reach every open
+page, the admin link resumes clocks a timeout paused, a finished game's page lets go of its
+stream, so does a hidden table's until it is shown (six tables in one browser all play), the
+lobby keeps its links, a seat named ``__proto__`` can be a bot."""
 
 from __future__ import annotations
 
@@ -710,6 +712,113 @@ def test_finished_games_let_go_of_their_streams(served, browser):
         page.wait_for_selector("#board svg")
     finally:
         context.close()
+
+
+SEEN_AS = """state => {
+    for (const [name, value] of [['visibilityState', state], ['hidden', state === 'hidden']]) {
+        Object.defineProperty(document, name, { configurable: true, get: () => value });
+    }
+    document.dispatchEvent(new Event('visibilitychange'));
+}"""
+"""The page's tab shown (``visible``) or hidden (``hidden``), as a browser says it on switching
+tabs: a headless browser's pages are all visible, whichever is in front."""
+STREAM_IS = "s => table.events.readyState === EventSource[s]"
+"""The page's ``/events`` stream is ``OPEN`` or ``CLOSED``."""
+
+
+def test_hidden_tables_let_go_of_their_streams_and_six_tables_all_play(served, browser):
+    """A browser opens six connections to a host (Chromium), and every table in progress held
+    one for its `/events` stream: with six tables in one browser (three games of two, as a
+    hot-seat player opens them; or a four-seat game's links, the spectator's and the admin's)
+    no request could go out, a click sent nothing, and nothing was said. Now a request that
+    waits says so, and a hidden table lets go of its stream a few seconds after hiding, then
+    opens it again (catching up on what it missed) when shown. Six tables open in one browser
+    profile, each with its stream: a move on the first waits, and the page says why; once the
+    other five are hidden it lands, and then each of the five, shown in turn, gets its seat's
+    move and plays it."""
+    _, base = served
+    context = browser.new_context()
+    tables = []  # (page, session id, seat token)
+    try:
+        for _ in range(3):
+            created = _people_session(base, "reign-and-ruin")  # both draft at 0, then one
+            for seat in ("ann", "bob"):
+                page = context.new_page()
+                page.set_default_timeout(STEP_MS)
+                token = created["seats"][seat]
+                page.goto(f"{base}/table#session={created['session_id']}&token={token}")
+                # Its stream holds a connection (the sixth's may hold the last one before its
+                # reads get through: they wait then, until its tab is hidden and lets go).
+                page.wait_for_function(STREAM_IS, arg="OPEN")
+                tables.append((page, created["session_id"], token))
+        first = tables[0][0]
+        first.bring_to_front()  # the tab in front (headless: its animation frames unthrottled)
+        _shows_version(first, 0)
+        first.locator("#move-groups button:not([disabled])").first.click()
+        _shows(first, "#wait-status", "A browser opens only six connections to a site")
+        assert first.locator("#status").inner_text().startswith("Version 0.")  # nothing went out
+        for page, _, _ in tables[1:]:
+            page.evaluate(SEEN_AS, "hidden")
+        for page, _, _ in tables[1:]:
+            page.wait_for_function(STREAM_IS, arg="CLOSED")
+            _shows(page, "#live-status", "Live updates paused while this tab was hidden")
+        _shows_version(first, 1)  # the connections freed, the move went out and landed
+        first.wait_for_function("() => document.querySelector('#wait-status').textContent === ''")
+        for page, session_id, token in tables[1:]:  # shown in turn, each plays
+            page.bring_to_front()
+            page.evaluate(SEEN_AS, "visible")
+            page.wait_for_function(STREAM_IS, arg="OPEN")
+            version = _call(base, token, "GET", f"/v1/sessions/{session_id}")["version"]
+            _shows_version(page, version)  # what happened while it was hidden included
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length === n", arg=version
+            )
+            assert page.locator("#live-status").inner_text() == ""
+            page.locator("#move-groups button:not([disabled])").first.click()
+            _shows_version(page, version + 1)
+            page.evaluate(SEEN_AS, "hidden")
+    finally:
+        context.close()
+
+
+def test_a_lost_read_is_read_again_and_the_seat_gets_its_move(served, browser):
+    """One read of the session lost (the connection reset, as a network blip does) after ann's
+    move, which leaves the game waiting on bob alone: bob's page said it could not read the
+    session and stayed so, with the old board and his old moves, since no event was coming to
+    read it again (found by a hunt: with a 25 s clock, the seat forfeited without being offered
+    a move). Now the page draws the legal moves that did arrive (their version with them), says
+    it tries again, reads again by itself a second later, and offers bob his move, which he
+    plays, without a reload."""
+    _, base = served
+    created = _people_session(base, "reign-and-ruin")  # both draft at 0, then bob alone
+    session_id = created["session_id"]
+    errors: list[str] = []
+    page = _open_seat(browser, base, created, "bob", errors)
+    try:
+        _shows_version(page, 0)
+        page.wait_for_function("() => !table.busy")  # the next read is the one after ann's move
+        # What #status said, with the version the page would then play at, at each change.
+        page.evaluate(
+            """() => {
+                window.said = [];
+                const status = document.querySelector('#status');
+                new MutationObserver(() => said.push([status.textContent, table.version]))
+                    .observe(status, { childList: true, characterData: true, subtree: true });
+            }"""
+        )
+        snapshot = f"{base}/v1/sessions/{session_id}"
+        page.route(snapshot, lambda route: route.abort("connectionreset"), times=1)
+        assert _api_move(base, created["seats"]["ann"], session_id, "draft") == 1
+        _shows_version(page, 1)
+        page.wait_for_selector("#move-groups button:not([disabled])")
+        failed = [version for text, version in page.evaluate("said") if "Trying again" in text]
+        assert failed == [1], page.evaluate("said")  # said once, with version 1's moves drawn
+        page.locator("#move-groups button:not([disabled])").first.click()
+        _shows_version(page, 2)
+        assert page.locator("#move-error").inner_text() == ""
+        assert not [e for e in errors if "ERR_CONNECTION_RESET" not in e], errors
+    finally:
+        page.close()
 
 
 def test_a_table_says_loading_until_its_first_read_and_why_that_failed(served, browser):

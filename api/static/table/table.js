@@ -52,9 +52,15 @@ async function api(method, path, body, headers = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
-  const type = response.headers.get("Content-Type") || "";
-  const data = type.includes("json") ? await response.json() : await response.text();
+  const done = slowWatch();
+  let response, data;
+  try {
+    response = await fetch(path, init);
+    const type = response.headers.get("Content-Type") || "";
+    data = type.includes("json") ? await response.json() : await response.text();
+  } finally {
+    done();
+  }
   if (!response.ok) {
     // A problem+json answer: its fields (code, horizon, ...) travel with the error.
     const problem = new Error(data.detail || `${method} ${path}: ${response.status}`);
@@ -63,6 +69,32 @@ async function api(method, path, body, headers = {}) {
     throw problem;
   }
   return data;
+}
+
+// A request (or a stream's connection) with no answer after SLOW_SECONDS says so in
+// #wait-status, until it ends. A browser opens at most six HTTP/1.1 connections to one host
+// (Chromium, Firefox) and queues the rest without a word: with six live tables of this site open
+// (each stream holds one; see "hidden tables" below) a click sent nothing and nothing was said.
+// The page cannot tell a queued request from a slow server, so it names both.
+const SLOW_SECONDS = 5;
+let slowCount = 0; // requests and stream connections overdue now
+
+function slowWatch() {
+  let late = false;
+  const timer = setTimeout(() => { late = true; slowChanged(1); }, SLOW_SECONDS * 1000);
+  return () => { // the answer came (or the stream closed): idempotent
+    clearTimeout(timer);
+    if (late) { late = false; slowChanged(-1); }
+  };
+}
+
+function slowChanged(by) {
+  slowCount += by;
+  $("wait-status").textContent = slowCount ? `Waiting for the server for over ${SLOW_SECONDS} s. `
+    + "A browser opens only six connections to a site, and each table of it in view holds "
+    + "one for its live updates: with several tables open in this browser, switch away from "
+    + "or close a few of their tabs (a hidden table lets go of its connection), and this one "
+    + "goes on by itself." : "";
 }
 
 // -- the lobby ---------------------------------------------------------------------------------
@@ -192,6 +224,9 @@ function openTable(session, token, admin) {
     session, token, admin, game: null, version: 0, busy: false, clock: null, entries: [],
     seen: 0, // the last version the stream brought (a reopened stream goes on after it)
     refusals: 0, // the stream's refusals in a row (they set the back-off)
+    failures: 0, // the session's reads failed in a row (they set the back-off: readFailed)
+    asleep: false, // its tab hidden a while, the stream closed (sleep, wake)
+    closed: false, // the game over and its log whole: the stream is closed for good (gameOver)
     ended: false, // deleted, expired, or a link whose token opens nothing: nothing more here
     over: null, // the version that finished the game, once a read says so (gameOver)
     takeback: null, // the pending takeback this page knows of (takebackSettled)
@@ -205,6 +240,10 @@ function openTable(session, token, admin) {
   table.ticker = setInterval(showClock, 250); // the countdown; each answer re-syncs it
   openStream();
   refresh(); // #status says "Loading…" until it answers
+  document.addEventListener("visibilitychange", visibilityChanged);
+  visibilityChanged(); // opened in a background tab: it lets go too, once loaded
+  // Back online (as the browser sees it): a read that failed meanwhile goes again now.
+  window.addEventListener("online", () => { if (table.failures && !table.asleep) refresh(); });
 }
 
 // -- the live stream ---------------------------------------------------------------------------
@@ -219,7 +258,11 @@ function openStream() {
   const query = table.token ? `&token=${encodeURIComponent(table.token)}` : "";
   const path = `/v1/sessions/${table.session}/events`;
   const events = new EventSource(`${path}?after=${table.seen}${query}`);
-  events.addEventListener("open", streamOpened);
+  table.streamWait = slowWatch(); // a connection the browser holds back says so (slowWatch)
+  events.addEventListener("open", () => {
+    table.streamWait();
+    streamOpened();
+  });
   events.addEventListener("move", (message) => {
     const entry = JSON.parse(message.data);
     if (entry.version <= table.seen) return; // already in the log
@@ -240,14 +283,22 @@ function openStream() {
     "This session was deleted: nothing more can be played here. The board and the events are "
     + "as they last were."));
   events.addEventListener("error", () => {
+    table.streamWait();
     if (events.readyState === EventSource.CLOSED) streamRefused();
+    else table.streamWait = slowWatch(); // the browser tries again by itself: watch that try
   });
   table.events = events;
 }
 
+function closeStream() {
+  table.events.close();
+  table.streamWait();
+  clearTimeout(table.retry);
+}
+
 function streamOpened() {
-  // Once back (after a refusal, or a drop the browser mended), read the session again: the
-  // stream replays moves, not a takeback proposed meanwhile.
+  // Once back (after a refusal, a drop the browser mended, or a hidden tab's sleep), read the
+  // session again: the stream replays moves, not a takeback proposed meanwhile.
   if (table.refusals || table.opened) refresh();
   table.opened = true;
   table.refusals = 0;
@@ -286,8 +337,9 @@ function badLink(err) {
 function endTable(text, movesText) {
   if (table.ended) return;
   table.ended = true;
-  table.events.close();
-  clearTimeout(table.retry);
+  closeStream();
+  clearTimeout(table.reread);
+  clearTimeout(table.sleeping);
   stopClock();
   $("status").textContent = text;
   $("status").className = "error";
@@ -306,8 +358,8 @@ function endTable(text, movesText) {
 function gameOver(version) {
   table.over = version;
   if (table.seen < version) return; // its last entries are on their way: the stream stays
-  table.events.close();
-  clearTimeout(table.retry);
+  table.closed = true;
+  closeStream();
   clearInterval(table.ticker);
   $("live-status").textContent = "";
 }
@@ -318,11 +370,14 @@ async function refresh() {
   if (table.ended) return;
   if (table.busy) { table.again = true; return; }
   table.busy = true;
+  clearTimeout(table.reread); // this read is the one a failure had set for later: never two
   try {
     const path = `/v1/sessions/${table.session}`;
     // All three at once (a first paint waits on the slowest, not on their sum); a move landing
-    // between them shows at the next event's refresh.
-    const [snapshot, board, legal] = await Promise.all([
+    // between them shows at the next event's refresh. Each one that answers is drawn even when
+    // another fails: the legal moves carry their own version, so the seat can play them while
+    // the snapshot is read again (before, one lost read threw them away too).
+    const reads = await Promise.allSettled([
       api("GET", path),
       api("GET", `${path}/board.svg`),
       table.token
@@ -330,27 +385,104 @@ async function refresh() {
         : Promise.resolve({ moves: [] }),
     ]);
     if (table.ended) return; // deleted while these were read
-    table.game = snapshot.game;
-    table.version = legal.version ?? snapshot.version;
-    showBoard(board);
-    showStatus(snapshot);
-    if (legal.refused) $("status").textContent += ` ${legal.refused}`;
-    syncClock(snapshot.clock);
-    showClockAdmin(snapshot);
-    showTakeback(snapshot);
-    showMoves(snapshot.status === "finished" ? [] : legal.moves);
-    if (snapshot.status === "finished") gameOver(snapshot.version);
+    const failed = reads.filter((read) => read.status === "rejected").map((read) => read.reason);
+    const final = failed.find(endsTable);
+    if (final) throw final;
+    drawRead(...reads.map((read) => read.value)); // undefined: that read failed
+    if (failed.length) throw failed[0];
+    table.failures = 0;
   } catch (err) {
     if (err.code === "unknown_session") sessionGone(table.game ? GONE : UNKNOWN); // read before?
-    else if (err.status === 401 || err.status === 403) badLink(err);
-    else if (!table.ended) {
-      $("status").textContent = `Could not read the session: ${err.message}`;
-      $("status").className = "error";
-    }
+    else if (endsTable(err)) badLink(err);
+    else readFailed(err);
   } finally {
     table.busy = false;
     if (table.again) { table.again = false; refresh(); }
   }
+}
+
+// A read that no retry can mend: the session is gone, or the link's token opens no seat of it.
+function endsTable(err) {
+  return err.code === "unknown_session" || err.status === 401 || err.status === 403;
+}
+
+// What a refresh read: the snapshot, the board picture, the legal moves (a spectator's: none);
+// any of them undefined when its read failed, and its part of the page then stays as it was.
+function drawRead(snapshot, board, legal) {
+  if (board !== undefined) showBoard(board);
+  if (snapshot !== undefined) {
+    table.game = snapshot.game;
+    showStatus(snapshot);
+    if (legal && legal.refused) $("status").textContent += ` ${legal.refused}`;
+    syncClock(snapshot.clock);
+    showClockAdmin(snapshot);
+    showTakeback(snapshot);
+  }
+  if (legal !== undefined) { // the version the moves were read at: their If-Match (play)
+    table.version = legal.version ?? (snapshot ? snapshot.version : table.version);
+    showMoves(snapshot && snapshot.status === "finished" ? [] : legal.moves);
+  }
+  if (snapshot && snapshot.status === "finished") gameOver(snapshot.version);
+}
+
+// A read that failed otherwise (the network dropped it, the server or its store did not answer)
+// is read again later, sooner at first than a refused stream (RETRY_SECONDS), since a blip is
+// the likely cause: nothing else would read it again, as the game may now wait on this very
+// seat (no event is coming) while its clock runs. The page says so in #status, which the next
+// read that succeeds redraws; ever less often while it fails, a fifth more at random so pages
+// that failed together come back apart. One timer: a read asked for meanwhile (an event, a
+// move) takes its place. A tab asleep reads again when shown (wake), not before.
+const READ_RETRY_SECONDS = [1, 2, 4, 8, 15, 30];
+
+function readFailed(err) {
+  if (table.ended) return;
+  const wait = READ_RETRY_SECONDS[Math.min(table.failures, READ_RETRY_SECONDS.length - 1)];
+  const seconds = wait * (1 + Math.random() / 5);
+  table.failures += 1;
+  const why = /[.!?]$/.test(err.message) ? err.message : `${err.message}.`;
+  $("status").textContent = `Could not read the session: ${why} Trying again in `
+    + `${Math.round(seconds)} s; until then the board and moves shown may be out of date.`;
+  $("status").className = "error";
+  clearTimeout(table.reread);
+  if (!table.asleep) table.reread = setTimeout(refresh, seconds * 1000);
+}
+
+// -- hidden tables -----------------------------------------------------------------------------
+// Each open table holds one of the browser's connections to this host for its stream, and a
+// browser opens at most six (HTTP/1.1: Chromium, Firefox): six tables in one browser, such as a
+// four-seat game's links plus the spectator's and the admin's opened by one person for a
+// hot-seat game, left no connection for any read or move, and every tab froze with nothing
+// said. A table nobody can see needs no live updates: HIDDEN_SECONDS after its tab is hidden
+// (`document.visibilityState`: another tab in front, the window minimised) it closes its stream,
+// and once shown again it opens a new one after the last version it logged (the stream replays
+// what was missed) and, once that is open, reads the session again (streamOpened), as after a
+// refusal. So only the tables in view hold connections, and one in view that still gets none
+// says so (slowWatch). The grace spares a quick look at another tab a reconnection; a page
+// that never hides (a monitor on the wall) keeps its stream.
+const HIDDEN_SECONDS = 2;
+
+function visibilityChanged() {
+  clearTimeout(table.sleeping);
+  if (table.ended) return;
+  if (document.visibilityState === "hidden") {
+    table.sleeping = setTimeout(sleep, HIDDEN_SECONDS * 1000);
+  } else if (table.asleep) wake();
+}
+
+function sleep() {
+  if (table.ended || table.closed || table.asleep) return;
+  table.asleep = true;
+  closeStream(); // any retry of a refused stream too
+  clearTimeout(table.reread);
+  $("live-status").textContent = "Live updates paused while this tab was hidden: they come "
+    + "back, with what happened meanwhile, as soon as the page reconnects.";
+}
+
+function wake() {
+  table.asleep = false;
+  if (table.ended || table.closed) return;
+  table.opened = true; // its open reads the session again, even if it had never opened before
+  openStream();
 }
 
 // A session begun under another version of its game's rules is read as stored but not played
