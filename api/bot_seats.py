@@ -42,10 +42,12 @@ machine: ``complete: false``). The seed never comes from the state's generator, 
 the seat cannot see.
 
 Takebacks: a bot facing, in its session, a state it already answered makes the move it made
-there, read from the history (:meth:`BotSeats._earlier`, ``rules.records.earlier_move``), not
-searched again, so a person cannot take back a bot's reply to fish for a better one, whatever
-the time budget. Only a session a takeback has landed in (``Session.taken_back``) reads its
-history for that: one without takebacks costs no read.
+there, not searched again, so a person cannot take back a bot's reply to fish for a better one,
+whatever the time budget. Each bot move is remembered by the digest of the state it answered, in
+the session hash, by the commit that makes it (``SessionStore.commit``'s ``reply_to``); before
+choosing, the bot reads that one field for the state it is in (``SessionStore.reply``): one
+small read per bot move, never the history. Replies made before they were kept are not
+remembered (those are searched again, with the same seed).
 """
 
 from __future__ import annotations
@@ -61,19 +63,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 from api import rules_version, session_clocks
 from api.session_clocks import now_ms
-from api.session_store import (
-    Conflict,
-    Session,
-    SessionGone,
-    SessionStore,
-    StateTooLarge,
-    history_entry,
-)
+from api.session_store import Conflict, Session, SessionStore, StateTooLarge, history_entry
 from api.store import StoreUnavailable
 from rules.bots import BOTS, NoMoveToSuggest, refusal, suggest
 from rules.engine import Game
 from rules.engine_types import Move, PlayerId, State, View, Violation
-from rules.records import earlier_move, state_digest
+from rules.records import state_digest
 from rules.registry import get_game
 
 __all__ = [
@@ -315,10 +310,9 @@ class BotSeats:
             player = due_bot(game, session.state, session.bots)
             if player is None:
                 return False
-            try:
-                move = self._earlier(session, player)
-            except SessionGone:  # deleted while its history was read
-                return False
+            answered = state_digest(session.state)
+            # Made at this very state before (a takeback came back to it): legal, made again.
+            move = self.store.reply(session.id, player, answered)
             if move is None:
                 move = self._choose(game, session, player)
             if move is None:
@@ -328,7 +322,15 @@ class BotSeats:
             clock = session_clocks.for_move(session, game, state, entry, now_ms())
             try:
                 result = self.store.commit(
-                    session.id, session.version, state, entry, entry["at"], None, None, clock
+                    session.id,
+                    session.version,
+                    state,
+                    entry,
+                    entry["at"],
+                    None,
+                    None,
+                    clock,
+                    reply_to=answered,
                 )
             except StateTooLarge as err:
                 log.warning("bot seats of session %s stop: %s", session_id, err)
@@ -337,20 +339,6 @@ class BotSeats:
                 return False  # deleted meanwhile
             # Committed: another bot may be due next; Conflict: choose again on the new version.
         return True
-
-    def _earlier(self, session: Session, player: PlayerId) -> Move | None:
-        """The move ``player`` made the last time the session was in its state (``rules.records.
-        earlier_move``), which it makes again: a takeback must not re-roll a bot's reply, and a
-        search cut by ``time_ms`` may choose another move from the same view and seed. None when
-        it never moved there, or when no takeback has landed (``Session.taken_back``): the promise
-        is that a takeback cannot re-roll a reply, so a session none landed in reads no history
-        here (a state a game reaches again by play alone, if one can, is searched again with the
-        same seed). SessionGone when the session went while its history was read."""
-        if not session.taken_back:
-            return None
-        entries = self.store.all_history(session.id, session.version)
-        start = session.origin.get("start_digest")
-        return earlier_move(entries, start, state_digest(session.state), player)
 
     def _choose(self, game: Game, session: Session, player: PlayerId) -> Move | None:
         """The bot's move, from ``player``'s view only; None when it has none to make."""

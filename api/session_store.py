@@ -5,7 +5,7 @@ on one slot and a Lua script may touch all of its keys:
 
 | key                                   | type   | holds                                                  |
 | ------------------------------------- | ------ | ------------------------------------------------------ |
-| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none), ``origin`` (what a record needs besides the history: start digest and rules version, a fork's start, ``forked_from``), ``taken_back`` (the version of the latest takeback that landed; absent: none), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
+| ``referee:{<id>}:session``            | hash   | ``seats`` (player -> token hash, human seats only), ``admin`` (token hash), ``version``, ``state``, ``created_at``, ``updated_at``, ``bots`` (player -> level; absent: none), ``bot_seed``, ``fairness`` (seed, salt, open: ``api.fairness``; shown only as its public part), ``options`` (as created), ``clock`` (``api.clock``; absent: none), ``origin`` (what a record needs besides the history: start digest and rules version, a fork's start, ``forked_from``), ``takeback`` (the pending takeback) and ``takeback:<id>:<seat>`` (its answers), ``reply:<seat>:<digest>`` (the move, as JSON, a bot seat made at the state of that ``rules.records.state_digest``: ``api.bot_seats`` makes it again there; one per bot move, about 200 bytes); after DELETE only the tombstone: ``admin`` and ``seats``, no ``version`` (so ``load`` finds no session) |
 | ``referee:{<id>}:history``            | list   | one entry per move; entry ``i`` made version ``i + 1``  |
 | ``referee:{<id>}:record:public``       | list   | entry ``i`` as the public sees it (``""``: as in the history); only when kept from version 0 |
 | ``referee:{<id>}:record:<n>``          | list   | entry ``i`` as the seat ``players[n]`` sees it (``""``: as the public, ``"*"``: as in the history); ``n`` < ``RECORD_SEATS`` |
@@ -69,7 +69,7 @@ from redis.typing import EncodableT, FieldT
 from api import jsonio
 from api.clock_store import ClockDeadlines, ClockWrite, lifetime_s
 from api.store import Store, StoreUnavailable, guarded, guarded_write
-from rules.records import TAKEBACK, entry_views, make_entry
+from rules.records import entry_views, make_entry
 from rules.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -144,17 +144,17 @@ if ARGV[12] ~= '' then
   table.insert(fields, ARGV[13])
 end
 if ARGV[15] ~= '' then
-  table.insert(fields, 'taken_back')
-  table.insert(fields, made)
+  table.insert(fields, ARGV[15])
+  table.insert(fields, ARGV[16])
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
-local views = tonumber(ARGV[16])
+local views = tonumber(ARGV[17])
 if views > 0 and redis.call('LLEN', KEYS[5]) == tonumber(version) then
   for i = 0, views - 1 do
-    redis.call('RPUSH', KEYS[5 + i], ARGV[17 + i])
+    redis.call('RPUSH', KEYS[5 + i], ARGV[18 + i])
     redis.call('EXPIRE', KEYS[5 + i], ttl)
   end
 end
@@ -354,11 +354,6 @@ class Session:
     ``start`` and ``forked_from``; ``{}`` for a session created before records."""
     created_at: str | None = None
     """When version 0 was written (``now()``'s form); the time the clocks started."""
-    taken_back: int = 0
-    """The version of the latest takeback that landed (``rules.records.TAKEBACK``), written by
-    its commit; 0 when none did (or none since this was kept). The cheap sign that the bot
-    seats may face a state they answered before: only then do they read the history for the
-    move they made there (``api.bot_seats``: a takeback cannot re-roll a bot's reply)."""
 
     @property
     def game(self) -> str:
@@ -493,28 +488,15 @@ _LOADED = (
     "clock",
     "origin",
     "created_at",
-    "taken_back",
 )
-"""The fields of the session hash a ``Session`` is made of, in ``_session``'s order."""
+"""The fields of the session hash a ``Session`` is made of, in ``_session``'s order (never a
+bot's remembered replies: ``SessionStore.reply`` reads one)."""
 
 
 def _session(session_id: str, values: list[Any]) -> Session | None:
     """The ``Session`` of the ``_LOADED`` fields read; None when it has no version (none, or
     deleted: a tombstone)."""
-    (
-        seats,
-        admin,
-        version,
-        state,
-        bots,
-        bot_seed,
-        fairness,
-        options,
-        clock,
-        origin,
-        created,
-        taken_back,
-    ) = values
+    seats, admin, version, state, bots, bot_seed, fairness, options, clock, origin, created = values
     if version is None:
         return None
     return Session(
@@ -530,7 +512,6 @@ def _session(session_id: str, values: list[Any]) -> Session | None:
         clock,
         jsonio.loads(origin) if origin else {},
         created.decode() if created else None,
-        int(taken_back or 0),
     )
 
 
@@ -890,6 +871,21 @@ class SessionStore:
         guarded(lambda: client.publish(self.channel(session_id), message))
 
     # -- moves -----------------------------------------------------------------------------
+    @staticmethod
+    def reply_field(seat: str, digest: str) -> str:
+        """The session hash's field of ``seat``'s reply at the state of ``digest`` (a state
+        digest ends the field: a seat with a ``:`` in its name cannot be read as another)."""
+        return f"reply:{seat}:{digest}"
+
+    def reply(self, session_id: str, seat: str, digest: str) -> dict[str, Any] | None:
+        """The move the bot seat ``seat`` made the last time the session was at the state of
+        ``digest`` (``commit``'s ``reply_to``), one field read; None when it never moved
+        there (or the session is gone, or the move was made before replies were kept)."""
+        client = self._client()
+        key = self.key(session_id, "session")
+        raw = guarded(lambda: client.hget(key, self.reply_field(seat, digest)))
+        return None if raw is None else jsonio.loads(raw)
+
     def remembered(self, session_id: str, player: str, idempotency_key: str) -> Remembered | None:
         """What the session remembers of ``player``'s ``idempotency_key``; None when nothing, or
         when its move is older than the window."""
@@ -940,6 +936,7 @@ class SessionStore:
         digest: str | None,
         clock: ClockWrite | None = None,
         takeback_id: str = "",
+        reply_to: str = "",
     ) -> Committed | Conflict | Replay | Withdrawn:
         """Write the move made on ``base_version``, atomically, unless the session moved on
         (``Conflict``) or the Idempotency-Key ``idem`` = (player, key) was answered meanwhile
@@ -948,8 +945,9 @@ class SessionStore:
         session also counts as moved on when its clock is no longer ``clock.old`` (an admin
         paused it, say); the clock's next deadline goes into the shared set first
         (``api.clock_store``). With a ``takeback_id``, the commit lands that pending takeback:
-        ``Withdrawn`` when it is pending no more (a proposal replaced it). A takeback's entry
-        (``by``) writes the session's ``taken_back`` with it (``Session.taken_back``). Raises
+        ``Withdrawn`` when it is pending no more (a proposal replaced it). With ``reply_to``, the
+        digest of the state the move was made at (a bot seat's move), the move is remembered as
+        the seat's reply there (``reply``), in the same first write. Raises
         StoreUnavailable when it surely did not happen (StoreFull when the store is over its
         memory limit), OutcomeUnknown when Redis stopped answering after the script was sent
         (it may have been applied)."""
@@ -971,7 +969,8 @@ class SessionStore:
             clock.old if clock else "",
             clock.new if clock else "",
             takeback_id,
-            "1" if entry.get("by") == TAKEBACK else "",
+            self.reply_field(entry["player"], reply_to) if reply_to else "",
+            jsonio.dumps(entry["move"]) if reply_to else "",
         ]
         views = record_views(state, entry)
         args.extend([str(len(views)), *views])

@@ -10,15 +10,12 @@ Pure Python over the games' own functions, as floors (a module imports only thos
 - ``horizon``: the information horizon, the earliest version a takeback may return to, and
   the seats whose consent a takeback needs (``undone_seats``; in a replay, ``LastDecisions``);
 - ``fork``: the state a fork starts from (the true one of a finished game, or one seat's
-  knowledge with the hidden parts drawn afresh);
-- ``earlier``: the move a seat made the last time the session was at a state it is in again
-  (after a takeback), which a bot seat makes again rather than search anew.
+  knowledge with the hidden parts drawn afresh).
 
 The format is documented in ``docs/records.md``.
 """
 
 from rules.records.digest import commitment, state_digest
-from rules.records.earlier import earlier_move
 from rules.records.fork import fork_state
 from rules.records.horizon import LastBarriers, LastDecisions, barrier, horizon, undone_seats
 from rules.records.record import (
@@ -52,7 +49,6 @@ __all__ = [
     "NotReplayable",
     "barrier",
     "commitment",
-    "earlier_move",
     "fork_state",
     "horizon",
     "undone_seats",

@@ -336,7 +336,7 @@ def test_a_takeback_cannot_re_roll_a_bots_reply(app, client):
 
 
 def test_a_takeback_cannot_re_roll_a_reply_the_bot_would_choose_otherwise(app, client, monkeypatch):
-    """The bot's reply after a takeback is read from the history, not chosen again: here the
+    """The bot's reply after a takeback is the one it remembered, not chosen again: here the
     bot would choose another legal move each time it is asked (as a search cut by the time
     budget may), and its answers after the takebacks are still its first one."""
     asked: list[int] = []
@@ -361,7 +361,7 @@ def test_a_takeback_cannot_re_roll_a_greedy_reply_cut_short_by_the_clock(
     ``SESSION_BOT_TIME_MS`` of 10) answers after each takeback as it did the first time. The
     clock is a stub, no timing: every other search sees its time run out at its first look, so
     it weighs only the first legal move; the others run in full. (These seeds reach a reply
-    whose full pass prefers another move: without the history, the replies differ.)"""
+    whose full pass prefers another move: without the remembered reply, the replies differ.)"""
     asked = itertools.count()
 
     def cut_short(bot, view, player, level, seed, time_ms):
@@ -373,28 +373,67 @@ def test_a_takeback_cannot_re_roll_a_greedy_reply_cut_short_by_the_clock(
         return suggest(bot, view, player, level, seed, time_ms, clock=clock)
 
     monkeypatch.setattr("api.bot_seats.suggest", cut_short)
-    sid, replies = _replies_after_takebacks(app, client, "greedy", seed=seed)
+    _, replies = _replies_after_takebacks(app, client, "greedy", seed=seed)
     assert replies[0] == replies[1] == replies[2]
-    assert app.extensions["referee_sessions"].load(sid).taken_back > 0
+
+
+def _bot_store_calls(store, monkeypatch) -> dict[str, int]:
+    """How often the bot seats' threads call the store's reads and its commit, by method name
+    (counted as the calls are made)."""
+    calls = dict.fromkeys(
+        ("load", "reply", "history", "all_history", "record_entries", "commit"), 0
+    )
+    for name in calls:
+        method = getattr(store, name)
+
+        def watched(*args, _name=name, _method=method, **kwargs):
+            if threading.current_thread().name.startswith("bot-seats"):
+                calls[_name] += 1
+            return _method(*args, **kwargs)
+
+        monkeypatch.setattr(store, name, watched)
+    return calls
+
+
+def test_a_bot_move_after_a_takeback_reads_one_field_not_the_history(app, client, monkeypatch):
+    """A bot's remembered reply costs one field read per bot move, in a session a takeback
+    landed in as in any other: never the history (which grows with the game, and read on each
+    bot move made a game quadratic)."""
+    calls = _bot_store_calls(app.extensions["referee_sessions"], monkeypatch)
+    _, replies = _replies_after_takebacks(app, client, "random")
+    assert replies[0] == replies[1] == replies[2]
+    assert calls["history"] == calls["all_history"] == calls["record_entries"] == 0
+    assert calls["commit"] >= sum(map(len, replies))  # and the moves before the first takeback
+    assert calls["reply"] == calls["commit"]  # one field read per bot move tried
 
 
 def test_a_session_without_takebacks_reads_no_history_for_its_bots(app, client, monkeypatch):
-    """Reading the history for a bot's earlier reply costs only sessions a takeback landed in:
-    a game without takebacks is played to its end without the bot seats reading it."""
-    store = app.extensions["referee_sessions"]
-    all_history = store.all_history
-    bots_read: list[str] = []
-
-    def watched(session_id, version):
-        if threading.current_thread().name.startswith("bot-seats"):
-            bots_read.append(session_id)
-        return all_history(session_id, version)
-
-    monkeypatch.setattr(store, "all_history", watched)
+    """A game without takebacks is played to its end without the bot seats reading its
+    history: one field read (a remembered reply) per bot move."""
+    calls = _bot_store_calls(app.extensions["referee_sessions"], monkeypatch)
     created = create(client, "reign-and-ruin", ["ann", "bob"], {"bob": "random"})
     play_humans(app, client, created)
-    assert store.load(created["session_id"]).taken_back == 0
-    assert bots_read == []
+    assert calls["history"] == calls["all_history"] == calls["record_entries"] == 0
+    assert calls["reply"] == calls["commit"] > 0
+
+
+def test_a_bots_remembered_replies_are_in_the_session_hash_and_go_with_it(app, client):
+    """Each bot move is remembered as ``reply:<seat>:<digest of the state it answered>`` = the
+    move, in the session hash; DELETE leaves only the tombstone's ``admin`` and ``seats``."""
+    created = create(client, "reign-and-ruin", ["ann", "bob"], {"ann": "random", "bob": "random"})
+    sid = created["session_id"]
+    session = settle(app, client, sid)
+    raw = app.extensions["referee_store"].client()
+    key = f"{KEY_PREFIX}{{{sid}}}:session"
+    stored = {k.decode(): v for k, v in raw.hgetall(key).items() if k.startswith(b"reply:")}
+    history = raw_history(app, sid)
+    answered = [session.origin["start_digest"], *(e["state_digest"] for e in history)]
+    made = {f"reply:{e['player']}:{answered[e['version'] - 1]}": e["move"] for e in history}
+    assert len(made) == len(history) > 0
+    assert {k: jsonio.loads(v) for k, v in stored.items()} == made
+    resp = client.delete(f"/v1/sessions/{sid}", headers=bearer(created["admin_token"]))
+    assert resp.status_code == 204
+    assert sorted(raw.hkeys(key)) == [b"admin", b"seats"]
 
 
 def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, monkeypatch):
@@ -408,7 +447,7 @@ def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, m
     store = app.extensions["referee_sessions"]
     commit, outcomes = store.commit, []
 
-    def human_first(session_id, base_version, state, entry, *rest):
+    def human_first(session_id, base_version, state, entry, *rest, **kwargs):
         if entry["player"] == "bob":
             if not outcomes:  # the bot's first commit: ann's move lands just before it
                 assert (
@@ -417,9 +456,9 @@ def test_a_bot_beaten_to_its_version_chooses_again_on_the_new_one(app, client, m
                     ).status_code
                     == 200
                 )
-            outcomes.append(commit(session_id, base_version, state, entry, *rest))
+            outcomes.append(commit(session_id, base_version, state, entry, *rest, **kwargs))
             return outcomes[-1]
-        return commit(session_id, base_version, state, entry, *rest)
+        return commit(session_id, base_version, state, entry, *rest, **kwargs)
 
     monkeypatch.setattr(store, "commit", human_first)
     assert bot_seats.play(sid, 8) is False  # done: the game waits on ann alone
@@ -449,14 +488,14 @@ def test_a_bot_run_the_store_failed_is_tried_again_with_nobody_touching_the_sess
             raise StoreUnavailable("ConnectionError: Connection refused")
         return load(session_id)
 
-    def refused_or_lost(session_id, *args):
+    def refused_or_lost(session_id, *args, **kwargs):
         if fault == "full" and len(failures) < 2:
             failures.append("commit")
             raise StoreFull("OutOfMemoryError: OOM command not allowed")
         if fault == "answer_lost" and not failures:
-            failures.append(commit(session_id, *args))  # it lands; its answer is lost
+            failures.append(commit(session_id, *args, **kwargs))  # it lands; its answer is lost
             raise OutcomeUnknown("TimeoutError: Timeout reading from socket")
-        return commit(session_id, *args)
+        return commit(session_id, *args, **kwargs)
 
     monkeypatch.setattr(store, "load", unreachable)
     monkeypatch.setattr(store, "commit", refused_or_lost)
@@ -478,7 +517,7 @@ def test_a_bot_run_the_store_keeps_failing_stops_after_its_retries(app, client, 
     store = app.extensions["referee_sessions"]
     refused = []
 
-    def full(*args):
+    def full(*args, **kwargs):
         refused.append(args[0])
         raise StoreFull("OutOfMemoryError: OOM command not allowed")
 
