@@ -68,12 +68,25 @@ def record_of(
     """The whole record of one random game, or (``whole`` false) as ``reader`` sees it while the
     game runs, as an open session or a fork answers it (its seed revealed from the start)."""
     states, entries = play(game_id, seed, max_moves)
+    return record_from(game_id, seed, states[0], entries, reader, whole)
+
+
+def record_from(
+    game_id: str,
+    seed: int,
+    start: dict[str, Any],
+    entries: list[dict[str, Any]],
+    reader: str | None = None,
+    whole: bool = True,
+) -> dict[str, Any]:
+    """The record of a game of ``PLAYERS[game_id]`` set up with ``seed`` and no options, from
+    its ``start`` and ``entries``: whole, or (``whole`` false) as ``reader`` sees it."""
     return make_record(
         get_game(game_id),
         players=PLAYERS[game_id],
         options={},
         fairness=fairness(seed),
-        start=states[0],
+        start=start,
         entries=entries,
         viewer=reader,
         whole=whole,

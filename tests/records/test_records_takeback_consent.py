@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from api.verify import verify_document
-from rules.records import horizon, make_record, replay, takeback_entry
+from rules.records import horizon, replay, takeback_entry
 from rules.registry import get_game
-from tests.records.games import AT, PLAYERS, consent, fairness, play
+from tests.records.games import AT, PLAYERS, consent, play, record_from
 from tests.records.test_records_api import (
     answer,
     bearer,
@@ -66,16 +66,7 @@ def taken_back() -> tuple[dict[str, Any], str, str, int]:
         )
         states.append(states[to])
     assert [e["takeback"]["accepted_by"] for e in entries[20:]] == [[p], [q, p], [q, p], [p, q]]
-    whole = make_record(
-        get_game(SUPREME),
-        players=PLAYERS[SUPREME],
-        options={},
-        fairness=fairness(seed),
-        start=states[0],
-        entries=entries,
-        viewer=None,
-        whole=True,
-    )
+    whole = record_from(SUPREME, seed, states[0], entries)
     return whole, p, q, earliest
 
 
@@ -188,16 +179,7 @@ def test_takebacks_to_version_0_read_each_entry_once(monkeypatch):
         takeback_entry(v, accepted[0], 0, f"t{v}", accepted, AT, states[0])
         for v in range(len(moves) + 1, len(moves) + 401)
     ]
-    whole = make_record(
-        game,
-        players=PLAYERS[SUPREME],
-        options={},
-        fairness=fairness(seed),
-        start=states[0],
-        entries=moves + takebacks,
-        viewer=None,
-        whole=True,
-    )
+    whole = record_from(SUPREME, seed, states[0], moves + takebacks)
     calls: list[int] = []
     decided_by = horizon_module.decided_by
 
