@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from rules.bots.core import (
     search_width,
     upper_bound,
 )
-from rules.engine_types import PlayerId, State
+from rules.engine_types import Move, PlayerId, State
 from tests.bots.positions import GAME_IDS, positions
 
 
@@ -190,10 +191,12 @@ def test_the_deadline_counts_from_started_when_given():
 
 
 class _WorkClock:
-    """A fake clock on which time is work: it moves ``tick`` seconds per evaluation (a state
-    valued, one unit of a bot's work), so a deadline is a number of evaluations and the test is
-    exact on any machine. ``evaluate`` wraps the bot's own; past ``cap`` evaluations it stops
-    the bot at once (a bot with no deadline in its rollouts would otherwise run for seconds)."""
+    """A fake clock on which time is work: it moves ``tick`` seconds per unit of a bot's work, a
+    state valued or a listing of the legal moves, so a deadline is a number of units and the
+    test is exact on any machine (a rollout that picks its moves at random, as the Council's
+    mostly does, values almost nothing: its listings are its work). ``evaluate`` and
+    ``legal_moves`` wrap the bot's own; past ``cap`` units they stop the bot at once (a bot with
+    no deadline in its rollouts would otherwise run for seconds)."""
 
     def __init__(self, evaluate: Callable[[State, PlayerId], float], tick: float, cap: int):
         self._evaluate, self.tick, self.cap, self.evaluations = evaluate, tick, cap, 0
@@ -202,9 +205,19 @@ class _WorkClock:
         return self.evaluations * self.tick
 
     def evaluate(self, state: State, player: PlayerId) -> float:
+        self._work()
+        return self._evaluate(state, player)
+
+    def listing(self, legal_moves: Callable[..., list[Move]]) -> Callable[..., list[Move]]:
+        def listed(*args: Any) -> list[Move]:
+            self._work()
+            return legal_moves(*args)
+
+        return listed
+
+    def _work(self) -> None:
         self.evaluations += 1
         assert self.evaluations <= self.cap, "the bot worked far past its deadline"
-        return self._evaluate(state, player)
 
 
 def _worked(monkeypatch, game_id, view, player, level, seed, time_ms, tick):
@@ -213,6 +226,7 @@ def _worked(monkeypatch, game_id, view, player, level, seed, time_ms, tick):
     work = _WorkClock(bot.evaluate, tick, cap=10 * int(WORK_SHARE * time_ms / 1000 / tick))
     with monkeypatch.context() as patch:
         patch.setattr(bot, "evaluate", work.evaluate)
+        patch.setattr(bot.game, "legal_moves", work.listing(bot.game.legal_moves))
         chosen = suggest(bot, view, player, level, seed, time_ms, clock=work)
     return chosen, work.evaluations
 
