@@ -363,17 +363,26 @@ def test_a_takeback_cannot_re_roll_a_greedy_reply_cut_short_by_the_clock(
     it weighs only the first legal move; the others run in full. (These seeds reach a reply
     whose full pass prefers another move: without the remembered reply, the replies differ.)"""
     asked = itertools.count()
+    would_differ: list[bool] = []  # per search: would the other kind have chosen otherwise?
 
     def cut_short(bot, view, player, level, seed, time_ms):
-        looks, hurried = itertools.count(), next(asked) % 2 == 1
+        hurried = next(asked) % 2 == 1
 
-        def clock() -> float:
-            return 1e9 if hurried and next(looks) > 0 else 0.0
+        def searched(cut: bool) -> Any:
+            looks = itertools.count()
 
-        return suggest(bot, view, player, level, seed, time_ms, clock=clock)
+            def clock() -> float:
+                return 1e9 if cut and next(looks) > 0 else 0.0
+
+            return suggest(bot, view, player, level, seed, time_ms, clock=clock)
+
+        chosen, other = searched(hurried), searched(not hurried)
+        would_differ.append(chosen.move != other.move)
+        return chosen
 
     monkeypatch.setattr("api.bot_seats.suggest", cut_short)
     _, replies = _replies_after_takebacks(app, client, "greedy", seed=seed)
+    assert any(would_differ)  # a search cut short would have answered otherwise
     assert replies[0] == replies[1] == replies[2]
 
 
