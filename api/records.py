@@ -551,6 +551,8 @@ def propose_takeback(session_id: str):
         takeback["proposal"] = _proposal_mark(idem, fingerprint)
     if not waiting_on:  # it undoes only the proposer's moves (and bots', who accept)
         landed = _land(game, session, takeback, accepted_by, states, entries, idem, fingerprint)
+        if isinstance(landed, Conflict):
+            raise _moved_on()
         if isinstance(landed, Remembered):  # a retry with the key landed it meanwhile
             return _replayed_landing(session.id, landed, fingerprint), 201, _REPLAYED
         version, clock = landed
@@ -599,7 +601,7 @@ def answer_takeback(session_id: str, takeback_id: str):
     try:
         return _land_accepted(game, session.id, takeback, version, answer)
     except Exception as err:
-        # It did not land (a 503 or 507 says nothing was written; a 409 says propose it again):
+        # It did not land (a 503 or 507 says nothing was written; a 409 says to send it again):
         # this accept must not stay behind, or the takeback would wait on nobody and a later
         # decline would land it. When even that fails, whether the accept stays is unknown.
         if recorded and not isinstance(err, OutcomeUnknown):
@@ -618,27 +620,25 @@ def _land_accepted(
 ) -> Any:
     """The answer to the last accept of ``takeback`` (recorded at ``version``): it lands
     (``accepted``), or the session moved on meanwhile (:func:`_landed_or_stale`). A commit
-    refused because only the clock changed is tried again with the clock as it is now."""
-    for attempt in range(_LANDING_ATTEMPTS):
+    refused because only the clock changed is tried again with the clock as it is now, up to
+    ``_LANDING_ATTEMPTS`` times."""
+    accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
+    to_version = takeback["to_version"]
+    for _ in range(_LANDING_ATTEMPTS):
         session = access.load_session(session_id, plays=True)
         if version != takeback["at_version"] or session.version != takeback["at_version"]:
             return _landed_or_stale(takeback, answer, session)
         entries = _history(session)
-        accepted_by = takeback["accepted_by"] + takeback["waiting_on"]
         states = _states(game, session, entries)
-        to_version = takeback["to_version"]
         _as_recorded(session, entries, states[to_version], to_version)
-        try:
-            landed = _land(game, session, takeback, accepted_by, states, entries, pending=True)
-        except ApiError as err:
-            if err.code == "version_conflict" and attempt + 1 < _LANDING_ATTEMPTS:
-                continue  # read again: a move makes it stale, a clock change is taken in
-            raise
+        landed = _land(game, session, takeback, accepted_by, states, entries, pending=True)
+        if isinstance(landed, Conflict):
+            continue  # read again: a move makes it stale, a clock change is taken in
         assert not isinstance(landed, Remembered)  # no Idempotency-Key: never a replay
         new, clock = landed
         table = access.table(game, states[to_version], access.fairness(session))
         return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
-    raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
+    raise _clock_kept_changing()
 
 
 def _now_table(game: Game, session: Session) -> dict[str, Any]:
@@ -659,18 +659,19 @@ def _land(
     idem: tuple[str, str] | None = None,
     fingerprint: str | None = None,
     pending: bool = False,
-) -> tuple[int, dict[str, Any] | None] | Remembered:
+) -> tuple[int, dict[str, Any] | None] | Remembered | Conflict:
     """Commit the accepted ``takeback``: a new version whose state is ``to_version``'s (the
     history only grows), with the clock in the same compare-and-set (``session_clocks.
     for_takeback``: time is not given back to the proposer, the others get theirs at
     ``to_version`` back (never less than they have), the admin's add-time since stays, the seats
     waited on run), and the proposal's Idempotency-Key ``idem`` remembered with it, as a move's
     is. Its version and clock as the takeback's entry shows it; what the session remembers of
-    ``idem`` when a request with it landed first; 409 when the session moved on meanwhile (or
-    its clock changed: an admin paused it, say); 404 when the session was deleted or expired
-    meanwhile, or when the takeback was ``pending`` (proposed, then accepted) and a new
-    proposal replaced it after the last accept was recorded: one of the two racing writes wins,
-    never both (the proposer told "pending" while the one replaced lands)."""
+    ``idem`` when a request with it landed first; the :class:`Conflict` when the session moved
+    on meanwhile (or its clock changed: an admin paused it, say); 404 when the session was
+    deleted or expired meanwhile, or when the takeback was ``pending`` (proposed, then
+    accepted) and a new proposal replaced it after the last accept was recorded: one of the two
+    racing writes wins, never both (the proposer told "pending" while the one replaced
+    lands)."""
     to_version = takeback["to_version"]
     entry = takeback_entry(
         session.version + 1,
@@ -705,7 +706,7 @@ def _land(
     if isinstance(result, Conflict):
         if result.current is None:
             raise SessionGone(session.id)
-        raise _moved_on()
+        return result
     access.bot_seats().nudge(session.id, states[to_version], session.bots)
     return result.version, entry.get("clock")
 
@@ -817,6 +818,19 @@ def _landed_or_stale(
 
 _REPLAYED = {"Idempotent-Replayed": "true"}
 """The header of an answer rebuilt for a request that had landed before (as for moves)."""
+
+
+def _clock_kept_changing() -> ApiError:
+    """409 for a last accept whose landing the session's clock refused ``_LANDING_ATTEMPTS``
+    times (admins adding time over and over): nothing landed, and :func:`answer_takeback`
+    withdraws the accept, so the takeback still waits on this seat (not "propose it again": the
+    takeback is still pending)."""
+    return ApiError(
+        409,
+        "version_conflict",
+        "The session's clock kept changing while the takeback was landing, so it did not land "
+        "and still waits on your accept: send it again.",
+    )
 
 
 def _moved_on() -> ApiError:

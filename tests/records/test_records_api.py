@@ -772,6 +772,7 @@ def test_a_last_accept_that_did_not_land_is_withdrawn_or_said_unknown(app, clien
     monkeypatch.setattr(store, "commit", lambda *args, **kwargs: Conflict(7))  # the clock, always
     resp = answer(client, session, other, tid, "accept")
     assert resp.status_code == 409 and resp.get_json()["code"] == "version_conflict"
+    assert "send it again" in resp.get_json()["detail"]  # it is pending: not "propose it again"
     assert store.pending_takeback(sid, 7)["waiting_on"] == [other]
 
     def unreachable(*args, **kwargs):
