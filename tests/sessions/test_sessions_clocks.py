@@ -282,6 +282,10 @@ def test_forfeit_ends_the_game_for_the_seat_with_an_entry_by_the_clock(app, clie
     sid = created["session_id"]
     keeper = Keeper(app)
     assert keeper.look(sid, MINUTE - 5_000).timeouts == []  # not yet
+    # The draft is simultaneous: both seats are out of time together (README "Timeouts"); the
+    # first in seat order times out, the forfeit ends the game, and bob shares the win.
+    clock = parse(app.extensions["referee_sessions"].load(sid).clock)
+    assert clocks.due(clock, keeper.now + 6_000) == ["ann", "bob"]
     assert keeper.look(sid, MINUTE + 1_000).timeouts == [(1, "ann")]
     (entry,) = history(client, sid)["entries"]
     assert entry["by"] == "clock" and entry["player"] == "ann"
