@@ -19,6 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from rules.engine_types import PlayerId, State
+from rules.reign_supreme import effects
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealth_spaces, stealthy
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
@@ -82,6 +83,7 @@ class Survey:
         self.state = state
         self.geo = geo
         self.units: dict[str, dict[str, Any]] = state["units"]
+        self._enemy_units: dict[PlayerId, list[tuple[str, Hex]]] = {}
         self._enemies: dict[PlayerId, frozenset[Hex]] = {}
         self._imposing: dict[PlayerId, frozenset[Hex]] = {}
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
@@ -149,6 +151,17 @@ class Survey:
         """Unit id -> its statistics (:func:`board.stats`)."""
         state = self.state
         return {uid: stats(state, u) for uid, u in self.units.items()}
+
+    @cached_property
+    def affected(self) -> frozenset[str]:
+        """The ids of the units that an effect on some Action Board names (the entries that
+        :func:`effects.entries` reads): any other unit has none (most units, at most listings)."""
+        boards = self.state["boards"]
+        return frozenset(e["unit"] for p in self.state["players"] for e in boards[p]["effects"])
+
+    def movement_bonus(self, uid: str) -> int:
+        """:func:`effects.movement_bonus` of unit ``uid``."""
+        return effects.movement_bonus(self.state, uid) if uid in self.affected else 0
 
     def is_stealthy(self, uid: str) -> bool:
         """:func:`auras.stealthy` of unit ``uid``."""
@@ -220,14 +233,28 @@ class Survey:
             found = self._auras[key] = frozenset(spaces)
         return found
 
+    def enemies(self, owner: PlayerId) -> list[tuple[str, Hex]]:
+        """The ids and spaces of the units of every player but ``owner`` on the board, in
+        ``state["units"]`` order: what a search for targets or Melee restrictions goes through."""
+        found = self._enemy_units.get(owner)
+        if found is None:
+            found = self._enemy_units[owner] = [
+                (uid, (u["at"][0], u["at"][1]))
+                for uid, u in self.units.items()
+                if u["at"] is not None and u["owner"] != owner
+            ]
+        return found
+
+    def in_melee(self, owner: PlayerId, h: Hex) -> bool:
+        """:func:`board.in_melee`: a unit of another player than ``owner`` stands next to the
+        board space ``h`` (units stand only on the board)."""
+        return not self.enemy_spaces(owner).isdisjoint(self.geo.adjacent[h])
+
     def enemy_spaces(self, owner: PlayerId) -> frozenset[Hex]:
         """The spaces of the units of every player but ``owner``."""
         found = self._enemies.get(owner)
         if found is None:
-            units = self.units
-            found = self._enemies[owner] = shared(
-                frozenset({h for h, other in self.occ.items() if units[other]["owner"] != owner})
-            )
+            found = self._enemies[owner] = shared(frozenset(h for _, h in self.enemies(owner)))
         return found
 
     def imposing(self, owner: PlayerId) -> frozenset[Hex]:
@@ -235,13 +262,12 @@ class Survey:
         every enemy but a Stealth one not in melee since the start of the turn (seed, Stealth)."""
         found = self._imposing.get(owner)
         if found is None:
-            occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
             found = self._imposing[owner] = shared(
                 frozenset(
                     h
-                    for h in self.enemy_spaces(owner)
-                    if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
+                    for uid, h in self.enemies(owner)
+                    if uid in in_melee_at_start or not self.is_stealthy(uid)
                 )
             )
         return found
