@@ -138,6 +138,11 @@ def speed_left(state: State, survey: Survey, uid: str) -> int:
     )
 
 
+def _moves_freely(survey: Survey, uid: str) -> bool:
+    """:func:`auras.moves_freely` of unit ``uid``: Flanking or Stealth, read off the Survey."""
+    return "flanking" in survey.stats[uid]["abilities"] or survey.is_stealthy(uid)
+
+
 def _can_move(state: State, survey: Survey, uid: str) -> bool:
     """Movement comes first: a unit on the board whose activation is not over, not Ensnared,
     (Packed units) packed, that has not moved or attacked yet, or (Flanking) attacked while
@@ -187,7 +192,7 @@ def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> lis
     speed = _move_speed(state, survey, uid)
     if speed > 0:
         # moves_freely: Flanking or Stealth
-        free = "flanking" in s["abilities"] or survey.is_stealthy(uid)
+        free = _moves_freely(survey, uid)
         dests, _ = reachable(state, survey, uid, speed, free)  # sorted
         _add_moves(out, {"player": player, "type": "move", "unit": uid, "to": None}, dests)
     if can_attack(state, unit, s):
@@ -737,7 +742,7 @@ def _where(state: State, survey: Survey, move: Move) -> Any:
         return (move["to"][0], move["to"][1])
     if kind == "move":
         uid = move["unit"]
-        free = moves_freely(state, survey.geo, state["units"][uid])
+        free = _moves_freely(survey, uid)
         _, tree = reachable(state, survey, uid, speed_left(state, survey, uid), free)
         return path_to(tree, (move["to"][0], move["to"][1]))
     return None

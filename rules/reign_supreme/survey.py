@@ -15,8 +15,9 @@ a new one for every listing or check, never keep one across ``apply``.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, overload
 
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme import effects
@@ -75,9 +76,38 @@ def shared(found: frozenset[Any]) -> frozenset[Any]:
     return kept
 
 
+_T = TypeVar("_T")
+
+
+class lazy(Generic[_T]):  # noqa: N801 - a decorator, named like the property it replaces
+    """``functools.cached_property`` without its lock: a value worked out at its first read and
+    kept in the instance's ``__dict__``, which later reads find first (this is a non-data
+    descriptor). Python 3.11's ``cached_property`` takes a lock on every first read, which more
+    than doubles its cost (3.12 dropped the lock), and a listing makes a new Survey and reads a
+    dozen of its parts for the first time (issue 28). Two threads reading one Survey at once
+    would at worst both work out the same value from the same unchanging state."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> lazy[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> lazy[_T] | _T:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+
 class Survey:
     """One state's board, read once: see the module docstring. Each part is worked out at its
-    first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
+    first use (:class:`lazy`), so a Survey costs nothing for what a listing never asks."""
 
     def __init__(self, state: State, geo: Geometry) -> None:
         self.state = state
@@ -91,17 +121,17 @@ class Survey:
         self._stealthy: dict[str, bool] = {}
         self._auras: dict[tuple[PlayerId, str], frozenset[Hex]] = {}
 
-    @cached_property
+    @lazy
     def occ(self) -> dict[Hex, str]:
         """Space -> id of the unit on it (:func:`board.occupancy`)."""
         return occupancy(self.state)
 
-    @cached_property
+    @lazy
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
 
-    @cached_property
+    @lazy
     def _on_board_by_owner(self) -> dict[PlayerId, list[str]]:
         """Player -> the ids of their units on the board, in ``state["units"]`` order."""
         found: dict[PlayerId, list[str]] = {}
@@ -116,7 +146,7 @@ class Survey:
         active player's casts and cards ask again."""
         return self._on_board_by_owner.get(owner, [])
 
-    @cached_property
+    @lazy
     def order(self) -> dict[str, int]:
         """Unit id -> its place in ``state["units"]``."""
         return {uid: i for i, uid in enumerate(self.units)}
@@ -133,7 +163,7 @@ class Survey:
         found.sort(key=self.order.__getitem__)
         return found
 
-    @cached_property
+    @lazy
     def walls_by_id(self) -> dict[str, dict[str, Any]]:
         """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
         found: dict[str, dict[str, Any]] = {}
@@ -141,18 +171,18 @@ class Survey:
             found.setdefault(w["id"], w)
         return found
 
-    @cached_property
+    @lazy
     def catalog(self) -> dict[str, dict[str, Any]]:
         """Card instance id -> its definition (:func:`state.catalog_of`)."""
         return catalog_of(self.state)
 
-    @cached_property
+    @lazy
     def stats(self) -> dict[str, dict[str, Any]]:
         """Unit id -> its statistics (:func:`board.stats`)."""
         state = self.state
         return {uid: stats(state, u) for uid, u in self.units.items()}
 
-    @cached_property
+    @lazy
     def affected(self) -> frozenset[str]:
         """The ids of the units that an effect on some Action Board names (the entries that
         :func:`effects.entries` reads): any other unit has none (most units, at most listings)."""
@@ -173,17 +203,17 @@ class Survey:
             )
         return found
 
-    @cached_property
+    @lazy
     def stealth_spaces(self) -> frozenset[Hex]:
         """The spaces next to a standing Gate or Palisade (:func:`auras.stealth_spaces`)."""
         return stealth_spaces(self.state["walls"])
 
-    @cached_property
+    @lazy
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
         return silence_sources(self.state)
 
-    @cached_property
+    @lazy
     def engaged(self) -> frozenset[tuple[str, str]]:
         """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
         return frozenset((a, b) for a, b in self.state["engaged"])
