@@ -124,14 +124,15 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     unit = units[uid]
     s = survey.stats[uid]
     owner = unit["owner"]
-    here = as_hex(unit["at"])
+    at = unit["at"]
+    here = (at[0], at[1])
     if s["damage"] in MAGICAL_DAMAGE and survey.silenced(here, owner):  # magic_silenced
         return []
     kinds = s["kinds"]
     siege = "siege" in kinds
     flanking = "flanking" in s["abilities"]
     fixed = unit["mode"]
-    reach = 1 if survey.in_aura(uid, "enchant") else 0  # range_bonus
+    reach = 1 if here in survey.aura(owner, "enchant") else 0  # range_bonus (Survey.in_aura)
     melee_ok = not siege and fixed in (None, "melee")
     shoot_ok = (
         "shooting" in kinds
