@@ -49,9 +49,11 @@ __all__ = [
 SILENCE_RADIUS = 3
 
 
-def has(state: State, unit: dict[str, Any], ability: str) -> bool:
-    """Whether ``unit``'s statistics give it ``ability`` (an ability, a kind or a spell)."""
-    s = stats(state, unit)
+def has(state: State, unit: dict[str, Any], ability: str, s: dict[str, Any] | None = None) -> bool:
+    """Whether ``unit``'s statistics give it ``ability`` (an ability, a kind or a spell). ``s``:
+    those statistics, when at hand."""
+    if s is None:
+        s = stats(state, unit)
     return ability in s["abilities"] or ability in s["kinds"] or ability in s["spells"]
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from rules.engine_types import Event, PlayerId, State
 from rules.reign_supreme import effects
 from rules.reign_supreme.auras import has, in_aura, prune_engaged, range_bonus, silenced, stealthy
-from rules.reign_supreme.board import Geometry, in_melee, occupancy, stats
+from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.content import MAGICAL_DAMAGE
 from rules.reign_supreme.cooldown import advance_reinforcement
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, as_hex, distance, neighbours
@@ -88,8 +88,9 @@ def marched(unit: dict[str, Any]) -> bool:
     return unit["steps"] > unit["bonus"]
 
 
-def max_attacks(state: State, unit: dict[str, Any]) -> int:
-    return 2 if has(state, unit, "double_attack") else 1
+def max_attacks(state: State, unit: dict[str, Any], s: dict[str, Any] | None = None) -> int:
+    """2 with Double Attack, else 1. ``s``: the unit's statistics, when at hand."""
+    return 2 if has(state, unit, "double_attack", s) else 1
 
 
 def magic_silenced(state: State, unit: dict[str, Any]) -> bool:
@@ -102,11 +103,15 @@ def magic_silenced(state: State, unit: dict[str, Any]) -> bool:
     )
 
 
-def can_attack(state: State, unit: dict[str, Any]) -> bool:
+def can_attack(state: State, unit: dict[str, Any], s: dict[str, Any] | None = None) -> bool:
     """Whether ``unit`` may still attack this turn: on the board, its activation not over, attacks
     left (two with Double Attack), and (Packed units) unpacked. (A magical attacker in an enemy
-    Silence makes no attack either: :func:`attack_options` lists none.)"""
-    if unit["at"] is None or unit["done"] or unit["attacks"] >= max_attacks(state, unit):
+    Silence makes no attack either: :func:`attack_options` lists none.) ``s``: the unit's
+    statistics, when at hand (a listing asks of every unit)."""
+    if unit["at"] is None or unit["done"]:
+        return False
+    attacks = unit["attacks"]
+    if attacks and attacks >= max_attacks(state, unit, s):  # none made: one left, at least
         return False
     return unit.get("packing", "unpacked") == "unpacked"
 
@@ -119,20 +124,21 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     unit = units[uid]
     s = survey.stats[uid]
     owner = unit["owner"]
-    here = as_hex(unit["at"])
+    at = unit["at"]
+    here = (at[0], at[1])
     if s["damage"] in MAGICAL_DAMAGE and survey.silenced(here, owner):  # magic_silenced
         return []
     kinds = s["kinds"]
     siege = "siege" in kinds
     flanking = "flanking" in s["abilities"]
     fixed = unit["mode"]
-    reach = 1 if survey.in_aura(uid, "enchant") else 0  # range_bonus
+    reach = 1 if here in survey.aura(owner, "enchant") else 0  # range_bonus (Survey.in_aura)
     melee_ok = not siege and fixed in (None, "melee")
     shoot_ok = (
         "shooting" in kinds
         and fixed in (None, "shoot")
         and (not marched(unit) or flanking)
-        and (siege or not in_melee(state, survey.occ, here, owner))
+        and (siege or not survey.in_melee(owner, here))
     )
     if not melee_ok and not shoot_ok:
         return []
@@ -143,17 +149,15 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
         return []
     out: list[dict[str, Any]] = []
     q, r = here
-    for tid in survey.near(here, farthest):
-        target = units[tid]
-        if target["owner"] == owner:
-            continue
-        dq, dr = q - target["at"][0], r - target["at"][1]
+    for tid, (tq, tr) in survey.enemies(owner):  # in state order
+        dq, dr = q - tq, r - tr
         d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # hexes.distance, inlined: asked per pair
         if d > farthest:  # out of reach: whatever else holds, no attack on it
             continue
         hidden = survey.is_stealthy(tid)
         if hidden and not survey.is_engaged(uid, tid):
             continue
+        target = units[tid]
         if melee_ok and d <= melee_reach:
             out.extend(_with_flags(s, unit, target, hidden, tid, "melee"))
         if shoot_ok and 2 <= d <= shoot_reach:
@@ -170,13 +174,10 @@ def _adjacent_target(survey: Survey, owner: PlayerId, here: Hex) -> bool:
     """Whether a unit of ``owner`` on ``here`` that reaches 1 space has anything to attack there:
     an enemy unit next to it, or an enemy wall on one of whose two spaces it stands
     (:func:`walls.edge_distance` is 1 only there). Most units that may attack reach 1 and have
-    neither, which six look-ups tell: :func:`attack_options` then skips its search of the units
-    and walls near ``here``, which would find no target either."""
-    enemies = survey.enemy_spaces(owner)
-    q, r = here
-    for dq, dr in DIRECTIONS:
-        if (q + dq, r + dr) in enemies:
-            return True
+    neither, which :meth:`Survey.in_melee` and a look-up tell: :func:`attack_options` then skips
+    its search of the units and walls near ``here``, which would find no target either."""
+    if survey.in_melee(owner, here):
+        return True
     return here in survey.enemy_wall_spaces(owner)
 
 

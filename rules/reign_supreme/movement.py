@@ -7,6 +7,7 @@ the way): the search of the spaces a unit may end its move on, and the path it t
 
 from __future__ import annotations
 
+from itertools import filterfalse
 from typing import Any
 
 from rules.engine_types import PlayerId, State
@@ -36,11 +37,10 @@ def reachable(
     (:func:`_search`): read it, never change it.
     """
     unit = state["units"][uid]
-    owner = unit["owner"]
-    start = (unit["at"][0], unit["at"][1])
-    parents, ends = _search(survey, owner, start, speed, move_freely)
-    occ = survey.occ
-    return [h for h in ends if h not in occ], parents
+    at = unit["at"]
+    parents, ends = _search(survey, unit["owner"], (at[0], at[1]), speed, move_freely)
+    # the ends but those a unit stands on (filtered in C: a listing filters every unit's ends)
+    return list(filterfalse(survey.occ.__contains__, ends)), parents
 
 
 _Key = tuple[Any, ...]

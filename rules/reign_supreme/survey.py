@@ -15,10 +15,12 @@ a new one for every listing or check, never keep one across ``apply``.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, overload
 
 from rules.engine_types import PlayerId, State
+from rules.reign_supreme import effects
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealth_spaces, stealthy
 from rules.reign_supreme.board import Geometry, occupancy, stats
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
@@ -74,14 +76,44 @@ def shared(found: frozenset[Any]) -> frozenset[Any]:
     return kept
 
 
+_T = TypeVar("_T")
+
+
+class lazy(Generic[_T]):  # noqa: N801 - a decorator, named like the property it replaces
+    """``functools.cached_property`` without its lock: a value worked out at its first read and
+    kept in the instance's ``__dict__``, which later reads find first (this is a non-data
+    descriptor). Python 3.11's ``cached_property`` takes a lock on every first read, which more
+    than doubles its cost (3.12 dropped the lock), and a listing makes a new Survey and reads a
+    dozen of its parts for the first time (issue 28). Two threads reading one Survey at once
+    would at worst both work out the same value from the same unchanging state."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> lazy[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> lazy[_T] | _T:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+
 class Survey:
     """One state's board, read once: see the module docstring. Each part is worked out at its
-    first use (``cached_property``), so a Survey costs nothing for what a listing never asks."""
+    first use (:class:`lazy`), so a Survey costs nothing for what a listing never asks."""
 
     def __init__(self, state: State, geo: Geometry) -> None:
         self.state = state
         self.geo = geo
         self.units: dict[str, dict[str, Any]] = state["units"]
+        self._enemy_units: dict[PlayerId, list[tuple[str, Hex]]] = {}
         self._enemies: dict[PlayerId, frozenset[Hex]] = {}
         self._imposing: dict[PlayerId, frozenset[Hex]] = {}
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
@@ -89,17 +121,17 @@ class Survey:
         self._stealthy: dict[str, bool] = {}
         self._auras: dict[tuple[PlayerId, str], frozenset[Hex]] = {}
 
-    @cached_property
+    @lazy
     def occ(self) -> dict[Hex, str]:
         """Space -> id of the unit on it (:func:`board.occupancy`)."""
         return occupancy(self.state)
 
-    @cached_property
+    @lazy
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
         return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
 
-    @cached_property
+    @lazy
     def _on_board_by_owner(self) -> dict[PlayerId, list[str]]:
         """Player -> the ids of their units on the board, in ``state["units"]`` order."""
         found: dict[PlayerId, list[str]] = {}
@@ -114,7 +146,7 @@ class Survey:
         active player's casts and cards ask again."""
         return self._on_board_by_owner.get(owner, [])
 
-    @cached_property
+    @lazy
     def order(self) -> dict[str, int]:
         """Unit id -> its place in ``state["units"]``."""
         return {uid: i for i, uid in enumerate(self.units)}
@@ -131,7 +163,7 @@ class Survey:
         found.sort(key=self.order.__getitem__)
         return found
 
-    @cached_property
+    @lazy
     def walls_by_id(self) -> dict[str, dict[str, Any]]:
         """Wall id -> the wall (:func:`walls.wall_by_id`: the first of that id)."""
         found: dict[str, dict[str, Any]] = {}
@@ -139,16 +171,27 @@ class Survey:
             found.setdefault(w["id"], w)
         return found
 
-    @cached_property
+    @lazy
     def catalog(self) -> dict[str, dict[str, Any]]:
         """Card instance id -> its definition (:func:`state.catalog_of`)."""
         return catalog_of(self.state)
 
-    @cached_property
+    @lazy
     def stats(self) -> dict[str, dict[str, Any]]:
         """Unit id -> its statistics (:func:`board.stats`)."""
         state = self.state
         return {uid: stats(state, u) for uid, u in self.units.items()}
+
+    @lazy
+    def affected(self) -> frozenset[str]:
+        """The ids of the units that an effect on some Action Board names (the entries that
+        :func:`effects.entries` reads): any other unit has none (most units, at most listings)."""
+        boards = self.state["boards"]
+        return frozenset(e["unit"] for p in self.state["players"] for e in boards[p]["effects"])
+
+    def movement_bonus(self, uid: str) -> int:
+        """:func:`effects.movement_bonus` of unit ``uid``."""
+        return effects.movement_bonus(self.state, uid) if uid in self.affected else 0
 
     def is_stealthy(self, uid: str) -> bool:
         """:func:`auras.stealthy` of unit ``uid``."""
@@ -160,17 +203,17 @@ class Survey:
             )
         return found
 
-    @cached_property
+    @lazy
     def stealth_spaces(self) -> frozenset[Hex]:
         """The spaces next to a standing Gate or Palisade (:func:`auras.stealth_spaces`)."""
         return stealth_spaces(self.state["walls"])
 
-    @cached_property
+    @lazy
     def silence(self) -> list[tuple[Hex, PlayerId]]:
         """The active Silence auras (:func:`auras.silence_sources`)."""
         return silence_sources(self.state)
 
-    @cached_property
+    @lazy
     def engaged(self) -> frozenset[tuple[str, str]]:
         """The pairs engaged in melee since the start of the turn (``state["engaged"]``)."""
         return frozenset((a, b) for a, b in self.state["engaged"])
@@ -220,14 +263,28 @@ class Survey:
             found = self._auras[key] = frozenset(spaces)
         return found
 
+    def enemies(self, owner: PlayerId) -> list[tuple[str, Hex]]:
+        """The ids and spaces of the units of every player but ``owner`` on the board, in
+        ``state["units"]`` order: what a search for targets or Melee restrictions goes through."""
+        found = self._enemy_units.get(owner)
+        if found is None:
+            found = self._enemy_units[owner] = [
+                (uid, (u["at"][0], u["at"][1]))
+                for uid, u in self.units.items()
+                if u["at"] is not None and u["owner"] != owner
+            ]
+        return found
+
+    def in_melee(self, owner: PlayerId, h: Hex) -> bool:
+        """:func:`board.in_melee`: a unit of another player than ``owner`` stands next to the
+        board space ``h`` (units stand only on the board)."""
+        return not self.enemy_spaces(owner).isdisjoint(self.geo.adjacent[h])
+
     def enemy_spaces(self, owner: PlayerId) -> frozenset[Hex]:
         """The spaces of the units of every player but ``owner``."""
         found = self._enemies.get(owner)
         if found is None:
-            units = self.units
-            found = self._enemies[owner] = shared(
-                frozenset({h for h, other in self.occ.items() if units[other]["owner"] != owner})
-            )
+            found = self._enemies[owner] = shared(frozenset(h for _, h in self.enemies(owner)))
         return found
 
     def imposing(self, owner: PlayerId) -> frozenset[Hex]:
@@ -235,13 +292,12 @@ class Survey:
         every enemy but a Stealth one not in melee since the start of the turn (seed, Stealth)."""
         found = self._imposing.get(owner)
         if found is None:
-            occ = self.occ
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
             found = self._imposing[owner] = shared(
                 frozenset(
                     h
-                    for h in self.enemy_spaces(owner)
-                    if occ[h] in in_melee_at_start or not self.is_stealthy(occ[h])
+                    for uid, h in self.enemies(owner)
+                    if uid in in_melee_at_start or not self.is_stealthy(uid)
                 )
             )
         return found
