@@ -358,13 +358,16 @@ class _Ctx:
         return self.survey.silenced(h, self.player)
 
     def within(self, spaces: tuple[Hex, ...], reach: int) -> bool:
-        """One of the player's units stands within ``reach`` spaces of one of ``spaces``."""
+        """One of the player's units stands within ``reach`` spaces of one of ``spaces``: the
+        three cube coordinates (q, r, q + r) differ by at most ``reach`` (:func:`hexes.distance`
+        is the largest difference), which refuses most units at the first."""
         own = self.own
         for q, r in spaces:
+            s = q + r
             for oq, or_ in own:
-                dq, dr = q - oq, r - or_
-                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= reach:  # hexes.distance, inlined
-                    return True
+                if -reach <= q - oq <= reach and -reach <= r - or_ <= reach:
+                    if -reach <= s - oq - or_ <= reach:
+                        return True
         return False
 
 
@@ -705,14 +708,14 @@ def card_moves(state: State, player: PlayerId, survey: Survey) -> list[Move]:
         targets = targets_of.get(id(card))
         if targets is None:
             targets = targets_of[id(card)] = _targets(state, ctx, card)
-        out.extend({"player": player, "type": "play", "card": cid, "target": t} for t in targets)
+        out += [{"player": player, "type": "play", "card": cid, "target": t} for t in targets]
     return out
 
 
 def _targets(state: State, ctx: _Ctx, card: dict[str, Any]) -> list[str | None]:
     """Where ``card`` may be played now (:func:`_target_problem` is None): nowhere for a card of
     :data:`OWN_TURN_EFFECTS` outside the player's turn; null for a card without a target; else
-    each target of its kind (:meth:`_Ctx.fitting`) that is not refused."""
+    each target of its kind (:meth:`_Ctx.placeable`) that is not refused."""
     if not _off_turn_ok(state, ctx.player, card):
         return []
     if card["target"] == "none":
