@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -50,10 +49,10 @@ from rules.reign_supreme import effects, rulebook
 from rules.reign_supreme.board import Geometry, geometry, occupancy, stats
 from rules.reign_supreme.combat import can_attack, hit
 from rules.reign_supreme.cooldown import advance_reinforcement
-from rules.reign_supreme.hexes import Hex, as_hex, distance, neighbours
+from rules.reign_supreme.hexes import Hex, as_hex, neighbours
 from rules.reign_supreme.state import catalog_of
-from rules.reign_supreme.survey import Survey
-from rules.reign_supreme.walls import own_wall, wall_by_id, wall_spaces
+from rules.reign_supreme.survey import Survey, id_key
+from rules.reign_supreme.walls import memo, own_wall, wall_by_id, wall_spaces
 from rules.shown_text import LookAlikes, taken, text_problem
 
 __all__ = [
@@ -218,44 +217,130 @@ class _Ctx:
     """What every target check of one player needs, worked out once (from a listing's
     :class:`~rules.reign_supreme.survey.Survey`)."""
 
-    __slots__ = ("survey", "player", "_own", "_reach", "_fitting")
+    __slots__ = (
+        "survey",
+        "player",
+        "_own",
+        "_own_units",
+        "_visible_enemies",
+        "_targetable",
+        "_placeable",
+    )
 
     def __init__(self, survey: Survey, player: PlayerId) -> None:
         self.survey = survey
         self.player = player
         self._own: list[Hex] | None = None
-        self._reach: dict[Hex, int] = {}
-        self._fitting: dict[str, list[_Candidate]] = {}
+        self._own_units: list[_Candidate] | None = None
+        self._visible_enemies: list[_Candidate] | None = None
+        self._targetable: dict[str, list[_Candidate]] = {}
+        self._placeable: dict[tuple[str, int | None, bool], list[_Candidate]] = {}
 
-    def fitting(self, state: State, kind: str) -> list[_Candidate]:
-        """The targets of ``kind``, a card's ``target`` kind (:func:`_fits`), with what
-        :func:`_find` finds for each: the units on the board by id, then (for
-        ``enemy_siege_or_wall``) the walls. Kept per kind: most targets are of the wrong kind,
-        and the cards of a hand share kinds."""
-        found = self._fitting.get(kind)
+    @property
+    def own_units(self) -> list[_Candidate]:
+        """The player's units on the board, by id (:attr:`Survey.ids_on_board`'s order)."""
+        found = self._own_units
+        if found is None:
+            units = self.survey.units
+            found = self._own_units = [
+                (uid, units[uid], None)
+                for uid in sorted(self.survey.on_board_of(self.player), key=id_key)
+            ]
+        return found
+
+    @property
+    def visible_enemies(self) -> list[_Candidate]:
+        """The other players' units on the board that are not hidden from the player
+        (:func:`_hidden`: Stealth), by id. Asked only for a card on an enemy: Stealth is worked
+        out per unit."""
+        found = self._visible_enemies
         if found is None:
             p, survey = self.player, self.survey
-            units = survey.units
-            if kind == "enemy_siege_or_wall":  # a Siege unit (its statistics) or a wall
-                found = [
-                    (uid, units[uid], None)
-                    for uid in survey.ids_on_board
-                    if _fits(kind, p, state, units[uid], None)
-                ]
-                walls = survey.walls_by_id
-                for w in state["walls"]:
-                    unit, wall = _find(state, w["id"], walls)
-                    if _fits(kind, p, state, unit, wall):
-                        found.append((w["id"], unit, wall))
-            else:  # the unit's side alone decides: asked once per side
-                mine, theirs = _side_fits(kind, False), _side_fits(kind, True)
-                found = [
-                    (uid, units[uid], None)
-                    for uid in survey.ids_on_board
-                    if (theirs if units[uid]["owner"] != p else mine)
-                ]
-            self._fitting[kind] = found
+            units, is_stealthy = survey.units, survey.is_stealthy
+            found = self._visible_enemies = [
+                (uid, unit, None)
+                for uid in survey.ids_on_board
+                if (unit := units[uid])["owner"] != p and not is_stealthy(uid)
+            ]
         return found
+
+    def targetable(self, state: State, kind: str) -> list[_Candidate]:
+        """The targets of ``kind``, a card's ``target`` kind (:func:`_fits`), that are not
+        hidden (:func:`_hidden`), with what :func:`_find` finds for each: the units on the
+        board by id, then (for ``enemy_siege_or_wall``) the walls. Kept per kind: the cards of
+        a hand share kinds."""
+        found = self._targetable.get(kind)
+        if found is None:
+            if kind == "own_unit":
+                found = self.own_units
+            elif kind == "enemy_unit":
+                found = self.visible_enemies
+            elif kind == "any_unit":  # both sides, by id again
+                found = sorted(self.own_units + self.visible_enemies, key=lambda c: id_key(c[0]))
+            else:  # enemy_siege_or_wall: an enemy Siege unit (its statistics), then the walls
+                assert kind == "enemy_siege_or_wall"  # a card without a target has none
+                stats_of = self.survey.stats
+                found = [c for c in self.visible_enemies if "siege" in stats_of[c[0]]["kinds"]]
+                found += self._enemy_walls(state)
+            self._targetable[kind] = found
+        return found
+
+    def _enemy_walls(self, state: State) -> list[_Candidate]:
+        """The walls :func:`_find` finds by their ids that :func:`_fits`
+        ``enemy_siege_or_wall`` and that are not hidden (:func:`_hidden`), in state order."""
+        p, units, walls = self.player, self.survey.units, state["walls"]
+        kept = memo(walls)
+        ids = kept.get("card_wall_ids")
+        if ids is None:
+            ids = kept["card_wall_ids"] = frozenset(w["id"] for w in walls)
+        if units.keys().isdisjoint(ids):
+            # No unit has a wall's id (unit ids are u<n>, wall ids w<n>), so each wall is found
+            # as the first of its id, and fits when it is another player's: that depends on the
+            # walls alone, so it is kept with them (walls.memo: a wall changes only on a new
+            # list), and a listing need not ask again of every Castle wall.
+            key = ("card_enemy_walls", p)
+            found = kept.get(key)
+            if found is None:
+                first = self.survey.walls_by_id
+                found = kept[key] = [
+                    (w["id"], None, first[w["id"]]) for w in walls if first[w["id"]]["owner"] != p
+                ]
+            return found
+        found = []
+        for w in walls:
+            unit, wall = _find(state, w["id"], self.survey.walls_by_id)
+            if _fits("enemy_siege_or_wall", p, state, unit, wall) and not _hidden(
+                self, w["id"], unit, wall
+            ):
+                found.append((w["id"], unit, wall))
+        return found
+
+    def placeable(
+        self, state: State, kind: str, reach: int | None, spell: bool
+    ) -> list[_Candidate]:
+        """Those of :meth:`targetable` ``kind`` that a card of range ``reach`` (a Spell card:
+        ``spell``) reaches where they stand (:func:`_place_refusal` is None), in that order.
+        Kept per kind, range and deck, all that :func:`_place_refusal` reads of a card: the
+        cards of a hand that share them (the Spell cards on an enemy unit, the Tactics cards on
+        your own) have the same. Its refusals for range and Silence are asked only where they
+        can refuse a target (most cards have no range, and the board seldom an enemy Silence)."""
+        key = (kind, reach, spell)
+        found = self._placeable.get(key)
+        if found is None:
+            found = self.targetable(state, kind)
+            if reach is not None:
+                found = [c for c in found if _in_reach(self, reach, *c)]
+            if spell and self.silence_anywhere:
+                found = [c for c in found if not _in_silence(self, *c)]
+            self._placeable[key] = found
+        return found
+
+    @property
+    def silence_anywhere(self) -> bool:
+        """Another player has an active Silence aura: else no space is silenced for the player
+        (:meth:`Survey.silenced`)."""
+        p = self.player
+        return any(owner != p for _, owner in self.survey.silence)
 
     @property
     def own(self) -> list[Hex]:
@@ -272,14 +357,18 @@ class _Ctx:
     def silenced(self, h: Hex) -> bool:
         return self.survey.silenced(h, self.player)
 
-    def reach(self, h: Hex) -> int:
-        """How far ``h`` is from the nearest of the player's units (kept per space: every card
-        of the hand asks again)."""
-        found = self._reach.get(h)
-        if found is None:
-            own = self.own
-            found = self._reach[h] = min(map(distance, repeat(h, len(own)), own), default=10**6)
-        return found
+    def within(self, spaces: tuple[Hex, ...], reach: int) -> bool:
+        """One of the player's units stands within ``reach`` spaces of one of ``spaces``: the
+        three cube coordinates (q, r, q + r) differ by at most ``reach`` (:func:`hexes.distance`
+        is the largest difference), which refuses most units at the first."""
+        own = self.own
+        for q, r in spaces:
+            s = q + r
+            for oq, or_ in own:
+                if -reach <= q - oq <= reach and -reach <= r - or_ <= reach:
+                    if -reach <= s - oq - or_ <= reach:
+                        return True
+        return False
 
 
 _TARGET_WORDS = {
@@ -521,35 +610,61 @@ def _refusal(
         return "unknown_target"
     if not _fits(card["target"], ctx.player, state, unit, wall):
         return "wrong_kind"
-    return _place_refusal(ctx, card, target, unit, wall) or _unmet(
-        state, card, ctx.player, unit, None if unit is None else ctx.survey.stats[target]
-    )
+    return _place_refusal(
+        ctx, card["range"], card["deck"] == "spell", target, unit, wall
+    ) or _unmet(state, card, ctx.player, unit, None if unit is None else ctx.survey.stats[target])
 
 
 def _place_refusal(
     ctx: _Ctx,
-    card: dict[str, Any],
+    reach: int | None,
+    spell: bool,
     target: Any,
     unit: dict[str, Any] | None,
     wall: dict[str, Any] | None,
 ) -> str | None:
-    """Why ``card`` cannot reach a target of its kind where it stands: an enemy Stealth unit,
-    out of the card's ``range`` of the player's units, or (a Spell card) within an enemy
-    Silence. The key of the refusal (:data:`_REFUSALS`), or None."""
-    if unit is not None:
-        if unit["owner"] != ctx.player and ctx.survey.is_stealthy(target):
-            return "stealth_target"
-        at = unit["at"]
-        spaces: tuple[Hex, ...] = ((at[0], at[1]),)
-    else:
-        assert wall is not None  # refused by _refusal when neither is on the board
-        spaces = wall_spaces(wall)
-    reach = card["range"]
-    if reach is not None and min(map(ctx.reach, spaces)) > reach:
+    """Why a card of range ``reach`` (a Spell card: ``spell``) cannot reach a target of its kind
+    where it stands: an enemy Stealth unit (:func:`_hidden`), out of the card's range of the
+    player's units (:func:`_in_reach`), or (a Spell card) within an enemy Silence
+    (:func:`_in_silence`). The key of the first refusal (:data:`_REFUSALS`), or None."""
+    if _hidden(ctx, target, unit, wall):
+        return "stealth_target"
+    if reach is not None and not _in_reach(ctx, reach, target, unit, wall):
         return "out_of_card_range"
-    if card["deck"] == "spell" and any(map(ctx.silenced, spaces)):
+    if spell and _in_silence(ctx, target, unit, wall):
         return "silenced"
     return None
+
+
+def _spaces(unit: dict[str, Any] | None, wall: dict[str, Any] | None) -> tuple[Hex, ...]:
+    """The space of a target unit, or the two of a target wall."""
+    if unit is not None:
+        at = unit["at"]
+        return ((at[0], at[1]),)
+    assert wall is not None  # refused by _refusal when neither is on the board
+    return wall_spaces(wall)
+
+
+def _hidden(
+    ctx: _Ctx, target: Any, unit: dict[str, Any] | None, wall: dict[str, Any] | None
+) -> bool:
+    """An enemy Stealth unit: "cannot be specifically targeted" (seed, Stealth)."""
+    return unit is not None and unit["owner"] != ctx.player and ctx.survey.is_stealthy(target)
+
+
+def _in_reach(
+    ctx: _Ctx, reach: int, target: Any, unit: dict[str, Any] | None, wall: dict[str, Any] | None
+) -> bool:
+    """The target (a space of a wall) is within ``reach`` spaces of one of the player's units."""
+    return ctx.within(_spaces(unit, wall), reach)
+
+
+def _in_silence(
+    ctx: _Ctx, target: Any, unit: dict[str, Any] | None, wall: dict[str, Any] | None
+) -> bool:
+    """The target (a space of a wall) is within an enemy Silence: "Spells cannot be cast ...
+    into a silence aura"."""
+    return any(map(ctx.silenced, _spaces(unit, wall)))
 
 
 def _catalog(state: State) -> dict[str, dict[str, Any]]:
@@ -593,30 +708,27 @@ def card_moves(state: State, player: PlayerId, survey: Survey) -> list[Move]:
         targets = targets_of.get(id(card))
         if targets is None:
             targets = targets_of[id(card)] = _targets(state, ctx, card)
-        out.extend({"player": player, "type": "play", "card": cid, "target": t} for t in targets)
+        out += [{"player": player, "type": "play", "card": cid, "target": t} for t in targets]
     return out
 
 
 def _targets(state: State, ctx: _Ctx, card: dict[str, Any]) -> list[str | None]:
     """Where ``card`` may be played now (:func:`_target_problem` is None): nowhere for a card of
     :data:`OWN_TURN_EFFECTS` outside the player's turn; null for a card without a target; else
-    each target of its kind (:meth:`_Ctx.fitting`) that is not refused."""
+    each target of its kind (:meth:`_Ctx.placeable`) that is not refused."""
     if not _off_turn_ok(state, ctx.player, card):
         return []
     if card["target"] == "none":
         return [None] if _unmet(state, card, ctx.player, None) is None else []
-    # :func:`_refusal`'s refusals of a target of the card's kind, what the effect asks first:
-    # a listing only asks whether any applies, and the effect's needs (a unit with pins, one
-    # that can attack, ...) are cheap and refuse most targets.
-    found = ctx.fitting(state, card["target"])
-    if card["effect"]["kind"] in _UNIT_NEEDS:  # else _unmet refuses none of them
-        p, stats_of = ctx.player, ctx.survey.stats
-        found = [
-            (t, unit, wall)
-            for t, unit, wall in found
-            if unit is None or _unmet(state, card, p, unit, stats_of[t]) is None
-        ]
-    return [t for t, unit, wall in found if _place_refusal(ctx, card, t, unit, wall) is None]
+    # :func:`_refusal`'s refusals of a target of the card's kind: where it stands, shared by
+    # the cards of the same kind, range and deck (:meth:`_Ctx.placeable`), then what the effect
+    # asks of it (:func:`_unmet`: only :data:`_UNIT_NEEDS` asks anything of a unit).
+    found = ctx.placeable(state, card["target"], card["range"], card["deck"] == "spell")
+    needs = _UNIT_NEEDS.get(card["effect"]["kind"])
+    if needs is None:
+        return [t for t, _, _ in found]
+    stats_of = ctx.survey.stats
+    return [t for t, unit, _ in found if unit is None or needs(state, unit, stats_of[t]) is None]
 
 
 def check_play(state: State, move: Move) -> list[Violation]:

@@ -129,7 +129,10 @@ def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, boo
     out = []
     for tid in survey.near(here, reach):  # those within reach (and maybe farther), state order
         t = units[tid]
-        if distance(here, as_hex(t["at"])) > reach:
+        # What there is to heal or cure, asked first: most units have neither.
+        heal = t["pins"] > 0
+        cure = t["ensnared"] or effects.afflicted(state, tid)
+        if not (heal or cure) or distance(here, as_hex(t["at"])) > reach:
             continue
         if any(k in survey.stats[tid]["kinds"] for k in ("mechanical", "siege")):
             continue
@@ -141,9 +144,9 @@ def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, boo
             continue
         if survey.silenced(as_hex(t["at"]), unit["owner"]):
             continue
-        if t["pins"] > 0:
+        if heal:
             out.append((tid, False))
-        if t["ensnared"] or effects.afflicted(state, tid):
+        if cure:
             out.append((tid, True))
     return out
 
