@@ -444,10 +444,10 @@ def apply_play(state: State, action: Action) -> tuple[State, list[Event]]:
     kind = action[0]
     p = action[1]
     card = action[2]
-    new = dict(state)
+    new = state.copy()
     new["move_count"] = state["move_count"] + 1
-    hands = dict(state["hands"])
-    hand = list(hands[p])
+    hands = state["hands"].copy()
+    hand = hands[p].copy()
     hand.remove(card)
     emptied = not hand  # R&R 10: this card empties the hand, whatever its ability brings back
     hands[p] = hand
@@ -477,8 +477,8 @@ def _play_fighter(
     events: list[Event],
 ) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
-    armies = dict(state["armies"])
-    armies[p] = armies[p] + [_fighter(card)]
+    armies = state["armies"].copy()
+    armies[p] = [*armies[p], _fighter(card)]
     new["armies"] = armies
     events.append({"type": "fighter_played", "player": p, "card": card})
 
@@ -495,12 +495,12 @@ def _destroy(
     """Alfenghast: discard this card, then discard the target fighter; its tokens return to the
     supply (seed §Alfenghast, §Kurgoz; rulings R&R 9)."""
     target, owner, i, _ = action[3]
-    armies = dict(state["armies"])
-    army = list(armies[owner])
+    armies = state["armies"].copy()
+    army = armies[owner].copy()
     fighter = army.pop(i)
     armies[owner] = army
     new["armies"] = armies
-    new["discard_pile"] = state["discard_pile"] + [card, target]
+    new["discard_pile"] = [*state["discard_pile"], card, target]
     events.append(
         {
             "type": "fighter_destroyed",
@@ -523,7 +523,7 @@ def _draw(
     events: list[Event],
 ) -> None:
     """Hexen: discard this card and put the top card of the draw pile into your hand."""
-    new["discard_pile"] = state["discard_pile"] + [card]
+    new["discard_pile"] = [*state["discard_pile"], card]
     pile = state["draw_pile"]
     top = pile[0]
     new["draw_pile"] = pile[1:]
@@ -544,9 +544,9 @@ def _place_token(
     Cognitz: a Cognitz token on the target, which becomes immune to every ability (R&R 5)."""
     kind = action[0]
     target, owner, i, _ = action[3]
-    armies = dict(state["armies"])
-    army = list(armies[owner])
-    fighter = dict(army[i])
+    armies = state["armies"].copy()
+    army = armies[owner].copy()
+    fighter = army[i].copy()
     if kind == "double":
         token = "kurgoz"
         fighter["kurgoz"] += 1
@@ -556,7 +556,7 @@ def _place_token(
     army[i] = fighter
     armies[owner] = army
     new["armies"] = armies
-    new["discard_pile"] = state["discard_pile"] + [card]
+    new["discard_pile"] = [*state["discard_pile"], card]
     events.append(
         {
             "type": "token_placed",
@@ -584,14 +584,14 @@ def _swap(
         take, opponent, i, _ = action[3]
     else:
         opponent = action[3]
-    armies = dict(state["armies"])
-    army = armies[opponent] + [_fighter(card)]
+    armies = state["armies"].copy()
+    army = [*armies[opponent], _fighter(card)]
     events.append({"type": "fighter_joined", "player": p, "army": opponent, "card": card})
     if len(action) == 5:
         to = action[4]
         fighter = army.pop(i)
         if to == "army":
-            armies[p] = armies[p] + [_fighter(take)]
+            armies[p] = [*armies[p], _fighter(take)]
         else:
             hand.append(take)
         events.append(
@@ -620,7 +620,7 @@ def _revive(
     """Nomora: the chosen discard card goes into an army as a fighter without tokens, or into
     your hand; then this Nomora is discarded (rulings R&R 8)."""
     target = action[3]
-    discard = list(state["discard_pile"])
+    discard = state["discard_pile"].copy()
     discard.remove(target)
     discard.append(card)
     new["discard_pile"] = discard
@@ -629,8 +629,8 @@ def _revive(
         hand.append(target)
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
-        armies = dict(state["armies"])
-        armies[army] = armies[army] + [_fighter(target)]
+        armies = state["armies"].copy()
+        armies[army] = [*armies[army], _fighter(target)]
         new["armies"] = armies
         events.append(
             {"type": "card_revived", "player": p, "card": target, "to": "army", "army": army}

@@ -109,12 +109,12 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
     old = state["draft"]
     player = action[1]
     picks = list(action[2])
-    new = dict(state)
+    new = state.copy()
     new["move_count"] = state["move_count"] + 1
     events: list[Event] = [{"type": "draft_pick", "player": player, "cards": list(picks)}]
-    all_picks = dict(old["picks"])
+    all_picks = old["picks"].copy()
     all_picks[player] = picks
-    waiting = list(state["active_players"])
+    waiting = state["active_players"].copy()
     waiting.remove(player)
     if waiting:
         new["draft"] = {
@@ -141,7 +141,7 @@ def _pass_packets(
     for i, p in enumerate(players):
         chosen = all_picks[p]
         kept[p] = old["kept"][p] + chosen
-        rest = list(old["packets"][p])
+        rest = old["packets"][p].copy()
         for card in chosen:
             rest.remove(card)
         left = players[(i + 1) % len(players)]  # engine.next_seat
@@ -155,12 +155,12 @@ def _pass_packets(
             "picks": picks,
             "kept": kept,
         }
-        new["active_players"] = list(players)
+        new["active_players"] = players.copy()
         return
     hands: dict[str, list[str]] = {}
     for p in players:
         (last,) = packets[p]
-        hands[p] = kept[p] + [last]
+        hands[p] = [*kept[p], last]
         events.append({"type": "last_card_kept", "player": p, "card": last})
     starting = new["starting_player"]
     if starting is None:
