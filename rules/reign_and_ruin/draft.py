@@ -53,7 +53,7 @@ def _pair_actions(player: PlayerId, packet: tuple[str, ...]) -> tuple[Action, ..
     again (three players: 63 actions at a round's first listing, the same 42 at its second and
     21 at its third; issue 28). Keyed by the packet's cards, not its list object, so a state
     edited in place is never answered from another's."""
-    return tuple([("draft", player, pair) for pair in combinations(packet, 2)])
+    return tuple([("draft", player, a, b) for a, b in combinations(packet, 2)])
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
@@ -107,11 +107,11 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
     after §2 "Draft your hand of cards").
     """
     old = state["draft"]
-    player = action[1]
-    picks = list(action[2])
+    _, player, first, second = action
+    picks = [first, second]
     new = state.copy()
     new["move_count"] = state["move_count"] + 1
-    events: list[Event] = [{"type": "draft_pick", "player": player, "cards": list(picks)}]
+    events: list[Event] = [{"type": "draft_pick", "player": player, "cards": [first, second]}]
     all_picks = old["picks"].copy()
     all_picks[player] = picks
     waiting = state["active_players"].copy()
