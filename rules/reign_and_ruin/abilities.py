@@ -108,56 +108,58 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
     order; Crou: opponents in seat order, then each takeable fighter to army then to hand;
     Nomora: discard order, to hand then to each army in seat order). The armies are surveyed
     once per state (:func:`_survey`), for every card that needs it. Plain loops: most cards
-    have only a few uses, too few to repay a list comprehension's own call."""
+    have only a few uses, too few to repay a list comprehension's own call. Each action is
+    added by ``actions.append(...)`` itself, not through a local alias of the bound method:
+    Python 3.11 runs that call as one specialised instruction (issue 28)."""
     cards = state["cards"]
     players = state["players"]
     actions: list[Action] = []
-    add = actions.append
     places: list[Place] | None = None
     for c in state["hands"][p]:
-        add(("fighter", p, c))
+        actions.append(("fighter", p, c))
         faction = cards[c]["faction"]
         if faction == "hexen":
             if state["draw_pile"]:
-                add(("draw", p, c))
+                actions.append(("draw", p, c))
             continue
         if faction == "nomora":
             for t in state["discard_pile"]:
-                add(("revive", p, c, t, None))  # None: to the hand
+                actions.append(("revive", p, c, t, None))  # None: to the hand
                 for a in players:
-                    add(("revive", p, c, t, a))
+                    actions.append(("revive", p, c, t, a))
             continue
         if places is None:
             places = _survey(state)
         if faction == "alfenghast" or faction == "cognitz":
             kind = "destroy" if faction == "alfenghast" else "protect"
             for place in places:
-                add((kind, p, c, place))
+                actions.append((kind, p, c, place))
         elif faction == "kurgoz":
             for place in places:
                 if place[3] < MAX_KURGOZ:
-                    add(("double", p, c, place))
+                    actions.append(("double", p, c, place))
         else:  # crou
-            _add_swaps(add, p, c, players, places)
+            _add_swaps(actions, p, c, players, places)
     return actions
 
 
 def _add_swaps(
-    add: Callable[[Action], None], p: PlayerId, c: str, players: list[PlayerId], places: list[Place]
+    actions: list[Action], p: PlayerId, c: str, players: list[PlayerId], places: list[Place]
 ) -> None:
-    """Crou ``c``'s swaps: per opponent of ``p`` in seat order, each unprotected fighter of their
-    army taken to army then to hand, or the bare swap when there is none."""
+    """Add Crou ``c``'s swaps to ``actions``: per opponent of ``p`` in seat order, each
+    unprotected fighter of their army taken to army then to hand, or the bare swap when there is
+    none."""
     for o in players:
         if o == p:
             continue
         took = False
         for place in places:
             if place[1] == o:
-                add(("swap", p, c, place, "army"))
-                add(("swap", p, c, place, "hand"))
+                actions.append(("swap", p, c, place, "army"))
+                actions.append(("swap", p, c, place, "hand"))
                 took = True
         if not took:
-            add(("swap", p, c, o))
+            actions.append(("swap", p, c, o))
 
 
 def _survey(state: State) -> list[Place]:
@@ -165,12 +167,11 @@ def _survey(state: State) -> list[Place]:
     Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
     armies = state["armies"]
     places: list[Place] = []
-    add = places.append
     for owner in state["players"]:
         i = 0  # a plain loop: about five fighters in all, too few to repay a comprehension
         for f in armies[owner]:
             if not f["cognitz"]:
-                add((f["card"], owner, i, f["kurgoz"]))
+                places.append((f["card"], owner, i, f["kurgoz"]))
             i += 1
     return places
 
