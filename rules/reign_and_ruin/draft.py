@@ -117,12 +117,9 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
     waiting = state["active_players"].copy()
     waiting.remove(player)
     if waiting:
-        new["draft"] = {
-            "round": old["round"],
-            "packets": old["packets"],
-            "picks": all_picks,
-            "kept": old["kept"],
-        }
+        draft = old.copy()  # the same round, packets and kept cards
+        draft["picks"] = all_picks
+        new["draft"] = draft
         new["active_players"] = waiting
         return new, events
     _pass_packets(new, old, all_picks, events)
@@ -132,26 +129,29 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
 def _pass_packets(
     new: State, old: dict[str, Any], all_picks: dict[str, list[str]], events: list[Event]
 ) -> None:
-    """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left."""
+    """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left,
+    so each player receives what is left of the packet of the seat on their right. The new maps
+    are made in seat order, as the old ones were."""
     players = new["players"]
     round_no = old["round"]
+    old_kept = old["kept"]
+    old_packets = old["packets"]
     kept: dict[str, list[str]] = {}
     packets: dict[str, list[str]] = {}
     picks: dict[str, list[str]] = {}
     for i, p in enumerate(players):
-        chosen = all_picks[p]
-        kept[p] = old["kept"][p] + chosen
-        rest = old["packets"][p].copy()
-        for card in chosen:
+        kept[p] = old_kept[p] + all_picks[p]
+        right = players[i - 1]  # p is the seat to the left of right (engine.next_seat)
+        rest = old_packets[right].copy()
+        for card in all_picks[right]:
             rest.remove(card)
-        left = players[(i + 1) % len(players)]  # engine.next_seat
-        packets[left] = rest
+        packets[p] = rest
         picks[p] = []
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
         new["draft"] = {
             "round": round_no + 1,
-            "packets": {p: packets[p] for p in players},
+            "packets": packets,
             "picks": picks,
             "kept": kept,
         }
