@@ -108,56 +108,58 @@ def play_actions(state: State, p: PlayerId) -> list[Action]:
     order; Crou: opponents in seat order, then each takeable fighter to army then to hand;
     Nomora: discard order, to hand then to each army in seat order). The armies are surveyed
     once per state (:func:`_survey`), for every card that needs it. Plain loops: most cards
-    have only a few uses, too few to repay a list comprehension's own call."""
+    have only a few uses, too few to repay a list comprehension's own call. Each action is
+    added by ``actions.append(...)`` itself, not through a local alias of the bound method:
+    Python 3.11 runs that call as one specialised instruction (issue 28)."""
     cards = state["cards"]
     players = state["players"]
     actions: list[Action] = []
-    add = actions.append
     places: list[Place] | None = None
     for c in state["hands"][p]:
-        add(("fighter", p, c))
+        actions.append(("fighter", p, c))
         faction = cards[c]["faction"]
         if faction == "hexen":
             if state["draw_pile"]:
-                add(("draw", p, c))
+                actions.append(("draw", p, c))
             continue
         if faction == "nomora":
             for t in state["discard_pile"]:
-                add(("revive", p, c, t, None))  # None: to the hand
+                actions.append(("revive", p, c, t, None))  # None: to the hand
                 for a in players:
-                    add(("revive", p, c, t, a))
+                    actions.append(("revive", p, c, t, a))
             continue
         if places is None:
             places = _survey(state)
         if faction == "alfenghast" or faction == "cognitz":
             kind = "destroy" if faction == "alfenghast" else "protect"
             for place in places:
-                add((kind, p, c, place))
+                actions.append((kind, p, c, place))
         elif faction == "kurgoz":
             for place in places:
                 if place[3] < MAX_KURGOZ:
-                    add(("double", p, c, place))
+                    actions.append(("double", p, c, place))
         else:  # crou
-            _add_swaps(add, p, c, players, places)
+            _add_swaps(actions, p, c, players, places)
     return actions
 
 
 def _add_swaps(
-    add: Callable[[Action], None], p: PlayerId, c: str, players: list[PlayerId], places: list[Place]
+    actions: list[Action], p: PlayerId, c: str, players: list[PlayerId], places: list[Place]
 ) -> None:
-    """Crou ``c``'s swaps: per opponent of ``p`` in seat order, each unprotected fighter of their
-    army taken to army then to hand, or the bare swap when there is none."""
+    """Add Crou ``c``'s swaps to ``actions``: per opponent of ``p`` in seat order, each
+    unprotected fighter of their army taken to army then to hand, or the bare swap when there is
+    none."""
     for o in players:
         if o == p:
             continue
         took = False
         for place in places:
             if place[1] == o:
-                add(("swap", p, c, place, "army"))
-                add(("swap", p, c, place, "hand"))
+                actions.append(("swap", p, c, place, "army"))
+                actions.append(("swap", p, c, place, "hand"))
                 took = True
         if not took:
-            add(("swap", p, c, o))
+            actions.append(("swap", p, c, o))
 
 
 def _survey(state: State) -> list[Place]:
@@ -165,12 +167,11 @@ def _survey(state: State) -> list[Place]:
     Cognitz, Kurgoz (below MAX_KURGOZ tokens) and Crou may target."""
     armies = state["armies"]
     places: list[Place] = []
-    add = places.append
     for owner in state["players"]:
         i = 0  # a plain loop: about five fighters in all, too few to repay a comprehension
         for f in armies[owner]:
             if not f["cognitz"]:
-                add((f["card"], owner, i, f["kurgoz"]))
+                places.append((f["card"], owner, i, f["kurgoz"]))
             i += 1
     return places
 
@@ -444,10 +445,10 @@ def apply_play(state: State, action: Action) -> tuple[State, list[Event]]:
     kind = action[0]
     p = action[1]
     card = action[2]
-    new = dict(state)
+    new = state.copy()
     new["move_count"] = state["move_count"] + 1
-    hands = dict(state["hands"])
-    hand = list(hands[p])
+    hands = state["hands"].copy()
+    hand = hands[p].copy()
     hand.remove(card)
     emptied = not hand  # R&R 10: this card empties the hand, whatever its ability brings back
     hands[p] = hand
@@ -477,8 +478,8 @@ def _play_fighter(
     events: list[Event],
 ) -> None:
     """Seed §4 A: place the card face up as a fighter in your own army."""
-    armies = dict(state["armies"])
-    armies[p] = armies[p] + [_fighter(card)]
+    armies = state["armies"].copy()
+    armies[p] = [*armies[p], _fighter(card)]
     new["armies"] = armies
     events.append({"type": "fighter_played", "player": p, "card": card})
 
@@ -495,12 +496,12 @@ def _destroy(
     """Alfenghast: discard this card, then discard the target fighter; its tokens return to the
     supply (seed §Alfenghast, §Kurgoz; rulings R&R 9)."""
     target, owner, i, _ = action[3]
-    armies = dict(state["armies"])
-    army = list(armies[owner])
+    armies = state["armies"].copy()
+    army = armies[owner].copy()
     fighter = army.pop(i)
     armies[owner] = army
     new["armies"] = armies
-    new["discard_pile"] = state["discard_pile"] + [card, target]
+    new["discard_pile"] = [*state["discard_pile"], card, target]
     events.append(
         {
             "type": "fighter_destroyed",
@@ -523,7 +524,7 @@ def _draw(
     events: list[Event],
 ) -> None:
     """Hexen: discard this card and put the top card of the draw pile into your hand."""
-    new["discard_pile"] = state["discard_pile"] + [card]
+    new["discard_pile"] = [*state["discard_pile"], card]
     pile = state["draw_pile"]
     top = pile[0]
     new["draw_pile"] = pile[1:]
@@ -544,9 +545,9 @@ def _place_token(
     Cognitz: a Cognitz token on the target, which becomes immune to every ability (R&R 5)."""
     kind = action[0]
     target, owner, i, _ = action[3]
-    armies = dict(state["armies"])
-    army = list(armies[owner])
-    fighter = dict(army[i])
+    armies = state["armies"].copy()
+    army = armies[owner].copy()
+    fighter = army[i].copy()
     if kind == "double":
         token = "kurgoz"
         fighter["kurgoz"] += 1
@@ -556,7 +557,7 @@ def _place_token(
     army[i] = fighter
     armies[owner] = army
     new["armies"] = armies
-    new["discard_pile"] = state["discard_pile"] + [card]
+    new["discard_pile"] = [*state["discard_pile"], card]
     events.append(
         {
             "type": "token_placed",
@@ -584,14 +585,14 @@ def _swap(
         take, opponent, i, _ = action[3]
     else:
         opponent = action[3]
-    armies = dict(state["armies"])
-    army = armies[opponent] + [_fighter(card)]
+    armies = state["armies"].copy()
+    army = [*armies[opponent], _fighter(card)]
     events.append({"type": "fighter_joined", "player": p, "army": opponent, "card": card})
     if len(action) == 5:
         to = action[4]
         fighter = army.pop(i)
         if to == "army":
-            armies[p] = armies[p] + [_fighter(take)]
+            armies[p] = [*armies[p], _fighter(take)]
         else:
             hand.append(take)
         events.append(
@@ -620,7 +621,7 @@ def _revive(
     """Nomora: the chosen discard card goes into an army as a fighter without tokens, or into
     your hand; then this Nomora is discarded (rulings R&R 8)."""
     target = action[3]
-    discard = list(state["discard_pile"])
+    discard = state["discard_pile"].copy()
     discard.remove(target)
     discard.append(card)
     new["discard_pile"] = discard
@@ -629,8 +630,8 @@ def _revive(
         hand.append(target)
         events.append({"type": "card_revived", "player": p, "card": target, "to": "hand"})
     else:
-        armies = dict(state["armies"])
-        armies[army] = armies[army] + [_fighter(target)]
+        armies = state["armies"].copy()
+        armies[army] = [*armies[army], _fighter(target)]
         new["armies"] = armies
         events.append(
             {"type": "card_revived", "player": p, "card": target, "to": "army", "army": army}

@@ -6,7 +6,7 @@ action only after its checks (:func:`action_of`). Every action starts with the m
 player; the rest is the move's parameters plus where its checks found the fighter it acts on:
 
 ==========================================  =================================================
-``("draft", player, (first, second))``      the two cards in packet order
+``("draft", player, first, second)``        the two cards in packet order
 ``("fighter", player, card)``
 ``("draw", player, card)``
 ``(kind, player, card, place)``             ``kind`` destroy, double or protect
@@ -34,7 +34,7 @@ Place = tuple[str, PlayerId, int, int]
 
 
 def _draft_move(action: Action) -> Move:
-    return {"player": action[1], "type": "draft", "cards": list(action[2])}
+    return {"player": action[1], "type": "draft", "cards": [action[2], action[3]]}
 
 
 def _card_move(action: Action) -> Move:
@@ -111,7 +111,7 @@ def action_of(state: State, move: Move, where: Any) -> Action:
     if kind == "draft":
         a, b = move["cards"]
         packet = state["draft"]["packets"][p]
-        return ("draft", p, (a, b) if packet.index(a) < packet.index(b) else (b, a))
+        return ("draft", p, a, b) if packet.index(a) < packet.index(b) else ("draft", p, b, a)
     card = move["card"]
     if kind == "fighter" or kind == "draw":
         return (kind, p, card)

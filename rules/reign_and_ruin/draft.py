@@ -53,7 +53,7 @@ def _pair_actions(player: PlayerId, packet: tuple[str, ...]) -> tuple[Action, ..
     again (three players: 63 actions at a round's first listing, the same 42 at its second and
     21 at its third; issue 28). Keyed by the packet's cards, not its list object, so a state
     edited in place is never answered from another's."""
-    return tuple([("draft", player, pair) for pair in combinations(packet, 2)])
+    return tuple([("draft", player, a, b) for a, b in combinations(packet, 2)])
 
 
 def draft_violations(state: State, move: Move, player: PlayerId) -> list[Violation]:
@@ -107,22 +107,19 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
     after §2 "Draft your hand of cards").
     """
     old = state["draft"]
-    player = action[1]
-    picks = list(action[2])
-    new = dict(state)
+    _, player, first, second = action
+    picks = [first, second]
+    new = state.copy()
     new["move_count"] = state["move_count"] + 1
-    events: list[Event] = [{"type": "draft_pick", "player": player, "cards": list(picks)}]
-    all_picks = dict(old["picks"])
+    events: list[Event] = [{"type": "draft_pick", "player": player, "cards": [first, second]}]
+    all_picks = old["picks"].copy()
     all_picks[player] = picks
-    waiting = list(state["active_players"])
+    waiting = state["active_players"].copy()
     waiting.remove(player)
     if waiting:
-        new["draft"] = {
-            "round": old["round"],
-            "packets": old["packets"],
-            "picks": all_picks,
-            "kept": old["kept"],
-        }
+        draft = old.copy()  # the same round, packets and kept cards
+        draft["picks"] = all_picks
+        new["draft"] = draft
         new["active_players"] = waiting
         return new, events
     _pass_packets(new, old, all_picks, events)
@@ -132,35 +129,38 @@ def apply_draft(state: State, action: Action) -> tuple[State, list[Event]]:
 def _pass_packets(
     new: State, old: dict[str, Any], all_picks: dict[str, list[str]], events: list[Event]
 ) -> None:
-    """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left."""
+    """Everyone has chosen: picks join ``kept`` and the rest of each packet goes to the left,
+    so each player receives what is left of the packet of the seat on their right. The new maps
+    are made in seat order, as the old ones were."""
     players = new["players"]
     round_no = old["round"]
+    old_kept = old["kept"]
+    old_packets = old["packets"]
     kept: dict[str, list[str]] = {}
     packets: dict[str, list[str]] = {}
     picks: dict[str, list[str]] = {}
     for i, p in enumerate(players):
-        chosen = all_picks[p]
-        kept[p] = old["kept"][p] + chosen
-        rest = list(old["packets"][p])
-        for card in chosen:
+        kept[p] = old_kept[p] + all_picks[p]
+        right = players[i - 1]  # p is the seat to the left of right (engine.next_seat)
+        rest = old_packets[right].copy()
+        for card in all_picks[right]:
             rest.remove(card)
-        left = players[(i + 1) % len(players)]  # engine.next_seat
-        packets[left] = rest
+        packets[p] = rest
         picks[p] = []
     events.append({"type": "packets_passed", "round": round_no})
     if round_no < ROUNDS:
         new["draft"] = {
             "round": round_no + 1,
-            "packets": {p: packets[p] for p in players},
+            "packets": packets,
             "picks": picks,
             "kept": kept,
         }
-        new["active_players"] = list(players)
+        new["active_players"] = players.copy()
         return
     hands: dict[str, list[str]] = {}
     for p in players:
         (last,) = packets[p]
-        hands[p] = kept[p] + [last]
+        hands[p] = [*kept[p], last]
         events.append({"type": "last_card_kept", "player": p, "card": last})
     starting = new["starting_player"]
     if starting is None:

@@ -20,6 +20,7 @@ __all__ = [
     "tally",
     "army_breakdown",
     "rank",
+    "winners",
     "standings",
     "score",
     "outcome",
@@ -73,14 +74,17 @@ def tally(
         total += worth
     series: list[Series] = []
     best = 0
-    for faction, members in by_faction.items():
-        if len(members) >= SERIES_MIN:
-            subtotal = sum(f[4] for f in members)
-            series.append((faction, [f[0] for f in members], subtotal, 2 * subtotal))
-            total += subtotal  # the series doubles a sum already counted once
-            best = max(best, 2 * subtotal)
-    if len(series) > 1:  # found in army order
-        series.sort(key=lambda one: _FACTION_ORDER.index(one[0]))
+    if len(by_faction) < len(army) - 1:  # else no faction has three fighters: no series
+        for faction in _FACTION_ORDER:  # series are listed in the factions' rule-text order
+            members = by_faction.get(faction)
+            if members is not None and len(members) >= SERIES_MIN:
+                subtotal = 0
+                for f in members:
+                    subtotal += f[4]
+                series.append((faction, [f[0] for f in members], subtotal, 2 * subtotal))
+                total += subtotal  # the series doubles a sum already counted once
+                if 2 * subtotal > best:
+                    best = 2 * subtotal
     return fighters, series, (total, best, len(army))
 
 
@@ -117,24 +121,38 @@ def rank(
     """Ranking, winners and tie-break from each player's ``(total, best_series, fighter_count)``.
 
     Ranking: total, then best series value, then fighter count, all descending; players still
-    equal keep seat order. Winners: the players with the highest total, narrowed by best series,
-    then by fighter count; several left is a shared draw. ``tie_break`` names the last
-    criterion that was needed: None (no tie), ``"best_series"``, ``"fighter_count"``, or
-    ``"draw"`` when they are still tied after both (rulings R&R 11).
+    equal keep seat order. Winners: :func:`winners`. ``tie_break`` names the last criterion
+    that was needed: None (no tie), ``"best_series"``, ``"fighter_count"``, or ``"draw"`` when
+    they are still tied after both (rulings R&R 11).
     """
     ranking = sorted(players, key=keys.__getitem__, reverse=True)  # stable: ties keep seats
-    top = max(keys[p][0] for p in players)
-    leaders = [p for p in players if keys[p][0] == top]
-    tie_break = None
-    for index, criterion in ((1, "best_series"), (2, "fighter_count")):
-        if len(leaders) == 1:
-            break
-        tie_break = criterion
-        best = max(keys[p][index] for p in leaders)
-        leaders = [p for p in leaders if keys[p][index] == best]
+    leaders = winners(players, keys)
+    return ranking, leaders, _tie_break(players, keys, leaders)
+
+
+def winners(players: list[PlayerId], keys: dict[PlayerId, RankKey]) -> list[PlayerId]:
+    """The winners, in seat order: the players with the highest total, narrowed to those with
+    the best series value, then to those with the most fighters; several left share a draw
+    (rulings R&R 11). A :data:`RankKey` lists the criteria in that order, so the narrowing is
+    exactly the players whose key is the highest (tuples compare criterion by criterion)."""
+    top = max(keys.values())
+    return [p for p in players if keys[p] == top]
+
+
+def _tie_break(
+    players: list[PlayerId], keys: dict[PlayerId, RankKey], leaders: list[PlayerId]
+) -> str | None:
+    """The last criterion :func:`winners` needed: ``"draw"`` when several players share the
+    win, else the first criterion at which the winner's key stands alone (None: its total)."""
     if len(leaders) > 1:
-        tie_break = "draw"
-    return ranking, leaders, tie_break
+        return "draw"
+    top = keys[leaders[0]]
+    tied = [p for p in players if keys[p][0] == top[0]]  # the highest total
+    if len(tied) == 1:
+        return None
+    if sum(1 for p in tied if keys[p][1] == top[1]) == 1:
+        return "best_series"
+    return "fighter_count"
 
 
 def standings(state: State) -> tuple[dict[str, Any], list[PlayerId], bool]:
@@ -168,10 +186,11 @@ def score(state: State) -> Score:
 
 def outcome(state: State) -> dict[str, Any]:
     """The ``outcome`` object of a finished game (``reason: "game_end"``): the winners and
-    totals of :func:`standings`, without the breakdown."""
+    totals of :func:`standings`, without the breakdown or the ranking."""
     players = state["players"]
     cards = state["cards"]
-    keys = {p: tally(cards, state["armies"][p])[2] for p in players}
-    _, winners, _ = rank(players, keys)
+    armies = state["armies"]
+    keys = {p: tally(cards, armies[p])[2] for p in players}
+    won = winners(players, keys)
     totals = {p: keys[p][0] for p in players}
-    return Outcome(tuple(winners), len(winners) > 1, totals).to_dict()
+    return Outcome(tuple(won), len(won) > 1, totals).to_dict()

@@ -69,9 +69,19 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
     rng.shuffle(order)
     players = list(players)
     starting = options.get("starting_player")
-    packets = {
-        p: order[i * CARDS_PER_PLAYER : (i + 1) * CARDS_PER_PLAYER] for i, p in enumerate(players)
-    }
+    packets: dict[PlayerId, list[str]] = {}
+    picks: dict[PlayerId, list[str]] = {}
+    kept: dict[PlayerId, list[str]] = {}
+    hands: dict[PlayerId, list[str]] = {}
+    armies: dict[PlayerId, list[dict[str, Any]]] = {}
+    dealt = 0
+    for p in players:  # one loop for every per-player map, each in seat order
+        packets[p] = order[dealt : dealt + CARDS_PER_PLAYER]
+        dealt += CARDS_PER_PLAYER
+        picks[p] = []
+        kept[p] = []
+        hands[p] = []
+        armies[p] = []
     return {
         "game": rulebook.GAME_ID,
         "schema_version": SCHEMA_VERSION,
@@ -85,15 +95,10 @@ def new_game(players: Sequence[PlayerId], seed: int, options: dict[str, Any]) ->
         "rng": str(rng),
         "cards": cards,
         "starting_player": starting,
-        "draw_pile": order[CARDS_PER_PLAYER * len(players) :],
+        "draw_pile": order[dealt:],
         "discard_pile": [],
-        "draft": {
-            "round": 1,
-            "packets": packets,
-            "picks": {p: [] for p in players},
-            "kept": {p: [] for p in players},
-        },
-        "hands": {p: [] for p in players},
-        "armies": {p: [] for p in players},
+        "draft": {"round": 1, "packets": packets, "picks": picks, "kept": kept},
+        "hands": hands,
+        "armies": armies,
         "final_round": None,
     }
