@@ -638,6 +638,9 @@ def _land_accepted(
         new, clock = landed
         table = access.table(game, states[to_version], access.fairness(session))
         return _takeback_answer(takeback, "accepted", [], new, dict(table, clock=clock))
+    session = access.load_session(session_id, plays=True)
+    if session.version != takeback["at_version"]:  # a move, not the clock, refused the last try
+        return _landed_or_stale(takeback, answer, session)
     raise _clock_kept_changing()
 
 

@@ -809,6 +809,30 @@ def test_a_last_accept_lands_though_the_clock_changed_meanwhile(app, client, mon
     assert len(_takebacks(client, session)) == 1 and snapshot(client, session) == views[version - 1]
 
 
+def test_a_move_that_refuses_the_last_landing_makes_the_takeback_stale(app, client, monkeypatch):
+    """The clock refused the first four landings and a move the fifth: the answer says the
+    takeback is stale (a move landed), not that the clock kept changing and to send the accept
+    again (which would only be answered stale)."""
+    session, _ = rs_session(client, 7)
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    store = app.extensions["referee_sessions"]
+    real_commit, refused = store.commit, []
+
+    def refused_five_times(*args, **kwargs):
+        refused.append(True)
+        if len(refused) == 5:  # the last try: a move lands meanwhile
+            monkeypatch.setattr(store, "commit", real_commit)
+            move_once(client, session, random.Random(1))
+            return Conflict(8)
+        return Conflict(7)  # the clock changed
+
+    monkeypatch.setattr(store, "commit", refused_five_times)
+    resp = answer(client, session, other, tid, "accept")
+    assert len(refused) == 5 and resp.status_code == 409
+    assert resp.get_json()["code"] == "takeback_stale", resp.get_json()
+
+
 def test_a_pending_proposals_key_is_not_a_moves(client):
     """docs/records.md, "Retries": a key used for a proposal and then for a move is 422 (before,
     a proposal waiting on seats kept its key only with itself, and the move was applied)."""
