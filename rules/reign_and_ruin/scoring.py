@@ -74,7 +74,9 @@ def tally(
         total += worth
     series: list[Series] = []
     best = 0
-    if len(by_faction) < len(army) - 1:  # else no faction has three fighters: no series
+    # A faction with SERIES_MIN fighters leaves at least SERIES_MIN - 1 fighters over the count
+    # of factions; with fewer over, no faction has a series.
+    if len(army) - len(by_faction) >= SERIES_MIN - 1:
         for faction in _FACTION_ORDER:  # series are listed in the factions' rule-text order
             members = by_faction.get(faction)
             if members is not None and len(members) >= SERIES_MIN:
@@ -162,23 +164,23 @@ def standings(state: State) -> tuple[dict[str, Any], list[PlayerId], bool]:
     cards = state["cards"]
     tallied = {p: tally(cards, state["armies"][p]) for p in players}
     per = {p: _explained(tallied[p]) for p in players}
-    ranking, winners, tie_break = rank(players, {p: tallied[p][2] for p in players})
-    return {"players": per, "ranking": ranking, "tie_break": tie_break}, winners, len(winners) > 1
+    ranking, leaders, tie_break = rank(players, {p: tallied[p][2] for p in players})
+    return {"players": per, "ranking": ranking, "tie_break": tie_break}, leaders, len(leaders) > 1
 
 
 def score(state: State) -> Score:
     """Final standings once finished, provisional ones (``finished: false``) before. A finished
     game's winners and draw are its ``outcome``'s: the armies' once the last round ends, the
     other players' when one forfeited on time (``rules/forfeit.py``) whatever their armies."""
-    breakdown, winners, draw = standings(state)
+    breakdown, leaders, draw = standings(state)
     totals = {p: breakdown["players"][p]["total"] for p in state["players"]}
     outcome = state["outcome"]
     if outcome is not None:
-        winners, draw = outcome["winners"], outcome["draw"]
+        leaders, draw = outcome["winners"], outcome["draw"]
     return Score(
         finished=state["status"] == "finished",
         scores=totals,
-        winners=tuple(winners),
+        winners=tuple(leaders),
         draw=draw,
         breakdown=breakdown,
     )

@@ -132,7 +132,7 @@ def attack_options(state: State, survey: Survey, uid: str) -> list[dict[str, Any
     siege = "siege" in kinds
     flanking = "flanking" in s["abilities"]
     fixed = unit["mode"]
-    reach = 1 if here in survey.aura(owner, "enchant") else 0  # range_bonus (Survey.in_aura)
+    reach = 1 if here in survey.aura(owner, "enchant") else 0  # range_bonus (Survey.aura)
     melee_ok = not siege and fixed in (None, "melee")
     shoot_ok = (
         "shooting" in kinds

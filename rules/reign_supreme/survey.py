@@ -237,13 +237,6 @@ class Survey:
                     return True
         return False
 
-    def in_aura(self, uid: str, ability: str) -> bool:
-        """:func:`auras.in_aura`: the unit or an adjacent unit of the same player has
-        ``ability`` (its space is in :meth:`aura`)."""
-        unit = self.units[uid]
-        at = unit["at"]
-        return (at[0], at[1]) in self.aura(unit["owner"], ability)
-
     def aura(self, owner: PlayerId, ability: str) -> frozenset[Hex]:
         """The spaces where a unit of ``owner`` stands in an allied ``ability`` aura: those of
         ``owner``'s units on the board that have it, and the spaces next to them (units stand
