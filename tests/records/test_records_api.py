@@ -284,6 +284,15 @@ def propose(client, session, seat, to_version):
     )
 
 
+def proposed_back(client, session) -> tuple[str, str, int, str]:
+    """The seat that moved last proposes to take back to before the other seat's last move, so
+    the takeback waits on that other seat: the proposer, the other seat, the version of the
+    other's last move and the takeback's id."""
+    proposer, other, version = turn_change(record(client, session)["entries"])
+    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    return proposer, other, version, tid
+
+
 def answer(client, session, seat, tid, said):
     return client.post(
         path(session, f"/takebacks/{tid}"),
@@ -321,8 +330,7 @@ def test_a_takeback_waits_on_the_seats_it_undoes_then_lands(client):
 
 def test_a_declined_takeback_changes_nothing(client):
     session, views = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     resp = answer(client, session, other, tid, "decline")
     assert resp.status_code == 200 and resp.get_json()["status"] == "declined"
     assert snapshot(client, session) == views[7]
@@ -425,8 +433,7 @@ def test_cancelling_an_accepted_takeback_waits_on_the_seats_that_accepted_it(cli
     """A takeback both seats agreed on is undone (back to the version before it) only with the
     other seat's consent, whichever seat proposes it."""
     session, views = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     assert answer(client, session, other, tid, "accept").get_json()["version"] == 8
     for seat, waited_on in ((proposer, other), (other, proposer)):
         resp = propose(client, session, seat, 7)
@@ -449,8 +456,7 @@ def test_a_takeback_past_the_horizon_is_refused(client):
 
 def test_a_takeback_goes_stale_when_a_move_lands(client):
     session, _ = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     move_once(client, session, random.Random(5))
     resp = answer(client, session, other, tid, "accept")
     assert resp.status_code == 409 and resp.get_json()["code"] == "takeback_stale"
@@ -459,8 +465,7 @@ def test_a_takeback_goes_stale_when_a_move_lands(client):
 
 def test_a_takeback_stale_because_the_game_ended_says_the_game_is_over(client):
     session, _ = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     (placing,) = client.get(path(session)).get_json()["to_move"]
     concede = {"move": {"player": placing, "type": "concede"}}  # of two seats: the game ends
     token = bearer(session["seats"][placing])
@@ -740,8 +745,7 @@ def test_a_last_accept_refused_by_a_full_store_leaves_no_accept_behind(app, clie
     accept stayed: the takeback then waited on nobody, and the seat's later ``decline`` (it was
     told nothing was written) landed it instead (found by a full-store hunt)."""
     session, views = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     store = app.extensions["referee_sessions"]
 
     def full(*args, **kwargs):
@@ -765,8 +769,7 @@ def test_a_last_accept_that_did_not_land_is_withdrawn_or_said_unknown(app, clien
     "nothing was written". Only the request that recorded the accept withdraws it (a seat's
     first answer stands: a copy sent again records nothing)."""
     session, _ = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     store = app.extensions["referee_sessions"]
     sid = session["session_id"]
     monkeypatch.setattr(store, "commit", lambda *args, **kwargs: Conflict(7))  # the clock, always
@@ -792,8 +795,7 @@ def test_a_last_accept_lands_though_the_clock_changed_meanwhile(app, client, mon
     grace): the commit is refused (its compare-and-set covers the clock) and the landing is
     tried again with the clock as it is now, instead of a 409 that says to propose it again."""
     session, views = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     store = app.extensions["referee_sessions"]
     real_commit, refused = store.commit, []
 
@@ -814,8 +816,7 @@ def test_a_move_that_refuses_the_last_landing_makes_the_takeback_stale(app, clie
     takeback is stale (a move landed), not that the clock kept changing and to send the accept
     again (which would only be answered stale)."""
     session, _ = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     store = app.extensions["referee_sessions"]
     real_commit, refused = store.commit, []
 
@@ -853,8 +854,7 @@ def test_an_accept_that_landed_sent_again_answers_accepted(app, client, monkeypa
     """The last accept lands the takeback and its answer is lost; the same accept sent again
     answers ``accepted`` as it landed, not ``takeback_stale`` (which says to propose it again)."""
     session, views = rs_session(client, 7)
-    proposer, other, version = turn_change(record(client, session)["entries"])
-    tid = propose(client, session, proposer, version - 1).get_json()["takeback_id"]
+    proposer, other, version, tid = proposed_back(client, session)
     _lost_after(monkeypatch, app.extensions["referee_sessions"], "commit")
     resp = answer(client, session, other, tid, "accept")
     assert resp.status_code == 503 and resp.get_json()["code"] == "outcome_unknown"
