@@ -281,6 +281,7 @@ def _clock_step(
     which must give the very move recorded. A ``bot`` timeout is an ordinary move."""
     move = entry["move"]
     if move["type"] == CLOCK_PAUSE:
+        _check_pause(game, state, entry, version)
         return state, []
     try:
         new, events, made = forfeit(game, state, entry["player"])
@@ -289,6 +290,25 @@ def _clock_step(
     if made != move:
         raise NotReplayable(version, f"The forfeit is {made!r}, not the recorded {move!r}.")
     return new, events
+
+
+def _check_pause(game: Game, state: State, entry: Mapping[str, Any], version: int) -> None:
+    """Raises ``NotReplayable`` unless the pause ``entry`` is one a session could have made: the
+    clock's move ``{"player": <seat>, "type": "timeout"}`` for a seat the game waits on, the only
+    seats whose clocks run (``api.clock_keeper``; README "Turn clocks")."""
+    seat = entry["player"]
+    if entry["move"] != {"player": seat, "type": CLOCK_PAUSE}:
+        raise NotReplayable(
+            version,
+            f"A pause is the clock's move {_quote({'player': seat, 'type': CLOCK_PAUSE})}, "
+            f"not {_quote(entry['move'])}.",
+        )
+    if seat not in game.waiting_on(state):
+        raise NotReplayable(
+            version,
+            f"The clocks paused for {_quote(seat)}, whom the game did not wait on: only the "
+            "clocks of the seats the game waits on run out.",
+        )
 
 
 def replay_states(

@@ -320,12 +320,13 @@ def test_takebacks_and_pauses_digest_no_state_again(line, digests):
     version 0 and 200 pauses (barriers: the takebacks go first) digests two states (versions 0
     and 1), not 402; each entry's digest is still compared."""
     game, seed, states, entries, _ = line
-    pause = {"player": "ann", "type": "timeout"}
+    waited = game.waiting_on(states[0])[0]  # a clock runs out only for a seat waited on
+    pause = {"player": waited, "type": "timeout"}
     accepted = consent(SUPREME, "ann", entries[:1])
     record_entries = (
         entries[:1]
         + [takeback_entry(v, "ann", 0, f"t{v}", accepted, AT, states[0]) for v in range(2, 202)]
-        + [make_entry(v, "ann", pause, [], AT, states[0], by="clock") for v in range(202, 402)]
+        + [make_entry(v, waited, pause, [], AT, states[0], by="clock") for v in range(202, 402)]
     )
     record = _record(SUPREME, states[0], record_entries, seed)
     assert replay(game, record) is None
@@ -333,3 +334,26 @@ def test_takebacks_and_pauses_digest_no_state_again(line, digests):
     record["entries"][300]["state_digest"] = record["entries"][0]["state_digest"]  # version 1's
     difference = replay(game, record)
     assert difference.version == 301 and "state_digest" in difference.detail
+
+
+# -- a pause: the clock's move for a seat the game waits on ---------------------------------------
+def test_a_pause_replays_only_for_a_seat_the_game_waits_on(line):
+    """A pause is the clock's move for a seat whose time ran out, and a clock runs only for the
+    seats the game waits on (``api.clock_keeper``): a record whose pause names another seat, or
+    carries more than the clock's move, does not replay."""
+    game, seed, states, entries, _ = line
+    waited = game.waiting_on(states[1])
+    other = next(p for p in states[1]["players"] if p not in waited)
+
+    def with_pause(seat: str, **more: Any) -> dict[str, Any]:
+        pause = {"player": seat, "type": "timeout", **more}
+        entry = make_entry(2, seat, pause, [], AT, states[1], by="clock")
+        return _record(SUPREME, states[0], [entries[0], entry], seed)
+
+    assert replay(game, with_pause(waited[0])) is None
+    difference = replay(game, with_pause(other))
+    assert difference is not None and difference.version == 2
+    assert f'paused for "{other}", whom the game did not wait on' in difference.detail
+    difference = replay(game, with_pause(waited[0], unit="u1"))
+    assert difference is not None and difference.version == 2
+    assert "A pause is the clock's move" in difference.detail
