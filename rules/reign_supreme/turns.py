@@ -241,7 +241,11 @@ def end_turn(state: State, geo: Geometry, rng: Rng) -> list[Event]:
     ends (round limit)."""
     current = state["turn"]
     events: list[Event] = [{"type": "turn_ended", "player": current}]
-    for uid, u in state["units"].items():
+    units = state["units"]
+    # In unit-id order, not the state's key order: a session stores its states with sorted keys
+    # (u10 before u2), its replay steps on states in the rules' own order.
+    for uid in sorted(units, key=_id_key):
+        u = units[uid]
         if u["owner"] == current and u["ensnared"]:
             # Seed, Ensnare: "immobilize a unit it attacks for their next turn" - that turn is over.
             u["ensnared"] = False

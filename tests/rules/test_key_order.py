@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,16 @@ SEATS = {"reigns-the-council": ["ann", "bob", "cat"]}
 
 def _sorted_copy(state: dict) -> dict:
     return json.loads(json.dumps(state, sort_keys=True))
+
+
+def _reversed_copy(value: Any) -> Any:
+    """``value`` with every object's keys in reverse order (players too: seats ``p0``, ``p1`` sort
+    in seat order, so a sorted copy alone never reorders them)."""
+    if type(value) is dict:
+        return {key: _reversed_copy(value[key]) for key in reversed(value)}
+    if type(value) is list:
+        return [_reversed_copy(item) for item in value]
+    return value
 
 
 CUSTOM_DECK = [{"back": ["church"], "accept": {"church": 1}, "reject": {"church": -1}}] * 25
@@ -37,17 +48,31 @@ CASES = [(game_id, {}) for game_id in sorted(GAMES)] + [
 ]
 
 
+def _first(moves: list[dict], chooser: random.Random) -> dict:
+    """The first move listed: a player who always does the first thing listed reaches positions
+    that random play seldom does."""
+    return moves[0]
+
+
+def _any(moves: list[dict], chooser: random.Random) -> dict:
+    return chooser.choice(moves)
+
+
+@pytest.mark.parametrize("reorder", [_sorted_copy, _reversed_copy])
+@pytest.mark.parametrize("pick", [_any, _first])
 @pytest.mark.parametrize(("game_id", "options"), CASES)
-def test_apply_gives_the_same_state_and_events_whatever_the_key_order(game_id, options):
+def test_apply_gives_the_same_state_and_events_whatever_the_key_order(
+    game_id, options, pick, reorder
+):
     game = get_game(game_id)
     steps = 0
     for seed in range(60):
         chooser = random.Random(seed)
         state = game.setup(SEATS.get(game_id, ["ann", "bob"]), seed, options)
         while state["status"] != "finished":
-            move = chooser.choice([m for m in game.legal_moves(state) if m["type"] != "concede"])
+            move = pick([m for m in game.legal_moves(state) if m["type"] != "concede"], chooser)
             after, events = game.apply(state, move)
-            again, events_again = game.apply(_sorted_copy(state), move)
+            again, events_again = game.apply(reorder(state), move)
             assert json.dumps([again, events_again], sort_keys=True) == json.dumps(
                 [after, events], sort_keys=True
             ), (game_id, seed, move)

@@ -14,6 +14,7 @@ bob  infantry atk 4 def 2 hp 10 (Counterattack); footman atk 3 def 1 hp 8; knigh
 from __future__ import annotations
 
 import copy
+import json
 
 from rs_helpers import attacks, codes, destinations, move, of_type, play, position, refresh
 
@@ -238,6 +239,21 @@ def test_ensnare_stops_the_target_moving_in_its_owners_next_turn_only():
         s["units"]["u2"]["ensnared"] is False
         and codes(s, move("bob", "move", unit="u2", to=[2, 0])) == []
     )
+
+
+def test_ensnares_end_in_unit_id_order_whatever_the_key_order():
+    """Two of ann's units ensnared at once, ``u9`` and ``u10``: their ``ensnare_ended`` events
+    come in unit-id order, also from a state with sorted keys (``u10`` before ``u9``), as a
+    session stores it; before, they came in key order, and the honest game's record failed its
+    replay."""
+    s = pos({"bob": ["infantry"] * 6, "ann": ["footman"] * 6}, {})  # bob u1-u6, ann u7-u12
+    for uid in ("u9", "u10"):
+        assert s["units"][uid]["owner"] == "ann"
+        s["units"][uid]["ensnared"] = True
+    expected = [{"type": "ensnare_ended", "player": "ann", "unit": uid} for uid in ("u9", "u10")]
+    for state in (s, json.loads(json.dumps(s, sort_keys=True))):
+        _, events = play(state, move("ann", "end_turn"))
+        assert of_type(events, "ensnare_ended") == expected
 
 
 def test_knockback_removes_ensnare():
