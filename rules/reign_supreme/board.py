@@ -21,6 +21,7 @@ __all__ = [
     "layout_key",
     "occupancy",
     "stats",
+    "army_stats",
     "unit_hex",
     "enemies_adjacent",
     "in_melee",
@@ -121,6 +122,12 @@ def stats(state: State, unit: dict[str, Any]) -> dict[str, Any]:
     if roster is None:
         return default_roster(army)[unit["type"]]
     return roster["units"][unit["type"]]
+
+
+def army_stats(state: State, army: str) -> dict[str, dict[str, Any]]:
+    """The statistics of ``army``'s units by unit type: what :func:`stats` reads a unit's in."""
+    roster = state["rosters"].get(army)
+    return default_roster(army) if roster is None else roster["units"]
 
 
 def unit_hex(unit: dict[str, Any]) -> Hex | None:

@@ -196,15 +196,19 @@ def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> lis
         dests, _ = reachable(state, survey, uid, speed, free)  # sorted
         _add_moves(out, {"player": player, "type": "move", "unit": uid, "to": None}, dests)
     if can_attack(state, unit, s):
-        out.extend(
+        out += [
             {"player": player, "type": "attack", "unit": uid, **option}
             for option in attack_options(state, survey, uid)
-        )
+        ]
     kind = _packing_move(unit)
     if kind is not None:
         out.append({"player": player, "type": kind, "unit": uid})
-    out.extend(cast_moves(state, survey, player, uid))
-    out.extend(construct_moves(state, survey.geo, player, uid))
+    # Casts and construction, asked only of the units with a spell or Construction (each lists
+    # nothing else, and most units have neither).
+    if s["spells"]:
+        out += cast_moves(state, survey, player, uid)
+    if "construction" in s["abilities"]:
+        out += construct_moves(state, survey.geo, player, uid)
     return out
 
 
