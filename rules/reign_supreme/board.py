@@ -147,9 +147,7 @@ def units_of(state: State, player: PlayerId) -> list[tuple[str, dict[str, Any]]]
 
 def occupancy(state: State) -> dict[Hex, str]:
     """Space -> id of the unit on it."""
-    return {
-        (u["at"][0], u["at"][1]): uid for uid, u in state["units"].items() if u["at"] is not None
-    }
+    return {(at[0], at[1]): uid for uid, u in state["units"].items() if (at := u["at"]) is not None}
 
 
 def enemies_adjacent(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> list[str]:

@@ -136,7 +136,11 @@ class Survey:
         found: dict[PlayerId, list[str]] = {}
         for uid, u in self.units.items():
             if u["at"] is not None:
-                found.setdefault(u["owner"], []).append(uid)
+                ids = found.get(owner := u["owner"])
+                if ids is None:
+                    found[owner] = [uid]
+                else:
+                    ids.append(uid)
         return found
 
     def on_board_of(self, owner: PlayerId) -> list[str]:
@@ -266,10 +270,11 @@ class Survey:
         ``state["units"]`` order: what a search for targets or Melee restrictions goes through."""
         found = self._enemy_units.get(owner)
         if found is None:
+            units = self.units
+            # occ: the units on the board in state order, with their spaces (one unit a space:
+            # integrity refuses two_units_one_space)
             found = self._enemy_units[owner] = [
-                (uid, (u["at"][0], u["at"][1]))
-                for uid, u in self.units.items()
-                if u["at"] is not None and u["owner"] != owner
+                (uid, h) for h, uid in self.occ.items() if units[uid]["owner"] != owner
             ]
         return found
 
