@@ -122,13 +122,15 @@ class Survey:
 
     @lazy
     def occ(self) -> dict[Hex, str]:
-        """Space -> id of the unit on it (:func:`board.occupancy`)."""
+        """Space -> id of the unit on it (:func:`board.occupancy`), in ``state["units"]`` order:
+        every unit on the board once, as units stand one to a space (a state with two on one is
+        refused, :mod:`integrity`'s ``two_units_one_space``)."""
         return occupancy(self.state)
 
     @lazy
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
-        return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
+        return sorted(self.occ.values(), key=id_key)
 
     @lazy
     def _on_board_by_owner(self) -> dict[PlayerId, list[str]]:
@@ -158,9 +160,9 @@ class Survey:
         """The ids of the units on the board within ``radius`` of ``h`` (and maybe farther), in
         ``state["units"]`` order. Near a space, the few spaces around it are looked up; far,
         every unit is read (a Shooting unit's reach covers much of the board)."""
-        if radius > _NEAR_MAX:
-            return [uid for uid, u in self.units.items() if u["at"] is not None]
         occ = self.occ
+        if radius > _NEAR_MAX:
+            return list(occ.values())  # every unit on the board, in state order
         q, r = h
         found = [occ[s] for dq, dr in disc(radius) if (s := (q + dq, r + dr)) in occ]
         found.sort(key=self.order.__getitem__)
@@ -271,8 +273,7 @@ class Survey:
         found = self._enemy_units.get(owner)
         if found is None:
             units = self.units
-            # occ: the units on the board in state order, with their spaces (one unit a space:
-            # integrity refuses two_units_one_space)
+            # occ: the units on the board in state order, with their spaces
             found = self._enemy_units[owner] = [
                 (uid, h) for h, uid in self.occ.items() if units[uid]["owner"] != owner
             ]
