@@ -21,6 +21,7 @@ __all__ = [
     "layout_key",
     "occupancy",
     "stats",
+    "army_stats",
     "unit_hex",
     "enemies_adjacent",
     "in_melee",
@@ -123,6 +124,12 @@ def stats(state: State, unit: dict[str, Any]) -> dict[str, Any]:
     return roster["units"][unit["type"]]
 
 
+def army_stats(state: State, army: str) -> dict[str, dict[str, Any]]:
+    """The statistics of ``army``'s units by unit type: what :func:`stats` reads a unit's in."""
+    roster = state["rosters"].get(army)
+    return default_roster(army) if roster is None else roster["units"]
+
+
 def unit_hex(unit: dict[str, Any]) -> Hex | None:
     at = unit["at"]
     return None if at is None else (at[0], at[1])
@@ -140,9 +147,7 @@ def units_of(state: State, player: PlayerId) -> list[tuple[str, dict[str, Any]]]
 
 def occupancy(state: State) -> dict[Hex, str]:
     """Space -> id of the unit on it."""
-    return {
-        (u["at"][0], u["at"][1]): uid for uid, u in state["units"].items() if u["at"] is not None
-    }
+    return {(at[0], at[1]): uid for uid, u in state["units"].items() if (at := u["at"]) is not None}
 
 
 def enemies_adjacent(state: State, occ: dict[Hex, str], h: Hex, owner: PlayerId) -> list[str]:

@@ -85,8 +85,12 @@ def _search(survey: Survey, owner: PlayerId, start: Hex, speed: int, move_freely
         if not nxt:
             break
         frontier = nxt
-    locked = start in engaged
-    ends = sorted(h for h in parents if h != start and not (locked and h in engaged))
+    if start in engaged:  # a unit that starts in melee may not end in melee
+        ends = [h for h in parents if h not in engaged]  # never the start, which is in it
+    else:
+        ends = list(parents)
+        del ends[0]  # the start, reached first
+    ends.sort()
     if len(_TREES) >= _TREES_SIZE:
         _TREES.clear()
     _TREES[key] = (parents, ends)

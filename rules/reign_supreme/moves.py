@@ -196,15 +196,19 @@ def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> lis
         dests, _ = reachable(state, survey, uid, speed, free)  # sorted
         _add_moves(out, {"player": player, "type": "move", "unit": uid, "to": None}, dests)
     if can_attack(state, unit, s):
-        out.extend(
+        out += [
             {"player": player, "type": "attack", "unit": uid, **option}
             for option in attack_options(state, survey, uid)
-        )
-    kind = _packing_move(unit)
+        ]
+    kind = _packing_move(unit) if "packing" in unit else None  # only Packed units have one
     if kind is not None:
         out.append({"player": player, "type": kind, "unit": uid})
-    out.extend(cast_moves(state, survey, player, uid))
-    out.extend(construct_moves(state, survey.geo, player, uid))
+    # Casts and construction, asked only of the units with a spell or Construction (each lists
+    # nothing else, and most units have neither).
+    if s["spells"]:
+        out += cast_moves(state, survey, player, uid)
+    if "construction" in s["abilities"]:
+        out += construct_moves(state, survey.geo, player, uid)
     return out
 
 
@@ -264,7 +268,8 @@ def _moves_of(state: State, survey: Survey, p: PlayerId) -> list[Move]:
         out.extend(off_turn_moves(state, survey, p))
     elif phase == "combat":
         for uid in survey.on_board_of(p):
-            out.extend(_unit_moves(state, survey, p, uid))
+            if not units[uid]["done"]:  # else its activation is over: it has no move
+                out += _unit_moves(state, survey, p, uid)
         out.extend(cards.card_moves(state, p, survey))
         out.append({"player": p, "type": "end_turn"})
     out.append({"player": p, "type": "concede"})

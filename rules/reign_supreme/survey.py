@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar, overload
 from rules.engine_types import PlayerId, State
 from rules.reign_supreme import effects
 from rules.reign_supreme.auras import SILENCE_RADIUS, silence_sources, stealth_spaces, stealthy
-from rules.reign_supreme.board import Geometry, occupancy, stats
+from rules.reign_supreme.board import Geometry, army_stats, occupancy
 from rules.reign_supreme.hexes import DIRECTIONS, Hex, disc
 from rules.reign_supreme.state import catalog_of
 from rules.reign_supreme.walls import blocked_edges, memo, wall_spaces
@@ -118,18 +118,19 @@ class Survey:
         self._imposing: dict[PlayerId, frozenset[Hex]] = {}
         self._restricting: dict[PlayerId, frozenset[Hex]] = {}
         self._blocked: dict[PlayerId, frozenset[tuple[Hex, Hex]]] = {}
-        self._stealthy: dict[str, bool] = {}
         self._auras: dict[tuple[PlayerId, str], frozenset[Hex]] = {}
 
     @lazy
     def occ(self) -> dict[Hex, str]:
-        """Space -> id of the unit on it (:func:`board.occupancy`)."""
+        """Space -> id of the unit on it (:func:`board.occupancy`), in ``state["units"]`` order:
+        every unit on the board once, as units stand one to a space (a state with two on one is
+        refused, :mod:`integrity`'s ``two_units_one_space``)."""
         return occupancy(self.state)
 
     @lazy
     def ids_on_board(self) -> list[str]:
         """The ids of the units on the board, by number (``u2`` before ``u10``; :func:`id_key`)."""
-        return sorted((uid for uid, u in self.units.items() if u["at"] is not None), key=id_key)
+        return sorted(self.occ.values(), key=id_key)
 
     @lazy
     def _on_board_by_owner(self) -> dict[PlayerId, list[str]]:
@@ -137,7 +138,11 @@ class Survey:
         found: dict[PlayerId, list[str]] = {}
         for uid, u in self.units.items():
             if u["at"] is not None:
-                found.setdefault(u["owner"], []).append(uid)
+                ids = found.get(owner := u["owner"])
+                if ids is None:
+                    found[owner] = [uid]
+                else:
+                    ids.append(uid)
         return found
 
     def on_board_of(self, owner: PlayerId) -> list[str]:
@@ -155,9 +160,9 @@ class Survey:
         """The ids of the units on the board within ``radius`` of ``h`` (and maybe farther), in
         ``state["units"]`` order. Near a space, the few spaces around it are looked up; far,
         every unit is read (a Shooting unit's reach covers much of the board)."""
-        if radius > _NEAR_MAX:
-            return [uid for uid, u in self.units.items() if u["at"] is not None]
         occ = self.occ
+        if radius > _NEAR_MAX:
+            return list(occ.values())  # every unit on the board, in state order
         q, r = h
         found = [occ[s] for dq, dr in disc(radius) if (s := (q + dq, r + dr)) in occ]
         found.sort(key=self.order.__getitem__)
@@ -178,9 +183,11 @@ class Survey:
 
     @lazy
     def stats(self) -> dict[str, dict[str, Any]]:
-        """Unit id -> its statistics (:func:`board.stats`)."""
-        state = self.state
-        return {uid: stats(state, u) for uid, u in self.units.items()}
+        """Unit id -> its statistics (:func:`board.stats`), looked up in each army's table
+        (:func:`board.army_stats`), which is found once per army instead of once per unit."""
+        state, units = self.state, self.units
+        tables = {army: army_stats(state, army) for army in {u["army"] for u in units.values()}}
+        return {uid: tables[u["army"]][u["type"]] for uid, u in units.items()}
 
     @lazy
     def affected(self) -> frozenset[str]:
@@ -195,13 +202,17 @@ class Survey:
 
     def is_stealthy(self, uid: str) -> bool:
         """:func:`auras.stealthy` of unit ``uid``."""
-        found = self._stealthy.get(uid)
-        if found is None:
-            unit = self.units[uid]
-            found = self._stealthy[uid] = stealthy(
-                self.state, self.geo, unit, self.stats[uid], self.stealth_spaces
-            )
-        return found
+        return uid in self.hidden
+
+    @lazy
+    def hidden(self) -> frozenset[str]:
+        """The ids of the units that have Stealth (:func:`auras.stealthy`). Worked out for every
+        unit at once: a listing asks of nearly every unit on the board (as a target, or as an
+        enemy that may impose the Melee restrictions), most of them more than once."""
+        state, geo, stats_of, spaces = self.state, self.geo, self.stats, self.stealth_spaces
+        return frozenset(
+            uid for uid, u in self.units.items() if stealthy(state, geo, u, stats_of[uid], spaces)
+        )
 
     @lazy
     def stealth_spaces(self) -> frozenset[Hex]:
@@ -261,10 +272,10 @@ class Survey:
         ``state["units"]`` order: what a search for targets or Melee restrictions goes through."""
         found = self._enemy_units.get(owner)
         if found is None:
+            units = self.units
+            # occ: the units on the board in state order, with their spaces
             found = self._enemy_units[owner] = [
-                (uid, (u["at"][0], u["at"][1]))
-                for uid, u in self.units.items()
-                if u["at"] is not None and u["owner"] != owner
+                (uid, h) for h, uid in self.occ.items() if units[uid]["owner"] != owner
             ]
         return found
 
@@ -286,11 +297,12 @@ class Survey:
         found = self._imposing.get(owner)
         if found is None:
             in_melee_at_start = {uid for pair in self.engaged for uid in pair}
+            hidden = self.hidden
             found = self._imposing[owner] = shared(
                 frozenset(
                     h
                     for uid, h in self.enemies(owner)
-                    if uid in in_melee_at_start or not self.is_stealthy(uid)
+                    if uid in in_melee_at_start or uid not in hidden
                 )
             )
         return found
