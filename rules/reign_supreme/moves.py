@@ -28,7 +28,7 @@ from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_supreme import cards, responses, rulebook
 from rules.reign_supreme.actors import off_turn_moves, refresh_actors
-from rules.reign_supreme.auras import engaged, moves_freely, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.auras import engaged, prune_engaged, range_bonus, stealthy
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, stats
 from rules.reign_supreme.combat import (
     ATTACK_MODES,
@@ -444,7 +444,7 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     if h in survey.occ:
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
     speed = speed_left(state, survey, uid)
-    free = moves_freely(state, geo, unit)
+    free = _moves_freely(survey, uid)
     dests, tree = reachable(state, survey, uid, speed, free)
     if h not in dests:
         if not free and h in reachable(state, survey, uid, speed, move_freely=True)[0]:
