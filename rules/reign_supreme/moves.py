@@ -279,10 +279,13 @@ def violations(state: State, move: Move) -> list[Violation]:
     defeated; the game is not over; the move type exists and has exactly its fields; the player
     is active; the move fits the phase; then the move's own rules.
     """
-    return _check(state, move)[0]
+    return _check(state, move, Survey(state, geometry(state)))[0]
 
 
-def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
+def _check(state: State, move: Move, survey: Survey) -> tuple[list[Violation], Any]:
+    """:func:`violations` of ``move``, and what the checks found that :func:`_resolve` needs
+    (:func:`_where`). ``survey``: a Survey of ``state``, which :func:`apply` then resolves with
+    (a check reads the state only), so that what a check surveyed is not worked out again."""
     p = move.get("player")
     if p.__class__ is not str or p not in state["players"]:
         return [
@@ -322,7 +325,7 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     if kind == "concede":
         return [], None
     if state["pending"] is not None:
-        return _check_answer(state, move, p)
+        return _check_answer(state, move, p, survey)
     if kind in ("counterattack", "pass"):
         return [
             _v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)
@@ -349,7 +352,7 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
         ], None
     if kind in ("end_deployment", "end_turn"):
         return [], None
-    return _CHECKS[kind](state, move, p)
+    return _CHECKS[kind](state, move, p, survey)
 
 
 def _own_unit(
@@ -363,7 +366,9 @@ def _own_unit(
     return unit, []
 
 
-def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_place(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     kind = move["type"]
     rule = rulebook.SETUP if kind == "place" else rulebook.DEPLOYMENT
     unit, found = _own_unit(state, move["unit"], p, rule)
@@ -374,7 +379,7 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
     h = hex_of(move["to"])
     if h is None:
         return [_v("bad_space", "'to' must be a space [q, r].", rule)], None
-    geo = geometry(state)
+    geo = survey.geo
     if kind == "place":
         if to_place(state, p) <= 0:
             return [_v("setup_done", "You have set up all the units you may.", rule)], None
@@ -397,7 +402,9 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
     return [], h
 
 
-def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_move(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     rule = rulebook.MOVEMENT
     unit, found = _own_unit(state, move["unit"], p, rule)
     if unit is None:  # then found says why
@@ -426,8 +433,7 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
         ], None
     if unit["moved"] and not unit["attacked"]:
         return [_v("already_moved", "This unit has already moved this turn.", rule)], None
-    geo = geometry(state)
-    survey = Survey(state, geo)
+    geo = survey.geo
     if not _can_move(state, survey, uid):
         if unit.get("packing") not in (None, "packed"):
             return [
@@ -467,7 +473,9 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     return [], path_to(tree, h)
 
 
-def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_attack(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     rule = rulebook.ATTACKS
     unit, found = _own_unit(state, move["unit"], p, rule)
     if unit is None:  # then found says why
@@ -518,8 +526,7 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
                 rule,
             )
         ], None
-    geo = geometry(state)
-    survey = Survey(state, geo)
+    geo = survey.geo
     occ = survey.occ
     options = [
         o
@@ -628,7 +635,9 @@ def _attack_refusal(
     return _v("cannot_attack", "This attack is not possible.", rulebook.ATTACKS)
 
 
-def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_packing(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     rule = rulebook.PACKED
     unit, found = _own_unit(state, move["unit"], p, rule)
     if unit is None:  # then found says why
@@ -648,7 +657,9 @@ def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violatio
     return [], None
 
 
-def _check_answer(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_answer(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     """While a declaration waits for answers, the player asked may only answer it or pass."""
     kind = move["type"]
     if kind not in _ANSWERS:
@@ -662,8 +673,7 @@ def _check_answer(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
         ], None
     if kind == "pass":
         return [], None
-    geo = geometry(state)
-    listed = responses.answers(state, geo, state["pending"]["stack"][-1], p)
+    listed = responses.answers(state, survey.geo, state["pending"]["stack"][-1], p)
     if _canon(move) in [_canon(m) for m in listed]:
         return [], None
     return [
@@ -680,21 +690,27 @@ def _canon(move: Move) -> Move:
     return {k: v for k, v in move.items() if v is not False}
 
 
-def _check_cast(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_cast(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     unit, found = _own_unit(state, move["unit"], p, rulebook.SPELLS)
     if unit is None:  # then found says why
         return found, None
-    return check_cast(state, geometry(state), move), None
+    return check_cast(state, survey.geo, move), None
 
 
-def _check_construct(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_construct(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     unit, found = _own_unit(state, move["unit"], p, rulebook.CONSTRUCTION)
     if unit is None:  # then found says why
         return found, None
-    return check_construct(state, geometry(state), move), None
+    return check_construct(state, survey.geo, move), None
 
 
-def _check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_play(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     return cards.check_play(state, move), None
 
 
@@ -717,10 +733,11 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
 
     Raises IllegalMove with the violations when the move is illegal.
     """
-    found, where = _check(state, move)
+    survey = Survey(state, geometry(state))
+    found, where = _check(state, move, survey)
     if found:
         raise IllegalMove(found)
-    return _resolve(state, move, where, Survey(state, geometry(state)))
+    return _resolve(state, move, where, survey)
 
 
 def resolve(state: State, move: Move) -> tuple[State, list[Event]]:
