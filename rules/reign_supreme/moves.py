@@ -803,7 +803,7 @@ def _resolve(state: State, move: Move, where: Any, survey: Survey) -> tuple[Stat
         events.extend(_to_combat(new, p))
     elif kind == "move":
         _switch_to(new, p, move["unit"])
-        events.extend(_move(new, geo, p, move["unit"], where, survey.occ))
+        events.extend(_move(new, geo, p, move["unit"], where, survey))
     elif kind == "attack":
         _switch_to(new, p, move["unit"])
         entry = declare_attack(new, p, move)
@@ -888,14 +888,15 @@ def _concede(state: State, geo: Geometry, rng: Rng, p: PlayerId) -> list[Event]:
 
 
 def _move(
-    state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex], occ: dict[Hex, str]
+    state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex], before: Survey
 ) -> list[Event]:
     """Move along ``path``; take every Mine and Ruin on the way (ruling RS 15); take a Throne
-    ended on. ``occ``: :func:`board.occupancy` of ``state`` as it is (before the move)."""
+    ended on. ``before``: a Survey of ``state`` as it was before the move (the one the move was
+    listed or checked with)."""
     unit = state["units"][uid]
     dest = path[-1]
     if not unit["moved"]:
-        unit["charge"] = not in_melee(state, occ, path[0], p)
+        unit["charge"] = not before.in_melee(p, path[0])  # board.in_melee
     unit["at"] = as_json(dest)
     unit["moved"] = True
     unit["acted"] = True
