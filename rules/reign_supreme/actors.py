@@ -23,17 +23,16 @@ from rules.engine import seats_after
 from rules.engine_types import Move, PlayerId, State
 from rules.reign_supreme.board import Geometry, stats
 from rules.reign_supreme.cards import card_moves
-from rules.reign_supreme.spells import FIELD_SPELLS, cast_moves, ready
+from rules.reign_supreme.spells import FIELD_SPELLS, can_cast, cast_moves, ready
 from rules.reign_supreme.survey import Survey
 
 __all__ = ["off_turn_moves", "combat_actors", "refresh_actors", "waiting_on"]
 
 
-def _casts(
-    state: State, geo: Geometry, player: PlayerId, survey: Survey | None = None
-) -> Iterator[list[Move]]:
-    """Per unit of ``player`` with Teleport or Healing ready (unit-id order), its casts. The
-    board is surveyed only once such a unit is found (most have none)."""
+def _casters(state: State, player: PlayerId, survey: Survey | None = None) -> Iterator[str]:
+    """``player``'s units on the board with Teleport or Healing ready (unit-id order). ``survey``:
+    a Survey of ``state`` when one is at hand with its statistics (a listing's); without one,
+    each unit's statistics are looked up alone (most units have no such spell)."""
     units = state["units"]
     if survey is None:
         stats_of = None
@@ -41,28 +40,28 @@ def _casts(
     else:
         stats_of, ids = survey.stats, survey.on_board_of(player)
     for uid in ids:
-        unit = units[uid]
-        spells = (stats(state, unit) if stats_of is None else stats_of[uid])["spells"]
+        spells = (stats(state, units[uid]) if stats_of is None else stats_of[uid])["spells"]
         if spells and any(ready(state, uid, s) for s in FIELD_SPELLS if s in spells):
-            if survey is None:
-                survey = Survey(state, geo)
-            yield cast_moves(state, survey, player, uid)
+            yield uid
 
 
 def off_turn_moves(state: State, survey: Survey, player: PlayerId) -> list[Move]:
     """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
     with each of their units whose spell is ready (unit-id order), then their cards."""
-    return [m for casts in _casts(state, survey.geo, player, survey) for m in casts] + card_moves(
-        state, player, survey
-    )
+    return [
+        m for uid in _casters(state, player, survey) for m in cast_moves(state, survey, player, uid)
+    ] + card_moves(state, player, survey)
 
 
-def _may_act(state: State, geo: Geometry, player: PlayerId) -> bool:
+def _may_act(state: State, survey: Survey, player: PlayerId) -> bool:
     """``player`` has a Teleport or Healing to cast now, or holds a card. **Decision:** holding a
     card is enough, whether or not one can be played now: the hand count is public but the hand
     is not, and ``active_players`` is public, so it must not tell which cards a player holds
-    (such a player may then have nothing but ``concede`` to do, and is not waited for either)."""
-    return bool(state["hands"][player]) or any(_casts(state, geo, player))
+    (such a player may then have nothing but ``concede`` to do, and is not waited for either).
+    ``survey``: a Survey of ``state``, asked only once a unit with such a spell is found."""
+    return bool(state["hands"][player]) or any(
+        can_cast(state, survey, player, uid) for uid in _casters(state, player)
+    )
 
 
 def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:
@@ -71,7 +70,8 @@ def combat_actors(state: State, geo: Geometry) -> list[PlayerId]:
     (:func:`_may_act`)."""
     turn = state["turn"]
     others = seats_after(state["players"], turn)
-    return [turn] + [p for p in others if p not in state["defeated"] and _may_act(state, geo, p)]
+    survey = Survey(state, geo)  # one for every player asked; it surveys only what is asked
+    return [turn] + [p for p in others if p not in state["defeated"] and _may_act(state, survey, p)]
 
 
 def refresh_actors(state: State, geo: Geometry) -> None:

@@ -28,7 +28,7 @@ from rules.engine_types import Event, Move, PlayerId, State, Violation
 from rules.errors import IllegalMove
 from rules.reign_supreme import cards, responses, rulebook
 from rules.reign_supreme.actors import off_turn_moves, refresh_actors
-from rules.reign_supreme.auras import engaged, moves_freely, prune_engaged, range_bonus, stealthy
+from rules.reign_supreme.auras import engaged, prune_engaged, range_bonus, stealthy
 from rules.reign_supreme.board import Geometry, geometry, in_melee, occupancy, stats
 from rules.reign_supreme.combat import (
     ATTACK_MODES,
@@ -284,10 +284,13 @@ def violations(state: State, move: Move) -> list[Violation]:
     defeated; the game is not over; the move type exists and has exactly its fields; the player
     is active; the move fits the phase; then the move's own rules.
     """
-    return _check(state, move)[0]
+    return _check(state, move, Survey(state, geometry(state)))[0]
 
 
-def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
+def _check(state: State, move: Move, survey: Survey) -> tuple[list[Violation], Any]:
+    """:func:`violations` of ``move``, and what the checks found that :func:`_resolve` needs
+    (:func:`_where`). ``survey``: a Survey of ``state``, which :func:`apply` then resolves with
+    (a check reads the state only), so that what a check surveyed is not worked out again."""
     p = move.get("player")
     if p.__class__ is not str or p not in state["players"]:
         return [
@@ -327,7 +330,7 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
     if kind == "concede":
         return [], None
     if state["pending"] is not None:
-        return _check_answer(state, move, p)
+        return _check_answer(state, move, p, survey)
     if kind in ("counterattack", "pass"):
         return [
             _v("nothing_to_answer", "Nothing is waiting for an answer.", rulebook.RESPONSES)
@@ -354,7 +357,7 @@ def _check(state: State, move: Move) -> tuple[list[Violation], Any]:
         ], None
     if kind in ("end_deployment", "end_turn"):
         return [], None
-    return _CHECKS[kind](state, move, p)
+    return _CHECKS[kind](state, move, p, survey)
 
 
 def _own_unit(
@@ -368,7 +371,9 @@ def _own_unit(
     return unit, []
 
 
-def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_place(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     kind = move["type"]
     rule = rulebook.SETUP if kind == "place" else rulebook.DEPLOYMENT
     unit, found = _own_unit(state, move["unit"], p, rule)
@@ -379,7 +384,7 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
     h = hex_of(move["to"])
     if h is None:
         return [_v("bad_space", "'to' must be a space [q, r].", rule)], None
-    geo = geometry(state)
+    geo = survey.geo
     if kind == "place":
         if to_place(state, p) <= 0:
             return [_v("setup_done", "You have set up all the units you may.", rule)], None
@@ -402,7 +407,9 @@ def _check_place(state: State, move: Move, p: PlayerId) -> tuple[list[Violation]
     return [], h
 
 
-def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_move(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     rule = rulebook.MOVEMENT
     unit, found = _own_unit(state, move["unit"], p, rule)
     if unit is None:  # then found says why
@@ -431,8 +438,7 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
         ], None
     if unit["moved"] and not unit["attacked"]:
         return [_v("already_moved", "This unit has already moved this turn.", rule)], None
-    geo = geometry(state)
-    survey = Survey(state, geo)
+    geo = survey.geo
     if not _can_move(state, survey, uid):
         if unit.get("packing") not in (None, "packed"):
             return [
@@ -449,7 +455,7 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     if h in survey.occ:
         return [_v("space_taken", "Another unit stands on that space.", rulebook.BOARD)], None
     speed = speed_left(state, survey, uid)
-    free = moves_freely(state, geo, unit)
+    free = _moves_freely(survey, uid)
     dests, tree = reachable(state, survey, uid, speed, free)
     if h not in dests:
         if not free and h in reachable(state, survey, uid, speed, move_freely=True)[0]:
@@ -472,7 +478,9 @@ def _check_move(state: State, move: Move, p: PlayerId) -> tuple[list[Violation],
     return [], path_to(tree, h)
 
 
-def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_attack(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     rule = rulebook.ATTACKS
     unit, found = _own_unit(state, move["unit"], p, rule)
     if unit is None:  # then found says why
@@ -523,8 +531,7 @@ def _check_attack(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
                 rule,
             )
         ], None
-    geo = geometry(state)
-    survey = Survey(state, geo)
+    geo = survey.geo
     occ = survey.occ
     options = [
         o
@@ -633,7 +640,9 @@ def _attack_refusal(
     return _v("cannot_attack", "This attack is not possible.", rulebook.ATTACKS)
 
 
-def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_packing(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     rule = rulebook.PACKED
     unit, found = _own_unit(state, move["unit"], p, rule)
     if unit is None:  # then found says why
@@ -653,7 +662,9 @@ def _check_packing(state: State, move: Move, p: PlayerId) -> tuple[list[Violatio
     return [], None
 
 
-def _check_answer(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_answer(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     """While a declaration waits for answers, the player asked may only answer it or pass."""
     kind = move["type"]
     if kind not in _ANSWERS:
@@ -667,8 +678,7 @@ def _check_answer(state: State, move: Move, p: PlayerId) -> tuple[list[Violation
         ], None
     if kind == "pass":
         return [], None
-    geo = geometry(state)
-    listed = responses.answers(state, geo, state["pending"]["stack"][-1], p)
+    listed = responses.answers(state, survey.geo, state["pending"]["stack"][-1], p)
     if _canon(move) in [_canon(m) for m in listed]:
         return [], None
     return [
@@ -685,21 +695,27 @@ def _canon(move: Move) -> Move:
     return {k: v for k, v in move.items() if v is not False}
 
 
-def _check_cast(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_cast(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     unit, found = _own_unit(state, move["unit"], p, rulebook.SPELLS)
     if unit is None:  # then found says why
         return found, None
-    return check_cast(state, geometry(state), move), None
+    return check_cast(state, survey.geo, move), None
 
 
-def _check_construct(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_construct(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     unit, found = _own_unit(state, move["unit"], p, rulebook.CONSTRUCTION)
     if unit is None:  # then found says why
         return found, None
-    return check_construct(state, geometry(state), move), None
+    return check_construct(state, survey.geo, move), None
 
 
-def _check_play(state: State, move: Move, p: PlayerId) -> tuple[list[Violation], Any]:
+def _check_play(
+    state: State, move: Move, p: PlayerId, survey: Survey
+) -> tuple[list[Violation], Any]:
     return cards.check_play(state, move), None
 
 
@@ -722,10 +738,11 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
 
     Raises IllegalMove with the violations when the move is illegal.
     """
-    found, where = _check(state, move)
+    survey = Survey(state, geometry(state))
+    found, where = _check(state, move, survey)
     if found:
         raise IllegalMove(found)
-    return _resolve(state, move, where, Survey(state, geometry(state)))
+    return _resolve(state, move, where, survey)
 
 
 def resolve(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -791,7 +808,7 @@ def _resolve(state: State, move: Move, where: Any, survey: Survey) -> tuple[Stat
         events.extend(_to_combat(new, p))
     elif kind == "move":
         _switch_to(new, p, move["unit"])
-        events.extend(_move(new, geo, p, move["unit"], where, survey.occ))
+        events.extend(_move(new, geo, p, move["unit"], where, survey))
     elif kind == "attack":
         _switch_to(new, p, move["unit"])
         entry = declare_attack(new, p, move)
@@ -876,14 +893,15 @@ def _concede(state: State, geo: Geometry, rng: Rng, p: PlayerId) -> list[Event]:
 
 
 def _move(
-    state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex], occ: dict[Hex, str]
+    state: State, geo: Geometry, p: PlayerId, uid: str, path: list[Hex], before: Survey
 ) -> list[Event]:
     """Move along ``path``; take every Mine and Ruin on the way (ruling RS 15); take a Throne
-    ended on. ``occ``: :func:`board.occupancy` of ``state`` as it is (before the move)."""
+    ended on. ``before``: a Survey of ``state`` as it was before the move (the one the move was
+    listed or checked with)."""
     unit = state["units"][uid]
     dest = path[-1]
     if not unit["moved"]:
-        unit["charge"] = not in_melee(state, occ, path[0], p)
+        unit["charge"] = not before.in_melee(p, path[0])  # board.in_melee
     unit["at"] = as_json(dest)
     unit["moved"] = True
     unit["acted"] = True

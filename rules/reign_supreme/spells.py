@@ -25,6 +25,7 @@ its walls.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -40,6 +41,7 @@ from rules.reign_supreme.survey import Survey
 __all__ = [
     "ready",
     "cast_moves",
+    "can_cast",
     "check_cast",
     "declare_cast",
     "resolve_cast",
@@ -99,22 +101,29 @@ def teleport_spaces(state: State, survey: Survey, uid: str) -> list[Hex]:
     """Where ``uid`` may teleport: an empty board space 1 to 4 spaces away, not within an enemy
     Silence, not another player's Throne (**Decision**: a Throne is captured by moving onto it,
     and "Teleport is not considered to be movement"). Sorted."""
+    return list(_teleport_spaces(state, survey, uid))
+
+
+def _teleport_spaces(state: State, survey: Survey, uid: str) -> Iterator[Hex]:
+    """:func:`teleport_spaces`, one at a time (sorted), so that a question whether there is one
+    (:func:`can_cast`) stops at the first. They come sorted without a sort: :func:`hexes.disc`
+    lists its offsets in order, and adding the same space to each keeps that order."""
     unit = state["units"][uid]
     here = as_hex(unit["at"])
     reach = _TABLE["teleport"]["range"]
     geo, occ = survey.geo, survey.occ
     owner = unit["owner"]
     q, r = here
-    near = [(q + dq, r + dr) for dq, dr in disc(reach)]  # the spaces within reach, and here
-    return sorted(
-        h
-        for h in near
-        if h in geo.board
-        and h != here
-        and h not in occ
-        and geo.thrones.get(h, owner) == owner
-        and not survey.silenced(h, owner)
-    )
+    for dq, dr in disc(reach):  # the spaces within reach, and here
+        h = (q + dq, r + dr)
+        if (
+            h in geo.board
+            and h != here
+            and h not in occ
+            and geo.thrones.get(h, owner) == owner
+            and not survey.silenced(h, owner)
+        ):
+            yield h
 
 
 def _heal_targets(state: State, survey: Survey, uid: str) -> list[tuple[str, bool]]:
@@ -177,6 +186,17 @@ def cast_moves(state: State, survey: Survey, p: PlayerId, uid: str) -> list[Move
     """Every spell ``uid`` may cast now: in its player's own Combat phase during its activation,
     or (ruling RS 10) in another player's Combat phase a ready Teleport or Healing, whatever the
     unit did in its own turn."""
+    return list(_casts(state, survey, p, uid))
+
+
+def can_cast(state: State, survey: Survey, p: PlayerId, uid: str) -> bool:
+    """Whether :func:`cast_moves` lists any cast of ``uid``: found with the first (who may act
+    outside their turn asks after every move, ruling RS 10, and needs no more)."""
+    return next(_casts(state, survey, p, uid), None) is not None
+
+
+def _casts(state: State, survey: Survey, p: PlayerId, uid: str) -> Iterator[Move]:
+    """:func:`cast_moves`, one at a time."""
     unit = state["units"][uid]
     own_turn = state["turn"] == p
     spells = survey.stats[uid]["spells"]
@@ -186,26 +206,32 @@ def cast_moves(state: State, survey: Survey, p: PlayerId, uid: str) -> list[Move
         or (own_turn and unit["done"])
         or survey.silenced(as_hex(unit["at"]), p)
     ):
-        return []
-    out: list[Move] = []
+        return
     for spell in spells:
         if not ready(state, uid, spell) or (not own_turn and spell not in FIELD_SPELLS):
             continue
         if spell == "teleport":
-            out.extend(
-                {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
-                for h in teleport_spaces(state, survey, uid)
-            )
+            for h in _teleport_spaces(state, survey, uid):
+                yield {
+                    "player": p,
+                    "type": "cast",
+                    "unit": uid,
+                    "spell": spell,
+                    "target": as_json(h),
+                }
         elif spell == "healing":
             for tid, cure in _heal_targets(state, survey, uid):
                 m = {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": tid}
-                out.append({**m, "cure": True} if cure else m)
+                yield {**m, "cure": True} if cure else m
         elif spell in COMBAT_SPELLS and can_attack(state, unit) and unit["mode"] in (None, "spell"):
-            out.extend(
-                {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
-                for h in _combat_targets(state, survey, uid)
-            )
-    return out
+            for h in _combat_targets(state, survey, uid):
+                yield {
+                    "player": p,
+                    "type": "cast",
+                    "unit": uid,
+                    "spell": spell,
+                    "target": as_json(h),
+                }
 
 
 def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
@@ -242,7 +268,8 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
         return [_v("unit_done", "This unit's activation is over this turn.", rulebook.COMBAT)]
     if not ready(state, uid, spell):
         return [_v("spell_cooling_down", f"{spell} is cooling down on the Action Board.")]
-    if silenced(state, as_hex(unit["at"]), p):
+    survey = Survey(state, geo)  # the Silence auras, worked out once for the three questions
+    if survey.silenced(as_hex(unit["at"]), p):
         return [
             _v(
                 "silenced",
@@ -263,9 +290,9 @@ def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
     if move.get("cure") and spell != "healing":
         return [_v("unexpected_field", "Only Healing takes 'cure'.", rulebook.MOVES)]
     into = _target_space(state, move)
-    if into is not None and silenced(state, into, p):
+    if into is not None and survey.silenced(into, p):
         return [_v("silenced", "No spell can be cast into an enemy Silence aura.", rulebook.AURAS)]
-    listed = {_key(m) for m in cast_moves(state, Survey(state, geo), p, uid) if m["spell"] == spell}
+    listed = {_key(m) for m in cast_moves(state, survey, p, uid) if m["spell"] == spell}
     key = _key(move)
     if key is None or key not in listed:
         return [
@@ -506,27 +533,36 @@ def counterspell_answers(
         return []
     if entry["kind"] == "card" and not entry.get("spell"):
         return []
-    caster = state["units"].get(entry.get("unit")) if entry.get("unit") else None
+    units = state["units"]
+    wards = [
+        wid
+        for wid, w in units.items()
+        if w["owner"] == responder
+        and w["at"] is not None
+        and has(state, w, "counterspell")
+        and ready(state, wid, "counterspell")
+    ]
+    if not wards:
+        # Asked first: most players have no ready Counterspell, and every player is asked after
+        # every spell and card (the spaces' Silence below is worked out only for those who do).
+        return []
+    survey = Survey(state, geo)  # the Silence auras, worked out once for every space asked
+    caster = units.get(entry.get("unit")) if entry.get("unit") else None
     places = [as_hex(caster["at"])] if caster is not None and caster["at"] is not None else []
     if entry.get("at") is not None:
         places.append((entry["at"][0], entry["at"][1]))
     if places:
         # Cast at the spell's caster or at its target, but not into an enemy Silence.
-        places = [h for h in places if not silenced(state, h, responder)]
+        places = [h for h in places if not survey.silenced(h, responder)]
         if not places:
             return []
     reach = _TABLE["counterspell"]["range"]
     out: list[Move] = []
-    for wid, w in state["units"].items():
-        if (
-            w["owner"] != responder
-            or w["at"] is None
-            or not has(state, w, "counterspell")
-            or not ready(state, wid, "counterspell")
-            or silenced(state, as_hex(w["at"]), responder)
-        ):
+    for wid in wards:
+        here = as_hex(units[wid]["at"])
+        if survey.silenced(here, responder):
             continue
-        if places and not any(distance(as_hex(w["at"]), h) <= reach for h in places):
+        if places and not any(distance(here, h) <= reach for h in places):
             continue
         out.append(
             {
