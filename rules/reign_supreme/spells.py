@@ -25,7 +25,7 @@ its walls.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rules.engine_types import Event, Move, PlayerId, State, Violation
@@ -210,28 +210,20 @@ def _casts(state: State, survey: Survey, p: PlayerId, uid: str) -> Iterator[Move
     for spell in spells:
         if not ready(state, uid, spell) or (not own_turn and spell not in FIELD_SPELLS):
             continue
-        if spell == "teleport":
-            for h in _teleport_spaces(state, survey, uid):
-                yield {
-                    "player": p,
-                    "type": "cast",
-                    "unit": uid,
-                    "spell": spell,
-                    "target": as_json(h),
-                }
-        elif spell == "healing":
+        if spell == "healing":
             for tid, cure in _heal_targets(state, survey, uid):
                 m = {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": tid}
                 yield {**m, "cure": True} if cure else m
+            continue
+        spaces: Iterable[Hex]
+        if spell == "teleport":
+            spaces = _teleport_spaces(state, survey, uid)
         elif spell in COMBAT_SPELLS and can_attack(state, unit) and unit["mode"] in (None, "spell"):
-            for h in _combat_targets(state, survey, uid):
-                yield {
-                    "player": p,
-                    "type": "cast",
-                    "unit": uid,
-                    "spell": spell,
-                    "target": as_json(h),
-                }
+            spaces = _combat_targets(state, survey, uid)
+        else:
+            continue
+        for h in spaces:
+            yield {"player": p, "type": "cast", "unit": uid, "spell": spell, "target": as_json(h)}
 
 
 def check_cast(state: State, geo: Geometry, move: Move) -> list[Violation]:
