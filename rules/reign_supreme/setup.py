@@ -156,7 +156,9 @@ def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, 
             found.extend(check_army_list(p, lists[p], roster))
             army_lists[p] = list(lists[p]) if isinstance(lists[p], list) else []
         elif army in rosters:
-            army_lists[p] = [t for t in rosters[army]["units"]][:10]
+            # By id, not the options' key order: an object's keys have no order in JSON, and a
+            # session stores its options with sorted keys, from which its replay sets up again.
+            army_lists[p] = sorted(rosters[army]["units"])[:10]
         else:
             army_lists[p] = list(default_armies()[army]["lists"].get(key, []))
     limit = opts["round_limit"]

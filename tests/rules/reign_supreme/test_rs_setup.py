@@ -224,3 +224,27 @@ def test_custom_rosters_replace_an_army():
         "bad_roster",
         "bad_unit_stats",
     }
+
+
+def test_a_custom_roster_without_a_list_fields_its_types_by_id_whatever_the_key_order():
+    """Decision (rules doc, Army lists): the first 10 unit types of the roster by id. A session
+    stores its options with sorted keys and its replay sets up from them, so the key order the
+    client wrote must not decide which unit is ``u1`` (a hunt: an honest record failed at
+    version 0)."""
+    demon = default_armies()["demon"]
+    written = dict(reversed(demon["units"].items()))  # keys as a client might write them
+    assert list(written) != sorted(written)
+    states = [
+        GAME.setup(
+            ["a", "b"],
+            1,
+            {
+                "rosters": {"mine": {"title": "Mine", "units": units}},
+                "armies": {"a": "mine", "b": "demon"},
+            },
+        )
+        for units in (written, dict(sorted(written.items())))
+    ]
+    assert states[0] == states[1]
+    fielded = [u["type"] for u in states[0]["units"].values() if u["owner"] == "a"]
+    assert fielded == sorted(written)[:10]
