@@ -30,7 +30,8 @@ __all__ = ["off_turn_moves", "combat_actors", "refresh_actors", "waiting_on"]
 
 
 def _casters(state: State, player: PlayerId, survey: Survey | None = None) -> Iterator[str]:
-    """``player``'s units on the board with Teleport or Healing ready (unit-id order). ``survey``:
+    """``player``'s units on the board with Teleport or Healing ready (in ``state["units"]``
+    order). ``survey``:
     a Survey of ``state`` when one is at hand with its statistics (a listing's); without one,
     each unit's statistics are looked up alone (most units have no such spell)."""
     units = state["units"]
@@ -47,7 +48,8 @@ def _casters(state: State, player: PlayerId, survey: Survey | None = None) -> It
 
 def off_turn_moves(state: State, survey: Survey, player: PlayerId) -> list[Move]:
     """``player``'s moves in another player's Combat phase (nothing pending): Teleport or Healing
-    with each of their units whose spell is ready (unit-id order), then their cards."""
+    with each of their units whose spell is ready (in ``state["units"]`` order), then their
+    cards."""
     return [
         m for uid in _casters(state, player, survey) for m in cast_moves(state, survey, player, uid)
     ] + card_moves(state, player, survey)

@@ -38,7 +38,6 @@ __all__ = [
     "silenced",
     "stealthy",
     "stealth_spaces",
-    "moves_freely",
     "engaged_pairs",
     "engaged",
     "prune_engaged",
@@ -154,11 +153,6 @@ def stealth_spaces(walls: list[dict[str, Any]]) -> frozenset[Hex]:
             (h[0], h[1]) for w in walls if w["kind"] in STEALTH_WALLS for h in w["edge"]
         )
     return spaces
-
-
-def moves_freely(state: State, geo: Geometry, unit: dict[str, Any]) -> bool:
-    """Move Freely: Flanking and Stealth units ignore the movement restrictions of melee."""
-    return "flanking" in stats(state, unit)["abilities"] or stealthy(state, geo, unit)
 
 
 def engaged_pairs(state: State, occ: dict[Hex, str]) -> list[list[str]]:

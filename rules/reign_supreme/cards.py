@@ -251,8 +251,7 @@ class _Ctx:
     @property
     def visible_enemies(self) -> list[_Candidate]:
         """The other players' units on the board that are not hidden from the player
-        (:func:`_hidden`: Stealth), by id. Asked only for a card on an enemy: Stealth is worked
-        out per unit."""
+        (:func:`_hidden`: Stealth), by id. Asked only for a card on an enemy."""
         found = self._visible_enemies
         if found is None:
             p, survey = self.player, self.survey

@@ -34,7 +34,8 @@ def distance(a: Hex, b: Hex) -> int:
 
 @cache
 def disc(radius: int) -> tuple[Hex, ...]:
-    """The offsets of the hexes within ``radius`` steps of a hex (itself included)."""
+    """The offsets of the hexes within ``radius`` steps of a hex (itself included), sorted
+    (``spells._teleport_spaces`` lists its spaces in this order)."""
     return tuple(
         (dq, dr)
         for dq in range(-radius, radius + 1)

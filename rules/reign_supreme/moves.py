@@ -139,7 +139,8 @@ def speed_left(state: State, survey: Survey, uid: str) -> int:
 
 
 def _moves_freely(survey: Survey, uid: str) -> bool:
-    """:func:`auras.moves_freely` of unit ``uid``: Flanking or Stealth, read off the Survey."""
+    """Move Freely: Flanking and Stealth units ignore the movement restrictions of melee (seed,
+    Flanking and Stealth), read off the Survey."""
     return "flanking" in survey.stats[uid]["abilities"] or survey.is_stealthy(uid)
 
 
@@ -181,12 +182,9 @@ def _packing_move(unit: dict[str, Any]) -> str | None:
 
 def _unit_moves(state: State, survey: Survey, player: PlayerId, uid: str) -> list[Move]:
     """Every move of ``player``'s unit ``uid`` on the board in their own Combat phase: moves,
-    attacks, packing, casts and construction, in that order."""
+    attacks, packing, casts and construction, in that order. The unit's activation is not over
+    (``done``: then it has none, and :func:`_moves_of` does not ask)."""
     unit = state["units"][uid]
-    if unit["done"]:
-        # Its activation is over: each kind below asks this first and lists nothing (a third
-        # of the units listed, once their player has moved on to other units).
-        return []
     out: list[Move] = []
     s = survey.stats[uid]
     speed = _move_speed(state, survey, uid)
@@ -268,7 +266,9 @@ def _moves_of(state: State, survey: Survey, p: PlayerId) -> list[Move]:
         out.extend(off_turn_moves(state, survey, p))
     elif phase == "combat":
         for uid in survey.on_board_of(p):
-            if not units[uid]["done"]:  # else its activation is over: it has no move
+            # a unit whose activation is over has no move: a third of the units, once their
+            # player has moved on to other units
+            if not units[uid]["done"]:
                 out += _unit_moves(state, survey, p, uid)
         out.extend(cards.card_moves(state, p, survey))
         out.append({"player": p, "type": "end_turn"})

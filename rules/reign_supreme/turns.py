@@ -242,14 +242,13 @@ def end_turn(state: State, geo: Geometry, rng: Rng) -> list[Event]:
     current = state["turn"]
     events: list[Event] = [{"type": "turn_ended", "player": current}]
     units = state["units"]
+    ensnared = [uid for uid, u in units.items() if u["owner"] == current and u["ensnared"]]
     # In unit-id order, not the state's key order: a session stores its states with sorted keys
     # (u10 before u2), its replay steps on states in the rules' own order.
-    for uid in sorted(units, key=_id_key):
-        u = units[uid]
-        if u["owner"] == current and u["ensnared"]:
-            # Seed, Ensnare: "immobilize a unit it attacks for their next turn" - that turn is over.
-            u["ensnared"] = False
-            events.append({"type": "ensnare_ended", "player": current, "unit": uid})
+    for uid in sorted(ensnared, key=_id_key):
+        # Seed, Ensnare: "immobilize a unit it attacks for their next turn" - that turn is over.
+        units[uid]["ensnared"] = False
+        events.append({"type": "ensnare_ended", "player": current, "unit": uid})
     nxt = _next_seat(state, current)
     if _offset(state, nxt) <= _offset(state, current):
         if state["round"] >= state["scenario"]["round_limit"]:

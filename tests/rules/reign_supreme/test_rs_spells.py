@@ -85,7 +85,8 @@ def test_teleport_reaches_every_empty_space_up_to_4_away_and_pins_a_cooldown_of_
         tuple(h) for k in s["kingdoms"].values() for h in k["hexes"]
     }
     expected = {h for h in geo_board if 1 <= distance(h, (0, 0)) <= 4} - {(-3, 0)}
-    assert {tuple(m["target"]) for m in casts(s, "u1", "teleport")} == expected
+    listed = [tuple(m["target"]) for m in casts(s, "u1", "teleport")]
+    assert set(listed) == expected and listed == sorted(expected)  # spaces by q, then r
     assert codes(s, cast("ann", "u1", "teleport", [-3, 0])) == ["bad_spell_target"]  # occupied
     assert codes(s, cast("ann", "u1", "teleport", [5, 0])) == ["bad_spell_target"]  # 5 away
     s, events = play(s, cast("ann", "u1", "teleport", [4, 0]))
