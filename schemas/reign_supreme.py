@@ -25,6 +25,7 @@ from rules.reign_supreme.content import (
     MAX_BOARD,
     MAX_KINGDOMS,
     MAX_LIST,
+    MAX_ROSTERS,
     SPELLS,
     UNIT_TYPES,
     VICTORIES,
@@ -421,7 +422,11 @@ class OptionsSchema(Schema):
         allow_none=True,
         description=f"Army lists: at most {MAX_LIST} unit types each, otherwise 422.",
     )
-    rosters = Shape(map_of(OBJECT), allow_none=True)
+    rosters = Shape(
+        map_of(OBJECT, max_items=MAX_ROSTERS),
+        allow_none=True,
+        description=f"Custom rosters: at most {MAX_ROSTERS}, otherwise 422.",
+    )
     round_limit = Shape(INT, allow_none=True)
     first_player = Shape(STR, allow_none=True)
     setup = Shape(one_of(SETUP_MODES), allow_none=True)

@@ -21,6 +21,7 @@ from rules.reign_supreme.board import geometry
 from rules.reign_supreme.cards import check_cards
 from rules.reign_supreme.content import (
     ARMY_IDS,
+    MAX_ROSTERS,
     check_army_list,
     check_roster,
     check_scenario,
@@ -101,6 +102,15 @@ def _resolve(players: Sequence[PlayerId], options: dict[str, Any]) -> dict[str, 
     if not isinstance(custom, dict):
         found.append(
             _v("bad_roster", "options.rosters must map army ids to rosters.", rulebook.ROSTERS)
+        )
+        custom = {}
+    if len(custom) > MAX_ROSTERS:  # counted before any is checked: each check costs
+        found.append(
+            _v(
+                "bad_roster",
+                f"options.rosters holds at most {MAX_ROSTERS} rosters, not {len(custom)}.",
+                rulebook.ROSTERS,
+            )
         )
         custom = {}
     given = LookAlikes()
