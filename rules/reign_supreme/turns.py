@@ -21,6 +21,7 @@ from rules.reign_supreme.effects import skip_the_defeated
 from rules.reign_supreme.hexes import Hex, as_json, distance
 from rules.reign_supreme.scoring import outcome
 from rules.reign_supreme.state import THRONE_CAPTURE_DEPLOYS, card_catalog, clone, fresh_turn_flags
+from rules.reign_supreme.survey import id_key
 from rules.reign_supreme.walls import own_walls
 from rules.rng import Rng
 
@@ -245,7 +246,7 @@ def end_turn(state: State, geo: Geometry, rng: Rng) -> list[Event]:
     ensnared = [uid for uid, u in units.items() if u["owner"] == current and u["ensnared"]]
     # In unit-id order, not the state's key order: a session stores its states with sorted keys
     # (u10 before u2), its replay steps on states in the rules' own order.
-    for uid in sorted(ensnared, key=_id_key):
+    for uid in sorted(ensnared, key=id_key):
         # Seed, Ensnare: "immobilize a unit it attacks for their next turn" - that turn is over.
         units[uid]["ensnared"] = False
         events.append({"type": "ensnare_ended", "player": current, "unit": uid})
@@ -270,7 +271,7 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
 
     skip_the_defeated(state, loser)
     state["defeated"].append(loser)
-    theirs = sorted((uid for uid, u in state["units"].items() if u["owner"] == loser), key=_id_key)
+    theirs = sorted((uid for uid, u in state["units"].items() if u["owner"] == loser), key=id_key)
     board = state["boards"][loser]
     hand_over = by is not None and len(state["players"]) >= 3
     if hand_over:
@@ -324,11 +325,6 @@ def defeat(state: State, loser: PlayerId, reason: str, by: PlayerId | None = Non
 
 def _card_deck(state: State, card: str) -> str:
     return card_catalog(state["cards"])[card]["deck"]
-
-
-def _id_key(uid: str) -> int:
-    digits = uid[1:]
-    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else 0
 
 
 def check_end(state: State, geo: Geometry) -> list[Event]:
